@@ -1,0 +1,48 @@
+# The README's two commands. Each sets itself up on a fresh Debian machine that has only python3.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+TSTAMP  := $(VENV)/.installed-test
+CATALOGS := $(wildcard bingo_hall/translations companions/translations)
+
+.PHONY: run test install install-test system-test-deps catalogs clean
+
+run: install catalogs
+	$(BIN)/bingo-hall demo
+
+test: install-test catalogs system-test-deps
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+# --- set-up -----------------------------------------------------------------------------------
+$(BIN)/python:
+	@$(PY) -m venv $(VENV) 2>/dev/null || { \
+	  echo "python3-venv is missing; installing it with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-pip; \
+	  rm -rf $(VENV); $(PY) -m venv $(VENV); }
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	@touch $@
+
+$(TSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	@touch $@ $(STAMP)
+
+install: $(STAMP)
+install-test: $(TSTAMP)
+
+# Compile the Spanish/English .po catalogs to .mo (generated, not committed).
+catalogs: $(STAMP)
+	@for d in $(CATALOGS); do $(BIN)/pybabel compile -q -d $$d 2>/dev/null || $(BIN)/pybabel compile -d $$d; done
+
+# Debian packages the tests need: a real Chromium (no browser downloads are possible here).
+system-test-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core; }
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,25 @@
+"""Wall time of generate_deck for n = 100, 1000, 3003 (and 1365 FREE). Median of 7 runs.
+
+Run: .venv/bin/python benchmarks/deck.py
+"""
+
+import statistics
+import time
+
+from bingo_hall.deck import generate_deck
+
+
+def median_time(n: int, free: bool, runs: int = 7) -> float:
+    times = []
+    for i in range(runs):
+        t = time.perf_counter()
+        generate_deck(n, seed=f"bench{i}", free_centre=free)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+if __name__ == "__main__":
+    for n, free in [(100, False), (1000, False), (3003, False), (1365, True)]:
+        t = median_time(n, free)
+        label = f"n={n}{' FREE' if free else ''}"
+        print(f"{label:12s} median {t * 1000:7.1f} ms   {n / t:9.0f} cards/s")

@@ -1,0 +1,52 @@
+"""`bingo-hall deck`, run as a real process: files, summaries and one-line errors with exit 2."""
+
+import json
+import subprocess
+import sys
+
+
+def run(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "bingo_hall.cli", *args], capture_output=True, text=True, cwd=cwd
+    )
+
+
+def test_deck_writes_a_valid_manifest_and_check_summarises_it(tmp_path):
+    out = tmp_path / "fiesta.deck.json"
+    r = run("deck", "--cards", "50", "--seed", "s1", "--name", "Fiesta", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(out.read_text())["cards"]) == 50
+    r = run("deck", "--check", str(out))
+    assert r.returncode == 0 and "50 cards" in r.stdout and "Fiesta" in r.stdout
+
+
+def test_same_seed_on_the_command_line_gives_the_same_cards(tmp_path):
+    for name in ("a", "b"):
+        run("deck", "-n", "30", "--seed", "same", "-o", str(tmp_path / f"{name}.deck.json"))
+    a, b = (json.loads((tmp_path / f"{x}.deck.json").read_text())["cards"] for x in "ab")
+    assert a == b
+
+
+def _assert_one_line_error(r):
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_bad_card_counts_are_one_line_errors(tmp_path):
+    for n in ("0", "-3", "3004", "many"):
+        _assert_one_line_error(run("deck", "-n", n, "-o", str(tmp_path / "x.deck.json")))
+    r = run("deck", "-n", "1366", "--free-centre", "-o", str(tmp_path / "x.deck.json"))
+    _assert_one_line_error(r)
+    assert "1365" in r.stderr
+
+
+def test_unwritable_path_is_a_one_line_error(tmp_path):
+    _assert_one_line_error(run("deck", "-n", "3", "-o", str(tmp_path / "missing" / "x.deck.json")))
+
+
+def test_corrupt_file_is_a_one_line_error(tmp_path):
+    bad = tmp_path / "bad.deck.json"
+    bad.write_text('{"format": "bingo-hall-deck/1", "cards": [')
+    r = run("deck", "--check", str(bad))
+    _assert_one_line_error(r)
+    assert "bad.deck.json" in r.stderr

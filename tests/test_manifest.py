@@ -1,0 +1,79 @@
+"""Deck files: everything is validated on read, and errors name the card and the problem."""
+
+import json
+
+import pytest
+
+from bingo_hall.errors import DeckError
+from bingo_hall.manifest import FORMAT, load_deck, new_deck, parse_deck, save_deck
+
+
+@pytest.fixture(scope="module")
+def deck_dict():
+    return json.loads(new_deck(30, seed="m", name="Fiesta").to_json())
+
+
+def test_manifest_round_trips(tmp_path):
+    deck = new_deck(12, seed="r", free_centre=True, name="Casa")
+    path = save_deck(deck, tmp_path / "casa.deck.json")
+    assert load_deck(path) == deck
+
+
+def test_manifest_has_the_documented_shape(deck_dict):
+    assert deck_dict["format"] == FORMAT
+    assert len(deck_dict["deck_id"]) >= 8
+    assert len(bytes.fromhex(deck_dict["secret"])) >= 32
+    card = deck_dict["cards"][0]
+    assert card["serial"] == 1
+    cols = card["columns"]
+    assert card["totals"]["rows"][0] == sum(cols[c][0] for c in range(5))
+    assert card["totals"]["columns"][1] == sum(cols[1])
+    assert card["totals"]["diagonals"] == [
+        sum(cols[i][i] for i in range(5)),
+        sum(cols[4 - i][i] for i in range(5)),
+    ]
+
+
+def test_free_centre_is_null_and_left_out_of_totals():
+    d = json.loads(new_deck(3, seed="f", free_centre=True).to_json())
+    cols = d["cards"][0]["columns"]
+    assert cols[2][2] is None
+    assert d["cards"][0]["totals"]["columns"][2] == sum(x for x in cols[2] if x is not None)
+
+
+def _broken(deck_dict, mutate):
+    d = json.loads(json.dumps(deck_dict))
+    mutate(d)
+    return json.dumps(d)
+
+
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (lambda d: d.update(format="other/1"), "format"),
+        (lambda d: d["cards"][4]["columns"][0].__setitem__(0, 16), "card 5"),
+        (lambda d: d["cards"][2]["totals"]["rows"].__setitem__(0, 1), "card 3: the printed totals"),
+        (lambda d: d["cards"][6].update(serial=9), "card #7"),
+        (lambda d: d.update(secret="abcd"), "secret"),
+        (lambda d: d.update(free_centre="no"), "free_centre"),
+        (lambda d: d["cards"].__setitem__(9, dict(d["cards"][3], serial=10)), "card 10 line"),
+    ],
+)
+def test_hand_edited_file_is_refused_naming_the_problem(deck_dict, mutate, message):
+    with pytest.raises(DeckError, match=message):
+        parse_deck(_broken(deck_dict, mutate))
+
+
+def test_truncated_file_is_refused(deck_dict):
+    with pytest.raises(DeckError, match="invalid JSON"):
+        parse_deck(json.dumps(deck_dict)[:500])
+
+
+def test_repeated_number_in_a_card_is_refused(deck_dict):
+    def mutate(d):
+        cols = d["cards"][0]["columns"]
+        cols[0][1] = cols[0][0]
+        d["cards"][0]["totals"]["columns"][0] = sum(cols[0])
+
+    with pytest.raises(DeckError, match="card 1"):
+        parse_deck(_broken(deck_dict, mutate))
