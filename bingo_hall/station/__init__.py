@@ -1,1 +1,74 @@
-"""The caller station: a Flask app (flaskr-style app factory with blueprints) around the rules."""
+"""The caller station: a Flask app built the flaskr way (../shared/STYLE.md).
+
+`create_app(test_config=None)` builds the app; there is no global app object and no import-time
+side effect. Each area is a blueprint: caller, display, verify, api (this package) and companions
+(the table scorekeepers, `companions.web`). The rules live in pure modules; this is an adapter.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from .. import i18n
+from . import db
+
+
+def _secret_key(instance: Path) -> str:
+    """A per-installation session key, kept in the instance folder so logins survive restarts."""
+    path = instance / "secret_key"
+    try:
+        return path.read_text().strip()
+    except OSError:
+        key = secrets.token_hex(32)
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    instance = Path(app.instance_path)
+    if test_config is not None and "INSTANCE_PATH" in test_config:
+        instance = Path(test_config["INSTANCE_PATH"])
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=str(instance / "bingo-hall.sqlite"),
+        CALLER_PIN=os.environ.get("BINGO_HALL_PIN") or f"{secrets.randbelow(10**6):06d}",
+        COMPANIONS_ONLY=False,
+        MAX_CONTENT_LENGTH=16 * 1024 * 1024,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+
+    db.init_app(app)
+    i18n.init_app(app)
+
+    from companions.web import bp as companions_bp
+
+    app.register_blueprint(companions_bp)
+    if not app.config["COMPANIONS_ONLY"]:
+        _register_station(app)
+    return app
+
+
+def _register_station(app: Flask) -> None:
+    """The bingo blueprints. Added one by one as the station areas are built."""
+    import importlib
+
+    for name in ("caller", "display", "verify", "api"):
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{name}":
+                continue  # area not built yet
+            raise
+        app.register_blueprint(module.bp)

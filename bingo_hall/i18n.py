@@ -1,0 +1,60 @@
+"""Spanish and English for every page (Flask-Babel, .po catalogs compiled by `make`).
+
+The language comes from `?lang=`, then the `lang` cookie set by the switch (`/lang/<code>`), then
+the browser's Accept-Language. English is the source language; Spanish lives in one catalog per
+area: every folder named `translations` inside bingo_hall/, companions/ or firmware_bridge/
+(`<area>/translations/es/LC_MESSAGES/messages.po`), merged by Flask-Babel. Game terms that are names
+(Tabla Confrontadora, Maestro, Bingo de Puntos, canasta, muerto) are never translated.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Flask, make_response, redirect, request
+from flask_babel import Babel, get_locale
+
+LANGUAGES = ("es", "en")
+_ROOT = Path(__file__).resolve().parent.parent
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    lang = request.args.get("lang") or request.cookies.get("lang")
+    if lang in LANGUAGES:
+        return lang
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+@bp.route("/lang/<code>")
+def switch(code: str):
+    """The language switch: remember the choice and go back where the user was."""
+    if code not in LANGUAGES:
+        return {"error": f"unknown language {code!r}; use es or en"}, 404
+    target = request.args.get("next") or request.referrer or "/"
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    resp = make_response(redirect(target))
+    resp.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax")
+    return resp
+
+
+def catalog_dirs() -> list[str]:
+    """Every area's `translations` folder (the Makefile compiles the same set)."""
+    found = []
+    for package in ("bingo_hall", "companions", "firmware_bridge"):
+        found += sorted(p for p in (_ROOT / package).rglob("translations") if p.is_dir())
+    return [str(p) for p in found]
+
+
+def init_app(app: Flask) -> None:
+    dirs = catalog_dirs()
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(dirs))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
+    Babel(app, locale_selector=select_locale)
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def _lang() -> dict:
+        return {"current_lang": str(get_locale() or "en"), "LANGUAGES": LANGUAGES}

@@ -1,0 +1,3 @@
+"""The station's SQLite migrations (append-only; see db.py)."""
+
+MIGRATIONS: list[str] = []

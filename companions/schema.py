@@ -1,0 +1,3 @@
+"""The companions' SQLite migrations (append-only; see bingo_hall/station/db.py)."""
+
+MIGRATIONS: list[str] = []

@@ -1,0 +1,102 @@
+"""Shared fixtures: the flaskr trio (app, client, runner), a real waitress server on loopback for
+browser tests, and pytest-playwright pointed at Debian's Chromium (no browser downloads here)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from bingo_hall.station import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TEST_PIN = "246810"
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "test.sqlite"),
+            "INSTANCE_PATH": str(tmp_path),
+            "SECRET_KEY": "test-secret",
+            "CALLER_PIN": TEST_PIN,
+        }
+    )
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+class LiveServer:
+    """A real waitress server in a thread, on a free loopback port."""
+
+    def __init__(self, app) -> None:
+        from waitress import create_server
+
+        self.app = app
+        self._server = create_server(app, host="127.0.0.1", port=0, threads=48, channel_timeout=30)
+        self.url = f"http://127.0.0.1:{self._server.effective_port}"
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._server.close()
+
+
+@pytest.fixture
+def live_server(app) -> Iterator[LiveServer]:
+    server = LiveServer(app)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., LiveServer]]:
+    """Serve any app (e.g. one made with different config) for the length of a test."""
+    servers: list[LiveServer] = []
+
+    def start(app) -> LiveServer:
+        servers.append(LiveServer(app))
+        return servers[-1]
+
+    yield start
+    for s in servers:
+        s.close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def phone(browser):
+    """A phone-sized page (360 px wide, touch)."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    yield page
+    context.close()
