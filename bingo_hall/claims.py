@@ -1,0 +1,353 @@
+"""Claims, verdicts and scores: what the Maestro decides with the Tabla Confrontadora.
+
+The Tabla Confrontadora is the Maestro's 75-spot checking board; the station's list of calls plays
+its part. This module is the whole of RULES-NOTES §1 (seed bingo-normal-y-de-puntos) as pure
+functions over `cards.Card` and the ordered calls of the current game; the web layer only calls it.
+
+Readings and decisions (the ones RULES-NOTES lists, and ours where it is silent):
+
+* Coverage. A square is covered when its number was called in this game. The centre is covered
+  from the start when the game's free-centre option is on, whether the card prints a number or
+  FREE there; a card printed with FREE has nothing to call, so its centre counts as covered even
+  with the option off (the player had no other way to cover it).
+* Completed by the last call: the newest call is one of the figure's numbers. A line complete
+  before it still wins (the player missed it) but scores as a single Bingo, never in a Doble.
+  With the hall rule "claim on the completing call only" (off by default) such a line no longer
+  wins.
+* False claim (seed: "QUITAR TODOS los Marcadores de aquella hilera"). The markers of the claimed
+  line go, so its squares count as uncovered from then on, including squares it shares with
+  other lines and the free centre. A cleared square is covered again only by a ball drawn after
+  the penalty; since a ball is drawn once per game, squares already called stay uncovered for
+  the rest of the game, exactly as at the table. A claim may name its line; when it does not, the
+  line cleared is the one the player was nearest to completing (most covered squares, then the
+  first in R1..R5, B..O, D1, D2 order). A claim on a card with any winning line is valid,
+  whichever line it named.
+* Simultaneous claims are claims made on the same call. The earliest call with a valid claim takes
+  the round (the first to shout BINGO stops play); among its claims Normal prefers the highest line
+  total, Puntos a Doble over a single and then the higher score; a tie goes to the claim made
+  first.
+* Puntos: a line scores its total, a central line (R3, N, D1, D2) twice it. When the last call
+  completes two or more winning lines (three or four through the centre) it is a Doble over all of
+  them: Σ total + 100, or, when any of them is central (Doble Central), Σ total·2·(2 if central)
+  + 100. Otherwise the card scores its best single line.
+* Maestro: in Puntos the player on the Maestro's left calls next; the seating order is the order
+  players were added, going clockwise, so the left is the next player in that order. In Normal the
+  Maestro keeps calling unless the option "the winner becomes the next Maestro" is on.
+* Sociedad: a player in a team scores for the team, and the team has one total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CENTRE, LINE_CELLS, LINE_NAMES, SIZE, Card
+from .errors import KitError
+from .patterns import Pattern
+
+Cell = tuple[int, int]
+NORMAL = "normal"
+PUNTOS = "puntos"
+MODES = (NORMAL, PUNTOS)
+DOBLE_BONUS = 100
+DEFAULT_TARGET = 1000
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options a game is played with (RULES-NOTES §1 and the hall's settings)."""
+
+    mode: str = NORMAL
+    free_centre: bool = False
+    completing_call_only: bool = False
+    winner_becomes_maestro: bool = False
+    target: int = DEFAULT_TARGET
+    pattern: Pattern | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise KitError(f"unknown mode {self.mode!r}; use normal or puntos")
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+            raise KitError("the target must be a whole number of points above 0")
+        if self.pattern is not None and self.mode != NORMAL:
+            raise KitError("patterns are played in Bingo Normal only")
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """Markers removed after a false claim: `cells` count as uncovered for balls drawn up to
+    call number `after_call` (the number of calls made when the claim was refused)."""
+
+    figure: str
+    cells: frozenset[Cell]
+    after_call: int
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A complete line or pattern on a card, as the verdict reports it."""
+
+    name: str
+    numbers: tuple[int, ...]
+    total: int
+    central: bool
+    by_last_call: bool
+
+    @property
+    def single_points(self) -> int:
+        """Bingo de Puntos: the margin figure, doubled for a Bingo Central."""
+        return self.total * (2 if self.central else 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "numbers": list(self.numbers),
+            "total": self.total,
+            "central": self.central,
+            "completed_by_last_call": self.by_last_call,
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the Maestro would say about a card after `calls` balls of the current game."""
+
+    serial: int
+    mode: str
+    calls: int
+    last_call: int | None
+    marked: frozenset[int]
+    covered: frozenset[Cell]
+    complete: tuple[Figure, ...]
+    winning: tuple[Figure, ...]
+    kind: str  # none | bingo | central | doble | doble_central | pattern
+    points: int | None
+    pattern: Pattern | None = field(default=None)
+
+    @property
+    def bingo(self) -> bool:
+        return bool(self.winning)
+
+    @property
+    def doble(self) -> bool:
+        return self.kind in ("doble", "doble_central")
+
+    def rank(self) -> tuple[int, int]:
+        """Higher wins among simultaneous claims: Doble before single, then points or total."""
+        if not self.winning:
+            return (-1, -1)
+        if self.mode == PUNTOS:
+            return (1 if self.doble else 0, self.points or 0)
+        return (0, max(f.total for f in self.winning))
+
+    def to_dict(self) -> dict[str, Any]:
+        winning = {f.name for f in self.winning}
+        return {
+            "serial": self.serial,
+            "mode": self.mode,
+            "calls": self.calls,
+            "last_call": self.last_call,
+            "marked": sorted(self.marked),
+            "covered": [[r, c] for r, c in sorted(self.covered)],
+            "pattern": None
+            if self.pattern is None
+            else {"name": self.pattern.name, "mask": self.pattern.mask},
+            "lines": [dict(f.to_dict(), wins=f.name in winning) for f in self.complete],
+            "winning": [f.name for f in self.winning],
+            "bingo": self.bingo,
+            "kind": self.kind,
+            "points": self.points,
+        }
+
+
+def covered_cells(
+    card: Card, calls: Sequence[int], rules: Rules, penalties: Iterable[Penalty] = ()
+) -> frozenset[Cell]:
+    """The squares a player following the calls would have covered (see the module's rules)."""
+    drawn_at = {ball: i for i, ball in enumerate(calls)}
+    cleared: dict[Cell, int] = {}
+    for p in penalties:
+        for cell in p.cells:
+            cleared[cell] = max(cleared.get(cell, 0), p.after_call)
+    out = set()
+    for r in range(SIZE):
+        for c in range(SIZE):
+            number = card.number_at(r, c)
+            if (r, c) == CENTRE and (number is None or rules.free_centre):
+                if (r, c) not in cleared:
+                    out.add((r, c))
+                    continue
+            if number is None or number not in drawn_at:
+                continue
+            if drawn_at[number] >= cleared.get((r, c), 0):
+                out.add((r, c))
+    return frozenset(out)
+
+
+def _figure(card: Card, name: str, cells: Iterable[Cell], last_call: int | None) -> Figure:
+    cells = tuple(cells)
+    numbers = tuple(n for r, c in cells if (n := card.number_at(r, c)) is not None)
+    return Figure(name, numbers, sum(numbers), CENTRE in cells, last_call in numbers)
+
+
+def _figures(card: Card, rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
+    if rules.pattern is not None:
+        return [(rules.pattern.name, tuple(sorted(rules.pattern.cells)))]
+    return [(name, LINE_CELLS[name]) for name in LINE_NAMES]
+
+
+def doble_points(lines: Sequence[Figure]) -> int:
+    """Bingo Doble (Σ totals + 100) or, with a central line, Doble Central (every line ×2, the
+    central ones ×2 again, + 100): RULES-NOTES §1, e.g. 180·2 + 190·4 + 100 = 1220."""
+    if any(f.central for f in lines):
+        return sum(f.total * 2 * (2 if f.central else 1) for f in lines) + DOBLE_BONUS
+    return sum(f.total for f in lines) + DOBLE_BONUS
+
+
+def judge(
+    card: Card, calls: Sequence[int], rules: Rules, penalties: Iterable[Penalty] = ()
+) -> Verdict:
+    """The verdict on `card` after `calls` (in draw order) of the current game."""
+    covered = covered_cells(card, calls, rules, penalties)
+    last = calls[-1] if calls else None
+    complete = tuple(
+        _figure(card, name, cells, last)
+        for name, cells in _figures(card, rules)
+        if all(cell in covered for cell in cells)
+    )
+    if rules.completing_call_only:
+        winning = tuple(f for f in complete if f.by_last_call)
+    else:
+        winning = complete
+    kind, points = "none", None
+    if winning and rules.pattern is not None:
+        kind = "pattern"
+    elif winning and rules.mode == NORMAL:
+        kind = "bingo"
+    elif winning:
+        fresh = [f for f in winning if f.by_last_call]
+        if len(fresh) >= 2:
+            kind = "doble_central" if any(f.central for f in fresh) else "doble"
+            points = doble_points(fresh)
+        else:
+            best = max(winning, key=lambda f: f.single_points)
+            kind, points = ("central" if best.central else "bingo"), best.single_points
+    return Verdict(
+        serial=card.serial,
+        mode=rules.mode,
+        calls=len(calls),
+        last_call=last,
+        marked=card.numbers & frozenset(calls),
+        covered=covered,
+        complete=complete,
+        winning=winning,
+        kind=kind,
+        points=points,
+        pattern=rules.pattern,
+    )
+
+
+def penalty_for(
+    card: Card,
+    calls: Sequence[int],
+    rules: Rules,
+    penalties: Iterable[Penalty] = (),
+    line: str | None = None,
+) -> Penalty:
+    """The markers a false claim removes: the named line, the game's pattern, or the line the
+    player was nearest to completing."""
+    if rules.pattern is not None:
+        return Penalty(rules.pattern.name, rules.pattern.cells, len(calls))
+    if line is not None:
+        name = line.upper()
+        if name not in LINE_CELLS:
+            raise KitError(f"unknown line {line!r}; lines are R1-R5, B, I, N, G, O, D1 and D2")
+    else:
+        covered = covered_cells(card, calls, rules, penalties)
+        name = max(
+            LINE_NAMES,
+            key=lambda n: (sum(c in covered for c in LINE_CELLS[n]), -LINE_NAMES.index(n)),
+        )
+    return Penalty(name, frozenset(LINE_CELLS[name]), len(calls))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A player's BINGO on a card, with the verdict it got when it was made."""
+
+    claim_id: int
+    serial: int
+    player: str | None
+    verdict: Verdict
+
+
+def settle(claims: Iterable[Claim]) -> Claim | None:
+    """The claim that takes the round: the earliest call with a valid claim, then the best rank,
+    then the claim made first. None when no claim is valid."""
+    valid = [c for c in claims if c.verdict.bingo]
+    if not valid:
+        return None
+    first_call = min(c.verdict.calls for c in valid)
+    same_call = [c for c in valid if c.verdict.calls == first_call]
+    return max(same_call, key=lambda c: (c.verdict.rank(), -c.claim_id))
+
+
+@dataclass(frozen=True)
+class Side:
+    """A scoring side in Bingo de Puntos: a player alone, or a Sociedad (team) of partners."""
+
+    name: str
+    members: tuple[str, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    sides: tuple[Side, ...]  # highest first
+    target: int
+    winner: str | None  # the first side to reach or pass the target
+
+
+def side_of(player: str, teams: Mapping[str, str | None]) -> str:
+    """A partner's bingo counts for the Sociedad (seed: "se acredita a AMBOS")."""
+    return teams.get(player) or player
+
+
+def standings(
+    players: Sequence[str],
+    teams: Mapping[str, str | None],
+    awards: Iterable[tuple[str, int]],
+    target: int = DEFAULT_TARGET,
+) -> Standings:
+    """Totals per side from the awards (player, points) in the order they were made."""
+    members: dict[str, list[str]] = {}
+    for p in players:
+        members.setdefault(side_of(p, teams), []).append(p)
+    points = dict.fromkeys(members, 0)
+    winner = None
+    for player, pts in awards:
+        side = side_of(player, teams)
+        points[side] = points.get(side, 0) + pts
+        members.setdefault(side, [player])
+        if winner is None and points[side] >= target:
+            winner = side
+    order = sorted(points, key=lambda s: (-points[s], list(points).index(s)))
+    sides = tuple(Side(s, tuple(members[s]), points[s]) for s in order)
+    return Standings(sides, target, winner)
+
+
+def next_maestro(
+    seating: Sequence[str], maestro: str | None, winner: str | None, rules: Rules
+) -> str | None:
+    """Who calls the next round: the player on the Maestro's left in Puntos, the winner in
+    Normal with that option, otherwise the same Maestro."""
+    if rules.mode == PUNTOS:
+        if not seating:
+            return maestro
+        if maestro not in seating:
+            return seating[0]
+        return seating[(list(seating).index(maestro) + 1) % len(seating)]
+    if rules.winner_becomes_maestro and winner is not None:
+        return winner
+    return maestro
