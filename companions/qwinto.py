@@ -1,0 +1,445 @@
+"""Qwinto, the dice sheet: one paper sheet per player, with the placement rules enforced.
+
+Rules: `seeds/dice-sheet-qwinto.es.txt` ("Anotar números", "Desarrollo del juego", "Final del
+juego y recuento de puntos"), read through `../shared/RULES-NOTES.md` §4, which restores the sheet
+diagram the scan lost. The sheet's shape is `LAYOUT` below, and nothing else: the engine, the phone
+panel (through the view) and the tests all read it.
+
+Decisions where the seed is silent (see also the module's `replay`):
+- A "roll" entry names the active player, the colours of the dice they threw and, optionally, the
+  announced sum. Every player may then write that sum once, in a row of a rolled colour; the active
+  player must write it or cross a failed throw before the next roll.
+- The end is checked after each entry, but the throw in progress is finished: at the table everyone
+  writes the announced sum at the same moment, so players who had not yet written it still may.
+  No new roll is accepted. (Setting `rolls: false` turns the panel into free sheets: no colours,
+  any player may cross a failed throw, and the game ends at once.)
+- Ties share the first place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from companions.errors import EntryError
+
+COLOURS = ("orange", "yellow", "purple")
+BOXES_PER_ROW = 9
+COLUMNS = 12
+LOWEST, HIGHEST = 1, 18  # the sums of one to three dice
+MAX_FAILS = 4  # the 4th failed throw ends the game
+FAIL_PENALTY = 5
+ROWS_TO_END = 2
+
+
+@dataclass(frozen=True)
+class Row:
+    """One coloured row: the sheet column (0-11) of each of its 9 boxes, and its blank gap."""
+
+    colour: str
+    columns: tuple[int, ...]
+    gap: int
+
+
+#: The paper sheet (RULES-NOTES §4): three staggered rows of 9 boxes, each with one gap.
+LAYOUT: tuple[Row, ...] = (
+    Row("orange", (2, 3, 4, 6, 7, 8, 9, 10, 11), gap=5),
+    Row("yellow", (1, 2, 3, 4, 5, 7, 8, 9, 10), gap=6),
+    Row("purple", (0, 1, 2, 3, 5, 6, 7, 8, 9), gap=4),
+)
+#: The pentagon (bonus) box of each 3-box column, as (colour, box).
+PENTAGONS: tuple[tuple[str, int], ...] = (
+    ("purple", 2),
+    ("orange", 1),
+    ("orange", 4),
+    ("yellow", 6),
+    ("purple", 8),
+)
+ROWS = {row.colour: row for row in LAYOUT}
+
+
+def column_boxes(column: int) -> tuple[tuple[str, int], ...]:
+    """The (colour, box) pairs that share a sheet column, top to bottom."""
+    return tuple((row.colour, row.columns.index(column)) for row in LAYOUT if column in row.columns)
+
+
+#: The five columns with a box in every row: their pentagon pays out when all three are filled.
+BONUS_COLUMNS: tuple[int, ...] = tuple(c for c in range(COLUMNS) if len(column_boxes(c)) == 3)
+
+
+def pentagon_of(column: int) -> tuple[str, int]:
+    return next(p for p in PENTAGONS if ROWS[p[0]].columns[p[1]] == column)
+
+
+@dataclass(frozen=True)
+class Score:
+    """The final-score arithmetic of the seed: rows, then the 3-box columns, then failed throws."""
+
+    rows: dict[str, int]
+    columns: dict[int, int]  # complete 3-box column -> its pentagon's number
+    fails: int  # the penalty, a negative number
+    total: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rows": dict(self.rows),
+            "columns": {str(c): v for c, v in self.columns.items()},
+            "fails": self.fails,
+            "total": self.total,
+        }
+
+
+def _colour(colour: Any) -> Row:
+    if colour not in ROWS:
+        raise EntryError("There is no such row: use orange, yellow or purple", field="colour")
+    return ROWS[colour]
+
+
+def _box(box: Any) -> int:
+    if isinstance(box, bool) or not isinstance(box, int) or not 0 <= box < BOXES_PER_ROW:
+        raise EntryError("There is no such box: boxes are 0 to 8 within a row", field="box")
+    return box
+
+
+def check_sum(value: Any) -> int:
+    """The announced sum is the total of one, two or three six-sided dice."""
+    if isinstance(value, bool) or not isinstance(value, int) or not LOWEST <= value <= HIGHEST:
+        raise EntryError("The sum must be a whole number from 1 to 18", field="value")
+    return value
+
+
+class Sheet:
+    """One player's paper sheet: the numbers in the boxes and the crossed failed throws."""
+
+    def __init__(self) -> None:
+        self.boxes: dict[str, list[int | None]] = {c: [None] * BOXES_PER_ROW for c in COLOURS}
+        self.fails = 0
+
+    def check(self, colour: str, box: int, value: int) -> None:
+        """The two rules of "Anotar números" (plus a full box, and the seed's 1-18 range):
+
+        1) within a row numbers increase left to right (so none repeats), with empty boxes
+           allowed in between; 2) no number repeats within a column, of 2 or of 3 boxes.
+        """
+        row = _colour(colour)
+        box = _box(box)
+        value = check_sum(value)
+        if self.game_over:
+            raise EntryError("The game is over")
+        numbers = self.boxes[row.colour]
+        if numbers[box] is not None:
+            raise EntryError("This box is already full", field="box")
+        left = [n for n in numbers[:box] if n is not None]
+        if left and max(left) >= value:
+            raise EntryError(
+                "{value} is not larger than everything to its left in the row ({left} is there)",
+                field="value",
+                params={"value": value, "left": max(left)},
+            )
+        right = [n for n in numbers[box + 1 :] if n is not None]
+        if right and min(right) <= value:
+            raise EntryError(
+                "{value} is not smaller than everything to its right in the row ({right} is there)",
+                field="value",
+                params={"value": value, "right": min(right)},
+            )
+        if value in self.column_numbers(row.columns[box]):
+            raise EntryError(
+                "{value} is already in this column", field="value", params={"value": value}
+            )
+
+    def place(self, colour: str, box: int, value: int) -> None:
+        """Write `value` in box `box` (0-8) of the `colour` row, or raise the rule it breaks."""
+        self.check(colour, box, value)
+        self.boxes[colour][box] = value
+
+    def fail(self) -> None:
+        """Cross one failed-throw box ("tiro fallido"); the sheet has four."""
+        if self.fails >= MAX_FAILS:
+            raise EntryError("All four failed-throw boxes are already crossed")
+        if self.game_over:
+            raise EntryError("The game is over")
+        self.fails += 1
+
+    def column_numbers(self, column: int) -> list[int]:
+        return [
+            n for colour, box in column_boxes(column) if (n := self.boxes[colour][box]) is not None
+        ]
+
+    def fits(self, colour: str, box: int, value: int) -> bool:
+        try:
+            self.check(colour, box, value)
+        except EntryError:
+            return False
+        return True
+
+    @property
+    def complete_rows(self) -> tuple[str, ...]:
+        return tuple(c for c in COLOURS if None not in self.boxes[c])
+
+    @property
+    def complete_columns(self) -> tuple[int, ...]:
+        return tuple(c for c in BONUS_COLUMNS if len(self.column_numbers(c)) == 3)
+
+    @property
+    def game_over(self) -> bool:
+        """ "El juego finaliza cuando un jugador haya completado dos líneas ... o ... su cuarto
+        tiro fallido"."""
+        return len(self.complete_rows) >= ROWS_TO_END or self.fails >= MAX_FAILS
+
+    def breakdown(self) -> Score:
+        """ "Recuento de puntos": an incomplete row scores 1 a number, a complete one its rightmost
+        number; a complete 3-box column scores its pentagon; each failed throw costs 5."""
+        rows = {}
+        for colour in COLOURS:
+            numbers = self.boxes[colour]
+            filled = [n for n in numbers if n is not None]
+            rows[colour] = numbers[-1] if len(filled) == BOXES_PER_ROW else len(filled)
+        columns = {}
+        for column in self.complete_columns:
+            colour, box = pentagon_of(column)
+            columns[column] = self.boxes[colour][box]
+        fails = -FAIL_PENALTY * self.fails
+        return Score(rows, columns, fails, sum(rows.values()) + sum(columns.values()) + fails)
+
+    def score(self) -> int:
+        return self.breakdown().total
+
+
+# --- the table: one sheet per player, the active player's roll, the end of the game ------------
+
+DEFAULT_SETTINGS: dict[str, Any] = {"rolls": True}
+
+
+@dataclass
+class _Roll:
+    """The throw in progress ("Desarrollo del juego"): who threw, which dice, the sum if given."""
+
+    id: int | None
+    player: str
+    colours: tuple[str, ...]
+    sum: int | None
+    written: dict[str, int | None]  # player -> the entry id of their number or failed throw
+    failed: set[str]
+
+
+class Table:
+    """The sheets of everyone at the table, rebuilt entry by entry (see `replay`)."""
+
+    def __init__(self, players: Iterable[str], *, rolls: bool = True) -> None:
+        self.players = list(players)
+        self.sheets = {p: Sheet() for p in self.players}
+        self.rolls = rolls
+        self.roll: _Roll | None = None
+        self.ended: dict[str, str] | None = None
+        self.last_entry: dict[str, int | None] = {}
+
+    def apply(self, entry: dict[str, Any]) -> None:
+        if not isinstance(entry, dict) or entry.get("op") not in ("roll", "place", "fail"):
+            raise EntryError("Unknown entry: use roll, place or fail", field="op")
+        player = entry.get("player")
+        if player not in self.sheets:
+            raise EntryError("Choose a player of this table", field="player")
+        getattr(self, "_" + entry["op"])(player, entry)
+        if entry["op"] != "roll":
+            self.last_entry[player] = entry.get("id")
+        if self.ended is None:
+            for name in self.players:
+                sheet = self.sheets[name]
+                if sheet.game_over:
+                    rows = len(sheet.complete_rows) >= ROWS_TO_END
+                    self.ended = {"player": name, "reason": "rows" if rows else "fails"}
+                    break
+
+    def _roll(self, player: str, entry: dict[str, Any]) -> None:
+        if not self.rolls:
+            raise EntryError("This table does not record rolls")
+        if self.ended is not None:
+            raise EntryError("The game is over")
+        if self.roll is not None and self.roll.player not in self.roll.written:
+            raise EntryError(
+                "{player} must write the sum or cross a failed throw before the next roll",
+                field="player",
+                params={"player": self.roll.player},
+            )
+        colours = entry.get("colours")
+        if (
+            not isinstance(colours, list)
+            or not 1 <= len(colours) <= 3
+            or len(set(colours)) != len(colours)
+            or any(c not in ROWS for c in colours)
+        ):
+            raise EntryError("Choose one, two or three dice of different colours", field="colours")
+        total = entry.get("sum")
+        if total is not None:
+            total = check_sum(total)
+            if not len(colours) <= total <= 6 * len(colours):
+                raise EntryError(
+                    "{count} dice cannot add up to {sum}",
+                    field="value",
+                    params={"count": len(colours), "sum": total},
+                )
+        ordered = tuple(c for c in COLOURS if c in colours)
+        self.roll = _Roll(entry.get("id"), player, ordered, total, {}, set())
+
+    def _turn(self, player: str) -> _Roll | None:
+        """The rules of a throw that apply to every entry on a sheet."""
+        if not self.rolls:
+            if self.ended is not None:
+                raise EntryError("The game is over")
+            return None
+        if self.roll is None:
+            raise EntryError("Roll first: the active player chooses the dice")
+        if player in self.roll.failed:
+            raise EntryError(
+                "{player} crossed a failed throw on this roll", params={"player": player}
+            )
+        if player in self.roll.written:
+            raise EntryError(
+                "{player} has already written a number on this roll", params={"player": player}
+            )
+        return self.roll
+
+    def _place(self, player: str, entry: dict[str, Any]) -> None:
+        roll = self._turn(player)
+        row = _colour(entry.get("colour"))
+        value = check_sum(entry.get("value"))
+        if roll is not None:
+            if row.colour not in roll.colours:
+                raise EntryError(
+                    "Only the rows of the rolled dice can take this sum", field="colour"
+                )
+            if roll.sum is not None and value != roll.sum:
+                raise EntryError(
+                    "The announced sum is {sum}", field="value", params={"sum": roll.sum}
+                )
+        self.sheets[player].place(row.colour, entry.get("box"), value)
+        if roll is not None:
+            roll.written[player] = entry.get("id")
+
+    def _fail(self, player: str, entry: dict[str, Any]) -> None:
+        roll = self._turn(player)
+        if roll is not None and player != roll.player:
+            raise EntryError(
+                "Only the active player ({player}) can cross a failed throw",
+                field="player",
+                params={"player": roll.player},
+            )
+        self.sheets[player].fail()
+        if roll is not None:
+            roll.written[player] = entry.get("id")
+            roll.failed.add(player)
+
+    def next_active(self) -> str | None:
+        """Play passes clockwise: the player after the last active one, in the table's order."""
+        if not self.players:
+            return None
+        if self.roll is None:
+            return self.players[0]
+        return self.players[(self.players.index(self.roll.player) + 1) % len(self.players)]
+
+    def ranking(self) -> list[dict[str, Any]]:
+        scores = {p: self.sheets[p].score() for p in self.players}
+        ordered = sorted(self.players, key=lambda p: -scores[p])
+        return [
+            {
+                "player": p,
+                "score": scores[p],
+                "place": 1 + sum(s > scores[p] for s in scores.values()),
+            }
+            for p in ordered
+        ]
+
+    def view(self) -> dict[str, Any]:
+        ranking = self.ranking()
+        winners = [r["player"] for r in ranking if r["place"] == 1] if self.ended else []
+        roll = self.roll
+        return {
+            "finished": self.ended is not None,
+            "winner": winners[0] if len(winners) == 1 else None,
+            "winners": winners,
+            "ended": self.ended,
+            "layout": layout_view(),
+            "rolls": self.rolls,
+            "roll": None
+            if roll is None
+            else {
+                "id": roll.id,
+                "player": roll.player,
+                "colours": list(roll.colours),
+                "sum": roll.sum,
+                "written": sorted(roll.written),
+                "failed": sorted(roll.failed),
+                "undo": roll.id if not roll.written else None,
+            },
+            "next_active": self.next_active() if self.rolls and not self.ended else None,
+            "sheets": [self._sheet_view(p) for p in self.players],
+            "ranking": ranking,
+        }
+
+    def _sheet_view(self, player: str) -> dict[str, Any]:
+        sheet, roll = self.sheets[player], self.roll
+        legal: list[list[Any]] = []
+        if roll is not None and roll.sum is not None and player not in roll.written:
+            legal = [
+                [c, b]
+                for c in roll.colours
+                for b in range(BOXES_PER_ROW)
+                if sheet.fits(c, b, roll.sum)
+            ]
+        if self.rolls:
+            undo = roll.written.get(player) if roll is not None else None
+        else:
+            undo = self.last_entry.get(player)
+        return {
+            "player": player,
+            "boxes": {c: list(sheet.boxes[c]) for c in COLOURS},
+            "fails": sheet.fails,
+            "score": sheet.breakdown().as_dict(),
+            "complete_rows": list(sheet.complete_rows),
+            "complete_columns": list(sheet.complete_columns),
+            "legal": legal,
+            "undo": undo,
+        }
+
+
+def layout_view() -> dict[str, Any]:
+    """`LAYOUT` as JSON, for the panel that draws the sheet."""
+    return {
+        "columns": COLUMNS,
+        "rows": [{"colour": r.colour, "columns": list(r.columns), "gap": r.gap} for r in LAYOUT],
+        "pentagons": [list(p) for p in PENTAGONS],
+        "bonus_columns": list(BONUS_COLUMNS),
+        "max_fails": MAX_FAILS,
+        "fail_penalty": FAIL_PENALTY,
+        "lowest": LOWEST,
+        "highest": HIGHEST,
+    }
+
+
+def _check_settings(settings: dict[str, Any] | None) -> bool:
+    settings = {**DEFAULT_SETTINGS, **(settings or {})}
+    unknown = sorted(set(settings) - set(DEFAULT_SETTINGS))
+    if unknown:
+        raise EntryError("Unknown setting: {name}", field=unknown[0], params={"name": unknown[0]})
+    if not isinstance(settings["rolls"], bool):
+        raise EntryError("Recording the rolls is either on or off", field="rolls")
+    return settings["rolls"]
+
+
+def replay(settings: dict[str, Any], players: list[str], entries: list[dict]) -> dict[str, Any]:
+    """Rebuild the table from its ordered entries (docs/dev/companion-games.md).
+
+    Entries: `{"op": "roll", "player", "colours": [...], "sum"?}` by the active player,
+    `{"op": "place", "player", "colour", "box", "value"}` and `{"op": "fail", "player"}`.
+    """
+    table = Table(players, rolls=_check_settings(settings))
+    for entry in entries:
+        try:
+            table.apply(entry)
+        except EntryError as exc:
+            if exc.entry_id is None and isinstance(entry, dict):
+                exc.entry_id = entry.get("id")
+            raise
+    return table.view()
