@@ -12,10 +12,13 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
 
 from .. import i18n
-from . import db
+from ..errors import KitError
+from . import auth, db
 
 
 def _secret_key(instance: Path) -> str:
@@ -41,6 +44,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         CALLER_PIN=os.environ.get("BINGO_HALL_PIN") or f"{secrets.randbelow(10**6):06d}",
         COMPANIONS_ONLY=False,
         MAX_CONTENT_LENGTH=16 * 1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -48,9 +53,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
+    app.config["INSTANCE_DIR"] = str(instance)
 
     db.init_app(app)
     i18n.init_app(app)
+    auth.init_app(app)
+    _error_pages(app)
 
     from companions.web import bp as companions_bp
 
@@ -61,7 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 def _register_station(app: Flask) -> None:
-    """The bingo blueprints. Added one by one as the station areas are built."""
+    """The bingo blueprints, each registered if its module exists."""
     import importlib
 
     for name in ("caller", "display", "verify", "api"):
@@ -72,3 +80,35 @@ def _register_station(app: Flask) -> None:
                 continue  # area not built yet
             raise
         app.register_blueprint(module.bp)
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def _error_pages(app: Flask) -> None:
+    """Bad input gets a 4xx as JSON {"error": ...} on the API or a readable page, never a 500
+    traceback."""
+
+    def answer(status: int, message: str):
+        if _wants_json():
+            return jsonify(error=message), status
+        return render_template("station/error.html", status=status, message=message), status
+
+    @app.errorhandler(KitError)
+    def kit_error(exc: KitError):
+        return answer(getattr(exc, "status", 400), str(exc))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        messages = {
+            404: _("There is no such page."),
+            405: _("That action is not allowed here."),
+            413: _("What was sent is too large."),
+        }
+        return answer(exc.code or 500, messages.get(exc.code or 0, exc.description or exc.name))
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        app.logger.exception("unexpected error")
+        return answer(500, _("Something went wrong in the station; nothing was lost. Try again."))

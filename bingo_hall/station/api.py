@@ -1,0 +1,153 @@
+"""The JSON API (docs/api.md): thin handlers over games.py, decks.py and auth.py."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from . import events, games
+from .auth import PinResult, caller_required, check_pin, issue_token
+from .db import get_db
+from .decks import list_decks, store_deck
+from .errors import StationError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def body(required: bool = False) -> dict[str, Any]:
+    """The JSON object sent, {} for an empty body; malformed JSON is a 400, never a 500."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        if required:
+            raise StationError("send a JSON object in the request body")
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise StationError("malformed JSON in the request body") from None
+    if not isinstance(data, dict):
+        raise StationError("the request body must be a JSON object")
+    return data
+
+
+def _key(data: dict) -> Any:
+    return request.headers.get("Idempotency-Key") or data.get("idempotency_key")
+
+
+@bp.post("/login")
+def login():
+    data = body(required=True)
+    result, wait = check_pin(data.get("pin"))
+    if result == PinResult.LIMITED:
+        resp = jsonify(error=f"too many wrong PINs; try again in {wait} s")
+        resp.status_code = 429
+        resp.headers["Retry-After"] = str(wait)
+        return resp
+    if result == PinResult.WRONG:
+        return jsonify(error="wrong PIN"), 401
+    return jsonify(token=issue_token(), token_type="Bearer")
+
+
+@bp.get("/decks")
+@caller_required
+def decks():
+    return jsonify(decks=list_decks(get_db()))
+
+
+@bp.post("/decks")
+@caller_required
+def add_deck():
+    deck = store_deck(get_db(), body(required=True))
+    info = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)}
+    return jsonify(**info, free_centre=deck.free_centre), 201
+
+
+@bp.get("/games")
+def list_games():
+    return jsonify(games=games.list_games(get_db()))
+
+
+@bp.post("/games")
+@caller_required
+def new_game():
+    d = body(required=True)
+    created = games.create_game(
+        get_db(),
+        d.get("deck_id"),
+        mode=d.get("mode", "normal"),
+        free_centre=d.get("free_centre"),
+        draw=d.get("draw", "auto"),
+        options=d.get("options"),
+        public_input=d.get("public_input"),
+    )
+    return jsonify(created), 201
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str):
+    return jsonify(games.snapshot(get_db(), game_id))
+
+
+@bp.post("/games/<game_id>/draw")
+@caller_required
+def draw(game_id: str):
+    d = body()
+    return jsonify(games.draw_ball(get_db(), game_id, d.get("expect_seq"), _key(d)))
+
+
+@bp.post("/games/<game_id>/calls")
+@caller_required
+def enter(game_id: str):
+    d = body(required=True)
+    if "ball" not in d:
+        raise StationError('send {"ball": n} with the ball from the cage (1-75)')
+    ball = d["ball"]
+    if isinstance(ball, str) and ball.strip().isdigit():
+        ball = int(ball)
+    return jsonify(games.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))), 201
+
+
+@bp.post("/games/<game_id>/undo")
+@caller_required
+def undo(game_id: str):
+    d = body(required=True)
+    seq = d.get("seq", d.get("expect_seq"))
+    return jsonify(games.undo_last(get_db(), game_id, d.get("reason"), seq, _key(d)))
+
+
+@bp.post("/games/<game_id>/public-input")
+@caller_required
+def public_input(game_id: str):
+    d = body(required=True)
+    return jsonify(games.set_public_input(get_db(), game_id, d.get("public_input")))
+
+
+@bp.post("/games/<game_id>/rounds")
+@caller_required
+def next_round(game_id: str):
+    d = body()
+    return jsonify(games.start_next_round(get_db(), game_id, d.get("public_input"))), 201
+
+
+@bp.post("/games/<game_id>/end")
+@caller_required
+def end(game_id: str):
+    return jsonify(games.end_game(get_db(), game_id))
+
+
+@bp.get("/games/<game_id>/events")
+def game_events(game_id: str):
+    conn = get_db()
+    gid = games.get_game(conn, game_id)["game_id"]
+    q = events.subscribe(gid)
+    try:
+        first = events.format_event("snapshot", games.snapshot(conn, gid))
+    except BaseException:
+        events.unsubscribe(gid, q)
+        raise
+    resp = Response(events.stream(gid, q, first), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp

@@ -1,0 +1,73 @@
+"""Decks known to the station, stored whole (manifest JSON, with its signing secret) in SQLite.
+
+The manifest is validated on the way in (`bingo_hall.manifest.deck_from_dict`), so every deck in
+the database is line-unique and its totals are right. Parsed decks are cached: a deck id never
+changes meaning, because storing a different deck under a known id is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from typing import Any
+
+from ..manifest import Deck, deck_from_dict
+from .errors import Conflict, NotFound
+
+_cache: dict[tuple[str, str], Deck] = {}
+_cache_lock = threading.Lock()
+
+
+def _db_key(conn: sqlite3.Connection) -> str:
+    row = conn.execute("PRAGMA database_list").fetchone()
+    return row[2] if row else ""
+
+
+def store_deck(conn: sqlite3.Connection, deck: Deck | dict[str, Any]) -> Deck:
+    """Add a deck (a Deck or a parsed manifest). Storing the same deck again is a no-op."""
+    if not isinstance(deck, Deck):
+        deck = deck_from_dict(deck)
+    manifest = deck.to_json()
+    row = conn.execute("SELECT manifest FROM decks WHERE deck_id = ?", (deck.deck_id,)).fetchone()
+    if row is not None:
+        if json.loads(row["manifest"]) != json.loads(manifest):
+            raise Conflict(f"another deck with id {deck.deck_id} is already loaded")
+        return deck
+    conn.execute(
+        "INSERT INTO decks (deck_id, name, free_centre, cards, manifest) VALUES (?, ?, ?, ?, ?)",
+        (deck.deck_id, deck.name, int(deck.free_centre), len(deck.cards), manifest),
+    )
+    return deck
+
+
+def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck:
+    key = (_db_key(conn), deck_id)
+    with _cache_lock:
+        cached = _cache.get(key)
+    if cached is not None:
+        return cached
+    row = conn.execute("SELECT manifest FROM decks WHERE deck_id = ?", (deck_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"no deck {deck_id!r} is loaded in this station")
+    deck = deck_from_dict(json.loads(row["manifest"]))
+    with _cache_lock:
+        _cache[key] = deck
+    return deck
+
+
+def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The decks, newest first, without their secrets (those never leave the station)."""
+    rows = conn.execute(
+        "SELECT deck_id, name, free_centre, cards, added FROM decks ORDER BY added DESC, rowid DESC"
+    ).fetchall()
+    return [
+        {
+            "deck_id": r["deck_id"],
+            "name": r["name"],
+            "free_centre": bool(r["free_centre"]),
+            "cards": r["cards"],
+            "added": r["added"],
+        }
+        for r in rows
+    ]

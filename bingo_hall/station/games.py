@@ -1,0 +1,453 @@
+"""Games, rounds and calls over sqlite3: the station's service layer (issue 4).
+
+Every change is committed (BEGIN IMMEDIATE ... COMMIT, synchronous=FULL) before it is published,
+so a station killed at any moment shows, after a restart, exactly the calls it acknowledged. A
+write lock keeps the order of events the same as the order of commits.
+
+Requests that change the calls can carry `expect_seq` (the state the sender saw) and an
+idempotency key, so a double click, a retry or two tabs never draw two balls (docs/api.md).
+The draw rules themselves are in the pure module `bingo_hall.draw`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from typing import Any
+
+from .. import draw as rules
+from ..cards import call_name
+from . import events
+from .db import transaction
+from .decks import get_deck
+from .errors import Conflict, NotFound, StationError
+from .spoken import spoken_both
+
+MODES = ("normal", "points")
+DRAWS = ("auto", "manual")
+MAX_PUBLIC_INPUT = 200
+MAX_REASON = 200
+
+write_lock = threading.RLock()
+
+
+def _game_row(conn: sqlite3.Connection, game_id: Any) -> sqlite3.Row:
+    try:
+        gid = int(game_id)
+    except (TypeError, ValueError):
+        raise NotFound(f"there is no game {game_id!r}") from None
+    row = conn.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
+    if row is None:
+        raise NotFound(f"there is no game {gid}")
+    return row
+
+
+def get_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """The game's settings and status. Raises NotFound (404) for an unknown game."""
+    r = _game_row(conn, game_id)
+    return {
+        "game_id": r["id"],
+        "deck_id": r["deck_id"],
+        "mode": r["mode"],
+        "free_centre": bool(r["free_centre"]),
+        "draw": r["draw"],
+        "options": json.loads(r["options"]),
+        "status": r["status"],
+        "created": r["created"],
+        "ended": r["ended"],
+    }
+
+
+def _round_row(conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+    row = conn.execute(
+        "SELECT * FROM rounds WHERE game_id = ? ORDER BY number DESC LIMIT 1", (game_id,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"game {game_id} has no round")
+    return row
+
+
+def current_round(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """The round being played: number, commitment, public input (never the unrevealed seed)."""
+    _game_row(conn, game_id)
+    r = _round_row(conn, game_id)
+    return {
+        "round_id": r["id"],
+        "round": r["number"],
+        "commitment": r["commitment"],
+        "public_input": r["public_input"],
+        "revealed": bool(r["revealed"]),
+    }
+
+
+def _live_calls(conn: sqlite3.Connection, round_id: int) -> list[sqlite3.Row]:
+    return conn.execute(
+        "SELECT seq, ball, source, called_at FROM calls "
+        "WHERE round_id = ? AND undone_at IS NULL ORDER BY seq",
+        (round_id,),
+    ).fetchall()
+
+
+def _last_seq(conn: sqlite3.Connection, round_id: int) -> int:
+    row = conn.execute("SELECT MAX(seq) FROM calls WHERE round_id = ?", (round_id,)).fetchone()
+    return row[0] or 0
+
+
+def called_balls(conn: sqlite3.Connection, game_id: int) -> list[int]:
+    """The current round's balls in the order called, undone calls left out."""
+    _game_row(conn, game_id)
+    return [r["ball"] for r in _live_calls(conn, _round_row(conn, game_id)["id"])]
+
+
+def list_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every game, newest first (the flashboard bridge follows the newest active one)."""
+    rows = conn.execute(
+        "SELECT g.*, d.name AS deck_name FROM games g JOIN decks d USING (deck_id) "
+        "ORDER BY g.id DESC"
+    ).fetchall()
+    out = []
+    for r in rows:
+        rnd = _round_row(conn, r["id"])
+        out.append(
+            {
+                "game_id": r["id"],
+                "deck_id": r["deck_id"],
+                "deck_name": r["deck_name"],
+                "mode": r["mode"],
+                "draw": r["draw"],
+                "status": r["status"],
+                "created": r["created"],
+                "round": rnd["number"],
+                "calls": len(_live_calls(conn, rnd["id"])),
+            }
+        )
+    return out
+
+
+def newest_active_game(conn: sqlite3.Connection) -> int | None:
+    row = conn.execute("SELECT id FROM games WHERE status = 'active' ORDER BY id DESC").fetchone()
+    return row[0] if row else None
+
+
+def _check_public_input(text: Any) -> str | None:
+    if text is None or text == "":
+        return None
+    if not isinstance(text, str) or len(text) > MAX_PUBLIC_INPUT:
+        raise StationError(f"the public input is text of at most {MAX_PUBLIC_INPUT} characters")
+    return text
+
+
+def _new_round(conn: sqlite3.Connection, game_id: int, number: int, public_input: str | None):
+    seed = rules.new_seed()
+    commitment = rules.commitment(seed)
+    conn.execute(
+        "INSERT INTO rounds (game_id, number, seed, commitment, public_input) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (game_id, number, seed.hex(), commitment, public_input),
+    )
+    return commitment
+
+
+def create_game(
+    conn: sqlite3.Connection,
+    deck_id: Any,
+    mode: Any = "normal",
+    free_centre: Any = None,
+    draw: Any = "auto",
+    options: Any = None,
+    public_input: Any = None,
+) -> dict[str, Any]:
+    """Start a game on a loaded deck; round 1 starts with it and its commitment is published.
+
+    `free_centre` defaults to the deck's: a deck printed with FREE always plays it free; a deck
+    with a number in the centre may play the "espacio franco" house rule (RULES-NOTES §1).
+    """
+    if not isinstance(deck_id, str):
+        raise StationError("deck_id is required (see GET /api/decks)")
+    deck = get_deck(conn, deck_id)
+    if mode not in MODES:
+        raise StationError("mode must be 'normal' or 'points'")
+    if draw not in DRAWS:
+        raise StationError("draw must be 'auto' or 'manual'")
+    if free_centre is None:
+        free_centre = deck.free_centre
+    if not isinstance(free_centre, bool):
+        raise StationError("free_centre must be true or false")
+    if deck.free_centre and not free_centre:
+        raise StationError("this deck has FREE printed in the centre, so free_centre must be true")
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise StationError("options must be a JSON object")
+    public_input = _check_public_input(public_input)
+    with write_lock:
+        with transaction(conn):
+            cur = conn.execute(
+                "INSERT INTO games (deck_id, mode, free_centre, draw, options) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (deck_id, mode, int(free_centre), draw, json.dumps(options)),
+            )
+            game_id = cur.lastrowid
+            commitment = _new_round(conn, game_id, 1, public_input)
+        events.publish(game_id, "round", {"round": 1, "commitment": commitment})
+    return {"game_id": game_id, "commitment": commitment, "round": 1}
+
+
+def _active_round(conn: sqlite3.Connection, game_id: Any) -> tuple[sqlite3.Row, sqlite3.Row]:
+    game = _game_row(conn, game_id)
+    if game["status"] != "active":
+        raise Conflict(f"game {game['id']} has ended; start a new game")
+    return game, _round_row(conn, game["id"])
+
+
+def _replayed(conn: sqlite3.Connection, game_id: int, key: str | None) -> dict | None:
+    if key is None:
+        return None
+    row = conn.execute(
+        "SELECT response FROM idempotency WHERE game_id = ? AND key = ?", (game_id, key)
+    ).fetchone()
+    return json.loads(row["response"]) if row else None
+
+
+def _remember(conn: sqlite3.Connection, game_id: int, key: str | None, response: dict) -> None:
+    if key is not None:
+        conn.execute(
+            "INSERT INTO idempotency (game_id, key, response) VALUES (?, ?, ?)",
+            (game_id, key, json.dumps(response)),
+        )
+
+
+def _check_key(key: Any) -> str | None:
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 1 <= len(key) <= 200:
+        raise StationError("an idempotency key is text of 1 to 200 characters")
+    return key
+
+
+def _check_expect(expect_seq: Any, actual: int, what: str) -> None:
+    if expect_seq is None:
+        return
+    if isinstance(expect_seq, bool) or not isinstance(expect_seq, int):
+        raise StationError("expect_seq must be a whole number")
+    if expect_seq != actual:
+        raise Conflict(
+            f"the game has moved on ({what} is {actual}, the request expected {expect_seq}); "
+            "refresh and try again"
+        )
+
+
+def _add_call(
+    conn: sqlite3.Connection,
+    game_id: Any,
+    source: str,
+    ball: Any = None,
+    expect_seq: Any = None,
+    key: Any = None,
+) -> dict[str, Any]:
+    key = _check_key(key)
+    with write_lock:
+        with transaction(conn):
+            game, rnd = _active_round(conn, game_id)
+            gid = game["id"]
+            done = _replayed(conn, gid, key)
+            if done is not None:
+                return done
+            if game["draw"] != source:
+                if source == "auto":
+                    raise Conflict("this game is drawn by hand: enter the ball from the cage")
+                raise Conflict("this game draws automatically: use Draw")
+            last = _last_seq(conn, rnd["id"])
+            _check_expect(expect_seq, last, "the last seq")
+            called = [r["ball"] for r in _live_calls(conn, rnd["id"])]
+            try:
+                if source == "auto":
+                    order = rules.draw_order(bytes.fromhex(rnd["seed"]), rnd["public_input"])
+                    chosen = rules.next_auto_ball(order, called)
+                else:
+                    chosen = rules.check_manual_ball(ball, called)
+            except rules.DrawError as exc:
+                status = Conflict if len(called) == rules.BALLS or ball in called else StationError
+                raise status(str(exc)) from None
+            seq = last + 1
+            conn.execute(
+                "INSERT INTO calls (round_id, seq, ball, source) VALUES (?, ?, ?, ?)",
+                (rnd["id"], seq, chosen, source),
+            )
+            response = {
+                "game_id": gid,
+                "round": rnd["number"],
+                "seq": seq,
+                "ball": chosen,
+                "call": call_name(chosen),
+                "spoken": spoken_both(chosen),
+                "count": len(called) + 1,
+                "left": rules.BALLS - len(called) - 1,
+            }
+            _remember(conn, gid, key, response)
+        events.publish(gid, "call", response)
+    return response
+
+
+def draw_ball(conn, game_id, expect_seq=None, key=None) -> dict[str, Any]:
+    """Auto draw: the next ball of the committed order (bingo_hall.draw)."""
+    return _add_call(conn, game_id, "auto", expect_seq=expect_seq, key=key)
+
+
+def enter_ball(conn, game_id, ball, expect_seq=None, key=None) -> dict[str, Any]:
+    """Manual entry: the ball that came out of a physical cage or blower."""
+    return _add_call(conn, game_id, "manual", ball=ball, expect_seq=expect_seq, key=key)
+
+
+def undo_last(
+    conn: sqlite3.Connection, game_id: Any, reason: Any, seq: Any = None, key: Any = None
+) -> dict[str, Any]:
+    """Take back the last live call, logging why. `seq`, if given, must be that call's seq, so a
+    doubled undo request cannot take back a second call."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise StationError("say why the call is undone (a reason is required)")
+    reason = reason.strip()[:MAX_REASON]
+    key = _check_key(key)
+    with write_lock:
+        with transaction(conn):
+            game, rnd = _active_round(conn, game_id)
+            gid = game["id"]
+            done = _replayed(conn, gid, key)
+            if done is not None:
+                return done
+            calls = _live_calls(conn, rnd["id"])
+            if not calls:
+                raise Conflict("there is no call to undo in this round")
+            last = calls[-1]
+            _check_expect(seq, last["seq"], "the last call's seq")
+            conn.execute(
+                "UPDATE calls SET undone_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), "
+                "undo_reason = ? WHERE round_id = ? AND seq = ?",
+                (reason, rnd["id"], last["seq"]),
+            )
+            response = {
+                "game_id": gid,
+                "round": rnd["number"],
+                "seq": last["seq"],
+                "ball": last["ball"],
+                "call": call_name(last["ball"]),
+                "reason": reason,
+                "count": len(calls) - 1,
+                "left": rules.BALLS - len(calls) + 1,
+            }
+            _remember(conn, gid, key, response)
+        events.publish(gid, "undo", response)
+    return response
+
+
+def set_public_input(conn: sqlite3.Connection, game_id: Any, text: Any) -> dict[str, Any]:
+    """A player's public input, accepted only before the round's first ball (docs/fairness.md)."""
+    text = _check_public_input(text)
+    with write_lock:
+        with transaction(conn):
+            game, rnd = _active_round(conn, game_id)
+            if _last_seq(conn, rnd["id"]):
+                raise Conflict("the public input can only be set before the first ball")
+            conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd["id"]))
+        data = {"round": rnd["number"], "commitment": rnd["commitment"], "public_input": text}
+        events.publish(game["id"], "round", data)
+    return data
+
+
+def _reveal(rnd: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "round": rnd["number"],
+        "seed": rnd["seed"],
+        "commitment": rnd["commitment"],
+        "public_input": rnd["public_input"],
+    }
+
+
+def start_next_round(conn: sqlite3.Connection, game_id: Any, public_input: Any = None) -> dict:
+    """Close the round (revealing its seed) and commit a new seed: Bingo de Puntos plays a round
+    per bingo, scores carrying over, until someone reaches 1000 (RULES-NOTES §1)."""
+    public_input = _check_public_input(public_input)
+    with write_lock:
+        with transaction(conn):
+            game, rnd = _active_round(conn, game_id)
+            conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd["id"],))
+            commitment = _new_round(conn, game["id"], rnd["number"] + 1, public_input)
+        data = {
+            "round": rnd["number"] + 1,
+            "commitment": commitment,
+            "public_input": public_input,
+            "previous": _reveal(rnd),
+        }
+        events.publish(game["id"], "round", data)
+    return data
+
+
+def end_game(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+    """End the game and reveal the seed of every round, so anyone can run `bingo-hall audit`."""
+    with write_lock:
+        with transaction(conn):
+            game, rnd = _active_round(conn, game_id)
+            conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game["id"],))
+            conn.execute(
+                "UPDATE games SET status = 'ended', "
+                "ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+                (game["id"],),
+            )
+            rows = conn.execute(
+                "SELECT * FROM rounds WHERE game_id = ? ORDER BY number", (game["id"],)
+            ).fetchall()
+        data = {"seed": rnd["seed"], "round": rnd["number"], "rounds": [_reveal(r) for r in rows]}
+        events.publish(game["id"], "end", data)
+    return {"game_id": game["id"], **data}
+
+
+def snapshot(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+    """Everything a screen needs to draw itself from nothing (sent first on every SSE connect)."""
+    game = get_game(conn, game_id)
+    gid = game["game_id"]
+    rnd = _round_row(conn, gid)
+    deck = get_deck(conn, game["deck_id"])
+    live = _live_calls(conn, rnd["id"])
+    calls = [
+        {"seq": r["seq"], "ball": r["ball"], "call": call_name(r["ball"]), "at": r["called_at"]}
+        for r in live
+    ]
+    undone = conn.execute(
+        "SELECT seq, ball, undo_reason, undone_at FROM calls "
+        "WHERE round_id = ? AND undone_at IS NOT NULL ORDER BY seq",
+        (rnd["id"],),
+    ).fetchall()
+    revealed = conn.execute(
+        "SELECT * FROM rounds WHERE game_id = ? AND revealed = 1 ORDER BY number", (gid,)
+    ).fetchall()
+    last = calls[-1] if calls else None
+    snap = {
+        **game,
+        "deck": {
+            "deck_id": deck.deck_id,
+            "name": deck.name,
+            "cards": len(deck.cards),
+            "free_centre": deck.free_centre,
+        },
+        "round": rnd["number"],
+        "commitment": rnd["commitment"],
+        "public_input": rnd["public_input"],
+        "calls": calls,
+        "last": last,
+        "spoken": spoken_both(last["ball"]) if last else None,
+        "last_seq": _last_seq(conn, rnd["id"]),
+        "count": len(calls),
+        "left": rules.BALLS - len(calls),
+        "undone": [
+            {
+                "seq": r["seq"],
+                "ball": r["ball"],
+                "call": call_name(r["ball"]),
+                "reason": r["undo_reason"],
+                "at": r["undone_at"],
+            }
+            for r in undone
+        ],
+        "revealed": [_reveal(r) for r in revealed],
+    }
+    return events.extend_snapshot(conn, gid, snap)
