@@ -1,0 +1,193 @@
+"""A BHP/1 device with no hardware: the reference firmware (firmware/) running on the host, its
+UART a pseudo-terminal, its lamps drawn in the terminal, its ball machine a random draw.
+
+Faults can be injected on the line (dropped bytes, bad checksums) and the cable can be pulled
+(`unplug`/`replug`): pulling it closes the pty, so the host sees its port fail, and the board loses
+power, so it comes back dark, as a real USB-powered board would. With `link` set, the pty's path
+is published as a symlink that survives replugs, so the host can reopen the same URL.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import threading
+import time
+import tty
+from typing import TextIO
+
+from .firmware import main as firmware
+from .firmware.bhp_device import Device
+
+BALL_ROLL_MS = 300  # from DROP to the ball passing the reader
+
+
+def board_text(lit: list[int] | tuple[int, ...], last: int | None, colour: bool = True) -> str:
+    """The flashboard as text: a row per letter B I N G O, lit numbers highlighted, and the
+    last call, as the hall would see it."""
+    from bingo_hall.cards import LETTERS, call_name
+
+    on, hot, off = ("\x1b[1;30;43m", "\x1b[1;37;41m", "\x1b[0m") if colour else ("", "", "")
+    rows = []
+    for r, letter in enumerate(LETTERS):
+        cells = []
+        for ball in range(15 * r + 1, 15 * r + 16):
+            if ball in lit:
+                mark = hot if ball == last else on
+                cells.append(f"{mark}{ball:>2}{off}" if colour else f"[{ball:>2}]")
+            else:
+                cells.append(" ." if colour else "  . ")
+        rows.append(f" {letter} " + " ".join(cells) if colour else f" {letter} " + "".join(cells))
+    rows.append("")
+    rows.append(f" last call: {call_name(last) if last else '-'}   lit: {len(lit)}")
+    return "\n".join(rows)
+
+
+class TerminalDisplay:
+    """Redraws the board on a terminal (or any text stream) on every change."""
+
+    def __init__(self, out: TextIO, header: str = "", colour: bool = True) -> None:
+        self.out = out
+        self.header = header
+        self.colour = colour
+
+    def render(self, lit, last) -> None:
+        clear = "\x1b[H\x1b[2J" if self.colour else ""
+        self.out.write(f"{clear}{self.header}\n{board_text(lit, last, self.colour)}\n")
+        self.out.flush()
+
+
+class _PtyHal:
+    """The firmware's hardware layer on a pty master, with line faults."""
+
+    def __init__(self, master: int, emu: Emulator) -> None:
+        self.master = master
+        self.emu = emu
+        self.display = emu.display
+        self.dropper = self
+        self._rolling: list[tuple[float, int]] = []
+
+    def uart_read(self) -> bytes | None:
+        try:
+            ready, _, _ = select.select([self.master], [], [], 0.005)
+            data = os.read(self.master, 4096) if ready else b""
+        except OSError:
+            time.sleep(0.005)
+            return None
+        p = self.emu.drop_bytes
+        if data and p:
+            data = bytes(b for b in data if self.emu.rng.random() >= p)
+        return data
+
+    def uart_write(self, data: bytes) -> None:
+        rng = self.emu.rng
+        if self.emu.bad_checksum and rng.random() < self.emu.bad_checksum:
+            data = data[:-2] + (b"0" if data[-2:-1] != b"0" else b"1") + data[-1:]
+        if self.emu.drop_bytes:
+            data = bytes(b for b in data if rng.random() >= self.emu.drop_bytes)
+        try:
+            os.write(self.master, data)
+        except OSError:
+            pass  # nobody has the port open: the bytes are lost, as on a real cable
+
+    def ticks_ms(self) -> int:
+        return int(time.monotonic() * 1000)
+
+    def release(self, device: Device) -> None:
+        """DROP: pick a ball that is neither lit nor out already, and read it after it rolls."""
+        out = set(device.lit) | set(device.dropped) | {b for _, b in self._rolling}
+        left = [b for b in range(1, 76) if b not in out]
+        if left:
+            self._rolling.append(
+                (time.monotonic() + BALL_ROLL_MS / 1000, self.emu.rng.choice(left))
+            )
+
+    def read_ball(self) -> int | None:
+        if self._rolling and self._rolling[0][0] <= time.monotonic():
+            return self._rolling.pop(0)[1]
+        return None
+
+
+class Emulator:
+    """`Emulator(kind).start()`; `.path` is the port to give the bridge."""
+
+    def __init__(
+        self,
+        kind: str = "board",
+        *,
+        link: str | None = None,
+        drop_bytes: float = 0.0,
+        bad_checksum: float = 0.0,
+        seed: int | None = None,
+        out: TextIO | None = None,
+        colour: bool = True,
+        name: str = "bhk-emu",
+    ) -> None:
+        self.kind = kind
+        self.link = link
+        self.drop_bytes = drop_bytes
+        self.bad_checksum = bad_checksum
+        self.rng = random.Random(seed)
+        self.name = name
+        self.display = TerminalDisplay(out, colour=colour) if out is not None else None
+        self.device: Device | None = None
+        self.boots = 0
+        self._fds: tuple[int, int] | None = None
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self.pty_path = ""
+
+    @property
+    def path(self) -> str:
+        return self.link or self.pty_path
+
+    def start(self) -> Emulator:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        self._fds = (master, slave)
+        self.pty_path = os.ttyname(slave)
+        if self.link:
+            tmp = f"{self.link}.tmp{os.getpid()}"
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            os.symlink(self.pty_path, tmp)
+            os.replace(tmp, self.link)
+        if self.display is not None:
+            self.display.header = f"BHP/1 {self.kind} emulator on {self.path}"
+        hal = _PtyHal(master, self)
+        if self.device is None:  # power on: a fresh board, dark
+            self.device = firmware.build(hal, self.kind, self.name)
+            self.boots += 1
+        else:
+            self.device._send = hal.uart_write
+        self._running = True
+        device = self.device
+        self._thread = threading.Thread(
+            target=firmware.loop, args=(device, hal, lambda: not self._running), daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def unplug(self, power_loss: bool = True) -> None:
+        """Pull the cable: the host's port fails; with power_loss the board forgets everything."""
+        self._running = False
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        if self._fds is not None:
+            for fd in self._fds:
+                os.close(fd)
+            self._fds = None
+        if power_loss:
+            self.device = None
+
+    def replug(self) -> Emulator:
+        return self.start()
+
+    def stop(self) -> None:
+        self.unplug()
+        if self.link and os.path.islink(self.link):
+            os.unlink(self.link)
+
+    def lit(self) -> list[int]:
+        return list(self.device.lit) if self.device else []

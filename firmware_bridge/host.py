@@ -1,0 +1,289 @@
+"""The host end of a BHP/1 link: one serial port (any `serial.serial_for_url` URL), one engine
+thread that owns the conversation, and a reader thread that turns bytes into frames.
+
+The station side only says what the board should show (`show_calls`) and may ask for a DROP; the
+link works out the commands (`protocol.plan`), resends unanswered ones (200 ms, 5 times), ACKs and
+de-duplicates ball events, and when the device goes away it retries with backoff and resyncs with
+HELLO, CLEAR and a SHOW per call (PROTOCOL.md, "Reliability"). Losing the device never raises into
+the caller: it only changes `status()`.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+import serial
+
+from .framing import FrameDecoder, encode
+from .protocol import (
+    VERSION,
+    Event,
+    Hello,
+    ProtocolError,
+    Reply,
+    apply,
+    next_seq,
+    parse_device_message,
+    parse_hello,
+    plan,
+)
+
+REPLY_TIMEOUT = 0.2
+RESENDS = 5
+BACKOFF = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds between reconnect attempts, then 2 s forever
+IDLE_PING = 2.0  # an idle link is PINGed so an unplugged device is noticed
+
+
+class LinkLost(Exception):
+    """The device stopped answering or the port failed; the engine reconnects."""
+
+
+class DeviceLink:
+    """Drive one device. Thread-safe public methods; all port I/O happens on the engine thread.
+
+    `on_ball(ball)` is called (on the engine thread) for each new ball event; the event is
+    acknowledged only after it returns, so a ball the station could not take is offered again
+    by the device's resend instead of being lost.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        on_ball: Callable[[int], object] | None = None,
+        on_reply: Callable[[str, int | None, Reply], object] | None = None,
+        baudrate: int = 115200,
+        reply_timeout: float = REPLY_TIMEOUT,
+        resends: int = RESENDS,
+    ) -> None:
+        self.url = url
+        self.on_ball = on_ball
+        self.on_reply = on_reply
+        self.baudrate = baudrate
+        self.reply_timeout = reply_timeout
+        self.resends = resends
+        self.hello: Hello | None = None
+        self.shown: tuple[int, ...] = ()  # what the device acknowledged, in order
+        self.counters = {"resends": 0, "connects": 0, "events": 0, "duplicates": 0, "errors": 0}
+        self.decoder = FrameDecoder()
+        self._wanted: tuple[int, ...] = ()
+        self._drops = 0
+        self._lock = threading.Lock()
+        self._inbox: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._synced = threading.Condition(self._lock)
+        self._state = ("off", "")
+        self._port: serial.SerialBase | None = None
+        self._seq = 0
+        self._seen: set[int] = set()
+        self._thread: threading.Thread | None = None
+
+    # --- public -------------------------------------------------------------------------
+    def start(self) -> DeviceLink:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="bhp-link", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._inbox.put(("wake", None))
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._close()
+        self._set_state("off", "stopped")
+
+    def show_calls(self, calls: Sequence[int]) -> None:
+        """The station's calls in order; the board will light them and show the last one."""
+        with self._lock:
+            self._wanted = tuple(calls)
+        self._inbox.put(("wake", None))
+
+    def drop(self) -> None:
+        """Ask a ball machine to release one ball."""
+        with self._lock:
+            self._drops += 1
+        self._inbox.put(("wake", None))
+
+    def status(self) -> dict[str, str]:
+        """{"state": "connected"|"retrying"|"error"|"off", "detail": str} for the caller page."""
+        with self._lock:
+            return {"state": self._state[0], "detail": self._state[1]}
+
+    def wait_synced(self, timeout: float = 5.0) -> bool:
+        """Block until the device shows exactly the wanted calls (tests and the benchmark)."""
+        with self._synced:
+            return self._synced.wait_for(
+                lambda: self._state[0] in ("connected", "error") and self.shown == self._wanted,
+                timeout,
+            )
+
+    # --- engine -------------------------------------------------------------------------
+    def _set_state(self, state: str, detail: str) -> None:
+        with self._lock:
+            self._state = (state, detail)
+            self._synced.notify_all()
+
+    def _run(self) -> None:
+        attempt = 0
+        while not self._stop.is_set():
+            try:
+                self._connect()
+                attempt = 0
+                self._serve()
+            except LinkLost as exc:
+                self._close()
+                if self._stop.is_set():
+                    break
+                self._set_state("retrying", str(exc))
+                self._stop.wait(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                attempt += 1
+
+    def _connect(self) -> None:
+        try:
+            port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise LinkLost(f"cannot open {self.url}: {exc}") from None
+        self._port = port
+        self._inbox = queue.Queue()
+        self._seen = set()  # a (re)connected device starts a new event session
+        threading.Thread(target=self._read, args=(port, self._inbox), daemon=True).start()
+        self.hello = parse_hello_or_lost(self._transact("HELLO", VERSION))
+        self.shown = ()
+        if not self._transact("CLEAR", None).ok:
+            raise LinkLost("device refused CLEAR")
+        self.counters["connects"] += 1
+        h = self.hello
+        self._set_state("connected", f"{h.kind} {h.firmware} {h.version} on {self.url}")
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                wanted, drops = self._wanted, self._drops
+            steps = plan(self.shown, wanted)
+            if steps:
+                verb, ball = steps[0]
+                reply = self._transact(verb, ball)
+                self.shown = apply(self.shown, verb, ball)
+                if not reply.ok:
+                    self.counters["errors"] += 1
+                    self._set_state("error", f"device answered ERR {reply.info[0]} to {verb}")
+                elif not wanted or self.shown == wanted:
+                    self._set_state("connected", self._connected_detail())
+                continue
+            if drops:
+                with self._lock:
+                    self._drops -= 1
+                reply = self._transact("DROP", None)
+                if not reply.ok:
+                    self._set_state("error", f"device answered ERR {reply.info[0]} to DROP")
+                continue
+            with self._synced:
+                self._synced.notify_all()
+            try:
+                kind, item = self._inbox.get(timeout=IDLE_PING)
+            except queue.Empty:
+                self._transact("PING", None)
+                continue
+            self._dispatch(kind, item, expect=None)
+
+    def _connected_detail(self) -> str:
+        h = self.hello
+        return f"{h.kind} {h.firmware} {h.version} on {self.url}" if h else self.url
+
+    def _transact(self, verb: str, arg: object) -> Reply:
+        """Send one command and wait for its reply, resending with the same seq (PROTOCOL.md)."""
+        self._seq = next_seq(self._seq)
+        frame = encode(f"C{self._seq} {verb}" + ("" if arg is None else f" {arg}"))
+        for attempt in range(self.resends + 1):
+            if attempt:
+                self.counters["resends"] += 1
+            self._write(frame)
+            deadline = time.monotonic() + self.reply_timeout
+            while (left := deadline - time.monotonic()) > 0:
+                try:
+                    kind, item = self._inbox.get(timeout=left)
+                except queue.Empty:
+                    break
+                reply = self._dispatch(kind, item, expect=self._seq)
+                if reply is not None:
+                    if self.on_reply is not None:
+                        self.on_reply(verb, arg if isinstance(arg, int) else None, reply)
+                    return reply
+        raise LinkLost(f"no answer to {verb} after {self.resends + 1} tries")
+
+    def _dispatch(self, kind: str, item: object, expect: int | None) -> Reply | None:
+        if kind == "lost":
+            raise LinkLost(str(item))
+        if kind != "frame":
+            return None
+        try:
+            msg = parse_device_message(item)
+        except ProtocolError:
+            self.counters["errors"] += 1
+            return None
+        if isinstance(msg, Event):
+            self._event(msg)
+            return None
+        return msg if msg.seq == expect else None  # a late reply to an earlier try: ignore
+
+    def _event(self, event: Event) -> None:
+        """ACK every copy; act on an eseq once (PROTOCOL.md, "Events")."""
+        if event.eseq in self._seen:
+            self.counters["duplicates"] += 1
+        else:
+            if self.on_ball is not None:
+                try:
+                    self.on_ball(event.ball)
+                except Exception as exc:  # the station is down: no ACK, the device resends
+                    self._set_state("error", f"ball {event.ball} not entered yet: {exc}")
+                    return
+            self._seen.add(event.eseq)
+            self.counters["events"] += 1
+        self._write(encode(f"A{event.eseq}"))
+
+    # --- port ---------------------------------------------------------------------------
+    def _write(self, frame: bytes) -> None:
+        port = self._port
+        if port is None:
+            raise LinkLost("port closed")
+        try:
+            port.write(frame)
+        except (serial.SerialException, OSError) as exc:
+            raise LinkLost(f"write failed: {exc}") from None
+
+    def _read(self, port: serial.SerialBase, inbox: queue.Queue) -> None:
+        decoder = self.decoder
+        while True:
+            try:
+                data = port.read(port.in_waiting or 1)
+            except Exception as exc:  # pyserial raises several types on unplug
+                if port.is_open:
+                    inbox.put(("lost", f"device lost: {exc}"))
+                return
+            if not port.is_open:
+                return
+            for payload in decoder.feed(data):
+                inbox.put(("frame", payload))
+
+    def _close(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.cancel_read()
+            except Exception:
+                pass
+            try:
+                port.close()
+            except Exception:
+                pass
+
+
+def parse_hello_or_lost(reply: Reply) -> Hello:
+    try:
+        return parse_hello(reply)
+    except ProtocolError as exc:
+        raise LinkLost(str(exc)) from None
