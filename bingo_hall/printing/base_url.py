@@ -1,0 +1,43 @@
+"""The address printed in every card's QR code when the host does not give one.
+
+Guests' phones must reach the caller station over the hall's Wi-Fi, so the default is this
+machine's LAN address on the station's port. A loopback address only works on the laptop
+itself, so that case comes with a warning the CLI shows before printing a whole deck.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+
+
+def lan_address() -> str | None:
+    """The address other machines on the LAN would use to reach this one, if any.
+
+    Connecting a UDP socket sends nothing; it only asks the OS which interface it would route
+    through. TEST-NET-1 (192.0.2.1) is never a real host.
+    """
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            address = s.getsockname()[0]
+    except OSError:
+        return None
+    try:
+        if ipaddress.ip_address(address).is_loopback or address == "0.0.0.0":
+            return None
+    except ValueError:
+        return None
+    return address
+
+
+def default_base_url(port: int = 5000) -> tuple[str, str | None]:
+    """(url, warning or None): http://<LAN address>:<port>, or loopback with a warning."""
+    address = lan_address()
+    if address is None:
+        return (
+            f"http://127.0.0.1:{port}",
+            "no network address found, so the QR codes point to 127.0.0.1: phones will not "
+            "reach the station; connect to the hall's Wi-Fi or give --base-url",
+        )
+    return f"http://{address}:{port}", None

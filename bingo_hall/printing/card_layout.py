@@ -1,0 +1,215 @@
+"""Drawing one card on a reportlab canvas.
+
+The card follows the 1933 Parker Brothers card (seed bingo-normal-y-de-puntos, RULES-NOTES §1):
+B I N G O over a 5x5 grid, and the "cifras pequeñas" in the margin: each row's total at its right
+end, each column's total under it, and each diagonal's total at the corner where it ends (D1,
+top-left to bottom-right, at the bottom-right corner; D2, top-right to bottom-left, at the
+bottom-left corner). Below the grid: the deck name, the serial big enough to type, and the QR.
+
+All sizes are multiples of one grid cell `s`, so the same drawing fills a poster or a sixth of a
+page. What is the same on every card of a deck (frame, header, grid, deck name) is drawn once
+into a PDF form and reused: that is most of what keeps a 3003-card PDF small and fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from ..cards import CENTRE, LETTERS, SIZE, Card
+from .qr import Runs
+from .templates import Theme
+
+# Card geometry in cells: margins left/right of the grid, and the bands from top to bottom.
+SIDE = 0.78
+WIDTH = SIDE + SIZE + SIDE
+PAD_TOP, HEADER, TOTALS, GAP, FOOTER, PAD_BOTTOM = 0.3, 0.95, 0.5, 0.2, 1.55, 0.3
+HEIGHT = PAD_TOP + HEADER + SIZE + TOTALS + GAP + FOOTER + PAD_BOTTOM
+
+BOLD, REGULAR = "Helvetica-Bold", "Helvetica"
+
+
+@dataclass(frozen=True)
+class CardBox:
+    """Where a card sits: its lower-left corner and cell size, in points."""
+
+    x: float
+    y: float
+    s: float
+
+    @property
+    def grid_left(self) -> float:
+        return self.x + SIDE * self.s
+
+    @property
+    def grid_top(self) -> float:
+        return self.y + (HEIGHT - PAD_TOP - HEADER) * self.s
+
+    def cell_centre(self, row: int, col: int) -> tuple[float, float]:
+        return (
+            self.grid_left + (col + 0.5) * self.s,
+            self.grid_top - (row + 0.5) * self.s,
+        )
+
+
+def fit_card(x: float, y: float, w: float, h: float) -> CardBox:
+    """The largest card that fits the slot (x, y, w, h), centred in it."""
+    s = min(w / WIDTH, h / HEIGHT)
+    return CardBox(x + (w - WIDTH * s) / 2, y + (h - HEIGHT * s) / 2, s)
+
+
+def _centred(c: Canvas, text: str, x: float, y: float, font: str, size: float) -> None:
+    """Text centred on (x, y), using the cap height so numbers sit in the middle of a cell."""
+    c.setFont(font, size)
+    c.drawCentredString(x, y - 0.36 * size, text)
+
+
+def draw_card_form(
+    c: Canvas, name: str, s: float, theme: Theme, deck_name: str, labels: dict, free: bool
+) -> None:
+    """Define the form `name`: everything a deck's cards share, drawn at a card's origin."""
+    c.beginForm(name, 0, 0, WIDTH * s, HEIGHT * s)
+    box = CardBox(0, 0, s)
+    gl, gt = box.grid_left, box.grid_top
+    c.setStrokeColor(HexColor(theme.frame))
+    c.setLineWidth(max(0.6, 0.03 * s))
+    c.roundRect(0.08 * s, 0.08 * s, (WIDTH - 0.16) * s, (HEIGHT - 0.16) * s, 0.2 * s)
+
+    c.setLineWidth(max(0.5, 0.025 * s))
+    c.setStrokeColor(HexColor(theme.grid))
+    for col, letter in enumerate(LETTERS):
+        c.setFillColor(HexColor(theme.letters[col]))
+        c.rect(gl + col * s, gt, s, HEADER * s, stroke=1, fill=1)
+        c.setFillColor(HexColor(theme.letter_text))
+        _centred(c, letter, gl + (col + 0.5) * s, gt + HEADER * s / 2, BOLD, 0.72 * s)
+    if free:
+        c.setFillColor(HexColor(theme.free_fill))
+        c.rect(gl + CENTRE[1] * s, gt - (CENTRE[0] + 1) * s, s, s, stroke=0, fill=1)
+        c.setFillColor(HexColor(theme.numbers))
+        x, y = box.cell_centre(*CENTRE)
+        _centred(c, labels["free"], x, y, BOLD, 0.24 * s)
+    for i in range(SIZE + 1):
+        c.line(gl + i * s, gt, gl + i * s, gt - SIZE * s)
+        c.line(gl, gt - i * s, gl + SIZE * s, gt - i * s)
+
+    # Small ticks pointing from each diagonal's last cell to its total, as on the 1933 card.
+    c.setStrokeColor(HexColor(theme.totals))
+    c.setLineWidth(max(0.4, 0.015 * s))
+    bottom = gt - SIZE * s
+    t = 0.16 * s
+    c.line(gl + SIZE * s, bottom, gl + SIZE * s + t, bottom - t)
+    c.line(gl, bottom, gl - t, bottom - t)
+
+    footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
+    c.setFillColor(HexColor(theme.accent))
+    size = 0.34 * s
+    c.setFont(BOLD, size)
+    name = deck_name if len(deck_name) <= 34 else deck_name[:33] + "…"
+    c.drawString(gl, footer_top - 0.42 * s, name)
+    c.setFillColor(HexColor(theme.totals))
+    c.setFont(REGULAR, 0.2 * s)
+    c.drawString(gl, box.y + PAD_BOTTOM * s + 0.05 * s, labels["scan"] + " \u2192")
+    c.endForm()
+
+
+def _rgb(colour: str) -> str:
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return f"{r:.3f} {g:.3f} {b:.3f} rg"
+
+
+@lru_cache(maxsize=4096)
+def _width(text: str, font: str, size: float) -> float:
+    return stringWidth(text, font, size)
+
+
+class CardInk:
+    """Writes the per-card content as raw PDF operators.
+
+    reportlab's drawing calls format every coordinate through a pure-Python float formatter;
+    for ~40 strings and ~200 QR runs per card that was most of the time of a 3003-card print.
+    Here each card becomes one literal block in its own q/Q, so it cannot disturb the canvas's
+    own graphics state.
+    """
+
+    def __init__(self, c: Canvas, theme: Theme, labels: dict) -> None:
+        c.setFont(BOLD, 10)  # registers both fonts in the document
+        c.setFont(REGULAR, 10)
+        self.bold = c._doc.getInternalFontName(BOLD)
+        self.regular = c._doc.getInternalFontName(REGULAR)
+        self.numbers = _rgb(theme.numbers)
+        self.totals = _rgb(theme.totals)
+        self.label = f"{labels['card']} "
+
+    def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
+        w = _width(text, font, size)
+        ops.append(
+            f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - 0.36 * size:.2f} Tm ({text}) Tj"
+        )
+
+    def card_ops(self, box: CardBox, card: Card, qr: tuple[int, Runs] | None) -> str:
+        """The numbers, the margin totals, the serial and the QR code of one card."""
+        s = box.s
+        ops = ["q BT", self.numbers]
+        size = 0.5 * s
+        for col in range(SIZE):
+            for row in range(SIZE):
+                n = card.columns[col][row]
+                if n is not None:
+                    x, y = box.cell_centre(row, col)
+                    self._centred(ops, BOLD, self.bold, size, str(n), x, y)
+
+        totals = card.totals()
+        ops.append(self.totals)
+        small = 0.22 * s
+        right = box.grid_left + (SIZE + SIDE / 2) * s
+        for row, total in enumerate(totals["rows"]):
+            y = box.cell_centre(row, 0)[1]
+            self._centred(ops, REGULAR, self.regular, small, str(total), right, y)
+        below = box.grid_top - (SIZE + TOTALS / 2 + 0.06) * s
+        for col, total in enumerate(totals["columns"]):
+            x = box.cell_centre(0, col)[0]
+            self._centred(ops, REGULAR, self.regular, small, str(total), x, below)
+        d1, d2 = totals["diagonals"]
+        corner_y = below - 0.1 * s
+        self._centred(ops, REGULAR, self.regular, small, str(d1), right + 0.06 * s, corner_y)
+        left = box.x + SIDE * s / 2 - 0.06 * s
+        self._centred(ops, REGULAR, self.regular, small, str(d2), left, corner_y)
+
+        footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
+        ops.append(self.numbers)
+        label_size, serial_size = 0.3 * s, 0.62 * s
+        x, y = box.grid_left, footer_top - 1.1 * s
+        ops.append(
+            f"{self.regular} {label_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({self.label}) Tj"
+        )
+        x += _width(self.label, REGULAR, label_size)
+        ops.append(
+            f"{self.bold} {serial_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({card.serial}) Tj"
+        )
+        ops.append("ET")
+
+        if qr is not None:
+            modules, runs = qr
+            side = FOOTER * s
+            m = side / (modules + 2)  # a one-module border inside the footer; the card is white
+            qx = box.grid_left + SIZE * s - side + m
+            qy = footer_top - m
+            # Module units, y downwards: every run is "col row len 1 re" in small integers.
+            ops.append(f"0 g {m:.4f} 0 0 {-m:.4f} {qx:.2f} {qy:.2f} cm")
+            ops.append(" ".join(f"{col} {r} {n} 1 re" for r, col, n in runs))
+            ops.append("f")
+        ops.append("Q")
+        return "\n".join(ops)
+
+
+def draw_card(c: Canvas, form: str, box: CardBox, ink: CardInk, card: Card, qr) -> None:
+    """One card: the shared form, then its own numbers, totals, serial and QR code."""
+    c.saveState()
+    c.translate(box.x, box.y)
+    c.doForm(form)
+    c.restoreState()
+    c.addLiteral(ink.card_ops(box, card, qr))

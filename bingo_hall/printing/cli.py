@@ -1,0 +1,138 @@
+"""`bingo-hall print`, `generate` and `kit`: the printable kit from the command line.
+
+Every mistake a host can make (a corrupt deck file, an unknown template, serials out of range, a
+base URL that is not http(s), an existing deck file that would be overwritten) is a KitError or a
+UsageError, which `bingo_hall.cli.main` prints as one line with exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from ..deck import max_cards
+from ..errors import KitError
+from ..manifest import Deck, load_deck, new_deck, save_deck
+from .base_url import default_base_url
+from .deck_pdf import PAPERS, check_base_url, render_deck_pdf
+from .kit import render_kit_pdf
+from .selection import parse_serials
+from .templates import load_template
+
+_PROGRESS_FROM = 200  # cards; smaller prints finish before a bar would be readable
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write atomically, so an interrupted print never leaves half a PDF under the real name."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise KitError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def print_options(f: Callable) -> Callable:
+    """The options shared by `print` and `generate`."""
+    options = [
+        click.option(
+            "--template", default="classic-4", show_default=True, help="A name or a .toml file."
+        ),
+        click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True),
+        click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True),
+        click.option(
+            "--base-url",
+            help="Start of the QR address; default http://<this machine's LAN address>:5000.",
+        ),
+        click.option("--serials", help="Print only these cards, e.g. 1-40,55."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, serials) -> None:
+    load_template(template)  # fail on a bad template before any slow work
+    chosen = parse_serials(serials, len(deck.cards)) if serials else None
+    if base_url is None:
+        base_url, warning = default_base_url()
+        if warning:
+            click.echo(f"bingo-hall: warning: {warning}", err=True)
+    base_url = check_base_url(base_url)
+    count = len(chosen) if chosen is not None else len(deck.cards)
+    kwargs = dict(template=template, paper=paper, lang=lang, base_url=base_url, serials=chosen)
+    if count >= _PROGRESS_FROM and sys.stderr.isatty():
+        with click.progressbar(length=count, label="Printing cards", file=sys.stderr) as bar:
+            pdf = render_deck_pdf(deck, progress=bar.update, **kwargs)
+    else:
+        pdf = render_deck_pdf(deck, **kwargs)
+    _write(output, pdf)
+    click.echo(
+        f"wrote {output}: {count} cards of deck {deck.name!r} ({deck.deck_id}), "
+        f"template {template}, {paper}, QR codes to {base_url}"
+    )
+
+
+@click.command("print")
+@click.argument("deck_file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
+@print_options
+def print_cmd(deck_file, output, template, paper, lang, base_url, serials) -> None:
+    """Print the cards of a deck file to a PDF."""
+    deck = load_deck(deck_file)
+    _print_deck(deck, Path(output), template, paper, lang, base_url, serials)
+
+
+def deck_path_for(pdf: Path) -> Path:
+    """party.pdf -> party.deck.json, beside it."""
+    stem = pdf.name[:-4] if pdf.name.lower().endswith(".pdf") else pdf.name
+    return pdf.with_name(stem + ".deck.json")
+
+
+@click.command()
+@click.option("-n", "--cards", "count", required=True, type=int, help="How many cards.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
+@click.option("--seed", help="Any text; the same seed always gives the same cards.")
+@click.option("--free-centre", is_flag=True, help="Print FREE in the centre instead of a number.")
+@click.option("--name", default="Bingo", show_default=True, help="The deck's name, on every card.")
+@click.option("--force", is_flag=True, help="Replace an existing deck file of the same name.")
+@print_options
+def generate(
+    count, output, seed, free_centre, name, force, template, paper, lang, base_url, serials
+) -> None:
+    """Make a deck and print it in one step (writes NAME.deck.json beside the PDF)."""
+    limit = max_cards(free_centre)
+    if not 1 <= count <= limit:
+        raise click.UsageError(f"--cards must be from 1 to {limit}, not {count}")
+    if not name.strip():
+        raise click.UsageError("--name must not be empty; it is printed on every card")
+    pdf_path = Path(output)
+    deck_file = deck_path_for(pdf_path)
+    if deck_file.exists() and not force:
+        raise KitError(
+            f"{deck_file} already exists; its printed cards would stop verifying if it were "
+            "replaced. Choose another -o or add --force"
+        )
+    load_template(template)
+    if base_url is not None:
+        check_base_url(base_url)
+    deck = new_deck(count, seed=seed, free_centre=free_centre, name=name)
+    if serials:
+        parse_serials(serials, count)
+    save_deck(deck, deck_file)
+    click.echo(f"wrote {deck_file}: keep it, the station needs it to verify these cards")
+    _print_deck(deck, pdf_path, template, paper, lang, base_url, serials)
+
+
+@click.command()
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
+@click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True)
+@click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
+def kit(output, lang, paper) -> None:
+    """Print the Tabla Confrontadora, the 75 tokens and the rules sheet."""
+    _write(Path(output), render_kit_pdf(lang=lang, paper=paper))
+    click.echo(f"wrote {output}: Tabla Confrontadora, 75 fichas and the rules ({lang}, {paper})")

@@ -1,0 +1,170 @@
+"""A deck to PDF bytes: cards laid out on pages by a template, with cut lines between them.
+
+The QR payload is `signing.card_url(base_url, secret, deck_id, serial)`: an upper-case
+`<BASE>/C/<deck_id>/<serial>/<sig>`, so the code uses alphanumeric mode and stays small.
+
+Speed: the QR matrices are the costly part. For a large deck they are made in worker processes
+(one per core) while this process draws the pages, so a full 3003-card deck prints in seconds.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from urllib.parse import urlsplit
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.pagesizes import A4, LETTER, landscape
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from ..cards import Card
+from ..errors import KitError
+from ..manifest import Deck
+from ..signing import card_url
+from .card_layout import CardBox, CardInk, draw_card, draw_card_form, fit_card
+from .pdfutil import pdf_bytes
+from .qr import Runs, qr_runs, qr_version
+from .templates import Template, load_template
+from .words import words
+
+PAPERS = {"a4": A4, "letter": LETTER}
+_PARALLEL_FROM = 200  # below this many cards a worker pool costs more than it saves
+_CHUNK = 64
+
+
+def page_size(paper: str, template: Template) -> tuple[float, float]:
+    if paper not in PAPERS:
+        raise KitError(f"unknown paper {paper!r}; use a4 or letter")
+    size = PAPERS[paper]
+    return landscape(size) if template.landscape else size
+
+
+def check_base_url(base_url: str) -> str:
+    """The QR's base URL must be http(s)://host[:port][/path]; phones open it in a browser."""
+    try:
+        parts = urlsplit(base_url)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        raise KitError(f"base URL {base_url!r} is not a valid URL") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise KitError(
+            f"base URL must start with http:// or https:// and name a host: {base_url!r}"
+        )
+    if parts.query or parts.fragment:
+        raise KitError(f"base URL must not have a ?query or #fragment: {base_url!r}")
+    return base_url.rstrip("/")
+
+
+def slots(template: Template, page: tuple[float, float]) -> list[CardBox]:
+    """The card positions on a page, left to right and top to bottom."""
+    w, h = page
+    margin, gap = template.margin_mm * mm, template.gap_mm * mm
+    cw = (w - 2 * margin - (template.columns - 1) * gap) / template.columns
+    ch = (h - 2 * margin - (template.rows - 1) * gap) / template.rows
+    boxes = []
+    for r in range(template.rows):
+        for col in range(template.columns):
+            x = margin + col * (cw + gap)
+            y = h - margin - (r + 1) * ch - r * gap
+            boxes.append(fit_card(x, y, cw, ch))
+    return boxes
+
+
+def _cut_lines(c: Canvas, template: Template, page: tuple[float, float]) -> None:
+    """Dashed lines down the middle of the gaps, edge to edge, for the guillotine or scissors."""
+    w, h = page
+    margin, gap = template.margin_mm * mm, template.gap_mm * mm
+    cw = (w - 2 * margin - (template.columns - 1) * gap) / template.columns
+    ch = (h - 2 * margin - (template.rows - 1) * gap) / template.rows
+    c.saveState()
+    c.setStrokeColor(HexColor("#9E9E9E"))
+    c.setLineWidth(0.5)
+    c.setDash(4, 3)
+    for col in range(1, template.columns):
+        x = margin + col * cw + (col - 0.5) * gap
+        c.line(x, 0, x, h)
+    for r in range(1, template.rows):
+        y = h - margin - r * ch - (r - 0.5) * gap
+        c.line(0, y, w, y)
+    c.restoreState()
+
+
+def _qr_job(job: tuple[list[str], int]) -> list[tuple[int, Runs]]:
+    urls, version = job
+    return [qr_runs(u, version) for u in urls]
+
+
+def _qr_stream(urls: Sequence[str], version: int) -> Iterator[tuple[int, Runs]]:
+    """QR runs in order; made by one worker per core when the deck is large."""
+    cores = os.cpu_count() or 1
+    if (
+        len(urls) < _PARALLEL_FROM
+        or cores < 2
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
+        for u in urls:
+            yield qr_runs(u, version)
+        return
+    jobs = [(list(urls[i : i + _CHUNK]), version) for i in range(0, len(urls), _CHUNK)]
+    with multiprocessing.get_context("fork").Pool(min(cores, 4)) as pool:
+        for chunk in pool.imap(_qr_job, jobs):
+            yield from chunk
+
+
+def select_cards(deck: Deck, serials: list[int] | None) -> list[Card]:
+    if serials is None:
+        return list(deck.cards)
+    return [deck.card(s) for s in serials]
+
+
+def render_deck_pdf(
+    deck: Deck,
+    *,
+    template: str = "classic-4",
+    paper: str = "a4",
+    lang: str = "es",
+    base_url: str,
+    serials: list[int] | None = None,
+    progress: Callable[[int], None] | None = None,
+    qr: bool = True,
+) -> bytes:
+    """The deck's cards as a PDF. `progress(k)` is told each time k more cards are drawn.
+
+    `qr=False` leaves the codes out; it exists for the benchmark's floor, not for parties.
+    """
+    tpl = load_template(template)
+    page = page_size(paper, tpl)
+    labels = words(lang)
+    base = check_base_url(base_url)
+    cards = select_cards(deck, serials)
+    if not cards:
+        raise KitError("no cards to print")
+
+    boxes = slots(tpl, page)
+    if qr:
+        urls = [card_url(base, deck.secret, deck.deck_id, card.serial) for card in cards]
+        version = qr_version(max(urls, key=len))
+        codes: Iterator[tuple[int, Runs] | None] = _qr_stream(urls, version)
+    else:
+        codes = iter([None] * len(cards))
+
+    def draw(c: Canvas) -> None:
+        draw_card_form(c, "card", boxes[0].s, tpl.theme, deck.name, labels, deck.free_centre)
+        ink = CardInk(c, tpl.theme, labels)
+        done = 0
+        for i, (card, code) in enumerate(zip(cards, codes)):
+            slot = i % tpl.per_page
+            if slot == 0 and i:
+                c.showPage()
+            if slot == 0 and tpl.per_page > 1:
+                _cut_lines(c, tpl, page)
+            draw_card(c, "card", boxes[slot], ink, card, code)
+            done += 1
+            if progress is not None and done % 50 == 0:
+                progress(50)
+        if progress is not None and done % 50:
+            progress(done % 50)
+
+    return pdf_bytes(page, f"{deck.name} ({deck.deck_id})", draw)

@@ -1,0 +1,2 @@
+def render_kit_pdf(*, lang="es", paper="a4"):
+    raise NotImplementedError

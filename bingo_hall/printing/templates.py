@@ -1,0 +1,149 @@
+"""Card templates: page layouts kept as TOML data in `card_templates/`, so a host can copy one,
+change the colours or the number of cards per page, and print with it without touching code.
+
+A template names a grid of cards per page and a colour theme. The card itself (header, 5x5 grid,
+margin totals, deck name, serial, QR) is always drawn the same way and scaled to fit its slot, so
+every template works on A4 and Letter alike. Loading validates every key and reports problems by
+file and key name, because the person reading the message is editing a text file by hand.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import KitError
+
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "card_templates"
+_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+_THEME_KEYS = (
+    "letter_text",
+    "numbers",
+    "grid",
+    "totals",
+    "free_fill",
+    "frame",
+    "accent",
+)
+
+
+class TemplateError(KitError):
+    """A card template is missing, unreadable or has a bad value."""
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours as '#RRGGBB'. `letters` are the five header boxes, B I N G O."""
+
+    letters: tuple[str, str, str, str, str]
+    letter_text: str
+    numbers: str
+    grid: str
+    totals: str
+    free_fill: str
+    frame: str
+    accent: str
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    description: str
+    columns: int
+    rows: int
+    landscape: bool
+    margin_mm: float
+    gap_mm: float
+    theme: Theme
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+
+def available_templates() -> list[str]:
+    """Names usable with --template (files in card_templates/, without .toml)."""
+    return sorted(p.stem for p in TEMPLATE_DIR.glob("*.toml"))
+
+
+def _number(data: dict, key: str, where: str, lo: float, hi: float, integer: bool) -> float:
+    value = data.get(key)
+    kind = int if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kind) or not lo <= value <= hi:
+        what = "a whole number" if integer else "a number"
+        raise TemplateError(f"{where}: {key} must be {what} from {lo:g} to {hi:g}, not {value!r}")
+    return value
+
+
+def _colour(value: object, where: str, key: str) -> str:
+    if not isinstance(value, str) or not _COLOUR.match(value):
+        raise TemplateError(f'{where}: {key} must be a colour like "#1565C0", not {value!r}')
+    return value.upper()
+
+
+def template_from_dict(data: dict, name: str, where: str) -> Template:
+    """Validate parsed TOML. `where` names the file in error messages."""
+    known = {"description", "columns", "rows", "orientation", "margin_mm", "gap_mm", "theme"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise TemplateError(
+            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})"
+        )
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise TemplateError(f"{where}: description must be text")
+    columns = int(_number(data, "columns", where, 1, 4, True))
+    rows = int(_number(data, "rows", where, 1, 4, True))
+    orientation = data.get("orientation", "portrait")
+    if orientation not in ("portrait", "landscape"):
+        raise TemplateError(f'{where}: orientation must be "portrait" or "landscape"')
+    margin = _number(data, "margin_mm", where, 0, 40, False)
+    gap = _number(data, "gap_mm", where, 0, 40, False)
+    theme = data.get("theme")
+    if not isinstance(theme, dict):
+        raise TemplateError(f"{where}: the [theme] table is missing")
+    unknown = sorted(set(theme) - set(_THEME_KEYS) - {"letters"})
+    if unknown:
+        raise TemplateError(f"{where}: unknown theme key {unknown[0]!r}")
+    letters = theme.get("letters")
+    if not isinstance(letters, list) or len(letters) != 5:
+        raise TemplateError(f"{where}: theme.letters must list 5 colours, one per letter B I N G O")
+    colours = {k: _colour(theme.get(k), where, f"theme.{k}") for k in _THEME_KEYS}
+    return Template(
+        name=name,
+        description=description,
+        columns=columns,
+        rows=rows,
+        landscape=orientation == "landscape",
+        margin_mm=float(margin),
+        gap_mm=float(gap),
+        theme=Theme(
+            letters=tuple(_colour(c, where, "theme.letters") for c in letters),  # type: ignore[arg-type]
+            **colours,
+        ),
+    )
+
+
+def load_template(name_or_path: str) -> Template:
+    """A template by name (`classic-4`) or by path to a .toml file a user made."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == ".toml" or "/" in name_or_path or "\\" in name_or_path:
+        path = candidate
+    else:
+        path = TEMPLATE_DIR / f"{name_or_path}.toml"
+        if not path.is_file():
+            raise TemplateError(
+                f"unknown template {name_or_path!r}; choose one of: "
+                + ", ".join(available_templates())
+            )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TemplateError(f"cannot read template {path}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TemplateError(f"{path}: not valid TOML ({exc})") from None
+    return template_from_dict(data, path.stem, str(path))

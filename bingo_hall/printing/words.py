@@ -1,0 +1,45 @@
+"""The few words printed on cards and kit pages, in Spanish and English.
+
+PDFs are made outside any web request (from the CLI, or by the station for `demo`), so these live
+in a plain table rather than the Flask-Babel catalogs. Names of the game stay Spanish in both
+languages (Tabla Confrontadora, Maestro, Bingo de Puntos), as RULES-NOTES asks.
+"""
+
+from __future__ import annotations
+
+from ..errors import KitError
+
+LANGS = ("es", "en")
+
+WORDS: dict[str, dict[str, str]] = {
+    "es": {
+        "card": "Tarjeta",
+        "free": "LIBRE",
+        "deck": "Mazo",
+        "scan": "Escanee para verificar",
+        "tabla_title": "Tabla Confrontadora",
+        "tabla_note": "El Maestro coloca cada ficha, con la cara hacia arriba, sobre su número.",
+        "tokens_title": "Fichas",
+        "tokens_note": "Recorte por las líneas de puntos. Cada ficha cabe sobre su número de la "
+        "Tabla Confrontadora.",
+        "page": "página",
+    },
+    "en": {
+        "card": "Card",
+        "free": "FREE",
+        "deck": "Deck",
+        "scan": "Scan to verify",
+        "tabla_title": "Tabla Confrontadora",
+        "tabla_note": "The Maestro places each token, face up, on its own number.",
+        "tokens_title": "Tokens (fichas)",
+        "tokens_note": "Cut along the dotted lines. Each token fits on its number of the "
+        "Tabla Confrontadora.",
+        "page": "page",
+    },
+}
+
+
+def words(lang: str) -> dict[str, str]:
+    if lang not in WORDS:
+        raise KitError(f"unknown language {lang!r}; use es or en")
+    return WORDS[lang]
