@@ -133,20 +133,21 @@ def tile_points(tile: Tile, trump: int, variant: str = "traditional") -> int:
     return s.specials.get((hi, lo), 0)
 
 
+def tile_kind(tile: Tile, trump: int, variant: str = "traditional") -> str | None:
+    """Which column of the seed's table a tile counts in: the first of trump, double, special."""
+    hi, lo = as_tile(tile)
+    if _suit(trump) in (hi, lo):
+        return "trumps"
+    if hi == lo:
+        return "doubles"
+    return "specials" if (hi, lo) in _scoring(variant).specials else None
+
+
 def trump_table(trump: int, variant: str = "traditional") -> dict[str, int]:
     """One row of the seed's table: the points in the set for this trump, by kind of tile."""
-    s, trump = _scoring(variant), _suit(trump)
     row = {"trumps": 0, "doubles": 0, "specials": 0}
     for tile in TILES:
-        kind = (
-            "trumps"
-            if trump in tile
-            else "doubles"
-            if tile[0] == tile[1]
-            else "specials"
-            if tile in s.specials
-            else None
-        )
+        kind = tile_kind(tile, trump, variant)
         if kind:
             row[kind] += tile_points(tile, trump, variant)
     row["total"] = row["trumps"] + row["doubles"] + row["specials"]
@@ -396,13 +397,20 @@ def view(match: Match) -> dict:
             "tricks": dict(hand.tricks),
             "captured": {p: [list(t) for t in ts] for p, ts in hand.captured.items()},
             "table": trump_table(hand.trump, variant),
-            "values": {f"{a}-{b}": tile_points((a, b), hand.trump, variant) for a, b in TILES},
+            "tiles": [
+                {
+                    "tile": [a, b],
+                    "points": tile_points((a, b), hand.trump, variant),
+                    "kind": tile_kind((a, b), hand.trump, variant),
+                }
+                for a, b in TILES
+            ],
         }
     return {
         "players": match.players,
         "points": dict(match.points),
         "rubbers": dict(match.rubbers),
-        "history": [vars(r) for r in match.history],
+        "log": [vars(r) for r in match.history],
         "hand": hand_view,
         "hands_played": match.hands_played,
         "next_leader": match.players[match.hands_played % 2],
