@@ -30,3 +30,39 @@ class EntryError(ValueError):
     def text(self, translate=lambda s: s) -> str:
         """The message, translated by `translate` (e.g. flask_babel.gettext), then filled in."""
         return translate(self.message).format(**self.params)
+
+
+_MAX_SUM = 100_000
+
+
+def parse_sum(value: Any, *, field: str | None = None) -> int:
+    """A count a player typed: an int, or a sum such as "12+11+7" (how people add a hand up at
+    the table, issue 7). Parsed by hand, never eval'd; negatives and text are refused.
+
+    Raises EntryError naming `field` so the page can show the message next to it.
+    """
+    if isinstance(value, bool):
+        raise EntryError("Type a number", field=field)
+    if isinstance(value, int):
+        total = value
+    elif isinstance(value, str):
+        text = value.replace(" ", "")
+        if text == "":
+            return 0
+        parts = text.split("+")
+        if not all(p.isascii() and p.isdigit() for p in parts):
+            if text.startswith("-"):
+                raise EntryError("A count cannot be negative", field=field)
+            raise EntryError("Type a number, or a sum like 12+11+7", field=field)
+        if any(len(p) > 6 for p in parts):
+            raise EntryError("That number is too large", field=field)
+        total = sum(int(p) for p in parts)
+    elif value is None:
+        return 0
+    else:
+        raise EntryError("Type a number, or a sum like 12+11+7", field=field)
+    if total < 0:
+        raise EntryError("A count cannot be negative", field=field)
+    if total > _MAX_SUM:
+        raise EntryError("That number is too large", field=field)
+    return total

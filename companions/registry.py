@@ -20,6 +20,13 @@ GAME_PACKAGES = (
 
 @dataclass(frozen=True)
 class GameKind:
+    """A game the shell can host.
+
+    With `teams=True` the setup form asks for `team_count` teams of up to `team_size` names each
+    (all teams the same size, e.g. Burako's 1 against 1 or 2 against 2), and the engine's
+    `players` are the team names ("Ana & Beto"); `min_players`/`max_players` count people.
+    """
+
     name: str
     title: dict[str, str]
     min_players: int
@@ -28,6 +35,11 @@ class GameKind:
     template: str
     teams: bool = False
     default_settings: dict[str, Any] = field(default_factory=dict)
+    team_count: int = 2
+    team_size: int = 2
+    #: English labels for the setup form, per settings key (translated through the catalogs);
+    #: a key without a label is shown as its name
+    setting_labels: dict[str, str] = field(default_factory=dict)
 
 
 def load_kinds() -> dict[str, GameKind]:

@@ -1,5 +1,29 @@
-"""The companions blueprint: the shared-table shell on the phone (issue 7)."""
+"""The companions blueprint: the shared-table shell on the phone (issue 7).
+
+The shell owns tables, players, storage, live updates, undo and correction; each game brings its
+pure engine and a panel template (docs/dev/companion-games.md). Game packages live beside this
+file (`companions/web/<game>/`); their `templates/` folders join the blueprint's template search
+path and their `static/` folders are served at `/t/static/<game>/...`.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
 
 from flask import Blueprint
+from jinja2 import FileSystemLoader
 
-bp = Blueprint("companions", __name__, url_prefix="/t", template_folder="templates")
+HERE = Path(__file__).resolve().parent
+
+
+class ShellBlueprint(Blueprint):
+    @cached_property
+    def jinja_loader(self) -> FileSystemLoader:  # type: ignore[override]
+        game_templates = sorted(p for p in HERE.glob("*/templates") if p.is_dir())
+        return FileSystemLoader([str(HERE / "templates"), *map(str, game_templates)])
+
+
+bp = ShellBlueprint("companions", __name__, url_prefix="/t", template_folder="templates")
+
+from . import views  # noqa: E402,F401  (routes register themselves on bp)

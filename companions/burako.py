@@ -1,0 +1,239 @@
+"""Burako scoring (seed `rummy-burako.es.txt`, "PUNTAJE" and "GANADOR"; RULES-NOTES §5).
+
+Burako is played 1 against 1 or 2 against 2 with the Rummy tiles, where the 2s are also wild.
+A *canasta* is a meld of 7 or more tiles: *pura* with no wild tile, *impura* with one. The
+*muerto* is the spare hand of 11 tiles each team picks up when a player first runs out. A hand is
+scored per team; the first team to reach the target (3000 by default) wins.
+
+Pure: no Flask, no sqlite3. `replay` is the shell's entry point (docs/dev/companion-games.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companions.errors import EntryError, parse_sum
+
+#: seed, "VALOR DE LAS FICHAS": the one table of tile values (engine, pages and tests read it)
+TILE_POINTS: dict[str, int] = {
+    "1": 15,
+    "2": 20,
+    **{str(n): 5 for n in range(3, 8)},
+    **{str(n): 10 for n in range(8, 14)},
+    "J": 50,
+}
+CANASTA_PURA = 200
+CANASTA_IMPURA = 100
+CLOSING_BONUS = 100
+MUERTO_BONUS = 100
+MUERTO_PENALTY = -100
+MUERTO_STATES = ("taken", "not_taken")
+DEFAULT_TARGET = 3000
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The house rules RULES-NOTES §5 makes settings.
+
+    `muerto_bonus`: +100 for taking the muerto (seed: "optativo"; on by default as in the seed).
+    `negative_without_canasta`: a team with no canasta counts its laid-down tiles as negative
+    (a rule from outside the seed; off by default).
+    """
+
+    muerto_bonus: bool = True
+    negative_without_canasta: bool = False
+    target: int = DEFAULT_TARGET
+
+
+def tile_points(tile: str | int) -> int:
+    """A tile's value: 1 = 15, 2 = 20, 3–7 = 5, 8–13 = 10, joker ("J") = 50."""
+    key = str(tile).strip().upper()
+    if key not in TILE_POINTS:
+        raise EntryError("{tile} is not a tile: use 1 to 13 or J", params={"tile": tile})
+    return TILE_POINTS[key]
+
+
+def tiles_points(value: Any, *, field: str | None = None) -> int:
+    """Points typed as a total ("85", "40+25+20") or counted as a list of tiles."""
+    if isinstance(value, list | tuple):
+        if len(value) > 106:
+            raise EntryError("That is more tiles than the game has", field=field)
+        try:
+            return sum(tile_points(t) for t in value)
+        except EntryError as exc:
+            exc.field = field
+            raise
+    return parse_sum(value, field=field)
+
+
+def _count(value: Any, field: str, most: int) -> int:
+    n = parse_sum(value, field=field)
+    if n > most:
+        raise EntryError("That is more canastas than a hand can hold", field=field)
+    return n
+
+
+def hand_score(
+    *,
+    puras: int,
+    impuras: int,
+    closed: bool,
+    muerto: str,
+    down: int | Sequence[str],
+    left: int | Sequence[str],
+    rules: Rules = Rules(),
+) -> int:
+    """One team's score for one hand (seed "PUNTAJE"): canastas, closing, muerto, and the tiles
+    laid down minus the tiles left in hand."""
+    return BurakoHand.read(
+        {
+            "puras": puras,
+            "impuras": impuras,
+            "closed": closed,
+            "muerto": muerto,
+            "down": down,
+            "left": left,
+        }
+    ).score(rules)
+
+
+@dataclass(frozen=True)
+class BurakoHand:
+    """What one team scored in one hand, as entered at the table."""
+
+    puras: int
+    impuras: int
+    closed: bool
+    muerto: str
+    down: int
+    left: int
+
+    @classmethod
+    def read(cls, raw: dict[str, Any], prefix: str = "") -> BurakoHand:
+        """Check a typed hand; errors name the field (`prefix` + key) for the page."""
+        if not isinstance(raw, dict):
+            raise EntryError("Send each team's hand as an object", field=prefix.rstrip(".") or None)
+        muerto = raw.get("muerto")
+        if muerto not in MUERTO_STATES:
+            raise EntryError("Say whether the muerto was taken", field=prefix + "muerto")
+        closed = raw.get("closed", False)
+        if not isinstance(closed, bool):
+            raise EntryError("Say whether the team closed", field=prefix + "closed")
+        hand = cls(
+            puras=_count(raw.get("puras", 0), prefix + "puras", 15),
+            impuras=_count(raw.get("impuras", 0), prefix + "impuras", 15),
+            closed=closed,
+            muerto=muerto,
+            down=tiles_points(raw.get("down", 0), field=prefix + "down"),
+            left=tiles_points(raw.get("left", 0), field=prefix + "left"),
+        )
+        if hand.closed and hand.canastas == 0:
+            raise EntryError("A team can only close with a canasta", field=prefix + "closed")
+        if hand.closed and hand.muerto != "taken":
+            raise EntryError(
+                "A team can only close after taking the muerto", field=prefix + "closed"
+            )
+        return hand
+
+    @property
+    def canastas(self) -> int:
+        return self.puras + self.impuras
+
+    def parts(self, rules: Rules = Rules()) -> dict[str, int]:
+        """The score line by line, so the table can see where the points came from."""
+        if self.muerto == "taken":
+            muerto = MUERTO_BONUS if rules.muerto_bonus else 0
+        else:
+            muerto = MUERTO_PENALTY
+        down = self.down
+        if rules.negative_without_canasta and self.canastas == 0:
+            down = -down
+        return {
+            "canastas": self.puras * CANASTA_PURA + self.impuras * CANASTA_IMPURA,
+            "closing": CLOSING_BONUS if self.closed else 0,
+            "muerto": muerto,
+            "down": down,
+            "left": -self.left,
+        }
+
+    def score(self, rules: Rules = Rules()) -> int:
+        return sum(self.parts(rules).values())
+
+
+def rules_from_settings(settings: dict[str, Any]) -> Rules:
+    target = settings.get("target", DEFAULT_TARGET)
+    if isinstance(target, bool) or not isinstance(target, int) or not 0 < target <= 1_000_000:
+        raise EntryError("The target must be a whole number of points", field="target")
+    flags = {}
+    for key in ("muerto_bonus", "negative_without_canasta"):
+        value = settings.get(key, getattr(Rules(), key))
+        if not isinstance(value, bool):
+            raise EntryError("Choose yes or no", field=key)
+        flags[key] = value
+    return Rules(target=target, **flags)
+
+
+def winner(totals: Sequence[int], sides: Sequence[str], target: int) -> str | None:
+    """Seed "GANADOR": the first team to reach the target. When both pass it on the same hand,
+    the higher total wins; a tie at the top means another hand is played (kit decision)."""
+    best = max(totals, default=0)
+    if best < target or list(totals).count(best) > 1:
+        return None
+    return sides[list(totals).index(best)]
+
+
+def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
+    """The shell's entry point: `players` are the two sides (a player, or a pair "Ana & Beto");
+    each entry is one hand, `{"teams": [hand, hand]}` in the order of `players`."""
+    rules = rules_from_settings(settings)
+    if len(players) != 2:
+        raise EntryError("Burako is played by two sides")
+    totals = [0, 0]
+    hands = []
+    won: str | None = None
+    for number, entry in enumerate(entries, start=1):
+        entry_id = entry.get("id")
+        if won is not None:
+            raise EntryError(
+                "The game is over: {name} won. Undo the last hand to change it.",
+                params={"name": won},
+                entry_id=entry_id,
+            )
+        teams = entry.get("teams")
+        if not isinstance(teams, list) or len(teams) != 2:
+            raise EntryError("Enter the hand of both sides", entry_id=entry_id)
+        try:
+            read = [BurakoHand.read(t, f"teams.{i}.") for i, t in enumerate(teams)]
+        except EntryError as exc:
+            exc.entry_id = entry_id
+            raise
+        if all(h.closed for h in read):
+            raise EntryError(
+                "Only one side can close a hand", field="teams.1.closed", entry_id=entry_id
+            )
+        parts = [h.parts(rules) for h in read]
+        scores = [sum(p.values()) for p in parts]
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        hands.append(
+            {
+                "id": entry_id,
+                "number": number,
+                "scores": scores,
+                "parts": parts,
+                "hands": [h.__dict__ | {"canastas": h.canastas} for h in read],
+                "totals": list(totals),
+            }
+        )
+        won = winner(totals, players, rules.target)
+    return {
+        "sides": list(players),
+        "target": rules.target,
+        "rules": rules.__dict__,
+        "hands": hands,
+        "totals": totals,
+        "to_go": [max(rules.target - t, 0) for t in totals],
+        "finished": won is not None,
+        "winner": won,
+    }

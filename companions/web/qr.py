@@ -1,0 +1,59 @@
+"""The join QR on a table's page, drawn as inline SVG from the `qrcode` package's module matrix
+(no image files, sharp at any phone density), and the URL it should carry."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+
+import qrcode
+import qrcode.constants
+
+
+def qr_svg(data: str, *, label: str = "") -> str:
+    """One <svg> with one <path>: a unit square per dark module, 2-module quiet zone."""
+    qr = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    qr.add_data(data)
+    qr.make(fit=True)
+    matrix = qr.get_matrix()
+    size = len(matrix)
+    d = "".join(
+        f"M{x},{y}h1v1h-1z" for y, row in enumerate(matrix) for x, dark in enumerate(row) if dark
+    )
+    title = f"<title>{_esc(label)}</title>" if label else ""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
+        f'shape-rendering="crispEdges" role="img" class="qr">{title}'
+        f'<rect width="{size}" height="{size}" fill="#fff"/>'
+        f'<path d="{d}" fill="#000"/></svg>'
+    )
+
+
+def _esc(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (a UDP connect sends no packet)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if ipaddress.ip_address(addr).is_loopback else addr
+
+
+def phone_url(host_url: str, path: str) -> str:
+    """The URL another phone can open. When the host browses the kit as localhost, a QR saying
+    "localhost" would send the guests' phones to themselves, so use the LAN address instead."""
+    scheme, _, rest = host_url.partition("://")
+    host, _, port_part = rest.rstrip("/").partition("/")[0].partition(":")
+    if host in ("localhost", "127.0.0.1", "[::1]"):
+        lan = lan_address()
+        if lan:
+            host = lan
+    port = f":{port_part}" if port_part else ""
+    return f"{scheme}://{host}{port}{path}"

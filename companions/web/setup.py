@@ -1,0 +1,97 @@
+"""Reading the "new table" form (or its JSON twin): players or teams, and the game's settings
+typed like their defaults. Pure: dicts in, values or per-field messages out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companions.registry import GameKind
+
+MAX_NAME = 24
+
+
+class SetupErrors(ValueError):
+    """Messages (English, translated by the page) keyed by form field."""
+
+    def __init__(self, errors: dict[str, Any]) -> None:
+        super().__init__("; ".join(errors))
+        #: field -> message, or (message, params) for messages with {placeholders}
+        self.errors = errors
+
+    def texts(self, translate=lambda s: s) -> dict[str, str]:
+        out = {}
+        for field, value in self.errors.items():
+            message, params = value if isinstance(value, tuple) else (value, {})
+            out[field] = translate(message).format(**params)
+        return out
+
+
+def read_players(
+    kind: GameKind, names: list[str] | None, teams: list[list[str]] | None
+) -> tuple[list[str], list[list[str]]]:
+    """-> (the engine's players, the members of each team). Blank fields are skipped."""
+    errors: dict[str, Any] = {}
+    if kind.teams:
+        groups = [[n.strip() for n in (g or []) if str(n).strip()] for g in (teams or [])]
+        groups += [[] for _ in range(kind.team_count - len(groups))]
+        groups = groups[: kind.team_count]
+        people = [n for g in groups for n in g]
+        for i, group in enumerate(groups):
+            if not group:
+                errors[f"team{i}"] = "Each team needs at least one name"
+            elif len(group) > kind.team_size:
+                errors[f"team{i}"] = "Too many names in this team"
+        if not errors and len({len(g) for g in groups}) > 1:
+            errors["team1"] = "Both teams need the same number of players"
+        sides = [" & ".join(g) for g in groups]
+    else:
+        people = [str(n).strip() for n in (names or []) if str(n).strip()]
+        groups = []
+        sides = people
+    field = "team0" if kind.teams else "player"
+    if not errors:
+        if len(people) < kind.min_players:
+            errors[field] = ("This game needs at least {n} players", {"n": kind.min_players})
+        elif len(people) > kind.max_players:
+            errors[field] = ("This game takes at most {n} players", {"n": kind.max_players})
+        elif any(len(n) > MAX_NAME for n in people):
+            errors[field] = "Names can be at most 24 characters"
+        elif len({n.casefold() for n in people}) != len(people):
+            errors[field] = "Two players have the same name"
+    if errors:
+        raise SetupErrors(errors)
+    return sides, groups
+
+
+def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> dict[str, Any]:
+    """The game's settings, each coerced to the type of its default."""
+    settings: dict[str, Any] = {}
+    errors: dict[str, Any] = {}
+    for key, default in kind.default_settings.items():
+        field = f"setting.{key}"
+        raw = given.get(key, None)
+        if isinstance(default, bool):
+            if from_form:
+                settings[key] = raw not in (None, "", "0", "off", "false")
+            elif raw is None or isinstance(raw, bool):
+                settings[key] = default if raw is None else raw
+            else:
+                errors[field] = "Choose yes or no"
+        elif isinstance(default, int):
+            if raw is None or raw == "":
+                settings[key] = default
+                continue
+            text = str(raw).strip()
+            if isinstance(raw, bool) or not text.isdigit():
+                errors[field] = "Type a whole number"
+            elif not 0 < int(text) <= 1_000_000:
+                errors[field] = "Type a number between 1 and 1000000"
+            else:
+                settings[key] = int(text)
+        elif isinstance(default, str):
+            settings[key] = default if raw is None else str(raw)[:200]
+        else:
+            settings[key] = default if (raw is None or from_form) else raw
+    if errors:
+        raise SetupErrors(errors)
+    return settings

@@ -1,0 +1,214 @@
+"""Tables and entries in SQLite: the storage side of the shell (issue 7).
+
+Every change runs inside one BEGIN IMMEDIATE transaction that re-reads the table's history,
+replays it through the game's engine with the change applied, and only then writes. Two phones
+posting at the same moment are therefore serialised by SQLite and both entries are stored (unless
+the second one breaks a rule once the first is in, in which case it gets the engine's message).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from bingo_hall.station.db import transaction
+from companions.errors import EntryError
+from companions.registry import GameKind
+
+#: no 0/O, 1/I: codes are read aloud and typed on phones
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+
+
+@dataclass(frozen=True)
+class Table:
+    code: str
+    game: str
+    settings: dict[str, Any]
+    players: list[str]
+    members: list[list[str]]
+    version: int
+
+
+class NoSuchTable(LookupError):
+    pass
+
+
+class NoSuchEntry(LookupError):
+    pass
+
+
+def normalise_code(text: str) -> str:
+    """What a player typed or read aloud -> a stored code ("ab-c d2" -> "ABCD2")."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def _new_code(conn: sqlite3.Connection) -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not conn.execute("SELECT 1 FROM companion_tables WHERE code = ?", (code,)).fetchone():
+            return code
+
+
+def _row_to_table(row: sqlite3.Row) -> Table:
+    return Table(
+        code=row["code"],
+        game=row["game"],
+        settings=json.loads(row["settings"]),
+        players=json.loads(row["players"]),
+        members=json.loads(row["members"]),
+        version=row["version"],
+    )
+
+
+def create_table(
+    conn: sqlite3.Connection,
+    kind: GameKind,
+    settings: dict[str, Any],
+    players: list[str],
+    members: list[list[str]] | None = None,
+) -> Table:
+    """Store a new table once the engine accepts its settings and players (empty replay)."""
+    kind.replay(json.loads(json.dumps(settings)), list(players), [])
+    with transaction(conn):
+        code = _new_code(conn)
+        conn.execute(
+            "INSERT INTO companion_tables (code, game, settings, players, members) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (code, kind.name, json.dumps(settings), json.dumps(players), json.dumps(members or [])),
+        )
+    return load_table(conn, code)
+
+
+def load_table(conn: sqlite3.Connection, code: str) -> Table:
+    row = conn.execute("SELECT * FROM companion_tables WHERE code = ?", (code,)).fetchone()
+    if row is None:
+        raise NoSuchTable(code)
+    return _row_to_table(row)
+
+
+def table_version(conn: sqlite3.Connection, code: str) -> int | None:
+    row = conn.execute("SELECT version FROM companion_tables WHERE code = ?", (code,)).fetchone()
+    return None if row is None else row[0]
+
+
+def history(conn: sqlite3.Connection, code: str) -> list[dict[str, Any]]:
+    """Every entry of the table, undone ones included (so an undo can itself be taken back)."""
+    rows = conn.execute(
+        "SELECT id, payload, player, undone, created_at FROM companion_entries "
+        "WHERE table_code = ? ORDER BY id",
+        (code,),
+    ).fetchall()
+    return [
+        {
+            "id": r["id"],
+            "entry": json.loads(r["payload"]),
+            "player": r["player"],
+            "undone": bool(r["undone"]),
+            "at": r["created_at"],
+        }
+        for r in rows
+    ]
+
+
+def _engine_entries(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The active entries as the engine sees them: the payload plus `id` and `player`."""
+    return [
+        {**item["entry"], "id": item["id"], "player": item["player"]}
+        for item in items
+        if not item["undone"]
+    ]
+
+
+def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> dict[str, Any]:
+    return kind.replay(
+        json.loads(json.dumps(table.settings)), list(table.players), _engine_entries(items)
+    )
+
+
+def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str, Any]:
+    """The view, the history and the version, read in one consistent transaction."""
+    conn.execute("BEGIN")
+    try:
+        version = table_version(conn, table.code)
+        items = history(conn, table.code)
+    finally:
+        conn.execute("COMMIT")
+    return {"view": replay(table, kind, items), "history": items, "version": version}
+
+
+def _bump(conn: sqlite3.Connection, code: str) -> None:
+    conn.execute("UPDATE companion_tables SET version = version + 1 WHERE code = ?", (code,))
+
+
+def add_entry(
+    conn: sqlite3.Connection,
+    table: Table,
+    kind: GameKind,
+    entry: dict[str, Any],
+    player: str | None,
+) -> int:
+    """Append an entry if the whole history still replays with it; returns its id."""
+    payload = json.dumps(entry)
+    with transaction(conn):
+        items = history(conn, table.code)
+        probe = {"id": -1, "entry": json.loads(payload), "player": player, "undone": False}
+        replay(table, kind, items + [probe])
+        cur = conn.execute(
+            "INSERT INTO companion_entries (table_code, payload, player) VALUES (?, ?, ?)",
+            (table.code, payload, player),
+        )
+        _bump(conn, table.code)
+        return int(cur.lastrowid)
+
+
+def _find(items: list[dict[str, Any]], entry_id: int) -> dict[str, Any]:
+    for item in items:
+        if item["id"] == entry_id:
+            return item
+    raise NoSuchEntry(entry_id)
+
+
+def set_undone(
+    conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, undone: bool
+) -> None:
+    """Undo (or restore) one entry; later entries must still replay without (or with) it."""
+    with transaction(conn):
+        items = history(conn, table.code)
+        item = _find(items, entry_id)
+        if item["undone"] == undone:
+            return
+        item["undone"] = undone
+        replay(table, kind, items)
+        conn.execute(
+            "UPDATE companion_entries SET undone = ? WHERE id = ?", (int(undone), entry_id)
+        )
+        _bump(conn, table.code)
+
+
+def correct_entry(
+    conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, entry: dict[str, Any]
+) -> None:
+    """Replace a past entry; the old payload is kept in companion_revisions."""
+    payload = json.dumps(entry)
+    with transaction(conn):
+        items = history(conn, table.code)
+        item = _find(items, entry_id)
+        if item["undone"]:
+            raise EntryError("Restore this entry before correcting it", entry_id=entry_id)
+        old = json.dumps(item["entry"])
+        item["entry"] = json.loads(payload)
+        try:
+            replay(table, kind, items)
+        except EntryError as exc:
+            if exc.entry_id is None:
+                exc.entry_id = entry_id
+            raise
+        conn.execute(
+            "INSERT INTO companion_revisions (entry_id, payload) VALUES (?, ?)", (entry_id, old)
+        )
+        conn.execute("UPDATE companion_entries SET payload = ? WHERE id = ?", (payload, entry_id))
+        _bump(conn, table.code)

@@ -1,0 +1,318 @@
+"""The shell's routes (docs/dev/companion-games.md): index, new table, the table page, entries
+with undo/restore/correct, live events, and the installable-app files. Companions are the
+players' own scorekeepers, so no PIN is asked: anyone with the table's code may keep its score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    stream_with_context,
+    url_for,
+)
+from flask_babel import get_locale, gettext
+from werkzeug.exceptions import HTTPException
+
+from bingo_hall.station.db import connect, get_db
+from companions.errors import EntryError
+from companions.registry import GameKind, load_kinds
+
+from . import HERE, bp, live, store
+from .qr import phone_url, qr_svg
+from .setup import SetupErrors, read_players, read_settings
+
+
+def kinds() -> dict[str, GameKind]:
+    cache = current_app.extensions.setdefault("companions", {})
+    if "kinds" not in cache:
+        cache["kinds"] = load_kinds()
+    return cache["kinds"]
+
+
+def title(kind: GameKind) -> str:
+    return kind.title.get(str(get_locale() or "en"), kind.title.get("en", kind.name))
+
+
+@bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    return {"game_title": title}
+
+
+def _wants_json() -> bool:
+    return request.is_json or request.accept_mimetypes.best == "application/json"
+
+
+def _error(status: int, message: str, **extra: Any):
+    return jsonify({"error": message, **{k: v for k, v in extra.items() if v is not None}}), status
+
+
+def _missing_table(code: str):
+    message = gettext("There is no table with the code {code}.").format(code=code)
+    if _wants_json() or request.method != "GET":
+        return _error(404, message)
+    return render_template("companions/missing.html", message=message), 404
+
+
+# --- start or join -----------------------------------------------------------------------------
+@bp.route("/")
+def index():
+    return render_template("companions/index.html", kinds=kinds(), errors={}, code="")
+
+
+@bp.route("/join")
+def join():
+    raw = request.args.get("code", "")
+    code = store.normalise_code(raw)
+    try:
+        store.load_table(get_db(), code)
+    except store.NoSuchTable:
+        if not code:
+            message = gettext("Type the code shown on the table's phone.")
+        else:
+            message = gettext("There is no table with the code {code}.").format(code=code)
+        return render_template(
+            "companions/index.html", kinds=kinds(), errors={"code": message}, code=raw
+        ), 404
+    return redirect(url_for("companions.table", code=code))
+
+
+@bp.route("/new/<game>", methods=["GET", "POST"])
+def new_table(game: str):
+    kind = kinds().get(game)
+    if kind is None:
+        message = gettext("Unknown game {game}.").format(game=game)
+        if _wants_json():
+            return _error(404, message)
+        return render_template("companions/missing.html", message=message), 404
+    if request.method == "GET":
+        return render_template("companions/new.html", kind=kind, errors={}, form={})
+    as_json = request.is_json
+    data = request.get_json(silent=True) if as_json else None
+    if as_json and not isinstance(data, dict):
+        return _error(400, gettext("Send the table as a JSON object."))
+    try:
+        if as_json:
+            sides, members = read_players(kind, data.get("players"), data.get("teams"))
+            given = data.get("settings") or {}
+            if not isinstance(given, dict):
+                raise SetupErrors({"settings": "Settings must be an object"})
+            settings = read_settings(kind, given, from_form=False)
+        else:
+            teams = [request.form.getlist(f"team{i}") for i in range(kind.team_count)]
+            sides, members = read_players(kind, request.form.getlist("player"), teams)
+            given = {k[8:]: v for k, v in request.form.items() if k.startswith("setting.")}
+            settings = read_settings(kind, given, from_form=True)
+        table = store.create_table(get_db(), kind, settings, sides, members)
+    except SetupErrors as exc:
+        errors = exc.texts(gettext)
+        if as_json:
+            field, message = next(iter(errors.items()))
+            return _error(400, message, field=field, errors=errors)
+        return render_template(
+            "companions/new.html", kind=kind, errors=errors, form=request.form
+        ), 400
+    except EntryError as exc:
+        field = f"setting.{exc.field}" if exc.field else None
+        if as_json:
+            return _error(400, exc.text(gettext), field=field)
+        errors = {field or "form": exc.text(gettext)}
+        return render_template(
+            "companions/new.html", kind=kind, errors=errors, form=request.form
+        ), 400
+    if as_json:
+        return jsonify(
+            {"code": table.code, "url": url_for("companions.table", code=table.code)}
+        ), 201
+    return redirect(url_for("companions.table", code=table.code))
+
+
+# --- one table ---------------------------------------------------------------------------------
+def _open(code: str) -> tuple[store.Table, GameKind]:
+    try:
+        table = store.load_table(get_db(), store.normalise_code(code))
+    except store.NoSuchTable:
+        abort(make_response(_missing_table(store.normalise_code(code))))
+    kind = kinds().get(table.game)
+    if kind is None:
+        abort(make_response(_error(404, gettext("Unknown game {game}.").format(game=table.game))))
+    return table, kind
+
+
+@bp.route("/<code>")
+def table(code: str):
+    table, kind = _open(code)
+    if code != table.code:
+        return redirect(url_for("companions.table", code=table.code))
+    snap = store.snapshot(get_db(), table, kind)
+    join_url = phone_url(request.host_url, url_for("companions.table", code=table.code))
+    return render_template(
+        kind.template,
+        table=table,
+        kind=kind,
+        view=snap["view"],
+        history=snap["history"],
+        version=snap["version"],
+        join_url=join_url,
+        qr=qr_svg(join_url, label=join_url),
+    )
+
+
+@bp.route("/<code>/view")
+def view_json(code: str):
+    table, kind = _open(code)
+    return jsonify(store.snapshot(get_db(), table, kind))
+
+
+def _entry_body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(make_response(_error(400, gettext("Send the entry as a JSON object."))))
+    return data
+
+
+def _player(table: store.Table, data: dict[str, Any]) -> str | None:
+    player = data.pop("player", None)
+    if player is None:
+        return None
+    known = set(table.players) | {n for team in table.members for n in team}
+    if player not in known:
+        abort(
+            make_response(
+                _error(400, gettext("{player} is not at this table.").format(player=player))
+            )
+        )
+    return player
+
+
+def _changed(table: store.Table, kind: GameKind, status: int = 200, **extra: Any):
+    live.notify(table.code)
+    return jsonify({**store.snapshot(get_db(), table, kind), **extra}), status
+
+
+def _entry_error(exc: EntryError):
+    entry_id = None if exc.entry_id == -1 else exc.entry_id
+    return _error(400, exc.text(gettext), field=exc.field, entry_id=entry_id)
+
+
+@bp.route("/<code>/entries", methods=["POST"])
+def post_entry(code: str):
+    table, kind = _open(code)
+    data = _entry_body()
+    player = _player(table, data)
+    try:
+        entry_id = store.add_entry(get_db(), table, kind, data, player)
+    except EntryError as exc:
+        return _entry_error(exc)
+    return _changed(table, kind, 201, id=entry_id)
+
+
+def _set_undone(code: str, entry_id: int, undone: bool):
+    table, kind = _open(code)
+    try:
+        store.set_undone(get_db(), table, kind, entry_id, undone)
+    except store.NoSuchEntry:
+        return _error(404, gettext("This table has no entry {id}.").format(id=entry_id))
+    except EntryError as exc:
+        return _entry_error(exc)
+    return _changed(table, kind)
+
+
+@bp.route("/<code>/entries/<int:entry_id>/undo", methods=["POST"])
+def undo_entry(code: str, entry_id: int):
+    return _set_undone(code, entry_id, True)
+
+
+@bp.route("/<code>/entries/<int:entry_id>/restore", methods=["POST"])
+def restore_entry(code: str, entry_id: int):
+    return _set_undone(code, entry_id, False)
+
+
+@bp.route("/<code>/entries/<int:entry_id>", methods=["PUT"])
+def correct_entry(code: str, entry_id: int):
+    table, kind = _open(code)
+    data = _entry_body()
+    data.pop("player", None)
+    try:
+        store.correct_entry(get_db(), table, kind, entry_id, data)
+    except store.NoSuchEntry:
+        return _error(404, gettext("This table has no entry {id}.").format(id=entry_id))
+    except EntryError as exc:
+        return _entry_error(exc)
+    return _changed(table, kind)
+
+
+@bp.route("/<code>/events")
+def events(code: str):
+    table, kind = _open(code)
+    conn = connect(current_app.config["DATABASE"])
+    stream = live.stream(
+        lambda: store.table_version(conn, table.code),
+        lambda: store.snapshot(conn, table, kind),
+        conn.close,
+        stream_seconds=current_app.config.get("COMPANIONS_STREAM_SECONDS", live.STREAM_SECONDS),
+    )
+    return Response(
+        stream_with_context(stream),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(exc: HTTPException):
+    if request.path.startswith("/t/") and (_wants_json() or request.method != "GET"):
+        return _error(exc.code or 400, exc.description or exc.name)
+    return exc
+
+
+# --- installable app and static files ---------------------------------------------------------
+@bp.route("/manifest.webmanifest")
+def manifest():
+    body = {
+        "name": gettext("Bingo Hall table scores"),
+        "short_name": gettext("Scores"),
+        "start_url": url_for("companions.index"),
+        "scope": url_for("companions.index"),
+        "display": "standalone",
+        "background_color": "#14161c",
+        "theme_color": "#14161c",
+        "icons": [
+            {
+                "src": url_for("companions.static_file", filename=f"icon-{n}.png"),
+                "sizes": f"{n}x{n}",
+                "type": "image/png",
+                "purpose": "any maskable",
+            }
+            for n in (192, 512)
+        ],
+    }
+    return current_app.response_class(
+        current_app.json.dumps(body), mimetype="application/manifest+json"
+    )
+
+
+@bp.route("/sw.js")
+def service_worker():
+    resp = send_from_directory(HERE / "static", "sw.js", mimetype="text/javascript")
+    resp.headers["Service-Worker-Allowed"] = url_for("companions.index")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.route("/static/<path:filename>")
+def static_file(filename: str):
+    """The shell's own files, or `/t/static/<game>/<file>` from a game package's static/."""
+    head, _, rest = filename.partition("/")
+    game_static = HERE / head / "static"
+    if rest and head.isidentifier() and game_static.is_dir():
+        return send_from_directory(game_static, rest)
+    return send_from_directory(HERE / "static", filename)
