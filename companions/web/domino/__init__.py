@@ -1,0 +1,24 @@
+"""Domino Bingo on the phone (issue 9): the shell adapter around `companions.domino_bingo`.
+
+The rules, the tile values and the settings all live in the engine; this package only names the
+game for the shell and points at its panel (templates/companions/domino.html, static/domino.js).
+"""
+
+from companions import domino_bingo
+from companions.registry import GameKind
+
+KIND = GameKind(
+    name="domino",
+    title={"es": "Bingo de dominó", "en": "Domino Bingo"},
+    min_players=2,
+    max_players=2,
+    replay=domino_bingo.replay,
+    template="companions/domino.html",
+    default_settings=dict(domino_bingo.DEFAULT_SETTINGS),
+    setting_labels={
+        "variant": "Scoring: traditional or berndt (66 points, no bonuses)",
+        "low_score": "Opponent's score for a single rubber: 30 or 20",
+        "big_declarations": "Emperor and Invincible give: points or rubbers",
+        "rubbers_to_win": "Rubbers to win the match",
+    },
+)
