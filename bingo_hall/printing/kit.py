@@ -1,2 +1,157 @@
-def render_kit_pdf(*, lang="es", paper="a4"):
-    raise NotImplementedError
+"""The rest of the 1933 kit (seed bingo-normal-y-de-puntos, RULES-NOTES §1): the Tabla
+Confrontadora (the Maestro's checking board, 75 spots under B I N G O), the 75 tokens ("fichas")
+to cut out, and the rules sheet.
+
+Tokens are exactly the size of the board's spots, so the Maestro can lay each drawn token on its
+number as the rules describe. The colours of the letters are those of the classic card template,
+so board, tokens and cards match.
+"""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import HexColor, white
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Frame, Paragraph
+
+from ..cards import LETTERS, column_range
+from ..errors import KitError
+from .card_layout import BOLD, REGULAR
+from .deck_pdf import PAPERS
+from .pdfutil import pdf_bytes
+from .rules_text import rules_blocks
+from .templates import load_template
+from .words import words
+
+MARGIN = 12 * mm
+TITLE = 22 * mm  # band at the top of the board and token pages
+INK = HexColor("#111111")
+GREY = HexColor("#757575")
+
+
+def _title(c: Canvas, page: tuple[float, float], title: str, note: str) -> None:
+    w, h = page
+    c.setFillColor(INK)
+    c.setFont(BOLD, 20)
+    c.drawCentredString(w / 2, h - MARGIN - 14, title)
+    c.setFillColor(GREY)
+    c.setFont(REGULAR, 9.5)
+    c.drawCentredString(w / 2, h - MARGIN - 30, note)
+
+
+def spot_size(page: tuple[float, float]) -> float:
+    """The side of a board spot and of a token: 15 spots and a header fit under the title."""
+    w, h = page
+    return min((h - 2 * MARGIN - TITLE) / 16.2, (w - 2 * MARGIN) / 5 / 1.8)
+
+
+def draw_tabla(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) -> None:
+    """Five tinted columns under coloured letters, each with its 15 numbered spots."""
+    w, h = page
+    t = spot_size(page)
+    labels = words(lang)
+    _title(c, page, labels["tabla_title"], labels["tabla_note"])
+    col_w = (w - 2 * MARGIN) / 5
+    top = h - MARGIN - TITLE
+    for col, letter in enumerate(LETTERS):
+        x = MARGIN + col * col_w
+        colour = HexColor(letters[col])
+        c.setFillColor(colour.clone(alpha=0.12))
+        c.setStrokeColor(colour)
+        c.setLineWidth(1)
+        c.roundRect(x + 3, top - 16.1 * t, col_w - 6, 16.1 * t, 6, stroke=1, fill=1)
+        c.setFillColor(colour)
+        c.roundRect(x + 3, top - 1.05 * t, col_w - 6, 1.05 * t, 6, stroke=0, fill=1)
+        c.setFillColor(white)
+        c.setFont(BOLD, 0.8 * t)
+        c.drawCentredString(x + col_w / 2, top - 0.82 * t, letter)
+        for i, n in enumerate(column_range(col)):
+            cx, cy = x + col_w / 2, top - (1.55 + i) * t
+            c.setFillColor(white)
+            c.setStrokeColor(colour)
+            c.setLineWidth(0.8)
+            c.roundRect(cx - 0.46 * t, cy - 0.46 * t, 0.92 * t, 0.92 * t, 3, stroke=1, fill=1)
+            c.setFillColor(INK)
+            c.setFont(BOLD, 0.42 * t)
+            c.drawCentredString(cx, cy - 0.15 * t, str(n))
+
+
+def draw_tokens(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) -> None:
+    """The 75 fichas on a grid of dashed cut lines, letter above number as they are called."""
+    w, h = page
+    t = spot_size(page) * 0.92  # the size of the spot's inner square
+    labels = words(lang)
+    _title(c, page, labels["tokens_title"], labels["tokens_note"])
+    per_row = int((w - 2 * MARGIN) // t)
+    rows = -(-75 // per_row)
+    x0 = (w - per_row * t) / 2
+    top = h - MARGIN - TITLE - 4 * mm
+    for i in range(75):
+        n = i + 1
+        r, col = divmod(i, per_row)
+        x, y = x0 + col * t, top - (r + 1) * t
+        colour = HexColor(letters[(n - 1) // 15])
+        c.setFillColor(colour)
+        c.setFont(BOLD, 0.3 * t)
+        c.drawCentredString(x + t / 2, y + 0.64 * t, LETTERS[(n - 1) // 15])
+        c.setFillColor(INK)
+        c.setFont(BOLD, 0.4 * t)
+        c.drawCentredString(x + t / 2, y + 0.2 * t, str(n))
+    c.setStrokeColor(GREY)
+    c.setLineWidth(0.5)
+    c.setDash(3, 2)
+
+    def in_row(k: int) -> int:
+        return min(per_row, 75 - k * per_row) if 0 <= k < rows else 0
+
+    def in_column(col: int) -> int:
+        return sum(1 for k in range(rows) if 0 <= col < per_row and k * per_row + col < 75)
+
+    for r in range(rows + 1):
+        y = top - r * t
+        c.line(x0, y, x0 + max(in_row(r - 1), in_row(r)) * t, y)
+    for col in range(per_row + 1):
+        x = x0 + col * t
+        c.line(x, top, x, top - max(in_column(col - 1), in_column(col)) * t)
+    c.setDash()
+
+
+def draw_rules(c: Canvas, page: tuple[float, float], lang: str) -> None:
+    """The rules sheet, flowing over as many pages as it needs."""
+    w, h = page
+    base = ParagraphStyle("p", fontName=REGULAR, fontSize=9.6, leading=12.4, spaceAfter=4)
+    styles = {
+        "h1": ParagraphStyle("h1", base, fontName=BOLD, fontSize=18, leading=22, spaceAfter=2),
+        "h2": ParagraphStyle(
+            "h2", base, fontName=BOLD, fontSize=12, leading=15, spaceBefore=6, spaceAfter=3
+        ),
+        "p": base,
+        "li": ParagraphStyle("li", base, leftIndent=12, bulletIndent=2, spaceAfter=2.5),
+    }
+    story = [
+        Paragraph(text, styles[kind], bulletText="\u2022" if kind == "li" else None)
+        for kind, text in rules_blocks(lang)
+    ]
+    while story:
+        frame = Frame(MARGIN, MARGIN, w - 2 * MARGIN, h - 2 * MARGIN, showBoundary=0)
+        frame.addFromList(story, c)
+        c.showPage()
+
+
+def render_kit_pdf(*, lang: str = "es", paper: str = "a4") -> bytes:
+    """Tabla Confrontadora (1 page), 75 tokens (1 page) and the rules sheet, in one PDF."""
+    labels = words(lang)  # validates lang
+    if paper not in PAPERS:
+        raise KitError(f"unknown paper {paper!r}; use a4 or letter")
+    page = PAPERS[paper]
+    letters = load_template("classic-4").theme.letters
+
+    def draw(c: Canvas) -> None:
+        draw_tabla(c, page, lang, letters)
+        c.showPage()
+        draw_tokens(c, page, lang, letters)
+        c.showPage()
+        draw_rules(c, page, lang)
+
+    return pdf_bytes(page, f"Bingo: {labels['tabla_title']}", draw)
