@@ -20,6 +20,7 @@ import serial
 from .framing import FrameDecoder, encode
 from .protocol import (
     VERSION,
+    BallRefused,
     Event,
     Hello,
     ProtocolError,
@@ -238,6 +239,8 @@ class DeviceLink:
             if self.on_ball is not None:
                 try:
                     self.on_ball(event.ball)
+                except BallRefused as exc:
+                    self._set_state("error", f"ball {event.ball} not entered: {exc}")
                 except Exception as exc:  # the station is down: no ACK, the device resends
                     self._set_state("error", f"ball {event.ball} not entered yet: {exc}")
                     return

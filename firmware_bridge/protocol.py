@@ -18,6 +18,11 @@ class ProtocolError(ValueError):
     """A valid frame whose payload is not a BHP/1 message the host understands."""
 
 
+class BallRefused(Exception):
+    """The station will not take a ball from the machine (already called, game drawn
+    automatically, no active game): the event is acknowledged and the Maestro is told why."""
+
+
 def next_seq(seq: int) -> int:
     """Sequence numbers run 1..65535 and wrap to 1 (0 is never used)."""
     return seq % SEQ_MAX + 1

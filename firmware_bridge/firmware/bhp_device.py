@@ -84,7 +84,7 @@ class Device:
                 self._send(self._last[2])
                 return
         reply = self._apply(verb, parts[2:], now)
-        frame = encode("R%d %s" % (seq, reply))
+        frame = encode(f"R{seq} {reply}")
         self._last = (seq, payload, frame)
         self._send(frame)
 
@@ -94,7 +94,7 @@ class Device:
             if args != ["BHP/1"]:
                 return "ERR VERSION"
             self.applied += 1
-            return "OK %s %s %s" % (self.kind, self.name, self.version)
+            return f"OK {self.kind} {self.name} {self.version}"
         if verb in ("PING", "CLEAR", "DROP"):
             if args:
                 return "ERR ARG"
@@ -141,7 +141,7 @@ class Device:
         self._eseq = self._eseq % 65535 + 1
         if ball not in self.dropped:
             self.dropped.append(ball)
-        frame = encode("E%d BALL %d" % (self._eseq, ball))
+        frame = encode(f"E{self._eseq} BALL {ball}")
         self._outbox.append([self._eseq, frame, ticks_add(now, EVENT_RESEND_MS), EVENT_TRIES])
         self._send(frame)
         return self._eseq

@@ -35,8 +35,9 @@ class Dropper:
 class Hal:
     def __init__(self, config):
         if config.LINK == "usb":
-            import micropython
             import select
+
+            import micropython
 
             micropython.kbd_intr(-1)  # Ctrl-C (0x03) is not in BHP/1, but never let it stop us
             self._poll = select.poll()

@@ -1,0 +1,117 @@
+"""`bingo-hall bridge` (follow a station, drive a device) and `bingo-hall emulate` (a device on a
+pty, no hardware needed). Loaded lazily by bingo_hall.cli."""
+
+from __future__ import annotations
+
+import select
+import sys
+import time
+
+import click
+import serial
+
+from .protocol import DEVICE_KINDS
+
+
+def _check_url(url: str) -> None:
+    """A malformed URL is the user's mistake (exit 2); a port that is not there yet is not: the
+    bridge waits for the board to be plugged in."""
+    try:
+        serial.serial_for_url(url, do_not_open=True)
+    except (ValueError, serial.SerialException) as exc:
+        raise click.UsageError(f"--device {url!r} is not a serial port URL: {exc}") from None
+
+
+@click.command()
+@click.option("--device", required=True, help="/dev/ttyUSB0, COM3, socket://host:port, a pty…")
+@click.option("--station", default="http://127.0.0.1:5000", show_default=True)
+@click.option("--pin", envvar="BINGO_HALL_PIN", required=True, help="The caller PIN.")
+def bridge(device: str, station: str, pin: str) -> None:
+    """Drive an LED flashboard / ball machine (BHP/1) from a running caller station."""
+    import threading
+
+    from .follow import Follower
+    from .host import DeviceLink
+    from .station_client import HttpSource
+
+    _check_url(device)
+    source = HttpSource(station, pin)
+    source.login()
+    follower = Follower(source, link=None)
+    link = DeviceLink(device, on_ball=follower.on_ball)
+    follower.link = link
+    link.start()
+    threading.Thread(target=follower.run, daemon=True).start()
+    click.echo(f"following {station}, device {device} (Ctrl-C to stop)")
+    interactive = sys.stdin.isatty()
+    seen: tuple = ()
+    try:
+        while True:
+            status = link.status()
+            now = (status["state"], status["detail"], follower.game_id, follower.error)
+            if now != seen:
+                seen = now
+                game = f"game {now[2]}" if now[2] else "no active game"
+                click.echo(f"device {now[0]}: {now[1]} · {game} {now[3]}".rstrip())
+                if link.hello and link.hello.drops_balls and interactive:
+                    click.echo("press Enter to release a ball")
+            if interactive and select.select([sys.stdin], [], [], 0.2)[0]:
+                if sys.stdin.readline() and link.hello and link.hello.drops_balls:
+                    link.drop()
+            else:
+                time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        follower.stop()
+        link.stop()
+
+
+@click.command()
+@click.option("--kind", type=click.Choice(DEVICE_KINDS), default="board", show_default=True)
+@click.option("--link", "link_path", help="Also publish the pty as this path (kept on replug).")
+@click.option("--drop-bytes", type=click.FloatRange(0, 0.5), default=0.0, help="Lose bytes.")
+@click.option("--bad-checksum", type=click.FloatRange(0, 0.9), default=0.0, help="Spoil frames.")
+@click.option(
+    "--disconnect-every", type=click.FloatRange(min=1), help="Unplug for 1 s every N seconds."
+)
+@click.option("--seed", type=int, help="Seed for faults and the ball machine.")
+@click.option("--no-draw", is_flag=True, help="Do not draw the board.")
+def emulate(
+    kind: str,
+    link_path: str | None,
+    drop_bytes: float,
+    bad_checksum: float,
+    disconnect_every: float | None,
+    seed: int | None,
+    no_draw: bool,
+) -> None:
+    """A BHP/1 board or ball machine on a pseudo-terminal, to try the bridge without hardware."""
+    from .emulator import Emulator
+
+    emu = Emulator(
+        kind,
+        link=link_path,
+        drop_bytes=drop_bytes,
+        bad_checksum=bad_checksum,
+        seed=seed,
+        out=None if no_draw else sys.stdout,
+        colour=sys.stdout.isatty(),
+    )
+    emu.start()
+    click.echo(f"BHP/1 {kind} on {emu.path}  (bingo-hall bridge --device {emu.path} ...)")
+    try:
+        while True:
+            if disconnect_every:
+                time.sleep(disconnect_every)
+                click.echo("-- unplugged (power lost) --")
+                emu.unplug()
+                time.sleep(1)
+                emu.replug()
+                click.echo(f"-- plugged in again on {emu.path} --")
+            else:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        emu.stop()

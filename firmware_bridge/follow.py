@@ -1,0 +1,169 @@
+"""Following the caller station: which balls the board should show, worked out from the station's
+live events (docs/api.md, "Live events"), and the loop that feeds them to a `DeviceLink`.
+
+`GameView` and `SseParser` are pure. The loop takes a *source*: `station_client.HttpSource`
+(the `bingo-hall bridge` command, over HTTP) or `embedded.BrokerSource` (inside `bingo-hall
+serve`, on the in-process broker). Both yield the same SSE messages, so one piece of code serves.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from .protocol import BallRefused
+
+
+class SseParser:
+    """Server-Sent Events (WHATWG HTML, "event stream interpretation"), the subset the station
+    sends: `event:`, `data:` lines, a blank line ends a message, `:` lines are comments. A
+    comment yields ("idle", None) so a follower can look around between events."""
+
+    def __init__(self) -> None:
+        self._event = ""
+        self._data: list[str] = []
+
+    def line(self, line: str) -> tuple[str, Any] | None:
+        line = line.rstrip("\r\n")
+        if not line:
+            if not self._data:
+                self._event = ""
+                return None
+            event, data = self._event or "message", "\n".join(self._data)
+            self._event, self._data = "", []
+            try:
+                return event, json.loads(data)
+            except ValueError:
+                return None
+        if line.startswith(":"):
+            return ("idle", None)
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "event":
+            self._event = value
+        elif field == "data":
+            self._data.append(value)
+        return None
+
+    def feed(self, text: str) -> list[tuple[str, Any]]:
+        out = []
+        for line in text.splitlines():
+            msg = self.line(line)
+            if msg is not None:
+                out.append(msg)
+        msg = self.line("")  # a chunk from the broker is always whole messages
+        if msg is not None:
+            out.append(msg)
+        return out
+
+
+class GameView:
+    """The current round's live calls of one game, kept from its snapshot and events."""
+
+    def __init__(self) -> None:
+        self.round: int | None = None
+        self.calls: dict[int, int] = {}  # seq -> ball, in call order
+        self.ended = False
+
+    @property
+    def balls(self) -> tuple[int, ...]:
+        return tuple(self.calls.values())
+
+    def load(self, snap: dict) -> None:
+        self.round = snap.get("round")
+        self.calls = {c["seq"]: c["ball"] for c in snap.get("calls", [])}
+        self.ended = snap.get("status") == "ended"
+
+    def apply(self, event: str, data: Any) -> bool:
+        """Apply one event; False when the view can no longer be trusted (a gap: the caller
+        should reload the snapshot). A `round` event starts an empty board (Bingo de Puntos plays
+        a round per bingo)."""
+        if event == "snapshot":
+            self.load(data)
+            return True
+        if event == "end":
+            self.ended = True
+            return True
+        if not isinstance(data, dict):
+            return True
+        if event == "round":
+            if data.get("round") != self.round:
+                self.round, self.calls = data.get("round"), {}
+            return True
+        if event not in ("call", "undo"):
+            return True
+        if data.get("round") != self.round:
+            return False
+        if event == "call":
+            self.calls.setdefault(data["seq"], data["ball"])
+        else:
+            self.calls.pop(data["seq"], None)
+        return data.get("count") == len(self.calls)
+
+
+class Source(Protocol):
+    def newest_active(self) -> int | None: ...
+    def snapshot(self, game_id: int) -> dict: ...
+    def events(self, game_id: int) -> Iterator[tuple[str, Any]]: ...
+    def enter_ball(self, game_id: int, ball: int, key: str) -> None: ...
+
+
+class Follower:
+    """Keep a device showing the newest active game; turn machine balls into manual calls."""
+
+    def __init__(self, source: Source, link: Any, poll: float = 1.0) -> None:
+        self.source = source
+        self.link = link
+        self.poll = poll
+        self.game_id: int | None = None
+        self.error = ""
+        self._stop = threading.Event()
+        self._balls = 0  # balls entered; with the session it makes the POST's idempotency key
+        self._session = secrets.token_hex(4)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def on_ball(self, ball: int) -> None:
+        """DeviceLink's callback: raise BallRefused to ACK and report, anything else to retry."""
+        gid = self.game_id
+        if gid is None:
+            raise BallRefused("no active game to enter it in")
+        self.source.enter_ball(gid, ball, f"bhp-{self._session}-{gid}-{self._balls}")
+        self._balls += 1
+
+    def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._follow_newest()
+                self.error = ""
+            except (
+                OSError,
+                ValueError,
+                KeyError,
+            ) as exc:  # the station is restarting: the board keeps its lamps
+                self.error = f"station unreachable: {exc}"
+            self._stop.wait(self.poll)
+
+    def _follow_newest(self) -> None:
+        gid = self.source.newest_active()
+        if gid is None:
+            return
+        self.game_id = gid
+        view = GameView()
+        for event, data in self.source.events(gid):
+            if self._stop.is_set():
+                return
+            if event == "idle":
+                if self.source.newest_active() != gid:
+                    return
+                continue
+            if not view.apply(event, data):
+                view.load(self.source.snapshot(gid))
+            self.link.show_calls(view.balls)
+            if view.ended:
+                self.game_id = None
+                return
