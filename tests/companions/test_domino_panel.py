@@ -1,0 +1,129 @@
+"""The Domino Bingo panel through the companions shell: real SQLite, real HTTP, real Chromium in
+a phone-sized viewport. Point values are worked out by hand from seed domino-bingo.en.txt."""
+
+import pytest
+import requests
+
+from bingo_hall.station import create_app
+
+
+@pytest.fixture
+def domino_app(tmp_path):
+    """The companions on their own (COMPANIONS_ONLY), as on a phone-only party laptop."""
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "t.sqlite"),
+            "INSTANCE_PATH": str(tmp_path),
+            "SECRET_KEY": "test-secret",
+            "COMPANIONS_ONLY": True,
+            "COMPANIONS_STREAM_SECONDS": 2,
+        }
+    )
+
+
+def new_table(client, **settings):
+    resp = client.post("/t/new/domino", json={"players": ["Ana", "Beto"], "settings": settings})
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()["code"]
+
+
+def test_a_table_of_three_is_refused(domino_app):
+    resp = domino_app.test_client().post(
+        "/t/new/domino", json={"players": ["Ana", "Beto", "Carla"]}
+    )
+    assert resp.status_code == 400 and "error" in resp.get_json()
+
+
+def test_an_unknown_variant_is_refused_at_setup(domino_app):
+    resp = domino_app.test_client().post(
+        "/t/new/domino", json={"players": ["Ana", "Beto"], "settings": {"variant": "sixty-six"}}
+    )
+    assert resp.status_code == 400
+    assert "sixty-six" in resp.get_json()["error"]
+
+
+def test_a_tile_taken_twice_is_a_400_in_the_players_language(domino_app):
+    client = domino_app.test_client()
+    code = new_table(client)
+    base = f"/t/{code}/entries"
+    client.post(base, json={"type": "hand", "trump": 6})
+    client.post(base, json={"type": "tricks", "player": "Ana", "tiles": [[5, 5]]})
+    resp = client.post(
+        base,
+        json={"type": "tricks", "player": "Beto", "tiles": [[5, 5]]},
+        headers={"Accept-Language": "es"},
+    )
+    assert resp.status_code == 400
+    assert resp.get_json() == {"error": "Esa ficha la ganó Ana", "field": "tiles"}
+    # nothing was stored: Beto can still count his tricks
+    ok = client.post(base, json={"type": "tricks", "player": "Beto", "points": 0})
+    assert ok.status_code == 201
+
+
+@pytest.mark.parametrize(
+    "lang,words",
+    [
+        ("en", ["Count the tricks", "Tap the high end of the tile turned up.", "Hand {n}"]),
+        ("es", ["Contar las bazas", "Toca el número alto de la ficha descubierta.", "Mano {n}"]),
+    ],
+)
+def test_the_panel_speaks_both_languages(domino_app, lang, words):
+    client = domino_app.test_client()
+    code = new_table(client)
+    page = client.get(f"/t/{code}?lang={lang}").get_data(as_text=True)
+    for word in words:
+        assert word in page
+    assert 'href="/lang/es' in page and 'href="/lang/en' in page
+
+
+@pytest.mark.browser
+def test_tapping_tiles_counts_a_hand_and_scores_the_rubber_on_a_phone(domino_app, serve, phone):
+    server = serve(domino_app)
+    code = requests.post(
+        server.url + "/t/new/domino", json={"players": ["Ana", "Beto"]}, timeout=10
+    ).json()["code"]
+    phone.goto(f"{server.url}/t/{code}?lang=en")
+    phone.click("[data-suit='4']")  # trump 4
+    phone.wait_for_selector("[data-tile='4-4']")
+    # Trump 4: [4-4] 28 + [4-0] 4+7 = 11 + [6-4] 10 (a trump) + [6-6] 12 + [3-0] 10 = 71.
+    for tile in ["4-4", "4-0", "6-4", "6-6", "3-0"]:
+        phone.tap(f"[data-tile='{tile}']")
+    assert phone.inner_text("#dm-save-tiles") == "Save Ana's tricks: 71"
+    phone.tap("[data-tile='3-0']")  # tapped again: no longer counted
+    assert phone.inner_text("#dm-save-tiles") == "Save Ana's tricks: 61"
+    phone.tap("[data-tile='3-0']")
+    phone.tap("#dm-save-tiles")
+    # Beto's turn: Ana's tiles can no longer be tapped
+    phone.wait_for_selector(".dm-tab[aria-selected='true']:text('Beto')")
+    assert phone.is_disabled("[data-tile='6-4']")
+    phone.fill("#dm-points", "40")
+    phone.tap("#dm-save-points")
+    # 71 with Beto at 40 (>= 30): one rubber for Ana, and the scores reset for hand 2.
+    phone.wait_for_selector("#dm-trump:not([hidden])")
+    ana = phone.locator(".dm-player[data-player='Ana']")
+    assert ana.locator(".dm-rubber-count").inner_text() == "1"
+    assert ana.locator(".dm-point-count").inner_text() == "0"
+    assert "Hand 2" in phone.inner_text("#dm-trump-title")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+@pytest.mark.browser
+def test_showing_doubles_scores_at_once_on_a_phone(domino_app, serve, phone):
+    server = serve(domino_app)
+    code = requests.post(
+        server.url + "/t/new/domino", json={"players": ["Ana", "Beto"]}, timeout=10
+    ).json()["code"]
+    phone.goto(f"{server.url}/t/{code}?lang=es")
+    phone.tap("[data-suit='2']")
+    phone.tap("#dm-events [data-player='Beto'] .dm-show")
+    phone.check("#dm-with-bingo")
+    # three doubles with the Bingo: 40 + 10
+    assert "+50" in phone.inner_text(".dm-decl[data-doubles='3']")
+    phone.tap(".dm-decl[data-doubles='3']")
+    beto = phone.locator(".dm-player[data-player='Beto'] .dm-point-count")
+    phone.wait_for_function(
+        "document.querySelector(\".dm-player[data-player='Beto'] .dm-point-count\")"
+        ".textContent === '50'"
+    )
+    assert beto.inner_text() == "50"
