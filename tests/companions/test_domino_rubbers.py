@@ -72,7 +72,7 @@ def test_points_build_up_over_hands_until_70():
     assert one["points"] == {A: 40, B: 30} and one["rubbers"] == {A: 0, B: 0}
     two = play(hand(1, 40, 30), hand(5, 35, 10))
     assert two["rubbers"] == {A: 1, B: 0} and two["points"] == {A: 0, B: 0}
-    assert two["history"][0]["opponent_points"] == 40
+    assert two["log"][0]["opponent_points"] == 40
 
 
 def test_declarations_are_scored_at_once_before_the_tricks():
