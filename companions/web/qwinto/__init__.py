@@ -1,0 +1,21 @@
+"""Qwinto on the phone: the dice sheet panel for the companions shell (issue 8).
+
+The rules and the sheet's layout live in `companions.qwinto`; this package only plugs them in.
+"""
+
+from __future__ import annotations
+
+from companions import qwinto
+from companions.registry import GameKind
+
+KIND = GameKind(
+    name="qwinto",
+    title={"es": "Qwinto", "en": "Qwinto"},
+    min_players=2,
+    max_players=6,
+    teams=False,
+    default_settings=dict(qwinto.DEFAULT_SETTINGS),
+    setting_labels={"rolls": "Record each roll (active player, dice, sum) and check it"},
+    replay=qwinto.replay,
+    template="companions/qwinto.html",
+)
