@@ -89,6 +89,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "rubbers_to_win": 7,
 }
 
+#: the Spanish words a host may type in the setup form, for the settings' English values
+SETTING_WORDS = {"tradicional": "traditional", "puntos": "points", "partidas": "rubbers"}
+
 
 def _scoring(variant: str) -> Scoring:
     try:
@@ -201,9 +204,10 @@ class Match:
 
     def __init__(self, players: list[str], settings: dict | None = None) -> None:
         settings = {**DEFAULT_SETTINGS, **(settings or {})}
-        for key in ("low_score", "rubbers_to_win"):  # a setup form may send "30"
-            if isinstance(settings[key], str) and settings[key].strip().isdigit():
-                settings[key] = int(settings[key])
+        for key, value in settings.items():  # a setup form types "30" or "Tradicional"
+            if isinstance(value, str):
+                value = value.strip().lower()
+                settings[key] = int(value) if value.isdigit() else SETTING_WORDS.get(value, value)
         if len(players) != 2 or len(set(players)) != 2:
             raise EntryError("Domino Bingo is for two players")
         self.settings = settings

@@ -238,3 +238,5 @@ def test_settings_are_checked():
         with pytest.raises(EntryError):
             Match([A, B], bad)
     assert Match([A, B], {"low_score": "20"}).settings["low_score"] == 20
+    typed = Match([A, B], {"variant": " Tradicional", "big_declarations": "partidas"}).settings
+    assert (typed["variant"], typed["big_declarations"]) == ("traditional", "rubbers")
