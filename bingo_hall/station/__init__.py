@@ -79,7 +79,9 @@ def _register_station(app: Flask) -> None:
             if exc.name == f"{__name__}.{name}":
                 continue  # area not built yet
             raise
-        app.register_blueprint(module.bp)
+        blueprint = getattr(module, "bp", None)
+        if blueprint is not None:  # a package still being written has no blueprint yet
+            app.register_blueprint(blueprint)
 
 
 def _wants_json() -> bool:

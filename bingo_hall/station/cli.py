@@ -1,18 +1,210 @@
-"""Station commands. `demo` makes the demo deck; the station itself is being built (issue 4)."""
+"""Station commands: `serve`, `demo`, `audit`, `init-db` (mapped in bingo_hall/cli.py).
+
+The station runs under waitress, which works on the Windows and Mac laptops hosts own. Each
+open screen holds one waitress thread for its event stream, so the thread pool is large.
+"""
 
 from __future__ import annotations
 
+import errno
+import os
+import secrets
 from pathlib import Path
 
 import click
 
-from ..manifest import new_deck, save_deck
+from ..errors import KitError
+
+DEFAULT_THREADS = 64
+
+
+def _pin(instance: Path, given: str | None) -> str:
+    """--pin, else $BINGO_HALL_PIN, else the PIN kept in the instance folder (made once), so a
+    restarted station keeps the PIN the Maestro already has."""
+    pin = given or os.environ.get("BINGO_HALL_PIN")
+    if pin:
+        if not pin.strip() or len(pin) > 64:
+            raise KitError("the PIN must be 1 to 64 characters")
+        return pin.strip()
+    path = instance / "caller_pin"
+    try:
+        return path.read_text().strip()
+    except OSError:
+        pin = f"{secrets.randbelow(10**6):06d}"
+        path.write_text(pin)
+        path.chmod(0o600)
+        return pin
+
+
+def lan_address() -> str:
+    """The laptop's address on the hall's Wi-Fi, as the cards' QR codes use it."""
+    try:
+        from ..printing.base_url import lan_address as printing_lan_address
+    except ImportError:
+        return "127.0.0.1"
+    return printing_lan_address() or "127.0.0.1"
+
+
+def build_app(db: str | None, pin: str | None, instance: str | None = None):
+    from . import create_app
+
+    config: dict = {}
+    if instance:
+        config["INSTANCE_PATH"] = instance
+    if db:
+        Path(db).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        config["DATABASE"] = str(Path(db).expanduser().resolve())
+    try:
+        app = create_app(config or None) if config else create_app()
+    except Exception as exc:  # sqlite3.Error, OSError: a database we cannot open
+        raise KitError(f"cannot open the database: {exc}") from None
+    app.config["CALLER_PIN"] = _pin(Path(app.config["INSTANCE_DIR"]), pin)
+    return app
+
+
+def load_decks(app, paths: tuple[str, ...]) -> list:
+    from ..manifest import load_deck
+    from .db import connect
+    from .decks import store_deck
+
+    decks = [load_deck(p) for p in paths]
+    conn = connect(app.config["DATABASE"])
+    try:
+        for deck in decks:
+            store_deck(conn, deck)
+    finally:
+        conn.close()
+    return decks
+
+
+def run_server(app, host: str, port: int, threads: int, device: str | None = None, notes=()):
+    from waitress import create_server
+
+    if device:
+        from firmware_bridge.embedded import start_in_station
+
+        start_in_station(app, device)
+    try:
+        server = create_server(app, host=host, port=port, threads=threads, channel_timeout=120)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise KitError(
+                f"port {port} is already in use (is another station running?); "
+                "stop it or choose another with --port"
+            ) from None
+        raise KitError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    shown = lan_address() if host in ("0.0.0.0", "") else host
+    real_port = server.effective_port
+    click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")
+    click.echo(f"  big screen:  http://{shown}:{real_port}/display")
+    click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
+    click.echo(f"  caller PIN:  {app.config['CALLER_PIN']}")
+    click.echo(f"  database:    {app.config['DATABASE']}")
+    for note in notes:
+        click.echo(f"  {note}")
+    click.echo("Press Ctrl+C to stop.", nl=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+
+
+_common = [
+    click.option("--db", "db", default=None, help="SQLite file (default: the instance folder)."),
+    click.option("--host", default="0.0.0.0", show_default=True),
+    click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535)),
+    click.option("--pin", default=None, help="Caller PIN (or $BINGO_HALL_PIN; else one is made)."),
+    click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(8)),
+]
+
+
+def _with_common(fn):
+    for opt in reversed(_common):
+        fn = opt(fn)
+    return fn
 
 
 @click.command()
-@click.option("--dir", "out_dir", default="instance", show_default=True)
-def demo(out_dir: str) -> None:
-    """Make the demo deck."""
-    Path(out_dir).mkdir(parents=True, exist_ok=True)
-    path = save_deck(new_deck(40, seed="demo", name="Demo"), Path(out_dir) / "demo.deck.json")
-    click.echo(f"demo deck: {path}")
+@click.option("--deck", "decks", multiple=True, type=click.Path(dir_okay=False), help="Deck file.")
+@_with_common
+@click.option("--device", default=None, help="Flashboard URL (e.g. /dev/ttyUSB0, COM3).")
+def serve(decks, db, host, port, pin, threads, device):
+    """Run the caller station (waitress) with the given decks loaded."""
+    app = build_app(db, pin)
+    loaded = load_decks(app, decks)
+    notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
+    run_server(app, host, port, threads, device, notes)
+
+
+@click.command()
+@_with_common
+@click.option("--cards", default=40, show_default=True, type=click.IntRange(1, 3003))
+def demo(db, host, port, pin, threads, cards):
+    """Make (or reuse) a demo deck and its PDF, load it, and run the station."""
+    from ..manifest import load_deck, new_deck, save_deck
+
+    app = build_app(db, pin)
+    folder = Path(app.config["INSTANCE_DIR"])
+    path = folder / "demo.deck.json"
+    deck = load_deck(path) if path.exists() else None
+    if deck is None or len(deck.cards) != cards:
+        deck = new_deck(cards, seed=f"demo-{cards}", name="Demo")
+        save_deck(deck, path)
+    load_decks(app, (str(path),))
+    notes = [f"demo deck:   {path} ({len(deck.cards)} cards)"]
+    notes.append(_demo_pdf(deck, folder, port))
+    run_server(app, host, port, threads, None, notes)
+
+
+def _demo_pdf(deck, folder: Path, port: int) -> str:
+    try:
+        from ..printing import default_base_url, render_deck_pdf
+    except ImportError:
+        return "cards PDF:   (printing is not installed yet; skipped)"
+    base, warning = default_base_url(port=port)
+    where = base.split("//", 1)[-1].replace(":", "-").replace("/", "")
+    pdf = folder / f"demo-{deck.deck_id}-{where}.pdf"
+    if not pdf.exists():
+        try:
+            pdf.write_bytes(render_deck_pdf(deck, base_url=base, lang="es"))
+        except Exception as exc:  # printing is another area; the station still runs
+            return f"cards PDF:   (could not be made: {exc})"
+    note = f"cards PDF:   {pdf}"
+    return note + (f"\n  warning:     {warning}" if warning else "")
+
+
+@click.command()
+@click.option("--seed", required=True, help="The revealed seed (64 hex digits).")
+@click.option("--public-input", default=None, help="The public input typed before ball one.")
+@click.option("--calls", default=None, help="Optional: the calls to check, e.g. '31,7,62'.")
+def audit(seed, public_input, calls):
+    """Print a finished game's commitment and draw order, and optionally check its calls."""
+    from ..cards import call_name
+    from ..draw import audit_round, commitment, draw_order, parse_seed
+
+    key = parse_seed(seed)
+    order = draw_order(key, public_input)
+    click.echo(f"commitment: {commitment(key)}")
+    click.echo(f"public input: {public_input!r}" if public_input else "public input: (none)")
+    click.echo("order: " + " ".join(str(b) for b in order))
+    click.echo("calls: " + ", ".join(call_name(b) for b in order))
+    if calls is not None:
+        try:
+            balls = [int(x) for x in calls.replace(" ", "").split(",") if x]
+        except ValueError:
+            raise KitError("--calls is a comma-separated list of balls, e.g. 31,7,62") from None
+        result = audit_round(key, commitment(key), public_input, balls)
+        if result.order_ok:
+            click.echo(f"the {len(balls)} calls follow the committed order")
+        else:
+            raise KitError(f"call #{result.first_difference} does not follow the committed order")
+
+
+@click.command("init-db")
+@click.option("--db", "db", default=None, help="SQLite file (default: the instance folder).")
+def init_db(db):
+    """Create or update the station's database."""
+    app = build_app(db, "unused")
+    click.echo(f"database ready: {app.config['DATABASE']}")

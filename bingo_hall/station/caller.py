@@ -1,0 +1,108 @@
+"""The caller pages (PIN login): the Maestro's Draw button, manual entry, undo, rounds, new game
+and the Tabla Confrontadora. The buttons call the JSON API (api.py) with the session's CSRF
+token, so there is one implementation of every action."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+
+from ..errors import KitError
+from ..manifest import parse_deck
+from .auth import PinResult, caller_required, check_pin, csrf_ok, log_in_session
+from .db import get_db
+from .decks import list_decks, store_deck
+from .errors import StationError
+from .games import create_game, get_game, newest_active_game, snapshot
+
+bp = Blueprint("caller", __name__, url_prefix="/caller")
+
+
+def _safe_next(target: str | None) -> str:
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return url_for("caller.index")
+    return target
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    error, status = None, 200
+    if request.method == "POST":
+        if not csrf_ok():
+            error, status = _("The form had expired. Please type the PIN again."), 400
+        else:
+            result, wait = check_pin(request.form.get("pin", ""))
+            if result == PinResult.OK:
+                log_in_session()
+                return redirect(_safe_next(request.args.get("next")))
+            if result == PinResult.LIMITED:
+                error = _("Too many wrong PINs. Try again in %(s)s seconds.", s=wait)
+                status = 429
+            else:
+                error, status = _("Wrong PIN."), 401
+    return render_template("caller/login.html", error=error), status
+
+
+@bp.post("/logout")
+@caller_required
+def logout():
+    session.clear()
+    return redirect(url_for("display.home"))
+
+
+@bp.get("/")
+@caller_required
+def index():
+    game_id = newest_active_game(get_db())
+    if game_id is None:
+        return redirect(url_for("caller.new"))
+    return redirect(url_for("caller.game", game_id=game_id))
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@caller_required
+def new():
+    conn = get_db()
+    error, status = None, 200
+    if request.method == "POST":
+        f = request.form
+        try:
+            created = create_game(
+                conn,
+                f.get("deck_id"),
+                mode=f.get("mode", "normal"),
+                free_centre=f.get("free_centre") == "on" or None,
+                draw=f.get("draw", "auto"),
+                public_input=f.get("public_input") or None,
+            )
+            return redirect(url_for("caller.game", game_id=created["game_id"]))
+        except StationError as exc:
+            error, status = str(exc), exc.status
+    active = newest_active_game(conn)
+    return render_template(
+        "caller/new.html", decks=list_decks(conn), error=error, active=active
+    ), status
+
+
+@bp.post("/decks")
+@caller_required
+def upload_deck():
+    """Load a deck file (`*.deck.json`) chosen on the laptop."""
+    upload = request.files.get("deck")
+    if upload is None or not upload.filename:
+        flash(_("Choose a deck file (.deck.json) first."))
+        return redirect(url_for("caller.new"))
+    try:
+        deck = store_deck(get_db(), parse_deck(upload.read()))
+        flash(_("Deck %(name)s loaded (%(n)s cards).", name=deck.name, n=len(deck.cards)))
+    except KitError as exc:  # the message names the card and the problem
+        flash(str(exc))
+    return redirect(url_for("caller.new"))
+
+
+@bp.get("/games/<int:game_id>")
+@caller_required
+def game(game_id: int):
+    conn = get_db()
+    get_game(conn, game_id)
+    return render_template("caller/game.html", snap=snapshot(conn, game_id))
