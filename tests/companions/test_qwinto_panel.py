@@ -1,0 +1,134 @@
+"""The Qwinto panel through the companions shell: real SQLite, real HTTP, real Chromium at 360 px.
+Scores are worked out by hand from seeds/dice-sheet-qwinto.es.txt ("Final del juego")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from playwright.sync_api import expect
+
+from bingo_hall.station import create_app
+
+CATALOG = Path(__file__).parents[2] / "companions/web/qwinto/translations/es/LC_MESSAGES"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def spanish_catalog():
+    """`make` compiles the catalogs; do it here too when running this file on its own."""
+    po, mo = CATALOG / "messages.po", CATALOG / "messages.mo"
+    if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+        with po.open("rb") as src, mo.open("wb") as out:
+            write_mo(out, read_po(src))
+
+
+@pytest.fixture
+def qwinto_app(tmp_path):
+    """The companions on their own, as `bingo-hall companions` serves them."""
+    return create_app(
+        {
+            "TESTING": True,
+            "COMPANIONS_ONLY": True,
+            "DATABASE": str(tmp_path / "t.sqlite"),
+            "INSTANCE_PATH": str(tmp_path),
+            "SECRET_KEY": "test-secret",
+            "COMPANIONS_STREAM_SECONDS": 2,
+        }
+    )
+
+
+def new_table(client, players=("Ana", "Beto"), **settings) -> str:
+    resp = client.post("/t/new/qwinto", json={"players": list(players), "settings": settings})
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()["code"]
+
+
+def test_a_refused_number_is_a_400_naming_the_rule_in_the_players_language(qwinto_app):
+    client = qwinto_app.test_client()
+    code = new_table(client)
+    base = f"/t/{code}/entries"
+    roll = {"op": "roll", "player": "Ana", "colours": ["orange", "yellow"], "sum": 9}
+    assert client.post(base, json=roll).status_code == 201
+    place = {"op": "place", "player": "Ana", "colour": "orange", "box": 3, "value": 9}
+    assert client.post(base, json=place).status_code == 201
+    again = {**place, "box": 4}
+    resp = client.post(base + "?lang=es", json=again)
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == "Ana ya anotó un número en esta tirada"
+    view = client.get(f"/t/{code}/view").get_json()["view"]
+    assert view["sheets"][0]["boxes"]["orange"][3] == 9  # nothing lost, nothing added
+    assert view["sheets"][0]["boxes"]["orange"][4] is None
+
+
+def test_bad_settings_and_junk_entries_are_refused_without_a_500(qwinto_app):
+    client = qwinto_app.test_client()
+    resp = client.post("/t/new/qwinto", json={"players": ["Ana", "Beto"], "settings": {"rolls": 3}})
+    assert resp.status_code == 400 and "error" in resp.get_json()
+    code = new_table(client)
+    for junk in ({"op": "place"}, {"op": "roll", "player": "Ana", "colours": "orange"}, {}):
+        resp = client.post(f"/t/{code}/entries", json=junk)
+        assert resp.status_code == 400 and resp.get_json()["error"]
+
+
+def test_the_page_is_in_spanish_and_english_with_a_switch(qwinto_app):
+    client = qwinto_app.test_client()
+    code = new_table(client)
+    es = client.get(f"/t/{code}?lang=es").get_data(as_text=True)
+    en = client.get(f"/t/{code}?lang=en").get_data(as_text=True)
+    assert "Tiro fallido" in es and "Clasificación" in es
+    assert "Failed throw" in en and "Ranking" in en
+    assert "/lang/es" in en and "/lang/en" in es
+
+
+@pytest.mark.browser
+def test_a_phone_fills_boxes_sees_a_refusal_and_the_score(qwinto_app, serve, phone):
+    server = serve(qwinto_app)
+    code = new_table(qwinto_app.test_client())
+    page = phone
+    page.goto(f"{server.url}/t/{code}?lang=en")
+
+    # Ana is the active player: she throws the orange and yellow dice for a 9
+    page.get_by_role("button", name="New roll: Ana").click()
+    page.locator('#qw-dice-colours [data-colour="orange"]').click()
+    page.locator('#qw-dice-colours [data-colour="yellow"]').click()
+    page.locator('#qw-dice-numbers [data-value="9"]').click()
+    expect(page.locator("#qw-roll-text")).to_contain_text("Ana threw Orange + Yellow: 9")
+    # the purple die was not thrown: that row is greyed out for this sum
+    expect(page.locator('.qw-box[data-colour="purple"]').first).to_have_class("qw-box qw-off")
+
+    box = page.locator('#qw-sheet [data-colour="orange"][data-box="3"]')
+    box.click()
+    page.locator('#qw-pad-numbers [data-value="9"]').click()
+    expect(box).to_have_text("9")
+    expect(page.locator("#qw-pad")).to_be_hidden()
+
+    # Beto writes the 9 in yellow, then throws orange + yellow for a 5
+    page.locator('.qw-chip[data-player="Beto"]').click()
+    page.locator('#qw-sheet [data-colour="yellow"][data-box="0"]').click()
+    page.locator('#qw-pad-numbers [data-value="9"]').click()
+    page.get_by_role("button", name="New roll: Beto").click()
+    page.locator('#qw-dice-colours [data-colour="orange"]').click()
+    page.locator('#qw-dice-colours [data-colour="yellow"]').click()
+    page.locator('#qw-dice-numbers [data-value="5"]').click()
+
+    # Ana's 5 to the right of her 9 breaks "numbers increase left to right"
+    page.locator('.qw-chip[data-player="Ana"]').click()
+    page.locator('#qw-sheet [data-colour="orange"][data-box="5"]').click()
+    page.locator('#qw-pad-numbers [data-value="5"]').click()
+    expect(page.locator("#qw-pad-error")).to_have_text(
+        "5 is not larger than everything to its left in the row (9 is there)"
+    )
+    page.locator("#qw-pad [data-close]").click()
+    page.locator('#qw-sheet [data-colour="orange"][data-box="0"]').click()
+    page.locator('#qw-pad-numbers [data-value="5"]').click()
+
+    # Beto cannot write the 5 anywhere useful and crosses a failed throw
+    page.locator('.qw-chip[data-player="Beto"]').click()
+    page.get_by_role("button", name="Failed throw").click()
+    expect(page.locator("#qw-fails .qw-x.on")).to_have_count(1)
+
+    # Ana: an incomplete orange row with 2 numbers = 2; Beto: 1 number - 5 = -4
+    expect(page.locator("#qw-score .qw-total")).to_have_text("-4")
+    expect(page.locator("#qw-ranking li")).to_have_text(["1Ana2", "2Beto-4"])
