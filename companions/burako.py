@@ -236,4 +236,5 @@ def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
         "to_go": [max(rules.target - t, 0) for t in totals],
         "finished": won is not None,
         "winner": won,
+        "tile_points": TILE_POINTS,
     }

@@ -151,6 +151,27 @@
   });
   var undoLast = document.getElementById("undo-last");
   Table.onHistory(function () { undoLast.disabled = !Table.lastActive(); });
+  // undone entries stay in the history: offer to put each one back
+  Table.onHistory(function (history) {
+    var box = document.getElementById("undone-list");
+    box.textContent = "";
+    history.forEach(function (item, idx) {
+      if (!item.undone) return;
+      var row = document.createElement("div");
+      row.className = "undone-row";
+      var label = document.createElement("span");
+      label.className = "undone";
+      label.textContent = data.text.undone.replace("{n}", idx + 1);
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "ghost";
+      button.textContent = data.text.restore;
+      button.addEventListener("click", function () { Table.restore(item.id).catch(function () {}); });
+      row.appendChild(label);
+      row.appendChild(button);
+      box.appendChild(row);
+    });
+  });
   undoLast.addEventListener("click", function () {
     var last = Table.lastActive();
     if (last && window.confirm(data.text.confirm_undo)) Table.undo(last.id).catch(function () {});

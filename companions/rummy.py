@@ -1,0 +1,147 @@
+"""Israeli Rummy scoring (seed `rummy-burako.es.txt`, "Rummy", "Valor de las fichas" and
+"FINAL"; RULES-NOTES §5).
+
+A game ends when one player "closes" (lays down every tile); each other player adds up the
+tiles left on their rack: a tile is worth its number, a joker left on the rack 50. A match
+("un juego") is four games, and the lowest total wins.
+
+Pure: no Flask, no sqlite3. `replay` is the shell's entry point (docs/dev/companion-games.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companions.errors import EntryError, parse_sum
+
+#: seed: "Cada ficha numerada vale lo que indica su número ... si queda en el atril ... 50"
+TILE_POINTS: dict[str, int] = {**{str(n): n for n in range(1, 14)}, "J": 50}
+GAMES_PER_MATCH = 4
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+def rack_points(tiles: Sequence[str | int]) -> int:
+    """What a rack left at the close costs its owner."""
+    total = 0
+    for tile in tiles:
+        key = str(tile).strip().upper()
+        if key not in TILE_POINTS:
+            raise EntryError("{tile} is not a tile: use 1 to 13 or J", params={"tile": tile})
+        total += TILE_POINTS[key]
+    return total
+
+
+def read_rack(value: Any, *, field: str | None = None) -> int:
+    """A rack typed as a total ("12+9+50") or counted tile by tile (a list)."""
+    if isinstance(value, list | tuple):
+        if len(value) > 106:
+            raise EntryError("That is more tiles than the game has", field=field)
+        try:
+            return rack_points(value)
+        except EntryError as exc:
+            exc.field = field
+            raise
+    return parse_sum(value, field=field)
+
+
+@dataclass(frozen=True)
+class RummyGame:
+    """One game: who closed (None when the stock ran out and nobody did) and each rack's cost."""
+
+    closed_by: str | None
+    racks: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class RummyMatch:
+    """A match of `games` games (four in the seed); lowest total wins."""
+
+    players: tuple[str, ...]
+    games: tuple[RummyGame, ...] = ()
+    length: int = GAMES_PER_MATCH
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
+            raise EntryError("Israeli Rummy is played by 2 to 4 players")
+        if isinstance(self.length, bool) or not isinstance(self.length, int):
+            raise EntryError("The number of games must be a whole number", field="games")
+        if not 1 <= self.length <= 50:
+            raise EntryError("A match has between 1 and 50 games", field="games")
+
+    def play(self, closed_by: str | None, racks: Mapping[str, Any]) -> RummyMatch:
+        """The match after one more game. Racks of the closer are 0; every other player
+        still holds tiles, so an empty rack for them is refused as a slip."""
+        if self.finished:
+            raise EntryError("The match is over. Undo the last game to change it.")
+        if closed_by is not None and closed_by not in self.players:
+            raise EntryError("Choose who closed", field="closed_by")
+        if not isinstance(racks, Mapping):
+            raise EntryError("Enter the racks of the players who did not close")
+        unknown = set(racks) - set(self.players)
+        if unknown:
+            raise EntryError("{player} is not at this table.", params={"player": min(unknown)})
+        points: dict[str, int] = {}
+        for player in self.players:
+            field = f"racks.{player}"
+            if player == closed_by:
+                if read_rack(racks.get(player, 0), field=field):
+                    raise EntryError("Whoever closed has no tiles left", field=field)
+                points[player] = 0
+                continue
+            points[player] = read_rack(racks.get(player), field=field)
+            if points[player] == 0:
+                raise EntryError("Enter the tiles left on this rack", field=field)
+        return RummyMatch(self.players, (*self.games, RummyGame(closed_by, points)), self.length)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return {p: sum(g.racks[p] for g in self.games) for p in self.players}
+
+    @property
+    def finished(self) -> bool:
+        return len(self.games) >= self.length
+
+    @property
+    def winners(self) -> list[str]:
+        """The lowest total once the match is over (all of them on a tie)."""
+        if not self.finished:
+            return []
+        low = min(self.totals.values())
+        return [p for p, t in self.totals.items() if t == low]
+
+
+def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
+    """The shell's entry point: each entry is one game, `{"closed_by": name, "racks": {...}}`."""
+    match = RummyMatch(tuple(players), length=settings.get("games", GAMES_PER_MATCH))
+    rows = []
+    for entry in entries:
+        try:
+            match = match.play(entry.get("closed_by"), entry.get("racks") or {})
+        except EntryError as exc:
+            exc.entry_id = entry.get("id")
+            raise
+        game = match.games[-1]
+        rows.append(
+            {
+                "id": entry.get("id"),
+                "number": len(match.games),
+                "closed_by": game.closed_by,
+                "points": [game.racks[p] for p in players],
+                "totals": list(match.totals.values()),
+            }
+        )
+    winners = match.winners
+    totals = match.totals
+    return {
+        "players": list(players),
+        "games": rows,
+        "length": match.length,
+        "totals": [totals[p] for p in players],
+        "leaders": [p for p in players if totals[p] == min(totals.values())] if rows else [],
+        "finished": match.finished,
+        "winners": winners,
+        "winner": " & ".join(winners) if winners else None,
+        "tile_points": TILE_POINTS,
+    }
