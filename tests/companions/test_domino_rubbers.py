@@ -4,8 +4,10 @@ trump double 28, trump = its pips with blank as 7, plain doubles their pips, [0-
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companions.domino_bingo import Match, replay
+from companions.domino_bingo import TILES, Match, replay
 from companions.errors import EntryError
 
 A, B = "Ana", "Beto"
@@ -240,3 +242,29 @@ def test_settings_are_checked():
     assert Match([A, B], {"low_score": "20"}).settings["low_score"] == 20
     typed = Match([A, B], {"variant": " Tradicional", "big_declarations": "partidas"}).settings
     assert (typed["variant"], typed["big_declarations"]) == ("traditional", "rubbers")
+
+
+# -- properties over many random hands ----------------------------------------------------------
+SEED_TOTALS = {0: 143, 1: 135, 2: 138, 3: 131, 4: 134, 5: 147, 6: 140}  # 134: see test_values
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 6), st.lists(st.booleans(), min_size=28, max_size=28))
+def test_any_split_of_the_whole_set_adds_up_to_the_table_total(trump, owners):
+    ana = [t for t, mine in zip(TILES, owners, strict=True) if mine]
+    beto = [t for t, mine in zip(TILES, owners, strict=True) if not mine]
+    match = Match([A, B])
+    match.start_hand(trump)
+    assert match.tricks(A, ana) + match.tricks(B, beto) == SEED_TOTALS[trump]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 70), st.integers(0, 60)), max_size=30))
+def test_running_scores_stay_under_70_between_hands_and_rubbers_match_the_log(hands):
+    entries = [e for trump, a, b in hands for e in hand(trump, a, b)]
+    view = replay({"rubbers_to_win": 99}, [A, B], entries)
+    assert all(p < 70 for p in view["points"].values())
+    for player in (A, B):
+        assert view["rubbers"][player] == sum(
+            r["rubbers"] for r in view["log"] if r["player"] == player
+        )

@@ -190,7 +190,9 @@
       box.appendChild(el("h3", {class: "dm-kind", text: T.kinds[kind]}));
       var grid = el("div", {class: "dm-grid dm-" + kind});
       groups[kind].forEach(function (t) {
-        var k = key(t.tile), owner = taken[k], on = !!state.selected[k];
+        var k = key(t.tile), owner = taken[k];
+        if (owner) delete state.selected[k];  // the other phone saved it first
+        var on = !!state.selected[k];
         if (on) sum += t.points;
         var label = "[" + k + "] " + t.points + (owner ? " · " + fmt(T.taken_by, {name: owner}) : "");
         grid.appendChild(el("button", {type: "button", class: "dm-tile" + (on ? " on" : "") + (owner ? " taken" : ""),
