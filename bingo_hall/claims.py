@@ -48,7 +48,7 @@ from .patterns import Pattern
 
 Cell = tuple[int, int]
 NORMAL = "normal"
-PUNTOS = "puntos"
+PUNTOS = "points"  # the station's name for Bingo de Puntos mode
 MODES = (NORMAL, PUNTOS)
 DOBLE_BONUS = 100
 DEFAULT_TARGET = 1000
@@ -67,7 +67,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise KitError(f"unknown mode {self.mode!r}; use normal or puntos")
+            raise KitError(f"unknown mode {self.mode!r}; use normal or points (Bingo de Puntos)")
         if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
             raise KitError("the target must be a whole number of points above 0")
         if self.pattern is not None and self.mode != NORMAL:

@@ -1,0 +1,153 @@
+"""Settling a round and the scoreboard: the award, points per side, who is Maestro next.
+
+`bingo_hall.claims.settle` picks the winner and `standings` adds up the sides; this file stores
+the award and moves the game on through the station's `games` service, in that order, so a
+crash between the two is finished by the next award request instead of awarding twice.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from ... import claims as rules
+from ...manifest import Deck
+from .. import games
+from ..db import transaction
+from ..decks import get_deck
+from ..errors import Conflict
+from . import store
+
+
+def _round_claims(conn, deck: Deck, round_id: int, r: rules.Rules) -> list[rules.Claim]:
+    """The round's valid claims, re-judged on the calls each one saw (so settling is reproducible
+    from the record)."""
+    out = []
+    for row in conn.execute(
+        "SELECT id, serial, player, calls FROM claims WHERE round_id = ? AND valid = 1 ORDER BY id",
+        (round_id,),
+    ):
+        card = deck.card(row["serial"])
+        pens = store.penalties(conn, round_id, row["serial"], before=row["id"])
+        verdict = rules.judge(card, json.loads(row["calls"]), r, pens)
+        out.append(rules.Claim(row["id"], row["serial"], row["player"], verdict))
+    return out
+
+
+def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+    """Settle the round by the rules, credit the points, pass the Maestro on and start the next
+    round with a fresh committed shuffle; in Puntos, reaching the target ends the game."""
+    with games.write_lock:
+        with transaction(conn):
+            game = store.active_game(conn, game_id)
+            gid = game["game_id"]
+            rnd = games.current_round(conn, gid)
+            done = conn.execute(
+                "SELECT id FROM awards WHERE round_id = ?", (rnd["round_id"],)
+            ).fetchone()
+            if done is None:  # else: awarded, then stopped before the next round started
+                r = store.game_rules(conn, game)
+                deck = get_deck(conn, game["deck_id"])
+                win = rules.settle(_round_claims(conn, deck, rnd["round_id"], r))
+                if win is None:
+                    raise Conflict("no valid claim to award in this round")
+                names, teams = store.seated(conn, gid)
+                _, maestro = store.settings_of(conn, gid)
+                nxt = rules.next_maestro(names, maestro, win.player, r)
+                conn.execute(
+                    "INSERT INTO awards (game_id, round_id, claim_id, serial, player, side, kind, "
+                    "points, maestro, next_maestro) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        gid,
+                        rnd["round_id"],
+                        win.claim_id,
+                        win.serial,
+                        win.player,
+                        rules.side_of(win.player, teams) if win.player else None,
+                        win.verdict.kind,
+                        win.verdict.points or 0,
+                        maestro,
+                        nxt,
+                    ),
+                )
+                store.save_settings(conn, gid, maestro=nxt)
+        board = scores(conn, gid)
+        award_row = board["awards"][-1]
+        if board["winner"] is not None:
+            games.end_game(conn, gid)
+            next_round = None
+        else:
+            next_round = games.start_next_round(conn, gid)["round"]
+        board = scores(conn, gid)
+    return {
+        "award": award_row,
+        "next_round": next_round,
+        "finished": next_round is None,
+        "scores": board,
+    }
+
+
+def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+    """The scoreboard: per side (player or Sociedad) the points in Puntos, the wins in Normal;
+    who calls now and who calls next; this round's claims; every award so far."""
+    game = games.get_game(conn, game_id)
+    gid = game["game_id"]
+    r = store.game_rules(conn, game)
+    names, teams = store.seated(conn, gid)
+    _, maestro = store.settings_of(conn, gid)
+    rows = conn.execute(
+        "SELECT a.*, r.number FROM awards a JOIN rounds r ON r.id = a.round_id "
+        "WHERE a.game_id = ? ORDER BY a.id",
+        (gid,),
+    ).fetchall()
+    puntos = r.mode == rules.PUNTOS
+    tallies = [(a["player"], a["points"] if puntos else 1) for a in rows if a["player"]]
+    st = rules.standings(names, teams, tallies, r.target if puntos else 10**9)
+    rnd = games.current_round(conn, gid)
+    claims = conn.execute(
+        "SELECT id, serial, player, at_call, valid, verdict, penalty FROM claims "
+        "WHERE round_id = ? ORDER BY id",
+        (rnd["round_id"],),
+    ).fetchall()
+    return {
+        "game_id": gid,
+        "mode": r.mode,
+        "round": rnd["round"],
+        "settings": store.rules_json(r),
+        "sides": [
+            {"name": s.name, "members": list(s.members), "points": s.points} for s in st.sides
+        ],
+        "winner": st.winner if puntos else None,
+        "maestro": maestro,
+        "next_maestro": rules.next_maestro(names, maestro, None, r) if puntos else None,
+        "players": [{"name": n, "team": teams[n]} for n in names],
+        "claims": [
+            {
+                "claim_id": c["id"],
+                "serial": c["serial"],
+                "player": c["player"],
+                "at_call": c["at_call"],
+                "valid": bool(c["valid"]),
+                "kind": json.loads(c["verdict"])["kind"],
+                "points": json.loads(c["verdict"])["points"],
+                "penalty": json.loads(c["penalty"]) if c["penalty"] else None,
+            }
+            for c in claims
+        ],
+        "awards": [
+            {
+                "round": a["number"],
+                "claim_id": a["claim_id"],
+                "serial": a["serial"],
+                "player": a["player"],
+                "side": a["side"],
+                "kind": a["kind"],
+                "points": a["points"],
+                "maestro": a["maestro"],
+                "next_maestro": a["next_maestro"],
+                "at": a["made"],
+            }
+            for a in rows
+        ],
+    }
