@@ -280,8 +280,12 @@ class Match:
             captured = [as_tile(t) for t in tiles]
             if len(set(captured)) != len(captured):
                 raise EntryError("A tile counts only once", field="tiles")
-            for other, theirs in hand.captured.items():
-                if set(captured) & set(theirs):
+            claimed = dict(hand.captured)
+            if hand.bingo_double_by:  # that trick holds the Bingo and the trump double
+                claimed.setdefault(hand.bingo_double_by, [])
+                claimed[hand.bingo_double_by] += [BINGO, (hand.trump, hand.trump)]
+            for other, theirs in claimed.items():
+                if other != player and set(captured) & set(theirs):
                     raise EntryError(
                         "That tile was captured by {player}",
                         field="tiles",

@@ -104,6 +104,16 @@ def test_bingo_taking_the_trump_double_is_one_rubber_and_keeps_the_points():
     assert view["points"] == {A: 20, B: 42}
 
 
+def test_the_trump_double_the_bingo_took_cannot_be_in_the_other_pile():
+    entries = [
+        {"type": "hand", "trump": 5},
+        {"type": "bingo_double", "player": B},
+        {"type": "tricks", "player": A, "tiles": [[5, 5]]},
+    ]
+    with pytest.raises(EntryError, match="captured by Beto"):
+        replay({}, [A, B], entries)
+
+
 def test_with_blank_trump_the_bingo_is_the_trump_double_so_no_bingo_rubber():
     with pytest.raises(EntryError, match="Bingo is the trump double"):
         replay({}, [A, B], [{"type": "hand", "trump": 0}, {"type": "bingo_double", "player": A}])

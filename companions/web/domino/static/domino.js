@@ -181,6 +181,12 @@
     Object.keys(hand.captured).forEach(function (p) {
       hand.captured[p].forEach(function (t) { taken[key(t)] = p; });
     });
+    if (hand.bingo_double_by) {  // that trick (the Bingo and the trump double) is in one pile
+      ["0-0", hand.trump + "-" + hand.trump].forEach(function (k) {
+        if (state.counter === hand.bingo_double_by) state.selected[k] = true;
+        else taken[k] = hand.bingo_double_by;
+      });
+    }
     var groups = {trumps: [], doubles: [], specials: [], none: []};
     hand.tiles.forEach(function (t) { groups[t.kind || "none"].push(t); });
     var box = clear("dm-tiles");
