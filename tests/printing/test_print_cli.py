@@ -1,0 +1,139 @@
+"""`bingo-hall print`, `generate` and `kit` from the host's side: files written where the command
+says, and every bad input (issue 3's list) a single line on stderr with exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bingo_hall.cli import main
+from bingo_hall.manifest import load_deck, new_deck, save_deck
+from bingo_hall.printing import base_url as base_url_module
+from bingo_hall.printing import default_base_url
+
+from .pdfread import PAYLOAD, open_pdf, scan_qr_codes
+
+
+@pytest.fixture
+def deck_file(tmp_path):
+    return save_deck(new_deck(10, seed="cli", name="Club"), tmp_path / "club.deck.json")
+
+
+def run_error(capsys, argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_print_writes_one_page_per_four_cards(tmp_path, deck_file, capsys):
+    out = tmp_path / "cards.pdf"
+    main(["print", str(deck_file), "-o", str(out), "--base-url", "http://10.1.1.1:5000"])
+    assert len(open_pdf(out.read_bytes())) == 3  # 10 cards, 4 per page
+    assert str(out) in capsys.readouterr().out
+
+
+def test_print_serials_subset_and_letter_paper(tmp_path, deck_file):
+    out = tmp_path / "some.pdf"
+    argv = ["print", str(deck_file), "-o", str(out), "--serials", "2-3,9", "--paper", "letter"]
+    main(argv + ["--base-url", "http://10.1.1.1:5000", "--template", "classic-6"])
+    pdf = open_pdf(out.read_bytes())
+    assert len(pdf) == 1
+    assert [round(v) for v in pdf[0].get_size()] == [612, 792]  # US Letter, 8.5 x 11 in
+    serials = sorted(int(PAYLOAD.match(s.text)["serial"]) for s in scan_qr_codes(pdf[0]))
+    assert serials == [2, 3, 9]
+
+
+def test_generate_writes_the_deck_beside_the_pdf_and_says_where(tmp_path, capsys):
+    out = tmp_path / "party.pdf"
+    main(["generate", "-n", "6", "-o", str(out), "--seed", "g", "--name", "Fiesta"])
+    said = capsys.readouterr().out
+    deck_path = tmp_path / "party.deck.json"
+    assert str(deck_path) in said and str(out) in said
+    deck = load_deck(deck_path)
+    assert deck.name == "Fiesta" and len(deck.cards) == 6
+    scans = scan_qr_codes(open_pdf(out.read_bytes())[0])
+    assert {PAYLOAD.match(s.text)["deck"] for s in scans} == {deck.deck_id}
+
+
+def test_generate_refuses_to_replace_a_deck_whose_cards_may_be_printed(tmp_path, capsys):
+    out = tmp_path / "party.pdf"
+    main(["generate", "-n", "2", "-o", str(out), "--base-url", "http://10.1.1.1"])
+    before = (tmp_path / "party.deck.json").read_text()
+    err = run_error(capsys, ["generate", "-n", "2", "-o", str(out)])
+    assert "--force" in err
+    assert (tmp_path / "party.deck.json").read_text() == before
+
+
+def test_corrupt_manifest_is_one_line_exit_2(tmp_path, deck_file, capsys):
+    data = json.loads(deck_file.read_text())
+    data["cards"][3]["columns"][0][0] = 99
+    deck_file.write_text(json.dumps(data))
+    err = run_error(capsys, ["print", str(deck_file), "-o", str(tmp_path / "x.pdf")])
+    assert "card 4" in err
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_truncated_manifest_is_one_line_exit_2(tmp_path, deck_file, capsys):
+    deck_file.write_text(deck_file.read_text()[:200])
+    run_error(capsys, ["print", str(deck_file), "-o", str(tmp_path / "x.pdf")])
+
+
+def test_unknown_template_names_the_available_ones(tmp_path, deck_file, capsys):
+    err = run_error(
+        capsys, ["print", str(deck_file), "-o", str(tmp_path / "x.pdf"), "--template", "fancy"]
+    )
+    assert "fancy" in err and "classic-4" in err
+
+
+@pytest.mark.parametrize("serials", ["0-3", "5-11", "11", "3-1", "a-b", "1,,2"])
+def test_serials_out_of_range_or_malformed_are_refused(tmp_path, deck_file, capsys, serials):
+    argv = ["print", str(deck_file), "-o", str(tmp_path / "x.pdf"), "--serials", serials]
+    run_error(capsys, argv + ["--base-url", "http://10.1.1.1"])
+
+
+@pytest.mark.parametrize(
+    "url", ["ftp://10.1.1.1", "10.1.1.1:5000", "javascript:alert(1)", "http://", "http://h:99999"]
+)
+def test_base_url_must_be_http_or_https(tmp_path, deck_file, capsys, url):
+    err = run_error(
+        capsys, ["print", str(deck_file), "-o", str(tmp_path / "x.pdf"), "--base-url", url]
+    )
+    assert "URL" in err
+
+
+def test_unwritable_output_is_one_line_exit_2(tmp_path, deck_file, capsys):
+    argv = ["print", str(deck_file), "-o", str(tmp_path / "no" / "x.pdf")]
+    run_error(capsys, argv + ["--base-url", "http://10.1.1.1"])
+
+
+def test_kit_writes_board_tokens_and_rules(tmp_path, capsys):
+    out = tmp_path / "kit.pdf"
+    main(["kit", "-o", str(out), "--lang", "en", "--paper", "letter"])
+    assert len(open_pdf(out.read_bytes())) >= 3
+
+
+def test_default_base_url_uses_the_lan_address_on_port_5000(monkeypatch):
+    monkeypatch.setattr(base_url_module, "lan_address", lambda: "192.168.0.17")
+    assert default_base_url() == ("http://192.168.0.17:5000", None)
+    assert default_base_url(8080)[0] == "http://192.168.0.17:8080"
+
+
+def test_default_base_url_warns_when_only_loopback_is_found(monkeypatch):
+    monkeypatch.setattr(base_url_module, "lan_address", lambda: None)
+    url, warning = default_base_url()
+    assert url == "http://127.0.0.1:5000"
+    assert warning and "127.0.0.1" in warning
+
+
+def test_print_without_base_url_shows_the_loopback_warning(
+    tmp_path, deck_file, capsys, monkeypatch
+):
+    monkeypatch.setattr(base_url_module, "lan_address", lambda: None)
+    main(["print", str(deck_file), "-o", str(tmp_path / "x.pdf"), "--serials", "1"])
+    assert "warning" in capsys.readouterr().err
+    (scan,) = scan_qr_codes(open_pdf((tmp_path / "x.pdf").read_bytes())[0])
+    assert scan.text.startswith("HTTP://127.0.0.1:5000/C/")
