@@ -127,3 +127,32 @@ def test_showing_doubles_scores_at_once_on_a_phone(domino_app, serve, phone):
         ".textContent === '50'"
     )
     assert beto.inner_text() == "50"
+
+
+@pytest.mark.browser
+def test_a_failed_close_and_the_bingo_rubber_on_a_phone_in_spanish(domino_app, serve, phone):
+    server = serve(domino_app)
+    code = requests.post(
+        server.url + "/t/new/domino", json={"players": ["Ana", "Beto"]}, timeout=10
+    ).json()["code"]
+    phone.goto(f"{server.url}/t/{code}?lang=es")
+    phone.tap("[data-suit='5']")
+    phone.tap("#dm-events [data-player='Beto'] .dm-bingo")  # 1 rubber for Beto
+    phone.wait_for_selector("#dm-events:not(:has(.dm-bingo))")
+    phone.tap("#dm-events [data-player='Ana'] .dm-close")
+    phone.wait_for_selector("#dm-hand-info:text('Ana cerró el juego')")
+    # Beto's trick with the Bingo holds [5-5]: Ana cannot tap it
+    assert phone.is_disabled("[data-tile='5-5']") and phone.is_disabled("[data-tile='0-0']")
+    phone.fill("#dm-points", "20")
+    phone.tap("#dm-save-points")
+    phone.wait_for_selector(".dm-tab[aria-selected='true']:text('Beto')")
+    phone.fill("#dm-points", "30")
+    phone.tap("#dm-save-points")
+    # Ana closed and made 20 < 70: Beto gets 2 more rubbers, and both keep their points.
+    phone.wait_for_selector("#dm-trump:not([hidden])")
+    beto = phone.locator(".dm-player[data-player='Beto']")
+    ana = phone.locator(".dm-player[data-player='Ana']")
+    assert beto.locator(".dm-rubber-count").inner_text() == "3"
+    assert ana.locator(".dm-point-count").inner_text() == "20"
+    assert beto.locator(".dm-point-count").inner_text() == "30"
+    assert "el rival cerró y no llegó" in phone.inner_text("#dm-log")
