@@ -7,6 +7,8 @@ comments; none is copied from the engine's output.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companions import qwinto
 from companions.errors import EntryError
@@ -217,3 +219,61 @@ def test_sonias_sheet_scores_43_as_in_the_seed():
     assert score.total == sonia.score() == 43
     assert sonia.complete_rows == ("yellow",)
     assert not sonia.game_over
+
+
+# --- any sequence of attempts, against an oracle written from the notes' table ------------------
+
+NOTES_COLUMN = {
+    (LETTER[b[0]], int(b[1])): column
+    for column, boxes in NOTES_TABLE.items()
+    for b in boxes.split()
+}
+
+
+def oracle_allows(boxes: dict, colour: str, box: int, value: int) -> bool:
+    """The seed's two rules, restated independently of the engine."""
+    if (colour, box) in boxes:
+        return False
+    same_row = [(b, v) for (c, b), v in boxes.items() if c == colour]
+    if any(b < box and v >= value for b, v in same_row):
+        return False
+    if any(b > box and v <= value for b, v in same_row):
+        return False
+    column = NOTES_COLUMN[(colour, box)]
+    return all(v != value for key, v in boxes.items() if NOTES_COLUMN[key] == column)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["orange", "yellow", "purple"]),
+            st.integers(0, 8),
+            st.integers(1, 18),
+        ),
+        max_size=60,
+    )
+)
+def test_any_sequence_of_placements_obeys_the_seeds_two_rules(attempts):
+    sheet, boxes = Sheet(), {}
+    for colour, box, value in attempts:
+        expected = oracle_allows(boxes, colour, box, value) and not sheet.game_over
+        try:
+            sheet.place(colour, box, value)
+            accepted = True
+        except EntryError:
+            accepted = False
+        assert accepted == expected, (colour, box, value, boxes)
+        if accepted:
+            boxes[(colour, box)] = value
+    rows = {}
+    for colour in ("orange", "yellow", "purple"):
+        row = [boxes.get((colour, b)) for b in range(9)]
+        rows[colour] = row[8] if None not in row else sum(v is not None for v in row)
+    pentagons = {"P2": 2, "O1": 3, "O4": 7, "Y6": 8, "P8": 9}
+    bonus = 0
+    for name, column in pentagons.items():
+        members = [key for key, col in NOTES_COLUMN.items() if col == column]
+        if all(key in boxes for key in members):
+            bonus += boxes[(LETTER[name[0]], int(name[1]))]
+    assert sheet.score() == sum(rows.values()) + bonus
