@@ -10,6 +10,11 @@ from companions.registry import GameKind
 MAX_NAME = 24
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalog; it is translated where it is shown."""
+    return message
+
+
 class SetupErrors(ValueError):
     """Messages (English, translated by the page) keyed by form field."""
 
@@ -38,11 +43,11 @@ def read_players(
         people = [n for g in groups for n in g]
         for i, group in enumerate(groups):
             if not group:
-                errors[f"team{i}"] = "Each team needs at least one name"
+                errors[f"team{i}"] = N_("Each team needs at least one name")
             elif len(group) > kind.team_size:
-                errors[f"team{i}"] = "Too many names in this team"
+                errors[f"team{i}"] = N_("Too many names in this team")
         if not errors and len({len(g) for g in groups}) > 1:
-            errors["team1"] = "Both teams need the same number of players"
+            errors["team1"] = N_("Both teams need the same number of players")
         sides = [" & ".join(g) for g in groups]
     else:
         people = [str(n).strip() for n in (names or []) if str(n).strip()]
@@ -51,13 +56,13 @@ def read_players(
     field = "team0" if kind.teams else "player"
     if not errors:
         if len(people) < kind.min_players:
-            errors[field] = ("This game needs at least {n} players", {"n": kind.min_players})
+            errors[field] = (N_("This game needs at least {n} players"), {"n": kind.min_players})
         elif len(people) > kind.max_players:
-            errors[field] = ("This game takes at most {n} players", {"n": kind.max_players})
+            errors[field] = (N_("This game takes at most {n} players"), {"n": kind.max_players})
         elif any(len(n) > MAX_NAME for n in people):
-            errors[field] = "Names can be at most 24 characters"
+            errors[field] = N_("Names can be at most 24 characters")
         elif len({n.casefold() for n in people}) != len(people):
-            errors[field] = "Two players have the same name"
+            errors[field] = N_("Two players have the same name")
     if errors:
         raise SetupErrors(errors)
     return sides, groups
@@ -76,16 +81,16 @@ def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> 
             elif raw is None or isinstance(raw, bool):
                 settings[key] = default if raw is None else raw
             else:
-                errors[field] = "Choose yes or no"
+                errors[field] = N_("Choose yes or no")
         elif isinstance(default, int):
             if raw is None or raw == "":
                 settings[key] = default
                 continue
             text = str(raw).strip()
             if isinstance(raw, bool) or not text.isdigit():
-                errors[field] = "Type a whole number"
+                errors[field] = N_("Type a whole number")
             elif not 0 < int(text) <= 1_000_000:
-                errors[field] = "Type a number between 1 and 1000000"
+                errors[field] = N_("Type a number between 1 and 1000000")
             else:
                 settings[key] = int(text)
         elif isinstance(default, str):

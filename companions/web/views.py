@@ -28,7 +28,7 @@ from companions.registry import GameKind, load_kinds
 
 from . import HERE, bp, live, store
 from .qr import phone_url, qr_svg
-from .setup import SetupErrors, read_players, read_settings
+from .setup import N_, SetupErrors, read_players, read_settings
 
 
 def kinds() -> dict[str, GameKind]:
@@ -104,7 +104,7 @@ def new_table(game: str):
             sides, members = read_players(kind, data.get("players"), data.get("teams"))
             given = data.get("settings") or {}
             if not isinstance(given, dict):
-                raise SetupErrors({"settings": "Settings must be an object"})
+                raise SetupErrors({"settings": N_("Settings must be an object")})
             settings = read_settings(kind, given, from_form=False)
         else:
             teams = [request.form.getlist(f"team{i}") for i in range(kind.team_count)]
