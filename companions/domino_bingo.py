@@ -8,7 +8,7 @@ reaching the rubber threshold (70, or 66 in Berndt's variant) scores rubbers, an
 Every value of the game is data in `VARIANTS` (one `Scoring` per variant); `tile_points`, the
 trump table, the declarations and `Match` all read from there.
 
-Decisions where the seed is silent (also in the module's user docs):
+Decisions where the seed is silent:
 - Trump-double, trump, double, special: a tile is counted once, as the first that applies
   (seed "Scoring" rule 4).
 - Suit 4 of the seed's table says specials 20 / total 144; with 4 as trump [6-4] is a trump, so
@@ -25,7 +25,11 @@ Decisions where the seed is silent (also in the module's user docs):
 - Berndt's "no bonuses": at 66 the player always makes exactly one rubber, and the Bingo taking
   the trump double scores nothing. Closing is part of the play, so a failed close still gives the
   opponent 2 rubbers. Only one double can be shown, for 3 points.
+- Doubles may be shown more than once in a hand (each time a double wins a trick); the Bingo's
+  trick (Bingo takes the trump double) holds [0-0] and the trump double, so the other player
+  cannot count them.
 - If both players reach 7 rubbers in the same hand, the one with more wins; level means play on.
+- The lead alternates, starting with the first player named at the table.
 """
 
 from __future__ import annotations
