@@ -47,6 +47,11 @@
       b.setAttribute("role", "tab");
       b.setAttribute("aria-selected", s.player === shown ? "true" : "false");
       b.dataset.player = s.player;
+      if (view.roll && view.roll.player === s.player && !view.finished) {
+        var die = el("i", "qw-die-icon");
+        die.setAttribute("aria-hidden", "true");
+        b.appendChild(die);
+      }
       b.appendChild(el("span", "qw-chip-name", s.player));
       b.appendChild(el("b", "qw-chip-score", String(s.score.total)));
       b.addEventListener("click", function () {
