@@ -1,0 +1,80 @@
+"""`bingo-hall audit`, and the one-line errors of `serve` and `audit` (exit code 2)."""
+
+import hashlib
+import socket
+import subprocess
+import sys
+
+from bingo_hall.cli import main
+
+from .helpers import order_from_document
+
+SEED = bytes.fromhex("9f" * 32)
+
+
+def run(argv, capsys):
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_audit_prints_the_commitment_and_the_order_an_auditor_can_recompute(capsys):
+    code, out, _ = run(["audit", "--seed", SEED.hex(), "--public-input", "Sala 3"], capsys)
+    assert code in (0, None)
+    lines = dict(line.split(": ", 1) for line in out.splitlines())
+    assert lines["commitment"] == hashlib.sha256(SEED).hexdigest()
+    assert [int(b) for b in lines["order"].split()] == order_from_document(SEED, "Sala 3")
+
+
+def test_audit_checks_a_list_of_calls(capsys):
+    order = order_from_document(SEED)
+    good = ",".join(map(str, order[:8]))
+    code, out, _ = run(["audit", "--seed", SEED.hex(), "--calls", good], capsys)
+    assert code in (0, None) and "follow the committed order" in out
+    bad = ",".join(map(str, [order[1], order[0]]))
+    code, _, err = run(["audit", "--seed", SEED.hex(), "--calls", bad], capsys)
+    assert code == 2 and "call #1" in err
+
+
+def test_audit_refuses_a_seed_that_is_not_64_hex_digits(capsys):
+    code, _, err = run(["audit", "--seed", "1234"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "64" in err
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bingo_hall.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "s.sqlite"),
+                "--pin",
+                "1234",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and f"port {port} is already in use" in r.stderr
+
+
+def test_serve_refuses_a_broken_deck_file(tmp_path, capsys):
+    bad = tmp_path / "bad.deck.json"
+    bad.write_text("{}")
+    code, _, err = run(["serve", "--deck", str(bad), "--db", str(tmp_path / "d.sqlite")], capsys)
+    assert code == 2 and "not a deck file" in err

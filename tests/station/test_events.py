@@ -1,0 +1,76 @@
+"""Server-Sent Events through a real waitress server: a screen gets a full snapshot first, then
+each call and undo, and events go out only after the call is in SQLite."""
+
+import json
+import sqlite3
+
+import requests
+
+from bingo_hall.station import events
+
+
+def read_events(lines, count):
+    """The next `count` (event, data) pairs from an SSE response's line iterator."""
+    out, event, data = [], None, []
+    for raw in lines:
+        if raw == "":
+            if event:
+                out.append((event, json.loads("\n".join(data))))
+                if len(out) == count:
+                    return out
+            event, data = None, []
+        elif raw.startswith("event:"):
+            event = raw[6:].strip()
+        elif raw.startswith("data:"):
+            data.append(raw[5:].strip())
+    return out
+
+
+def login(url):
+    pin = "246810"
+    token = requests.post(url + "/api/login", json={"pin": pin}, timeout=5).json()["token"]
+    return {"Authorization": "Bearer " + token}
+
+
+def test_a_screen_gets_the_snapshot_then_live_calls_and_undos(live_server):
+    from bingo_hall.manifest import new_deck
+
+    url = live_server.url
+    h = login(url)
+    deck = new_deck(5, seed="sse")
+    requests.post(url + "/api/decks", data=deck.to_json(), headers=h, timeout=5)
+    gid = requests.post(url + "/api/games", json={"deck_id": deck.deck_id}, headers=h, timeout=5)
+    gid = gid.json()["game_id"]
+    first = requests.post(f"{url}/api/games/{gid}/draw", headers=h, timeout=5).json()
+    with requests.get(f"{url}/api/games/{gid}/events", stream=True, timeout=10) as resp:
+        assert resp.headers["Content-Type"].startswith("text/event-stream")
+        lines = resp.iter_lines(chunk_size=1, decode_unicode=True)
+        [(kind, snap)] = read_events(lines, 1)
+        assert kind == "snapshot" and [c["ball"] for c in snap["calls"]] == [first["ball"]]
+        second = requests.post(f"{url}/api/games/{gid}/draw", headers=h, timeout=5).json()
+        requests.post(f"{url}/api/games/{gid}/undo", json={"reason": "r"}, headers=h, timeout=5)
+        got = read_events(lines, 2)
+    assert got[0] == ("call", second)
+    assert got[1][0] == "undo" and got[1][1]["ball"] == second["ball"]
+
+
+def test_a_call_is_in_sqlite_before_it_is_published(app, client):
+    from .helpers import bearer, new_game
+
+    h = bearer(client)
+    gid = new_game(client, h)
+    seen = []
+    original = events.publish
+
+    def spy(game_id, event, data):
+        if event == "call":
+            with sqlite3.connect(app.config["DATABASE"]) as conn:
+                seen.append(conn.execute("SELECT ball FROM calls").fetchall())
+        original(game_id, event, data)
+
+    events.publish = spy
+    try:
+        ball = client.post(f"/api/games/{gid}/draw", headers=h).get_json()["ball"]
+    finally:
+        events.publish = original
+    assert seen == [[(ball,)]]  # another connection already saw the committed call
