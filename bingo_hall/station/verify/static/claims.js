@@ -1,0 +1,191 @@
+// The Maestro's claims panel: typed-serial check, recording claims, awarding the round, seating
+// players and setting the rules, all through /api/games/<id>/... with the page's CSRF token.
+(function () {
+  "use strict";
+  const root = document.getElementById("claims");
+  if (!root) return;
+  const gid = root.dataset.game;
+  const T = JSON.parse(document.getElementById("claims-strings").textContent);
+  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  const $ = (id) => document.getElementById(id);
+  const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
+  const msg = $("claim-message");
+  const lang = document.documentElement.lang || "en";
+
+  function say(text, bad) {
+    msg.hidden = !text;
+    msg.textContent = text || "";
+    msg.classList.toggle("error", !!bad);
+    msg.classList.toggle("notice", !bad);
+  }
+
+  async function api(method, path, payload) {
+    const resp = await fetch(`/api/games/${gid}/${path}`, {
+      method: method,
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+    });
+    const data = await resp.json().catch(() => ({ error: resp.statusText }));
+    if (!resp.ok) throw new Error(data.error || resp.statusText);
+    return data;
+  }
+
+  async function showCard(serial) {
+    const resp = await fetch(`/api/games/${gid}/check/${encodeURIComponent(serial)}?format=html&lang=${lang}`);
+    if (!resp.ok) {
+      const data = await resp.json().catch(() => ({}));
+      throw new Error(data.error || resp.statusText);
+    }
+    $("claim-result").innerHTML = await resp.text();
+  }
+
+  function serial() {
+    const s = $("claim-serial").value.trim();
+    if (!s) { say(T.need_serial, true); return null; }
+    return s;
+  }
+
+  $("claim-check").addEventListener("click", async () => {
+    const s = serial();
+    if (!s) return;
+    try { say(""); await showCard(s); } catch (e) { say(e.message, true); }
+  });
+
+  $("claim-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const s = serial();
+    if (!s) return;
+    const payload = { serial: Number(s) };
+    if ($("claim-player").value) payload.player = $("claim-player").value;
+    if ($("claim-line").value) payload.line = $("claim-line").value;
+    try {
+      const made = await api("POST", "claims", payload);
+      await showCard(s);
+      if (made.valid) say(T.valid + (made.verdict.points !== null ? " · " + fill(T.points, { n: made.verdict.points }) : ""));
+      else say(fill(T.false_claim, { line: made.penalty.line, numbers: made.penalty.numbers.join(", ") }), true);
+    } catch (e) { say(e.message, true); }
+  });
+
+  $("award").addEventListener("click", async () => {
+    if (!confirm(T.confirm_award)) return;
+    try {
+      const done = await api("POST", "award");
+      const a = done.award;
+      say(fill(T.awarded, { who: a.player || fill(T.claim_line, { serial: a.serial }) }));
+      $("claim-result").innerHTML = "";
+      window.BingoScores.render(done.scores);
+    } catch (e) { say(e.message, true); }
+  });
+
+  $("player-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const added = await api("POST", "players", {
+        name: $("player-name").value, team: $("player-team").value || null, maestro: $("player-maestro").checked,
+      });
+      $("player-name").value = ""; $("player-maestro").checked = false;
+      window.BingoScores.render(added.scores);
+      $("player-name").focus();
+    } catch (e) { say(e.message, true); }
+  });
+
+  // Rules: the pattern grid is 25 toggles; the mask is sent row by row.
+  const grid = $("pattern-grid");
+  const patternSel = $("rule-pattern");
+  if (grid) {
+    for (let i = 0; i < 25; i++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.setAttribute("aria-pressed", "false");
+      b.setAttribute("aria-label", `${"BINGO"[i % 5]} ${Math.floor(i / 5) + 1}`);
+      b.addEventListener("click", () => b.setAttribute("aria-pressed", b.getAttribute("aria-pressed") === "true" ? "false" : "true"));
+      grid.appendChild(b);
+    }
+    patternSel.addEventListener("change", () => { grid.hidden = patternSel.value !== "custom"; });
+  }
+  function mask() {
+    return Array.from(grid.children).map((b) => (b.getAttribute("aria-pressed") === "true" ? "1" : "0")).join("");
+  }
+  $("rules-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const payload = { completing_call_only: $("rule-completing").checked };
+    if ($("rule-target")) payload.target = Number($("rule-target").value);
+    if (patternSel) {
+      payload.pattern = patternSel.value;
+      if (patternSel.value === "custom") payload.mask = mask();
+      payload.winner_becomes_maestro = $("rule-winner-maestro").checked;
+    }
+    try {
+      const saved = await api("POST", "settings", payload);
+      window.BingoScores.render(saved.scores);
+      say(T.saved);
+    } catch (e) { say(e.message, true); }
+  });
+
+  let shownRules = "";
+  function syncRules(s) {
+    const r = s.settings;
+    if (JSON.stringify(r) === shownRules) return; // keep what the Maestro is editing
+    shownRules = JSON.stringify(r);
+    $("rule-completing").checked = r.completing_call_only;
+    if ($("rule-target") && document.activeElement !== $("rule-target")) $("rule-target").value = r.target;
+    if (patternSel) {
+      patternSel.value = r.pattern || "lines";
+      $("rule-winner-maestro").checked = r.winner_becomes_maestro;
+      grid.hidden = patternSel.value !== "custom";
+      if (r.mask) r.mask.replace(/\//g, "").split("").forEach((ch, i) => grid.children[i].setAttribute("aria-pressed", ch === "1" ? "true" : "false"));
+    }
+  }
+
+  function syncPlayers(s) {
+    const sel = $("claim-player");
+    const keep = sel.value;
+    sel.innerHTML = '<option value="">—</option>';
+    for (const p of s.players) {
+      const o = document.createElement("option");
+      o.value = p.name;
+      o.textContent = p.name + (p.name === s.maestro ? ` (${T.maestro_tag})` : "") + (p.team ? ` · ${p.team}` : "");
+      o.disabled = p.name === s.maestro;
+      sel.appendChild(o);
+    }
+    sel.value = keep;
+  }
+
+  function syncClaims(s) {
+    const list = $("claim-list");
+    list.innerHTML = "";
+    if (!s.claims.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = T.none;
+      list.appendChild(li);
+    }
+    for (const c of s.claims) {
+      const li = document.createElement("li");
+      li.className = c.valid ? "valid" : "false";
+      let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "") + " · " + fill(T.at_call, { n: c.at_call }) + " · ";
+      text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: c.penalty.line, numbers: c.penalty.numbers.join(", ") });
+      li.textContent = text;
+      li.addEventListener("click", () => { $("claim-serial").value = c.serial; showCard(c.serial).catch(() => {}); });
+      list.appendChild(li);
+    }
+    $("award").disabled = !s.claims.some((c) => c.valid) || s.winner !== null;
+  }
+
+  document.addEventListener("bingo:scores", (ev) => {
+    syncRules(ev.detail); syncPlayers(ev.detail); syncClaims(ev.detail);
+  });
+  if (window.BingoScores && window.BingoScores.last) {
+    const s = window.BingoScores.last;
+    syncRules(s); syncPlayers(s); syncClaims(s);
+  }
+  // A call or undo changes what a shown card looks like: refresh it.
+  if (window.stationEvents) {
+    for (const kind of ["call", "undo"]) {
+      window.stationEvents.addEventListener(kind, () => {
+        const shown = $("claim-result").querySelector("[data-serial]");
+        if (shown) showCard(shown.dataset.serial).catch(() => {});
+      });
+    }
+  }
+})();

@@ -1,0 +1,67 @@
+// The scoreboard on the caller page and /display: drawn from the snapshot's `scores` (added by
+// the claims area to every station snapshot) and redrawn on each `scores` event.
+(function () {
+  "use strict";
+  const S = JSON.parse(document.getElementById("score-strings").textContent);
+  const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
+  const el = (tag, cls, text) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+
+  function render(scores) {
+    if (!scores) return;
+    window.BingoScores.last = scores;
+    document.querySelectorAll("[data-scoreboard]").forEach((root) => {
+      root.innerHTML = "";
+      const puntos = scores.mode === "points";
+      const h = el("h2", null, S.scores + (puntos ? " · Bingo de Puntos " + fill(S.to_target, { n: scores.settings.target }) : ""));
+      root.appendChild(h);
+      if (scores.winner) root.appendChild(el("p", "winner", "🏆 " + fill(S.winner, { who: scores.winner })));
+      if (scores.sides.length) {
+        const table = el("table");
+        const head = el("tr");
+        head.appendChild(el("th", null, S.side));
+        head.appendChild(el("th", null, puntos ? S.points : S.wins));
+        table.appendChild(head);
+        for (const side of scores.sides) {
+          const tr = el("tr");
+          const name = el("td", null, side.name);
+          if (side.members.length > 1 || side.members[0] !== side.name) {
+            name.appendChild(el("div", "members", side.members.join(" · ")));
+          }
+          tr.appendChild(name);
+          tr.appendChild(el("td", "pts", String(side.points)));
+          table.appendChild(tr);
+        }
+        root.appendChild(table);
+      } else {
+        root.appendChild(el("p", "muted", S.no_players));
+      }
+      if (scores.maestro) {
+        const m = el("p", "maestro");
+        m.appendChild(el("b", null, fill(S.maestro, { who: scores.maestro })));
+        if (scores.next_maestro && !scores.winner) m.appendChild(el("span", null, " · " + fill(S.next_maestro, { who: scores.next_maestro })));
+        root.appendChild(m);
+      }
+      const a = scores.awards[scores.awards.length - 1];
+      if (a) {
+        const who = a.player || fill(S.card, { serial: a.serial });
+        let text = fill(S.last_award, { r: a.round, who: who, kind: S.kinds[a.kind] || a.kind });
+        if (puntos) text += " · " + a.points;
+        root.appendChild(el("p", "last-award", text));
+      }
+    });
+    document.dispatchEvent(new CustomEvent("bingo:scores", { detail: scores }));
+  }
+
+  window.BingoScores = { render: render, last: null };
+  const station = window.Station;
+  if (station && station.state && station.state.scores) render(station.state.scores);
+  if (station) station.onChange((kind, data, state) => { if (kind === "snapshot" && state) render(state.scores); });
+  if (window.stationEvents) {
+    window.stationEvents.addEventListener("scores", (ev) => render(JSON.parse(ev.data)));
+  }
+})();

@@ -1,0 +1,71 @@
+"""Real Chromium: a phone opens a card's QR URL and sees the marks and the verdict, live; the
+Maestro types a serial, records the BINGO and awards the round from the caller page."""
+
+import os
+
+import pytest
+from conftest import TEST_PIN
+from playwright.sync_api import expect
+
+from bingo_hall.signing import card_path
+
+from .hall import Hall
+
+SHOTS = os.environ.get("CLAIMS_SCREENSHOTS")  # a folder: save screenshots there to look at
+
+
+def _shot(page, name):
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
+
+
+@pytest.mark.browser
+def test_phone_sees_the_card_marked_and_the_verdict_follow_the_calls(client, live_server, phone):
+    hall = Hall(client)
+    gid = hall.new_game("points")
+    r1 = hall.numbers(8, "R1")
+    hall.call(gid, *r1[:4])
+    phone.goto(live_server.url + card_path(hall.deck.secret, hall.deck.deck_id, 8))
+    expect(phone.locator("h1")).to_contain_text("Card 8")
+    expect(phone.locator(".vcard td.sq.covered")).to_have_count(4)
+    expect(phone.locator(".verdict-head")).to_have_text("No bingo yet")
+    hall.call(gid, r1[4])  # the page follows the game by itself
+    expect(phone.locator(".vcard td.sq.covered")).to_have_count(5)
+    expect(phone.locator(".verdict-head")).to_contain_text(f"{sum(r1)} points")
+    expect(phone.locator(".vcard td.sq.last")).to_have_text(str(r1[4]))
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, "the card must fit a phone without sideways scrolling"
+    _shot(phone, "phone-card.png")
+
+
+@pytest.mark.browser
+def test_maestro_checks_a_typed_serial_records_the_bingo_and_awards(client, live_server, page):
+    hall = Hall(client)
+    gid = hall.new_game("points")
+    for name in ("Maestra", "Ana", "Beto"):
+        hall.post(f"/api/games/{gid}/players", {"name": name})
+    col = hall.numbers(2, "G")
+    hall.call(gid, *col)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(f"{live_server.url}/caller/login?next=/caller/games/{gid}")
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url(f"**/caller/games/{gid}")
+    page.fill("#claim-serial", "2")
+    page.click("#claim-check")
+    expect(page.locator("#claim-result .verdict-head")).to_contain_text(f"{sum(col)} points")
+    page.select_option("#claim-player", "Ana")
+    page.click("#claim-submit")
+    expect(page.locator("#claim-list li.valid")).to_have_count(1)
+    _shot(page, "caller-claims.png")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#award")
+    board = page.locator("#claims [data-scoreboard]")
+    expect(board).to_contain_text("Ana")
+    expect(board.locator("td.pts").first).to_have_text(str(sum(col)))
+    expect(board).to_contain_text("Calls next: Beto")
+    display = page.context.new_page()
+    display.set_viewport_size({"width": 1280, "height": 800})
+    display.goto(f"{live_server.url}/display/{gid}")
+    expect(display.locator("[data-scoreboard]")).to_contain_text("Maestro now: Ana")
+    _shot(display, "display-scores.png")
