@@ -91,7 +91,7 @@ class Score:
 
 
 def _colour(colour: Any) -> Row:
-    if colour not in ROWS:
+    if not isinstance(colour, str) or colour not in ROWS:
         raise EntryError("There is no such row: use orange, yellow or purple", field="colour")
     return ROWS[colour]
 
@@ -239,7 +239,7 @@ class Table:
         if not isinstance(entry, dict) or entry.get("op") not in ("roll", "place", "fail"):
             raise EntryError("Unknown entry: use roll, place or fail", field="op")
         player = entry.get("player")
-        if player not in self.sheets:
+        if not isinstance(player, str) or player not in self.sheets:
             raise EntryError("Choose a player of this table", field="player")
         getattr(self, "_" + entry["op"])(player, entry)
         if entry["op"] != "roll":
@@ -267,8 +267,8 @@ class Table:
         if (
             not isinstance(colours, list)
             or not 1 <= len(colours) <= 3
+            or not all(isinstance(c, str) and c in ROWS for c in colours)
             or len(set(colours)) != len(colours)
-            or any(c not in ROWS for c in colours)
         ):
             raise EntryError("Choose one, two or three dice of different colours", field="colours")
         total = entry.get("sum")

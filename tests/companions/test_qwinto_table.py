@@ -106,6 +106,25 @@ def test_impossible_rolls_are_refused(colours, total):
         play([roll("Ana", colours, total)])
 
 
+@pytest.mark.parametrize(
+    "junk",
+    [
+        {"op": "roll", "player": "Ana", "colours": [["orange"]]},
+        {"op": "roll", "player": "Ana", "colours": [{"c": 1}, "orange"]},
+        {"op": "place", "player": ["Ana"], "colour": "orange", "box": 0, "value": 3},
+        {"op": "place", "player": "Ana", "colour": ["orange"], "box": 0, "value": 3},
+        {"op": ["place"], "player": "Ana"},
+        ["op", "place"],
+    ],
+)
+def test_malformed_entries_are_refused_as_entry_errors(junk):
+    with pytest.raises(EntryError):
+        if isinstance(junk, dict):
+            play([roll("Ana", ["orange"], 3), junk])
+        else:
+            replay({}, PLAYERS, [junk])
+
+
 def test_unknown_players_and_entries_are_refused():
     with pytest.raises(EntryError, match="player"):
         play([roll("Zoe", ["orange"], 3)])
