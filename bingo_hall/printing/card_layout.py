@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cards import CENTRE, LETTERS, SIZE, Card
@@ -31,6 +34,8 @@ PAD_TOP, HEADER, TOTALS, GAP, FOOTER, PAD_BOTTOM = 0.3, 0.95, 0.5, 0.2, 1.55, 0.
 HEIGHT = PAD_TOP + HEADER + SIZE + TOTALS + GAP + FOOTER + PAD_BOTTOM
 
 BOLD, REGULAR = "Helvetica-Bold", "Helvetica"
+UNICODE_BOLD = "DejaVuSans-Bold"
+DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,31 @@ def fit_card(x: float, y: float, w: float, h: float) -> CardBox:
     """The largest card that fits the slot (x, y, w, h), centred in it."""
     s = min(w / WIDTH, h / HEIGHT)
     return CardBox(x + (w - WIDTH * s) / 2, y + (h - HEIGHT * s) / 2, s)
+
+
+def _name_font(text: str) -> str:
+    """Helvetica covers Western European names; others get DejaVu Sans, embedded, if installed."""
+    try:
+        text.encode("cp1252")
+        return BOLD
+    except UnicodeEncodeError:
+        pass
+    if UNICODE_BOLD not in pdfmetrics.getRegisteredFontNames():
+        if not Path(DEJAVU_BOLD).is_file():
+            return BOLD  # unknown characters print as boxes, but the card still prints
+        pdfmetrics.registerFont(TTFont(UNICODE_BOLD, DEJAVU_BOLD))
+    return UNICODE_BOLD
+
+
+def fit_name(name: str, width: float, size: float) -> tuple[str, float, str]:
+    """(font, size, text) for the deck name: shrunk to at most 2/3 size, then cut with '…'."""
+    font = _name_font(name)
+    natural = stringWidth(name, font, size)
+    if natural > width:
+        size = max(size * 2 / 3, size * width / natural)
+    while len(name) > 1 and stringWidth(name, font, size) > width:
+        name = name[:-2].rstrip() + "…"
+    return font, size, name
 
 
 def _centred(c: Canvas, text: str, x: float, y: float, font: str, size: float) -> None:
@@ -106,9 +136,8 @@ def draw_card_form(
 
     footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
     c.setFillColor(HexColor(theme.accent))
-    size = 0.34 * s
-    c.setFont(BOLD, size)
-    name = deck_name if len(deck_name) <= 34 else deck_name[:33] + "…"
+    font, size, name = fit_name(deck_name, (SIZE - FOOTER - 0.15) * s, 0.34 * s)
+    c.setFont(font, size)
     c.drawString(gl, footer_top - 0.42 * s, name)
     c.setFillColor(HexColor(theme.totals))
     c.setFont(REGULAR, 0.2 * s)

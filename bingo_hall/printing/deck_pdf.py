@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from urllib.parse import urlsplit
 
@@ -97,11 +98,16 @@ def _qr_job(job: tuple[list[str], int]) -> list[tuple[int, Runs]]:
 
 
 def _qr_stream(urls: Sequence[str], version: int) -> Iterator[tuple[int, Runs]]:
-    """QR runs in order; made by one worker per core when the deck is large."""
+    """QR runs in order; made by one worker per core when the deck is large.
+
+    Workers are forked, which is only safe in a single-threaded process: inside a threaded web
+    server the codes are made in-process instead (slower, never stuck on a lock held by a thread).
+    """
     cores = os.cpu_count() or 1
     if (
         len(urls) < _PARALLEL_FROM
         or cores < 2
+        or threading.active_count() > 1
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
         for u in urls:
