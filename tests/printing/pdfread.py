@@ -76,6 +76,7 @@ class Scan:
     text: str
     x: float  # centre, in PDF points from the left
     y: float  # centre, in PDF points from the bottom
+    left: float  # the code's left edge, in PDF points
 
 
 def scan_qr_codes(page: pdfium.PdfPage, dpi: float = 100) -> list[Scan]:
@@ -88,5 +89,6 @@ def scan_qr_codes(page: pdfium.PdfPage, dpi: float = 100) -> list[Scan]:
         p = result.position
         xs = [p.top_left.x, p.top_right.x, p.bottom_left.x, p.bottom_right.x]
         ys = [p.top_left.y, p.top_right.y, p.bottom_left.y, p.bottom_right.y]
-        scans.append(Scan(result.text, sum(xs) / 4 / scale, height - sum(ys) / 4 / scale))
+        centre_y = height - sum(ys) / 4 / scale
+        scans.append(Scan(result.text, sum(xs) / 4 / scale, centre_y, min(xs) / scale))
     return scans

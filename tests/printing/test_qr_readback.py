@@ -97,3 +97,21 @@ def test_qr_codes_decode_on_every_template_and_paper(template, paper):
         int(PAYLOAD.match(s.text)["serial"]) for p in range(len(pdf)) for s in scan_qr_codes(pdf[p])
     )
     assert serials == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_long_deck_name_is_shortened_and_never_runs_into_the_qr():
+    name = "Gran Bingo Anual de la Asociación de Vecinos del Barrio Norte"
+    d = new_deck(1, seed="long", name=name)
+    page = open_pdf(render_deck_pdf(d, template="classic-6", base_url=BASE))[0]
+    (scan,) = scan_qr_codes(page)
+    words = page_words(page)
+    start = next(i for i, w in enumerate(words) if w.text == "Gran")
+    end = next(i for i, w in enumerate(words) if i > start and w.text.endswith("\u2026"))
+    assert " ".join(w.text for w in words[start : end + 1]).rstrip("\u2026") in name
+    assert max(w.x1 for w in words[start : end + 1]) < scan.left
+
+
+def test_progress_is_told_about_every_card_once(deck):
+    told = []
+    render_deck_pdf(deck, base_url=BASE, serials=list(range(1, 121)), progress=told.append)
+    assert sum(told) == 120
