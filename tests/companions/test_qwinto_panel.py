@@ -132,3 +132,32 @@ def test_a_phone_fills_boxes_sees_a_refusal_and_the_score(qwinto_app, serve, pho
     # Ana: an incomplete orange row with 2 numbers = 2; Beto: 1 number - 5 = -4
     expect(page.locator("#qw-score .qw-total")).to_have_text("-4")
     expect(page.locator("#qw-ranking li")).to_have_text(["1Ana2", "2Beto-4"])
+
+
+@pytest.mark.browser
+def test_the_other_phone_greys_out_the_rows_not_rolled_as_soon_as_the_roll_is_announced(
+    qwinto_app, serve, browser
+):
+    server = serve(qwinto_app)
+    code = new_table(qwinto_app.test_client())
+    phones = []
+    for who in ("Ana", "Beto"):
+        context = browser.new_context(
+            viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+        )
+        page = context.new_page()
+        page.goto(f"{server.url}/t/{code}?lang=es")
+        page.locator(f'.qw-chip[data-player="{who}"]').click()
+        phones.append(page)
+    ana, beto = phones
+    expect(beto.locator("#live")).to_have_attribute("data-state", "live")
+    ana.get_by_role("button", name="Nueva tirada: Ana").click()
+    ana.locator('#qw-dice-colours [data-colour="purple"]').click()
+    ana.locator('#qw-dice-numbers [data-value="4"]').click()
+    # Beto's phone learns of the roll over the live stream, without reloading
+    expect(beto.locator("#qw-roll-text")).to_contain_text("Ana tiró Lila: 4")
+    for colour, greyed in (("orange", True), ("yellow", True), ("purple", False)):
+        boxes = beto.locator(f'#qw-sheet .qw-box[data-colour="{colour}"].qw-off')
+        expect(boxes).to_have_count(9 if greyed else 0)
+    for page in phones:
+        page.context.close()
