@@ -1,0 +1,136 @@
+"""The host bridge against the emulated device over a real pty (issue 6, "Tests"): calls light
+the board, an undo unlights, a ball event becomes a call exactly once, and the board is right
+again after an unplug, a power loss or a noisy line."""
+
+from __future__ import annotations
+
+import os
+
+from firmware_bridge.framing import encode
+
+from .conftest import eventually
+
+
+def test_a_games_calls_light_the_board_and_the_last_is_the_last_call(emulator, link):
+    emu = emulator("board")
+    lk = link(emu.path)
+    lk.show_calls([5, 20, 33])
+    assert lk.wait_synced()
+    assert emu.device.lit == [5, 20, 33] and lk.status()["state"] == "connected"
+    assert lk.status()["detail"].startswith("board bhk-emu 1.0")
+
+
+def test_an_undo_unlights_the_ball(emulator, link):
+    emu = emulator("board")
+    lk = link(emu.path)
+    lk.show_calls([5, 20, 33])
+    assert lk.wait_synced()
+    lk.show_calls([5, 20])
+    assert lk.wait_synced()
+    assert emu.device.lit == [5, 20]
+
+
+def test_a_ball_event_becomes_a_call_exactly_once(emulator, link):
+    emu = emulator("balldrop", seed=3)
+    balls: list[int] = []
+    lk = link(emu.path, on_ball=balls.append)
+    assert lk.wait_synced()
+    lk.drop()
+    eventually(lambda: balls)
+    eventually(lambda: emu.device.pending_events == [])  # the device got the ACK
+    assert len(balls) == 1 and 1 <= balls[0] <= 75
+
+
+def test_a_repeated_ball_event_is_acked_but_entered_once(emulator, link):
+    emu = emulator("balldrop")
+    balls: list[int] = []
+    lk = link(emu.path, on_ball=balls.append)
+    assert lk.wait_synced()
+    emu.device.ball_read(17, now=0)
+    os.write(emu._fds[0], encode("E1 BALL 17"))  # a resend, as after a lost ACK
+    eventually(lambda: lk.counters["duplicates"] >= 1)
+    assert balls == [17]
+
+
+def test_a_ball_the_station_refuses_is_acked_and_reported(emulator, link):
+    from firmware_bridge.protocol import BallRefused
+
+    def refuse(ball):
+        raise BallRefused("ball already called")
+
+    emu = emulator("balldrop")
+    lk = link(emu.path, on_ball=refuse)
+    assert lk.wait_synced()
+    emu.device.ball_read(9, now=0)
+    eventually(lambda: emu.device.pending_events == [])
+    assert lk.status() == {"state": "error", "detail": "ball 9 not entered: ball already called"}
+
+
+def test_a_ball_the_station_could_not_take_is_entered_when_the_device_resends(emulator, link):
+    tries: list[int] = []
+
+    def flaky(ball):
+        tries.append(ball)
+        if len(tries) == 1:
+            raise OSError("station restarting")
+
+    emu = emulator("balldrop")
+    lk = link(emu.path, on_ball=flaky)
+    assert lk.wait_synced()
+    emu.device.ball_read(9, now=int(__import__("time").monotonic() * 1000))
+    eventually(lambda: emu.device.pending_events == [], timeout=3)
+    assert tries == [9, 9] and lk.counters["events"] == 1
+
+
+def test_unplug_and_replug_mid_game_ends_with_the_board_correct(emulator, link):
+    emu = emulator("board")
+    lk = link(emu.path)
+    lk.show_calls([5, 20, 33])
+    assert lk.wait_synced()
+    emu.unplug()  # power lost too: the board comes back dark
+    eventually(lambda: lk.status()["state"] == "retrying")
+    lk.show_calls([5, 20, 33, 48])  # the game goes on meanwhile
+    lk.show_calls([5, 20, 33, 48, 70])
+    emu.replug()
+    eventually(lambda: emu.device.lit == [5, 20, 33, 48, 70])
+    assert lk.status()["state"] == "connected" and lk.counters["connects"] == 2
+    assert emu.boots == 2
+
+
+def test_a_board_that_was_never_plugged_in_is_waited_for(tmp_path, link):
+    from firmware_bridge.emulator import Emulator
+
+    path = str(tmp_path / "later")
+    lk = link(path)
+    lk.show_calls([1, 2])
+    eventually(lambda: lk.status()["state"] == "retrying")
+    assert "cannot open" in lk.status()["detail"]
+    emu = Emulator("board", link=path).start()
+    try:
+        eventually(lambda: emu.device.lit == [1, 2])
+    finally:
+        emu.stop()
+
+
+def test_a_silent_device_is_noticed_and_retried(emulator, link):
+    emu = emulator("board")
+    lk = link(emu.path, reply_timeout=0.05)
+    assert lk.wait_synced()
+    emu.drop_bytes = 1.0  # the cable still there, but nothing gets through
+    lk.show_calls([8])
+    eventually(lambda: lk.status()["state"] == "retrying")
+    assert "no answer to SHOW after 6 tries" in lk.status()["detail"]
+    emu.drop_bytes = 0.0
+    eventually(lambda: emu.device.lit == [8])
+
+
+def test_a_noisy_line_still_ends_with_the_board_correct(emulator, link):
+    emu = emulator("board", drop_bytes=0.02, bad_checksum=0.2, seed=11)
+    lk = link(emu.path)
+    calls = [3, 18, 44, 61, 75, 9, 27, 50, 66, 12]
+    for n in range(1, len(calls) + 1):
+        lk.show_calls(calls[:n])
+    lk.show_calls(calls[:-1])  # and an undo
+    eventually(lambda: emu.device.lit == calls[:-1] and lk.wait_synced(0.01), timeout=20)
+    assert lk.counters["resends"] > 0  # the faults really happened
+    assert emu.device.decoder.dropped + lk.decoder.dropped > 0
