@@ -35,6 +35,7 @@ Decisions where the seed is silent:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from companions.errors import EntryError
@@ -152,13 +153,19 @@ def tile_kind(tile: Tile, trump: int, variant: str = "traditional") -> str | Non
 
 def trump_table(trump: int, variant: str = "traditional") -> dict[str, int]:
     """One row of the seed's table: the points in the set for this trump, by kind of tile."""
+    _scoring(variant)
+    return dict(_table_row(_suit(trump), variant))
+
+
+@cache
+def _table_row(trump: int, variant: str) -> tuple[tuple[str, int], ...]:
     row = {"trumps": 0, "doubles": 0, "specials": 0}
     for tile in TILES:
         kind = tile_kind(tile, trump, variant)
         if kind:
             row[kind] += tile_points(tile, trump, variant)
     row["total"] = row["trumps"] + row["doubles"] + row["specials"]
-    return row
+    return tuple(row.items())
 
 
 @dataclass(frozen=True)
