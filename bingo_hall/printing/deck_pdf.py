@@ -53,6 +53,8 @@ def check_base_url(base_url: str) -> str:
         raise KitError(
             f"base URL must start with http:// or https:// and name a host: {base_url!r}"
         )
+    if parts.username is not None or parts.password is not None:
+        raise KitError(f"base URL must not contain a user name or password: {base_url!r}")
     if parts.query or parts.fragment:
         raise KitError(f"base URL must not have a ?query or #fragment: {base_url!r}")
     return base_url.rstrip("/")

@@ -96,7 +96,15 @@ def test_serials_out_of_range_or_malformed_are_refused(tmp_path, deck_file, caps
 
 
 @pytest.mark.parametrize(
-    "url", ["ftp://10.1.1.1", "10.1.1.1:5000", "javascript:alert(1)", "http://", "http://h:99999"]
+    "url",
+    [
+        "ftp://10.1.1.1",
+        "10.1.1.1:5000",
+        "javascript:alert(1)",
+        "http://",
+        "http://h:99999",
+        "http://u:p@h/",
+    ],
 )
 def test_base_url_must_be_http_or_https(tmp_path, deck_file, capsys, url):
     err = run_error(
