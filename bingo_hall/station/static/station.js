@@ -94,6 +94,15 @@
     document.querySelectorAll('[data-show="ended"]').forEach((el) => { el.hidden = s.status !== "ended"; });
     document.querySelectorAll('[data-show="no-calls"]').forEach((el) => { el.hidden = s.calls.length > 0 || s.status !== "active"; });
     document.querySelectorAll('[data-show="public-input"]').forEach((el) => { el.hidden = !s.public_input; });
+    const log = document.getElementById("undone-log");
+    if (log) {
+      log.innerHTML = "";
+      s.undone.forEach((u) => {
+        const li = document.createElement("li");
+        li.textContent = `${u.call} — ${u.reason}`;
+        log.appendChild(li);
+      });
+    }
     const rev = document.getElementById("revealed");
     if (rev) {
       rev.innerHTML = "";

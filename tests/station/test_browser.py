@@ -1,0 +1,102 @@
+"""Real Chromium (pytest-playwright, Debian's /usr/bin/chromium) against a real waitress server:
+the Maestro logs in and draws, the board lights up, a second screen on /display follows live
+without a reload, undo, manual entry on the Tabla Confrontadora, and the language switch."""
+
+import pytest
+from playwright.sync_api import expect
+
+from bingo_hall.draw import BALLS
+
+from .helpers import bearer, new_game
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def game(client):
+    return new_game(client, bearer(client), mode="points")
+
+
+@pytest.fixture
+def manual_game(client):
+    return new_game(client, bearer(client), draw="manual")
+
+
+def log_in(page, url, pin, lang="en"):
+    page.goto(f"{url}/caller/login?lang={lang}")
+    page.fill("input[name=pin]", pin)
+    page.click("button[type=submit]")
+
+
+def test_maestro_logs_in_draws_and_the_board_lights_up(page, live_server, app, game):
+    log_in(page, live_server.url, app.config["CALLER_PIN"])
+    expect(page).to_have_url(f"{live_server.url}/caller/games/{game}")
+    page.click("#draw")
+    expect(page.locator(".tabla .ball.called")).to_have_count(1)
+    last = page.locator(".tabla .ball.last")
+    expect(last).to_have_count(1)
+    expect(page.locator("#last-call")).to_have_text(last.get_attribute("aria-label"))
+    page.keyboard.press("Space")  # the space bar draws too
+    expect(page.locator(".tabla .ball.called")).to_have_count(2)
+    expect(page.locator('[data-field="left"]').first).to_have_text(str(BALLS - 2))
+
+
+def test_a_display_page_follows_the_draws_live_without_reload(
+    page, browser, live_server, app, game
+):
+    screen = browser.new_page(viewport={"width": 1920, "height": 1080})
+    screen.goto(f"{live_server.url}/display?lang=es")
+    expect(screen.locator("#station")).to_have_attribute("data-live", "yes")
+    screen.evaluate("window.notReloaded = true")
+    log_in(page, live_server.url, app.config["CALLER_PIN"])
+    page.click("#draw")
+    expect(page.locator(".tabla .ball.last")).to_have_count(1)
+    called = page.locator(".tabla .ball.last").get_attribute("data-ball")
+    expect(screen.locator("#last-call .number")).to_have_text(called)
+    expect(screen.locator(f'.tabla .ball[data-ball="{called}"]')).to_have_class(
+        "ball l-" + screen.locator("#last-call .letter").inner_text() + " called last"
+    )
+    from bingo_hall.station.spoken import spoken_call
+
+    expect(screen.locator("#spoken")).to_have_text(spoken_call(int(called), "es"))
+    assert screen.evaluate("window.notReloaded") is True
+    screen.close()
+
+
+def test_undo_unlights_the_ball_on_the_caller_page_and_the_display(
+    page, browser, live_server, app, game
+):
+    screen = browser.new_page()
+    screen.goto(f"{live_server.url}/display")
+    log_in(page, live_server.url, app.config["CALLER_PIN"])
+    page.click("#draw")
+    page.click("#draw")
+    expect(screen.locator(".tabla .ball.called")).to_have_count(2)
+    page.fill("#undo-reason", "second ball fell back in")
+    page.click("#undo button")
+    expect(page.locator(".tabla .ball.called")).to_have_count(1)
+    expect(screen.locator(".tabla .ball.called")).to_have_count(1)
+    expect(page.locator("#undone-log")).to_contain_text("second ball fell back in")
+    screen.close()
+
+
+def test_a_cage_ball_is_entered_by_clicking_the_tabla(page, live_server, app, manual_game):
+    log_in(page, live_server.url, app.config["CALLER_PIN"])
+    page.click('.tabla .ball[data-ball="31"]')
+    expect(page.locator("#last-call")).to_have_text("N 31")
+    page.fill("#manual-ball", "80")
+    page.click("#manual button[type=submit]")
+    expect(page.locator("#message")).to_contain_text("1 to 75")
+    expect(page.locator(".tabla .ball.called")).to_have_count(1)
+
+
+def test_the_language_switch_turns_the_pages_spanish_and_back(page, live_server, app, game):
+    log_in(page, live_server.url, app.config["CALLER_PIN"])
+    expect(page.locator("#draw")).to_contain_text("Draw")
+    page.click(".langs a[lang=es]")
+    expect(page.locator("#draw")).to_contain_text("Sacar bola")
+    expect(page.locator(".board-area > h2")).to_have_text("Tabla Confrontadora")  # a name, never translated
+    page.goto(f"{live_server.url}/display")
+    expect(page.locator("#voice")).to_contain_text("Voz")
+    page.click(".langs a[lang=en]")
+    expect(page.locator("#voice")).to_contain_text("Voice")
