@@ -52,6 +52,7 @@ PUNTOS = "points"  # the station's name for Bingo de Puntos mode
 MODES = (NORMAL, PUNTOS)
 DOBLE_BONUS = 100
 DEFAULT_TARGET = 1000
+MAX_TARGET = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,12 @@ class Rules:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise KitError(f"unknown mode {self.mode!r}; use normal or points (Bingo de Puntos)")
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise KitError("the target must be a whole number of points above 0")
+        if (
+            isinstance(self.target, bool)
+            or not isinstance(self.target, int)
+            or not 1 <= self.target <= MAX_TARGET
+        ):
+            raise KitError(f"the target must be a whole number of points from 1 to {MAX_TARGET}")
         if self.pattern is not None and self.mode != NORMAL:
             raise KitError("patterns are played in Bingo Normal only")
 

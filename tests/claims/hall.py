@@ -8,13 +8,15 @@ from conftest import TEST_PIN
 from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import Deck, new_deck
 
+_DECK = new_deck(40, seed="claims tests", name="Fiesta")  # made once; each test has its own DB
+
 
 class Hall:
     def __init__(self, client, deck: Deck | None = None) -> None:
         self.client = client
         token = client.post("/api/login", json={"pin": TEST_PIN}).get_json()["token"]
         self.auth = {"Authorization": f"Bearer {token}"}
-        self.deck = deck or new_deck(40, seed="claims tests", name="Fiesta")
+        self.deck = deck or _DECK
         r = client.post("/api/decks", json=self.deck.to_dict(), headers=self.auth)
         assert r.status_code in (200, 201), r.get_json()
 

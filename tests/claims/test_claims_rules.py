@@ -230,7 +230,14 @@ def test_in_normal_the_winner_becomes_maestro_only_with_the_option():
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{"mode": "bonus"}, {"target": 0}, {"target": "1000"}, {"mode": PUNTOS, "pattern": 1}]
+    "kwargs",
+    [
+        {"mode": "bonus"},
+        {"target": 0},
+        {"target": "1000"},
+        {"target": 10**30},
+        {"mode": PUNTOS, "pattern": 1},
+    ],
 )
 def test_rules_refuse_settings_a_host_could_mistype(kwargs):
     with pytest.raises(KitError):
