@@ -42,6 +42,16 @@ def title(kind: GameKind) -> str:
     return kind.title.get(str(get_locale() or "en"), kind.title.get("en", kind.name))
 
 
+@bp.after_request
+def _remember_lang(response: Response) -> Response:
+    """`?lang=` on a companions link sticks, as the ES/EN switch does: a phone that joined from
+    a Spanish link stays in Spanish on the next page."""
+    lang = request.args.get("lang")
+    if lang in ("es", "en") and request.cookies.get("lang") != lang:
+        response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
     return {"game_title": title}
@@ -82,7 +92,7 @@ def join():
         return render_template(
             "companions/index.html", kinds=kinds(), errors={"code": message}, code=raw
         ), 404
-    return redirect(url_for("companions.table", code=code))
+    return redirect(url_for("companions.table", code=code, **_keep_lang()))
 
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
@@ -132,7 +142,13 @@ def new_table(game: str):
         return jsonify(
             {"code": table.code, "url": url_for("companions.table", code=table.code)}
         ), 201
-    return redirect(url_for("companions.table", code=table.code))
+    return redirect(url_for("companions.table", code=table.code, **_keep_lang()))
+
+
+def _keep_lang() -> dict[str, str]:
+    """A `?lang=` the user chose on this page follows them to the next one."""
+    lang = request.args.get("lang")
+    return {"lang": lang} if lang in ("es", "en") else {}
 
 
 # --- one table ---------------------------------------------------------------------------------
