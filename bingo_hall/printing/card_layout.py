@@ -34,6 +34,7 @@ PAD_TOP, HEADER, TOTALS, GAP, FOOTER, PAD_BOTTOM = 0.3, 0.95, 0.5, 0.2, 1.55, 0.
 HEIGHT = PAD_TOP + HEADER + SIZE + TOTALS + GAP + FOOTER + PAD_BOTTOM
 
 BOLD, REGULAR = "Helvetica-Bold", "Helvetica"
+CAP = 0.36  # half of Helvetica's digit height, as a fraction of the font size: centres numbers
 UNICODE_BOLD = "DejaVuSans-Bold"
 DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
@@ -95,7 +96,7 @@ def fit_name(name: str, width: float, size: float) -> tuple[str, float, str]:
 def _centred(c: Canvas, text: str, x: float, y: float, font: str, size: float) -> None:
     """Text centred on (x, y), using the cap height so numbers sit in the middle of a cell."""
     c.setFont(font, size)
-    c.drawCentredString(x, y - 0.36 * size, text)
+    c.drawCentredString(x, y - CAP * size, text)
 
 
 def draw_card_form(
@@ -126,7 +127,7 @@ def draw_card_form(
         c.line(gl + i * s, gt, gl + i * s, gt - SIZE * s)
         c.line(gl, gt - i * s, gl + SIZE * s, gt - i * s)
 
-    # Small ticks pointing from each diagonal's last cell to its total, as on the 1933 card.
+    # Small ticks from the grid's bottom corners towards the diagonal totals printed there.
     c.setStrokeColor(HexColor(theme.totals))
     c.setLineWidth(max(0.4, 0.015 * s))
     bottom = gt - SIZE * s
@@ -136,9 +137,9 @@ def draw_card_form(
 
     footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
     c.setFillColor(HexColor(theme.accent))
-    font, size, name = fit_name(deck_name, (SIZE - FOOTER - 0.15) * s, 0.34 * s)
+    font, size, shown = fit_name(deck_name, (SIZE - FOOTER - 0.15) * s, 0.34 * s)
     c.setFont(font, size)
-    c.drawString(gl, footer_top - 0.42 * s, name)
+    c.drawString(gl, footer_top - 0.42 * s, shown)
     c.setFillColor(HexColor(theme.totals))
     c.setFont(REGULAR, 0.2 * s)
     c.drawString(gl, box.y + PAD_BOTTOM * s + 0.05 * s, labels["scan"] + " \u2192")
@@ -176,7 +177,7 @@ class CardInk:
     def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
         w = _width(text, font, size)
         ops.append(
-            f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - 0.36 * size:.2f} Tm ({text}) Tj"
+            f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({text}) Tj"
         )
 
     def card_ops(self, box: CardBox, card: Card, qr: tuple[int, Runs] | None) -> str:
