@@ -208,6 +208,7 @@ class Hand:
     tricks: dict[str, int] = field(default_factory=dict)
     captured: dict[str, list[Tile]] = field(default_factory=dict)
     rubber_by_points: set[str] = field(default_factory=set)
+    shown: dict[str, int] = field(default_factory=dict)  # points for doubles shown
 
 
 class Match:
@@ -236,6 +237,7 @@ class Match:
         self.history: list[Rubber] = []
         self.hand: Hand | None = None  # the hand being played
         self.hands_played = 0
+        self.sheet: list[dict] = []  # one line per finished hand, for the score sheet
         self.winner: str | None = None
 
     # -- events ------------------------------------------------------------------------------
@@ -251,11 +253,12 @@ class Match:
         hand = self._open()
         self._player(player)
         decl = doubles_declaration(doubles, bool(with_bingo), self.settings["variant"])
+        points = decl.points
         if decl.rubbers and self.settings["big_declarations"] == "rubbers":
             self._award(player, decl.rubbers, "declaration")
-            self.points[player] += decl.points - self.scoring.declarations[doubles][0]
-        else:
-            self.points[player] += decl.points
+            points -= self.scoring.declarations[doubles][0]
+        self.points[player] += points
+        hand.shown[player] = hand.shown.get(player, 0) + points
         self._check_threshold([player], hand)
         return decl
 
@@ -330,6 +333,15 @@ class Match:
         closer = hand.closed_by
         if closer and closer not in hand.rubber_by_points and self.winner is None:
             self._award(self._opponent(closer), 2, "failed_close")
+        self.sheet.append(
+            {
+                "hand": hand.number,
+                "trump": hand.trump,
+                "tricks": dict(hand.tricks),
+                "shown": dict(hand.shown),
+                "closed_by": hand.closed_by,
+            }
+        )
         self.hand = None
         self.hands_played += 1
 
@@ -432,6 +444,7 @@ def view(match: Match) -> dict:
         "log": [vars(r) for r in match.history],
         "hand": hand_view,
         "hands_played": match.hands_played,
+        "sheet": list(match.sheet),
         "next_leader": match.players[match.hands_played % 2],
         "rubber_points": match.scoring.rubber_points,
         "declarations": {

@@ -85,6 +85,14 @@ def test_declarations_are_scored_at_once_before_the_tricks():
     assert view["points"] == {A: 30, B: 45}
 
 
+def test_the_score_sheet_keeps_each_hand_with_its_doubles_shown():
+    view = play(hand(1, 50, 25), hand(3, 30, 45, declare=[(A, 3, True)], close=B))
+    assert view["sheet"] == [
+        {"hand": 1, "trump": 1, "tricks": {A: 50, B: 25}, "shown": {}, "closed_by": None},
+        {"hand": 2, "trump": 3, "tricks": {A: 30, B: 45}, "shown": {A: 50}, "closed_by": B},
+    ]
+
+
 def test_a_declaration_mid_hand_shows_in_the_running_score():
     view = play(hand(1, 10, 10)[:1] + [{"type": "declare", "player": B, "doubles": 2}])
     assert view["points"] == {A: 0, B: 20}

@@ -227,6 +227,27 @@
     });
   }
 
+  function renderSheet(view) {
+    show("dm-sheet-card", view.sheet.length > 0);
+    var table = clear("dm-sheet");
+    var head = el("tr", {}, [el("th", {text: T.sheet_hand}), el("th", {text: T.trump})]);
+    view.players.forEach(function (p) { head.appendChild(el("th", {text: p})); });
+    table.appendChild(el("thead", {}, [head]));
+    var body = el("tbody");
+    view.sheet.slice().reverse().forEach(function (line) {
+      var row = el("tr", {}, [el("td", {text: String(line.hand)}), el("td", {text: String(line.trump)})]);
+      view.players.forEach(function (p) {
+        var text = String(line.tricks[p]) + (line.shown[p] ? " + " + line.shown[p] : "");
+        row.appendChild(el("td", {}, [
+          el("span", {text: text}),
+          line.closed_by === p ? el("small", {class: "dm-closed", text: " " + T.closed_mark}) : null,
+        ]));
+      });
+      body.appendChild(row);
+    });
+    table.appendChild(body);
+  }
+
   function renderRules(view) {
     var box = clear("dm-rules");
     var lines = view.settings.variant === "berndt" ? T.rules_berndt : T.rules;
@@ -246,6 +267,7 @@
     if (playing && !view.hand) renderTrumpPicker(view);
     if (playing && view.hand) { renderHand(view); renderTricks(view); }
     renderLog(view);
+    renderSheet(view);
     renderRules(view);
   }
 
