@@ -105,6 +105,8 @@ def test_tapping_tiles_counts_a_hand_and_scores_the_rubber_on_a_phone(domino_app
     assert ana.locator(".dm-rubber-count").inner_text() == "1"
     assert ana.locator(".dm-point-count").inner_text() == "0"
     assert "Hand 2" in phone.inner_text("#dm-trump-title")
+    sheet_row = phone.locator("#dm-sheet tbody tr").first.locator("td").all_inner_texts()
+    assert [c.strip() for c in sheet_row] == ["1", "4", "71", "40"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
 
 
