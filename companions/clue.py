@@ -19,11 +19,13 @@ Decisions where the seed is silent:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from companions.clue_solver import Clause, Problem
+from bingo_hall.rng import SeededStream
+from companions.clue_solver import Clause, Problem, advise
 from companions.errors import EntryError
 
 ENVELOPE = "envelope"
@@ -449,6 +451,37 @@ class Notebook:
             }
             for i, card in enumerate(CARDS)
         }
+
+    def advice(self, room: str | None = None, samples: int = 200) -> list[dict]:
+        """Suggestions I could make, the most revealing first (expected bits; see `advise`).
+
+        `room` is the room I stand in (a suggestion must name it); None ranks every room. The
+        expectation is estimated from `samples` deals drawn exactly uniformly among the
+        consistent ones, from a seed fixed by the notes, so the same notes give the same advice.
+        """
+        counting = self.counting()
+        if not counting.total:
+            return []
+        seed = hashlib.sha256(repr((self._setup_key(), self.events)).encode()).digest()
+        stream = SeededStream(seed, "clue-advice")
+        deals = [counting.sample(stream.randbelow) for _ in range(samples)]
+        rooms = [CARD_INDEX[room]] if room else [CARD_INDEX[r.id] for r in ROOMS]
+        triples = [
+            (CARD_INDEX[s.id], CARD_INDEX[w.id], r)
+            for s in SUSPECTS
+            for w in WEAPONS
+            for r in rooms
+        ]
+        ranked = advise(deals, self.players.index(self.me), len(self.players), triples)
+        return [
+            {
+                "suspect": CARDS[s].id,
+                "weapon": CARDS[w].id,
+                "room": CARDS[r].id,
+                "bits": round(bits, 3),
+            }
+            for bits, (s, w, r) in ranked
+        ]
 
     def deals(self) -> int:
         """How many deals are consistent with everything noted."""

@@ -23,7 +23,7 @@ consistent deal equally likely, as a fair shuffle and deal make them before anyo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -81,8 +81,9 @@ class Problem:
         """Every cell that all consistent deals agree on, or None when there is no such deal.
 
         (The notebook takes the same facts from the exact count, `Counting.known()`; this
-        independent route checks it in the tests.) Each candidate cell is tested by asking for a deal with the opposite value; a deal found
-        that way clears every other candidate it disagrees with, so few solver calls are needed.
+        independent route checks it in the tests.) Each candidate cell is tested by asking for a
+        deal with the opposite value; a deal found that way clears every other candidate it
+        disagrees with, so few solver calls are needed.
         """
         base = self.cnf()
         model = pycosat.solve(base)
@@ -220,7 +221,7 @@ class Counting:
         self._steps = steps
         self._forward: list[dict[int, int]] = [{start: 1}]
         self._edges: list[list[tuple[int, list[tuple[int, int]]]]] = []
-        for i, (card, options, closes) in enumerate(steps):
+        for i, (_card, options, closes) in enumerate(steps):
             checks, empty = limits[i + 1]
             layer: dict[int, int] = {}
             edges = []
@@ -259,14 +260,14 @@ class Counting:
         done: set[int] = set()
         order: list[int] = []
         opened: set[int] = set()
+
+        def cost(c: int, opened: set[int]) -> tuple[int, int]:
+            now = opened | touching[c]
+            still = sum(1 for j in now if not cards_of[j] <= done | {c})
+            return (still + 2 * len(allowed[c]), c)  # measured best on simulated games
+
         while len(order) < n_cards:
-
-            def cost(c: int) -> tuple[int, int]:
-                now = opened | touching[c]
-                still = sum(1 for j in now if not cards_of[j] <= done | {c})
-                return (still + 2 * len(allowed[c]), c)  # measured best on simulated games
-
-            best = min((c for c in range(n_cards) if c not in done), key=cost)
+            best = min((c for c in range(n_cards) if c not in done), key=lambda c: cost(c, opened))
             order.append(best)
             done.add(best)
             opened = {j for j in opened | touching[best] if not cards_of[j] <= done}
@@ -303,17 +304,18 @@ class Counting:
             return {}
         return {cell: Fraction(k, self.total) for cell, k in self.marginals().items()}
 
-    def sample(self, randbelow) -> tuple[int, ...]:
+    def sample(self, randbelow: Callable[[int], int]) -> tuple[int, ...]:
         """One deal drawn uniformly among the consistent ones: the location of each card.
 
         `randbelow(n)` gives a uniform integer below n (e.g. `rng.SeededStream.randbelow`).
         """
+        if not hasattr(self, "_edge_maps"):
+            self._edge_maps = [dict(edges) for edges in self._edges]
         where = [0] * len(self.problem.categories)
         state = next(iter(self._forward[0]))
         for i, (card, _, _) in enumerate(self._steps):
             after = self._backward[i + 1]
-            out = dict(self._edges[i])[state]
-            weights = [(lo, nxt, after.get(nxt, 0)) for lo, nxt in out]
+            weights = [(lo, nxt, after.get(nxt, 0)) for lo, nxt in self._edge_maps[i][state]]
             pick = randbelow(sum(w for _, _, w in weights))
             for lo, nxt, w in weights:
                 if pick < w:
@@ -321,6 +323,52 @@ class Counting:
                     break
                 pick -= w
         return tuple(where)
+
+
+def advise(
+    deals: Sequence[tuple[int, ...]],
+    me: int,
+    n_players: int,
+    candidates: Iterable[tuple[int, int, int]],
+) -> list[tuple[float, tuple[int, int, int]]]:
+    """Expected information (bits) that my suggestion of each candidate triple reveals.
+
+    The answer I get is who shows first to my left and which card (the seed: "el jugador
+    contiguo sentado a la izquierda ... muestra uno solo"), or that nobody can. Taking the
+    shower's choice as uniform among the cards they hold, the information about the deal is
+    H(answer) - E[H(answer | deal)], averaged over `deals` drawn uniformly from the consistent
+    ones. Returned best first.
+    """
+    far = n_players  # me and the envelope never show
+    distances = [
+        tuple((lo - me) % n_players if lo < n_players and lo != me else far for lo in deal)
+        for deal in deals
+    ]
+    scored = []
+    n = len(distances)
+    log2 = [0.0, 0.0, 1.0, math.log2(3)]
+    for triple in candidates:
+        s, w, r = triple
+        answers: dict[int, float] = {}  # (first shower's distance, card) packed; -1 = nobody
+        choice = 0.0
+        for dist in distances:
+            a, b, c = dist[s], dist[w], dist[r]
+            first = a if a < b else b
+            first = first if first < c else c
+            if first == far:
+                answers[-1] = answers.get(-1, 0.0) + 1.0
+                continue
+            shown = (a == first) + (b == first) + (c == first)
+            part = 1.0 / shown
+            for card, x in ((s, a), (w, b), (r, c)):
+                if x == first:
+                    key = first * 64 + card
+                    answers[key] = answers.get(key, 0.0) + part
+            choice += log2[shown]
+        entropy = -sum(v / n * math.log2(v / n) for v in answers.values() if v)
+        scored.append((entropy - choice / n, triple))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return scored
 
 
 _RULES_CACHE: dict[tuple, list[list[int]]] = {}
