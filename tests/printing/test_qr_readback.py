@@ -3,6 +3,7 @@ it), names the right deck and serial and carries a valid signature (issue 3, "Te
 
 from __future__ import annotations
 
+import pypdfium2.raw as pdfium_c
 import pytest
 
 from bingo_hall.manifest import new_deck
@@ -115,3 +116,22 @@ def test_progress_is_told_about_every_card_once(deck):
     told = []
     render_deck_pdf(deck, base_url=BASE, serials=list(range(1, 121)), progress=told.append)
     assert sum(told) == 120
+
+
+def test_each_qr_is_one_vector_path_and_there_are_no_images():
+    d = new_deck(4, seed="vector", name="Vector")
+    page = open_pdf(render_deck_pdf(d, base_url=BASE))[0]
+    everything = list(page.get_objects(max_depth=4))
+    assert not [o for o in everything if o.type == pdfium_c.FPDF_PAGEOBJ_IMAGE]
+    paths = [o for o in page.get_objects(max_depth=1) if o.type == pdfium_c.FPDF_PAGEOBJ_PATH]
+    big = [o for o in paths if pdfium_c.FPDFPath_CountSegments(o.raw) > 100]
+    scans = scan_qr_codes(page)
+    assert len(big) == len(scans) == 4
+    for scan in scans:
+        inside = [o for o in big if _contains(o.get_bounds(), scan.x, scan.y)]
+        assert len(inside) == 1  # the whole code is one path object
+
+
+def _contains(bounds, x, y) -> bool:
+    left, bottom, right, top = bounds
+    return left < x < right and bottom < y < top
