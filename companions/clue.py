@@ -365,7 +365,7 @@ class Notebook:
         return self._known
 
     def status(self, card: str) -> dict:
-        """{"holder": a player, "envelope" or "unknown", "excluded": places known not to hold it}."""
+        """{"holder": a player, "envelope" or "unknown", "excluded": places known to lack it}."""
         if card not in CARD_INDEX:
             raise EntryError("Unknown card: {value}", field="card", params={"value": card})
         i = CARD_INDEX[card]

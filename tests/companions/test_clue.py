@@ -122,8 +122,9 @@ def test_a_pass_means_the_player_lacks_all_three():
 
 
 def hand_size_game(sizes=None) -> Notebook:
-    """Dani (4 cards) shows me 3 cards (I name my own cards beside them, as the seed advises), then shows others one card of {white, wrench, hall} and
-    one of {white, rope, kitchen}: her one free slot must hold a card in both sets."""
+    """Dani (4 cards) shows me 3 cards (I name my own cards beside them, as the seed advises),
+    then shows others one card of {white, wrench, hall} and one of {white, rope, kitchen}: her
+    one free slot must hold a card in both sets."""
     nb = Notebook(FOUR, "Ana", ["green", "mustard", "candlestick", "knife", "ballroom"], sizes)
     nb.suggest("Ana", "peacock", "candlestick", "ballroom", shown_by="Dani", card="peacock")
     nb.suggest("Ana", "green", "revolver", "ballroom", shown_by="Dani", card="revolver")
