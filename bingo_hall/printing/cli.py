@@ -83,6 +83,8 @@ def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, seria
 @print_options
 def print_cmd(deck_file, output, template, paper, lang, base_url, serials) -> None:
     """Print the cards of a deck file to a PDF."""
+    if Path(output).resolve() == Path(deck_file).resolve():
+        raise KitError("-o would overwrite the deck file itself; give a .pdf name")
     deck = load_deck(deck_file)
     _print_deck(deck, Path(output), template, paper, lang, base_url, serials)
 

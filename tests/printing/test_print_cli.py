@@ -118,6 +118,12 @@ def test_unwritable_output_is_one_line_exit_2(tmp_path, deck_file, capsys):
     run_error(capsys, argv + ["--base-url", "http://10.1.1.1"])
 
 
+def test_print_never_overwrites_the_deck_file_with_the_pdf(deck_file, capsys):
+    before = deck_file.read_bytes()
+    run_error(capsys, ["print", str(deck_file), "-o", str(deck_file), "--base-url", "http://h"])
+    assert deck_file.read_bytes() == before
+
+
 def test_kit_writes_board_tokens_and_rules(tmp_path, capsys):
     out = tmp_path / "kit.pdf"
     main(["kit", "-o", str(out), "--lang", "en", "--paper", "letter"])
