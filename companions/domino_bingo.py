@@ -384,6 +384,8 @@ class Match:
         return self.hand
 
     def _player(self, player: str) -> None:
+        if player is None:
+            raise EntryError("Say which player", field="player")
         if player not in self.players:
             raise EntryError(
                 "{player} is not at this table", field="player", params={"player": player}

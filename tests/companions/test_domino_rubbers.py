@@ -241,6 +241,7 @@ def test_a_player_counts_their_tricks_once_per_hand():
         {"type": "tricks", "player": A, "tiles": "6-6"},
         {"type": "tricks", "player": A, "points": "ten"},
         {"type": "shuffle"},
+        {"type": "close"},
     ],
 )
 def test_bad_entries_are_refused_with_a_message(entry):
