@@ -1,0 +1,237 @@
+"""Benchmark: a served station on loopback with many screens (issue 4). Prints figures; not a test.
+
+    .venv/bin/python benchmarks/station.py [--clients 300] [--draws 40] [--pollers 8]
+
+It starts `bingo-hall serve` as a real process (waitress, one thread per open event stream),
+loads a deck, starts a game, opens N Server-Sent Events clients and keeps `pollers` clients
+polling `GET /api/games/<id>` in a loop. Then it times each measurement in MEASUREMENTS.
+
+`draw_to_event`: for each draw, the time from sending `POST /draw` to each SSE client receiving
+its `call` event (so N samples per draw); p50/p99 over all of them. Target: p99 <= 50 ms.
+
+To add a measurement (e.g. the claims check under the same load), write
+`async def measure_x(bench: Bench) -> dict[str, float]` and append it to MEASUREMENTS; `bench`
+gives the URL, game id, bearer headers, deck and the helper `bench.request()`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bingo_hall.manifest import Deck, new_deck, save_deck  # noqa: E402
+
+PIN = "424242"
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+@dataclass
+class Bench:
+    host: str
+    port: int
+    game_id: int
+    headers: dict[str, str]
+    deck: Deck
+    received: dict[int, list[float]] = field(default_factory=dict)  # seq -> receive times
+
+    async def request(self, method: str, path: str, body: dict | None = None, auth=True):
+        """One HTTP/1.1 request on a fresh connection: (status, parsed JSON body)."""
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        payload = json.dumps(body or {}).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}", "Connection: close"]
+        if auth:
+            head += [f"{k}: {v}" for k, v in self.headers.items()]
+        head += ["Content-Type: application/json", f"Content-Length: {len(payload)}", "", ""]
+        writer.write("\r\n".join(head).encode() + payload)
+        await writer.drain()
+        raw = await reader.read()
+        writer.close()
+        status = int(raw.split(b" ", 2)[1])
+        text = raw.split(b"\r\n\r\n", 1)[1]
+        if b"Transfer-Encoding: chunked" in raw.split(b"\r\n\r\n", 1)[0]:
+            text = _unchunk(text)
+        return status, json.loads(text) if text.strip() else None
+
+
+def _unchunk(data: bytes) -> bytes:
+    out, rest = b"", data
+    while rest:
+        size_line, rest = rest.split(b"\r\n", 1)
+        size = int(size_line, 16)
+        if size == 0:
+            break
+        out, rest = out + rest[:size], rest[size + 2 :]
+    return out
+
+
+async def sse_client(bench: Bench, ready: asyncio.Event, counter: list[int], total: int):
+    reader, writer = await asyncio.open_connection(bench.host, bench.port)
+    writer.write(
+        f"GET /api/games/{bench.game_id}/events HTTP/1.1\r\nHost: {bench.host}\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
+    )
+    await writer.drain()
+    event = None
+    while True:
+        line = await reader.readline()
+        if not line:
+            return
+        if line.startswith(b"event: "):
+            event = line[7:].strip()
+            if event == b"snapshot":
+                counter[0] += 1
+                if counter[0] == total:
+                    ready.set()
+        elif line.startswith(b"data: ") and event == b"call":
+            now = time.perf_counter()
+            seq = json.loads(line[6:])["seq"]
+            bench.received.setdefault(seq, []).append(now)
+
+
+async def poller(bench: Bench, stop: asyncio.Event, count: list[int]):
+    while not stop.is_set():
+        await bench.request("GET", f"/api/games/{bench.game_id}", auth=False)
+        count[0] += 1
+
+
+async def measure_draw_to_event(bench: Bench, draws: int, clients: int) -> dict[str, float]:
+    latencies, answer = [], []
+    for _ in range(draws):
+        t0 = time.perf_counter()
+        status, data = await bench.request("POST", f"/api/games/{bench.game_id}/draw")
+        answer.append(time.perf_counter() - t0)
+        assert status == 200, data
+        deadline = time.perf_counter() + 5
+        while len(bench.received.get(data["seq"], [])) < clients:
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"only {len(bench.received.get(data['seq'], []))} got seq")
+            await asyncio.sleep(0.001)
+        latencies += [t - t0 for t in bench.received[data["seq"]]]
+        await asyncio.sleep(0.05)
+    return {
+        "draw->event p50 ms": 1000 * statistics.median(latencies),
+        "draw->event p99 ms": 1000 * percentile(latencies, 99),
+        "draw->event max ms": 1000 * max(latencies),
+        "draw answer p50 ms": 1000 * statistics.median(answer),
+        "samples": len(latencies),
+    }
+
+
+# (name, coroutine function(bench, args) -> dict). The claims check timing is appended here.
+MEASUREMENTS = [
+    ("draw to event", lambda bench, args: measure_draw_to_event(bench, args.draws, args.clients)),
+]
+
+
+async def measure_check(bench: Bench, checks: int = 300) -> dict[str, float]:
+    """Claims (issue 5): `GET /api/games/<id>/check/<serial>`, the Maestro's typed serial, on
+    cards spread over the deck, each on a fresh connection. Target: p99 <= 20 ms."""
+    times = []
+    for i in range(checks):
+        serial = 1 + (i * 37) % len(bench.deck.cards)
+        t0 = time.perf_counter()
+        status, data = await bench.request("GET", f"/api/games/{bench.game_id}/check/{serial}")
+        times.append(time.perf_counter() - t0)
+        assert status == 200 and data["serial"] == serial, data
+    return {
+        "check p50 ms": 1000 * statistics.median(times),
+        "check p99 ms": 1000 * percentile(times, 99),
+        "check max ms": 1000 * max(times),
+        "samples": len(times),
+    }
+
+
+MEASUREMENTS.append(("claims check", lambda bench, args: measure_check(bench)))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_station(tmp: Path, deck_path: Path, threads: int) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
+    argv += ["--port", str(port), "--db", str(tmp / "bench.sqlite"), "--pin", PIN]
+    argv += ["--threads", str(threads), "--deck", str(deck_path)]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, env=os.environ.copy())
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the station did not start")
+
+
+async def run(args) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        deck = new_deck(300, seed="bench", name="Bench")
+        deck_path = save_deck(deck, Path(tmp) / "bench.deck.json")
+        threads = args.clients + args.pollers + 32
+        proc, port = start_station(Path(tmp), deck_path, threads)
+        try:
+            bench = Bench("127.0.0.1", port, 0, {}, deck)
+            _, login = await bench.request("POST", "/api/login", {"pin": PIN}, auth=False)
+            bench.headers = {"Authorization": "Bearer " + login["token"]}
+            _, game = await bench.request("POST", "/api/games", {"deck_id": deck.deck_id})
+            bench.game_id = game["game_id"]
+            ready, counter = asyncio.Event(), [0]
+            readers = [
+                asyncio.create_task(sse_client(bench, ready, counter, args.clients))
+                for _ in range(args.clients)
+            ]
+            await asyncio.wait_for(ready.wait(), 60)
+            stop, polls = asyncio.Event(), [0]
+            pollers = [asyncio.create_task(poller(bench, stop, polls)) for _ in range(args.pollers)]
+            t_start = time.perf_counter()
+            print(
+                f"station on 127.0.0.1:{port}, waitress threads {threads}, "
+                f"{args.clients} SSE clients, {args.pollers} pollers of GET /api/games/<id>"
+            )
+            for name, fn in MEASUREMENTS:
+                figures = await fn(bench, args)
+                print(f"{name}:")
+                for k, v in figures.items():
+                    print(f"  {k:24} {v:10.1f}" if isinstance(v, float) else f"  {k:24} {v:>10}")
+            stop.set()
+            elapsed = time.perf_counter() - t_start
+            print(f"polls served meanwhile: {polls[0]} ({polls[0] / elapsed:.0f}/s)")
+            await asyncio.gather(*pollers, return_exceptions=True)
+            for t in readers:
+                t.cancel()
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--clients", type=int, default=300)
+    p.add_argument("--draws", type=int, default=40)
+    p.add_argument("--pollers", type=int, default=8)
+    asyncio.run(run(p.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
