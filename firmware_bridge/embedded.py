@@ -119,6 +119,7 @@ def start_in_station(app: Flask, device_url: str) -> EmbeddedBridge:
     """Run the bridge for the life of the station. Call before the app serves its first request."""
     bridge = EmbeddedBridge(app, device_url)
     app.extensions["bhp_bridge"] = bridge
-    app.register_blueprint(bp)
+    if bp.name not in app.blueprints:
+        app.register_blueprint(bp)
     app.jinja_env.globals["bhp_device"] = bridge.status
     return bridge.start()

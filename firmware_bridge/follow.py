@@ -129,7 +129,7 @@ class Follower:
 
     def on_ball(self, ball: int) -> None:
         """DeviceLink's callback: raise BallRefused to ACK and report, anything else to retry."""
-        gid = self.game_id
+        gid = self.source.newest_active()  # not self.game_id: the game may be seconds old
         if gid is None:
             raise BallRefused("no active game to enter it in")
         self.source.enter_ball(gid, ball, f"bhp-{self._session}-{gid}-{self._balls}")

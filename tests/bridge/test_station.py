@@ -1,0 +1,178 @@
+"""The bridge against the real caller station (issue 6, "Host side"): inside the station
+(`serve --device`, in-process broker) and as `bingo-hall bridge` over HTTP. The board must show
+exactly the station's live calls, in order; a ball from the machine becomes one manual call."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from firmware_bridge.embedded import start_in_station
+
+from .conftest import bearer, eventually, new_game
+
+
+@pytest.fixture
+def embedded(app):
+    """start(url) runs the bridge inside `app`, as `bingo-hall serve --device url` does."""
+    started = []
+
+    def start(url: str):
+        started.append(start_in_station(app, url))
+        return started[-1]
+
+    yield start
+    for bridge in started:
+        bridge.stop()
+
+
+def live_balls(client, game_id: int) -> list[int]:
+    return [c["ball"] for c in client.get(f"/api/games/{game_id}").get_json()["calls"]]
+
+
+def test_the_stations_draws_light_the_board_and_an_undo_unlights(client, emulator, embedded):
+    emu = emulator("board")
+    embedded(emu.path)
+    auth = bearer(client)
+    game = new_game(client, auth)
+    for _ in range(4):
+        assert client.post(f"/api/games/{game}/draw", json={}, headers=auth).status_code == 200
+    called = live_balls(client, game)
+    eventually(lambda: emu.device.lit == called)
+    r = client.post(f"/api/games/{game}/undo", json={"reason": "wrong key"}, headers=auth)
+    assert r.status_code == 200
+    eventually(lambda: emu.device.lit == called[:-1])
+
+
+def test_a_new_round_and_a_new_game_start_a_dark_board(client, emulator, embedded):
+    emu = emulator("board")
+    embedded(emu.path)
+    auth = bearer(client)
+    game = new_game(client, auth, mode="points")
+    client.post(f"/api/games/{game}/draw", json={}, headers=auth)
+    eventually(lambda: len(emu.device.lit) == 1)
+    assert client.post(f"/api/games/{game}/rounds", json={}, headers=auth).status_code == 201
+    eventually(lambda: emu.device.lit == [])
+    client.post(f"/api/games/{game}/draw", json={}, headers=auth)
+    eventually(lambda: emu.device.lit == live_balls(client, game) != [])
+    newer = new_game(client, auth)  # the bridge follows the newest active game
+    eventually(lambda: emu.device.lit == [], timeout=5)
+    client.post(f"/api/games/{newer}/draw", json={}, headers=auth)
+    eventually(lambda: emu.device.lit == live_balls(client, newer) != [])
+
+
+def test_a_ball_from_the_machine_becomes_one_manual_call(client, emulator, embedded):
+    emu = emulator("combo", seed=1)
+    bridge = embedded(emu.path)
+    auth = bearer(client)
+    game = new_game(client, auth, draw="manual")
+    eventually(lambda: bridge.status()["state"] == "connected")
+    assert client.post("/api/device/drop").status_code == 401  # players cannot drop balls
+    r = client.post("/api/device/drop", headers=auth)
+    assert r.status_code == 202
+    eventually(lambda: len(live_balls(client, game)) == 1)
+    ball = live_balls(client, game)[0]
+    assert emu.device.dropped == [ball]
+    eventually(lambda: emu.device.lit == [ball])  # and the board lights the call
+    time.sleep(1.2)  # past two of the device's resend periods: still one call
+    assert live_balls(client, game) == [ball] and emu.device.pending_events == []
+
+
+def test_a_machine_ball_in_an_automatic_game_is_refused_and_shown(client, emulator, embedded):
+    emu = emulator("balldrop")
+    bridge = embedded(emu.path)
+    auth = bearer(client)
+    game = new_game(client, auth, draw="auto")
+    eventually(lambda: bridge.status()["state"] == "connected")
+    emu.device.ball_read(33, now=0)
+    eventually(lambda: bridge.status()["state"] == "error")
+    assert "ball 33 not entered" in bridge.status()["detail"]
+    assert live_balls(client, game) == []
+    board = emulator("board")
+    other = embedded(board.path)
+    eventually(lambda: other.status()["state"] == "connected")
+    assert client.post("/api/device/drop", headers=auth).status_code == 409
+
+
+def test_the_caller_page_shows_the_device_state_in_both_languages(client, emulator, embedded):
+    emu = emulator("board")
+    bridge = embedded(emu.path)
+    auth = bearer(client)
+    game = new_game(client, auth)
+    eventually(lambda: bridge.status()["state"] == "connected")
+    with client.session_transaction() as s:
+        s["caller"] = True
+    page = client.get(f"/caller/games/{game}?lang=en").get_data(as_text=True)
+    assert "Flashboard" in page and "state-connected" in page and "bhk-emu" in page
+    emu.unplug()
+    eventually(lambda: bridge.status()["state"] == "retrying")
+    page = client.get(f"/caller/games/{game}?lang=es").get_data(as_text=True)
+    assert "Tablero luminoso" in page and "reintentando" in page
+    assert client.get("/api/device").get_json()["state"] == "retrying"
+
+
+def test_the_bridge_command_follows_a_station_over_http(app, client, live_server, emulator):
+    auth = bearer(client)
+    game = new_game(client, auth)
+    emu = emulator("board")
+    env = {**os.environ, "BINGO_HALL_PIN": app.config["CALLER_PIN"]}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bingo_hall.cli",
+            "bridge",
+            "--device",
+            emu.path,
+            "--station",
+            live_server.url,
+        ],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+    try:
+        eventually(lambda: any("device connected: board bhk-emu 1.0" in x for x in lines), 10)
+        for _ in range(3):
+            client.post(f"/api/games/{game}/draw", json={}, headers=auth)
+        called = live_balls(client, game)
+        eventually(lambda: emu.device.lit == called, timeout=10)
+        client.post(f"/api/games/{game}/undo", json={"reason": "slip"}, headers=auth)
+        eventually(lambda: emu.device.lit == called[:-1])
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+    assert proc.returncode == 0 and proc.stderr.read() == ""
+
+
+def test_the_bridge_command_refuses_a_wrong_pin_in_one_line(live_server, emulator):
+    emu = emulator("board")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bingo_hall.cli",
+            "bridge",
+            "--device",
+            emu.path,
+            "--station",
+            live_server.url,
+            "--pin",
+            "000000",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == "bingo-hall: error: the station refused the PIN (wrong PIN)\n"
