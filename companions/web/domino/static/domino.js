@@ -104,7 +104,11 @@
     counts.forEach(function (n) {
       var d = view.declarations[n];
       var pts = d.points + (state.withBingo ? bonus : 0);
-      var extra = d.rubbers && view.settings.big_declarations === "rubbers" ? fmt(T.or_rubbers, {n: d.rubbers}) : "";
+      var extra = "";
+      if (d.rubbers && view.settings.big_declarations === "rubbers") {
+        extra = (d.rubbers === 1 ? T.one_rubber : fmt(T.n_rubbers, {n: d.rubbers})) +
+                (state.withBingo ? " +" + bonus : "");
+      }
       grid.appendChild(el("button", {type: "button", class: "dm-decl", "data-doubles": n,
         on: function () {
           state.chooser = null;
