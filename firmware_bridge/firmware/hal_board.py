@@ -7,11 +7,18 @@ number as a line of digits when a ball rolls past its window.
 """
 
 import sys
-import time
 
 import machine
-from bhp_device import NoDisplay
+from bhp_device import NoDisplay, ticks_add, ticks_diff
 from display import Max7219Display, Ws2812Display
+
+try:
+    from time import ticks_ms
+except ImportError:  # CPython, where the host tests run this file with a fake `machine`
+    import time
+
+    def ticks_ms():
+        return int(time.monotonic() * 1000)
 
 
 class Dropper:
@@ -24,10 +31,10 @@ class Dropper:
 
     def release(self, device):
         self.pin.value(1)
-        self.off_at = time.ticks_add(time.ticks_ms(), self.pulse_ms)
+        self.off_at = ticks_add(ticks_ms(), self.pulse_ms)
 
     def service(self):
-        if self.off_at is not None and time.ticks_diff(time.ticks_ms(), self.off_at) >= 0:
+        if self.off_at is not None and ticks_diff(ticks_ms(), self.off_at) >= 0:
             self.pin.value(0)
             self.off_at = None
 
@@ -101,19 +108,16 @@ class Hal:
             sys.stdout.buffer.write(data)
 
     def ticks_ms(self):
-        return time.ticks_ms()
+        return ticks_ms()
 
     def read_ball(self):
         """A ball number from the scanner, once per label read; anything else is ignored."""
         chunk = self._scanner.read()
         if chunk:
-            self._scan = (self._scan + chunk)[-32:]
-        while b"\r" in self._scan or b"\n" in self._scan:
-            for sep in (b"\r", b"\n"):
-                if sep in self._scan:
-                    line, _, self._scan = self._scan.partition(sep)
-                    break
-            text = line.strip().decode()
+            self._scan = (self._scan + chunk.replace(b"\r", b"\n"))[-64:]
+        while b"\n" in self._scan:
+            line, self._scan = self._scan.split(b"\n", 1)
+            text = line.strip()
             if text.isdigit() and 1 <= int(text) <= 75:
                 return int(text)
         return None
