@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -35,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bingo_hall.manifest import Deck, new_deck, save_deck  # noqa: E402
 
 PIN = "424242"
+_SEQ = re.compile(rb'"seq":(\d+)')
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -102,7 +104,7 @@ async def sse_client(bench: Bench, ready: asyncio.Event, counter: list[int], tot
                     ready.set()
         elif line.startswith(b"data: ") and event == b"call":
             now = time.perf_counter()
-            seq = json.loads(line[6:])["seq"]
+            seq = int(_SEQ.search(line).group(1))
             bench.received.setdefault(seq, []).append(now)
 
 

@@ -62,7 +62,7 @@
       const made = await api("POST", "claims", payload);
       await showCard(s);
       if (made.valid) say(T.valid + (made.verdict.points !== null ? " · " + fill(T.points, { n: made.verdict.points }) : ""));
-      else say(fill(T.false_claim, { line: made.penalty.line, numbers: made.penalty.numbers.join(", ") }), true);
+      else say(fill(T.false_claim, { line: T.figures[made.penalty.line] || made.penalty.line, numbers: made.penalty.numbers.join(", ") }), true);
     } catch (e) { say(e.message, true); }
   });
 
@@ -164,7 +164,7 @@
       const li = document.createElement("li");
       li.className = c.valid ? "valid" : "false";
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "") + " · " + fill(T.at_call, { n: c.at_call }) + " · ";
-      text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: c.penalty.line, numbers: c.penalty.numbers.join(", ") });
+      text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: T.figures[c.penalty.line] || c.penalty.line, numbers: c.penalty.numbers.join(", ") });
       li.textContent = text;
       li.addEventListener("click", () => { $("claim-serial").value = c.serial; showCard(c.serial).catch(() => {}); });
       list.appendChild(li);
