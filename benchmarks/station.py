@@ -1,10 +1,12 @@
 """Benchmark: a served station on loopback with many screens (issue 4). Prints figures; not a test.
 
-    .venv/bin/python benchmarks/station.py [--clients 300] [--draws 40] [--pollers 8]
+    .venv/bin/python benchmarks/station.py [--clients 300] [--draws 40]
+        [--pollers 20] [--poll-interval 0.5]
 
 It starts `bingo-hall serve` as a real process (waitress, one thread per open event stream),
 loads a deck, starts a game, opens N Server-Sent Events clients and keeps `pollers` clients
-polling `GET /api/games/<id>` in a loop. Then it times each measurement in MEASUREMENTS.
+polling `GET /api/games/<id>` (each every `poll-interval` s; 0 = flat out). Then it times
+each measurement in MEASUREMENTS.
 
 `draw_to_event`: for each draw, the time from sending `POST /draw` to each SSE client receiving
 its `call` event (so N samples per draw); p50/p99 over all of them. Target: p99 <= 50 ms.
@@ -108,10 +110,12 @@ async def sse_client(bench: Bench, ready: asyncio.Event, counter: list[int], tot
             bench.received.setdefault(seq, []).append(now)
 
 
-async def poller(bench: Bench, stop: asyncio.Event, count: list[int]):
+async def poller(bench: Bench, stop: asyncio.Event, count: list[int], interval: float):
+    """A screen or phone that polls instead of listening (e.g. the flashboard bridge)."""
     while not stop.is_set():
         await bench.request("GET", f"/api/games/{bench.game_id}", auth=False)
         count[0] += 1
+        await asyncio.sleep(interval)
 
 
 async def measure_draw_to_event(bench: Bench, draws: int, clients: int) -> dict[str, float]:
@@ -205,11 +209,17 @@ async def run(args) -> None:
             ]
             await asyncio.wait_for(ready.wait(), 60)
             stop, polls = asyncio.Event(), [0]
-            pollers = [asyncio.create_task(poller(bench, stop, polls)) for _ in range(args.pollers)]
+            pollers = [
+                asyncio.create_task(poller(bench, stop, polls, args.poll_interval))
+                for _ in range(args.pollers)
+            ]
             t_start = time.perf_counter()
             print(
                 f"station on 127.0.0.1:{port}, waitress threads {threads}, "
-                f"{args.clients} SSE clients, {args.pollers} pollers of GET /api/games/<id>"
+                f"{args.clients} SSE clients, {args.pollers} pollers of GET /api/games/<id> "
+                f"(each every {args.poll_interval} s); load average before: "
+                + " ".join(f"{x:.1f}" for x in os.getloadavg())
+                + f" on {os.cpu_count()} CPUs"
             )
             for name, fn in MEASUREMENTS:
                 figures = await fn(bench, args)
@@ -231,7 +241,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--clients", type=int, default=300)
     p.add_argument("--draws", type=int, default=40)
-    p.add_argument("--pollers", type=int, default=8)
+    p.add_argument("--pollers", type=int, default=20)
+    p.add_argument("--poll-interval", type=float, default=0.5, help="seconds between polls")
     asyncio.run(run(p.parse_args()))
 
 

@@ -85,7 +85,15 @@ def run_server(app, host: str, port: int, threads: int, device: str | None = Non
 
         start_in_station(app, device)
     try:
-        server = create_server(app, host=host, port=port, threads=threads, channel_timeout=120)
+        server = create_server(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            channel_timeout=120,
+            connection_limit=max(1000, 2 * threads),
+            asyncore_use_poll=True,
+        )
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise KitError(
