@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -33,6 +34,33 @@ def _wait(timeout: float) -> None:
         _changed.wait(timeout)
 
 
+class RenderedViews:
+    """The last few (table, version) -> SSE text, so N phones at a table cost one replay and one
+    JSON encoding per change instead of N."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._items: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, key: tuple[str, int]) -> str | None:
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: tuple[str, int], text: str) -> None:
+        with self._lock:
+            self._items[key] = text
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+def render(snap: dict[str, Any]) -> str:
+    """A snapshot as the two SSE messages a phone needs: `history`, then `view`."""
+    version = snap["version"]
+    return sse("history", snap["history"], version) + sse("view", snap["view"], version)
+
+
 def sse(event: str, data: Any, event_id: int | None = None) -> str:
     lines = [f"event: {event}"]
     if event_id is not None:
@@ -43,12 +71,15 @@ def sse(event: str, data: Any, event_id: int | None = None) -> str:
 
 def stream(
     version_of: Callable[[], int | None],
-    snapshot: Callable[[], dict[str, Any]],
+    events_for: Callable[[int], tuple[int, str]],
     close: Callable[[], None],
     *,
     stream_seconds: float = STREAM_SECONDS,
 ) -> Iterator[str]:
-    """Yield `history` then `view` events whenever the table's version moves."""
+    """Yield `history` then `view` events whenever the table's version moves.
+
+    `events_for(version)` returns the rendered messages and the version they show (which may
+    be newer than asked if another change landed meanwhile)."""
     try:
         yield "retry: 1000\n\n"
         last: int | None = None
@@ -58,10 +89,8 @@ def stream(
             if version is None:
                 return
             if version != last:
-                snap = snapshot()
-                last = snap["version"]
-                yield sse("history", snap["history"], last)
-                yield sse("view", snap["view"], last)
+                last, text = events_for(version)
+                yield text
                 quiet_since = time.monotonic()
             elif time.monotonic() - quiet_since > KEEPALIVE_SECONDS:
                 yield ": keepalive\n\n"

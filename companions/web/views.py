@@ -210,8 +210,10 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
 
 
 def _changed(table: store.Table, kind: GameKind, status: int = 200, **extra: Any):
+    snap = store.snapshot(get_db(), table, kind)
+    _rendered().put((table.code, snap["version"]), live.render(snap))
     live.notify(table.code)
-    return jsonify({**store.snapshot(get_db(), table, kind), **extra}), status
+    return jsonify({**snap, **extra}), status
 
 
 def _entry_error(exc: EntryError):
@@ -270,9 +272,20 @@ def correct_entry(code: str, entry_id: int):
 def events(code: str):
     table, kind = _open(code)
     conn = connect(current_app.config["DATABASE"])
+    rendered = _rendered()
+
+    def events_for(version: int) -> tuple[int, str]:
+        text = rendered.get((table.code, version))
+        if text is not None:
+            return version, text
+        snap = store.snapshot(conn, table, kind)
+        text = live.render(snap)
+        rendered.put((table.code, snap["version"]), text)
+        return snap["version"], text
+
     stream = live.stream(
         lambda: store.table_version(conn, table.code),
-        lambda: store.snapshot(conn, table, kind),
+        events_for,
         conn.close,
         stream_seconds=current_app.config.get("COMPANIONS_STREAM_SECONDS", live.STREAM_SECONDS),
     )
@@ -281,6 +294,11 @@ def events(code: str):
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+def _rendered() -> live.RenderedViews:
+    cache = current_app.extensions.setdefault("companions", {})
+    return cache.setdefault("rendered", live.RenderedViews())
 
 
 @bp.errorhandler(HTTPException)

@@ -1,0 +1,65 @@
+"""`bingo-hall companions [--host --port --db]`: the scorekeepers alone, for a table with no bingo."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+
+import requests
+
+CLI = [sys.executable, "-c", "from bingo_hall.cli import main; main()", "companions"]
+
+
+def run(*args):
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_a_db_in_a_missing_folder_is_one_line_and_exit_2(tmp_path):
+    r = run("--db", str(tmp_path / "nope" / "x.sqlite"))
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "does not exist" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_db_that_is_not_sqlite_is_one_line_and_exit_2(tmp_path):
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("shopping list: eggs, milk, tiles " * 100)
+    r = run("--db", str(bad))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_a_bad_port_is_a_usage_error(tmp_path):
+    r = run("--port", "0", "--db", str(tmp_path / "x.sqlite"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_it_serves_only_the_companions_and_keeps_tables_in_the_db_file(tmp_path):
+    port, db = free_port(), tmp_path / "party.sqlite"
+    proc = subprocess.Popen(
+        [*CLI, "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                if requests.get(f"{base}/t/", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        r = requests.post(f"{base}/t/new/rummy", json={"players": ["Ana", "Beto"]}, timeout=5)
+        assert r.status_code == 201
+        assert requests.get(f"{base}/caller", timeout=5).status_code == 404  # no bingo here
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert db.exists() and db.stat().st_size > 0
