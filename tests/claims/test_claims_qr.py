@@ -98,3 +98,11 @@ def test_card_page_speaks_spanish(hall):
     path = card_path(hall.deck.secret, hall.deck.deck_id, 3)
     html = hall.client.get(path + "?lang=es").get_data(as_text=True)
     assert "Cartón 3" in html
+
+
+def test_a_card_of_a_deck_not_yet_in_play_shows_unmarked(hall):
+    path = card_path(hall.deck.secret, hall.deck.deck_id, 6)
+    html = hall.client.get(path).get_data(as_text=True)
+    assert "No game is being played with this deck yet." in html
+    assert _card_numbers_shown(html) == set(hall.deck.card(6).numbers)
+    assert "sq covered" not in html

@@ -17,6 +17,9 @@
     document.querySelectorAll("[data-scoreboard]").forEach((root) => {
       root.innerHTML = "";
       const puntos = scores.mode === "points";
+      // A Normal game with nobody seated and nothing won yet has no scoreboard to show.
+      root.hidden = !puntos && !scores.sides.length && !scores.awards.length && !scores.maestro;
+      if (root.hidden) return;
       const h = el("h2", null, S.scores + (puntos ? " · Bingo de Puntos " + fill(S.to_target, { n: scores.settings.target }) : ""));
       root.appendChild(h);
       if (scores.winner) root.appendChild(el("p", "winner", "🏆 " + fill(S.winner, { who: scores.winner })));
@@ -37,7 +40,7 @@
           table.appendChild(tr);
         }
         root.appendChild(table);
-      } else {
+      } else if (!scores.awards.length) {
         root.appendChild(el("p", "muted", S.no_players));
       }
       if (scores.maestro) {
