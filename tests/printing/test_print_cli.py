@@ -8,9 +8,10 @@ import json
 import pytest
 
 from bingo_hall.cli import main
+from bingo_hall.errors import KitError
 from bingo_hall.manifest import load_deck, new_deck, save_deck
 from bingo_hall.printing import base_url as base_url_module
-from bingo_hall.printing import default_base_url
+from bingo_hall.printing import default_base_url, render_deck_pdf
 
 from .pdfread import PAYLOAD, open_pdf, scan_qr_codes
 
@@ -151,3 +152,21 @@ def test_print_without_base_url_shows_the_loopback_warning(
     assert "warning" in capsys.readouterr().err
     (scan,) = scan_qr_codes(open_pdf((tmp_path / "x.pdf").read_bytes())[0])
     assert scan.text.startswith("HTTP://127.0.0.1:5000/C/")
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"template": "nope"},
+        {"paper": "a3"},
+        {"lang": "fr"},
+        {"base_url": "ftp://h"},
+        {"serials": [0]},
+        {"serials": [11]},
+        {"serials": []},
+    ],
+)
+def test_render_deck_pdf_raises_kit_errors_for_bad_arguments(bad):
+    kwargs = {"base_url": "http://h", **bad}
+    with pytest.raises(KitError):
+        render_deck_pdf(new_deck(10, seed="api", name="Api"), **kwargs)
