@@ -55,11 +55,22 @@ class LiveServer:
         self.app = app
         self._server = create_server(app, host="127.0.0.1", port=0, threads=48, channel_timeout=30)
         self.url = f"http://127.0.0.1:{self._server.effective_port}"
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._closing = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
+    def _run(self) -> None:
+        try:
+            self._server.run()
+        except (OSError, ValueError):
+            # closing the listening socket under a running select() raises EBADF: expected
+            if not self._closing:
+                raise
+
     def close(self) -> None:
+        self._closing = True
         self._server.close()
+        self._thread.join(timeout=5)
 
 
 @pytest.fixture

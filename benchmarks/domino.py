@@ -1,0 +1,39 @@
+"""Replay cost of a long Domino Bingo table (the companions shell replays every entry on every
+post): 60 hands, 240 entries. Median and p95 of 200 runs.
+
+Run: .venv/bin/python benchmarks/domino.py
+"""
+
+import random
+import statistics
+import time
+
+from companions.domino_bingo import TILES, replay
+
+
+def long_table(hands: int = 60, seed: int = 9) -> list[dict]:
+    rng = random.Random(seed)
+    entries: list[dict] = []
+    for _ in range(hands):
+        tiles = list(TILES)
+        rng.shuffle(tiles)
+        entries.append({"type": "hand", "trump": rng.randrange(7)})
+        entries.append({"type": "declare", "player": "Ana", "doubles": 2})
+        entries.append({"type": "tricks", "player": "Ana", "tiles": [list(t) for t in tiles[:5]]})
+        entries.append({"type": "tricks", "player": "Beto", "tiles": [list(t) for t in tiles[5:9]]})
+    return [{**e, "id": i} for i, e in enumerate(entries)]
+
+
+if __name__ == "__main__":
+    entries = long_table()
+    times = []
+    for _ in range(200):
+        t0 = time.perf_counter()
+        view = replay({"rubbers_to_win": 99}, ["Ana", "Beto"], entries)
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    print(
+        f"{len(entries)} entries ({view['hands_played']} hands, "
+        f"{sum(view['rubbers'].values())} rubbers): median "
+        f"{statistics.median(times) * 1e3:.2f} ms, p95 {times[189] * 1e3:.2f} ms"
+    )
