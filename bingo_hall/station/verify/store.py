@@ -23,6 +23,7 @@ from ..decks import get_deck
 from ..errors import Conflict, NotFound, StationError
 
 SETTING_KEYS = ("target", "pattern", "mask", "completing_call_only", "winner_becomes_maestro")
+JUDGING_KEYS = ("pattern", "mask", "completing_call_only")  # fixed once a round has calls
 MAX_NAME = 40
 
 
@@ -180,7 +181,7 @@ def update_settings(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]
                 raise StationError("patterns are played in Bingo Normal only")
             before, after = _merged(game, stored), _merged(game, new)
             trial = rules_from(game, after)
-            changes_play = any(before.get(k) != after.get(k) for k in SETTING_KEYS[1:])
+            changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
             if changes_play and games.called_balls(conn, gid):
                 raise Conflict(
                     "the pattern and the hall rules change between rounds, before the first call"
