@@ -73,7 +73,7 @@ class BrokerSource:
 
 class EmbeddedBridge:
     def __init__(self, app: Flask, device_url: str) -> None:
-        self.follower = Follower(BrokerSource(app), link=None)
+        self.follower = Follower(BrokerSource(app), link=None, poll=0.25)
         self.link = DeviceLink(device_url, on_ball=self.follower.on_ball)
         self.follower.link = self.link
         self._thread = threading.Thread(target=self.follower.run, name="bhp-follow", daemon=True)
