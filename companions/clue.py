@@ -129,13 +129,16 @@ class Contradiction(EntryError):
         )
 
 
+_UNKNOWN = {
+    "suspect": "Choose a suspect",
+    "weapon": "Choose a weapon",
+    "room": "Choose a room",
+}
+
+
 def card_id(value: str, category: str, field: str) -> str:
     if value not in CARD_INDEX or CARDS[CARD_INDEX[value]].category != category:
-        raise EntryError(
-            "Unknown {category}: {value}",
-            field=field,
-            params={"category": category, "value": value},
-        )
+        raise EntryError(_UNKNOWN[category], field=field)
     return value
 
 
@@ -294,15 +297,21 @@ class Notebook:
         return Seen(holder, card)
 
     def _add(self, event: Event) -> int:
-        self._validate(event)
-        self.events.append(event)
+        self.add_all([event])
+        return len(self.events)
+
+    def add_all(self, events: Sequence[Event]) -> None:
+        """Record several events with one consistency check (a replay of stored notes)."""
+        before = len(self.events)
+        for event in events:
+            self._validate(event)
+            self.events.append(event)
         self._changed()
         if self.known() is None:
             bad = self._problem().conflict()
-            self.events.pop()
+            del self.events[before:]
             self._changed()
             raise Contradiction([i + 1 for i in bad])
-        return len(self.events)
 
     def _validate(self, event: Event, exclude: int | None = None) -> None:
         """One accusation per player per game (seed: "solamente una Acusación")."""

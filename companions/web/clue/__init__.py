@@ -1,0 +1,23 @@
+"""Clue on the phone: one detective's notebook that deduces (issue 10).
+
+The rules, the solver and the odds live in `companions.clue`; `view.replay` turns the stored
+entries into the panel's view. A table is one detective's private notes: its players are
+everyone seated, in seating order, and the first entry says which of them is me.
+"""
+
+from __future__ import annotations
+
+from companions.registry import GameKind
+
+from .view import replay
+
+KIND = GameKind(
+    name="clue",
+    title={"es": "Clue", "en": "Clue"},
+    min_players=3,
+    max_players=6,
+    teams=False,
+    default_settings={},
+    replay=replay,
+    template="companions/clue.html",
+)

@@ -1,0 +1,163 @@
+"""The shell's replay for the Clue notebook: stored entries in, the panel's view out (pure).
+
+One table is one detective's notebook (RULES-NOTES.md §3): the table's players are everyone
+seated, in seating order, and the first entry is the setup, saying which of them is me, my cards
+and the hand sizes. Every later entry is an event: a suggestion, a failed accusation or a card
+seen by accident. Event numbers in the panel and in contradiction messages count the active
+events from 1, in order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from typing import Any
+
+from companions.clue import (
+    CARDS,
+    ENVELOPE,
+    Contradiction,
+    Event,
+    Notebook,
+    deal_sizes,
+)
+from companions.errors import EntryError
+
+_CACHE: OrderedDict[str, dict] = OrderedDict()  # the same notes give the same view
+_CACHE_SIZE = 64
+
+
+def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
+    """Rebuild the notebook from its entries; the view has the grid, why-chains and odds."""
+    key = json.dumps([players, entries], sort_keys=True, default=str)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    view = _build(players, entries)
+    _CACHE[key] = view
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return view
+
+
+def _build(players: list[str], entries: list[dict]) -> dict:
+    base: dict[str, Any] = {
+        "finished": False,
+        "winner": None,
+        "players": list(players),
+        "default_sizes": list(deal_sizes(len(players))) if 3 <= len(players) <= 6 else [],
+        "cards": [{"id": c.id, "category": c.category, "es": c.es, "en": c.en} for c in CARDS],
+        "setup": None,
+        "events": [],
+    }
+    if not 3 <= len(players) <= 6:
+        raise EntryError("Clue is played by 3 to 6 players", field="players")
+    if not entries:
+        return base
+    first, rest = entries[0], entries[1:]
+    if first.get("type") != "setup":
+        raise EntryError("Set up your notebook first", entry_id=first.get("id"))
+    try:
+        nb = Notebook(
+            players,
+            str(first.get("me", "")),
+            list(first.get("cards") or []),
+            first.get("hand_sizes"),
+        )
+    except EntryError as exc:
+        exc.entry_id = first.get("id")
+        raise
+    except (TypeError, ValueError) as exc:
+        raise EntryError("Hand sizes must add up to 18", field="hand_sizes") from exc
+    base["setup"] = {
+        "id": first.get("id"),
+        "me": nb.me,
+        "cards": list(nb.my_cards),
+        "hand_sizes": list(nb.hand_sizes),
+    }
+    events = []
+    for entry in rest:
+        try:
+            events.append(_event(nb, entry))
+        except EntryError as exc:
+            exc.entry_id = entry.get("id")
+            raise
+    try:
+        nb.add_all(events)
+    except Contradiction as exc:
+        exc.entry_id = rest[max(exc.events) - 1].get("id")
+        raise
+    base["events"] = [
+        _describe(n, e, entry.get("id")) for n, (e, entry) in enumerate(zip(nb.events, rest), 1)
+    ]
+    return {**base, **_knowledge(nb)}
+
+
+def _event(nb: Notebook, entry: dict) -> Event:
+    kind = entry.get("type")
+    if kind == "suggestion":
+        return nb.make_suggestion(
+            entry.get("suggester"),
+            entry.get("suspect"),
+            entry.get("weapon"),
+            entry.get("room"),
+            entry.get("passed"),
+            entry.get("shown_by"),
+            entry.get("card"),
+        )
+    if kind == "accusation":
+        return nb.make_accusation(
+            entry.get("player"), entry.get("suspect"), entry.get("weapon"), entry.get("room")
+        )
+    if kind == "seen":
+        return nb.make_seen(entry.get("holder"), entry.get("card"))
+    if kind == "setup":
+        raise EntryError("The notebook is already set up: correct the setup entry instead")
+    raise EntryError("Unknown kind of event")
+
+
+def _describe(n: int, event: Event, entry_id: Any) -> dict:
+    out = {"n": n, "id": entry_id, "type": type(event).__name__.lower()}
+    out.update({k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(event).items()})
+    return out
+
+
+def _knowledge(nb: Notebook) -> dict:
+    """Grid, why-chains, exact odds, the envelope and the advice."""
+    places = list(nb.players) + [ENVELOPE]
+    known = nb.known() or {}
+    probs = nb.probabilities()
+    grid: dict[str, dict[str, str]] = {}
+    why: dict[str, dict[str, list[int]]] = {}
+    odds: dict[str, dict[str, float]] = {}
+    for i, card in enumerate(CARDS):
+        grid[card.id], why[card.id], odds[card.id] = {}, {}, {}
+        for lo, place in enumerate(places):
+            value = known.get((i, lo))
+            odds[card.id][place] = round(float(probs[card.id][place]), 4)
+            if value is None:
+                grid[card.id][place] = "unknown"
+                continue
+            grid[card.id][place] = "has" if value else "lacks"
+            why[card.id][place] = nb.why(card.id, place)
+    solved = nb.envelope()
+    likely = {}
+    for category in ("suspect", "weapon", "room"):
+        best = max((c for c in CARDS if c.category == category), key=lambda c: odds[c.id][ENVELOPE])
+        likely[category] = {"card": best.id, "p": odds[best.id][ENVELOPE]}
+    advice = nb.advice()
+    by_room: dict[str, list[dict]] = {}
+    for a in advice:
+        if len(by_room.setdefault(a["room"], [])) < 3:
+            by_room[a["room"]].append(a)
+    return {
+        "grid": grid,
+        "why": why,
+        "odds": odds,
+        "deals": str(nb.deals()),
+        "envelope": solved,
+        "likely": likely,
+        "solved": all(solved.values()),
+        "advice": advice[:5],
+        "advice_by_room": by_room,
+    }
