@@ -178,6 +178,7 @@ def table(code: str):
         history=snap["history"],
         version=snap["version"],
         join_url=join_url,
+        index_url=phone_url(request.host_url, url_for("companions.index")),
         qr=qr_svg(join_url, label=join_url),
     )
 

@@ -81,10 +81,14 @@ def test_the_qr_on_the_table_page_carries_the_join_url(companions_app, serve, ph
     phone.locator('input[name="player"]').nth(1).fill("Beto")
     phone.get_by_role("button", name="Empezar la mesa").click()
     code = phone.get_by_test_id("table-code").inner_text().strip()
-    phone.locator("#invite summary").click()
+    # a new table shows its invite straight away: that is when the others join
+    expect(phone.locator("#invite")).to_have_attribute("open", "")
     png = phone.locator(".qr-box svg").screenshot()
     found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
     assert found and found[0].text.endswith(f"/t/{code}")
+    # installable: the service worker is registered for /t/
+    scope = phone.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope.endswith("/t/")
 
 
 def test_a_bad_rack_shows_its_message_next_to_the_field(companions_app, serve, phone):

@@ -14,7 +14,7 @@
   function show(name) {
     var box = field(name), list = tiles[name] || [];
     if (list.length) {
-      box.value = list.map(function (t) { return t === "J" ? "★" : t; }).join(" ") + "  = " + sum(list);
+      box.value = sum(list) + "  =  " + list.map(function (t) { return t === "J" ? "★" : t; }).join(" ");
       box.readOnly = true;
     } else if (box.readOnly) {
       box.value = ""; box.readOnly = false;
