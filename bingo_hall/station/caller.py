@@ -13,7 +13,7 @@ from .auth import PinResult, caller_required, check_pin, csrf_ok, log_in_session
 from .db import get_db
 from .decks import list_decks, store_deck
 from .errors import StationError
-from .games import create_game, get_game, newest_active_game, snapshot
+from .games import create_game, end_game, get_game, newest_active_game, snapshot
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
 
@@ -67,6 +67,9 @@ def new():
     if request.method == "POST":
         f = request.form
         try:
+            # One game at a time in a hall: the one being played ends and reveals its seed.
+            while (active := newest_active_game(conn)) is not None:
+                end_game(conn, active)
             created = create_game(
                 conn,
                 f.get("deck_id"),

@@ -247,3 +247,22 @@ def test_caller_pages_send_players_to_the_login(client):
     assert page.status_code == 302
     missing = client.get("/nowhere?lang=es")
     assert missing.status_code == 404 and "Esa página no existe." in missing.get_data(as_text=True)
+
+
+def test_a_new_game_from_the_caller_page_ends_the_one_in_progress(client, auth):
+    first = new_game(client, auth)
+    deck_id = client.get(f"/api/games/{first}").get_json()["deck_id"]
+    token = client.get("/caller/login").get_data(as_text=True)
+    token = token.split('name="csrf_token" value="')[1].split('"')[0]
+    pin = client.application.config["CALLER_PIN"]
+    client.post("/caller/login", data={"pin": pin, "csrf_token": token})
+    with client.session_transaction() as s:
+        csrf = s["csrf"]
+    r = client.post("/caller/new", data={"deck_id": deck_id, "mode": "normal", "csrf_token": csrf})
+    assert r.status_code == 302
+    listed = client.get("/api/games").get_json()["games"]
+    assert [(g["game_id"], g["status"]) for g in listed] == [
+        (first + 1, "active"),
+        (first, "ended"),
+    ]
+    assert client.get(f"/api/games/{first}").get_json()["revealed"][0]["round"] == 1

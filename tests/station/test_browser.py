@@ -95,7 +95,9 @@ def test_the_language_switch_turns_the_pages_spanish_and_back(page, live_server,
     expect(page.locator("#draw")).to_contain_text("Draw")
     page.click(".langs a[lang=es]")
     expect(page.locator("#draw")).to_contain_text("Sacar bola")
-    expect(page.locator(".board-area > h2")).to_have_text("Tabla Confrontadora")  # a name, never translated
+    expect(page.locator(".board-area > h2")).to_have_text(
+        "Tabla Confrontadora"
+    )  # a name, never translated
     page.goto(f"{live_server.url}/display")
     expect(page.locator("#voice")).to_contain_text("Voz")
     page.click(".langs a[lang=en]")
