@@ -28,19 +28,25 @@ def board_text(lit: list[int] | tuple[int, ...], last: int | None, colour: bool 
     last call, as the hall would see it."""
     from bingo_hall.cards import LETTERS, call_name
 
-    on, hot, off = ("\x1b[1;30;43m", "\x1b[1;37;41m", "\x1b[0m") if colour else ("", "", "")
+    on, hot, dim, off = (
+        ("\x1b[1;30;43m", "\x1b[1;37;41m", "\x1b[2m", "\x1b[0m") if colour else ("",) * 4
+    )
     rows = []
     for r, letter in enumerate(LETTERS):
         cells = []
         for ball in range(15 * r + 1, 15 * r + 16):
-            if ball in lit:
-                mark = hot if ball == last else on
-                cells.append(f"{mark}{ball:>2}{off}" if colour else f"[{ball:>2}]")
+            if not colour:
+                cells.append(f"[{ball:>2}]" if ball in lit else "  . ")
+            elif ball in lit:
+                cells.append(f"{hot if ball == last else on}{ball:>2}{off}")
             else:
-                cells.append(" ." if colour else "  . ")
-        rows.append(f" {letter} " + " ".join(cells) if colour else f" {letter} " + "".join(cells))
+                cells.append(f"{dim}{ball:>2}{off}")
+        rows.append(f" {letter} " + (" ".join(cells) if colour else "".join(cells)))
     rows.append("")
-    rows.append(f" last call: {call_name(last) if last else '-'}   lit: {len(lit)}")
+    shown = (
+        f"{hot} {call_name(last)} {off}" if last and colour else (call_name(last) if last else "-")
+    )
+    rows.append(f" last call: {shown}   lit: {len(lit)}")
     return "\n".join(rows)
 
 
@@ -51,10 +57,12 @@ class TerminalDisplay:
         self.out = out
         self.header = header
         self.colour = colour
+        self.footer = lambda: ""
 
     def render(self, lit, last) -> None:
         clear = "\x1b[H\x1b[2J" if self.colour else ""
-        self.out.write(f"{clear}{self.header}\n{board_text(lit, last, self.colour)}\n")
+        board = board_text(lit, last, self.colour)
+        self.out.write(f"{clear}{self.header}\n\n{board}\n {self.footer()}\n")
         self.out.flush()
 
 
@@ -154,7 +162,8 @@ class Emulator:
             os.symlink(self.pty_path, tmp)
             os.replace(tmp, self.link)
         if self.display is not None:
-            self.display.header = f"BHP/1 {self.kind} emulator on {self.path}"
+            self.display.header = f" BHP/1 {self.kind} emulator on {self.path}"
+            self.display.footer = self._line_report
         hal = _PtyHal(master, self)
         if self.device is None:  # power on: a fresh board, dark
             self.device = firmware.build(hal, self.kind, self.name)
@@ -188,6 +197,16 @@ class Emulator:
         self.unplug()
         if self.link and os.path.islink(self.link):
             os.unlink(self.link)
+
+    def _line_report(self) -> str:
+        dev = self.device
+        if dev is None:
+            return ""
+        d = dev.decoder
+        return (
+            f"frames {d.frames}  dropped {d.dropped} (checksum {d.bad_checksum}, long "
+            f"{d.too_long}, garbage {d.garbage})  commands {dev.applied}  boots {self.boots}"
+        )
 
     def lit(self) -> list[int]:
         return list(self.device.lit) if self.device else []

@@ -1,0 +1,41 @@
+"""The caller page's device box in real Chromium: it follows the device's state live (issue 6:
+"the caller page shows the device's state: connected, retrying, or its last error")."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from firmware_bridge.embedded import start_in_station
+
+from .conftest import bearer, new_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_caller_page_shows_the_board_going_away_and_coming_back(page, app, serve, emulator):
+    emu = emulator("combo")
+    bridge = start_in_station(app, emu.path)  # as `bingo-hall serve --device` does
+    client = app.test_client()
+    game = new_game(client, bearer(client), draw="manual")
+    server = serve(app)
+    try:
+        page.goto(f"{server.url}/caller/login?lang=en&next=/caller/games/{game}")
+        page.fill("input[name=pin]", app.config["CALLER_PIN"])
+        page.click("button[type=submit]")
+        box = page.locator("#bhp-device")
+        expect(box).to_have_class("bhp-device state-connected")
+        expect(box.locator(".bhp-detail")).to_contain_text("combo bhk-emu 1.0")
+        box.scroll_into_view_if_needed()
+        page.screenshot(path=os.environ.get("BHP_SHOT", "/tmp/bhp-connected.png"))
+        page.click("#bhp-drop")  # the machine releases a ball; it becomes the call
+        expect(page.locator(".tabla .ball.called")).to_have_count(1, timeout=5000)
+        emu.unplug()
+        expect(box).to_have_class("bhp-device state-retrying", timeout=5000)
+        expect(box.locator(".bhp-state")).to_have_text("retrying")
+        emu.replug()
+        expect(box).to_have_class("bhp-device state-connected", timeout=5000)
+    finally:
+        bridge.stop()
