@@ -45,14 +45,15 @@
     return s;
   }
 
-  $("claim-check").addEventListener("click", async () => {
+  // Enter in the serial box only checks; recording a claim (and its penalty) takes the button.
+  $("claim-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
     const s = serial();
     if (!s) return;
     try { say(""); await showCard(s); } catch (e) { say(e.message, true); }
   });
 
-  $("claim-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
+  $("claim-submit").addEventListener("click", async () => {
     const s = serial();
     if (!s) return;
     const payload = { serial: Number(s) };
