@@ -33,6 +33,11 @@ _WHY_MEMO: dict[tuple, dict[tuple[int, int, bool], list[tuple]]] = {}  # setup -
 CATEGORIES = ("suspect", "weapon", "room")
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalog; the shell translates it where it is shown."""
+    return message
+
+
 @dataclass(frozen=True)
 class Card:
     """A clue card, with its names from the seed's "Glosario bilingüe"."""
@@ -123,16 +128,16 @@ class Contradiction(EntryError):
         self.events = tuple(events)
         listed = ", ".join(f"#{n}" for n in self.events)
         super().__init__(
-            "Contradiction: events {events} cannot all be true",
+            N_("Contradiction: events {events} cannot all be true"),
             params={"events": listed},
             entry_id=entry_id,
         )
 
 
 _UNKNOWN = {
-    "suspect": "Choose a suspect",
-    "weapon": "Choose a weapon",
-    "room": "Choose a room",
+    "suspect": N_("Choose a suspect"),
+    "weapon": N_("Choose a weapon"),
+    "room": N_("Choose a room"),
 }
 
 

@@ -194,7 +194,7 @@ def test_a_card_seen_by_accident_is_a_holding():
     ("call", "message"),
     [
         (lambda nb: nb.suggest("Zoe", "plum", "rope", "hall"), "Unknown player"),
-        (lambda nb: nb.suggest("Ana", "rope", "plum", "hall"), "Unknown suspect"),
+        (lambda nb: nb.suggest("Ana", "rope", "plum", "hall"), "Choose a suspect"),
         (
             lambda nb: nb.suggest("Ana", "plum", "rope", "hall", shown_by="Caro", card="knife"),
             "one of the three",

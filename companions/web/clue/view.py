@@ -82,6 +82,8 @@ def _build(players: list[str], entries: list[dict]) -> dict:
         except EntryError as exc:
             exc.entry_id = entry.get("id")
             raise
+        except (TypeError, ValueError) as exc:  # e.g. a list where a name belongs
+            raise EntryError("This entry is not a valid event", entry_id=entry.get("id")) from exc
     try:
         nb.add_all(events)
     except Contradiction as exc:

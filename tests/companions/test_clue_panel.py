@@ -1,0 +1,160 @@
+"""The Clue notebook through the companions shell: real SQLite, real HTTP, real Chromium at 360 px.
+Expected facts are worked out by hand from the rules in seeds/clue.es.txt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from playwright.sync_api import expect
+
+from bingo_hall.station import create_app
+
+CATALOG = Path(__file__).parents[2] / "companions/web/clue/translations/es/LC_MESSAGES"
+PLAYERS = ["Ana", "Beto", "Caro", "Dani"]
+MINE = ["green", "mustard", "candlestick", "knife", "ballroom"]  # Ana holds 5 (5,5,4,4)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def spanish_catalog():
+    """`make` compiles the catalogs; do it here too when running this file on its own."""
+    po, mo = CATALOG / "messages.po", CATALOG / "messages.mo"
+    if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+        with po.open("rb") as src, mo.open("wb") as out:
+            write_mo(out, read_po(src))
+
+
+@pytest.fixture
+def clue_app(tmp_path):
+    return create_app(
+        {
+            "TESTING": True,
+            "COMPANIONS_ONLY": True,
+            "DATABASE": str(tmp_path / "t.sqlite"),
+            "INSTANCE_PATH": str(tmp_path),
+            "SECRET_KEY": "test-secret",
+            "COMPANIONS_STREAM_SECONDS": 2,
+        }
+    )
+
+
+def new_notebook(client, setup=True) -> str:
+    resp = client.post("/t/new/clue", json={"players": PLAYERS})
+    assert resp.status_code == 201, resp.get_json()
+    code = resp.get_json()["code"]
+    if setup:
+        entry = {"type": "setup", "me": "Ana", "cards": MINE}
+        assert client.post(f"/t/{code}/entries", json=entry).status_code == 201
+    return code
+
+
+def test_the_first_entry_must_say_who_i_am_and_my_cards(clue_app):
+    client = clue_app.test_client()
+    code = new_notebook(client, setup=False)
+    event = {"type": "seen", "holder": "Beto", "card": "rope"}
+    resp = client.post(f"/t/{code}/entries", json=event)
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == "Set up your notebook first"
+    bad = {"type": "setup", "me": "Ana", "cards": ["green", "mustard"]}
+    resp = client.post(f"/t/{code}/entries?lang=es", json=bad)
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == "Tienes 5 naipes: elige exactamente esa cantidad"
+    assert resp.get_json()["field"] == "my_cards"
+
+
+def test_a_contradiction_is_refused_in_spanish_naming_both_events(clue_app):
+    client = clue_app.test_client()
+    code = new_notebook(client)
+    base = f"/t/{code}/entries"
+    shown = {
+        "type": "suggestion",
+        "suggester": "Ana",
+        "suspect": "plum",
+        "weapon": "knife",
+        "room": "ballroom",
+        "shown_by": "Caro",
+        "card": "plum",
+    }
+    assert client.post(base, json=shown).status_code == 201
+    # Dani suggests plum and nobody refutes, so Caro would lack plum: a typo
+    typo = {
+        "type": "suggestion",
+        "suggester": "Dani",
+        "suspect": "plum",
+        "weapon": "rope",
+        "room": "hall",
+    }
+    resp = client.post(base + "?lang=es", json=typo)
+    assert resp.status_code == 400
+    assert (
+        resp.get_json()["error"]
+        == "Contradicción: los eventos #1, #2 no pueden ser ciertos a la vez"
+    )
+    view = client.get(f"/t/{code}/view").get_json()["view"]
+    assert len(view["events"]) == 1  # nothing stored
+    assert view["grid"]["plum"]["Caro"] == "has"
+    assert view["why"]["plum"]["Caro"] == [1]
+
+
+def test_correcting_an_event_redoes_the_deductions(clue_app):
+    client = clue_app.test_client()
+    code = new_notebook(client)
+    nobody = {
+        "type": "suggestion",
+        "suggester": "Beto",
+        "suspect": "plum",
+        "weapon": "rope",
+        "room": "hall",
+    }
+    resp = client.post(f"/t/{code}/entries", json=nobody)
+    entry_id = resp.get_json()["id"]
+    view = resp.get_json()["view"]
+    # nobody refuted: Caro, Dani and Ana lack all three, so each is Beto's or in the envelope
+    assert view["grid"]["rope"]["Caro"] == "lacks" and view["grid"]["rope"]["Dani"] == "lacks"
+    assert view["odds"]["rope"]["Beto"] + view["odds"]["rope"]["envelope"] == pytest.approx(1)
+    fixed = {**nobody, "shown_by": "Caro"}
+    resp = client.put(f"/t/{code}/entries/{entry_id}", json=fixed)
+    assert resp.status_code == 200
+    view = resp.get_json()["view"]
+    assert view["grid"]["rope"]["Caro"] == "unknown"
+    assert view["events"][0]["passed"] == []
+
+
+@pytest.mark.browser
+def test_phone_notebook_sets_up_adds_a_suggestion_and_explains_a_cell(clue_app, serve, phone):
+    server = serve(clue_app)
+    client = clue_app.test_client()
+    code = new_notebook(client, setup=False)
+    phone.goto(f"{server.url}/t/{code}?lang=en")
+    setup = phone.get_by_test_id("setup")
+    expect(setup).to_be_visible()
+    setup.locator("#cl-me button", has_text="Ana").click()
+    for name in ("Mr. Green", "Col. Mustard", "Candlestick", "Knife", "Ballroom"):
+        setup.get_by_role("button", name=name, exact=True).click()
+    expect(setup.locator("#cl-count")).to_have_text("· 5 of 5")
+    setup.get_by_role("button", name="Start my notes").click()
+    grid = phone.get_by_test_id("grid")
+    expect(grid).to_be_visible()
+    # I suggest Plum, Rope, Hall; Beto passes and Caro shows me the rope
+    form = phone.locator("#cl-add")
+    form.locator("select[name=suggester]").select_option("Ana")
+    form.locator("select[name=suspect]").select_option("plum")
+    form.locator("select[name=weapon]").select_option("rope")
+    form.locator("select[name=room]").select_option("hall")
+    form.locator("#cl-shower button", has_text="Caro").click()
+    expect(phone.locator("#cl-passed")).to_have_text("Passed: Beto")
+    form.locator("#cl-card button", has_text="Rope").click()
+    form.get_by_role("button", name="Add to my notes").click()
+    expect(phone.get_by_test_id("events").locator("li")).to_have_count(1)
+    cell = grid.locator("td[data-card=rope][data-place=Caro]")
+    expect(cell).to_have_text("✓")
+    expect(grid.locator("td[data-card=plum][data-place=Beto]")).to_have_text("✗")
+    grid.locator("td[data-card=hall][data-place=Beto]").click()
+    why = phone.get_by_test_id("why")
+    expect(why).to_contain_text("Beto does not have Hall.")
+    expect(why).to_contain_text("Ana suggested Prof. Plum, Rope, Hall")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360  # no sideways scrolling on a phone
+    phone.screenshot(path=str(Path(clue_app.instance_path) / "clue-phone.png"), full_page=True)
