@@ -189,7 +189,13 @@ def view_json(code: str):
     return jsonify(store.snapshot(get_db(), table, kind))
 
 
+#: an entry is a round of one table game; anything bigger is not one
+MAX_ENTRY_BYTES = 32_000
+
+
 def _entry_body() -> dict[str, Any]:
+    if (request.content_length or 0) > MAX_ENTRY_BYTES:
+        abort(make_response(_error(413, gettext("That entry is too large."))))
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         abort(make_response(_error(400, gettext("Send the entry as a JSON object."))))

@@ -1,4 +1,5 @@
-"""`bingo-hall companions [--host --port --db]`: the scorekeepers alone, for a table with no bingo."""
+"""`bingo-hall companions [--host --port --db]`: the scorekeepers alone, for a night with no
+bingo."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def run(*args):
 def test_a_db_in_a_missing_folder_is_one_line_and_exit_2(tmp_path):
     r = run("--db", str(tmp_path / "nope" / "x.sqlite"))
     assert r.returncode == 2
-    assert r.stderr.count("\n") == 1 and "does not exist" in r.stderr and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and "does not exist" in r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def test_a_db_that_is_not_sqlite_is_one_line_and_exit_2(tmp_path):

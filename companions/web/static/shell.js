@@ -177,6 +177,14 @@
     if (last && window.confirm(data.text.confirm_undo)) Table.undo(last.id).catch(function () {});
   });
 
+  // remember this table on the phone, for the "your tables" list on the start page
+  try {
+    var recent = JSON.parse(localStorage.getItem("companions:recent") || "[]")
+      .filter(function (t) { return t.code !== data.code; });
+    recent.unshift({code: data.code, title: data.title, players: data.players.join(", ")});
+    localStorage.setItem("companions:recent", JSON.stringify(recent.slice(0, 6)));
+  } catch (e) { /* private mode: nothing to remember */ }
+
   connect();
   document.addEventListener("visibilitychange", function () {
     // a phone that slept may have a dead stream: reconnect and catch up

@@ -95,6 +95,7 @@
     document.getElementById("save-hand").textContent = B.text.save_correction;
     document.getElementById("save-hand").disabled = false;
     document.getElementById("cancel-correction").hidden = false;
+    document.getElementById("undo-this").hidden = false;
     form.classList.add("correcting");
     form.scrollIntoView({behavior: "smooth", block: "start"});
   }
@@ -106,6 +107,7 @@
     Table.clearErrors();
     document.getElementById("save-hand").textContent = B.text.save;
     document.getElementById("cancel-correction").hidden = true;
+    document.getElementById("undo-this").hidden = true;
     form.classList.remove("correcting");
     renderBoard(Table.view);
   }
@@ -118,6 +120,9 @@
         .catch(function () {});
   });
   document.getElementById("cancel-correction").addEventListener("click", endCorrection);
+  document.getElementById("undo-this").addEventListener("click", function () {
+    Table.undo(correcting).then(endCorrection).catch(function () {});
+  });
 
   Table.onView(renderBoard);
 })();

@@ -80,6 +80,7 @@
     document.getElementById("save-game").textContent = R.text.save_correction;
     document.getElementById("save-game").disabled = false;
     document.getElementById("cancel-correction").hidden = false;
+    document.getElementById("undo-this").hidden = false;
     form.classList.add("correcting");
     form.scrollIntoView({behavior: "smooth", block: "start"});
   }
@@ -91,6 +92,7 @@
     Table.clearErrors();
     document.getElementById("save-game").textContent = R.text.save;
     document.getElementById("cancel-correction").hidden = true;
+    document.getElementById("undo-this").hidden = true;
     form.classList.remove("correcting");
     renderBoard(Table.view);
   }
@@ -103,6 +105,9 @@
         .catch(function () {});
   });
   document.getElementById("cancel-correction").addEventListener("click", endCorrection);
+  document.getElementById("undo-this").addEventListener("click", function () {
+    Table.undo(correcting).then(endCorrection).catch(function () {});
+  });
 
   Table.onView(renderBoard);
 })();
