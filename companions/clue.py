@@ -121,6 +121,14 @@ class Seen:
 Event = Suggestion | Accusation | Seen
 
 
+class OutOfTurn(EntryError):
+    """Event `number` (from 1) is one a player may not make any more."""
+
+    def __init__(self, number: int, message: str, field: str, player: str) -> None:
+        self.number = number
+        super().__init__(message, field=field, params={"player": player})
+
+
 class Contradiction(EntryError):
     """The events cannot all be true; `events` are the numbers (from 1) of a minimal set."""
 
@@ -237,9 +245,14 @@ class Notebook:
         """Replace event `number` (from 1), refusing the change if it makes a contradiction."""
         self._check_number(number)
         old = self.events[number - 1]
-        self._validate(event, exclude=number - 1)
         self.events[number - 1] = event
         self._changed()
+        try:
+            self._check_turns(self.events)
+        except OutOfTurn:
+            self.events[number - 1] = old
+            self._changed()
+            raise
         if self.known() is None:
             bad = self._problem().conflict()
             self.events[number - 1] = old
@@ -308,26 +321,39 @@ class Notebook:
     def add_all(self, events: Sequence[Event]) -> None:
         """Record several events with one consistency check (a replay of stored notes)."""
         before = len(self.events)
-        for event in events:
-            self._validate(event)
-            self.events.append(event)
+        self.events.extend(events)
         self._changed()
+        try:
+            self._check_turns(self.events)
+        except OutOfTurn:
+            del self.events[before:]
+            self._changed()
+            raise
         if self.known() is None:
             bad = self._problem().conflict()
             del self.events[before:]
             self._changed()
             raise Contradiction([i + 1 for i in bad])
 
-    def _validate(self, event: Event, exclude: int | None = None) -> None:
-        """One accusation per player per game (seed: "solamente una Acusación")."""
-        if isinstance(event, Accusation):
-            for i, other in enumerate(self.events):
-                if i != exclude and isinstance(other, Accusation) and other.player == event.player:
-                    raise EntryError(
-                        "{player} has already made an accusation",
-                        field="player",
-                        params={"player": event.player},
+    @staticmethod
+    def _check_turns(events: Sequence[Event]) -> None:
+        """The seed: "Determinado jugador puede hacer solamente una Acusación", and after a
+        false one "no tendrá derecho a más turnos" (but still refutes)."""
+        accused: set[str] = set()
+        for n, event in enumerate(events, 1):
+            if isinstance(event, Accusation):
+                if event.player in accused:
+                    raise OutOfTurn(
+                        n, "{player} has already made an accusation", "player", event.player
                     )
+                accused.add(event.player)
+            elif isinstance(event, Suggestion) and event.suggester in accused:
+                raise OutOfTurn(
+                    n,
+                    "{player} made a wrong accusation and takes no more turns",
+                    "suggester",
+                    event.suggester,
+                )
 
     def _player(self, name, field: str) -> None:
         if name not in self.players:

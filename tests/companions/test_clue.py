@@ -179,6 +179,10 @@ def test_a_failed_accusation_rules_out_exactly_that_triple():
     assert n in nb.why("kitchen", ENVELOPE)
     with pytest.raises(EntryError, match="already made an accusation"):
         nb.failed_accusation("Caro", "plum", "rope", "lounge")
+    with pytest.raises(EntryError, match="takes no more turns"):
+        nb.suggest("Caro", "plum", "rope", "lounge")
+    nb.suggest("Ana", "plum", "rope", "lounge", shown_by="Caro", card="lounge")  # Caro still refutes
+    assert nb.status("lounge")["holder"] == "Caro"
 
 
 def test_a_card_seen_by_accident_is_a_holding():

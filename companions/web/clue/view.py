@@ -19,6 +19,7 @@ from companions.clue import (
     Contradiction,
     Event,
     Notebook,
+    OutOfTurn,
     deal_sizes,
 )
 from companions.errors import EntryError
@@ -88,6 +89,9 @@ def _build(players: list[str], entries: list[dict]) -> dict:
         nb.add_all(events)
     except Contradiction as exc:
         exc.entry_id = rest[max(exc.events) - 1].get("id")
+        raise
+    except OutOfTurn as exc:
+        exc.entry_id = rest[exc.number - 1].get("id")
         raise
     base["events"] = [
         _describe(n, e, entry.get("id")) for n, (e, entry) in enumerate(zip(nb.events, rest), 1)

@@ -128,7 +128,17 @@
       var th = el("th", {scope: "col", title: place(p), class: p === me() ? "me" : ""}, p === ENV ? "✉" : short(p));
       head.appendChild(th);
     });
-    grid.appendChild(el("thead")).appendChild(head);
+    var thead = grid.appendChild(el("thead"));
+    thead.appendChild(head);
+    // how much of each hand is known: the hand-size argument at a glance
+    var counts = el("tr", {class: "cl-counts", title: T.known_of_hand});
+    counts.appendChild(el("th", {scope: "row", class: "small"}, T.known_of_hand));
+    places.forEach(function (p, i) {
+      var has = view.cards.filter(function (c) { return view.grid[c.id][p] === "has"; }).length;
+      var size = p === ENV ? 3 : view.setup.hand_sizes[i];
+      counts.appendChild(el("th", {class: has === size ? "full" : ""}, has + "/" + size));
+    });
+    thead.appendChild(counts);
     var body = grid.appendChild(el("tbody"));
     ["suspect", "weapon", "room"].forEach(function (cat) {
       var sep = el("tr", {class: "cl-cat"});
