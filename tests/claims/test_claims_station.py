@@ -74,3 +74,15 @@ def test_an_award_cut_off_before_the_next_round_is_finished_not_repeated(app, ha
     assert settled["next_round"] == 2
     rec = hall.get(f"/api/games/{gid}/record", auth=False).get_json()
     assert [r["award"]["player"] if r["award"] else None for r in rec["rounds"]] == ["Ana", None]
+
+
+def test_a_claim_on_a_ball_the_maestro_undid_is_not_awarded(hall):
+    gid = hall.new_game()
+    col = hall.numbers(14, "B")
+    hall.call(gid, *col)
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 14}).get_json()["valid"]
+    undo = hall.post(f"/api/games/{gid}/undo", {"reason": "wrong ball typed"})
+    assert undo.status_code == 200
+    scores = hall.get(f"/api/games/{gid}/scores", auth=False).get_json()
+    assert scores["claims"][0]["undone"]
+    assert hall.post(f"/api/games/{gid}/award").status_code == 409

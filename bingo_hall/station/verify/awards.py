@@ -20,19 +20,30 @@ from ..errors import Conflict
 from . import store
 
 
-def _round_claims(conn, deck: Deck, round_id: int, r: rules.Rules) -> list[rules.Claim]:
+def _round_claims(
+    conn, deck: Deck, round_id: int, r: rules.Rules, live: list[int]
+) -> list[rules.Claim]:
     """The round's valid claims, re-judged on the calls each one saw (so settling is reproducible
-    from the record)."""
+    from the record). A claim made on a call the Maestro has since undone no longer counts: the
+    ball it relied on was never really drawn."""
     out = []
     for row in conn.execute(
         "SELECT id, serial, player, calls FROM claims WHERE round_id = ? AND valid = 1 ORDER BY id",
         (round_id,),
     ):
+        calls = json.loads(row["calls"])
+        if not still_standing(calls, live):
+            continue
         card = deck.card(row["serial"])
         pens = store.penalties(conn, round_id, row["serial"], before=row["id"])
-        verdict = rules.judge(card, json.loads(row["calls"]), r, pens)
+        verdict = rules.judge(card, calls, r, pens)
         out.append(rules.Claim(row["id"], row["serial"], row["player"], verdict))
     return out
+
+
+def still_standing(claim_calls: list[int], live: list[int]) -> bool:
+    """The calls a claim saw are still the start of the round's live calls (none undone)."""
+    return live[: len(claim_calls)] == claim_calls
 
 
 def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
@@ -49,7 +60,8 @@ def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
             if done is None:  # else: awarded, then stopped before the next round started
                 r = store.game_rules(conn, game)
                 deck = get_deck(conn, game["deck_id"])
-                win = rules.settle(_round_claims(conn, deck, rnd["round_id"], r))
+                live = games.called_balls(conn, gid)
+                win = rules.settle(_round_claims(conn, deck, rnd["round_id"], r, live))
                 if win is None:
                     raise Conflict("no valid claim to award in this round")
                 names, teams = store.seated(conn, gid)
@@ -105,8 +117,9 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     tallies = [(a["player"], a["points"] if puntos else 1) for a in rows if a["player"]]
     st = rules.standings(names, teams, tallies, r.target if puntos else 10**9)
     rnd = games.current_round(conn, gid)
+    live = games.called_balls(conn, gid)
     claims = conn.execute(
-        "SELECT id, serial, player, at_call, valid, verdict, penalty FROM claims "
+        "SELECT id, serial, player, at_call, calls, valid, verdict, penalty FROM claims "
         "WHERE round_id = ? ORDER BY id",
         (rnd["round_id"],),
     ).fetchall()
@@ -129,6 +142,7 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
                 "player": c["player"],
                 "at_call": c["at_call"],
                 "valid": bool(c["valid"]),
+                "undone": not still_standing(json.loads(c["calls"]), live),
                 "kind": json.loads(c["verdict"])["kind"],
                 "points": json.loads(c["verdict"])["points"],
                 "penalty": json.loads(c["penalty"]) if c["penalty"] else None,

@@ -163,14 +163,15 @@
     }
     for (const c of s.claims) {
       const li = document.createElement("li");
-      li.className = c.valid ? "valid" : "false";
+      li.className = c.undone ? "undone" : c.valid ? "valid" : "false";
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "") + " · " + fill(T.at_call, { n: c.at_call }) + " · ";
       text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: T.figures[c.penalty.line] || c.penalty.line, numbers: c.penalty.numbers.join(", ") });
+      if (c.undone) text += " · " + T.undone;
       li.textContent = text;
       li.addEventListener("click", () => { $("claim-serial").value = c.serial; showCard(c.serial).catch(() => {}); });
       list.appendChild(li);
     }
-    $("award").disabled = !s.claims.some((c) => c.valid) || s.winner !== null;
+    $("award").disabled = !s.claims.some((c) => c.valid && !c.undone) || s.winner !== null;
   }
 
   document.addEventListener("bingo:scores", (ev) => {
