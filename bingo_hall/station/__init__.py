@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from .. import i18n
 from ..errors import KitError
 from . import auth, db
+from .errors import StationError
 
 
 def _secret_key(instance: Path) -> str:
@@ -99,6 +100,8 @@ def _error_pages(app: Flask) -> None:
 
     @app.errorhandler(KitError)
     def kit_error(exc: KitError):
+        if isinstance(exc, StationError):  # a template: say it in the Maestro's language
+            return answer(exc.status, _(exc.template, **exc.params))
         return answer(getattr(exc, "status", 400), str(exc))
 
     @app.errorhandler(HTTPException)

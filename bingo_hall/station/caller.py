@@ -80,7 +80,7 @@ def new():
             )
             return redirect(url_for("caller.game", game_id=created["game_id"]))
         except StationError as exc:
-            error, status = str(exc), exc.status
+            error, status = _(exc.template, **exc.params), exc.status
     active = newest_active_game(conn)
     return render_template(
         "caller/new.html", decks=list_decks(conn), error=error, active=active
@@ -98,7 +98,9 @@ def upload_deck():
     try:
         deck = store_deck(get_db(), parse_deck(upload.read()))
         flash(_("Deck %(name)s loaded (%(n)s cards).", name=deck.name, n=len(deck.cards)))
-    except KitError as exc:  # the message names the card and the problem
+    except StationError as exc:
+        flash(_(exc.template, **exc.params))
+    except KitError as exc:  # the deck file's problem, naming the card
         flash(str(exc))
     return redirect(url_for("caller.new"))
 

@@ -32,7 +32,7 @@ def store_deck(conn: sqlite3.Connection, deck: Deck | dict[str, Any]) -> Deck:
     row = conn.execute("SELECT manifest FROM decks WHERE deck_id = ?", (deck.deck_id,)).fetchone()
     if row is not None:
         if json.loads(row["manifest"]) != json.loads(manifest):
-            raise Conflict(f"another deck with id {deck.deck_id} is already loaded")
+            raise Conflict("another deck with id %(deck)s is already loaded", deck=deck.deck_id)
         return deck
     conn.execute(
         "INSERT INTO decks (deck_id, name, free_centre, cards, manifest) VALUES (?, ?, ?, ?, ?)",
@@ -49,7 +49,7 @@ def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck:
         return cached
     row = conn.execute("SELECT manifest FROM decks WHERE deck_id = ?", (deck_id,)).fetchone()
     if row is None:
-        raise NotFound(f"no deck {deck_id!r} is loaded in this station")
+        raise NotFound("no deck %(deck)s is loaded in this station", deck=repr(deck_id))
     deck = deck_from_dict(json.loads(row["manifest"]))
     with _cache_lock:
         _cache[key] = deck

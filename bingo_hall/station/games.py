@@ -36,10 +36,10 @@ def _game_row(conn: sqlite3.Connection, game_id: Any) -> sqlite3.Row:
     try:
         gid = int(game_id)
     except (TypeError, ValueError):
-        raise NotFound(f"there is no game {game_id!r}") from None
+        raise NotFound("there is no game %(game)s", game=repr(game_id)) from None
     row = conn.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
     if row is None:
-        raise NotFound(f"there is no game {gid}")
+        raise NotFound("there is no game %(game)s", game=gid)
     return row
 
 
@@ -64,7 +64,7 @@ def _round_row(conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
         "SELECT * FROM rounds WHERE game_id = ? ORDER BY number DESC LIMIT 1", (game_id,)
     ).fetchone()
     if row is None:
-        raise NotFound(f"game {game_id} has no round")
+        raise NotFound("game %(game)s has no round", game=game_id)
     return row
 
 
@@ -134,7 +134,9 @@ def _check_public_input(text: Any) -> str | None:
     if text is None or text == "":
         return None
     if not isinstance(text, str) or len(text) > MAX_PUBLIC_INPUT:
-        raise StationError(f"the public input is text of at most {MAX_PUBLIC_INPUT} characters")
+        raise StationError(
+            "the public input is text of at most %(n)s characters", n=MAX_PUBLIC_INPUT
+        )
     return text
 
 
@@ -196,7 +198,7 @@ def create_game(
 def _active_round(conn: sqlite3.Connection, game_id: Any) -> tuple[sqlite3.Row, sqlite3.Row]:
     game = _game_row(conn, game_id)
     if game["status"] != "active":
-        raise Conflict(f"game {game['id']} has ended; start a new game")
+        raise Conflict("game %(game)s has ended; start a new game", game=game["id"])
     return game, _round_row(conn, game["id"])
 
 
@@ -225,15 +227,17 @@ def _check_key(key: Any) -> str | None:
     return key
 
 
-def _check_expect(expect_seq: Any, actual: int, what: str) -> None:
+def _check_expect(expect_seq: Any, actual: int) -> None:
     if expect_seq is None:
         return
     if isinstance(expect_seq, bool) or not isinstance(expect_seq, int):
         raise StationError("expect_seq must be a whole number")
     if expect_seq != actual:
         raise Conflict(
-            f"the game has moved on ({what} is {actual}, the request expected {expect_seq}); "
-            "refresh and try again"
+            "the game has moved on (it is at %(actual)s, the request expected %(expected)s); "
+            "refresh and try again",
+            actual=actual,
+            expected=expect_seq,
         )
 
 
@@ -258,17 +262,22 @@ def _add_call(
                     raise Conflict("this game is drawn by hand: enter the ball from the cage")
                 raise Conflict("this game draws automatically: use Draw")
             last = _last_seq(conn, rnd["id"])
-            _check_expect(expect_seq, last, "the last seq")
+            _check_expect(expect_seq, last)
             called = [r["ball"] for r in _live_calls(conn, rnd["id"])]
-            try:
-                if source == "auto":
-                    order = rules.draw_order(bytes.fromhex(rnd["seed"]), rnd["public_input"])
-                    chosen = rules.next_auto_ball(order, called)
-                else:
-                    chosen = rules.check_manual_ball(ball, called)
-            except rules.DrawError as exc:
-                status = Conflict if len(called) == rules.BALLS or ball in called else StationError
-                raise status(str(exc)) from None
+            if source == "auto":
+                if len(called) >= rules.BALLS:
+                    raise Conflict("all 75 balls have been called")
+                order = rules.draw_order(bytes.fromhex(rnd["seed"]), rnd["public_input"])
+                chosen = rules.next_auto_ball(order, called)
+            else:
+                try:
+                    chosen = rules.check_ball(ball)
+                except rules.DrawError:
+                    raise StationError(
+                        "a ball is a whole number from 1 to 75, not %(ball)s", ball=repr(ball)
+                    ) from None
+                if chosen in called:
+                    raise Conflict("%(call)s has already been called", call=call_name(chosen))
             seq = last + 1
             conn.execute(
                 "INSERT INTO calls (round_id, seq, ball, source) VALUES (?, ?, ?, ?)",
@@ -319,7 +328,7 @@ def undo_last(
             if not calls:
                 raise Conflict("there is no call to undo in this round")
             last = calls[-1]
-            _check_expect(seq, last["seq"], "the last call's seq")
+            _check_expect(seq, last["seq"])
             conn.execute(
                 "UPDATE calls SET undone_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), "
                 "undo_reason = ? WHERE round_id = ? AND seq = ?",

@@ -266,3 +266,13 @@ def test_a_new_game_from_the_caller_page_ends_the_one_in_progress(client, auth):
         (first, "ended"),
     ]
     assert client.get(f"/api/games/{first}").get_json()["revealed"][0]["round"] == 1
+
+
+def test_errors_speak_the_maestros_language(client, auth):
+    gid = new_game(client, auth, draw="manual")
+    client.post(f"/api/games/{gid}/calls", json={"ball": 31}, headers=auth)
+    client.set_cookie("lang", "es")
+    r = client.post(f"/api/games/{gid}/calls", json={"ball": 31}, headers=auth)
+    assert r.status_code == 409 and r.get_json()["error"] == "el N 31 ya salió"
+    r = client.post(f"/api/games/{gid}/calls", json={"ball": 99}, headers=auth)
+    assert r.get_json()["error"] == "una bola es un número entero del 1 al 75, no 99"
