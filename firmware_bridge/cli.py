@@ -3,23 +3,26 @@ pty, no hardware needed). Loaded lazily by bingo_hall.cli."""
 
 from __future__ import annotations
 
+import os
 import select
+import signal
 import sys
 import time
 
 import click
-import serial
+
+from bingo_hall.errors import KitError
 
 from .protocol import DEVICE_KINDS
 
 
-def _check_url(url: str) -> None:
-    """A malformed URL is the user's mistake (exit 2); a port that is not there yet is not: the
-    bridge waits for the board to be plugged in."""
-    try:
-        serial.serial_for_url(url, do_not_open=True)
-    except (ValueError, serial.SerialException) as exc:
-        raise click.UsageError(f"--device {url!r} is not a serial port URL: {exc}") from None
+def _stop_on_sigterm() -> None:
+    """A service manager's stop (SIGTERM) ends the command as Ctrl-C does, cleanly."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 @click.command()
@@ -31,10 +34,11 @@ def bridge(device: str, station: str, pin: str) -> None:
     import threading
 
     from .follow import Follower
-    from .host import DeviceLink
+    from .host import DeviceLink, check_url
     from .station_client import HttpSource
 
-    _check_url(device)
+    check_url(device)
+    _stop_on_sigterm()
     source = HttpSource(station, pin)
     source.login()
     follower = Follower(source, link=None)
@@ -89,6 +93,9 @@ def emulate(
     """A BHP/1 board or ball machine on a pseudo-terminal, to try the bridge without hardware."""
     from .emulator import Emulator
 
+    _stop_on_sigterm()
+    if not hasattr(os, "openpty"):
+        raise KitError("the emulator needs pseudo-terminals (Linux or macOS)")
     emu = Emulator(
         kind,
         link=link_path,
@@ -98,7 +105,10 @@ def emulate(
         out=None if no_draw else sys.stdout,
         colour=sys.stdout.isatty(),
     )
-    emu.start()
+    try:
+        emu.start()
+    except OSError as exc:
+        raise KitError(f"cannot start the emulator: {exc}") from None
     click.echo(f"BHP/1 {kind} on {emu.path}  (bingo-hall bridge --device {emu.path} ...)")
     try:
         while True:

@@ -21,7 +21,7 @@ from bingo_hall.station.auth import caller_required
 from bingo_hall.station.errors import StationError
 
 from .follow import Follower, SseParser
-from .host import DeviceLink
+from .host import DeviceLink, check_url
 from .protocol import BallRefused
 
 IDLE = 1.0  # seconds between looks for a newer game while the followed one is quiet
@@ -116,7 +116,10 @@ def device_drop():
 
 
 def start_in_station(app: Flask, device_url: str) -> EmbeddedBridge:
-    """Run the bridge for the life of the station. Call before the app serves its first request."""
+    """Run the bridge for the life of the station. Call before the app serves its first request.
+    A malformed URL is the user's mistake (KitError: one line, exit 2); a board that is not
+    plugged in yet is not: the bridge waits for it."""
+    check_url(device_url)
     bridge = EmbeddedBridge(app, device_url)
     app.extensions["bhp_bridge"] = bridge
     if bp.name not in app.blueprints:

@@ -119,6 +119,7 @@ class Follower:
         self.link = link
         self.poll = poll
         self.game_id: int | None = None
+        self.balls: tuple[int, ...] = ()  # the followed game's live calls
         self.error = ""
         self._stop = threading.Event()
         self._balls = 0  # balls entered; with the session it makes the POST's idempotency key
@@ -132,6 +133,8 @@ class Follower:
         gid = self.source.newest_active()  # not self.game_id: the game may be seconds old
         if gid is None:
             raise BallRefused("no active game to enter it in")
+        if gid == self.game_id and ball in self.balls:
+            return  # a copy resent across a reconnect: it is already the call it should be
         self.source.enter_ball(gid, ball, f"bhp-{self._session}-{gid}-{self._balls}")
         self._balls += 1
 
@@ -163,6 +166,7 @@ class Follower:
                 continue
             if not view.apply(event, data):
                 view.load(self.source.snapshot(gid))
+            self.balls = view.balls
             self.link.show_calls(view.balls)
             if view.ended:
                 self.game_id = None

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 
 import serial
 
+from bingo_hall.errors import KitError
+
 from .framing import FrameDecoder, encode
 from .protocol import (
     VERSION,
@@ -38,8 +40,23 @@ BACKOFF = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds between reconnect attempts, then
 IDLE_PING = 2.0  # an idle link is PINGed so an unplugged device is noticed
 
 
+def check_url(url: str) -> None:
+    """A malformed device URL is the user's mistake (KitError: one line, exit 2); a port that is
+    not there yet is not: the bridge waits for the board to be plugged in."""
+    try:
+        serial.serial_for_url(url, do_not_open=True)
+    except (ValueError, serial.SerialException) as exc:
+        raise KitError(f"--device {url!r} is not a serial port URL: {exc}") from None
+
+
 class LinkLost(Exception):
-    """The device stopped answering or the port failed; the engine reconnects."""
+    """The device stopped answering or the port failed; the engine reconnects. `state` is what
+    the caller page shows meanwhile: "retrying", or "error" when retrying alone will not help
+    (a malformed URL, a device that does not speak BHP/1)."""
+
+    def __init__(self, message: str, state: str = "retrying") -> None:
+        super().__init__(message)
+        self.state = state
 
 
 class DeviceLink:
@@ -135,18 +152,23 @@ class DeviceLink:
                 self._connect()
                 attempt = 0
                 self._serve()
-            except LinkLost as exc:
+            except Exception as exc:  # never let the engine die: the game must go on
                 self._close()
                 if self._stop.is_set():
                     break
-                self._set_state("retrying", str(exc))
+                if isinstance(exc, LinkLost):
+                    self._set_state(exc.state, str(exc))
+                else:
+                    self._set_state("error", f"bridge fault: {exc!r}")
                 self._stop.wait(BACKOFF[min(attempt, len(BACKOFF) - 1)])
                 attempt += 1
 
     def _connect(self) -> None:
         try:
             port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except ValueError as exc:
+            raise LinkLost(f"{self.url} is not a serial port URL: {exc}", "error") from None
+        except (serial.SerialException, OSError) as exc:
             raise LinkLost(f"cannot open {self.url}: {exc}") from None
         self._port = port
         self._inbox = queue.Queue()
@@ -200,6 +222,8 @@ class DeviceLink:
         self._seq = next_seq(self._seq)
         frame = encode(f"C{self._seq} {verb}" + ("" if arg is None else f" {arg}"))
         for attempt in range(self.resends + 1):
+            if self._stop.is_set():
+                raise LinkLost("stopped")
             if attempt:
                 self.counters["resends"] += 1
             self._write(frame)
@@ -289,4 +313,4 @@ def parse_hello_or_lost(reply: Reply) -> Hello:
     try:
         return parse_hello(reply)
     except ProtocolError as exc:
-        raise LinkLost(str(exc)) from None
+        raise LinkLost(str(exc), "error") from None

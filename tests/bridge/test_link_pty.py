@@ -134,3 +134,54 @@ def test_a_noisy_line_still_ends_with_the_board_correct(emulator, link):
     eventually(lambda: emu.device.lit == calls[:-1] and lk.wait_synced(0.01), timeout=20)
     assert lk.counters["resends"] > 0  # the faults really happened
     assert emu.device.decoder.dropped + lk.decoder.dropped > 0
+
+
+def test_a_board_that_kept_power_through_a_cable_pull_is_put_right(emulator, link):
+    emu = emulator("board")
+    lk = link(emu.path)
+    lk.show_calls([5, 20, 33])
+    assert lk.wait_synced()
+    emu.unplug(power_loss=False)  # the board keeps showing 5 20 33
+    eventually(lambda: lk.status()["state"] == "retrying")
+    lk.show_calls([5, 20])  # meanwhile the Maestro undid 33
+    emu.replug()
+    eventually(lambda: emu.device.lit == [5, 20] and lk.status()["state"] == "connected")
+    assert emu.boots == 1
+
+
+def test_a_device_that_refuses_bhp1_is_shown_as_an_error(tmp_path, link):
+    import threading
+    import tty
+
+    from firmware_bridge.framing import FrameDecoder
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    stop = threading.Event()
+
+    def old_firmware():  # answers every command with ERR VERSION
+        decoder = FrameDecoder()
+        while not stop.is_set():
+            try:
+                data = os.read(master, 256)
+            except OSError:
+                return
+            for payload in decoder.feed(data):
+                seq = payload.split(b" ")[0][1:].decode()
+                os.write(master, encode(f"R{seq} ERR VERSION"))
+
+    threading.Thread(target=old_firmware, daemon=True).start()
+    try:
+        lk = link(os.ttyname(slave))
+        eventually(lambda: lk.status()["state"] == "error")
+        assert lk.status()["detail"] == "device refused HELLO BHP/1 (VERSION)"
+    finally:
+        stop.set()
+        os.close(slave)
+        os.close(master)
+
+
+def test_a_malformed_device_url_is_an_error_not_a_retry(link):
+    lk = link("nosuch://board")
+    eventually(lambda: lk.status()["state"] == "error")
+    assert "is not a serial port URL" in lk.status()["detail"]

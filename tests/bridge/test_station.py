@@ -176,3 +176,38 @@ def test_the_bridge_command_refuses_a_wrong_pin_in_one_line(live_server, emulato
     )
     assert proc.returncode == 2
     assert proc.stderr == "bingo-hall: error: the station refused the PIN (wrong PIN)\n"
+
+
+def test_the_emulate_command_prints_its_port_and_speaks_bhp1_on_it(tmp_path, link):
+    path = tmp_path / "board"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bingo_hall.cli",
+            "emulate",
+            "--kind",
+            "balldrop",
+            "--link",
+            str(path),
+            "--no-draw",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert (
+            proc.stdout.readline()
+            == f"BHP/1 balldrop on {path}  (bingo-hall bridge --device {path} ...)\n"
+        )
+        balls: list[int] = []
+        lk = link(str(path), on_ball=balls.append)
+        assert lk.wait_synced()
+        assert lk.hello.kind == "balldrop"
+        lk.drop()  # as a ball machine it answers DROP with a ball
+        eventually(lambda: len(balls) == 1)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert proc.returncode == 0 and not path.exists()
