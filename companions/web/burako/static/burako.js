@@ -42,6 +42,7 @@
     if (!correcting) {
       document.getElementById("hand-title").textContent = fmt(B.text.hand, {n: view.hands.length + 1});
       document.getElementById("save-hand").disabled = view.finished;
+      form.hidden = view.finished;  // nothing more to enter; ✎ still corrects a past round
     }
   }
 
@@ -89,6 +90,7 @@
   function startCorrection(hand) {
     var item = Table.history.filter(function (h) { return h.id === hand.id; })[0];
     if (!item) return;
+    form.hidden = false;
     correcting = hand.id;
     fill(item.entry);
     document.getElementById("hand-title").textContent = fmt(B.text.correct, {n: hand.number});

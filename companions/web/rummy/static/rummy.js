@@ -40,6 +40,7 @@
       document.getElementById("game-title").textContent =
         fmt(R.text.game, {n: Math.min(view.games.length + 1, view.length), of: view.length});
       document.getElementById("save-game").disabled = view.finished;
+      form.hidden = view.finished;  // nothing more to enter; ✎ still corrects a past round
     }
   }
 
@@ -74,6 +75,7 @@
   function startCorrection(g) {
     var item = Table.history.filter(function (h) { return h.id === g.id; })[0];
     if (!item) return;
+    form.hidden = false;
     correcting = g.id;
     fill(item.entry);
     document.getElementById("game-title").textContent = fmt(R.text.correct, {n: g.number});
