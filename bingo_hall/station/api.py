@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from . import events, games
+from . import calls, events, games
 from .auth import PinResult, caller_required, check_pin, issue_token
 from .db import get_db
 from .decks import list_decks, store_deck
@@ -94,7 +94,7 @@ def game(game_id: str):
 @caller_required
 def draw(game_id: str):
     d = body()
-    return jsonify(games.draw_ball(get_db(), game_id, d.get("expect_seq"), _key(d)))
+    return jsonify(calls.draw_ball(get_db(), game_id, d.get("expect_seq"), _key(d)))
 
 
 @bp.post("/games/<game_id>/calls")
@@ -106,7 +106,7 @@ def enter(game_id: str):
     ball = d["ball"]
     if isinstance(ball, str) and ball.strip().isdigit():
         ball = int(ball)
-    return jsonify(games.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))), 201
+    return jsonify(calls.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))), 201
 
 
 @bp.post("/games/<game_id>/undo")
@@ -114,7 +114,7 @@ def enter(game_id: str):
 def undo(game_id: str):
     d = body(required=True)
     seq = d.get("seq", d.get("expect_seq"))
-    return jsonify(games.undo_last(get_db(), game_id, d.get("reason"), seq, _key(d)))
+    return jsonify(calls.undo_last(get_db(), game_id, d.get("reason"), seq, _key(d)))
 
 
 @bp.post("/games/<game_id>/public-input")
