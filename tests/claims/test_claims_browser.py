@@ -68,4 +68,9 @@ def test_maestro_checks_a_typed_serial_records_the_bingo_and_awards(client, live
     display.set_viewport_size({"width": 1280, "height": 800})
     display.goto(f"{live_server.url}/display/{gid}")
     expect(display.locator("[data-scoreboard]")).to_contain_text("Maestro now: Ana")
+    # The next award is announced on the hall screen as it happens.
+    hall.call(gid, *hall.numbers(3, "R4"))
+    hall.post(f"/api/games/{gid}/claims", {"serial": 3, "player": "Beto"})
+    hall.post(f"/api/games/{gid}/award")
+    expect(display.locator(".announce")).to_contain_text("¡BINGO! Beto")
     _shot(display, "display-scores.png")

@@ -11,8 +11,14 @@
     return e;
   };
 
+  let seenAwards = null;
+  let announceUntil = 0;
+
   function render(scores) {
     if (!scores) return;
+    // A new award since the last render: announce it on the hall screen for a while.
+    if (seenAwards !== null && scores.awards.length > seenAwards) announceUntil = Date.now() + 15000;
+    seenAwards = scores.awards.length;
     window.BingoScores.last = scores;
     document.querySelectorAll("[data-scoreboard]").forEach((root) => {
       root.innerHTML = "";
@@ -50,6 +56,13 @@
         root.appendChild(m);
       }
       const a = scores.awards[scores.awards.length - 1];
+      if (a && root.hasAttribute("data-announce") && Date.now() < announceUntil) {
+        const who = a.player || fill(S.card, { serial: a.serial });
+        const banner = el("p", "announce", "¡BINGO! " + who + " · " + (S.kinds[a.kind] || a.kind));
+        if (puntos) banner.appendChild(el("span", "pts", " · " + fill(S.n_points, { n: a.points })));
+        root.insertBefore(banner, root.firstChild);
+        setTimeout(() => render(window.BingoScores.last), announceUntil - Date.now() + 50);
+      }
       if (a) {
         const who = a.player || fill(S.card, { serial: a.serial });
         let text = fill(S.last_award, { r: a.round, who: who, kind: S.kinds[a.kind] || a.kind });
