@@ -36,8 +36,16 @@ def read_players(
 ) -> tuple[list[str], list[list[str]]]:
     """-> (the engine's players, the members of each team). Blank fields are skipped."""
     errors: dict[str, Any] = {}
+    if not _names_list(names) or not (
+        teams is None or (isinstance(teams, list) and all(_names_list(g) for g in teams))
+    ):
+        raise SetupErrors({"team0" if kind.teams else "player": N_("Type the names as text")})
+    if kind.teams and len([g for g in teams or [] if any(str(n).strip() for n in g or [])]) > (
+        kind.team_count
+    ):
+        raise SetupErrors({"team0": (N_("This game takes {n} teams"), {"n": kind.team_count})})
     if kind.teams:
-        groups = [[n.strip() for n in (g or []) if str(n).strip()] for g in (teams or [])]
+        groups = [[n.strip() for n in (g or []) if n.strip()] for g in (teams or [])]
         groups += [[] for _ in range(kind.team_count - len(groups))]
         groups = groups[: kind.team_count]
         people = [n for g in groups for n in g]
@@ -50,7 +58,7 @@ def read_players(
             errors["team1"] = N_("Both teams need the same number of players")
         sides = [" & ".join(g) for g in groups]
     else:
-        people = [str(n).strip() for n in (names or []) if str(n).strip()]
+        people = [n.strip() for n in (names or []) if n.strip()]
         groups = []
         sides = people
     field = "team0" if kind.teams else "player"
@@ -66,6 +74,10 @@ def read_players(
     if errors:
         raise SetupErrors(errors)
     return sides, groups
+
+
+def _names_list(value: Any) -> bool:
+    return value is None or (isinstance(value, list) and all(isinstance(n, str) for n in value))
 
 
 def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> dict[str, Any]:

@@ -207,7 +207,7 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
     if player is None:
         return None
     known = set(table.players) | {n for team in table.members for n in team}
-    if player not in known:
+    if not isinstance(player, str) or player not in known:
         abort(
             make_response(
                 _error(400, gettext("{player} is not at this table.").format(player=player))

@@ -53,6 +53,9 @@ def test_a_table_can_be_started_from_the_form(tclient):
         ({"teams": [["Ana"], ["ana"]]}, "team0"),
         ({"teams": [["Ana"], ["Caro"]], "settings": {"target": "lots"}}, "setting.target"),
         ({"teams": [["Ana"], ["Caro"]], "settings": {"target": -5}}, "setting.target"),
+        ({"teams": [["Ana"], ["Caro"], ["Eva"]]}, "team0"),
+        ({"teams": "Ana y Caro"}, "team0"),
+        ({"teams": [[1], [2]]}, "team0"),
     ],
 )
 def test_a_bad_table_gets_a_message_for_its_field(tclient, body, field):
@@ -147,10 +150,12 @@ def test_error_messages_follow_the_language(tclient, code):
     assert r.get_json()["error"] == "Una cuenta no puede ser negativa"
 
 
-@pytest.mark.parametrize("body", ["not json", "[1, 2]", "null", '{"teams": 5}'])
-def test_garbage_entries_are_400_never_500(tclient, code, body):
+@pytest.mark.parametrize(
+    "body", ["not json", "[1, 2]", "null", '{"teams": 5}', '{"teams": [1, 2]}', "x" * 40_000]
+)
+def test_garbage_entries_are_a_4xx_with_a_message_never_500(tclient, code, body):
     r = tclient.post(f"/t/{code}/entries", data=body, content_type="application/json")
-    assert r.status_code == 400 and r.get_json()["error"]
+    assert r.status_code in (400, 413) and r.get_json()["error"]
 
 
 def test_undo_of_an_entry_that_does_not_exist_is_404(tclient, code):
@@ -160,6 +165,7 @@ def test_undo_of_an_entry_that_does_not_exist_is_404(tclient, code):
 
 def test_the_phone_holder_must_be_someone_at_the_table(tclient, code):
     assert post(tclient, code, hand(), hand(), player="Zoe").status_code == 400
+    assert post(tclient, code, hand(), hand(), player=["Ana"]).status_code == 400
     r = post(tclient, code, hand(), hand(), player="Beto")
     assert r.status_code == 201 and r.get_json()["history"][0]["player"] == "Beto"
 
