@@ -116,7 +116,7 @@ def main(games: int = 30) -> None:
         ("probabilities after 1..20 events, 3-6 pl.", sweep),
     ):
         print(
-            f"{name:36s} median {statistics.median(xs) * 1000:7.1f} ms"
+            f"{name:42s} median {statistics.median(xs) * 1000:7.1f} ms"
             f"   p90 {pct(xs, 0.9) * 1000:7.1f} ms   max {max(xs) * 1000:7.1f} ms"
         )
 

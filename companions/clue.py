@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bingo_hall.rng import SeededStream
-from companions.clue_solver import Clause, Problem, advise
+from companions.clue_solver import Clause, Counting, Problem, advise
 from companions.errors import EntryError
 
 ENVELOPE = "envelope"
@@ -476,7 +476,8 @@ class Notebook:
     def _setup_key(self) -> tuple:
         return (self.players, self.me, tuple(sorted(self.my_cards)), self.hand_sizes)
 
-    def counting(self):
+    def counting(self) -> Counting:
+        """The exact count of consistent deals, made once per change of the notes."""
         if self._counting is None:
             self._counting = self._problem().count()
         return self._counting

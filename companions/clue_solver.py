@@ -1,4 +1,4 @@
-"""The reasoning behind the Clue notebook: a complete deducer (SAT) and an exact deal counter.
+"""The reasoning behind the Clue notebook: an exact deal counter and a SAT prover.
 
 Rules of `seeds/clue.es.txt` (see RULES-NOTES.md §3), as constraints over the cells
 "card c lies at location l", where the locations are the players in seating order and then the
@@ -13,11 +13,15 @@ envelope:
   that triple". "Nobody refuted" is the passes of every other player, and with the rules above
   it leaves each card in the suggester's hand or the envelope.
 
-`Problem.known()` is complete: a cell is marked only if every model agrees, which the SAT solver
-(pycosat) decides exactly. `Problem.count()` counts the deals consistent with the constraints by
-dynamic programming over the cards (state: what each hand and the envelope can still take, and
-which open clauses are already satisfied), so probabilities are exact fractions, with every
-consistent deal equally likely, as a fair shuffle and deal make them before anyone plays.
+`Problem.count()` counts the deals consistent with the constraints by dynamic programming over
+the cards (state: what each hand and the envelope can still take, and which open clauses are
+already satisfied). That makes the notebook complete by exhaustion: a cell is marked exactly
+when no consistent deal puts the card elsewhere (`Counting.known()`), and the probabilities are
+exact fractions, every consistent deal being equally likely, as a fair shuffle and deal make
+them. (This ignores what a player's choice of suggestion or of the card shown may hint.)
+
+The SAT solver (pycosat) proves the same facts independently (`Problem.known_by_sat()`, which
+the tests compare), and finds the events behind a fact (`why`) or a contradiction (`conflict`).
 """
 
 from __future__ import annotations
@@ -119,7 +123,7 @@ class Problem:
         return known
 
     def entails(self, events: Iterable[int], literal: Literal) -> bool:
-        card, loc, positive = literal
+        """Whether the setup and these events force `literal` in every consistent deal."""
         return not self.satisfiable(events, extra=[-self.lit(literal)])
 
     def why(self, literal: Literal, start: Sequence[int] | None = None) -> tuple[int, ...]:
