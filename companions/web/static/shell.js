@@ -150,10 +150,17 @@
     }
   });
   var undoLast = document.getElementById("undo-last");
-  Table.onHistory(function () { undoLast.disabled = !Table.lastActive(); });
+  if (undoLast) {
+    Table.onHistory(function () { undoLast.disabled = !Table.lastActive(); });
+    undoLast.addEventListener("click", function () {
+      var last = Table.lastActive();
+      if (last && window.confirm(data.text.confirm_undo)) Table.undo(last.id).catch(function () {});
+    });
+  }
   // undone entries stay in the history: offer to put each one back
   Table.onHistory(function (history) {
     var box = document.getElementById("undone-list");
+    if (!box) return;
     box.textContent = "";
     history.forEach(function (item, idx) {
       if (!item.undone) return;
@@ -171,10 +178,6 @@
       row.appendChild(button);
       box.appendChild(row);
     });
-  });
-  undoLast.addEventListener("click", function () {
-    var last = Table.lastActive();
-    if (last && window.confirm(data.text.confirm_undo)) Table.undo(last.id).catch(function () {});
   });
 
   // remember this table on the phone, for the "your tables" list on the start page
