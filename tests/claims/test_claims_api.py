@@ -226,3 +226,14 @@ def test_claims_and_scores_survive_a_restart(hall, tmp_path):
     )
     after = again.test_client().get(f"/api/games/{gid}/scores").get_json()
     assert after == before and after["claims"][0]["points"] == sum(r3) * 2
+
+
+def test_errors_come_in_the_maestros_language(hall):
+    gid = _puntos(hall, "Maestra", "Ana")
+    es = {**hall.auth, "Accept-Language": "es"}
+    r = hall.client.post(
+        f"/api/games/{gid}/claims", json={"serial": 1, "player": "Maestra"}, headers=es
+    )
+    assert r.get_json()["error"] == "Maestra es el Maestro en esta ronda y no juega"
+    r = hall.client.post(f"/api/games/{gid}/settings", json={"target": 0}, headers=es)
+    assert r.get_json()["error"] == "la meta debe ser un número entero de puntos del 1 al 1000000"

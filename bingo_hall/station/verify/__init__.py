@@ -17,6 +17,7 @@ import sqlite3
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
+from flask_babel import gettext as _
 
 from ...cards import LINE_CELLS, SIZE, Card
 from ...errors import KitError
@@ -212,7 +213,7 @@ def game_record(game_id: str, fmt: str = "json"):
     """The record as JSON, or CSV with `.csv` or `?format=csv` (a spreadsheet opens it)."""
     fmt = request.args.get("format", fmt)
     if fmt not in ("json", "csv"):
-        raise KitError("the record comes as json or csv")
+        raise KitError(_("the record comes as json or csv"))
     rec = record.record(get_db(), game_id)
     name = f"bingo-game-{rec['game_id']}-record.{fmt}"
     if fmt == "csv":

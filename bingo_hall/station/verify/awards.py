@@ -11,6 +11,8 @@ import json
 import sqlite3
 from typing import Any
 
+from flask_babel import gettext as _
+
 from ... import claims as rules
 from ...manifest import Deck
 from .. import games
@@ -63,9 +65,9 @@ def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
                 live = games.called_balls(conn, gid)
                 win = rules.settle(_round_claims(conn, deck, rnd["round_id"], r, live))
                 if win is None:
-                    raise Conflict("no valid claim to award in this round")
+                    raise Conflict(_("no valid claim to award in this round"))
                 names, teams = store.seated(conn, gid)
-                _, maestro = store.settings_of(conn, gid)
+                maestro = store.settings_of(conn, gid)[1]
                 nxt = rules.next_maestro(names, maestro, win.player, r)
                 conn.execute(
                     "INSERT INTO awards (game_id, round_id, claim_id, serial, player, side, kind, "
@@ -107,7 +109,7 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     gid = game["game_id"]
     r = store.game_rules(conn, game)
     names, teams = store.seated(conn, gid)
-    _, maestro = store.settings_of(conn, gid)
+    maestro = store.settings_of(conn, gid)[1]
     rows = conn.execute(
         "SELECT a.*, r.number FROM awards a JOIN rounds r ON r.id = a.round_id "
         "WHERE a.game_id = ? ORDER BY a.id",

@@ -12,9 +12,11 @@ import json
 import sqlite3
 from typing import Any
 
+from flask_babel import gettext as _
+
 from ... import claims as rules
 from ...cards import Card
-from ...errors import DeckError
+from ...errors import DeckError, KitError
 from ...manifest import Deck
 from ...patterns import pattern_from_spec
 from .. import games
@@ -41,7 +43,7 @@ def _merged(game: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
 
 def game_rules(conn: sqlite3.Connection, game: dict[str, Any]) -> rules.Rules:
     """The Rules the game is played with: its mode and free centre plus the claims settings."""
-    stored, _ = settings_of(conn, game["game_id"])
+    stored = settings_of(conn, game["game_id"])[0]
     return rules_from(game, _merged(game, stored))
 
 
@@ -51,11 +53,13 @@ def game_card(conn: sqlite3.Connection, game: dict[str, Any], serial: Any) -> tu
     if isinstance(serial, str) and serial.strip().isdigit():
         serial = int(serial.strip())
     if isinstance(serial, bool) or not isinstance(serial, int):
-        raise StationError("the serial is the whole number printed on the card")
+        raise StationError(_("the serial is the whole number printed on the card"))
     try:
         return deck, deck.card(serial)
-    except DeckError as exc:
-        raise NotFound(str(exc)) from None
+    except DeckError:
+        raise NotFound(
+            _("this deck has no card %(serial)s (it has 1-%(n)s)", serial=serial, n=len(deck.cards))
+        ) from None
 
 
 def penalties(conn: sqlite3.Connection, round_id: int, serial: int, before: int | None = None):
@@ -86,7 +90,7 @@ def penalty_json(card: Card, p: rules.Penalty) -> dict[str, Any]:
 def check(conn: sqlite3.Connection, game_id: Any, serial: Any) -> dict[str, Any]:
     """The verdict on a card now, as the Maestro would give it (nothing is written)."""
     game = games.get_game(conn, game_id)
-    _, card = game_card(conn, game, serial)
+    card = game_card(conn, game, serial)[1]
     rnd = games.current_round(conn, game["game_id"])
     calls = games.called_balls(conn, game["game_id"])
     verdict = rules.judge(
@@ -102,23 +106,23 @@ def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
     return [{"name": r["name"], "team": r["team"], "seat": r["seat"]} for r in rows]
 
 
-def _name(value: Any, what: str, required: bool = True) -> str | None:
+def _name(value: Any, required: bool = True) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise StationError(f"the {what} needs a name")
+            raise StationError(_("a name is needed"))
         return None
     if not isinstance(value, str) or len(value.strip()) > MAX_NAME:
-        raise StationError(f"a {what} name is text of at most {MAX_NAME} characters")
+        raise StationError(_("a name is text of at most %(n)s characters", n=MAX_NAME))
     return " ".join(value.split())
 
 
 def add_player(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[str, Any]:
     """Seat a player (clockwise, after the last one), optionally in a team and as the Maestro."""
-    name = _name(data.get("name"), "player")
-    team = _name(data.get("team"), "team", required=False)
+    name = _name(data.get("name"))
+    team = _name(data.get("team"), required=False)
     maestro = data.get("maestro", False)
     if not isinstance(maestro, bool):
-        raise StationError("maestro must be true or false")
+        raise StationError(_("maestro must be true or false"))
     with games.write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
@@ -126,7 +130,7 @@ def add_player(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
             if conn.execute(
                 "SELECT 1 FROM players WHERE game_id = ? AND name = ?", (gid, name)
             ).fetchone():
-                raise Conflict(f"{name} is already playing in this game")
+                raise Conflict(_("%(name)s is already playing in this game", name=name))
             seat = conn.execute(
                 "SELECT COALESCE(MAX(seat), 0) + 1 FROM players WHERE game_id = ?", (gid,)
             ).fetchone()[0]
@@ -134,7 +138,7 @@ def add_player(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
                 "INSERT INTO players (game_id, name, team, seat) VALUES (?, ?, ?, ?)",
                 (gid, name, team, seat),
             )
-            _, current = settings_of(conn, gid)
+            current = settings_of(conn, gid)[1]
             if maestro or (current is None and game["mode"] == rules.PUNTOS and seat == 1):
                 save_settings(conn, gid, maestro=name)
     return {"game_id": gid, "name": name, "team": team, "seat": seat}
@@ -157,7 +161,7 @@ def save_settings(conn, gid: int, settings: dict | None = None, maestro: Any = .
 def active_game(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     game = games.get_game(conn, game_id)
     if game["status"] != "active":
-        raise Conflict(f"game {game['game_id']} has ended")
+        raise Conflict(_("game %(n)s has ended", n=game["game_id"]))
     return game
 
 
@@ -166,7 +170,9 @@ def update_settings(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]
     only before the round's first call, so no claim is judged under two sets of rules."""
     unknown = sorted(set(data) - set(SETTING_KEYS) - {"maestro"})
     if unknown:
-        raise StationError(f"unknown setting {unknown[0]!r}; use {', '.join(SETTING_KEYS)}")
+        raise StationError(
+            _("unknown setting %(key)s; use %(keys)s", key=unknown[0], keys=", ".join(SETTING_KEYS))
+        )
     with games.write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
@@ -176,15 +182,15 @@ def update_settings(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]
             if data.get("pattern") not in (None, "custom") and "mask" not in data:
                 new.pop("mask", None)
             if "maestro" in data:
-                maestro = _name(data["maestro"], "Maestro", required=False)
+                maestro = _name(data["maestro"], required=False)
             if game["mode"] == rules.PUNTOS and new.get("pattern") not in (None, "", "lines"):
-                raise StationError("patterns are played in Bingo Normal only")
+                raise StationError(_("patterns are played in Bingo Normal only"))
             before, after = _merged(game, stored), _merged(game, new)
             trial = rules_from(game, after)
             changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
             if changes_play and games.called_balls(conn, gid):
                 raise Conflict(
-                    "the pattern and the hall rules change between rounds, before the first call"
+                    _("the pattern and the hall rules change between rounds, before the first call")
                 )
             save_settings(conn, gid, new, maestro)
     return {"game_id": gid, "settings": rules_json(trial)}
@@ -195,8 +201,29 @@ def rules_from(game: dict[str, Any], settings: dict[str, Any]) -> rules.Rules:
     target = settings.get("target", rules.DEFAULT_TARGET)
     for key in ("completing_call_only", "winner_becomes_maestro"):
         if key in settings and not isinstance(settings[key], bool):
-            raise StationError(f"{key} must be true or false")
+            raise StationError(_("%(key)s must be true or false", key=key))
     mode = rules.PUNTOS if game["mode"] == rules.PUNTOS else rules.NORMAL
+    try:
+        return _rules(game, settings, mode, target)
+    except KitError as exc:  # the pure module words it in English; the catalog has it in Spanish
+        raise StationError(_(str(exc))) from None
+
+
+def N_(message: str) -> str:
+    """Marks the pure modules' fixed messages for the catalog (see rules_from)."""
+    return message
+
+
+PURE_MESSAGES = (
+    N_("the target must be a whole number of points from 1 to 1000000"),  # MAX_TARGET
+    N_("patterns are played in Bingo Normal only"),
+    N_("a custom pattern is 25 cells of 1 and 0, row by row"),
+    N_("the custom pattern is empty: click at least one square"),
+    N_("the custom pattern cannot be the centre square alone"),
+)
+
+
+def _rules(game: dict[str, Any], settings: dict[str, Any], mode: str, target: Any) -> rules.Rules:
     return rules.Rules(
         mode=mode,
         free_centre=game["free_centre"],
@@ -229,24 +256,28 @@ def seated(conn: sqlite3.Connection, gid: int) -> tuple[list[str], dict[str, str
 def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[str, Any]:
     """A BINGO: judged against the calls committed so far, stored with its verdict and, if it is
     false, the penalty (the markers of the claimed line come off)."""
-    player = _name(data.get("player"), "player", required=False)
+    player = _name(data.get("player"), required=False)
     line = data.get("line")
     if line is not None and (not isinstance(line, str) or line.upper() not in rules.LINE_NAMES):
-        raise StationError("line is one of R1-R5, B, I, N, G, O, D1, D2")
+        raise StationError(_("line is one of R1-R5, B, I, N, G, O, D1, D2"))
     with games.write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
             gid = game["game_id"]
-            _, card = game_card(conn, game, data.get("serial"))
+            card = game_card(conn, game, data.get("serial"))[1]
             r = game_rules(conn, game)
-            names, _ = seated(conn, gid)
-            _, maestro = settings_of(conn, gid)
+            names = seated(conn, gid)[0]
+            maestro = settings_of(conn, gid)[1]
             if r.mode == rules.PUNTOS and player is None:
-                raise StationError("in Bingo de Puntos a claim names the player who shouts")
+                raise StationError(_("in Bingo de Puntos a claim names the player who shouts"))
             if r.mode == rules.PUNTOS and player not in names:
-                raise StationError(f"{player} is not playing in this game; add the player first")
+                raise StationError(
+                    _("%(name)s is not playing in this game; add the player first", name=player)
+                )
             if player is not None and player == maestro:
-                raise Conflict(f"{player} is the Maestro this round and does not play")
+                raise Conflict(
+                    _("%(name)s is the Maestro this round and does not play", name=player)
+                )
             rnd = games.current_round(conn, gid)
             calls = games.called_balls(conn, gid)
             pens = penalties(conn, rnd["round_id"], card.serial)
