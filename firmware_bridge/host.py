@@ -172,8 +172,11 @@ class DeviceLink:
             raise LinkLost(f"cannot open {self.url}: {exc}") from None
         self._port = port
         self._inbox = queue.Queue()
+        self.decoder = FrameDecoder()  # this connection's line, and its counters
         self._seen = set()  # a (re)connected device starts a new event session
-        threading.Thread(target=self._read, args=(port, self._inbox), daemon=True).start()
+        threading.Thread(
+            target=self._read, args=(port, self._inbox, self.decoder), daemon=True
+        ).start()
         self.hello = parse_hello_or_lost(self._transact("HELLO", VERSION))
         self.shown = ()
         if not self._transact("CLEAR", None).ok:
@@ -282,8 +285,7 @@ class DeviceLink:
         except (serial.SerialException, OSError) as exc:
             raise LinkLost(f"write failed: {exc}") from None
 
-    def _read(self, port: serial.SerialBase, inbox: queue.Queue) -> None:
-        decoder = self.decoder
+    def _read(self, port: serial.SerialBase, inbox: queue.Queue, decoder: FrameDecoder) -> None:
         while True:
             try:
                 data = port.read(port.in_waiting or 1)
