@@ -135,11 +135,13 @@ class Contradiction(EntryError):
     def __init__(self, events: Sequence[int], entry_id: int | None = None) -> None:
         self.events = tuple(events)
         listed = ", ".join(f"#{n}" for n in self.events)
-        super().__init__(
-            N_("Contradiction: events {events} cannot all be true"),
-            params={"events": listed},
-            entry_id=entry_id,
-        )
+        if len(self.events) == 1:  # it clashes with the setup itself
+            message = N_(
+                "Contradiction: event {events} cannot be true with your cards and the hand sizes"
+            )
+        else:
+            message = N_("Contradiction: events {events} cannot all be true")
+        super().__init__(message, params={"events": listed}, entry_id=entry_id)
 
 
 _UNKNOWN = {

@@ -155,6 +155,14 @@ def test_a_typo_is_reported_as_a_contradiction_naming_the_events():
     assert len(nb.events) == 5  # never silently accepted
 
 
+def test_an_event_that_clashes_with_my_own_hand_names_only_that_event():
+    nb = hand_size_game()
+    with pytest.raises(Contradiction) as caught:  # nobody refutes, yet I hold the candlestick
+        nb.suggest("Beto", "plum", "candlestick", "hall")
+    assert caught.value.events == (6,)
+    assert "your cards and the hand sizes" in str(caught.value)
+
+
 def test_an_edit_that_contradicts_is_refused_and_the_old_event_kept():
     nb = hand_size_game()
     old = nb.events[3]
@@ -181,7 +189,9 @@ def test_a_failed_accusation_rules_out_exactly_that_triple():
         nb.failed_accusation("Caro", "plum", "rope", "lounge")
     with pytest.raises(EntryError, match="takes no more turns"):
         nb.suggest("Caro", "plum", "rope", "lounge")
-    nb.suggest("Ana", "plum", "rope", "lounge", shown_by="Caro", card="lounge")  # Caro still refutes
+    nb.suggest(
+        "Ana", "plum", "rope", "lounge", shown_by="Caro", card="lounge"
+    )  # Caro still refutes
     assert nb.status("lounge")["holder"] == "Caro"
 
 
