@@ -102,3 +102,12 @@ def test_the_language_switch_turns_the_pages_spanish_and_back(page, live_server,
     expect(page.locator("#voice")).to_contain_text("Voz")
     page.click(".langs a[lang=en]")
     expect(page.locator("#voice")).to_contain_text("Voice")
+
+
+def test_a_waiting_display_picks_up_the_new_game_by_itself(page, live_server, client):
+    page.goto(f"{live_server.url}/display?lang=en")
+    expect(page.locator(".display-waiting")).to_be_visible()
+    h = bearer(client)
+    gid = new_game(client, h)
+    ball = client.post(f"/api/games/{gid}/draw", headers=h).get_json()["ball"]
+    expect(page.locator("#last-call .number")).to_have_text(str(ball), timeout=15000)

@@ -15,12 +15,22 @@
   function say(text) { msg.textContent = text || ""; msg.hidden = !text; }
 
   async function post(path, body) {
-    const res = await fetch(`/api/games/${S.gameId}/${path}`, {
+    const request = {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "Idempotency-Key": key() },
       body: JSON.stringify(body || {}),
       credentials: "same-origin",
-    });
+    };
+    let res;
+    try {
+      res = await fetch(`/api/games/${S.gameId}/${path}`, request);
+    } catch (e) {
+      // The answer was lost (Wi-Fi, station restarting): the same key makes a retry safe.
+      try { res = await fetch(`/api/games/${S.gameId}/${path}`, request); } catch (e2) {
+        say(S.strings.offline);
+        return null;
+      }
+    }
     let data = {};
     try { data = await res.json(); } catch (e) { data = { error: res.statusText }; }
     if (!res.ok) {
@@ -124,6 +134,12 @@
     if (!confirm(S.strings.confirm_end)) return;
     const data = await post("end", {});
     if (data) S.apply("end", data);
+  });
+
+  // After a click, give the keyboard back to the page so the space bar draws again instead of
+  // pressing the last button a second time.
+  document.querySelectorAll("#station button").forEach((b) => {
+    if (b.id !== "draw") b.addEventListener("click", () => setTimeout(() => b.blur(), 0));
   });
 
   updateButtons();
