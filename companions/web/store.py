@@ -144,71 +144,86 @@ def _bump(conn: sqlite3.Connection, code: str) -> None:
     conn.execute("UPDATE companion_tables SET version = version + 1 WHERE code = ?", (code,))
 
 
+def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, change) -> dict[str, Any]:
+    """Apply `change(conn)` and bump the version, then replay the whole history as it now
+    stands, all inside one BEGIN IMMEDIATE: an EntryError rolls the change back, and the replay
+    that checked it is the snapshot every phone gets (one replay per change)."""
+    with transaction(conn):
+        change(conn)
+        _bump(conn, table.code)
+        items = history(conn, table.code)
+        view = replay(table, kind, items)
+        return {"view": view, "history": items, "version": table_version(conn, table.code)}
+
+
 def add_entry(
     conn: sqlite3.Connection,
     table: Table,
     kind: GameKind,
     entry: dict[str, Any],
     player: str | None,
-) -> int:
-    """Append an entry if the whole history still replays with it; returns its id."""
-    payload = json.dumps(entry)
-    with transaction(conn):
-        items = history(conn, table.code)
-        probe = {"id": -1, "entry": json.loads(payload), "player": player, "undone": False}
-        replay(table, kind, items + [probe])
-        cur = conn.execute(
+) -> dict[str, Any]:
+    """Append an entry if the whole history still replays with it. Returns the snapshot plus
+    the new entry's `id`."""
+    new_id: list[int] = []
+
+    def insert(c: sqlite3.Connection) -> None:
+        cur = c.execute(
             "INSERT INTO companion_entries (table_code, payload, player) VALUES (?, ?, ?)",
-            (table.code, payload, player),
+            (table.code, json.dumps(entry), player),
         )
-        _bump(conn, table.code)
-        return int(cur.lastrowid)
+        new_id.append(int(cur.lastrowid))
+
+    try:
+        snap = _write(conn, table, kind, insert)
+    except EntryError as exc:
+        if new_id and exc.entry_id == new_id[0]:
+            exc.entry_id = None  # the entry being posted, which was never stored
+        raise
+    return {**snap, "id": new_id[0]}
 
 
-def _find(items: list[dict[str, Any]], entry_id: int) -> dict[str, Any]:
-    for item in items:
-        if item["id"] == entry_id:
-            return item
-    raise NoSuchEntry(entry_id)
+def _find(conn: sqlite3.Connection, code: str, entry_id: int) -> sqlite3.Row:
+    row = conn.execute(
+        "SELECT id, payload, undone FROM companion_entries WHERE table_code = ? AND id = ?",
+        (code, entry_id),
+    ).fetchone()
+    if row is None:
+        raise NoSuchEntry(entry_id)
+    return row
 
 
 def set_undone(
     conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, undone: bool
-) -> None:
+) -> dict[str, Any]:
     """Undo (or restore) one entry; later entries must still replay without (or with) it."""
-    with transaction(conn):
-        items = history(conn, table.code)
-        item = _find(items, entry_id)
-        if item["undone"] == undone:
-            return
-        item["undone"] = undone
-        replay(table, kind, items)
-        conn.execute(
-            "UPDATE companion_entries SET undone = ? WHERE id = ?", (int(undone), entry_id)
-        )
-        _bump(conn, table.code)
+    _find(conn, table.code, entry_id)
+
+    def mark(c: sqlite3.Connection) -> None:
+        c.execute("UPDATE companion_entries SET undone = ? WHERE id = ?", (int(undone), entry_id))
+
+    return _write(conn, table, kind, mark)
 
 
 def correct_entry(
     conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, entry: dict[str, Any]
-) -> None:
+) -> dict[str, Any]:
     """Replace a past entry; the old payload is kept in companion_revisions."""
-    payload = json.dumps(entry)
-    with transaction(conn):
-        items = history(conn, table.code)
-        item = _find(items, entry_id)
-        if item["undone"]:
-            raise EntryError("Restore this entry before correcting it", entry_id=entry_id)
-        old = json.dumps(item["entry"])
-        item["entry"] = json.loads(payload)
-        try:
-            replay(table, kind, items)
-        except EntryError as exc:
-            if exc.entry_id is None:
-                exc.entry_id = entry_id
-            raise
-        conn.execute(
+    if _find(conn, table.code, entry_id)["undone"]:
+        raise EntryError("Restore this entry before correcting it", entry_id=entry_id)
+
+    def replace(c: sqlite3.Connection) -> None:
+        old = _find(c, table.code, entry_id)["payload"]
+        c.execute(
             "INSERT INTO companion_revisions (entry_id, payload) VALUES (?, ?)", (entry_id, old)
         )
-        conn.execute("UPDATE companion_entries SET payload = ? WHERE id = ?", (payload, entry_id))
-        _bump(conn, table.code)
+        c.execute(
+            "UPDATE companion_entries SET payload = ? WHERE id = ?", (json.dumps(entry), entry_id)
+        )
+
+    try:
+        return _write(conn, table, kind, replace)
+    except EntryError as exc:
+        if exc.entry_id is None:
+            exc.entry_id = entry_id
+        raise

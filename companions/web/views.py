@@ -216,16 +216,15 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
     return player
 
 
-def _changed(table: store.Table, kind: GameKind, status: int = 200, **extra: Any):
-    snap = store.snapshot(get_db(), table, kind)
-    _rendered().put((table.code, snap["version"]), live.render(snap))
-    live.notify(table.code)
-    return jsonify({**snap, **extra}), status
+def _changed(snap: dict[str, Any], code: str, status: int = 200):
+    """Every phone at the table gets the snapshot the change was checked with."""
+    _rendered().put((code, snap["version"]), live.render(snap))
+    live.notify(code)
+    return jsonify(snap), status
 
 
 def _entry_error(exc: EntryError):
-    entry_id = None if exc.entry_id == -1 else exc.entry_id
-    return _error(400, exc.text(gettext), field=exc.field, entry_id=entry_id)
+    return _error(400, exc.text(gettext), field=exc.field, entry_id=exc.entry_id)
 
 
 @bp.route("/<code>/entries", methods=["POST"])
@@ -234,21 +233,21 @@ def post_entry(code: str):
     data = _entry_body()
     player = _player(table, data)
     try:
-        entry_id = store.add_entry(get_db(), table, kind, data, player)
+        snap = store.add_entry(get_db(), table, kind, data, player)
     except EntryError as exc:
         return _entry_error(exc)
-    return _changed(table, kind, 201, id=entry_id)
+    return _changed(snap, table.code, 201)
 
 
 def _set_undone(code: str, entry_id: int, undone: bool):
     table, kind = _open(code)
     try:
-        store.set_undone(get_db(), table, kind, entry_id, undone)
+        snap = store.set_undone(get_db(), table, kind, entry_id, undone)
     except store.NoSuchEntry:
         return _error(404, gettext("This table has no entry {id}.").format(id=entry_id))
     except EntryError as exc:
         return _entry_error(exc)
-    return _changed(table, kind)
+    return _changed(snap, table.code)
 
 
 @bp.route("/<code>/entries/<int:entry_id>/undo", methods=["POST"])
@@ -267,12 +266,12 @@ def correct_entry(code: str, entry_id: int):
     data = _entry_body()
     data.pop("player", None)
     try:
-        store.correct_entry(get_db(), table, kind, entry_id, data)
+        snap = store.correct_entry(get_db(), table, kind, entry_id, data)
     except store.NoSuchEntry:
         return _error(404, gettext("This table has no entry {id}.").format(id=entry_id))
     except EntryError as exc:
         return _entry_error(exc)
-    return _changed(table, kind)
+    return _changed(snap, table.code)
 
 
 @bp.route("/<code>/events")

@@ -142,6 +142,7 @@ def test_a_correction_that_breaks_a_later_round_is_refused_and_nothing_changes(t
 def test_a_bad_round_gets_a_message_for_its_field_and_is_not_stored(tclient, code, team0, field):
     r = post(tclient, code, team0, hand())
     assert r.status_code == 400 and r.get_json()["field"] == field
+    assert "entry_id" not in r.get_json()  # it is about the round being sent
     assert tclient.get(f"/t/{code}/view").get_json()["history"] == []
 
 
