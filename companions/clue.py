@@ -451,6 +451,8 @@ class Notebook:
     def _chain(self, fact: tuple[int, int, bool]) -> tuple[int, ...]:
         if self._baseline.get(fact[:2]) is not None:
             return ()
+        if len(_WHY_MEMO) > 256:
+            _WHY_MEMO.clear()
         memo = _WHY_MEMO.setdefault(self._setup_key(), {})
         for chain in memo.get(fact, ()):
             if all(e in self.events for e in chain):

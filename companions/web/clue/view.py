@@ -10,6 +10,7 @@ events from 1, in order.
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -26,18 +27,21 @@ from companions.errors import EntryError
 
 _CACHE: OrderedDict[str, dict] = OrderedDict()  # the same notes give the same view
 _CACHE_SIZE = 64
+_LOCK = threading.Lock()
 
 
 def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
     """Rebuild the notebook from its entries; the view has the grid, why-chains and odds."""
     key = json.dumps([players, entries], sort_keys=True, default=str)
-    if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
+    with _LOCK:  # the server answers phones from several threads
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
     view = _build(players, entries)
-    _CACHE[key] = view
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    with _LOCK:
+        _CACHE[key] = view
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
     return view
 
 
