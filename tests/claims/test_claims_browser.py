@@ -74,3 +74,17 @@ def test_maestro_checks_a_typed_serial_records_the_bingo_and_awards(client, live
     hall.post(f"/api/games/{gid}/award")
     expect(display.locator(".announce")).to_contain_text("¡BINGO! Beto")
     _shot(display, "display-scores.png")
+
+
+@pytest.mark.browser
+def test_the_hall_screen_shows_the_pattern_being_played(client, live_server, page):
+    hall = Hall(client)
+    gid = hall.new_game()
+    hall.post(f"/api/games/{gid}/settings", {"pattern": "four_corners"})
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{live_server.url}/display/{gid}")
+    expect(page.locator(".pattern-now")).to_contain_text("Four corners")
+    expect(page.locator(".mini-card span.on")).to_have_count(4)
+    hall.post(f"/api/games/{gid}/settings", {"pattern": "x"})  # live, before the first call
+    expect(page.locator(".mini-card span.on")).to_have_count(9)
+    _shot(page, "display-pattern.png")

@@ -14,6 +14,16 @@
   let seenAwards = null;
   let announceUntil = 0;
 
+  // The pattern being played, drawn as a small 5x5 card, so the whole hall knows what to cover.
+  function patternFigure(name, mask) {
+    const box = el("div", "pattern-now");
+    box.appendChild(el("span", "label", S.playing_for + " " + (S.figures[name] || name)));
+    const grid = el("div", "mini-card");
+    mask.replace(/\//g, "").split("").forEach((ch) => grid.appendChild(el("span", ch === "1" ? "on" : "")));
+    box.appendChild(grid);
+    return box;
+  }
+
   function render(scores) {
     if (!scores) return;
     // A new award since the last render: announce it on the hall screen for a while.
@@ -24,8 +34,11 @@
       root.innerHTML = "";
       const puntos = scores.mode === "points";
       // A Normal game with nobody seated and nothing won yet has no scoreboard to show.
-      root.hidden = !puntos && !scores.sides.length && !scores.awards.length && !scores.maestro;
+      const pattern = scores.settings.pattern;
+      root.hidden = !puntos && !pattern && !scores.sides.length && !scores.awards.length && !scores.maestro;
       if (root.hidden) return;
+      if (pattern) root.appendChild(patternFigure(pattern, scores.settings.mask));
+      if (!puntos && !scores.sides.length && !scores.awards.length) return;
       const h = el("h2", null, S.scores + (puntos ? " · Bingo de Puntos " + fill(S.to_target, { n: scores.settings.target }) : ""));
       root.appendChild(h);
       if (scores.winner) root.appendChild(el("p", "winner", "🏆 " + fill(S.winner, { who: scores.winner })));
