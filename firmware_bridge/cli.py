@@ -60,8 +60,8 @@ def bridge(device: str, station: str, pin: str) -> None:
                 if link.hello and link.hello.drops_balls and interactive:
                     click.echo("press Enter to release a ball")
             if interactive and select.select([sys.stdin], [], [], 0.2)[0]:
-                if sys.stdin.readline() and link.hello and link.hello.drops_balls:
-                    link.drop()
+                if sys.stdin.readline() and not link.drop():
+                    click.echo("the ball machine is not ready", err=True)
             else:
                 time.sleep(0.2)
     except KeyboardInterrupt:

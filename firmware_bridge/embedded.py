@@ -89,8 +89,8 @@ class EmbeddedBridge:
         status["drops_balls"] = bool(hello and hello.drops_balls)
         return status
 
-    def drop(self) -> None:
-        self.link.drop()
+    def drop(self) -> bool:
+        return self.link.drop()
 
     def stop(self) -> None:
         self.follower.stop()
@@ -109,9 +109,11 @@ def device_status():
 @caller_required
 def device_drop():
     bridge = current_app.extensions["bhp_bridge"]
-    if not bridge.status()["drops_balls"]:
+    status = bridge.status()
+    if not status["drops_balls"]:
         return jsonify(error="the device has no ball machine"), 409
-    bridge.drop()
+    if not bridge.drop():
+        return jsonify(error=f"the ball machine is not ready ({status['state']})"), 409
     return jsonify(bridge.status()), 202
 
 

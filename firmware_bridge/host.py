@@ -120,11 +120,17 @@ class DeviceLink:
             self._wanted = tuple(calls)
         self._inbox.put(("wake", None))
 
-    def drop(self) -> None:
-        """Ask a ball machine to release one ball."""
+    def drop(self) -> bool:
+        """Ask a ball machine to release one ball. Refused (False) unless the device is connected
+        and has a ball machine: a DROP kept for later would release a ball out of the blue."""
         with self._lock:
+            if self._state[0] not in ("connected", "error") or not (
+                self.hello and self.hello.drops_balls
+            ):
+                return False
             self._drops += 1
         self._inbox.put(("wake", None))
+        return True
 
     def status(self) -> dict[str, str]:
         """{"state": "connected"|"retrying"|"error"|"off", "detail": str} for the caller page."""
@@ -174,6 +180,8 @@ class DeviceLink:
         self._inbox = queue.Queue()
         self.decoder = FrameDecoder()  # this connection's line, and its counters
         self._seen = set()  # a (re)connected device starts a new event session
+        with self._lock:
+            self._drops = 0
         threading.Thread(
             target=self._read, args=(port, self._inbox, self.decoder), daemon=True
         ).start()

@@ -211,3 +211,19 @@ def test_the_emulate_command_prints_its_port_and_speaks_bhp1_on_it(tmp_path, lin
         proc.terminate()
         proc.wait(timeout=10)
     assert proc.returncode == 0 and not path.exists()
+
+
+def test_a_drop_asked_while_the_machine_is_away_is_refused_not_kept(client, emulator, embedded):
+    emu = emulator("balldrop")
+    bridge = embedded(emu.path)
+    auth = bearer(client)
+    game = new_game(client, auth, draw="manual")
+    eventually(lambda: bridge.status()["state"] == "connected")
+    emu.unplug()
+    eventually(lambda: bridge.status()["state"] == "retrying")
+    r = client.post("/api/device/drop", headers=auth)
+    assert r.status_code == 409 and "not ready" in r.get_json()["error"]
+    emu.replug()
+    eventually(lambda: bridge.status()["state"] == "connected")
+    time.sleep(0.6)  # a kept DROP would have released a ball by now
+    assert emu.device.dropped == [] and live_balls(client, game) == []
