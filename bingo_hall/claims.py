@@ -10,8 +10,11 @@ Readings and decisions (the ones RULES-NOTES lists, and ours where it is silent)
   from the start when the game's free-centre option is on, whether the card prints a number or
   FREE there; a card printed with FREE has nothing to call, so its centre counts as covered even
   with the option off (the player had no other way to cover it).
-* Completed by the last call: the newest call is one of the figure's numbers. A line complete
-  before it still wins (the player missed it) but scores as a single Bingo, never in a Doble.
+* Completed by the last call: the figure is complete now and was not before the newest call
+  (so the newest call is one of its numbers). The one case where "the newest call belongs to the
+  line" says otherwise is a numbered centre under the free-centre option: calling it completes
+  nothing, the free marker already covered it. A line complete before the last call still wins
+  (the player missed it) but scores as a single Bingo, never in a Doble.
   With the hall rule "claim on the completing call only" (off by default) such a line no longer
   wins.
 * False claim (seed: "QUITAR TODOS los Marcadores de aquella hilera"). The markers of the claimed
@@ -190,10 +193,10 @@ def covered_cells(
     return frozenset(out)
 
 
-def _figure(card: Card, name: str, cells: Iterable[Cell], last_call: int | None) -> Figure:
+def _figure(card: Card, name: str, cells: Iterable[Cell], by_last_call: bool) -> Figure:
     cells = tuple(cells)
     numbers = tuple(n for r, c in cells if (n := card.number_at(r, c)) is not None)
-    return Figure(name, numbers, sum(numbers), CENTRE in cells, last_call in numbers)
+    return Figure(name, numbers, sum(numbers), CENTRE in cells, by_last_call)
 
 
 def _figures(card: Card, rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
@@ -214,10 +217,12 @@ def judge(
     card: Card, calls: Sequence[int], rules: Rules, penalties: Iterable[Penalty] = ()
 ) -> Verdict:
     """The verdict on `card` after `calls` (in draw order) of the current game."""
+    penalties = tuple(penalties)
     covered = covered_cells(card, calls, rules, penalties)
+    before = covered_cells(card, calls[:-1], rules, penalties)
     last = calls[-1] if calls else None
     complete = tuple(
-        _figure(card, name, cells, last)
+        _figure(card, name, cells, not all(cell in before for cell in cells))
         for name, cells in _figures(card, rules)
         if all(cell in covered for cell in cells)
     )

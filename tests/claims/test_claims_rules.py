@@ -129,6 +129,16 @@ def test_free_centre_option_covers_a_printed_centre_number():
     assert [f.name for f in v.winning] == ["N"] and v.points == 380
 
 
+def test_calling_a_centre_already_covered_by_the_free_marker_completes_nothing():
+    # R3 is 2 17 [38] 47 62: with the free centre on it was complete before 38 was called.
+    rules = Rules(mode=PUNTOS, free_centre=True)
+    v = judge(CARD, [2, 17, 47, 62, 38], rules)
+    assert [(f.name, f.by_last_call) for f in v.complete] == [("R3", False)]
+    assert v.kind == "central" and v.points == 166 * 2
+    strict = Rules(mode=PUNTOS, free_centre=True, completing_call_only=True)
+    assert not judge(CARD, [2, 17, 47, 62, 38], strict).bingo
+
+
 def test_free_centre_counts_on_a_card_printed_with_free():
     calls = [34, 36, 40, 42]
     v = judge(FREE_CARD, calls, Rules(mode=PUNTOS, free_centre=True))
