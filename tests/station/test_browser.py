@@ -2,6 +2,8 @@
 the Maestro logs in and draws, the board lights up, a second screen on /display follows live
 without a reload, undo, manual entry on the Tabla Confrontadora, and the language switch."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -10,6 +12,7 @@ from bingo_hall.draw import BALLS
 from .helpers import bearer, new_game
 
 pytestmark = pytest.mark.browser
+SLOW = 15_000  # ms: a second page waits on the event stream, on a busy shared machine
 
 
 @pytest.fixture
@@ -46,15 +49,15 @@ def test_a_display_page_follows_the_draws_live_without_reload(
 ):
     screen = browser.new_page(viewport={"width": 1920, "height": 1080})
     screen.goto(f"{live_server.url}/display?lang=es")
-    expect(screen.locator("#station")).to_have_attribute("data-live", "yes")
+    expect(screen.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
     screen.evaluate("window.notReloaded = true")
     log_in(page, live_server.url, app.config["CALLER_PIN"])
     page.click("#draw")
     expect(page.locator(".tabla .ball.last")).to_have_count(1)
     called = page.locator(".tabla .ball.last").get_attribute("data-ball")
-    expect(screen.locator("#last-call .number")).to_have_text(called)
+    expect(screen.locator("#last-call .number")).to_have_text(called, timeout=SLOW)
     expect(screen.locator(f'.tabla .ball[data-ball="{called}"]')).to_have_class(
-        "ball l-" + screen.locator("#last-call .letter").inner_text() + " called last"
+        re.compile(r"\bcalled last\b"), timeout=SLOW
     )
     from bingo_hall.station.spoken import spoken_call
 
@@ -71,11 +74,11 @@ def test_undo_unlights_the_ball_on_the_caller_page_and_the_display(
     log_in(page, live_server.url, app.config["CALLER_PIN"])
     page.click("#draw")
     page.click("#draw")
-    expect(screen.locator(".tabla .ball.called")).to_have_count(2)
+    expect(screen.locator(".tabla .ball.called")).to_have_count(2, timeout=SLOW)
     page.fill("#undo-reason", "second ball fell back in")
     page.click("#undo button")
     expect(page.locator(".tabla .ball.called")).to_have_count(1)
-    expect(screen.locator(".tabla .ball.called")).to_have_count(1)
+    expect(screen.locator(".tabla .ball.called")).to_have_count(1, timeout=SLOW)
     expect(page.locator("#undone-log")).to_contain_text("second ball fell back in")
     screen.close()
 
