@@ -42,6 +42,14 @@
     document.getElementById("pad-title").textContent = title;
     pad.hidden = false;
     render();
+    // keep the field being counted visible above the pad (it grows as tiles are tapped)
+    document.body.style.paddingBottom = pad.offsetHeight + "px";
+    field(name).scrollIntoView({block: "start"});
+  }
+
+  function hide() {
+    pad.hidden = true;
+    document.body.style.paddingBottom = "";
   }
 
   pad.querySelectorAll("[data-tile]").forEach(function (b) {
@@ -50,7 +58,7 @@
   document.getElementById("pad-clear").addEventListener("click", function () {
     tiles[current] = []; render(); show(current);
   });
-  document.getElementById("pad-done").addEventListener("click", function () { pad.hidden = true; });
+  document.getElementById("pad-done").addEventListener("click", hide);
   document.querySelectorAll(".count-tiles").forEach(function (b) {
     b.addEventListener("click", function () { open(b.dataset.target, b.dataset.title || ""); });
   });
@@ -66,6 +74,6 @@
       if (Array.isArray(value)) { tiles[name] = value.map(String); show(name); }
       else { tiles[name] = []; box.value = value == null || value === 0 ? "" : String(value); }
     },
-    close: function () { pad.hidden = true; },
+    close: hide,
   };
 })();
