@@ -74,6 +74,11 @@ def bridge(device: str, station: str, pin: str) -> None:
 @click.command()
 @click.option("--kind", type=click.Choice(DEVICE_KINDS), default="board", show_default=True)
 @click.option("--link", "link_path", help="Also publish the pty as this path (kept on replug).")
+@click.option(
+    "--tcp",
+    type=click.IntRange(0, 65535),
+    help="Listen on this local TCP port instead of a pty (0: any); for Windows.",
+)
 @click.option("--drop-bytes", type=click.FloatRange(0, 0.5), default=0.0, help="Lose bytes.")
 @click.option("--bad-checksum", type=click.FloatRange(0, 0.9), default=0.0, help="Spoil frames.")
 @click.option(
@@ -84,21 +89,26 @@ def bridge(device: str, station: str, pin: str) -> None:
 def emulate(
     kind: str,
     link_path: str | None,
+    tcp: int | None,
     drop_bytes: float,
     bad_checksum: float,
     disconnect_every: float | None,
     seed: int | None,
     no_draw: bool,
 ) -> None:
-    """A BHP/1 board or ball machine on a pseudo-terminal, to try the bridge without hardware."""
+    """A BHP/1 board or ball machine on a pseudo-terminal (or a TCP port), to try the bridge
+    without hardware."""
     from .emulator import Emulator
 
     _stop_on_sigterm()
-    if not hasattr(os, "openpty"):
-        raise KitError("the emulator needs pseudo-terminals (Linux or macOS)")
+    if tcp is None and not hasattr(os, "openpty"):
+        raise KitError("no pseudo-terminals here: use --tcp PORT and --device socket://...")
+    if tcp is not None and link_path:
+        raise click.UsageError("--link is for a pty; with --tcp the port is the stable name")
     emu = Emulator(
         kind,
         link=link_path,
+        tcp=tcp,
         drop_bytes=drop_bytes,
         bad_checksum=bad_checksum,
         seed=seed,

@@ -1,5 +1,6 @@
 """A BHP/1 device with no hardware: the reference firmware (firmware/) running on the host, its
-UART a pseudo-terminal, its lamps drawn in the terminal, its ball machine a random draw.
+UART a pseudo-terminal (or a TCP port, where there are no ptys), its lamps drawn in the terminal,
+its ball machine a random draw.
 
 Faults can be injected on the line (dropped bytes, bad checksums) and the cable can be pulled
 (`unplug`/`replug`): pulling it closes the pty, so the host sees its port fail, and the board loses
@@ -12,9 +13,9 @@ from __future__ import annotations
 import os
 import random
 import select
+import socket
 import threading
 import time
-import tty
 from typing import TextIO
 
 from .firmware import main as firmware
@@ -66,23 +67,87 @@ class TerminalDisplay:
         self.out.flush()
 
 
-class _PtyHal:
-    """The firmware's hardware layer on a pty master, with line faults."""
+class _PtyWire:
+    """The emulator's end of a pseudo-terminal (POSIX): the host opens the slave's path."""
 
-    def __init__(self, master: int, emu: Emulator) -> None:
-        self.master = master
+    def __init__(self) -> None:
+        import tty  # POSIX only
+
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.name = os.ttyname(self.slave)
+
+    def read(self) -> bytes | None:
+        try:
+            ready, _, _ = select.select([self.master], [], [], 0.005)
+            return os.read(self.master, 4096) if ready else None
+        except OSError:
+            time.sleep(0.005)
+            return None
+
+    def write(self, data: bytes) -> None:
+        try:
+            os.write(self.master, data)
+        except OSError:
+            pass  # nobody has the port open: the bytes are lost, as on a real cable
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self.slave)
+
+
+class _TcpWire:
+    """A TCP port instead (`socket://127.0.0.1:PORT`), for Windows, which has no ptys: one host
+    at a time, as on a cable."""
+
+    def __init__(self, port: int) -> None:
+        self.listener = socket.create_server(("127.0.0.1", port))
+        self.port = self.listener.getsockname()[1]
+        self.name = f"socket://127.0.0.1:{self.port}"
+        self.client: socket.socket | None = None
+
+    def read(self) -> bytes | None:
+        try:
+            if self.client is None:
+                if select.select([self.listener], [], [], 0.005)[0]:
+                    self.client, _ = self.listener.accept()
+                    self.client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                return None
+            if not select.select([self.client], [], [], 0.005)[0]:
+                return None
+            data = self.client.recv(4096)
+        except OSError:
+            data = b""
+        if not data and self.client is not None:  # the host hung up: wait for the next one
+            self.client.close()
+            self.client = None
+        return data or None
+
+    def write(self, data: bytes) -> None:
+        if self.client is not None:
+            try:
+                self.client.sendall(data)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        self.listener.close()
+
+
+class _EmulatorHal:
+    """The firmware's hardware layer on a wire (pty or TCP), with line faults."""
+
+    def __init__(self, wire: _PtyWire | _TcpWire, emu: Emulator) -> None:
+        self.wire = wire
         self.emu = emu
         self.display = emu.display
         self.dropper = self
         self._rolling: list[tuple[float, int]] = []
 
     def uart_read(self) -> bytes | None:
-        try:
-            ready, _, _ = select.select([self.master], [], [], 0.005)
-            data = os.read(self.master, 4096) if ready else b""
-        except OSError:
-            time.sleep(0.005)
-            return None
+        data = self.wire.read()
         p = self.emu.drop_bytes
         if data and p:
             data = bytes(b for b in data if self.emu.rng.random() >= p)
@@ -94,10 +159,7 @@ class _PtyHal:
             data = data[:-2] + (b"0" if data[-2:-1] != b"0" else b"1") + data[-1:]
         if self.emu.drop_bytes:
             data = bytes(b for b in data if rng.random() >= self.emu.drop_bytes)
-        try:
-            os.write(self.master, data)
-        except OSError:
-            pass  # nobody has the port open: the bytes are lost, as on a real cable
+        self.wire.write(data)
 
     def ticks_ms(self) -> int:
         return int(time.monotonic() * 1000)
@@ -125,6 +187,7 @@ class Emulator:
         kind: str = "board",
         *,
         link: str | None = None,
+        tcp: int | None = None,
         drop_bytes: float = 0.0,
         bad_checksum: float = 0.0,
         seed: int | None = None,
@@ -134,6 +197,7 @@ class Emulator:
     ) -> None:
         self.kind = kind
         self.link = link
+        self.tcp = tcp
         self.drop_bytes = drop_bytes
         self.bad_checksum = bad_checksum
         self.rng = random.Random(seed)
@@ -141,30 +205,34 @@ class Emulator:
         self.display = TerminalDisplay(out, colour=colour) if out is not None else None
         self.device: Device | None = None
         self.boots = 0
-        self._fds: tuple[int, int] | None = None
+        self._wire: _PtyWire | _TcpWire | None = None
         self._thread: threading.Thread | None = None
         self._running = False
-        self.pty_path = ""
+        self.port_name = ""
 
     @property
     def path(self) -> str:
-        return self.link or self.pty_path
+        """The URL to give the bridge: the stable link, the pty's path or socket://..."""
+        return self.link if self.link and self.tcp is None else self.port_name
 
     def start(self) -> Emulator:
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        self._fds = (master, slave)
-        self.pty_path = os.ttyname(slave)
-        if self.link:
+        if self.tcp is not None:
+            wire: _PtyWire | _TcpWire = _TcpWire(self.tcp)
+            self.tcp = wire.port  # a replug listens on the same port
+        else:
+            wire = _PtyWire()
+        self._wire = wire
+        self.port_name = wire.name
+        if self.link and self.tcp is None:
             tmp = f"{self.link}.tmp{os.getpid()}"
             if os.path.lexists(tmp):
                 os.unlink(tmp)
-            os.symlink(self.pty_path, tmp)
+            os.symlink(self.port_name, tmp)
             os.replace(tmp, self.link)
         if self.display is not None:
             self.display.header = f" BHP/1 {self.kind} emulator on {self.path}"
             self.display.footer = self._line_report
-        hal = _PtyHal(master, self)
+        hal = _EmulatorHal(wire, self)
         if self.device is None:  # power on: a fresh board, dark
             self.device = firmware.build(hal, self.kind, self.name)
             self.boots += 1
@@ -183,10 +251,9 @@ class Emulator:
         self._running = False
         if self._thread is not None:
             self._thread.join(timeout=2)
-        if self._fds is not None:
-            for fd in self._fds:
-                os.close(fd)
-            self._fds = None
+        if self._wire is not None:
+            self._wire.close()
+            self._wire = None
         if power_loss:
             self.device = None
 
@@ -207,6 +274,11 @@ class Emulator:
             f"frames {d.frames}  dropped {d.dropped} (checksum {d.bad_checksum}, long "
             f"{d.too_long}, garbage {d.garbage})  commands {dev.applied}  boots {self.boots}"
         )
+
+    def inject(self, data: bytes) -> None:
+        """Put raw bytes on the line towards the host, as noise would (tests, demonstrations)."""
+        if self._wire is not None:
+            self._wire.write(data)
 
     def lit(self) -> list[int]:
         return list(self.device.lit) if self.device else []

@@ -4,6 +4,8 @@ by hand: XOR of the payload bytes, as in NMEA."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from firmware_bridge.framing import MAX_FRAME, FrameDecoder, checksum, encode
 
@@ -92,3 +94,30 @@ def test_a_truncated_frame_spoils_only_itself_and_the_line_it_runs_into():
     # "C1 PI" lost its tail, so it runs into the next frame: that line fails, the third is read
     assert dec.feed(b"C1 PI" + b"A7*76\n" + b"C1 PING*42\n") == [b"C1 PING"]
     assert dec.dropped == 1
+
+
+@given(
+    payloads=st.lists(
+        st.text(
+            alphabet=st.characters(
+                min_codepoint=0x20, max_codepoint=0x7E, blacklist_characters="*"
+            ),
+            min_size=1,
+            max_size=60,
+        ),
+        max_size=20,
+    ),
+    cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=30),
+    crlf=st.booleans(),
+)
+def test_however_the_bytes_are_split_the_same_frames_come_out(payloads, cuts, crlf):
+    wire = b"".join(encode(p) for p in payloads)
+    if crlf:
+        wire = wire.replace(b"\n", b"\r\n")
+    points = sorted({0, len(wire), *(c for c in cuts if c < len(wire))})
+    dec = FrameDecoder()
+    out = []
+    for a, b in zip(points, points[1:]):
+        out += dec.feed(wire[a:b])
+    assert out == [p.encode() for p in payloads]
+    assert dec.dropped == 0

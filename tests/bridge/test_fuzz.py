@@ -7,7 +7,6 @@ that a truncated one runs into is spoiled too (the line is one frame), so it is 
 
 from __future__ import annotations
 
-import os
 import random
 
 from firmware_bridge.framing import FrameDecoder, checksum
@@ -75,9 +74,8 @@ def test_the_bridge_survives_100000_noisy_frames_over_a_pty(emulator, link):
     lk.show_calls([4, 8])
     assert lk.wait_synced()
     stream, valid = noisy_stream(random.Random(75), FRAMES, eseq_base=30000)
-    master = emu._fds[0]
     for i in range(0, len(stream), 4096):  # one write() at a time: the device's own replies
-        os.write(master, stream[i : i + 4096])  # can only fall between them
+        emu.inject(stream[i : i + 4096])  # can only fall between them
     eventually(lambda: lk.counters["events"] == len(valid), timeout=30)
     assert sorted(balls) == sorted(valid.values())
     assert not set(balls) & set(SPOILED)

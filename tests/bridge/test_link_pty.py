@@ -47,7 +47,7 @@ def test_a_repeated_ball_event_is_acked_but_entered_once(emulator, link):
     lk = link(emu.path, on_ball=balls.append)
     assert lk.wait_synced()
     emu.device.ball_read(17, now=0)
-    os.write(emu._fds[0], encode("E1 BALL 17"))  # a resend, as after a lost ACK
+    emu.inject(encode("E1 BALL 17"))  # a resend, as after a lost ACK
     eventually(lambda: lk.counters["duplicates"] >= 1)
     assert balls == [17]
 
@@ -185,3 +185,16 @@ def test_a_malformed_device_url_is_an_error_not_a_retry(link):
     lk = link("nosuch://board")
     eventually(lambda: lk.status()["state"] == "error")
     assert "is not a serial port URL" in lk.status()["detail"]
+
+
+def test_the_emulator_on_tcp_is_driven_through_a_socket_url(emulator, link):
+    emu = emulator("board", tcp=0)  # for Windows, where there are no ptys
+    assert emu.path.startswith("socket://127.0.0.1:")
+    lk = link(emu.path)
+    lk.show_calls([31, 2])
+    assert lk.wait_synced()
+    assert emu.device.lit == [31, 2]
+    emu.unplug()
+    lk.show_calls([31, 2, 64])
+    emu.replug()  # the same port again
+    eventually(lambda: emu.device.lit == [31, 2, 64])
