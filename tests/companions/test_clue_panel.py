@@ -134,27 +134,64 @@ def test_phone_notebook_sets_up_adds_a_suggestion_and_explains_a_cell(clue_app, 
     for name in ("Mr. Green", "Col. Mustard", "Candlestick", "Knife", "Ballroom"):
         setup.get_by_role("button", name=name, exact=True).click()
     expect(setup.locator("#cl-count")).to_have_text("· 5 of 5")
+    setup.get_by_role("button", name="Move Caro up").click()  # Caro sits at my left
+    expect(setup.locator("#cl-seating li span")).to_have_text(
+        ["1. Ana", "2. Caro", "3. Beto", "4. Dani"]
+    )
     setup.get_by_role("button", name="Start my notes").click()
     grid = phone.get_by_test_id("grid")
     expect(grid).to_be_visible()
-    # I suggest Plum, Rope, Hall; Beto passes and Caro shows me the rope
+    # I suggest Plum, Rope, Hall; Caro passes and Beto shows me the rope
     form = phone.locator("#cl-add")
     form.locator("select[name=suggester]").select_option("Ana")
     form.locator("select[name=suspect]").select_option("plum")
     form.locator("select[name=weapon]").select_option("rope")
     form.locator("select[name=room]").select_option("hall")
-    form.locator("#cl-shower button", has_text="Caro").click()
-    expect(phone.locator("#cl-passed")).to_have_text("Passed: Beto")
+    form.locator("#cl-shower button", has_text="Beto").click()
+    expect(phone.locator("#cl-passed")).to_have_text("Passed: Caro")
     form.locator("#cl-card button", has_text="Rope").click()
     form.get_by_role("button", name="Add to my notes").click()
     expect(phone.get_by_test_id("events").locator("li")).to_have_count(1)
-    cell = grid.locator("td[data-card=rope][data-place=Caro]")
-    expect(cell).to_have_text("✓")
-    expect(grid.locator("td[data-card=plum][data-place=Beto]")).to_have_text("✗")
-    grid.locator("td[data-card=hall][data-place=Beto]").click()
+    expect(grid.locator("td[data-card=rope][data-place=Beto]")).to_have_text("✓")
+    expect(grid.locator("td[data-card=plum][data-place=Caro]")).to_have_text("✗")
+    expect(grid.locator("td[data-card=plum][data-place=Dani]")).not_to_have_text("✗")
+    grid.locator("td[data-card=hall][data-place=Caro]").click()
     why = phone.get_by_test_id("why")
-    expect(why).to_contain_text("Beto does not have Hall.")
+    expect(why).to_contain_text("Caro does not have Hall.")
     expect(why).to_contain_text("Ana suggested Prof. Plum, Rope, Hall")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 360  # no sideways scrolling on a phone
     phone.screenshot(path=str(Path(clue_app.instance_path) / "clue-phone.png"), full_page=True)
+
+
+def test_the_setup_can_put_the_players_in_seating_order(clue_app):
+    client = clue_app.test_client()
+    code = new_notebook(client, setup=False)
+    setup = {
+        "type": "setup",
+        "seating": ["Ana", "Caro", "Beto", "Dani"],
+        "me": "Ana",
+        "cards": MINE,
+    }
+    resp = client.post(f"/t/{code}/entries", json=setup)
+    assert resp.status_code == 201
+    assert resp.get_json()["view"]["players"] == ["Ana", "Caro", "Beto", "Dani"]
+    # Caro now sits to my left: when Beto shows, only Caro passed
+    shown = {
+        "type": "suggestion",
+        "suggester": "Ana",
+        "suspect": "plum",
+        "weapon": "rope",
+        "room": "hall",
+    }
+    resp = client.post(f"/t/{code}/entries", json={**shown, "shown_by": "Beto", "card": "rope"})
+    view = resp.get_json()["view"]
+    assert view["events"][0]["passed"] == ["Caro"]
+    assert view["grid"]["hall"]["Caro"] == "lacks"
+    assert view["grid"]["hall"]["Dani"] == "unknown"
+    bad = {**setup, "seating": ["Ana", "Caro", "Beto"]}
+    resp = client.put(f"/t/{code}/entries/{view['setup']['id']}?lang=es", json=bad)
+    assert resp.status_code == 400
+    assert (
+        resp.get_json()["error"] == "El orden de los asientos debe nombrar a cada jugador una vez"
+    )

@@ -63,19 +63,14 @@ def _build(players: list[str], entries: list[dict]) -> dict:
     if first.get("type") != "setup":
         raise EntryError("Set up your notebook first", entry_id=first.get("id"))
     try:
-        nb = Notebook(
-            players,
-            str(first.get("me", "")),
-            list(first.get("cards") or []),
-            first.get("hand_sizes"),
-        )
+        nb = Notebook(_seating(players, first.get("seating")), *_hand(first))
     except EntryError as exc:
         exc.entry_id = first.get("id")
         raise
-    except (TypeError, ValueError) as exc:
-        raise EntryError("Hand sizes must add up to 18", field="hand_sizes") from exc
+    base["players"] = list(nb.players)
     base["setup"] = {
         "id": first.get("id"),
+        "seating": list(nb.players),
         "me": nb.me,
         "cards": list(nb.my_cards),
         "hand_sizes": list(nb.hand_sizes),
@@ -101,6 +96,28 @@ def _build(players: list[str], entries: list[dict]) -> dict:
         _describe(n, e, entry.get("id")) for n, (e, entry) in enumerate(zip(nb.events, rest), 1)
     ]
     return {**base, **_knowledge(nb)}
+
+
+def _seating(players: list[str], seating: Any) -> list[str]:
+    """The setup may put the table's players in seating order (clockwise, from the one who
+    got the first card); by default they sit as they were typed."""
+    if seating is None:
+        return list(players)
+    if not isinstance(seating, list) or sorted(map(str, seating)) != sorted(players):
+        raise EntryError("The seating order must list every player once", field="seating")
+    return [str(p) for p in seating]
+
+
+def _hand(setup: dict) -> tuple[str, list[str], list[int] | None]:
+    cards = setup.get("cards") or []
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise EntryError("Choose your cards", field="my_cards")
+    sizes = setup.get("hand_sizes")
+    if sizes is not None and not (
+        isinstance(sizes, list) and all(type(h) is int for h in sizes)  # bool is not a size
+    ):
+        raise EntryError("Hand sizes must add up to 18", field="hand_sizes")
+    return str(setup.get("me") or ""), cards, sizes
 
 
 def _event(nb: Notebook, entry: dict) -> Event:

@@ -5,8 +5,8 @@
   var T = JSON.parse(document.getElementById("cl-text").textContent);
   var $ = function (id) { return document.getElementById(id); };
   var form = $("cl-add"), setupForm = $("cl-setup");
-  var view = null, tab = "suggestion", editing = null, picked = null, chosenCards = [];
-  var shower = "", shownCard = "";
+  var view = null, tab = "suggestion", editing = null, picked = null, chosenCards = [], seating = [];
+  var shower = "", shownCard = "", drawnSetup = null;
   var ENV = "envelope";
 
   function fmt(s, params) {
@@ -41,8 +41,42 @@
     box.appendChild(b);
     return b;
   }
+  function drawSeating() {
+    var box = $("cl-seating");
+    box.textContent = "";
+    seating.forEach(function (p, i) {
+      var li = el("li");
+      li.appendChild(el("span", {}, (i + 1) + ". " + p));
+      if (i > 0) {
+        var up = el("button", {type: "button", class: "ghost", "aria-label": fmt(T.move_up, {name: p})}, "↑");
+        up.addEventListener("click", function () {
+          seating.splice(i - 1, 0, seating.splice(i, 1)[0]);
+          drawSeating();
+          drawSizes(null);
+        });
+        li.appendChild(up);
+      }
+      box.appendChild(li);
+    });
+  }
+  function drawSizes(sizes) {
+    var sizeBox = $("cl-sizes");
+    if (!sizes) sizes = view.default_sizes;  // a new order: deal again from the first seat
+    sizeBox.textContent = "";
+    seating.forEach(function (p, i) {
+      var wrap = el("label", {class: "cl-size"});
+      wrap.appendChild(el("span", {}, p));
+      var input = el("input", {type: "number", inputmode: "numeric", min: "0", max: "15", name: "size", value: sizes[i]});
+      input.addEventListener("input", countCards);
+      wrap.appendChild(input);
+      sizeBox.appendChild(wrap);
+    });
+    countCards();
+  }
   function drawSetup(values) {
-    var who = values.me, sizes = values.hand_sizes;
+    var who = values.me;
+    seating = (values.seating || view.players).slice();
+    drawSeating();
     var meBox = $("cl-me");
     meBox.textContent = "";
     view.players.forEach(function (p) {
@@ -69,29 +103,20 @@
       });
       cardsBox.appendChild(group);
     });
-    var sizeBox = $("cl-sizes");
-    sizeBox.textContent = "";
-    view.players.forEach(function (p, i) {
-      var wrap = el("label", {class: "cl-size"});
-      wrap.appendChild(el("span", {}, p));
-      var input = el("input", {type: "number", inputmode: "numeric", min: "0", max: "15", name: "size", value: sizes[i]});
-      input.addEventListener("input", countCards);
-      wrap.appendChild(input);
-      sizeBox.appendChild(wrap);
-    });
-    countCards();
+    drawSizes(values.hand_sizes);
   }
   function setupSizes() {
     return Array.prototype.map.call(setupForm.querySelectorAll("input[name=size]"), function (i) { return Number(i.value); });
   }
   function countCards() {
     var who = setupForm.dataset.me, sizes = setupSizes();
-    var want = who ? sizes[view.players.indexOf(who)] : "?";
+    var want = who ? sizes[seating.indexOf(who)] : "?";
     $("cl-count").textContent = "· " + fmt(T.chosen, {n: chosenCards.length, m: want});
   }
   setupForm.addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var entry = {type: "setup", me: setupForm.dataset.me, cards: chosenCards.slice(), hand_sizes: setupSizes()};
+    var entry = {type: "setup", seating: seating.slice(), me: setupForm.dataset.me, cards: chosenCards.slice(),
+                 hand_sizes: setupSizes()};
     var done = view.setup ? Table.correct(view.setup.id, entry) : Table.post(entry);
     done.then(function () { setupForm.dataset.editing = ""; draw(Table.view); }).catch(function () {});
   });
@@ -373,7 +398,12 @@
     $("cl-setup-cancel").hidden = !v.setup;
     $("cl-setup-save").textContent = v.setup ? T.save_setup : T.start_setup;
     $("cl-main").hidden = !v.setup;
-    if (settingUp) drawSetup(v.setup || {me: Table.me || "", cards: [], hand_sizes: v.default_sizes});
+    // redraw the setup form only when the stored setup changed, never under the user's fingers
+    var setupKey = JSON.stringify([v.setup, v.players, settingUp]);
+    if (settingUp && setupKey !== drawnSetup) {
+      drawSetup(v.setup || {me: Table.me || "", cards: [], hand_sizes: v.default_sizes});
+    }
+    drawnSetup = setupKey;
     if (!v.setup) return;
     if (picked && !v.grid[picked.card]) picked = null;
     drawEnvelope();
