@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companions.errors import EntryError, parse_sum
+from companions.errors import EntryError, parse_sum, read_points, tiles_total
 
 #: seed, "VALOR DE LAS FICHAS": the one table of tile values (engine, pages and tests read it)
 TILE_POINTS: dict[str, int] = {
@@ -49,23 +49,7 @@ class Rules:
 
 def tile_points(tile: str | int) -> int:
     """A tile's value: 1 = 15, 2 = 20, 3–7 = 5, 8–13 = 10, joker ("J") = 50."""
-    key = str(tile).strip().upper()
-    if key not in TILE_POINTS:
-        raise EntryError("{tile} is not a tile: use 1 to 13 or J", params={"tile": tile})
-    return TILE_POINTS[key]
-
-
-def tiles_points(value: Any, *, field: str | None = None) -> int:
-    """Points typed as a total ("85", "40+25+20") or counted as a list of tiles."""
-    if isinstance(value, list | tuple):
-        if len(value) > 106:
-            raise EntryError("That is more tiles than the game has", field=field)
-        try:
-            return sum(tile_points(t) for t in value)
-        except EntryError as exc:
-            exc.field = field
-            raise
-    return parse_sum(value, field=field)
+    return tiles_total([tile], TILE_POINTS)
 
 
 def _count(value: Any, field: str, most: int) -> int:
@@ -126,8 +110,8 @@ class BurakoHand:
             impuras=_count(raw.get("impuras", 0), prefix + "impuras", 15),
             closed=closed,
             muerto=muerto,
-            down=tiles_points(raw.get("down", 0), field=prefix + "down"),
-            left=tiles_points(raw.get("left", 0), field=prefix + "left"),
+            down=read_points(raw.get("down", 0), TILE_POINTS, field=prefix + "down"),
+            left=read_points(raw.get("left", 0), TILE_POINTS, field=prefix + "left"),
         )
         if hand.closed and hand.canastas == 0:
             raise EntryError("A team can only close with a canasta", field=prefix + "closed")

@@ -66,3 +66,27 @@ def parse_sum(value: Any, *, field: str | None = None) -> int:
     if total > _MAX_SUM:
         raise EntryError("That number is too large", field=field)
     return total
+
+
+def tiles_total(tiles: Any, values: dict[str, int], *, field: str | None = None) -> int:
+    """The value of a list of tiles ("1".."13", "J") under a game's tile table; how the tile pad
+    sends a rack or a hand counted by tapping (Burako and Rummy value the same tiles
+    differently, so each passes its own table)."""
+    if len(tiles) > 106:  # the whole Rummy/Burako set
+        raise EntryError("That is more tiles than the game has", field=field)
+    total = 0
+    for tile in tiles:
+        key = str(tile).strip().upper()
+        if key not in values:
+            raise EntryError(
+                "{tile} is not a tile: use 1 to 13 or J", field=field, params={"tile": tile}
+            )
+        total += values[key]
+    return total
+
+
+def read_points(value: Any, values: dict[str, int], *, field: str | None = None) -> int:
+    """Points as people give them: a total or a sum typed ("40+25"), or the tiles tapped."""
+    if isinstance(value, list | tuple):
+        return tiles_total(value, values, field=field)
+    return parse_sum(value, field=field)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companions.errors import EntryError, parse_sum
+from companions.errors import EntryError, read_points, tiles_total
 
 #: seed: "Cada ficha numerada vale lo que indica su número ... si queda en el atril ... 50"
 TILE_POINTS: dict[str, int] = {**{str(n): n for n in range(1, 14)}, "J": 50}
@@ -24,26 +24,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 def rack_points(tiles: Sequence[str | int]) -> int:
     """What a rack left at the close costs its owner."""
-    total = 0
-    for tile in tiles:
-        key = str(tile).strip().upper()
-        if key not in TILE_POINTS:
-            raise EntryError("{tile} is not a tile: use 1 to 13 or J", params={"tile": tile})
-        total += TILE_POINTS[key]
-    return total
-
-
-def read_rack(value: Any, *, field: str | None = None) -> int:
-    """A rack typed as a total ("12+9+50") or counted tile by tile (a list)."""
-    if isinstance(value, list | tuple):
-        if len(value) > 106:
-            raise EntryError("That is more tiles than the game has", field=field)
-        try:
-            return rack_points(value)
-        except EntryError as exc:
-            exc.field = field
-            raise
-    return parse_sum(value, field=field)
+    return tiles_total(tiles, TILE_POINTS)
 
 
 @dataclass(frozen=True)
@@ -86,11 +67,11 @@ class RummyMatch:
         for player in self.players:
             field = f"racks.{player}"
             if player == closed_by:
-                if read_rack(racks.get(player, 0), field=field):
+                if read_points(racks.get(player, 0), TILE_POINTS, field=field):
                     raise EntryError("Whoever closed has no tiles left", field=field)
                 points[player] = 0
                 continue
-            points[player] = read_rack(racks.get(player), field=field)
+            points[player] = read_points(racks.get(player), TILE_POINTS, field=field)
             if points[player] == 0:
                 raise EntryError("Enter the tiles left on this rack", field=field)
         return RummyMatch(self.players, (*self.games, RummyGame(closed_by, points)), self.length)
