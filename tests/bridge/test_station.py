@@ -227,3 +227,29 @@ def test_a_drop_asked_while_the_machine_is_away_is_refused_not_kept(client, emul
     eventually(lambda: bridge.status()["state"] == "connected")
     time.sleep(0.6)  # a kept DROP would have released a ball by now
     assert emu.device.dropped == [] and live_balls(client, game) == []
+
+
+def test_over_http_a_machine_ball_becomes_one_manual_call(app, client, live_server, emulator, link):
+    from firmware_bridge.follow import Follower
+    from firmware_bridge.station_client import HttpSource
+
+    auth = bearer(client)
+    game = new_game(client, auth, draw="manual")
+    emu = emulator("combo", seed=4)
+    source = HttpSource(live_server.url, app.config["CALLER_PIN"])
+    source.login()
+    follower = Follower(source, link=None, poll=0.1)
+    lk = link(emu.path, on_ball=follower.on_ball)
+    follower.link = lk
+    threading.Thread(target=follower.run, daemon=True).start()
+    try:
+        eventually(lambda: lk.status()["state"] == "connected")
+        assert lk.drop()
+        eventually(lambda: len(live_balls(client, game)) == 1)
+        ball = live_balls(client, game)[0]
+        assert emu.device.dropped == [ball]
+        eventually(lambda: emu.device.lit == [ball])
+        time.sleep(1.1)  # two resend periods later: still one call
+        assert live_balls(client, game) == [ball] and emu.device.pending_events == []
+    finally:
+        follower.stop()
