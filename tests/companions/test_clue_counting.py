@@ -3,9 +3,12 @@ brute-force enumeration of deals, and the SAT solver against the deal counter.""
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 from itertools import combinations, product
+
+import pytest
 
 from companions.clue import CARDS, ENVELOPE, ROOMS, SUSPECTS, WEAPONS, Notebook
 
@@ -103,3 +106,17 @@ def test_advice_never_values_a_suggestion_nobody_can_answer():
     assert by_triple[("green", "knife", "ballroom")] == 0  # all three are mine
     assert advice[0]["bits"] > 1
     assert advice == nb.advice(room="ballroom")  # same notes, same advice
+
+
+def test_advice_scores_a_suggestion_by_what_its_answer_can_tell():
+    """With my knife and ballroom beside one unknown card, the answer only says where that card
+    is: Beto shows it, Caro shows it, or nobody can (envelope). Its information is then the
+    entropy of those three exact chances; a card known to be Beto's tells nothing."""
+    nb = Notebook(["Ana", "Beto", "Caro"], "Ana", MINE)
+    nb.seen("Beto", "plum")
+    nb.suggest("Caro", "scarlet", "rope", "hall", shown_by="Beto")
+    advice = {(a["suspect"], a["weapon"], a["room"]): a["bits"] for a in nb.advice(samples=400)}
+    assert advice[("plum", "knife", "ballroom")] == 0
+    p = nb.probabilities()["scarlet"]
+    exact = -sum(x * math.log2(x) for x in map(float, (p["Beto"], p["Caro"], p[ENVELOPE])) if x)
+    assert advice[("scarlet", "knife", "ballroom")] == pytest.approx(exact, abs=0.1)
