@@ -142,7 +142,8 @@
       box.appendChild(cell);
     });
     if (view.solved) box.appendChild(el("p", {class: "cl-solved"}, T.solved));
-    $("cl-deals").textContent = fmt(T.deals, {n: Number(view.deals).toLocaleString(Table.lang)});
+    $("cl-deals").textContent = view.deals === "1" ? T.deal_one
+      : fmt(T.deals, {n: Number(view.deals).toLocaleString(Table.lang)});
   }
   function drawGrid() {
     var grid = $("cl-grid"), places = view.players.concat([ENV]);
