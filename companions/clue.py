@@ -15,6 +15,10 @@ Decisions where the seed is silent:
   that stretch is an error. With no shower, every other player passed.
 - Only the suggester sees the shown card, so `card` is accepted only when I suggested or I
   showed. A card can also be seen "in the envelope" (after my own wrong accusation).
+- After a wrong accusation a player makes no more suggestions (the seed: "no tendrá derecho a
+  más turnos") but still refutes.
+- Odds treat every deal consistent with the notes as equally likely; they do not read anything
+  into which suggestion a player chose or which card they preferred to show.
 """
 
 from __future__ import annotations
