@@ -7,6 +7,7 @@ import io
 import re
 
 import pytest
+import requests
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
@@ -112,3 +113,23 @@ def test_a_bad_rack_shows_its_message_next_to_the_field(companions_app, serve, p
             "xpath=ancestor::div[contains(@class,'tiles-row')]/following-sibling::p[1]"
         )
     ).to_have_text(re.compile("12|número"))
+
+
+def test_a_past_game_is_corrected_or_undone_from_its_row(companions_app, serve, phone):
+    server = serve(companions_app)
+    r = requests.post(f"{server.url}/t/new/rummy", json={"players": ["Ana", "Beto"]})
+    code = r.json()["code"]
+    game = {"closed_by": "Ana", "racks": {"Beto": "10+3"}}
+    requests.post(f"{server.url}/t/{code}/entries", json=game)
+    phone.goto(f"{server.url}/t/{code}?lang=en")
+    expect(phone.locator('[data-total="1"]')).to_have_text("13")
+    # Beto really had 10, 3 and a joker left: 63
+    phone.get_by_role("button", name="Correct game 1").click()
+    expect(phone.locator('input[name="racks.Beto"]')).to_have_value("10+3")
+    phone.locator('input[name="racks.Beto"]').fill("10+3+50")
+    phone.get_by_role("button", name="Save correction").click()
+    expect(phone.locator('[data-total="1"]')).to_have_text("63")
+    phone.get_by_role("button", name="Correct game 1").click()
+    phone.get_by_role("button", name="Undo this game").click()
+    expect(phone.locator('[data-total="1"]')).to_have_text("0")
+    expect(phone.locator("#game-title")).to_have_text("Game 1 of 4")

@@ -4,7 +4,7 @@
   "use strict";
   var B = JSON.parse(document.getElementById("burako-data").textContent);
   var form = document.getElementById("hand-form");
-  var correcting = null;     // entry id being corrected, or null for a new hand
+  var rounds = null;         // the RoundForm: a new hand, or a correction
 
   function fmt(s, vals) { return s.replace(/\{(\w+)\}/g, function (_, k) { return vals[k]; }); }
   function el(tag, attrs, text) {
@@ -30,7 +30,7 @@
       var act = el("td", {class: "act"});
       var edit = el("button", {type: "button", class: "ghost edit",
                                "aria-label": fmt(B.text.edit, {n: h.number})}, "✎");
-      edit.addEventListener("click", function () { startCorrection(h); });
+      edit.addEventListener("click", function () { rounds.edit(h.id, h.number); });
       act.appendChild(edit);
       tr.appendChild(act);
       body.appendChild(tr);
@@ -39,7 +39,7 @@
       document.querySelector('[data-total="' + i + '"]').textContent = t;
       document.querySelector('[data-to-go="' + i + '"]').textContent = view.to_go[i];
     });
-    if (!correcting) {
+    if (!rounds.correcting()) {
       document.getElementById("hand-title").textContent = fmt(B.text.hand, {n: view.hands.length + 1});
       document.getElementById("save-hand").disabled = view.finished;
       form.hidden = view.finished;  // nothing more to enter; ✎ still corrects a past round
@@ -87,43 +87,16 @@
     });
   }
 
-  function startCorrection(hand) {
-    var item = Table.history.filter(function (h) { return h.id === hand.id; })[0];
-    if (!item) return;
-    form.hidden = false;
-    correcting = hand.id;
-    fill(item.entry);
-    document.getElementById("hand-title").textContent = fmt(B.text.correct, {n: hand.number});
-    document.getElementById("save-hand").textContent = B.text.save_correction;
-    document.getElementById("save-hand").disabled = false;
-    document.getElementById("cancel-correction").hidden = false;
-    document.getElementById("undo-this").hidden = false;
-    form.classList.add("correcting");
-    form.scrollIntoView({behavior: "smooth", block: "start"});
-  }
-
-  function endCorrection() {
-    correcting = null;
-    fill(null);
-    TilePad.close();
-    Table.clearErrors();
-    document.getElementById("save-hand").textContent = B.text.save;
-    document.getElementById("cancel-correction").hidden = true;
-    document.getElementById("undo-this").hidden = true;
-    form.classList.remove("correcting");
-    renderBoard(Table.view);
-  }
-
-  form.addEventListener("submit", function (ev) {
-    ev.preventDefault();
-    var entry = collect();
-    var done = correcting ? Table.correct(correcting, entry) : Table.post(entry);
-    done.then(function () { endCorrection(); window.scrollTo({top: 0, behavior: "smooth"}); })
-        .catch(function () {});
-  });
-  document.getElementById("cancel-correction").addEventListener("click", endCorrection);
-  document.getElementById("undo-this").addEventListener("click", function () {
-    Table.undo(correcting).then(endCorrection).catch(function () {});
+  rounds = RoundForm({
+    form: form,
+    title: document.getElementById("hand-title"),
+    save: document.getElementById("save-hand"),
+    cancel: document.getElementById("cancel-correction"),
+    undoThis: document.getElementById("undo-this"),
+    fill: fill,
+    collect: collect,
+    labels: {save: B.text.save, saveCorrection: B.text.save_correction, correct: B.text.correct},
+    done: function () { renderBoard(Table.view); },
   });
 
   Table.onView(renderBoard);

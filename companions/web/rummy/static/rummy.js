@@ -3,7 +3,7 @@
   "use strict";
   var R = JSON.parse(document.getElementById("rummy-data").textContent);
   var form = document.getElementById("game-form");
-  var correcting = null;
+  var rounds = null;         // the RoundForm: a new game, or a correction
 
   function fmt(s, vals) { return s.replace(/\{(\w+)\}/g, function (_, k) { return vals[k]; }); }
   function el(tag, attrs, text) {
@@ -21,7 +21,7 @@
       var num = el("td", {class: "num"});
       var edit = el("button", {type: "button", class: "ghost", "aria-label": fmt(R.text.edit, {n: g.number})},
                     g.number + " ✎");
-      edit.addEventListener("click", function () { startCorrection(g); });
+      edit.addEventListener("click", function () { rounds.edit(g.id, g.number); });
       num.appendChild(edit);
       tr.appendChild(num);
       g.points.forEach(function (pts, i) {
@@ -36,7 +36,7 @@
     });
     document.getElementById("match-note").textContent = view.finished ? R.text.over :
       fmt(R.text.left, {n: view.length - view.games.length});
-    if (!correcting) {
+    if (!rounds.correcting()) {
       document.getElementById("game-title").textContent =
         fmt(R.text.game, {n: Math.min(view.games.length + 1, view.length), of: view.length});
       document.getElementById("save-game").disabled = view.finished;
@@ -72,43 +72,16 @@
     markCloser();
   }
 
-  function startCorrection(g) {
-    var item = Table.history.filter(function (h) { return h.id === g.id; })[0];
-    if (!item) return;
-    form.hidden = false;
-    correcting = g.id;
-    fill(item.entry);
-    document.getElementById("game-title").textContent = fmt(R.text.correct, {n: g.number});
-    document.getElementById("save-game").textContent = R.text.save_correction;
-    document.getElementById("save-game").disabled = false;
-    document.getElementById("cancel-correction").hidden = false;
-    document.getElementById("undo-this").hidden = false;
-    form.classList.add("correcting");
-    form.scrollIntoView({behavior: "smooth", block: "start"});
-  }
-
-  function endCorrection() {
-    correcting = null;
-    fill(null);
-    TilePad.close();
-    Table.clearErrors();
-    document.getElementById("save-game").textContent = R.text.save;
-    document.getElementById("cancel-correction").hidden = true;
-    document.getElementById("undo-this").hidden = true;
-    form.classList.remove("correcting");
-    renderBoard(Table.view);
-  }
-
-  form.addEventListener("submit", function (ev) {
-    ev.preventDefault();
-    var entry = collect();
-    var done = correcting ? Table.correct(correcting, entry) : Table.post(entry);
-    done.then(function () { endCorrection(); window.scrollTo({top: 0, behavior: "smooth"}); })
-        .catch(function () {});
-  });
-  document.getElementById("cancel-correction").addEventListener("click", endCorrection);
-  document.getElementById("undo-this").addEventListener("click", function () {
-    Table.undo(correcting).then(endCorrection).catch(function () {});
+  rounds = RoundForm({
+    form: form,
+    title: document.getElementById("game-title"),
+    save: document.getElementById("save-game"),
+    cancel: document.getElementById("cancel-correction"),
+    undoThis: document.getElementById("undo-this"),
+    fill: fill,
+    collect: collect,
+    labels: {save: R.text.save, saveCorrection: R.text.save_correction, correct: R.text.correct},
+    done: function () { renderBoard(Table.view); },
   });
 
   Table.onView(renderBoard);
