@@ -62,6 +62,11 @@ def test_exact_probabilities_match_brute_force_enumeration():
 
 def simulated_notes(seed: int, n_players: int, suggestions: int) -> Notebook:
     """A truthful game from a random deal, noted by the first player."""
+    return simulated_game(seed, n_players, suggestions)[0]
+
+
+def simulated_game(seed: int, n_players: int, suggestions: int) -> tuple[Notebook, dict]:
+    """The notes of a truthful game, and where each card really is."""
     rnd = random.Random(seed)
     players = ["P1", "P2", "P3", "P4", "P5", "P6"][:n_players]
     env = {rnd.choice(SUSPECTS).id, rnd.choice(WEAPONS).id, rnd.choice(ROOMS).id}
@@ -78,7 +83,21 @@ def simulated_notes(seed: int, n_players: int, suggestions: int) -> Notebook:
         if shown_by and "P1" in (who, shown_by):
             card = rnd.choice(sorted(hands[shown_by] & set(three)))
         nb.suggest(who, *three, shown_by=shown_by, card=card)
-    return nb
+    truth = {card: p for p, hand in hands.items() for card in hand} | dict.fromkeys(env, ENVELOPE)
+    return nb, truth
+
+
+def test_the_real_deal_always_fits_and_every_mark_is_true():
+    """Soundness on truthful games: nothing marked contradicts the real deal, and the real
+    place of every card keeps a positive chance."""
+    for seed in range(6):
+        nb, truth = simulated_game(seed, 3 + seed % 4, 6 + 3 * seed)
+        probs = nb.probabilities()
+        for card in CARDS:
+            status = nb.status(card.id)
+            assert status["holder"] in ("unknown", truth[card.id])
+            assert truth[card.id] not in status["excluded"]
+            assert probs[card.id][truth[card.id]] > 0
 
 
 def test_the_deal_counter_marks_exactly_what_the_sat_solver_proves():
