@@ -55,6 +55,7 @@ class Bench:
     headers: dict[str, str]
     deck: Deck
     received: dict[int, list[float]] = field(default_factory=dict)  # seq -> receive times
+    pid: int = 0  # the station process
 
     async def request(self, method: str, path: str, body: dict | None = None, auth=True):
         """One HTTP/1.1 request on a fresh connection: (status, parsed JSON body)."""
@@ -86,28 +87,38 @@ def _unchunk(data: bytes) -> bytes:
     return out
 
 
+class SSEClient(asyncio.Protocol):
+    """One screen. A bare protocol (no line reader) so that the benchmark's own cost of noticing
+    an event is a few microseconds per screen, not part of what it measures."""
+
+    def __init__(self, bench: Bench, ready: asyncio.Event, counter: list[int], total: int):
+        self.bench, self.ready, self.counter, self.total = bench, ready, counter, total
+        self.seen_snapshot = False
+
+    def connection_made(self, transport) -> None:
+        transport.write(
+            f"GET /api/games/{self.bench.game_id}/events HTTP/1.1\r\n"
+            f"Host: {self.bench.host}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        if not self.seen_snapshot and b"event: snapshot" in data:
+            self.seen_snapshot = True
+            self.counter[0] += 1
+            if self.counter[0] == self.total:
+                self.ready.set()
+        if b"event: call" in data:
+            for m in _SEQ.finditer(data):
+                self.bench.received.setdefault(int(m.group(1)), []).append(now)
+
+
 async def sse_client(bench: Bench, ready: asyncio.Event, counter: list[int], total: int):
-    reader, writer = await asyncio.open_connection(bench.host, bench.port)
-    writer.write(
-        f"GET /api/games/{bench.game_id}/events HTTP/1.1\r\nHost: {bench.host}\r\n"
-        "Accept: text/event-stream\r\n\r\n".encode()
+    loop = asyncio.get_running_loop()
+    transport, _ = await loop.create_connection(
+        lambda: SSEClient(bench, ready, counter, total), bench.host, bench.port
     )
-    await writer.drain()
-    event = None
-    while True:
-        line = await reader.readline()
-        if not line:
-            return
-        if line.startswith(b"event: "):
-            event = line[7:].strip()
-            if event == b"snapshot":
-                counter[0] += 1
-                if counter[0] == total:
-                    ready.set()
-        elif line.startswith(b"data: ") and event == b"call":
-            now = time.perf_counter()
-            seq = int(_SEQ.search(line).group(1))
-            bench.received.setdefault(seq, []).append(now)
+    return transport
 
 
 async def poller(bench: Bench, stop: asyncio.Event, count: list[int], interval: float):
@@ -118,8 +129,18 @@ async def poller(bench: Bench, stop: asyncio.Event, count: list[int], interval: 
         await asyncio.sleep(interval)
 
 
+def server_cpu_seconds(pid: int) -> float | None:
+    """utime + stime of the station process (Linux /proc), to tell its cost from the machine's."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def measure_draw_to_event(bench: Bench, draws: int, clients: int) -> dict[str, float]:
     latencies, answer = [], []
+    cpu0 = server_cpu_seconds(bench.pid)
     for _ in range(draws):
         t0 = time.perf_counter()
         status, data = await bench.request("POST", f"/api/games/{bench.game_id}/draw")
@@ -138,7 +159,11 @@ async def measure_draw_to_event(bench: Bench, draws: int, clients: int) -> dict[
         "draw->event max ms": 1000 * max(latencies),
         "draw answer p50 ms": 1000 * statistics.median(answer),
         "samples": len(latencies),
-    }
+    } | (
+        {}
+        if cpu0 is None
+        else {"station CPU ms per draw": 1000 * (server_cpu_seconds(bench.pid) - cpu0) / draws}
+    )
 
 
 # (name, coroutine function(bench, args) -> dict). The claims check timing is appended here.
@@ -197,15 +222,14 @@ async def run(args) -> None:
         threads = args.clients + args.pollers + 32
         proc, port = start_station(Path(tmp), deck_path, threads)
         try:
-            bench = Bench("127.0.0.1", port, 0, {}, deck)
+            bench = Bench("127.0.0.1", port, 0, {}, deck, pid=proc.pid)
             _, login = await bench.request("POST", "/api/login", {"pin": PIN}, auth=False)
             bench.headers = {"Authorization": "Bearer " + login["token"]}
             _, game = await bench.request("POST", "/api/games", {"deck_id": deck.deck_id})
             bench.game_id = game["game_id"]
             ready, counter = asyncio.Event(), [0]
             readers = [
-                asyncio.create_task(sse_client(bench, ready, counter, args.clients))
-                for _ in range(args.clients)
+                await sse_client(bench, ready, counter, args.clients) for _ in range(args.clients)
             ]
             await asyncio.wait_for(ready.wait(), 60)
             stop, polls = asyncio.Event(), [0]
@@ -230,8 +254,8 @@ async def run(args) -> None:
             elapsed = time.perf_counter() - t_start
             print(f"polls served meanwhile: {polls[0]} ({polls[0] / elapsed:.0f}/s)")
             await asyncio.gather(*pollers, return_exceptions=True)
-            for t in readers:
-                t.cancel()
+            for transport in readers:
+                transport.close()
         finally:
             proc.terminate()
             proc.wait(10)

@@ -35,7 +35,7 @@ def _channel(game_id: int) -> tuple[str, int]:
 
 def publish(game_id: int, event: str, data: dict) -> None:
     """Tell every screen following `game_id`. Call it only after the change is committed."""
-    message = format_event(event, data)
+    message = format_event(event, data).encode()  # encoded once, not once per screen
     with _lock:
         targets = list(_subscribers.get(_channel(game_id), ()))
     for q in targets:
@@ -81,7 +81,7 @@ def format_event(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {payload}\n\n"
 
 
-def stream(game_id: int, q: queue.Queue, first: str) -> Iterator[str]:
+def stream(game_id: int, q: queue.Queue, first: str) -> Iterator[bytes]:
     """The body of an SSE response: retry hint, the snapshot, then events and heartbeats.
 
     Call it inside the request (it reads the app's database path); the queue is subscribed before
@@ -90,15 +90,15 @@ def stream(game_id: int, q: queue.Queue, first: str) -> Iterator[str]:
     """
     channel = _channel(game_id)
 
-    def body() -> Iterator[str]:
+    def body() -> Iterator[bytes]:
         try:
-            yield f"retry: {RETRY_MS}\n\n"
-            yield first
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            yield first.encode()
             while True:
                 try:
                     yield q.get(timeout=HEARTBEAT_S)
                 except queue.Empty:
-                    yield ": heartbeat\n\n"
+                    yield b": heartbeat\n\n"
         finally:
             unsubscribe(game_id, q, channel)
 
