@@ -185,12 +185,20 @@
       });
     });
   }
-  $("cl-grid").addEventListener("click", function (ev) {
-    var td = ev.target.closest("td[data-card]");
-    if (!td) return;
+  function pick(td) {
     picked = {card: td.dataset.card, place: td.dataset.place};
     drawGrid();
     drawWhy();
+    var again = $("cl-grid").querySelector('td[data-card="' + picked.card + '"][data-place="' + CSS.escape(picked.place) + '"]');
+    if (again && document.activeElement === document.body) again.focus({preventScroll: true});
+  }
+  $("cl-grid").addEventListener("click", function (ev) {
+    var td = ev.target.closest("td[data-card]");
+    if (td) pick(td);
+  });
+  $("cl-grid").addEventListener("keydown", function (ev) {
+    var td = ev.target.closest("td[data-card]");
+    if (td && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); pick(td); }
   });
   function eventText(e) {
     var cards = [e.suspect, e.weapon, e.room].map(label).join(", ");
