@@ -78,3 +78,14 @@ def test_serve_refuses_a_broken_deck_file(tmp_path, capsys):
     bad.write_text("{}")
     code, _, err = run(["serve", "--deck", str(bad), "--db", str(tmp_path / "d.sqlite")], capsys)
     assert code == 2 and "not a deck file" in err
+
+
+def test_init_db_creates_the_station_tables(tmp_path, capsys):
+    import sqlite3
+
+    db = tmp_path / "new.sqlite"
+    code, out, _ = run(["init-db", "--db", str(db)], capsys)
+    assert code == 0 and str(db) in out
+    with sqlite3.connect(db) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"decks", "games", "rounds", "calls"} <= tables

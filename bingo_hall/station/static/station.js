@@ -90,6 +90,7 @@
         chip.textContent = c.call;
         recent.appendChild(chip);
       });
+      recent.parentElement.hidden = recent.children.length === 0;
     }
     document.querySelectorAll('[data-show="ended"]').forEach((el) => { el.hidden = s.status !== "ended"; });
     document.querySelectorAll('[data-show="no-calls"]').forEach((el) => { el.hidden = s.calls.length > 0 || s.status !== "active"; });
