@@ -87,6 +87,8 @@ class EmbeddedBridge:
         status = self.link.status()
         hello = self.link.hello
         status["drops_balls"] = bool(hello and hello.drops_balls)
+        if self.follower.error:
+            status["detail"] += f" · {self.follower.error}"
         return status
 
     def drop(self) -> bool:

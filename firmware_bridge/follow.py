@@ -48,7 +48,10 @@ class SseParser:
             self._data.append(value)
         return None
 
-    def feed(self, text: str) -> list[tuple[str, Any]]:
+    def feed(self, text: str | bytes) -> list[tuple[str, Any]]:
+        """Whole messages at once, as the station's broker queues them (str or UTF-8 bytes)."""
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
         out = []
         for line in text.splitlines():
             msg = self.line(line)
@@ -143,12 +146,10 @@ class Follower:
             try:
                 self._follow_newest()
                 self.error = ""
-            except (
-                OSError,
-                ValueError,
-                KeyError,
-            ) as exc:  # the station is restarting: the board keeps its lamps
+            except OSError as exc:  # the station is restarting: the board keeps its lamps
                 self.error = f"station unreachable: {exc}"
+            except Exception as exc:  # never stop following over one odd message
+                self.error = f"follower fault: {exc!r}"
             self._stop.wait(self.poll)
 
     def _follow_newest(self) -> None:
