@@ -45,6 +45,7 @@ def test_a_screen_gets_the_snapshot_then_live_calls_and_undos(live_server):
     with requests.get(f"{url}/api/games/{gid}/events", stream=True, timeout=10) as resp:
         assert resp.headers["Content-Type"].startswith("text/event-stream")
         lines = resp.iter_lines(chunk_size=1, decode_unicode=True)
+        assert next(lines) == "retry: 2000"  # the browser reconnects by itself after 2 s
         [(kind, snap)] = read_events(lines, 1)
         assert kind == "snapshot" and [c["ball"] for c in snap["calls"]] == [first["ball"]]
         second = requests.post(f"{url}/api/games/{gid}/draw", headers=h, timeout=5).json()
