@@ -4,7 +4,6 @@ pty, no hardware needed). Loaded lazily by bingo_hall.cli."""
 from __future__ import annotations
 
 import os
-import select
 import signal
 import sys
 import time
@@ -47,7 +46,13 @@ def bridge(device: str, station: str, pin: str) -> None:
     link.start()
     threading.Thread(target=follower.run, daemon=True).start()
     click.echo(f"following {station}, device {device} (Ctrl-C to stop)")
-    interactive = sys.stdin.isatty()
+
+    def drops_from_stdin() -> None:  # each line (Enter) releases a ball; ends at end of input
+        for _ in sys.stdin:
+            if not link.drop():
+                click.echo("the ball machine is not ready", err=True)
+
+    threading.Thread(target=drops_from_stdin, daemon=True).start()
     seen: tuple = ()
     try:
         while True:
@@ -57,13 +62,10 @@ def bridge(device: str, station: str, pin: str) -> None:
                 seen = now
                 game = f"game {now[2]}" if now[2] else "no active game"
                 click.echo(f"device {now[0]}: {now[1]} · {game} {now[3]}".rstrip())
-                if link.hello and link.hello.drops_balls and interactive:
+                if link.hello and link.hello.drops_balls and now[0] == "connected":
                     click.echo("press Enter to release a ball")
-            if interactive and select.select([sys.stdin], [], [], 0.2)[0]:
-                if sys.stdin.readline() and not link.drop():
-                    click.echo("the ball machine is not ready", err=True)
-            else:
-                time.sleep(0.2)
+                sys.stdout.flush()
+            time.sleep(0.2)
     except KeyboardInterrupt:
         pass
     finally:

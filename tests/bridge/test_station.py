@@ -117,10 +117,12 @@ def test_the_caller_page_shows_the_device_state_in_both_languages(client, emulat
     assert client.get("/api/device").get_json()["state"] == "retrying"
 
 
-def test_the_bridge_command_follows_a_station_over_http(app, client, live_server, emulator):
+def test_the_bridge_command_follows_a_station_and_its_ball_machine_over_http(
+    app, client, live_server, emulator
+):
     auth = bearer(client)
-    game = new_game(client, auth)
-    emu = emulator("board")
+    game = new_game(client, auth, draw="manual")
+    emu = emulator("combo", seed=8)
     env = {**os.environ, "BINGO_HALL_PIN": app.config["CALLER_PIN"]}
     proc = subprocess.Popen(
         [
@@ -134,7 +136,7 @@ def test_the_bridge_command_follows_a_station_over_http(app, client, live_server
             live_server.url,
         ],
         env=env,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -142,13 +144,21 @@ def test_the_bridge_command_follows_a_station_over_http(app, client, live_server
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
     try:
-        eventually(lambda: any("device connected: board bhk-emu 1.0" in x for x in lines), 10)
-        for _ in range(3):
-            client.post(f"/api/games/{game}/draw", json={}, headers=auth)
-        called = live_balls(client, game)
-        eventually(lambda: emu.device.lit == called, timeout=10)
+        eventually(lambda: any("device connected: combo bhk-emu 1.0" in x for x in lines), 10)
+        for ball in (7, 52, 33):  # from the cage, typed by the Maestro
+            r = client.post(f"/api/games/{game}/calls", json={"ball": ball}, headers=auth)
+            assert r.status_code == 201
+        eventually(lambda: emu.device.lit == [7, 52, 33], timeout=10)
         client.post(f"/api/games/{game}/undo", json={"reason": "slip"}, headers=auth)
-        eventually(lambda: emu.device.lit == called[:-1])
+        eventually(lambda: emu.device.lit == [7, 52])
+        proc.stdin.write("\n")  # Enter: the machine releases a ball, which becomes the call
+        proc.stdin.flush()
+        eventually(lambda: len(live_balls(client, game)) == 3)
+        ball = live_balls(client, game)[2]
+        assert emu.device.dropped == [ball] and ball not in (7, 52)
+        eventually(lambda: emu.device.lit == [7, 52, ball])
+        time.sleep(1.1)  # two of the device's resend periods: still one call
+        assert live_balls(client, game) == [7, 52, ball]
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)
@@ -227,29 +237,3 @@ def test_a_drop_asked_while_the_machine_is_away_is_refused_not_kept(client, emul
     eventually(lambda: bridge.status()["state"] == "connected")
     time.sleep(0.6)  # a kept DROP would have released a ball by now
     assert emu.device.dropped == [] and live_balls(client, game) == []
-
-
-def test_over_http_a_machine_ball_becomes_one_manual_call(app, client, live_server, emulator, link):
-    from firmware_bridge.follow import Follower
-    from firmware_bridge.station_client import HttpSource
-
-    auth = bearer(client)
-    game = new_game(client, auth, draw="manual")
-    emu = emulator("combo", seed=4)
-    source = HttpSource(live_server.url, app.config["CALLER_PIN"])
-    source.login()
-    follower = Follower(source, link=None, poll=0.1)
-    lk = link(emu.path, on_ball=follower.on_ball)
-    follower.link = lk
-    threading.Thread(target=follower.run, daemon=True).start()
-    try:
-        eventually(lambda: lk.status()["state"] == "connected")
-        assert lk.drop()
-        eventually(lambda: len(live_balls(client, game)) == 1)
-        ball = live_balls(client, game)[0]
-        assert emu.device.dropped == [ball]
-        eventually(lambda: emu.device.lit == [ball])
-        time.sleep(1.1)  # two resend periods later: still one call
-        assert live_balls(client, game) == [ball] and emu.device.pending_events == []
-    finally:
-        follower.stop()
