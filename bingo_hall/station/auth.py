@@ -3,8 +3,9 @@
 Pages use a login session (cookie) plus a CSRF token: a hidden `csrf_token` field in forms, the
 `X-CSRF-Token` header for fetch() from the station's own pages. The JSON API also takes
 `Authorization: Bearer <token>` from `POST /api/login`; bearer tokens are stored hashed in SQLite,
-so they survive a restart. Wrong PINs are rate-limited per client address. Players on the
-Wi-Fi, who never know the PIN, can only view /display and verify cards.
+so they survive a restart; changing the PIN ends every login and token. Wrong PINs are
+rate-limited per client address. Players on the Wi-Fi, who never know the PIN, can only view
+/display and verify cards.
 """
 
 from __future__ import annotations
@@ -75,8 +76,14 @@ def check_pin(pin: Any) -> tuple[str, int]:
     return PinResult.WRONG, 0
 
 
+def _pin_tag() -> str:
+    """A fingerprint of the current PIN: logins made under an older PIN stop working."""
+    pin = str(current_app.config["CALLER_PIN"])
+    return hashlib.sha256(f"bingo-hall pin:{pin}".encode()).hexdigest()[:16]
+
+
 def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    return hashlib.sha256(f"{_pin_tag()}:{token}".encode()).hexdigest()
 
 
 def issue_token() -> str:
@@ -102,6 +109,7 @@ def _bearer_ok() -> bool:
 def log_in_session() -> None:
     session.clear()
     session["caller"] = True
+    session["pin_tag"] = _pin_tag()
     session["csrf"] = secrets.token_urlsafe(24)
     session.permanent = True
 
@@ -119,9 +127,15 @@ def csrf_ok() -> bool:
     return bool(expected) and hmac.compare_digest(sent.encode(), expected.encode())
 
 
+def _session_ok() -> bool:
+    """A login session made under the current PIN (a session without a tag can only have been
+    made by the server itself, since the cookie is signed)."""
+    return session.get("caller") is True and session.get("pin_tag", _pin_tag()) == _pin_tag()
+
+
 def is_caller() -> bool:
     """Logged in (session or bearer token), without the CSRF check."""
-    return bool(session.get("caller")) or _bearer_ok()
+    return _session_ok() or _bearer_ok()
 
 
 def _wants_json() -> bool:
@@ -136,7 +150,7 @@ def caller_required(view: Callable) -> Callable:
         if _bearer_ok():
             g.caller_via = "token"
             return view(*args, **kwargs)
-        if session.get("caller"):
+        if _session_ok():
             if request.method in UNSAFE and not csrf_ok():
                 if _wants_json():
                     return jsonify(error="missing or wrong CSRF token; reload the page"), 403

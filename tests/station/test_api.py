@@ -276,3 +276,23 @@ def test_errors_speak_the_maestros_language(client, auth):
     assert r.status_code == 409 and r.get_json()["error"] == "el N 31 ya salió"
     r = client.post(f"/api/games/{gid}/calls", json={"ball": 99}, headers=auth)
     assert r.get_json()["error"] == "una bola es un número entero del 1 al 75, no 99"
+
+
+def test_changing_the_pin_ends_old_tokens_and_sessions(client, auth):
+    gid = new_game(client, auth)
+    client.application.config["CALLER_PIN"] = "975310"
+    r = client.post(f"/api/games/{gid}/draw", headers=auth)
+    assert r.status_code == 401
+    assert client.post(f"/api/games/{gid}/draw", headers=bearer(client)).status_code == 200
+
+
+def test_changing_the_pin_ends_page_logins_too(client, auth):
+    new_game(client, auth)
+    token = client.get("/caller/login").get_data(as_text=True)
+    token = token.split('name="csrf_token" value="')[1].split('"')[0]
+    client.post(
+        "/caller/login", data={"pin": client.application.config["CALLER_PIN"], "csrf_token": token}
+    )
+    assert client.get("/caller/games/1").status_code == 200
+    client.application.config["CALLER_PIN"] = "975310"
+    assert client.get("/caller/games/1").status_code == 302
