@@ -32,4 +32,8 @@ MIGRATIONS: list[str] = [
         created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     );
     """,
+    # "play again": the table the same players moved on to, so every phone can follow
+    """
+    ALTER TABLE companion_tables ADD COLUMN next_code TEXT;
+    """,
 ]

@@ -56,9 +56,13 @@ class RenderedViews:
 
 
 def render(snap: dict[str, Any]) -> str:
-    """A snapshot as the two SSE messages a phone needs: `history`, then `view`."""
+    """A snapshot as the SSE messages a phone needs: `history`, then `view`, then `next` once
+    the players have moved on to a new table."""
     version = snap["version"]
-    return sse("history", snap["history"], version) + sse("view", snap["view"], version)
+    text = sse("history", snap["history"], version) + sse("view", snap["view"], version)
+    if snap.get("next"):
+        text += sse("next", {"code": snap["next"]}, version)
+    return text
 
 
 def sse(event: str, data: Any, event_id: int | None = None) -> str:

@@ -129,15 +129,44 @@ def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> dict[st
     )
 
 
+def _state(conn: sqlite3.Connection, code: str) -> tuple[int, str | None]:
+    row = conn.execute(
+        "SELECT version, next_code FROM companion_tables WHERE code = ?", (code,)
+    ).fetchone()
+    return row["version"], row["next_code"]
+
+
 def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str, Any]:
-    """The view, the history and the version, read in one consistent transaction."""
+    """The view, the history, the version and the table to follow ("next", after a "play
+    again"), read in one consistent transaction."""
     conn.execute("BEGIN")
     try:
-        version = table_version(conn, table.code)
+        version, next_code = _state(conn, table.code)
         items = history(conn, table.code)
     finally:
         conn.execute("COMMIT")
-    return {"view": replay(table, kind, items), "history": items, "version": version}
+    view = replay(table, kind, items)
+    return {"view": view, "history": items, "version": version, "next": next_code}
+
+
+def rematch(conn: sqlite3.Connection, table: Table) -> str:
+    """A new table for the same game, players and house rules; the old one points to it. Two
+    phones asking at once get the same new table."""
+    with transaction(conn):
+        _version, next_code = _state(conn, table.code)
+        if next_code:
+            return next_code
+        code = _new_code(conn)
+        conn.execute(
+            "INSERT INTO companion_tables (code, game, settings, players, members) "
+            "SELECT ?, game, settings, players, members FROM companion_tables WHERE code = ?",
+            (code, table.code),
+        )
+        conn.execute(
+            "UPDATE companion_tables SET next_code = ?, version = version + 1 WHERE code = ?",
+            (code, table.code),
+        )
+        return code
 
 
 def _bump(conn: sqlite3.Connection, code: str) -> None:
@@ -153,7 +182,8 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, change) -> di
         _bump(conn, table.code)
         items = history(conn, table.code)
         view = replay(table, kind, items)
-        return {"view": view, "history": items, "version": table_version(conn, table.code)}
+        version, next_code = _state(conn, table.code)
+        return {"view": view, "history": items, "version": version, "next": next_code}
 
 
 def add_entry(

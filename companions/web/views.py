@@ -177,6 +177,7 @@ def table(code: str):
         view=snap["view"],
         history=snap["history"],
         version=snap["version"],
+        next_code=snap["next"],
         join_url=join_url,
         index_url=phone_url(request.host_url, url_for("companions.index")),
         qr=qr_svg(join_url, label=join_url),
@@ -272,6 +273,16 @@ def correct_entry(code: str, entry_id: int):
     except EntryError as exc:
         return _entry_error(exc)
     return _changed(snap, table.code)
+
+
+@bp.route("/<code>/rematch", methods=["POST"])
+def rematch(code: str):
+    """Play again with the same players and house rules; every phone at the table is told."""
+    table, kind = _open(code)
+    new_code = store.rematch(get_db(), table)
+    _changed(store.snapshot(get_db(), table, kind), table.code)
+    url = url_for("companions.table", code=new_code)
+    return jsonify({"code": new_code, "url": url}), 201
 
 
 @bp.route("/<code>/events")

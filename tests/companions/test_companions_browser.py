@@ -133,3 +133,24 @@ def test_a_past_game_is_corrected_or_undone_from_its_row(companions_app, serve, 
     phone.get_by_role("button", name="Undo this game").click()
     expect(phone.locator('[data-total="1"]')).to_have_text("0")
     expect(phone.locator("#game-title")).to_have_text("Game 1 of 4")
+
+
+def test_play_again_takes_every_phone_to_the_new_table(companions_app, serve, phone, second_phone):
+    server = serve(companions_app)
+    code = requests.post(
+        f"{server.url}/t/new/rummy", json={"players": ["Ana", "Beto"], "settings": {"games": 1}}
+    ).json()["code"]
+    requests.post(
+        f"{server.url}/t/{code}/entries", json={"closed_by": "Ana", "racks": {"Beto": 12}}
+    )
+    for page in (phone, second_phone):
+        page.goto(f"{server.url}/t/{code}?lang=en")
+        expect(page.locator("#winner")).to_have_text("Ana wins!")
+    expect(second_phone.locator("#live")).to_have_attribute("data-state", "live")
+    phone.get_by_role("button", name="Play again, same players").click()
+    expect(phone.get_by_test_id("table-code")).not_to_have_text(code)
+    new_code = phone.get_by_test_id("table-code").inner_text().strip()
+    # the other phone is offered the new table without reloading
+    second_phone.get_by_role("link", name="Go to the new game").click(timeout=3000)
+    expect(second_phone.get_by_test_id("table-code")).to_have_text(new_code)
+    expect(second_phone.locator('[data-total="0"]')).to_have_text("0")

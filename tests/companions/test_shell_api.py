@@ -213,3 +213,18 @@ def test_israeli_rummy_table_over_http(tclient, new_table):
     r = tclient.post(f"/t/{code}/entries", json={"closed_by": "Beto", "racks": {"Ana": "30+30"}})
     view = r.get_json()["view"]
     assert view["totals"] == [60, 59] and view["finished"] and view["winner"] == "Beto"
+
+
+def test_play_again_starts_a_new_table_with_the_same_players_and_rules(tclient, code):
+    post(tclient, code, hand(down=950), hand())  # 100 + 950 >= 1000: Ana & Beto win
+    r = tclient.post(f"/t/{code}/rematch")
+    assert r.status_code == 201
+    new = r.get_json()["code"]
+    assert new != code
+    view = tclient.get(f"/t/{new}/view").get_json()["view"]
+    assert view["sides"] == ["Ana & Beto", "Caro & Dani"] and view["target"] == 1000
+    assert view["hands"] == [] and not view["finished"]
+    # the old table points every phone to it, and a second tap does not start a third table
+    assert tclient.get(f"/t/{code}/view").get_json()["next"] == new
+    assert tclient.post(f"/t/{code}/rematch").get_json()["code"] == new
+    assert f"/t/{new}" in tclient.get(f"/t/{code}").get_data(as_text=True)

@@ -17,6 +17,7 @@
   function deliver(snap) {
     if (snap.version != null && snap.version < version) return;  // an older message
     version = snap.version != null ? snap.version : version;
+    if (snap.next) showNext(snap.next);
     if (snap.history) { Table.history = snap.history; each(historyCallbacks, snap.history); }
     if (snap.view) { Table.view = snap.view; each(viewCallbacks, snap.view); }
   }
@@ -101,6 +102,15 @@
     source.addEventListener("view", function (e) {
       deliver({view: JSON.parse(e.data), version: Number(e.lastEventId)});
     });
+    source.addEventListener("next", function (e) { showNext(JSON.parse(e.data).code); });
+  }
+
+  // "play again": the players moved on to a new table; every phone offers to follow
+  function showNext(code) {
+    Table.next = code;
+    document.getElementById("next-link").href = data.base.replace(/[^/]+$/, code);
+    document.getElementById("next-table").hidden = false;
+    document.getElementById("rematch").hidden = true;
   }
 
   var Table = {
@@ -130,6 +140,7 @@
     onHistory: function (cb) { historyCallbacks.push(cb); cb(Table.history, Table); },
     showError: showError,
     clearErrors: clearErrors,
+    next: data.next || null,
     lastActive: function () {
       for (var i = Table.history.length - 1; i >= 0; i--) {
         if (!Table.history[i].undone) return Table.history[i];
@@ -139,8 +150,18 @@
   };
   window.Table = Table;
 
-  // the shell's own widgets: winner banner and "undo last"
+  var rematch = document.getElementById("rematch");
+  rematch.addEventListener("click", function () {
+    rematch.disabled = true;
+    fetch(data.base + "/rematch", {method: "POST", headers: {"Accept": "application/json"}})
+      .then(function (r) { return r.json(); })
+      .then(function (json) { window.location.href = json.url; })
+      .catch(function () { rematch.disabled = false; showError(null, data.text.network); });
+  });
+
+  // the shell's own widgets: winner banner, "play again" and "undo last"
   Table.onView(function (view) {
+    rematch.hidden = !view.finished || !!Table.next;
     var el = document.getElementById("winner");
     if (view.finished && view.winner) {
       el.textContent = data.text.wins.replace("{name}", view.winner);
