@@ -8,6 +8,7 @@ the second one breaks a rule once the first is in, in which case it gets the eng
 
 from __future__ import annotations
 
+import copy
 import json
 import secrets
 import sqlite3
@@ -115,9 +116,10 @@ def history(conn: sqlite3.Connection, code: str) -> list[dict[str, Any]]:
 
 
 def _engine_entries(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The active entries as the engine sees them: the payload plus `id` and `player`."""
+    """The active entries as the engine sees them: the payload plus `id` and `player` (copies,
+    so an engine that changes its input cannot change the stored history)."""
     return [
-        {**item["entry"], "id": item["id"], "player": item["player"]}
+        {**copy.deepcopy(item["entry"]), "id": item["id"], "player": item["player"]}
         for item in items
         if not item["undone"]
     ]
