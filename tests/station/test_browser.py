@@ -150,3 +150,23 @@ def test_a_display_that_lost_the_station_catches_up_on_reconnect(page, app, clie
         expect(page.locator("#last-call .number")).to_have_text(str(missed[-1]["ball"]))
     finally:
         server.close()
+
+
+def test_the_voice_says_each_call_in_the_display_language(page, live_server, client):
+    page.add_init_script(
+        "window.said = [];"
+        "speechSynthesis.speak = (u) => window.said.push([u.text, u.lang]);"
+        "speechSynthesis.cancel = () => {};"
+    )
+    h = bearer(client)
+    gid = new_game(client, h)
+    page.goto(f"{live_server.url}/display?lang=es")
+    expect(page.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
+    page.click("#voice")
+    expect(page.locator("#voice")).to_have_text("Voz: sí")
+    ball = client.post(f"/api/games/{gid}/draw", headers=h).get_json()["ball"]
+    from bingo_hall.station.spoken import spoken_call
+
+    words = spoken_call(ball, "es")
+    expect(page.locator("#spoken")).to_have_text(words, timeout=SLOW)
+    assert page.evaluate("window.said").count([words, "es-ES"]) == 1
