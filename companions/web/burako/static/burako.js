@@ -5,6 +5,7 @@
   var B = JSON.parse(document.getElementById("burako-data").textContent);
   var form = document.getElementById("hand-form");
   var rounds = null;         // the RoundForm: a new hand, or a correction
+  var open = {};             // hand ids whose breakdown is shown
 
   function fmt(s, vals) { return s.replace(/\{(\w+)\}/g, function (_, k) { return vals[k]; }); }
   function el(tag, attrs, text) {
@@ -19,14 +20,14 @@
     var body = document.querySelector("#scoreboard tbody");
     body.textContent = "";
     view.hands.forEach(function (h) {
+      // tap a hand's number to see where its points came from (settles arguments at the table)
       var tr = el("tr", {"data-entry": h.id});
-      tr.appendChild(el("td", {}, String(h.number)));
-      h.scores.forEach(function (s, i) {
-        var parts = h.parts[i];
-        tr.appendChild(el("td", {title: Object.keys(parts).map(function (k) {
-          return B.text.parts[k] + " " + parts[k];
-        }).join(" · ")}, String(s)));
-      });
+      var num = el("td", {class: "num"});
+      var more = el("button", {type: "button", class: "ghost", "aria-expanded": String(!!open[h.id]),
+                               "aria-label": fmt(B.text.details, {n: h.number})}, h.number + " ▾");
+      num.appendChild(more);
+      tr.appendChild(num);
+      h.scores.forEach(function (s) { tr.appendChild(el("td", {}, String(s))); });
       var act = el("td", {class: "act"});
       var edit = el("button", {type: "button", class: "ghost edit",
                                "aria-label": fmt(B.text.edit, {n: h.number})}, "✎");
@@ -34,6 +35,23 @@
       act.appendChild(edit);
       tr.appendChild(act);
       body.appendChild(tr);
+      var detail = el("tr", {class: "detail"});
+      detail.hidden = !open[h.id];
+      detail.appendChild(el("td", {}));
+      h.parts.forEach(function (parts) {
+        var td = el("td", {});
+        Object.keys(parts).forEach(function (k) {
+          if (parts[k]) td.appendChild(el("div", {}, B.text.parts[k] + " " + parts[k]));
+        });
+        detail.appendChild(td);
+      });
+      detail.appendChild(el("td", {}));
+      body.appendChild(detail);
+      more.addEventListener("click", function () {
+        open[h.id] = !open[h.id];
+        detail.hidden = !open[h.id];
+        more.setAttribute("aria-expanded", String(open[h.id]));
+      });
     });
     view.totals.forEach(function (t, i) {
       document.querySelector('[data-total="' + i + '"]').textContent = t;
