@@ -65,6 +65,12 @@ def test_two_phones_share_a_burako_table_live(companions_app, serve, phone, seco
         expect(page.locator('[data-total="0"]')).to_have_text("365", timeout=2000)
         expect(page.locator('[data-total="1"]')).to_have_text("-70", timeout=2000)
 
+    # where the 365 came from, on demand: canastas 200, muerto 100, laid down 65
+    second_phone.get_by_role("button", name="Points of hand 1").click()
+    detail = second_phone.locator("#scoreboard tr.detail td").nth(1)
+    for line in ("Canastas 200", "Muerto 100", "Laid down 65"):
+        expect(detail).to_contain_text(line)
+
     # phone B undoes it; phone A sees the totals go back and a Restore offer
     second_phone.once("dialog", lambda d: d.accept())
     second_phone.get_by_role("button", name="Undo last entry").click()
