@@ -251,6 +251,8 @@ class Emulator:
         self._running = False
         if self._thread is not None:
             self._thread.join(timeout=2)
+        if self.link and self.tcp is None and os.path.islink(self.link):
+            os.unlink(self.link)  # as udev removes /dev/ttyACM0: the old pty's number may be reused
         if self._wire is not None:
             self._wire.close()
             self._wire = None
@@ -262,8 +264,6 @@ class Emulator:
 
     def stop(self) -> None:
         self.unplug()
-        if self.link and os.path.islink(self.link):
-            os.unlink(self.link)
 
     def _line_report(self) -> str:
         dev = self.device
