@@ -39,18 +39,6 @@ class DrawError(KitError):
     """A draw request that the rules forbid (a ball outside 1-75, a repeat, a draw after 75)."""
 
 
-@dataclass(frozen=True)
-class Call:
-    """One ball called in a round. `seq` counts every call of the round, undone ones included."""
-
-    seq: int
-    ball: int
-
-    @property
-    def name(self) -> str:
-        return call_name(self.ball)
-
-
 def new_seed() -> bytes:
     """32 fresh bytes from the operating system's CSPRNG."""
     return secrets.token_bytes(SEED_BYTES)
