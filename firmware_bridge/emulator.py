@@ -236,8 +236,10 @@ class Emulator:
         if self.device is None:  # power on: a fresh board, dark
             self.device = firmware.build(hal, self.kind, self.name)
             self.boots += 1
-        else:
-            self.device._send = hal.uart_write
+        else:  # the same board on a new cable
+            self.device.send = hal.uart_write
+            if self.device.dropper is not None:
+                self.device.dropper = hal
         self._running = True
         device = self.device
         self._thread = threading.Thread(

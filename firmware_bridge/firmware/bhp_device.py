@@ -46,7 +46,7 @@ class Device:
         self.kind = kind
         self.name = name
         self.version = version
-        self._send = send
+        self.send = send  # the UART write; a replugged emulator swaps it
         self.display = display or NoDisplay()
         self.dropper = dropper
         self.decoder = FrameDecoder()
@@ -81,12 +81,12 @@ class Device:
         verb = parts[1]
         if verb != "HELLO" and self._last is not None and self._last[0] == seq:
             if self._last[1] == payload:  # the host's resend: answer again, do not redo
-                self._send(self._last[2])
+                self.send(self._last[2])
                 return
         reply = self._apply(verb, parts[2:], now)
         frame = encode(f"R{seq} {reply}")
         self._last = (seq, payload, frame)
-        self._send(frame)
+        self.send(frame)
 
     def _apply(self, verb, args, now):
         """The command's effect; returns the reply after `R<seq> `."""
@@ -143,7 +143,7 @@ class Device:
             self.dropped.append(ball)
         frame = encode(f"E{self._eseq} BALL {ball}")
         self._outbox.append([self._eseq, frame, ticks_add(now, EVENT_RESEND_MS), EVENT_TRIES])
-        self._send(frame)
+        self.send(frame)
         return self._eseq
 
     def poll(self, now):
@@ -156,7 +156,7 @@ class Device:
                     continue
                 event[3] -= 1
                 event[2] = ticks_add(now, EVENT_RESEND_MS)
-                self._send(event[1])
+                self.send(event[1])
             keep.append(event)
         self._outbox = keep
 
