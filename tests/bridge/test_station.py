@@ -237,3 +237,12 @@ def test_a_drop_asked_while_the_machine_is_away_is_refused_not_kept(client, emul
     eventually(lambda: bridge.status()["state"] == "connected")
     time.sleep(0.6)  # a kept DROP would have released a ball by now
     assert emu.device.dropped == [] and live_balls(client, game) == []
+
+
+def test_without_a_device_the_caller_page_has_no_device_box(client):
+    game = new_game(client, bearer(client))
+    with client.session_transaction() as s:
+        s["caller"] = True
+    page = client.get(f"/caller/games/{game}")
+    assert page.status_code == 200 and "bhp-device" not in page.get_data(as_text=True)
+    assert client.get("/api/device").status_code == 404
