@@ -8,6 +8,7 @@ UART_ID = 0  # ESP32: 2
 UART_TX = 0  # ESP32: 17
 UART_RX = 1  # ESP32: 16
 BAUD = 115200
+SAFE_PIN = 14  # ESP32: 27; jumper to GND at power-up = do not start, keep the REPL
 
 DISPLAY = "ws2812"  # "ws2812", "max7219" or "none"
 WS2812_PIN = 2  # ESP32: 4

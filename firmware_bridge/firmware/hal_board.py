@@ -21,6 +21,13 @@ except ImportError:  # CPython, where the host tests run this file with a fake `
         return int(time.monotonic() * 1000)
 
 
+def safe_mode(config):
+    """A jumper from SAFE_PIN to GND at power-up keeps the firmware from starting, so the USB
+    serial port stays a REPL for `mpremote` (BHP/1 on USB turns Ctrl-C off)."""
+    pin = machine.Pin(config.SAFE_PIN, machine.Pin.IN, machine.Pin.PULL_UP)
+    return pin.value() == 0
+
+
 class Dropper:
     """A solenoid on a MOSFET: DROP pulses it for SOLENOID_PULSE_MS without blocking the loop."""
 

@@ -48,6 +48,9 @@ def main():  # pragma: no cover - runs on the board
     import config
     import hal_board
 
+    if hal_board.safe_mode(config):
+        print("BHP/1 firmware not started: SAFE_PIN is held low (REPL free)")
+        return
     hal = hal_board.Hal(config)
     loop(build(hal, config.KIND), hal)
 

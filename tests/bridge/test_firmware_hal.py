@@ -23,10 +23,10 @@ FIRMWARE = Path(firmware_pkg.__file__).parent
 
 
 class Pin:
-    OUT = 1
+    OUT, IN, PULL_UP = 1, 0, 1
     history: dict[int, list[int]] = {}
 
-    def __init__(self, n, mode=None, value=None):
+    def __init__(self, n, mode=None, pull=None, value=None):  # machine.Pin's signature
         self.n = n
         Pin.history.setdefault(n, [])
         if value is not None:
@@ -142,3 +142,13 @@ def test_drop_pulses_the_solenoid_and_the_scanned_ball_becomes_one_call(board, l
     eventually(lambda: balls == [42])
     eventually(lambda: board.device.pending_events == [])
     assert balls == [42]
+
+
+def test_a_jumper_on_the_safe_pin_keeps_the_firmware_from_starting(board):
+    import config
+    import hal_board
+
+    Pin.history[config.SAFE_PIN] = [1]  # pulled up: no jumper
+    assert not hal_board.safe_mode(config)
+    Pin.history[config.SAFE_PIN] = [0]  # jumper to GND
+    assert hal_board.safe_mode(config)

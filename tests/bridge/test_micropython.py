@@ -21,8 +21,8 @@ pytestmark = pytest.mark.skipif(not MICROPYTHON, reason="no MicroPython unix por
 STUBS = {
     "machine.py": """
 class Pin:
-    OUT = 1
-    def __init__(self, n, mode=None, value=None): self.v = value
+    OUT, IN, PULL_UP = 1, 0, 1
+    def __init__(self, n, mode=None, pull=None, value=None): self.v = value
     def value(self, v=None):
         if v is not None: self.v = v
         return self.v
