@@ -4,7 +4,7 @@ by hand: XOR of the payload bytes, as in NMEA."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.framing import MAX_FRAME, FrameDecoder, checksum, encode
@@ -96,6 +96,7 @@ def test_a_truncated_frame_spoils_only_itself_and_the_line_it_runs_into():
     assert dec.dropped == 1
 
 
+@settings(deadline=None)
 @given(
     payloads=st.lists(
         st.text(
