@@ -83,3 +83,35 @@ def test_the_bridge_survives_100000_noisy_frames_over_a_pty(emulator, link):
     lk.show_calls([4, 8, 15])
     assert lk.wait_synced()
     assert emu.device.lit == [4, 8, 15]
+
+
+def test_the_firmware_acts_only_on_the_valid_commands_of_100000_noisy_frames():
+    from firmware_bridge.firmware.bhp_device import Device
+
+    rng = random.Random(1933)
+    out, shown, seq = [], [], 0
+    for _ in range(FRAMES):
+        kind = rng.random()
+        if kind < 0.2:  # a valid SHOW of a ball from the good half
+            seq = seq % 65535 + 1
+            ball = rng.choice(GOOD)
+            if not out or out[-1].endswith(b"\n"):
+                shown.append(ball)
+            out.append(_frame(b"C%d SHOW %d" % (seq, ball)))
+        elif kind < 0.5:  # a SHOW of the other half with a bad checksum
+            body = b"C%d SHOW %d" % (rng.randrange(1, 65536), rng.choice(SPOILED))
+            out.append(body + b"*%02X\n" % (checksum(body) ^ rng.randrange(1, 256)))
+        elif kind < 0.75:  # truncated before its checksum
+            body = b"C%d SHOW %d" % (rng.randrange(1, 65536), rng.choice(SPOILED))
+            out.append(body[: rng.randrange(1, len(body) + 1)])
+        else:  # random bytes
+            out.append(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))))
+    stream = b"".join(out) + b"\n"
+    sent: list[bytes] = []
+    device = Device("board", sent.append)
+    for i in range(0, len(stream), 61):
+        device.receive(stream[i : i + 61], 0)
+    # what a board shows after these SHOWs: each ball once, in the order of its last SHOW
+    expected = list(dict.fromkeys(reversed(shown)))[::-1]
+    assert device.lit == expected
+    assert not set(device.lit) & set(SPOILED)
