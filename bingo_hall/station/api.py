@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import calls, events, games
 from .auth import PinResult, caller_required, check_pin, issue_token
@@ -141,6 +141,13 @@ def end(game_id: str):
 def game_events(game_id: str):
     conn = get_db()
     gid = games.get_game(conn, game_id)["game_id"]
+    limit = current_app.config.get("SSE_LIMIT")
+    if limit and events.open_streams() >= limit:
+        # Every stream holds a server thread; keep some free for the Maestro's draws.
+        resp = jsonify(error="too many screens are following the game; try again in a moment")
+        resp.status_code = 503
+        resp.headers["Retry-After"] = "10"
+        return resp
     q = events.subscribe(gid)
     try:
         first = events.format_event("snapshot", games.snapshot(conn, gid))

@@ -15,7 +15,8 @@ import click
 
 from ..errors import KitError
 
-DEFAULT_THREADS = 64
+DEFAULT_THREADS = 160
+RESERVED_THREADS = 16  # never taken by event streams: the Maestro's draws must get through
 
 
 def _pin(instance: Path, given: str | None) -> str:
@@ -79,6 +80,8 @@ def load_decks(app, paths: tuple[str, ...]) -> list:
 
 def run_server(app, host: str, port: int, threads: int, device: str | None = None, notes=()):
     from waitress import create_server
+
+    app.config["SSE_LIMIT"] = max(1, threads - RESERVED_THREADS)
 
     if device:
         from firmware_bridge.embedded import start_in_station

@@ -14,7 +14,7 @@ import json
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from flask import current_app, has_app_context
@@ -64,6 +64,13 @@ def subscriber_count(game_id: int) -> int:
         return len(_subscribers.get(_channel(game_id), ()))
 
 
+def open_streams() -> int:
+    """Event streams open on this app, all games together: each holds a server thread."""
+    scope = _channel(0)[0]
+    with _lock:
+        return sum(len(subs) for (where, _), subs in _subscribers.items() if where == scope)
+
+
 def register_snapshot_extender(fn: Callable[[sqlite3.Connection, int], dict]) -> None:
     """`fn(conn, game_id) -> dict` is merged into every snapshot (claims adds `scores`)."""
     if fn not in _extenders:
@@ -81,25 +88,33 @@ def format_event(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {payload}\n\n"
 
 
-def stream(game_id: int, q: queue.Queue, first: str) -> Iterator[bytes]:
+def stream(game_id: int, q: queue.Queue, first: str) -> Iterable[bytes]:
     """The body of an SSE response: retry hint, the snapshot, then events and heartbeats.
 
     Call it inside the request (it reads the app's database path); the queue is subscribed before
     the snapshot is read, so no event can fall between them, and screens ignore a `call` whose
-    seq they already have.
+    seq they already have. The server's close() unsubscribes, even if nothing was sent yet.
     """
-    channel = _channel(game_id)
+    return _Stream(_channel(game_id), game_id, q, first)
 
-    def body() -> Iterator[bytes]:
-        try:
-            yield f"retry: {RETRY_MS}\n\n".encode()
-            yield first.encode()
-            while True:
-                try:
-                    yield q.get(timeout=HEARTBEAT_S)
-                except queue.Empty:
-                    yield b": heartbeat\n\n"
-        finally:
-            unsubscribe(game_id, q, channel)
 
-    return body()
+class _Stream:
+    def __init__(self, channel: tuple[str, int], game_id: int, q: queue.Queue, first: str):
+        self.channel, self.game_id, self.q = channel, game_id, q
+        self._body = self._lines(first)
+
+    def _lines(self, first: str) -> Iterator[bytes]:
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        yield first.encode()
+        while True:
+            try:
+                yield self.q.get(timeout=HEARTBEAT_S)
+            except queue.Empty:
+                yield b": heartbeat\n\n"
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self._body
+
+    def close(self) -> None:
+        self._body.close()
+        unsubscribe(self.game_id, self.q, self.channel)

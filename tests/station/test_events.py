@@ -75,3 +75,22 @@ def test_a_call_is_in_sqlite_before_it_is_published(app, client):
     finally:
         events.publish = original
     assert seen == [[(ball,)]]  # another connection already saw the committed call
+
+
+def test_event_streams_leave_threads_free_for_the_maestro(app, client):
+    from .helpers import bearer, new_game
+
+    gid = new_game(client, bearer(client))
+    app.config["SSE_LIMIT"] = 1
+    first = client.get(f"/api/games/{gid}/events")
+
+    def open_streams():
+        with app.app_context():
+            return events.open_streams()
+
+    assert first.status_code == 200 and open_streams() == 1
+    second = client.get(f"/api/games/{gid}/events")
+    assert second.status_code == 503 and "too many screens" in second.get_json()["error"]
+    first.close()  # the screen went away before anything was sent: its slot is free again
+    assert open_streams() == 0
+    client.get(f"/api/games/{gid}/events").close()

@@ -116,15 +116,28 @@
     }
   };
 
+  // Listeners other areas' partials add to window.stationEvents, kept so that a fresh
+  // EventSource (after the station refused or lost us) gets them too.
+  const extraListeners = [];
+
   Station.connect = function () {
     if (Station.gameId === null) return null;
     const es = new EventSource(`/api/games/${Station.gameId}/events`);
     for (const kind of ["snapshot", "call", "undo", "round", "end"]) {
       es.addEventListener(kind, (ev) => Station.apply(kind, JSON.parse(ev.data)));
     }
+    const add = es.addEventListener.bind(es);
+    for (const [kind, fn, opts] of extraListeners) add(kind, fn, opts);
+    es.addEventListener = (kind, fn, opts) => { extraListeners.push([kind, fn, opts]); add(kind, fn, opts); };
     const offline = document.getElementById("offline");
-    es.addEventListener("open", () => { if (offline) offline.hidden = true; root.dataset.live = "yes"; });
-    es.addEventListener("error", () => { if (offline) offline.hidden = false; root.dataset.live = "no"; });
+    add("open", () => { if (offline) offline.hidden = true; root.dataset.live = "yes"; });
+    add("error", () => {
+      if (offline) offline.hidden = false;
+      root.dataset.live = "no";
+      // EventSource retries by itself after a dropped stream, but gives up for good on an error
+      // answer (e.g. 503 when the station is full): then start again a little later.
+      if (es.readyState === EventSource.CLOSED) setTimeout(() => Station.connect(), 5000);
+    });
     window.stationEvents = es;
     return es;
   };
