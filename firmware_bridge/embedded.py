@@ -18,6 +18,7 @@ from flask import Blueprint, Flask, current_app, jsonify
 
 from bingo_hall.station import db, events, games
 from bingo_hall.station.auth import caller_required
+from bingo_hall.station.db import get_db
 from bingo_hall.station.errors import StationError
 
 from .follow import Follower, SseParser
@@ -114,6 +115,11 @@ def device_drop():
     status = bridge.status()
     if not status["drops_balls"]:
         return jsonify(error="the device has no ball machine"), 409
+    conn = get_db()
+    gid = games.newest_active_game(conn)
+    if gid is None or games.get_game(conn, gid)["draw"] != "manual":
+        # the machine's ball becomes a manual call, which only a game drawn by hand takes
+        return jsonify(error="start a game drawn by hand (manual) to use the ball machine"), 409
     if not bridge.drop():
         return jsonify(error=f"the ball machine is not ready ({status['state']})"), 409
     return jsonify(bridge.status()), 202

@@ -94,6 +94,9 @@ def test_a_machine_ball_in_an_automatic_game_is_refused_and_shown(client, emulat
     eventually(lambda: bridge.status()["state"] == "error")
     assert "ball 33 not entered" in bridge.status()["detail"]
     assert live_balls(client, game) == []
+    r = client.post("/api/device/drop", headers=auth)  # so the machine is not even started
+    assert r.status_code == 409 and "drawn by hand" in r.get_json()["error"]
+    assert emu.device.dropped == [33]
     board = emulator("board")
     other = embedded(board.path)
     eventually(lambda: other.status()["state"] == "connected")
