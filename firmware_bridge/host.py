@@ -10,6 +10,7 @@ the caller: it only changes `status()`.
 
 from __future__ import annotations
 
+import errno
 import queue
 import threading
 import time
@@ -52,11 +53,13 @@ def check_url(url: str) -> None:
 class LinkLost(Exception):
     """The device stopped answering or the port failed; the engine reconnects. `state` is what
     the caller page shows meanwhile: "retrying", or "error" when retrying alone will not help
-    (a malformed URL, a device that does not speak BHP/1)."""
+    (a malformed URL, a device that does not speak BHP/1). `reason` names the common cases
+    ("absent", "silent", "lost") so the caller page can say them in the Maestro's language."""
 
-    def __init__(self, message: str, state: str = "retrying") -> None:
+    def __init__(self, message: str, state: str = "retrying", reason: str = "") -> None:
         super().__init__(message)
         self.state = state
+        self.reason = reason
 
 
 class DeviceLink:
@@ -93,7 +96,7 @@ class DeviceLink:
         self._inbox: queue.Queue = queue.Queue()
         self._stop = threading.Event()
         self._synced = threading.Condition(self._lock)
-        self._state = ("off", "")
+        self._state = ("off", "", "")
         self._port: serial.SerialBase | None = None
         self._seq = 0
         self._seen: set[int] = set()
@@ -135,7 +138,8 @@ class DeviceLink:
     def status(self) -> dict[str, str]:
         """{"state": "connected"|"retrying"|"error"|"off", "detail": str} for the caller page."""
         with self._lock:
-            return {"state": self._state[0], "detail": self._state[1]}
+            state, detail, reason = self._state
+            return {"state": state, "detail": detail, "reason": reason}
 
     def wait_synced(self, timeout: float = 5.0) -> bool:
         """Block until the device shows exactly the wanted calls (tests and the benchmark)."""
@@ -146,9 +150,9 @@ class DeviceLink:
             )
 
     # --- engine -------------------------------------------------------------------------
-    def _set_state(self, state: str, detail: str) -> None:
+    def _set_state(self, state: str, detail: str, reason: str = "") -> None:
         with self._lock:
-            self._state = (state, detail)
+            self._state = (state, detail, reason)
             self._synced.notify_all()
 
     def _run(self) -> None:
@@ -163,7 +167,7 @@ class DeviceLink:
                 if self._stop.is_set():
                     break
                 if isinstance(exc, LinkLost):
-                    self._set_state(exc.state, str(exc))
+                    self._set_state(exc.state, str(exc), exc.reason)
                 else:
                     self._set_state("error", f"bridge fault: {exc!r}")
                 self._stop.wait(BACKOFF[min(attempt, len(BACKOFF) - 1)])
@@ -175,7 +179,8 @@ class DeviceLink:
         except ValueError as exc:
             raise LinkLost(f"{self.url} is not a serial port URL: {exc}", "error") from None
         except (serial.SerialException, OSError) as exc:
-            raise LinkLost(f"cannot open {self.url}: {exc}") from None
+            message, reason = _open_error(self.url, exc)
+            raise LinkLost(message, reason=reason) from None
         self._port = port
         self._inbox = queue.Queue()
         self.decoder = FrameDecoder()  # this connection's line, and its counters
@@ -249,11 +254,11 @@ class DeviceLink:
                     if self.on_reply is not None:
                         self.on_reply(verb, arg if isinstance(arg, int) else None, reply)
                     return reply
-        raise LinkLost(f"no answer to {verb} after {self.resends + 1} tries")
+        raise LinkLost(f"no answer to {verb} after {self.resends + 1} tries", reason="silent")
 
     def _dispatch(self, kind: str, item: object, expect: int | None) -> Reply | None:
         if kind == "lost":
-            raise LinkLost(str(item))
+            raise LinkLost(str(item), reason="lost")
         if kind != "frame":
             return None
         try:
@@ -291,7 +296,7 @@ class DeviceLink:
         try:
             port.write(frame)
         except (serial.SerialException, OSError) as exc:
-            raise LinkLost(f"write failed: {exc}") from None
+            raise LinkLost(f"write failed: {exc}", reason="lost") from None
 
     def _read(self, port: serial.SerialBase, inbox: queue.Queue, decoder: FrameDecoder) -> None:
         while True:
@@ -317,6 +322,22 @@ class DeviceLink:
                 port.close()
             except Exception:
                 pass
+
+
+def _open_error(url: str, exc: Exception) -> tuple[str, str]:
+    """pyserial's message repeats the path and the errno; say what a party host can act on."""
+    code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else getattr(exc, "errno", None)
+    if code == errno.ENOENT:
+        return f"{url} is not there: is the board plugged in?", "absent"
+    if code == errno.EACCES:
+        return f"no permission to open {url} (on Linux: add your user to the dialout group)", ""
+    if code == errno.EBUSY:
+        return f"{url} is busy: another program has it open", ""
+    if code == errno.ECONNREFUSED or "Connection refused" in str(exc):
+        return f"nothing answers at {url}", "absent"
+    if "Inappropriate ioctl" in str(exc):
+        return f"{url} is not a serial port", ""
+    return f"cannot open {url}: {exc}", ""
 
 
 def parse_hello_or_lost(reply: Reply) -> Hello:

@@ -63,7 +63,11 @@ def test_a_ball_the_station_refuses_is_acked_and_reported(emulator, link):
     assert lk.wait_synced()
     emu.device.ball_read(9, now=0)
     eventually(lambda: emu.device.pending_events == [])
-    assert lk.status() == {"state": "error", "detail": "ball 9 not entered: ball already called"}
+    assert lk.status() == {
+        "state": "error",
+        "detail": "ball 9 not entered: ball already called",
+        "reason": "",
+    }
 
 
 def test_a_ball_the_station_could_not_take_is_entered_when_the_device_resends(emulator, link):
@@ -104,7 +108,8 @@ def test_a_board_that_was_never_plugged_in_is_waited_for(tmp_path, link):
     lk = link(path)
     lk.show_calls([1, 2])
     eventually(lambda: lk.status()["state"] == "retrying")
-    assert "cannot open" in lk.status()["detail"]
+    assert lk.status()["detail"] == f"{path} is not there: is the board plugged in?"
+    assert lk.status()["reason"] == "absent"
     emu = Emulator("board", link=path).start()
     try:
         eventually(lambda: emu.device.lit == [1, 2])
