@@ -251,3 +251,16 @@ def test_without_a_device_the_caller_page_has_no_device_box(client):
     page = client.get(f"/caller/games/{game}")
     assert page.status_code == 200 and "bhp-device" not in page.get_data(as_text=True)
     assert client.get("/api/device").status_code == 404
+
+
+def test_a_machine_ball_that_is_already_the_call_is_taken_as_done(client, emulator, embedded):
+    # a copy of an event resent across a reconnect (the host forgets eseqs on reconnect)
+    emu = emulator("balldrop")
+    bridge = embedded(emu.path)
+    auth = bearer(client)
+    game = new_game(client, auth, draw="manual")
+    assert client.post(f"/api/games/{game}/calls", json={"ball": 40}, headers=auth).status_code
+    eventually(lambda: bridge.follower.balls == (40,))
+    emu.device.ball_read(40, now=0)
+    eventually(lambda: emu.device.pending_events == [])  # acknowledged
+    assert bridge.status()["state"] == "connected" and live_balls(client, game) == [40]
