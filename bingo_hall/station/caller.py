@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 
 from ..errors import KitError
 from ..manifest import parse_deck
-from .auth import PinResult, caller_required, check_pin, csrf_ok, log_in_session
+from .auth import PinResult, caller_required, check_pin, csrf_ok, is_caller, log_in_session
 from .db import get_db
 from .decks import list_decks, store_deck
 from .errors import StationError
@@ -27,6 +27,8 @@ def _safe_next(target: str | None) -> str:
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     error, status = None, 200
+    if request.method == "GET" and is_caller():
+        return redirect(_safe_next(request.args.get("next")))
     if request.method == "POST":
         if not csrf_ok():
             error, status = _("The form had expired. Please type the PIN again."), 400

@@ -35,7 +35,7 @@ def _channel(game_id: int) -> tuple[str, int]:
 
 def publish(game_id: int, event: str, data: dict) -> None:
     """Tell every screen following `game_id`. Call it only after the change is committed."""
-    message = format_event(event, data).encode()  # encoded once, not once per screen
+    message = format_event(event, data)
     with _lock:
         targets = list(_subscribers.get(_channel(game_id), ()))
     for q in targets:
@@ -108,7 +108,7 @@ class _Stream:
         yield first.encode()
         while True:
             try:
-                yield self.q.get(timeout=HEARTBEAT_S)
+                yield self.q.get(timeout=HEARTBEAT_S).encode()
             except queue.Empty:
                 yield b": heartbeat\n\n"
 
