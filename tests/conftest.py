@@ -68,8 +68,13 @@ class LiveServer:
                 raise
 
     def close(self) -> None:
+        from waitress import wasyncore
+
         self._closing = True
         self._server.close()
+        # also close open channels (e.g. event streams), so the server loop ends at once
+        wasyncore.close_all(self._server._map)
+        self._server.task_dispatcher.shutdown(timeout=1)
         self._thread.join(timeout=5)
 
 
