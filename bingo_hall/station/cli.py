@@ -51,7 +51,9 @@ def build_app(db: str | None, pin: str | None, instance: str | None = None):
 
     config: dict = {}
     if instance:
-        config["INSTANCE_PATH"] = instance
+        folder = Path(instance).expanduser().resolve()
+        config["INSTANCE_PATH"] = str(folder)
+        config["DATABASE"] = str(folder / "bingo-hall.sqlite")
     if db:
         Path(db).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
         config["DATABASE"] = str(Path(db).expanduser().resolve())
@@ -128,6 +130,12 @@ _common = [
     click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535)),
     click.option("--pin", default=None, help="Caller PIN (or $BINGO_HALL_PIN; else one is made)."),
     click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(8)),
+    click.option(
+        "--instance",
+        default=None,
+        type=click.Path(file_okay=False),
+        help="Folder for the database, PIN, session key and demo files (default: Flask's).",
+    ),
 ]
 
 
@@ -141,9 +149,9 @@ def _with_common(fn):
 @click.option("--deck", "decks", multiple=True, type=click.Path(dir_okay=False), help="Deck file.")
 @_with_common
 @click.option("--device", default=None, help="Flashboard URL (e.g. /dev/ttyUSB0, COM3).")
-def serve(decks, db, host, port, pin, threads, device):
+def serve(decks, db, host, port, pin, threads, instance, device):
     """Run the caller station (waitress) with the given decks loaded."""
-    app = build_app(db, pin)
+    app = build_app(db, pin, instance)
     loaded = load_decks(app, decks)
     notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
     run_server(app, host, port, threads, device, notes)
@@ -152,11 +160,11 @@ def serve(decks, db, host, port, pin, threads, device):
 @click.command()
 @_with_common
 @click.option("--cards", default=40, show_default=True, type=click.IntRange(1, 3003))
-def demo(db, host, port, pin, threads, cards):
+def demo(db, host, port, pin, threads, instance, cards):
     """Make (or reuse) a demo deck and its PDF, load it, and run the station."""
     from ..manifest import load_deck, new_deck, save_deck
 
-    app = build_app(db, pin)
+    app = build_app(db, pin, instance)
     folder = Path(app.config["INSTANCE_DIR"])
     path = folder / "demo.deck.json"
     deck = load_deck(path) if path.exists() else None

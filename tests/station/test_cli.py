@@ -89,3 +89,36 @@ def test_init_db_creates_the_station_tables(tmp_path, capsys):
     with sqlite3.connect(db) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"decks", "games", "rounds", "calls"} <= tables
+
+
+def test_demo_makes_a_deck_and_its_pdf_and_serves_them_with_the_pin(tmp_path):
+    import time
+
+    import requests
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = [sys.executable, "-m", "bingo_hall.cli", "demo", "--host", "127.0.0.1"]
+    argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", "--cards", "8"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
+            lines.append(proc.stdout.readline())
+            assert proc.poll() is None, proc.stderr.read()
+        out = "".join(lines)
+        assert f"http://127.0.0.1:{port}/" in out and "caller PIN:  8642" in out
+        assert str(tmp_path / "bingo-hall.sqlite") in out
+        pdf = next(x.split(":", 1)[1].strip() for x in lines if x.strip().startswith("cards PDF"))
+        assert open(pdf, "rb").read(5) == b"%PDF-"
+        token = requests.post(f"http://127.0.0.1:{port}/api/login", json={"pin": "8642"}).json()
+        decks = requests.get(
+            f"http://127.0.0.1:{port}/api/decks",
+            headers={"Authorization": "Bearer " + token["token"]},
+        ).json()["decks"]
+        assert [(d["name"], d["cards"]) for d in decks] == [("Demo", 8)]
+    finally:
+        proc.terminate()
+        proc.wait(10)
