@@ -122,11 +122,23 @@ async def sse_client(bench: Bench, ready: asyncio.Event, counter: list[int], tot
 
 
 async def poller(bench: Bench, stop: asyncio.Event, count: list[int], interval: float):
-    """A screen or phone that polls instead of listening (e.g. the flashboard bridge)."""
-    while not stop.is_set():
-        await bench.request("GET", f"/api/games/{bench.game_id}", auth=False)
-        count[0] += 1
-        await asyncio.sleep(interval)
+    """A screen or phone that polls instead of listening, on one kept-alive connection as a
+    browser or `requests.Session` would."""
+    reader, writer = await asyncio.open_connection(bench.host, bench.port)
+    request = (
+        f"GET /api/games/{bench.game_id} HTTP/1.1\r\nHost: {bench.host}\r\n"
+        "Connection: keep-alive\r\n\r\n"
+    ).encode()
+    try:
+        while not stop.is_set():
+            writer.write(request)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+            await reader.readexactly(length)
+            count[0] += 1
+            await asyncio.sleep(interval)
+    finally:
+        writer.close()
 
 
 def server_cpu_seconds(pid: int) -> float | None:
