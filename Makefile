@@ -35,7 +35,7 @@ install-test: $(TSTAMP)
 
 # Compile the Spanish/English .po catalogs to .mo (generated, not committed).
 catalogs: $(STAMP)
-	@for d in $$(find bingo_hall companions firmware_bridge -type d -name translations 2>/dev/null); do $(BIN)/pybabel compile -q -d $$d 2>/dev/null || $(BIN)/pybabel compile -d $$d; done
+	@for d in $$(find bingo_hall companions firmware_bridge -type d -name translations 2>/dev/null); do $(BIN)/pybabel -q compile -d $$d || exit 1; done
 
 # Debian packages the tests need: a real Chromium (no browser downloads are possible here).
 system-test-deps:
