@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from bingo_hall.i18n import catalog_dirs
 from bingo_hall.station import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -21,6 +22,22 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TEST_PIN = "246810"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_catalogs():
+    """`make` compiles the .po catalogs; do it here too when pytest runs on its own."""
+    from pathlib import Path
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for folder in catalog_dirs():
+        for po in Path(folder).glob("*/LC_MESSAGES/messages.po"):
+            mo = po.with_suffix(".mo")
+            if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+                with po.open("rb") as src, mo.open("wb") as out:
+                    write_mo(out, read_po(src))
 
 
 @pytest.fixture

@@ -23,6 +23,13 @@ def companions_app(tmp_path):
 
 
 @pytest.fixture
+def panel_app(companions_app):
+    """The same app with short event streams, so browser tests end quickly."""
+    companions_app.config["COMPANIONS_STREAM_SECONDS"] = 2
+    return companions_app
+
+
+@pytest.fixture
 def tclient(companions_app):
     return companions_app.test_client()
 

@@ -6,38 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
-from bingo_hall.station import create_app
-
-CATALOG = Path(__file__).parents[2] / "companions/web/clue/translations/es/LC_MESSAGES"
 PLAYERS = ["Ana", "Beto", "Caro", "Dani"]
 MINE = ["green", "mustard", "candlestick", "knife", "ballroom"]  # Ana holds 5 (5,5,4,4)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def spanish_catalog():
-    """`make` compiles the catalogs; do it here too when running this file on its own."""
-    po, mo = CATALOG / "messages.po", CATALOG / "messages.mo"
-    if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
-        with po.open("rb") as src, mo.open("wb") as out:
-            write_mo(out, read_po(src))
-
-
-@pytest.fixture
-def clue_app(tmp_path):
-    return create_app(
-        {
-            "TESTING": True,
-            "COMPANIONS_ONLY": True,
-            "DATABASE": str(tmp_path / "t.sqlite"),
-            "INSTANCE_PATH": str(tmp_path),
-            "SECRET_KEY": "test-secret",
-            "COMPANIONS_STREAM_SECONDS": 2,
-        }
-    )
 
 
 def new_notebook(client, setup=True) -> str:
@@ -50,8 +22,8 @@ def new_notebook(client, setup=True) -> str:
     return code
 
 
-def test_the_first_entry_must_say_who_i_am_and_my_cards(clue_app):
-    client = clue_app.test_client()
+def test_the_first_entry_must_say_who_i_am_and_my_cards(panel_app):
+    client = panel_app.test_client()
     code = new_notebook(client, setup=False)
     event = {"type": "seen", "holder": "Beto", "card": "rope"}
     resp = client.post(f"/t/{code}/entries", json=event)
@@ -64,8 +36,8 @@ def test_the_first_entry_must_say_who_i_am_and_my_cards(clue_app):
     assert resp.get_json()["field"] == "my_cards"
 
 
-def test_a_contradiction_is_refused_in_spanish_naming_both_events(clue_app):
-    client = clue_app.test_client()
+def test_a_contradiction_is_refused_in_spanish_naming_both_events(panel_app):
+    client = panel_app.test_client()
     code = new_notebook(client)
     base = f"/t/{code}/entries"
     shown = {
@@ -98,8 +70,8 @@ def test_a_contradiction_is_refused_in_spanish_naming_both_events(clue_app):
     assert view["why"]["plum"]["Caro"] == [1]
 
 
-def test_correcting_an_event_redoes_the_deductions(clue_app):
-    client = clue_app.test_client()
+def test_correcting_an_event_redoes_the_deductions(panel_app):
+    client = panel_app.test_client()
     code = new_notebook(client)
     nobody = {
         "type": "suggestion",
@@ -123,9 +95,9 @@ def test_correcting_an_event_redoes_the_deductions(clue_app):
 
 
 @pytest.mark.browser
-def test_phone_notebook_sets_up_adds_a_suggestion_and_explains_a_cell(clue_app, serve, phone):
-    server = serve(clue_app)
-    client = clue_app.test_client()
+def test_phone_notebook_sets_up_adds_a_suggestion_and_explains_a_cell(panel_app, serve, phone):
+    server = serve(panel_app)
+    client = panel_app.test_client()
     code = new_notebook(client, setup=False)
     phone.goto(f"{server.url}/t/{code}?lang=en")
     setup = phone.get_by_test_id("setup")
@@ -161,11 +133,11 @@ def test_phone_notebook_sets_up_adds_a_suggestion_and_explains_a_cell(clue_app, 
     expect(why).to_contain_text("Ana suggested Prof. Plum, Rope, Hall")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 360  # no sideways scrolling on a phone
-    phone.screenshot(path=str(Path(clue_app.instance_path) / "clue-phone.png"), full_page=True)
+    phone.screenshot(path=str(Path(panel_app.instance_path) / "clue-phone.png"), full_page=True)
 
 
-def test_the_setup_can_put_the_players_in_seating_order(clue_app):
-    client = clue_app.test_client()
+def test_the_setup_can_put_the_players_in_seating_order(panel_app):
+    client = panel_app.test_client()
     code = new_notebook(client, setup=False)
     setup = {
         "type": "setup",

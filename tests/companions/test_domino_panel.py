@@ -4,23 +4,6 @@ a phone-sized viewport. Point values are worked out by hand from seed domino-bin
 import pytest
 import requests
 
-from bingo_hall.station import create_app
-
-
-@pytest.fixture
-def domino_app(tmp_path):
-    """The companions on their own (COMPANIONS_ONLY), as on a phone-only party laptop."""
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "t.sqlite"),
-            "INSTANCE_PATH": str(tmp_path),
-            "SECRET_KEY": "test-secret",
-            "COMPANIONS_ONLY": True,
-            "COMPANIONS_STREAM_SECONDS": 2,
-        }
-    )
-
 
 def new_table(client, **settings):
     resp = client.post("/t/new/domino", json={"players": ["Ana", "Beto"], "settings": settings})
@@ -28,23 +11,21 @@ def new_table(client, **settings):
     return resp.get_json()["code"]
 
 
-def test_a_table_of_three_is_refused(domino_app):
-    resp = domino_app.test_client().post(
-        "/t/new/domino", json={"players": ["Ana", "Beto", "Carla"]}
-    )
+def test_a_table_of_three_is_refused(panel_app):
+    resp = panel_app.test_client().post("/t/new/domino", json={"players": ["Ana", "Beto", "Carla"]})
     assert resp.status_code == 400 and "error" in resp.get_json()
 
 
-def test_an_unknown_variant_is_refused_at_setup(domino_app):
-    resp = domino_app.test_client().post(
+def test_an_unknown_variant_is_refused_at_setup(panel_app):
+    resp = panel_app.test_client().post(
         "/t/new/domino", json={"players": ["Ana", "Beto"], "settings": {"variant": "sixty-six"}}
     )
     assert resp.status_code == 400
     assert "sixty-six" in resp.get_json()["error"]
 
 
-def test_a_tile_taken_twice_is_a_400_in_the_players_language(domino_app):
-    client = domino_app.test_client()
+def test_a_tile_taken_twice_is_a_400_in_the_players_language(panel_app):
+    client = panel_app.test_client()
     code = new_table(client)
     base = f"/t/{code}/entries"
     client.post(base, json={"type": "hand", "trump": 6})
@@ -68,8 +49,8 @@ def test_a_tile_taken_twice_is_a_400_in_the_players_language(domino_app):
         ("es", ["Contar las bazas", "Toca el número alto de la ficha descubierta.", "Mano {n}"]),
     ],
 )
-def test_the_panel_speaks_both_languages(domino_app, lang, words):
-    client = domino_app.test_client()
+def test_the_panel_speaks_both_languages(panel_app, lang, words):
+    client = panel_app.test_client()
     code = new_table(client)
     page = client.get(f"/t/{code}?lang={lang}").get_data(as_text=True)
     for word in words:
@@ -78,8 +59,8 @@ def test_the_panel_speaks_both_languages(domino_app, lang, words):
 
 
 @pytest.mark.browser
-def test_tapping_tiles_counts_a_hand_and_scores_the_rubber_on_a_phone(domino_app, serve, phone):
-    server = serve(domino_app)
+def test_tapping_tiles_counts_a_hand_and_scores_the_rubber_on_a_phone(panel_app, serve, phone):
+    server = serve(panel_app)
     code = requests.post(
         server.url + "/t/new/domino", json={"players": ["Ana", "Beto"]}, timeout=10
     ).json()["code"]
@@ -111,8 +92,8 @@ def test_tapping_tiles_counts_a_hand_and_scores_the_rubber_on_a_phone(domino_app
 
 
 @pytest.mark.browser
-def test_showing_doubles_scores_at_once_on_a_phone(domino_app, serve, phone):
-    server = serve(domino_app)
+def test_showing_doubles_scores_at_once_on_a_phone(panel_app, serve, phone):
+    server = serve(panel_app)
     code = requests.post(
         server.url + "/t/new/domino", json={"players": ["Ana", "Beto"]}, timeout=10
     ).json()["code"]
@@ -132,8 +113,8 @@ def test_showing_doubles_scores_at_once_on_a_phone(domino_app, serve, phone):
 
 
 @pytest.mark.browser
-def test_a_failed_close_and_the_bingo_rubber_on_a_phone_in_spanish(domino_app, serve, phone):
-    server = serve(domino_app)
+def test_a_failed_close_and_the_bingo_rubber_on_a_phone_in_spanish(panel_app, serve, phone):
+    server = serve(panel_app)
     code = requests.post(
         server.url + "/t/new/domino", json={"players": ["Ana", "Beto"]}, timeout=10
     ).json()["code"]

@@ -3,40 +3,8 @@ Scores are worked out by hand from seeds/dice-sheet-qwinto.es.txt ("Final del ju
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from playwright.sync_api import expect
-
-from bingo_hall.station import create_app
-
-CATALOG = Path(__file__).parents[2] / "companions/web/qwinto/translations/es/LC_MESSAGES"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def spanish_catalog():
-    """`make` compiles the catalogs; do it here too when running this file on its own."""
-    po, mo = CATALOG / "messages.po", CATALOG / "messages.mo"
-    if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
-        with po.open("rb") as src, mo.open("wb") as out:
-            write_mo(out, read_po(src))
-
-
-@pytest.fixture
-def qwinto_app(tmp_path):
-    """The companions on their own, as `bingo-hall companions` serves them."""
-    return create_app(
-        {
-            "TESTING": True,
-            "COMPANIONS_ONLY": True,
-            "DATABASE": str(tmp_path / "t.sqlite"),
-            "INSTANCE_PATH": str(tmp_path),
-            "SECRET_KEY": "test-secret",
-            "COMPANIONS_STREAM_SECONDS": 2,
-        }
-    )
 
 
 def new_table(client, players=("Ana", "Beto"), **settings) -> str:
@@ -45,8 +13,8 @@ def new_table(client, players=("Ana", "Beto"), **settings) -> str:
     return resp.get_json()["code"]
 
 
-def test_a_refused_number_is_a_400_naming_the_rule_in_the_players_language(qwinto_app):
-    client = qwinto_app.test_client()
+def test_a_refused_number_is_a_400_naming_the_rule_in_the_players_language(panel_app):
+    client = panel_app.test_client()
     code = new_table(client)
     base = f"/t/{code}/entries"
     roll = {"op": "roll", "player": "Ana", "colours": ["orange", "yellow"], "sum": 9}
@@ -62,8 +30,8 @@ def test_a_refused_number_is_a_400_naming_the_rule_in_the_players_language(qwint
     assert view["sheets"][0]["boxes"]["orange"][4] is None
 
 
-def test_bad_settings_and_junk_entries_are_refused_without_a_500(qwinto_app):
-    client = qwinto_app.test_client()
+def test_bad_settings_and_junk_entries_are_refused_without_a_500(panel_app):
+    client = panel_app.test_client()
     resp = client.post("/t/new/qwinto", json={"players": ["Ana", "Beto"], "settings": {"rolls": 3}})
     assert resp.status_code == 400 and "error" in resp.get_json()
     code = new_table(client)
@@ -72,8 +40,8 @@ def test_bad_settings_and_junk_entries_are_refused_without_a_500(qwinto_app):
         assert resp.status_code == 400 and resp.get_json()["error"]
 
 
-def test_the_page_is_in_spanish_and_english_with_a_switch(qwinto_app):
-    client = qwinto_app.test_client()
+def test_the_page_is_in_spanish_and_english_with_a_switch(panel_app):
+    client = panel_app.test_client()
     code = new_table(client)
     es = client.get(f"/t/{code}?lang=es").get_data(as_text=True)
     en = client.get(f"/t/{code}?lang=en").get_data(as_text=True)
@@ -83,9 +51,9 @@ def test_the_page_is_in_spanish_and_english_with_a_switch(qwinto_app):
 
 
 @pytest.mark.browser
-def test_a_phone_fills_boxes_sees_a_refusal_and_the_score(qwinto_app, serve, phone):
-    server = serve(qwinto_app)
-    code = new_table(qwinto_app.test_client())
+def test_a_phone_fills_boxes_sees_a_refusal_and_the_score(panel_app, serve, phone):
+    server = serve(panel_app)
+    code = new_table(panel_app.test_client())
     page = phone
     page.goto(f"{server.url}/t/{code}?lang=en")
 
@@ -136,10 +104,10 @@ def test_a_phone_fills_boxes_sees_a_refusal_and_the_score(qwinto_app, serve, pho
 
 @pytest.mark.browser
 def test_the_other_phone_greys_out_the_rows_not_rolled_as_soon_as_the_roll_is_announced(
-    qwinto_app, serve, browser
+    panel_app, serve, browser
 ):
-    server = serve(qwinto_app)
-    code = new_table(qwinto_app.test_client())
+    server = serve(panel_app)
+    code = new_table(panel_app.test_client())
     phones = []
     for who in ("Ana", "Beto"):
         context = browser.new_context(
