@@ -7,28 +7,7 @@ itself, so that case comes with a warning the CLI shows before printing a whole 
 
 from __future__ import annotations
 
-import ipaddress
-import socket
-
-
-def lan_address() -> str | None:
-    """The address other machines on the LAN would use to reach this one, if any.
-
-    Connecting a UDP socket sends nothing; it only asks the OS which interface it would route
-    through. TEST-NET-1 (192.0.2.1) is never a real host.
-    """
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))
-            address = s.getsockname()[0]
-    except OSError:
-        return None
-    try:
-        if ipaddress.ip_address(address).is_loopback or address == "0.0.0.0":
-            return None
-    except ValueError:
-        return None
-    return address
+from ..netaddr import lan_address
 
 
 def default_base_url(port: int = 5000) -> tuple[str, str | None]:

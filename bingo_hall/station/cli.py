@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from .. import netaddr
 from ..errors import KitError
 
 DEFAULT_THREADS = 160
@@ -39,11 +40,7 @@ def _pin(instance: Path, given: str | None) -> str:
 
 def lan_address() -> str:
     """The laptop's address on the hall's Wi-Fi, as the cards' QR codes use it."""
-    try:
-        from ..printing.base_url import lan_address as printing_lan_address
-    except ImportError:
-        return "127.0.0.1"
-    return printing_lan_address() or "127.0.0.1"
+    return netaddr.lan_address() or "127.0.0.1"
 
 
 def build_app(db: str | None, pin: str | None, instance: str | None = None):

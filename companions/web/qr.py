@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import ipaddress
-import socket
+from collections.abc import Callable
 
 import qrcode
 import qrcode.constants
+
+from bingo_hall.netaddr import lan_address
 
 
 def qr_svg(data: str, *, label: str = "") -> str:
@@ -35,24 +36,13 @@ def _esc(text: str) -> str:
     )
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network (a UDP connect sends no packet)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))
-            addr = s.getsockname()[0]
-    except OSError:
-        return None
-    return None if ipaddress.ip_address(addr).is_loopback else addr
-
-
-def phone_url(host_url: str, path: str) -> str:
+def phone_url(host_url: str, path: str, lan_lookup: Callable[[], str | None] = lan_address) -> str:
     """The URL another phone can open. When the host browses the kit as localhost, a QR saying
     "localhost" would send the guests' phones to themselves, so use the LAN address instead."""
     scheme, _, rest = host_url.partition("://")
     host, _, port_part = rest.rstrip("/").partition("/")[0].partition(":")
     if host in ("localhost", "127.0.0.1", "[::1]"):
-        lan = lan_address()
+        lan = lan_lookup()
         if lan:
             host = lan
     port = f":{port_part}" if port_part else ""
