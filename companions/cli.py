@@ -24,7 +24,7 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
     """Serve only the phone scorekeepers (Burako, Rummy, ...) at /t/."""
     from waitress import create_server
 
-    from bingo_hall.station import create_app
+    from bingo_hall.app import create_app
 
     config: dict = {"COMPANIONS_ONLY": True}
     if db_path:
@@ -33,7 +33,7 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
             raise KitError(f"the folder for --db does not exist: {parent}")
         config["DATABASE"] = str(Path(db_path).expanduser().resolve())
     try:
-        app = create_app(config)
+        app = create_app(settings=config)
     except Exception as exc:  # sqlite3.DatabaseError and friends: a bad --db file
         raise KitError(f"cannot open the database {db_path or ''}: {exc}") from exc
     try:

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bingo_hall.i18n import catalog_dirs
-from bingo_hall.station import create_app
+from bingo_hall.app import create_app
+from bingo_hall.web.i18n import catalog_dirs
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -46,10 +46,10 @@ def app(tmp_path):
         {
             "TESTING": True,
             "DATABASE": str(tmp_path / "test.sqlite"),
-            "INSTANCE_PATH": str(tmp_path),
             "SECRET_KEY": "test-secret",
             "CALLER_PIN": TEST_PIN,
-        }
+        },
+        instance_path=str(tmp_path),
     )
 
 

@@ -8,7 +8,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from firmware_bridge.embedded import start_in_station
+from firmware_bridge.embedded import register as start_in_station
 
 from .conftest import bearer, new_game
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from firmware_bridge.embedded import start_in_station
+from firmware_bridge.embedded import register as start_in_station
 
 from .conftest import bearer, eventually, new_game
 

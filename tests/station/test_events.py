@@ -6,7 +6,7 @@ import sqlite3
 
 import requests
 
-from bingo_hall.station import events
+from bingo_hall.web.instance import hall
 
 
 def read_events(lines, count):
@@ -61,19 +61,20 @@ def test_a_call_is_in_sqlite_before_it_is_published(app, client):
     h = bearer(client)
     gid = new_game(client, h)
     seen = []
-    original = events.publish
+    hub = hall(app).hub
+    original = hub.publish
 
-    def spy(game_id, event, data):
+    def spy(channel, event, data, text=None):
         if event == "call":
             with sqlite3.connect(app.config["DATABASE"]) as conn:
                 seen.append(conn.execute("SELECT ball FROM calls").fetchall())
-        original(game_id, event, data)
+        return original(channel, event, data, text)
 
-    events.publish = spy
+    hub.publish = spy
     try:
         ball = client.post(f"/api/games/{gid}/draw", headers=h).get_json()["ball"]
     finally:
-        events.publish = original
+        hub.publish = original
     assert seen == [[(ball,)]]  # another connection already saw the committed call
 
 
@@ -85,8 +86,7 @@ def test_event_streams_leave_threads_free_for_the_maestro(app, client):
     first = client.get(f"/api/games/{gid}/events")
 
     def open_streams():
-        with app.app_context():
-            return events.open_streams()
+        return hall(app).hub.count()
 
     assert first.status_code == 200 and open_streams() == 1
     second = client.get(f"/api/games/{gid}/events")

@@ -15,7 +15,7 @@ from flask import Blueprint, Flask, make_response, redirect, request
 from flask_babel import Babel, get_locale
 
 LANGUAGES = ("es", "en")
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parent.parent.parent
 
 bp = Blueprint("i18n", __name__)
 
