@@ -3,13 +3,13 @@
 Seed: "Desarrollo del juego" of seeds/dice-sheet-qwinto.es.txt: everyone may write "la suma dicha
 por el jugador activo", and the next active player is "el siguiente ... en el sentido de las agujas
 del reloj". Each rule is checked on the engine and then through the shell's HTTP API, the way a
-buggy or hostile phone would post it. Dice bounds are worked out by hand: one die shows 1 to 6.
+buggy or hostile phone would post it (the panel's side is in test_qwinto_panel.py). Dice bounds
+are worked out by hand: one die shows 1 to 6.
 """
 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from companions.errors import EntryError
 from companions.qwinto import replay
@@ -219,28 +219,3 @@ def test_the_setup_form_turns_clockwise_off_when_unticked(tclient):
     assert post(tclient, code, roll("Ana", ["orange"], 4)).status_code == 201
     assert post(tclient, code, place("Ana", "orange", 0, 4)).status_code == 201
     assert post(tclient, code, roll("Caro", ["yellow"], 6)).status_code == 201
-
-
-@pytest.mark.browser
-def test_the_phone_offers_only_sums_of_the_dice_and_names_whose_turn_it_is(panel_app, serve, phone):
-    server = serve(panel_app)
-    client = panel_app.test_client()
-    code = client.post("/t/new/qwinto", json={"players": PLAYERS}).get_json()["code"]
-    page = phone
-    page.goto(f"{server.url}/t/{code}?lang=en")
-    page.get_by_role("button", name="New roll: Ana").click()
-    page.locator('#qw-dice-colours [data-colour="purple"]').click()
-    page.locator('#qw-dice-numbers [data-value="4"]').click()
-    # one die: the pad offers 1 to 6 and nothing else
-    page.locator('#qw-sheet [data-colour="purple"][data-box="0"]').click()
-    enabled = page.locator("#qw-pad-numbers button:enabled")
-    expect(enabled).to_have_text([str(n) for n in range(1, 7)])
-    page.locator('#qw-pad-numbers [data-value="4"]').click()
-    # Caro picks herself to throw, but it is Beto's turn
-    page.get_by_role("button", name="New roll: Beto").click()
-    page.locator("#qw-dice-player button", has_text="Caro").click()
-    page.locator('#qw-dice-colours [data-colour="orange"]').click()
-    page.locator('#qw-dice-numbers [data-value="3"]').click()
-    expect(page.locator("#qw-dice-error")).to_have_text(
-        "It is Beto's turn to throw: the dice pass clockwise"
-    )
