@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable, Iterator
 
 import pytest
+from testkit import TEST_PIN, Caller, eventually  # noqa: F401  (tests import from testkit)
 
 from bingo_hall.app import create_app
 from bingo_hall.web.i18n import catalog_dirs
@@ -21,7 +22,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TEST_PIN = "246810"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -61,6 +61,12 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def caller(client) -> Caller:
+    """The Maestro, logged in with the caller PIN (see testkit.Caller)."""
+    return Caller(client)
 
 
 class LiveServer:

@@ -55,11 +55,10 @@ def test_a_screen_gets_the_snapshot_then_live_calls_and_undos(live_server):
     assert got[1][0] == "undo" and got[1][1]["ball"] == second["ball"]
 
 
-def test_a_call_is_in_sqlite_before_it_is_published(app, client):
-    from .helpers import bearer, new_game
+def test_a_call_is_in_sqlite_before_it_is_published(app, client, caller):
 
-    h = bearer(client)
-    gid = new_game(client, h)
+    h = caller.auth
+    gid = caller.new_game()
     seen = []
     hub = hall(app).hub
     original = hub.publish
@@ -78,10 +77,9 @@ def test_a_call_is_in_sqlite_before_it_is_published(app, client):
     assert seen == [[(ball,)]]  # another connection already saw the committed call
 
 
-def test_event_streams_leave_threads_free_for_the_maestro(app, client):
-    from .helpers import bearer, new_game
+def test_event_streams_leave_threads_free_for_the_maestro(app, client, caller):
 
-    gid = new_game(client, bearer(client))
+    gid = caller.new_game()
     app.config["SSE_LIMIT"] = 1
     first = client.get(f"/api/games/{gid}/events")
 
