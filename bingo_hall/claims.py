@@ -274,12 +274,23 @@ def penalty_for(
         if name not in LINE_CELLS:
             raise KitError(f"unknown line {line!r}; lines are R1-R5, B, I, N, G, O, D1 and D2")
     else:
-        covered = covered_cells(card, calls, rules, penalties)
-        name = max(
-            LINE_NAMES,
-            key=lambda n: (sum(c in covered for c in LINE_CELLS[n]), -LINE_NAMES.index(n)),
-        )
+        name = nearest_figure(card, covered_cells(card, calls, rules, penalties), rules)[0]
     return Penalty(name, frozenset(LINE_CELLS[name]), len(calls))
+
+
+def nearest_figure(
+    card: Card, covered: frozenset[Cell], rules: Rules
+) -> tuple[str, tuple[int, ...]]:
+    """The line (or the game's pattern) the card is nearest to completing, and the printed
+    numbers it still lacks: what the Maestro says to a false claim ("falta el 44"). Ties go to
+    the first line in LINE_NAMES order."""
+    figures = _figures(card, rules)
+    name, cells = max(
+        figures,
+        key=lambda f: (sum(c in covered for c in f[1]) - len(f[1]), -figures.index(f)),
+    )
+    missing = tuple(n for r, c in cells if (r, c) not in covered and (n := card.number_at(r, c)))
+    return name, missing
 
 
 @dataclass(frozen=True)

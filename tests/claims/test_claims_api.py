@@ -61,11 +61,15 @@ def test_doble_central_claim_scores_and_award_credits_it(hall):
 
     settled = hall.post(f"/api/games/{gid}/award").get_json()
     assert settled["award"]["player"] == "Ana" and settled["award"]["points"] == expected
-    assert settled["next_round"] == 2 and not settled["finished"]
+    assert not settled["finished"]
     scores = hall.get(f"/api/games/{gid}/scores", auth=False).get_json()
     assert {s["name"]: s["points"] for s in scores["sides"]}["Ana"] == expected
     # The first seat was the Maestro; the Maestro's left (Ana) calls next, and Beto after her.
     assert scores["maestro"] == "Ana" and scores["next_maestro"] == "Beto"
+    # The round's final board stays until the Maestro presses Next round.
+    assert len(hall.get(f"/api/games/{gid}", auth=False).get_json()["calls"]) == 9
+    assert scores["awarded"]["serial"] == 3 and scores["awarded"]["points"] == expected
+    assert hall.post(f"/api/games/{gid}/rounds").status_code == 201
     assert hall.get(f"/api/games/{gid}", auth=False).get_json()["calls"] == []
 
 
@@ -198,6 +202,7 @@ def test_record_has_calls_claims_award_commitment_and_revealed_seed(hall):
     hall.call(gid, *r2)
     hall.post(f"/api/games/{gid}/claims", {"serial": 2, "player": "Ana"})
     hall.post(f"/api/games/{gid}/award")
+    assert hall.post(f"/api/games/{gid}/rounds").status_code == 201  # the Maestro's next step
     rec = hall.get(f"/api/games/{gid}/record", auth=False).get_json()
     first, second = rec["rounds"]
     assert [c["ball"] for c in first["calls"]] == r2

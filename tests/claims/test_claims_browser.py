@@ -69,6 +69,7 @@ def test_maestro_checks_a_typed_serial_records_the_bingo_and_awards(client, live
     display.goto(f"{live_server.url}/display/{gid}")
     expect(display.locator("[data-scoreboard]")).to_contain_text("Maestro now: Ana")
     # The next award is announced on the hall screen as it happens.
+    hall.post(f"/api/games/{gid}/rounds")  # the Maestro's explicit Next round
     hall.call(gid, *hall.numbers(3, "R4"))
     hall.post(f"/api/games/{gid}/claims", {"serial": 3, "player": "Beto"})
     hall.post(f"/api/games/{gid}/award")

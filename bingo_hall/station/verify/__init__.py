@@ -112,7 +112,7 @@ def _cells(v: dict[str, Any], name: str):
     return _pattern_cells(v["pattern"]["mask"]) if v["pattern"] else LINE_CELLS[name]
 
 
-def _render_card(template: str, deck, card: Card, game, v) -> str:
+def _render_card(template: str, deck, card: Card, game, v, board=None) -> str:
     return render_template(
         template,
         deck=deck,
@@ -121,7 +121,21 @@ def _render_card(template: str, deck, card: Card, game, v) -> str:
         v=v,
         grid=card_grid(card, v),
         lines=card.lines_by_name,
+        player=board,
     )
+
+
+def _player_view(board: dict[str, Any] | None, serial: int, v) -> dict[str, Any]:
+    """What the player holding the card is told: the rounds this card won (with the points),
+    and "shout!" while it has a bingo in a round not yet awarded (the page never claims)."""
+    if board is None:
+        return {"won": [], "shout": False}
+    won = [a for a in board["awards"] if a["serial"] == serial]
+    return {
+        "won": won,
+        "puntos": board["mode"] == "points",
+        "shout": bool(v and v["bingo"]) and board["awarded"] is None,
+    }
 
 
 @bp.get("/c/<deck_id>/<serial>/<sig>")
@@ -135,21 +149,28 @@ def card_page(deck_id: str, serial: str, sig: str):
         return render_template("verify/not_a_card.html"), 404
     deck, card = found
     gid = _game_for_deck(conn, deck.deck_id)
-    verdict, game = None, None
+    verdict, game, board = None, None, None
     if gid is not None:
         game = games.get_game(conn, gid)
         verdict = store.check(conn, gid, card.serial).to_json()
+        board = awards.scores(conn, gid)
+    seen = _player_view(board, card.serial, verdict)
     if request.args.get("part") == "verdict":
-        return _render_card("verify/_card_fragment.html", deck, card, game, verdict)
-    return _render_card("verify/card.html", deck, card, game, verdict)
+        return _render_card("verify/_card_fragment.html", deck, card, game, verdict, seen)
+    return _render_card("verify/card.html", deck, card, game, verdict, seen)
 
 
 @bp.get("/api/games/<int:game_id>/check/<serial>")
 @caller_required
 def check(game_id: int, serial: str):
-    """The Maestro's typed serial: the verdict as JSON, or `?format=html` for the caller page."""
+    """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
+    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here. The
+    verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
     conn = get_db()
+    _check_scanned(conn, game_id, serial)
     checked = store.check(conn, game_id, serial)
+    if request.args.get("quiet") != "1":
+        games.publish(checked.game_id, "verdict", shown_verdict(checked.to_json()))
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
@@ -157,6 +178,32 @@ def check(game_id: int, serial: str):
             "verify/_card_fragment.html", deck, checked.card, game, checked.to_json()
         )
     return jsonify(checked.to_json())
+
+
+def _check_scanned(conn: sqlite3.Connection, game_id: int, serial: str) -> None:
+    """A scanned QR path names its deck and carries its signature: both must be this game's."""
+    deck_id, sig = request.args.get("deck"), request.args.get("sig")
+    if deck_id is None and sig is None:
+        return
+    game = games.get_game(conn, game_id)
+    if deck_id != game.deck_id:
+        raise RequestError("this card is from another deck, not the one of game %(n)s", n=game_id)
+    if _signed_card(conn, deck_id, serial, sig or "") is None:
+        raise RequestError("this card's code does not verify: it was not printed by this hall")
+
+
+def shown_verdict(verdict: dict[str, Any], claim: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the hall screens show of a checked card or a recorded claim (the `verdict` event):
+    the card as printed with its marks, the verdict and, for a false claim, the penalty."""
+    return {
+        "source": "claim" if claim else "check",
+        "serial": verdict["serial"],
+        "round": verdict["round"],
+        "player": claim["player"] if claim else None,
+        "valid": verdict["bingo"],
+        "penalty": claim["penalty"] if claim else None,
+        "verdict": verdict,
+    }
 
 
 @bp.get("/api/games/<int:game_id>/players")
@@ -194,6 +241,8 @@ def claim(game_id: int):
     conn = get_db()
     made = store.make_claim(conn, game_id, body(required=True))
     games.publish(made["game_id"], "claim", made)
+    shown = {**made["verdict"], "round": made["round"]}
+    games.publish(made["game_id"], "verdict", shown_verdict(shown, made))
     _publish_scores(conn, made["game_id"])
     return jsonify(made), 201
 

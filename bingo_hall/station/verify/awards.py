@@ -1,8 +1,10 @@
 """Settling a round and the scoreboard: the award, points per side, who is Maestro next.
 
 `bingo_hall.claims.settle` picks the winner and `standings` adds up the sides; this file stores
-the award and moves the game on through the station's `games` service, in that order, so a
-crash between the two is finished by the next award request instead of awarding twice.
+the award. The round's final board then stays on the screens, with the winner, until the Maestro
+presses "Next round" (`POST /api/games/<id>/rounds`): the room checks its cards against it. In
+Puntos, reaching the target ends the game; the award is stored first, so a crash between the two
+is finished by the next award request instead of awarding twice.
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ def still_standing(claim_calls: list[int], live: list[int]) -> bool:
 
 
 def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
-    """Settle the round by the rules, credit the points, pass the Maestro on and start the next
-    round with a fresh committed shuffle; in Puntos, reaching the target ends the game."""
+    """Settle the round by the rules, credit the points and pass the Maestro on; in Puntos,
+    reaching the target ends the game. The next round is the Maestro's explicit step."""
     with hall().write_lock:
         with transaction(conn):
             game = store.active_game(conn, game_id)
@@ -58,7 +60,11 @@ def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
             done = conn.execute(
                 "SELECT id FROM awards WHERE round_id = ?", (rnd.round_id,)
             ).fetchone()
-            if done is None:  # else: awarded, then stopped before the next round started
+            if done is not None and not _target_reached(conn, gid):
+                raise Conflict(
+                    "round %(n)s is already awarded; press Next round to play on", n=rnd.number
+                )
+            if done is None:  # else: awarded, then stopped before the game was ended
                 r = store.game_rules(conn, game)
                 deck = get_deck(conn, game.deck_id)
                 live = games.called_balls(conn, gid)
@@ -87,18 +93,15 @@ def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
                 store.save_settings(conn, gid, maestro=nxt)
         board = scores(conn, gid)
         award_row = board["awards"][-1]
-        if board["winner"] is not None:
+        finished = board["winner"] is not None
+        if finished:
             games.end_game(conn, gid)
-            next_round = None
-        else:
-            next_round = games.start_next_round(conn, gid)["round"]
-        board = scores(conn, gid)
-    return {
-        "award": award_row,
-        "next_round": next_round,
-        "finished": next_round is None,
-        "scores": board,
-    }
+            board = scores(conn, gid)
+    return {"award": award_row, "finished": finished, "scores": board}
+
+
+def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:
+    return scores(conn, gid)["winner"] is not None
 
 
 def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
@@ -124,6 +127,7 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
         "WHERE round_id = ? ORDER BY id",
         (rnd.round_id,),
     ).fetchall()
+    awarded = next((a for a in rows if a["round_id"] == rnd.round_id), None)
     return {
         "game_id": gid,
         "mode": r.mode,
@@ -165,4 +169,20 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
             }
             for a in rows
         ],
+        "awarded": None if awarded is None else _final_board(conn, awarded),
+    }
+
+
+def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> dict[str, Any]:
+    """The current round's award with the winning card as it was judged: the screens keep it
+    up, so players can check their own cards, until the Maestro starts the next round."""
+    row = conn.execute("SELECT verdict FROM claims WHERE id = ?", (a["claim_id"],)).fetchone()
+    return {
+        "round": a["number"],
+        "serial": a["serial"],
+        "player": a["player"],
+        "side": a["side"],
+        "kind": a["kind"],
+        "points": a["points"],
+        "verdict": json.loads(row["verdict"]) if row else None,
     }

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import claims as rules
-from ...cards import Card
+from ...cards import LINE_CELLS, Card
 from ...errors import DeckError, KitError
 from ...manifest import Deck
 from ...patterns import pattern_from_spec
@@ -77,9 +77,26 @@ def penalties(conn: sqlite3.Connection, round_id: int, serial: int, before: int 
     return out
 
 
-def verdict_json(card: Card, verdict: rules.Verdict) -> dict[str, Any]:
-    """The verdict as the API and pages show it, with the card as printed (None = FREE)."""
-    return {**verdict.to_dict(), "rows": [list(row) for row in card.rows]}
+def verdict_json(card: Card, verdict: rules.Verdict, r: rules.Rules) -> dict[str, Any]:
+    """The verdict as the API and pages show it, with the card as printed (None = FREE), its
+    margin totals, the squares of the winning figures, and, without a bingo, the figure the
+    card is nearest to and the numbers it still lacks ("No es bingo: falta el 44")."""
+    cells = sorted({cell for f in verdict.winning for cell in _figure_cells(f.name, r)})
+    missing = None
+    if not verdict.bingo:
+        name, numbers = rules.nearest_figure(card, verdict.covered, r)
+        missing = {"line": name, "numbers": list(numbers)}
+    return {
+        **verdict.to_dict(),
+        "rows": [list(row) for row in card.rows],
+        "totals": {name: line.total for name, line in card.lines_by_name.items()},
+        "winning_cells": [list(cell) for cell in cells],
+        "missing": missing,
+    }
+
+
+def _figure_cells(name: str, r: rules.Rules):
+    return r.pattern.cells if r.pattern is not None else LINE_CELLS[name]
 
 
 def penalty_json(card: Card, p: rules.Penalty) -> dict[str, Any]:
@@ -96,12 +113,13 @@ class CardCheck:
     round: int
     card: Card
     verdict: rules.Verdict
+    judged_by: rules.Rules
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id,
             "round": self.round,
-            **verdict_json(self.card, self.verdict),
+            **verdict_json(self.card, self.verdict, self.judged_by),
         }
 
 
@@ -111,10 +129,9 @@ def check(conn: sqlite3.Connection, game_id: int, serial: Any) -> CardCheck:
     card = game_card(conn, game, serial)[1]
     rnd = games.current_round(conn, game.game_id)
     calls = games.called_balls(conn, game.game_id)
-    verdict = rules.judge(
-        card, calls, game_rules(conn, game), penalties(conn, rnd.round_id, card.serial)
-    )
-    return CardCheck(game.game_id, rnd.number, card, verdict)
+    r = game_rules(conn, game)
+    verdict = rules.judge(card, calls, r, penalties(conn, rnd.round_id, card.serial))
+    return CardCheck(game.game_id, rnd.number, card, verdict, r)
 
 
 def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
@@ -295,6 +312,10 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
             if player is not None and player == maestro:
                 raise Conflict("%(name)s is the Maestro this round and does not play", name=player)
             rnd = games.current_round(conn, gid)
+            if conn.execute("SELECT 1 FROM awards WHERE round_id = ?", (rnd.round_id,)).fetchone():
+                raise Conflict(
+                    "round %(n)s is already awarded; press Next round to play on", n=rnd.number
+                )
             calls = games.called_balls(conn, gid)
             pens = penalties(conn, rnd.round_id, card.serial)
             verdict = rules.judge(card, calls, r, pens)
@@ -313,7 +334,7 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
                     len(calls),
                     json.dumps(calls),
                     int(verdict.bingo),
-                    json.dumps(verdict_json(card, verdict)),
+                    json.dumps(verdict_json(card, verdict, r)),
                     None if penalty is None else json.dumps(penalty),
                 ),
             )
@@ -328,7 +349,7 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
             "serial": card.serial,
             "player": player,
             "valid": verdict.bingo,
-            "verdict": verdict_json(card, verdict),
+            "verdict": verdict_json(card, verdict, r),
             "penalty": penalty,
             "simultaneous": same_call,
         }

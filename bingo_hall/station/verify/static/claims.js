@@ -30,40 +30,75 @@
     return data;
   }
 
-  async function showCard(serial) {
-    const resp = await fetch(`/api/games/${gid}/check/${encodeURIComponent(serial)}?format=html&lang=${lang}`);
+  // A card from the serial field: a number, or a whole card URL (a keyboard-wedge scanner types
+  // it; the camera scanner hands it over). From a URL only the path counts, never the host:
+  // /c/<deck>/<serial>/<sig> (QR codes print it upper case).
+  function cardRef(text) {
+    const t = String(text || "").trim();
+    if (/^\d+$/.test(t)) return { serial: t };
+    const m = t.match(/\/c\/([A-Za-z0-9_-]+)\/(\d+)\/([0-9A-Za-z]+)\/?(?:[?#].*)?$/i);
+    return m ? { serial: m[2], deck: m[1], sig: m[3] } : null;
+  }
+  window.BingoClaims = { cardRef: cardRef };
+
+  // The verdict panel: success (green, the winning squares lit), a penalty (red), or nothing;
+  // input errors go to the message line instead, so the three never look alike.
+  function verdictLook(kind) {
+    const box = $("claim-result");
+    box.classList.toggle("verdict-valid", kind === "valid");
+    box.classList.toggle("verdict-false", kind === "false");
+    box.classList.toggle("verdict-check", kind === "check");
+  }
+
+  async function showCard(ref, quiet) {
+    const q = new URLSearchParams({ format: "html", lang: lang });
+    if (quiet) q.set("quiet", "1");
+    if (ref.deck) { q.set("deck", ref.deck); q.set("sig", ref.sig); }
+    const resp = await fetch(`/api/games/${gid}/check/${encodeURIComponent(ref.serial)}?${q}`);
     if (!resp.ok) {
       const data = await resp.json().catch(() => ({}));
       throw new Error(data.error || resp.statusText);
     }
     $("claim-result").innerHTML = await resp.text();
+    const wrap = $("claim-result").querySelector(".vcard-wrap");
+    if (!quiet) verdictLook(wrap && wrap.dataset.bingo === "yes" ? "valid" : "check");
   }
 
-  function serial() {
-    const s = $("claim-serial").value.trim();
-    if (!s) { say(T.need_serial, true); return null; }
-    return s;
+  function card() {
+    const ref = cardRef($("claim-serial").value);
+    if (!ref) { say(T.need_serial, true); return null; }
+    $("claim-serial").value = ref.serial;
+    return ref;
   }
 
   // Enter in the serial box only checks; recording a claim (and its penalty) takes the button.
   $("claim-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const s = serial();
-    if (!s) return;
-    try { say(""); await showCard(s); } catch (e) { say(e.message, true); }
+    const ref = card();
+    if (!ref) return;
+    try { say(""); await showCard(ref); } catch (e) { verdictLook(null); $("claim-result").innerHTML = ""; say(e.message, true); }
   });
+  window.BingoClaims.check = (text) => {
+    $("claim-serial").value = text;
+    $("claim-form").requestSubmit();
+  };
 
   $("claim-submit").addEventListener("click", async () => {
-    const s = serial();
-    if (!s) return;
-    const payload = { serial: Number(s) };
+    const ref = card();
+    if (!ref) return;
+    const payload = { serial: Number(ref.serial) };
     if ($("claim-player").value) payload.player = $("claim-player").value;
     if ($("claim-line").value) payload.line = $("claim-line").value;
     try {
+      say("");
       const made = await api("POST", "claims", payload);
-      await showCard(s);
-      if (made.valid) say(T.valid + (made.verdict.points !== null ? " · " + fill(T.points, { n: made.verdict.points }) : ""));
-      else say(fill(T.false_claim, { line: T.figures[made.penalty.line] || made.penalty.line, numbers: made.penalty.numbers.join(", ") }), true);
+      await showCard(ref, true);
+      verdictLook(made.valid ? "valid" : "false");
+      const head = document.createElement("p");
+      head.className = "claim-verdict " + (made.valid ? "valid" : "false");
+      if (made.valid) head.textContent = "✓ " + T.valid + (made.verdict.points !== null ? " · " + fill(T.points, { n: made.verdict.points }) : "");
+      else head.textContent = "✗ " + fill(T.false_claim, { line: T.figures[made.penalty.line] || T.lines[made.penalty.line] || made.penalty.line, numbers: made.penalty.numbers.join(", ") });
+      $("claim-result").prepend(head);
     } catch (e) { say(e.message, true); }
   });
 
@@ -74,6 +109,7 @@
       const a = done.award;
       say(fill(T.awarded, { who: a.player || fill(T.claim_line, { serial: a.serial }) }));
       $("claim-result").innerHTML = "";
+      verdictLook(null);
       window.BingoScores.render(done.scores);
     } catch (e) { say(e.message, true); }
   });
@@ -168,10 +204,11 @@
       text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: T.figures[c.penalty.line] || c.penalty.line, numbers: c.penalty.numbers.join(", ") });
       if (c.undone) text += " · " + T.undone;
       li.textContent = text;
-      li.addEventListener("click", () => { $("claim-serial").value = c.serial; showCard(c.serial).catch(() => {}); });
+      li.addEventListener("click", () => { $("claim-serial").value = c.serial; showCard({ serial: String(c.serial) }).catch(() => {}); });
       list.appendChild(li);
     }
-    $("award").disabled = !s.claims.some((c) => c.valid && !c.undone) || s.winner !== null;
+    $("award").disabled = !s.claims.some((c) => c.valid && !c.undone) || s.winner !== null || !!s.awarded;
+    document.getElementById("next-round")?.classList.toggle("primary", !!s.awarded && s.winner === null);
   }
 
   document.addEventListener("bingo:scores", (ev) => {
@@ -186,7 +223,7 @@
     for (const kind of ["call", "undo"]) {
       window.stationEvents.addEventListener(kind, () => {
         const shown = $("claim-result").querySelector("[data-serial]");
-        if (shown) showCard(shown.dataset.serial).catch(() => {});
+        if (shown) showCard({ serial: shown.dataset.serial }, true).catch(() => {});
       });
     }
   }
