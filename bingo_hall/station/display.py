@@ -6,7 +6,7 @@ Server-Sent Events (api.py); it can speak each call through the browser's speech
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, current_app, render_template, send_from_directory
 
 from ..web.db import get_db
 from .games import get_game, newest_active_game, snapshot
@@ -17,6 +17,13 @@ bp = Blueprint("display", __name__)
 @bp.get("/")
 def home():
     return render_template("display/home.html", game_id=newest_active_game(get_db()))
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for it on every page: a bingo ball from the package, not a 404 in the log."""
+    static = current_app.blueprints["station"].static_folder
+    return send_from_directory(static, "favicon.ico", max_age=7 * 24 * 3600)
 
 
 @bp.get("/display")
