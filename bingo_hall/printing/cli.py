@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from .. import printed
 from ..deck import max_cards
 from ..errors import KitError
 from ..manifest import Deck, load_deck, new_deck, save_deck
@@ -55,7 +56,7 @@ def print_options(f: Callable) -> Callable:
     return f
 
 
-def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, serials) -> None:
+def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, serials) -> str:
     load_template(template)  # fail on a bad template before any slow work
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
     if base_url is None:
@@ -75,6 +76,7 @@ def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, seria
         f"wrote {output}: {count} cards of deck {deck.name!r} ({deck.deck_id}), "
         f"template {template}, {paper}, QR codes to {base_url}"
     )
+    return base_url
 
 
 @click.command("print")
@@ -86,7 +88,8 @@ def print_cmd(deck_file, output, template, paper, lang, base_url, serials) -> No
     if Path(output).resolve() == Path(deck_file).resolve():
         raise KitError("-o would overwrite the deck file itself; give a .pdf name")
     deck = load_deck(deck_file)
-    _print_deck(deck, Path(output), template, paper, lang, base_url, serials)
+    used = _print_deck(deck, Path(output), template, paper, lang, base_url, serials)
+    printed.remember(deck_file, used)
 
 
 def deck_path_for(pdf: Path) -> Path:
@@ -127,7 +130,8 @@ def generate(
         parse_serials(serials, count)
     save_deck(deck, deck_file)
     click.echo(f"wrote {deck_file}: keep it, the station needs it to verify these cards")
-    _print_deck(deck, pdf_path, template, paper, lang, base_url, serials)
+    used = _print_deck(deck, pdf_path, template, paper, lang, base_url, serials)
+    printed.remember(deck_file, used)
 
 
 @click.command()

@@ -8,8 +8,8 @@ from __future__ import annotations
 from flask import Blueprint, Flask
 
 from ..web import db as core_db
-from ..web import errors
-from . import api, auth, caller, display, schema
+from ..web import errors, i18n
+from . import api, auth, caller, display, hall_settings, schema
 
 #: the station's templates and its static files (served at /static/)
 assets = Blueprint(
@@ -27,3 +27,4 @@ def register(app: Flask) -> None:
     for blueprint in (assets, caller.bp, display.bp, api.bp):
         app.register_blueprint(blueprint)
     errors.register_error_page(app, "/", "station/error.html")
+    i18n.set_default_language(app, hall_settings.house_language)

@@ -11,7 +11,7 @@ from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized, Unavailable
 from ..web.hub import SSE_HEADERS, EventStream, sse
 from ..web.instance import hall
-from . import calls, games
+from . import calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, issue_token
 from .decks import list_decks, store_deck
 
@@ -66,6 +66,18 @@ def add_deck():
     deck = store_deck(get_db(), body(required=True))
     info = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)}
     return jsonify(**info, free_centre=deck.free_centre), 201
+
+
+@bp.get("/hall/settings")
+def get_hall_settings():
+    return jsonify(hall_settings.load(get_db()))
+
+
+@bp.post("/hall/settings")
+@caller_required
+def set_hall_settings():
+    """The night's settings: `lang` (es, en or null) and `traditional_calls` (true/false)."""
+    return jsonify(hall_settings.save(get_db(), body(required=True)))
 
 
 @bp.get("/games")

@@ -14,6 +14,7 @@ from ..web.errors import RequestError
 from .auth import PinResult, caller_required, check_pin, csrf_ok, is_caller, log_in_session
 from .decks import list_decks, store_deck
 from .games import create_game, end_game, get_game, newest_active_game, snapshot
+from .hall_settings import load as hall_settings
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
 
@@ -112,4 +113,6 @@ def upload_deck():
 def game(game_id: int):
     conn = get_db()
     get_game(conn, game_id)
-    return render_template("caller/game.html", snap=snapshot(conn, game_id))
+    return render_template(
+        "caller/game.html", snap=snapshot(conn, game_id), hall=hall_settings(conn)
+    )

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from .. import netaddr
+from ..printed import stale_note
 from ..errors import KitError
 
 DEFAULT_THREADS = 160
@@ -72,6 +73,16 @@ def load_decks(app, paths: tuple[str, ...]) -> list:
     finally:
         conn.close()
     return decks
+
+
+def save_hall_settings(app, **changes) -> None:
+    """The night's settings from the command line, kept in the database like the caller page's."""
+    from .hall_settings import save
+
+    with app.app_context():
+        from ..web.db import get_db
+
+        save(get_db(), changes)
 
 
 def run_server(app, host: str, port: int, threads: int, notes=()):
@@ -138,11 +149,21 @@ def _with_common(fn):
 @click.option("--deck", "decks", multiple=True, type=click.Path(dir_okay=False), help="Deck file.")
 @_with_common
 @click.option("--device", default=None, help="Flashboard URL (e.g. /dev/ttyUSB0, COM3).")
-def serve(decks, db, host, port, pin, threads, instance, device):
+@click.option(
+    "--lang",
+    type=click.Choice(["es", "en"]),
+    default=None,
+    help="Language of the pages for players who have not chosen one (kept for the night).",
+)
+def serve(decks, db, host, port, pin, threads, instance, device, lang):
     """Run the caller station (waitress) with the given decks loaded."""
     app = build_app(db, pin, instance, device)
     loaded = load_decks(app, decks)
     notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
+    notes += [n for path, d in zip(decks, loaded) if (n := stale_note(d.name, path))]
+    if lang:
+        save_hall_settings(app, lang=lang)
+        notes.append(f"pages open in: {'Spanish' if lang == 'es' else 'English'} (--lang {lang})")
     run_server(app, host, port, threads, notes)
 
 

@@ -61,4 +61,11 @@ MIGRATIONS: list[str] = [
         created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
     );
     """,
+    # 2: the hall's settings for the whole night, kept across restarts (hall_settings.py)
+    """
+    CREATE TABLE hall_settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]

@@ -1,7 +1,9 @@
 """Spanish and English for every page (Flask-Babel, .po catalogs compiled by `make`).
 
 The language comes from `?lang=`, then the `lang` cookie set by the switch (`/lang/<code>`), then
-the browser's Accept-Language. English is the source language; Spanish lives in one catalog per
+the hall's default for pages that have no choice yet (an area registers where it keeps it with
+`set_default_language`; the station keeps it in its database: `serve --lang`, the caller page),
+then the browser's Accept-Language. English is the source language; Spanish lives in one catalog per
 area: every folder named `translations` inside bingo_hall/, companions/ or firmware_bridge/
 (`<area>/translations/es/LC_MESSAGES/messages.po`), merged by Flask-Babel. Game terms that are names
 (Tabla Confrontadora, Maestro, Bingo de Puntos, canasta, muerto) are never translated.
@@ -9,10 +11,13 @@ area: every folder named `translations` inside bingo_hall/, companions/ or firmw
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Blueprint, Flask, make_response, redirect, request
 from flask_babel import Babel, get_locale
+
+from .instance import area_state
 
 LANGUAGES = ("es", "en")
 _ROOT = Path(__file__).resolve().parent.parent.parent
@@ -24,7 +29,17 @@ def select_locale() -> str:
     lang = request.args.get("lang") or request.cookies.get("lang")
     if lang in LANGUAGES:
         return lang
+    source = area_state("i18n", dict).get("default")
+    house = source() if source else None
+    if house in LANGUAGES:
+        return house
     return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def set_default_language(app: Flask, source: Callable[[], str | None]) -> None:
+    """`source()` gives the hall's language for a page with no ?lang= or cookie (None: ask the
+    browser). Called in a request, so it may read the database."""
+    area_state("i18n", dict, app)["default"] = source
 
 
 @bp.route("/lang/<code>")

@@ -1,0 +1,57 @@
+"""The hall's settings for the whole night, kept in the station's database so a restart keeps
+them: the language of pages that have no choice yet (`serve --lang`, the caller page) and the
+traditional calls after each number on /display (docs/station.md).
+
+A fixed set of keys, each with its fixed set of values: the caller page draws a choice from
+`CHOICES`, and the API refuses anything else with a readable 400.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from ..web.db import get_db, transaction
+from ..web.errors import RequestError
+from ..web.instance import hall
+
+#: each setting, its values (the first is the default)
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "lang": (None, "es", "en"),  # None: each browser's own language
+    "traditional_calls": (False, True),
+}
+
+
+def load(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Every setting, the default where none was saved."""
+    saved = {r["key"]: json.loads(r["value"]) for r in conn.execute("SELECT * FROM hall_settings")}
+    return {k: saved.get(k, values[0]) for k, values in CHOICES.items()}
+
+
+def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> dict[str, Any]:
+    """Change some settings (all checked before any is written); returns them all."""
+    for key, value in changes.items():
+        if key not in CHOICES:
+            raise RequestError(
+                "unknown setting %(key)s; use %(keys)s", key=key, keys=", ".join(CHOICES)
+            )
+        if value not in CHOICES[key] or isinstance(value, bool) != isinstance(
+            CHOICES[key][-1], bool
+        ):
+            shown = ", ".join(json.dumps(v) for v in CHOICES[key])
+            raise RequestError("%(key)s is one of %(values)s", key=key, values=shown)
+    with hall().write_lock:
+        with transaction(conn):
+            for key, value in changes.items():
+                conn.execute(
+                    "INSERT INTO hall_settings (key, value) VALUES (?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (key, json.dumps(value)),
+                )
+    return load(conn)
+
+
+def house_language() -> str | None:
+    """The language pages open in when the visitor has not chosen one (web.i18n asks this)."""
+    return load(get_db())["lang"]

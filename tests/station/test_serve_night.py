@@ -1,0 +1,92 @@
+"""`serve` on the night (issue 15): `--lang` sets the language pages open in for players who
+have not chosen one (kept in the database, changed on the caller page too), and a deck whose
+cards were printed for an address that is not this machine's is pointed out in one line."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+
+import requests
+
+from bingo_hall.manifest import new_deck, save_deck
+from bingo_hall.printed import printed_for, remember, stale_note
+
+ELSEWHERE = "http://10.254.254.253:5000"  # never this machine (a reserved-looking private host)
+
+
+def _serve(tmp_path, *extra):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
+    argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", *extra]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
+        lines.append(proc.stdout.readline())
+        assert proc.poll() is None, proc.stderr.read()
+    return proc, port, lines
+
+
+def test_serve_says_in_one_line_when_the_printed_address_is_not_this_machine(tmp_path):
+    deck_path = tmp_path / "fiesta.deck.json"
+    save_deck(new_deck(3, seed="stale", name="Fiesta"), deck_path)
+    remember(deck_path, ELSEWHERE)
+    proc, _port, lines = _serve(tmp_path, "--deck", str(deck_path))
+    try:
+        warned = [x for x in lines if "not this machine's address" in x]
+        assert len(warned) == 1
+        assert ELSEWHERE in warned[0] and "Scan card" in warned[0] and "--base-url" in warned[0]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_no_warning_for_cards_printed_for_this_machine(tmp_path):
+    deck_path = tmp_path / "home.deck.json"
+    save_deck(new_deck(3, seed="home", name="Home"), deck_path)
+    remember(deck_path, ELSEWHERE)
+    remember(deck_path, "http://127.0.0.1:5000")  # reprinted: the newest printing counts
+    assert printed_for(deck_path) == [ELSEWHERE, "http://127.0.0.1:5000"]
+    assert stale_note("Home", deck_path) is None
+    assert stale_note("Home", deck_path, addresses={"192.168.1.9"}) is not None
+
+
+def test_printing_notes_the_address_the_cards_point_at(tmp_path, capsys):
+    from bingo_hall.cli import main
+
+    pdf = tmp_path / "party.pdf"
+    argv = ["generate", "-n", "2", "-o", str(pdf), "--base-url", "http://192.168.50.7:5000"]
+    try:
+        main(argv)
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    assert printed_for(tmp_path / "party.deck.json") == ["http://192.168.50.7:5000"]
+
+
+def test_serve_lang_opens_pages_in_that_language_until_the_caller_changes_it(tmp_path):
+    proc, port, lines = _serve(tmp_path, "--lang", "es")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        assert any("pages open in: Spanish" in x for x in lines)
+        english_browser = {"Accept-Language": "en-GB,en;q=0.9"}
+        home = requests.get(base + "/", headers=english_browser).text
+        assert '<html lang="es">' in home
+        chosen = requests.get(base + "/", headers=english_browser, cookies={"lang": "en"}).text
+        assert '<html lang="en">' in chosen  # a player's own choice still wins
+        token = requests.post(base + "/api/login", json={"pin": "8642"}).json()["token"]
+        auth = {"Authorization": "Bearer " + token}
+        r = requests.post(base + "/api/hall/settings", json={"lang": "en"}, headers=auth)
+        assert r.status_code == 200 and r.json()["lang"] == "en"
+        assert (
+            '<html lang="en">' in requests.get(base + "/", headers={"Accept-Language": "es"}).text
+        )
+        bad = requests.post(base + "/api/hall/settings", json={"lang": "fr"}, headers=auth)
+        assert bad.status_code == 400 and "lang is one of" in bad.json()["error"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
