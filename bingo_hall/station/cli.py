@@ -13,8 +13,8 @@ from pathlib import Path
 import click
 
 from .. import netaddr
-from ..printed import stale_note
 from ..errors import KitError
+from ..printed import stale_note
 
 DEFAULT_THREADS = 160
 RESERVED_THREADS = 16  # never taken by event streams: the Maestro's draws must get through
