@@ -6,9 +6,11 @@ Server-Sent Events (api.py); it can speak each call through the browser's speech
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, send_from_directory
+from flask import Blueprint, current_app, render_template, request, send_from_directory
+from markupsafe import Markup
 
 from ..web.db import get_db
+from ..web.qr import phone_url, qr_svg
 from .games import get_game, newest_active_game, snapshot
 
 bp = Blueprint("display", __name__)
@@ -26,16 +28,24 @@ def favicon():
     return send_from_directory(static, "favicon.ico", max_age=7 * 24 * 3600)
 
 
+def _render(snap, follow: bool) -> str:
+    """The display with its "phones: join" QR: the station's address now (its LAN address when
+    the screen is browsed as localhost), whatever address the cards were printed with."""
+    join = phone_url(request.host_url, "/display")
+    return render_template(
+        "display/display.html", snap=snap, follow=follow, join_url=join, join_qr=Markup(qr_svg(join))
+    )
+
+
 @bp.get("/display")
 def follow():
     conn = get_db()
     game_id = newest_active_game(conn)
-    snap = snapshot(conn, game_id) if game_id is not None else None
-    return render_template("display/display.html", snap=snap, follow=True)
+    return _render(snapshot(conn, game_id) if game_id is not None else None, True)
 
 
 @bp.get("/display/<int:game_id>")
 def fixed(game_id: int):
     conn = get_db()
     get_game(conn, game_id)
-    return render_template("display/display.html", snap=snapshot(conn, game_id), follow=False)
+    return _render(snapshot(conn, game_id), False)

@@ -22,11 +22,11 @@ from bingo_hall.web.db import connect, get_db
 from bingo_hall.web.errors import NotFound, RequestError, error_response
 from bingo_hall.web.hub import END, SSE_HEADERS, EventStream
 from bingo_hall.web.instance import area_state, hall
+from bingo_hall.web.qr import phone_url, qr_svg
 from companions.errors import EntryError
 from companions.registry import GameKind, load_kinds
 
 from . import HERE, bp, live, store
-from .qr import phone_url, qr_svg
 from .setup import N_, SetupErrors, read_players, read_settings
 
 

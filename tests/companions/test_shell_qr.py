@@ -8,7 +8,7 @@ import zxingcpp
 from PIL import Image, ImageDraw
 
 from bingo_hall.netaddr import lan_address
-from companions.web.qr import phone_url, qr_svg
+from bingo_hall.web.qr import phone_url, qr_svg
 
 
 def rasterise(svg: str, scale: int = 8) -> Image.Image:

@@ -1,5 +1,6 @@
-"""The join QR on a table's page, drawn as inline SVG from the `qrcode` package's module matrix
-(no image files, sharp at any phone density), and the URL it should carry."""
+"""A QR code drawn as inline SVG from the `qrcode` package's module matrix (no image files, sharp
+at any density), and the URL a phone should open: the companions' join QR and /display's "phones:
+join" QR share it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable
 import qrcode
 import qrcode.constants
 
-from bingo_hall.netaddr import lan_address
+from ..netaddr import lan_address
 
 
 def qr_svg(data: str, *, label: str = "") -> str:
