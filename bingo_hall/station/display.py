@@ -32,8 +32,9 @@ def _render(snap, follow: bool) -> str:
     """The display with its "phones: join" QR: the station's address now (its LAN address when
     the screen is browsed as localhost), whatever address the cards were printed with."""
     join = phone_url(request.host_url, "/display")
+    qr = Markup(qr_svg(join))  # our own SVG: one path of squares, no user text
     return render_template(
-        "display/display.html", snap=snap, follow=follow, join_url=join, join_qr=Markup(qr_svg(join))
+        "display/display.html", snap=snap, follow=follow, join_url=join, join_qr=qr
     )
 
 
