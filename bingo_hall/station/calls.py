@@ -17,6 +17,7 @@ from ..cards import call_name
 from ..web.db import transaction
 from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
+from . import phrases
 from .games import active_round, last_seq, live_calls, publish
 from .model import Call, DrawMethod, UndoneCall
 from .spoken import spoken_both
@@ -117,7 +118,7 @@ def _add_call(
                 ball=chosen,
                 count=len(called) + 1,
                 left=rules.BALLS - len(called) - 1,
-                spoken=spoken_both(chosen),
+                spoken=spoken_both(chosen, phrases.current(conn)),
             )
             _remember(conn, key, done)
         publish(gid, "call", done.to_json())

@@ -18,6 +18,7 @@ from ..cards import call_name
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound, RequestError
 from ..web.instance import hall
+from . import phrases
 from .decks import get_deck
 from .model import DrawMethod, Game, Mode, Round
 from .spoken import spoken_both
@@ -271,7 +272,7 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         "public_input": rnd.public_input,
         "calls": calls,
         "last": last,
-        "spoken": spoken_both(last["ball"]) if last else None,
+        "spoken": spoken_both(last["ball"], phrases.current(conn)) if last else None,
         "last_seq": last_seq(conn, rnd.round_id),
         "count": len(calls),
         "left": rules.BALLS - len(calls),

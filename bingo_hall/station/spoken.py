@@ -1,12 +1,17 @@
-"""What the display says aloud for a call: "N... treinta y uno" / "N... thirty-one".
+"""What the display says aloud for a call: "N... treinta y uno" / "N... thirty-one", and, with
+traditional calls on, the number's nickname after it: "B... trece, la mala suerte".
 
 The words are written here, in Python, so the page shows exactly what the voice says and tests
-can read it; the browser's speech synthesis only pronounces the text. Pure: no Flask.
+can read it; the browser's speech synthesis only pronounces the text. Pure: no Flask. The
+nicknames are data (traditional_calls.toml, read by phrases.py).
 """
 
 from __future__ import annotations
 
 from ..cards import letter_of
+
+#: {lang: {ball: nickname}}
+Phrases = dict[str, dict[int, str]]
 
 _ES_UNITS = (
     "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince "
@@ -42,11 +47,13 @@ def english_number(n: int) -> str:
     return _EN_TENS[tens] if units == 0 else f"{_EN_TENS[tens]}-{_EN_UNITS[units]}"
 
 
-def spoken_call(ball: int, lang: str) -> str:
-    """The letter, a pause, then the number in words, as the Maestro calls it ("N31")."""
+def spoken_call(ball: int, lang: str, phrases: Phrases | None = None) -> str:
+    """The letter, a pause, then the number in words, as the Maestro calls it ("N31"), then its
+    nickname when traditional calls are on and it has one."""
     words = spanish_number(ball) if lang == "es" else english_number(ball)
-    return f"{letter_of(ball)}... {words}"
+    nickname = (phrases or {}).get(lang, {}).get(ball)
+    return f"{letter_of(ball)}... {words}" + (f", {nickname}" if nickname else "")
 
 
-def spoken_both(ball: int) -> dict[str, str]:
-    return {"es": spoken_call(ball, "es"), "en": spoken_call(ball, "en")}
+def spoken_both(ball: int, phrases: Phrases | None = None) -> dict[str, str]:
+    return {"es": spoken_call(ball, "es", phrases), "en": spoken_call(ball, "en", phrases)}
