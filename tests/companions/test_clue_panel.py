@@ -113,6 +113,10 @@ def test_phone_notebook_sets_up_adds_a_suggestion_and_explains_a_cell(panel_app,
     setup.get_by_role("button", name="Start my notes").click()
     grid = phone.get_by_test_id("grid")
     expect(grid).to_be_visible()
+    # The notes open at their top (the envelope), not mid-page where the button was.
+    expect(phone.locator("#cl-env")).to_be_in_viewport()
+    assert phone.evaluate("window.scrollY") == 0
+    expect(phone.locator("#cl-env .cl-tied").first).to_have_text("4 tied at 25%")
     # I suggest Plum, Rope, Hall; Caro passes and Beto shows me the rope
     form = phone.locator("#cl-add")
     form.locator("select[name=suggester]").select_option("Ana")
@@ -134,6 +138,22 @@ def test_phone_notebook_sets_up_adds_a_suggestion_and_explains_a_cell(panel_app,
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 360  # no sideways scrolling on a phone
     phone.screenshot(path=str(Path(panel_app.instance_path) / "clue-phone.png"), full_page=True)
+
+
+def test_most_likely_names_no_card_when_several_tie(panel_app):
+    client = panel_app.test_client()
+    code = new_notebook(client)
+    likely = client.get(f"/t/{code}/view").get_json()["view"]["likely"]
+    # Ana holds Green and Mustard: the other four suspects are alike, 25% each, by symmetry.
+    assert likely["suspect"]["card"] is None
+    assert sorted(likely["suspect"]["tied"]) == sorted(["scarlet", "white", "peacock", "plum"])
+    assert likely["suspect"]["p"] == 0.25
+    # Seeing three of them leaves one: then it is named.
+    for holder, card in (("Beto", "scarlet"), ("Caro", "white"), ("Dani", "peacock")):
+        seen = {"type": "seen", "holder": holder, "card": card}
+        assert client.post(f"/t/{code}/entries", json=seen).status_code == 201
+    likely = client.get(f"/t/{code}/view").get_json()["view"]["likely"]
+    assert likely["suspect"] == {"card": "plum", "tied": ["plum"], "p": 1.0}
 
 
 def test_the_setup_can_put_the_players_in_seating_order(panel_app):

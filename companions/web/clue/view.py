@@ -170,8 +170,15 @@ def _knowledge(nb: Notebook) -> dict:
     solved = nb.envelope()
     likely = {}
     for category in ("suspect", "weapon", "room"):
-        best = max((c for c in CARDS if c.category == category), key=lambda c: odds[c.id][ENVELOPE])
-        likely[category] = {"card": best.id, "p": odds[best.id][ENVELOPE]}
+        # "Most likely" names a card only when one leads; a tie (five suspects at 20%) says so.
+        group = [c for c in CARDS if c.category == category]
+        top = max(probs[c.id][ENVELOPE] for c in group)
+        tied = [c.id for c in group if probs[c.id][ENVELOPE] == top]
+        likely[category] = {
+            "card": tied[0] if len(tied) == 1 else None,
+            "tied": tied,
+            "p": odds[tied[0]][ENVELOPE],
+        }
     advice = nb.advice()
     by_room: dict[str, list[dict]] = {}
     for a in advice:

@@ -118,7 +118,12 @@
     var entry = {type: "setup", seating: seating.slice(), me: setupForm.dataset.me, cards: chosenCards.slice(),
                  hand_sizes: setupSizes()};
     var done = view.setup ? Table.correct(view.setup.id, entry) : Table.post(entry);
-    done.then(function () { setupForm.dataset.editing = ""; draw(Table.view); }).catch(function () {});
+    done.then(function () {
+      setupForm.dataset.editing = "";
+      draw(Table.view);
+      // the long setup form is gone: start at the top of the notes, not where the button was
+      window.scrollTo(0, 0);
+    }).catch(function () {});
   });
   $("cl-edit-setup").addEventListener("click", function () {
     setupForm.dataset.editing = "1";
@@ -136,8 +141,14 @@
       cell.appendChild(el("small", {}, T[cat]));
       if (known) cell.appendChild(el("b", {}, "✓ " + label(known)));
       else {
-        cell.appendChild(el("b", {}, label(view.likely[cat].card)));
-        cell.appendChild(el("small", {}, fmt(T.likely, {p: pct(view.likely[cat].p)})));
+        var best = view.likely[cat];
+        if (best.card) {
+          cell.appendChild(el("b", {}, label(best.card)));
+          cell.appendChild(el("small", {}, fmt(T.likely, {p: pct(best.p)})));
+        } else {
+          cell.appendChild(el("b", {class: "cl-tied"}, fmt(T.tied, {n: best.tied.length, p: pct(best.p)})));
+          cell.appendChild(el("small", {}, best.tied.map(label).join(" · ")));
+        }
       }
       box.appendChild(cell);
     });
