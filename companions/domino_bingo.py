@@ -94,6 +94,13 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "rubbers_to_win": 7,
 }
 
+#: the settings with a fixed set of values (the setup form offers them as a choice)
+SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
+    "variant": ("traditional", "berndt"),
+    "low_score": (30, 20),
+    "big_declarations": ("points", "rubbers"),
+}
+
 #: the Spanish words a host may type in the setup form, for the settings' English values
 SETTING_WORDS = {"tradicional": "traditional", "puntos": "points", "partidas": "rubbers"}
 

@@ -40,6 +40,10 @@ class GameKind:
     #: English labels for the setup form, per settings key (translated through the catalogs);
     #: a key without a label is shown as its name
     setting_labels: dict[str, str] = field(default_factory=dict)
+    #: settings with a fixed set of values (the form shows a choice, not a text box), and the
+    #: English words for each value (translated through the catalogs; default: the value)
+    setting_choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    choice_labels: dict[str, str] = field(default_factory=dict)
 
 
 def load_kinds() -> dict[str, GameKind]:

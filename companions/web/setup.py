@@ -87,7 +87,21 @@ def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> 
     for key, default in kind.default_settings.items():
         field = f"setting.{key}"
         raw = given.get(key, None)
-        if isinstance(default, bool):
+        if key in kind.setting_choices:
+            choices = kind.setting_choices[key]
+            if raw is None or raw == "":
+                settings[key] = default
+                continue
+            chosen = [v for v in choices if str(v) == str(raw).strip().lower()]
+            if chosen and not isinstance(raw, bool):
+                settings[key] = chosen[0]
+            else:
+                shown = ", ".join(str(v) for v in choices)
+                errors[field] = (
+                    N_("{value} is not one of the choices: {choices}"),
+                    {"value": str(raw)[:40], "choices": shown},
+                )
+        elif isinstance(default, bool):
             if from_form:
                 settings[key] = raw not in (None, "", "0", "off", "false")
             elif raw is None or isinstance(raw, bool):

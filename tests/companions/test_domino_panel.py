@@ -24,6 +24,42 @@ def test_an_unknown_variant_is_refused_at_setup(panel_app):
     assert "sixty-six" in resp.get_json()["error"]
 
 
+@pytest.mark.browser
+def test_the_setup_form_offers_the_fixed_settings_as_choices(panel_app, serve, phone):
+    from companions.domino_bingo import DEFAULT_SETTINGS, SETTING_CHOICES
+
+    server = serve(panel_app)
+    phone.goto(f"{server.url}/t/new/domino?lang=es")
+    for key, values in SETTING_CHOICES.items():
+        box = phone.locator(f"select[name='setting.{key}']")
+        assert box.locator("option").evaluate_all("os => os.map(o => o.value)") == [
+            str(v) for v in values
+        ]
+        assert box.input_value() == str(DEFAULT_SETTINGS[key])
+    # The number of rubbers is open-ended: it stays a typed number.
+    assert phone.locator("input[name='setting.rubbers_to_win']").count() == 1
+    assert phone.locator("select[name='setting.variant'] option").first.text_content() == (
+        "Tradicional"
+    )
+    phone.fill("input[name=player] >> nth=0", "Ana")
+    phone.fill("input[name=player] >> nth=1", "Beto")
+    phone.select_option("select[name='setting.low_score']", "20")
+    phone.select_option("select[name='setting.big_declarations']", "rubbers")
+    phone.get_by_role("button", name="Empezar la mesa").click()
+    phone.wait_for_url("**/t/*")
+    code = phone.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    view = requests.get(f"{server.url}/t/{code}/view", timeout=5).json()["view"]
+    assert view["settings"]["low_score"] == 20
+    assert view["settings"]["big_declarations"] == "rubbers"
+
+
+def test_a_setting_outside_its_choices_is_refused_naming_them(panel_app):
+    form = {"player": ["Ana", "Beto"], "setting.low_score": "25"}
+    resp = panel_app.test_client().post("/t/new/domino?lang=en", data=form)
+    assert resp.status_code == 400
+    assert "25 is not one of the choices: 30, 20" in resp.get_data(as_text=True)
+
+
 def test_a_tile_taken_twice_is_a_400_in_the_players_language(panel_app):
     client = panel_app.test_client()
     code = new_table(client)

@@ -16,9 +16,16 @@ KIND = GameKind(
     template="companions/domino.html",
     default_settings=dict(domino_bingo.DEFAULT_SETTINGS),
     setting_labels={
-        "variant": "Scoring: traditional or berndt (66 points, no bonuses)",
-        "low_score": "Opponent's score for a single rubber: 30 or 20",
-        "big_declarations": "Emperor and Invincible give: points or rubbers",
+        "variant": "Scoring",
+        "low_score": "Opponent's score for a single rubber",
+        "big_declarations": "Emperor and Invincible give",
         "rubbers_to_win": "Rubbers to win the match",
+    },
+    setting_choices=domino_bingo.SETTING_CHOICES,
+    choice_labels={
+        "traditional": "Traditional",
+        "berndt": "Berndt (66 points, no bonuses)",
+        "points": "Points",
+        "rubbers": "Rubbers",
     },
 )
