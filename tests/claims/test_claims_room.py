@@ -19,6 +19,7 @@ SHOTS = os.environ.get("CLAIMS_SCREENSHOTS")  # a folder: save screenshots there
 
 def _shot(page, name, full=True):
     if SHOTS:
+        page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
         page.screenshot(path=os.path.join(SHOTS, name), full_page=full)
 
 
@@ -132,6 +133,7 @@ def test_caller_verdicts_look_like_success_penalty_or_a_typing_mistake(client, l
     expect(result).to_have_class("verdict-valid")
     expect(result.locator(".claim-verdict.valid")).to_contain_text("Valid BINGO")
     expect(result.locator("td.sq.wins")).to_have_count(5)
+    _shot(page, "caller-valid-claim.png", full=False)
     bg_valid = result.evaluate("e => getComputedStyle(e).borderTopColor")
     page.fill("#claim-serial", "99")
     page.click("#claim-check")
