@@ -30,12 +30,18 @@ def _log_in(page, url, gid):
     page.wait_for_url(f"**/caller/games/{gid}")
 
 
-@pytest.mark.browser
-def test_the_hall_screen_shows_a_checked_claim_and_keeps_the_final_board(client, live_server, page):
+def _puntos_with_ana(client):
+    """A Bingo de Puntos game: the Maestra calls, Ana plays."""
     hall = Hall(client)
     gid = hall.new_game("points")
     for name in ("Maestra", "Ana"):
         hall.post(f"/api/games/{gid}/players", {"name": name})
+    return hall, gid
+
+
+@pytest.mark.browser
+def test_the_hall_screen_shows_a_checked_claim_and_keeps_the_final_board(client, live_server, page):
+    hall, gid = _puntos_with_ana(client)
     r2 = hall.numbers(36, "R2")
     hall.call(gid, *r2[:4])
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -76,10 +82,7 @@ def test_the_hall_screen_shows_a_checked_claim_and_keeps_the_final_board(client,
 
 @pytest.mark.browser
 def test_the_phone_says_shout_then_you_won_and_never_claims(client, live_server, phone):
-    hall = Hall(client)
-    gid = hall.new_game("points")
-    for name in ("Maestra", "Ana"):
-        hall.post(f"/api/games/{gid}/players", {"name": name})
+    hall, gid = _puntos_with_ana(client)
     # Record what the page asks the phone to do (desktop Chromium will not buzz).
     phone.add_init_script(
         "window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; };"

@@ -2,20 +2,15 @@
 // as printed (margin totals), the called numbers marked, the winning line lit and the verdict in
 // big words; a false claim shows its penalty. After the award the winning card stays up as the
 // round's final board until the Maestro starts the next round.
-(function () {
+// Runs once the page's deferred scripts have run, so scores.js's helpers and last board are there.
+document.addEventListener("DOMContentLoaded", function () {
   "use strict";
   const box = document.getElementById("claim-show");
   const S = window.Station;
-  if (!box || !S) return;
+  if (!box || !S || !window.BingoScores) return;
   const T = JSON.parse(document.getElementById("claim-show-strings").textContent);
   const hero = document.querySelector(".hero");
-  const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el, fill } = window.BingoScores;
   const label = (name) => T.lines[name] || name;
   let shown = null; // "verdict" | "final" | null
   let finalRound = null;
@@ -137,4 +132,4 @@
   });
   document.addEventListener("bingo:scores", (ev) => showFinal(ev.detail));
   if (window.BingoScores && window.BingoScores.last) showFinal(window.BingoScores.last);
-})();
+});

@@ -86,7 +86,8 @@
     document.dispatchEvent(new CustomEvent("bingo:scores", { detail: scores }));
   }
 
-  window.BingoScores = { render: render, last: null };
+  // The helpers are shared with claimshow.js (the claim on the hall screen).
+  window.BingoScores = { render: render, last: null, el: el, fill: fill };
   const station = window.Station;
   if (station && station.state && station.state.scores) render(station.state.scores);
   if (station) station.onChange((kind, data, state) => { if (kind === "snapshot" && state) render(state.scores); });
