@@ -48,9 +48,18 @@ def test_the_hall_screen_shows_a_checked_claim_and_keeps_the_final_board(client,
     page.goto(f"{live_server.url}/display/{gid}")
     expect(page.locator("#station")).to_have_attribute("data-live", "yes")
     shown = page.locator("#claim-show")
+    sala = page.context.new_page()  # the same screen in Spanish
+    sala.set_viewport_size({"width": 1280, "height": 800})
+    sala.goto(f"{live_server.url}/display/{gid}?lang=es")
+    expect(sala.locator("#station")).to_have_attribute("data-live", "yes")
     # A false claim: the card, the numbers it lacks and the penalty, at once.
     hall.post(f"/api/games/{gid}/claims", {"serial": 36, "player": "Ana"})
     expect(shown).to_be_visible()
+    expect(sala.locator("#claim-show .show-head")).to_have_text(
+        f"Ana · No es bingo: falta el {r2[4]} (Fila 2)"
+    )
+    _shot(sala, "display-false-claim-es.png", full=False)
+    sala.close()
     expect(shown).to_have_class("claim-show false")
     expect(shown.locator(".show-head")).to_have_text(f"Ana · No bingo: Row 2 lacks {r2[4]}")
     expect(shown.locator(".show-penalty")).to_contain_text("Row 2")
