@@ -20,6 +20,7 @@ from ..web.errors import Conflict, NotFound, RequestError
 from ..web.instance import hall
 from .decks import get_deck
 from .model import DrawMethod, Game, Mode, Round
+from .settings import check_keys, rules_from
 from .spoken import spoken_both
 from .state import station_state
 
@@ -164,6 +165,8 @@ def create_game(
     options = {} if options is None else options
     if not isinstance(options, dict):
         raise RequestError("options must be a JSON object")
+    check_keys(options)
+    rules_from(mode, free_centre, options)
     public_input = _check_public_input(public_input)
     with hall().write_lock:
         with transaction(conn):
