@@ -102,6 +102,18 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     }
 
 
+#: what makes a spreadsheet read a cell as a formula (OWASP "CSV injection")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, so a
+    player named `=HYPERLINK(...)` is shown as text; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def record_csv(rec: dict[str, Any]) -> str:
     """One row per event, in order within each round: round, call, undo, claim, award."""
     out = io.StringIO()
@@ -153,5 +165,7 @@ def record_csv(rec: dict[str, Any]) -> str:
                 }
             )
         events = sorted(rows[1:], key=lambda row: row["at"] or "")  # the round row stays first
-        writer.writerows(rows[:1] + events)
+        writer.writerows(
+            {k: spreadsheet_safe(v) for k, v in row.items()} for row in rows[:1] + events
+        )
     return out.getvalue()
