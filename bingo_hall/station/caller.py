@@ -11,6 +11,7 @@ from ..errors import KitError
 from ..manifest import parse_deck
 from ..web.db import get_db
 from ..web.errors import RequestError
+from ..web.security import local_path
 from .auth import PinResult, caller_required, check_pin, csrf_ok, is_caller, log_in_session
 from .decks import list_decks, store_deck
 from .games import create_game, end_game, get_game, newest_active_game, snapshot
@@ -19,9 +20,7 @@ bp = Blueprint("caller", __name__, url_prefix="/caller")
 
 
 def _safe_next(target: str | None) -> str:
-    if not target or not target.startswith("/") or target.startswith("//"):
-        return url_for("caller.index")
-    return target
+    return local_path(target, url_for("caller.index"))
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -10,9 +10,12 @@ area: every folder named `translations` inside bingo_hall/, companions/ or firmw
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, make_response, redirect, request
 from flask_babel import Babel, get_locale
+
+from .security import local_path
 
 LANGUAGES = ("es", "en")
 _ROOT = Path(__file__).resolve().parent.parent.parent
@@ -32,12 +35,17 @@ def switch(code: str):
     """The language switch: remember the choice and go back where the user was."""
     if code not in LANGUAGES:
         return {"error": f"unknown language {code!r}; use es or en"}, 404
-    target = request.args.get("next") or request.referrer or "/"
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
-    resp = make_response(redirect(target))
+    resp = make_response(redirect(local_path(request.args.get("next") or _came_from())))
     resp.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax")
     return resp
+
+
+def _came_from() -> str | None:
+    """The page the switch was clicked on, when the Referer names this station."""
+    ref = urlsplit(request.referrer or "")
+    if ref.netloc != request.host:
+        return None
+    return ref.path + ("?" + ref.query if ref.query else "")
 
 
 def catalog_dirs() -> list[str]:
