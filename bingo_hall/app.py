@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Flask
 
-from .web import db, errors, i18n, instance
+from .web import db, errors, i18n, instance, security
 
 
 def create_app(
@@ -63,6 +63,7 @@ def create_app(
     db.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
+    security.init_app(app)
     _register_areas(app)
     db.init_db(app)
     return app

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote, urlsplit
 
-from flask import Flask, Response
+from flask import Blueprint, Flask, Response
 
 #: browsers drop tabs and newlines anywhere in a URL and ignore leading spaces and controls
 _DROPPED = re.compile(r"[\x00-\x1f\x7f]")
@@ -25,7 +25,7 @@ CSP = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data:",
+        "img-src 'self'",
         "font-src 'self'",
         "connect-src 'self'",
         "manifest-src 'self'",
@@ -71,6 +71,12 @@ def local_path(target: str | None, default: str = "/") -> str:
 
 
 def init_app(app: Flask) -> None:
+    """The headers on every answer, and the core's own static files (at /web/static/: the
+    error page's style sheet, since the CSP allows no style="" attribute)."""
+    app.register_blueprint(
+        Blueprint("web", __name__, static_folder="static", static_url_path="/web/static")
+    )
+
     @app.after_request
     def _headers(response: Response) -> Response:
         for name, value in HEADERS.items():
