@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-import ipaddress
 import logging
 import math
 import secrets
@@ -29,45 +28,17 @@ from flask import current_app, g, redirect, request, session, url_for
 from ..web.db import get_db
 from ..web.errors import Forbidden, Unauthorized, wants_json
 from ..web.instance import area_state
+from ..web.limits import Backoff, BackoffRule, is_loopback
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 #: Wrong PINs, counted over the whole station rather than per address (a guesser on the Wi-Fi
-#: can change address at will). FREE_FAILURES wrong PINs in a row are checked at once; from the
-#: last of them on, each wrong PIN makes every non-loopback login wait, twice as long each time,
-#: up to MAX_WAIT_S, so at most about one guess a minute gets through (docs/station.md).
-FREE_FAILURES = 5
-FIRST_WAIT_S = 1.0
-MAX_WAIT_S = 60.0
-FORGET_S = 900.0  # a quarter of an hour without a wrong PIN forgets the streak
+#: can change address at will). Five wrong PINs in a row are checked at once; from the last of
+#: them on, each wrong PIN makes every non-loopback login wait, 1 s then twice as long each
+#: time up to a minute, so about one guess a minute gets through (docs/station.md, "Security").
+PIN_RULE = BackoffRule(free=5, first_wait_s=1.0, max_wait_s=60.0, forget_s=900.0)
 
 console = logging.getLogger("bingo_hall.logins")
-
-
-class PinBudget:
-    """The station's budget of wrong PINs with exponential back-off. Times are given (`now`,
-    in seconds of a monotonic clock), so the rule can be read and tested on its own."""
-
-    def __init__(self) -> None:
-        self.failures = 0
-        self.last_failure = -math.inf
-        self.until = -math.inf
-
-    def wait(self, now: float) -> float:
-        """Seconds before the next guess may be checked (0: now)."""
-        if now - self.last_failure >= FORGET_S:
-            self.failures, self.until = 0, -math.inf
-        return max(0.0, self.until - now)
-
-    def fail(self, now: float) -> float:
-        """Count a wrong PIN; the wait it imposes on the next guess."""
-        self.wait(now)
-        self.failures += 1
-        self.last_failure = now
-        over = self.failures - FREE_FAILURES
-        if over >= 0:
-            self.until = now + min(MAX_WAIT_S, FIRST_WAIT_S * 2 ** min(over, 30))
-        return max(0.0, self.until - now)
 
 
 class _Gate:
@@ -76,20 +47,11 @@ class _Gate:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.budget = PinBudget()
+        self.budget = Backoff(PIN_RULE)
 
 
 def _gate() -> _Gate:
     return area_state("pin_gate", _Gate)
-
-
-def is_loopback(address: str | None) -> bool:
-    """The laptop the station runs on (the Maestro at the keyboard): never locked out. The
-    station is served directly, never behind a proxy, so loopback means this machine."""
-    try:
-        return ipaddress.ip_address(address or "").is_loopback
-    except ValueError:
-        return False
 
 
 class PinResult(StrEnum):

@@ -21,7 +21,11 @@ from companions.registry import GameKind
 
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 5
+#: 32**8 (about 10**12) codes: even at the 20,000 guesses a minute of issue 20, with no limit,
+#: finding one of 50 tables would take about two years. Shown in two groups of four
+#: ("ABCD-EF23"); the QR join is the easy way in. Tables made with 5-letter codes still open.
+CODE_LENGTH = 8
+CODE_GROUP = 4
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,11 @@ class Table:
     players: list[str]
     members: list[list[str]]
     version: int
+
+    @property
+    def shown_code(self) -> str:
+        """The code as people read it: "ABCD-EF23" (older, short codes as they are)."""
+        return shown_code(self.code)
 
 
 class NoSuchTable(LookupError):
@@ -45,6 +54,12 @@ class NoSuchEntry(LookupError):
 def normalise_code(text: str) -> str:
     """What a player typed or read aloud -> a stored code ("ab-c d2" -> "ABCD2")."""
     return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def shown_code(code: str) -> str:
+    if len(code) != CODE_LENGTH:
+        return code
+    return code[:CODE_GROUP] + "-" + code[CODE_GROUP:]
 
 
 def _new_code(conn: sqlite3.Connection) -> str:

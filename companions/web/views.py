@@ -4,24 +4,30 @@ players' own scorekeepers, so no PIN is asked: anyone with the table's code may 
 
 from __future__ import annotations
 
+import math
+import threading
+import time
 from typing import Any
 
 from flask import (
     Response,
     current_app,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
     send_from_directory,
+    session,
     url_for,
 )
 from flask_babel import get_locale, gettext
 
 from bingo_hall.web.db import connect, get_db
-from bingo_hall.web.errors import NotFound, RequestError, error_response
+from bingo_hall.web.errors import NotFound, RequestError, TooManyRequests, error_response
 from bingo_hall.web.hub import END, SSE_HEADERS, EventStream
 from bingo_hall.web.instance import area_state, hall
+from bingo_hall.web.limits import Backoff, BackoffPerKey, BackoffRule, is_loopback
 from companions.errors import EntryError
 from companions.registry import GameKind, load_kinds
 
@@ -68,17 +74,79 @@ def index():
 def join():
     raw = request.args.get("code", "")
     code = store.normalise_code(raw)
-    try:
-        store.load_table(get_db(), code)
-    except store.NoSuchTable:
-        if not code:
-            message = gettext("Type the code shown on the table's phone.")
-        else:
+    message, status, retry = None, 404, None
+    if not code:
+        message = gettext("Type the code shown on the table's phone.")
+    else:
+        try:
+            lookup(code)
+        except TooManyRequests as exc:
+            message, status, retry = exc.message(), exc.status, exc.extra["retry_after"]
+        except store.NoSuchTable:
             message = gettext("There is no table with the code %(code)s.", code=code)
-        return render_template(
+    if message:
+        page = render_template(
             "companions/index.html", kinds=kinds(), errors={"code": message}, code=raw
-        ), 404
+        )
+        resp = make_response(page, status)
+        if retry:
+            resp.headers["Retry-After"] = str(retry)
+        return resp
     return redirect(url_for("companions.table", code=code, **_keep_lang()))
+
+
+# --- guessing codes ----------------------------------------------------------------------------
+#: Unknown codes slow the guesser down: 10 in a row from one address, or 100 in a row over the
+#: whole station (a guesser can change address), and further lookups wait 1 s, then twice as
+#: long each time, up to a minute. Tables this phone already opened (remembered in its session
+#: cookie) and the laptop itself are never held up, so players at their tables keep scoring.
+CODE_PER_ADDRESS = BackoffRule(free=10, first_wait_s=1.0, max_wait_s=60.0, forget_s=600.0)
+CODE_OVERALL = BackoffRule(free=100, first_wait_s=1.0, max_wait_s=60.0, forget_s=600.0)
+REMEMBERED = 12  # codes a phone's session keeps
+
+
+class _CodeGate:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.per_address = BackoffPerKey(CODE_PER_ADDRESS)
+        self.overall = Backoff(CODE_OVERALL)
+
+
+def lookup(code: str) -> store.Table:
+    """The table with this (normalised) code, for a phone that may be guessing: NoSuchTable,
+    or TooManyRequests while unknown codes are coming too fast."""
+    who = request.remote_addr or "?"
+    if is_loopback(who) or code in session.get("tables", []):
+        table = store.load_table(get_db(), code)
+    else:
+        gate = area_state("companions_code_gate", _CodeGate)
+        with gate.lock:  # wait-check-count is one step: a burst gets one lookup through
+            now = time.monotonic()
+            mine, everyone = gate.per_address.get(who, now), gate.overall
+            wait = max(mine.wait(now), everyone.wait(now))
+            if wait:
+                current_app.logger.warning("table code lookups from %s held %.0f s", who, wait)
+                s = math.ceil(wait)
+                raise TooManyRequests(
+                    "Too many wrong table codes. Try again in %(s)s seconds.",
+                    s=s,
+                    extra={"retry_after": s},
+                )
+            try:
+                table = store.load_table(get_db(), code)
+            except store.NoSuchTable:
+                mine.fail(now)
+                everyone.fail(now)
+                raise
+    remember(table.code)
+    return table
+
+
+def remember(code: str) -> None:
+    """This phone opened (or made) the table: its session cookie vouches for the code."""
+    known = session.get("tables", [])
+    if code not in known:
+        session["tables"] = [code, *known][:REMEMBERED]
 
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
@@ -105,6 +173,7 @@ def new_table(game: str):
             given = {k[8:]: v for k, v in request.form.items() if k.startswith("setting.")}
             settings = read_settings(kind, given, from_form=True)
         table = store.create_table(get_db(), kind, settings, sides, members)
+        remember(table.code)
     except SetupErrors as exc:
         errors = exc.texts(gettext)
         if as_json:
@@ -137,7 +206,7 @@ def _keep_lang() -> dict[str, str]:
 # --- one table ---------------------------------------------------------------------------------
 def _open(code: str) -> tuple[store.Table, GameKind]:
     try:
-        table = store.load_table(get_db(), store.normalise_code(code))
+        table = lookup(store.normalise_code(code))
     except store.NoSuchTable:
         raise NotFound(
             "There is no table with the code %(code)s.", code=store.normalise_code(code)
@@ -254,6 +323,7 @@ def rematch(code: str):
     """Play again with the same players and house rules; every phone at the table is told."""
     table, kind = _open(code)
     new_code = store.rematch(get_db(), table)
+    remember(new_code)
     _changed(store.snapshot(get_db(), table, kind), table.code)
     url = url_for("companions.table", code=new_code)
     return jsonify({"code": new_code, "url": url}), 201
