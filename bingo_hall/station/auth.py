@@ -4,8 +4,8 @@ Pages use a login session (cookie) plus a CSRF token: a hidden `csrf_token` fiel
 `X-CSRF-Token` header for fetch() from the station's own pages. The JSON API also takes
 `Authorization: Bearer <token>` from `POST /api/login`; bearer tokens are stored hashed in SQLite,
 so they survive a restart; changing the PIN ends every login and token. Wrong PINs spend one
-budget for the whole station with exponential back-off (`PinBudget`); the laptop itself
-(loopback) is never locked out, and a Maestro already logged in is never asked again. Players
+budget for the whole station with exponential back-off (`PIN_RULE`); the laptop itself
+(loopback or its own LAN address) is never locked out, and a Maestro already logged in is never asked again. Players
 on the Wi-Fi, who never know the PIN, can only view /display and verify cards.
 """
 
@@ -28,7 +28,7 @@ from flask import current_app, g, redirect, request, session, url_for
 from ..web.db import get_db
 from ..web.errors import Forbidden, Unauthorized, wants_json
 from ..web.instance import area_state
-from ..web.limits import Backoff, BackoffRule, is_loopback
+from ..web.limits import Backoff, BackoffRule, from_this_machine
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -64,7 +64,7 @@ def check_pin(pin: Any) -> tuple[PinResult, int]:
     """(result, retry_after seconds). Compares in constant time; wrong PINs from other machines
     spend the station's budget, and the console shows every attempt as it happens."""
     who = request.remote_addr or "?"
-    local = is_loopback(who)
+    local = from_this_machine(who)
     expected = str(current_app.config["CALLER_PIN"])
     gate = _gate()
     with gate.lock:

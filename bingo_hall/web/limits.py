@@ -11,6 +11,8 @@ import ipaddress
 import math
 from dataclasses import dataclass
 
+from ..netaddr import lan_address
+
 
 @dataclass(frozen=True)
 class BackoffRule:
@@ -85,10 +87,15 @@ class BackoffPerKey:
         return self.budgets.setdefault(key, Backoff(self.rule))
 
 
-def is_loopback(address: str | None) -> bool:
-    """The laptop the station runs on (the Maestro at the keyboard). The station is served
-    directly, never behind a proxy, so a loopback address means this machine."""
+def from_this_machine(address: str | None) -> bool:
+    """A request from the laptop the station runs on (the Maestro at the keyboard): a loopback
+    address, or the laptop's own address on the hall's network (when its browser opened the
+    station by the address the banner prints). The station is served directly, never behind a
+    proxy, and a TCP connection cannot be made with a forged source address, so a guest cannot
+    pass for it."""
     try:
-        return ipaddress.ip_address(address or "").is_loopback
+        if ipaddress.ip_address(address or "").is_loopback:
+            return True
     except ValueError:
         return False
+    return address == lan_address()

@@ -27,7 +27,7 @@ from bingo_hall.web.db import connect, get_db
 from bingo_hall.web.errors import NotFound, RequestError, TooManyRequests, error_response
 from bingo_hall.web.hub import END, SSE_HEADERS, EventStream
 from bingo_hall.web.instance import area_state, hall
-from bingo_hall.web.limits import Backoff, BackoffPerKey, BackoffRule, is_loopback
+from bingo_hall.web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
 from companions.errors import EntryError
 from companions.registry import GameKind, load_kinds
 
@@ -116,7 +116,7 @@ def lookup(code: str) -> store.Table:
     """The table with this (normalised) code, for a phone that may be guessing: NoSuchTable,
     or TooManyRequests while unknown codes are coming too fast."""
     who = request.remote_addr or "?"
-    if is_loopback(who) or code in session.get("tables", []):
+    if from_this_machine(who) or code in session.get("tables", []):
         table = store.load_table(get_db(), code)
     else:
         gate = area_state("companions_code_gate", _CodeGate)

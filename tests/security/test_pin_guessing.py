@@ -7,6 +7,7 @@ import logging
 
 from testkit import TEST_PIN
 
+from bingo_hall.netaddr import lan_address
 from bingo_hall.station.auth import PIN_RULE
 from bingo_hall.web.limits import Backoff
 
@@ -61,6 +62,15 @@ def test_the_laptop_is_never_locked_out_and_its_typos_do_not_count(client):
     r = client.post(
         "/api/login", json={"pin": TEST_PIN}, environ_base=_from("::1")
     )  # IPv6 loopback
+    assert r.status_code == 200
+
+
+def test_the_laptop_by_its_own_network_address_is_never_locked_out(client):
+    own = lan_address()
+    assert own, "this test needs the machine to have a network address"
+    for i in range(20):
+        client.post("/api/login", json={"pin": WRONG}, environ_base=_from(f"10.1.1.{i}"))
+    r = client.post("/api/login", json={"pin": TEST_PIN}, environ_base=_from(own))
     assert r.status_code == 200
 
 
