@@ -5,8 +5,9 @@ Pages use a login session (cookie) plus a CSRF token: a hidden `csrf_token` fiel
 `Authorization: Bearer <token>` from `POST /api/login`; bearer tokens are stored hashed in SQLite,
 so they survive a restart; changing the PIN ends every login and token. Wrong PINs spend one
 budget for the whole station with exponential back-off (`PIN_RULE`); the laptop itself
-(loopback or its own LAN address) is never locked out, and a Maestro already logged in is never asked again. Players
-on the Wi-Fi, who never know the PIN, can only view /display and verify cards.
+(loopback or its own LAN address) is never locked out, and a Maestro already logged in is
+never asked again. Players on the Wi-Fi, who never know the PIN, can only view /display and
+verify cards.
 """
 
 from __future__ import annotations

@@ -22,8 +22,9 @@ from companions.registry import GameKind
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: 32**8 (about 10**12) codes: even at the 20,000 guesses a minute of issue 20, with no limit,
-#: finding one of 50 tables would take about a year (the limits in views.py make it millennia). Shown in two groups of four
-#: ("ABCD-EF23"); the QR join is the easy way in. Tables made with 5-letter codes still open.
+#: finding one of 50 tables would take about a year (the limits in views.py make it millennia).
+#: Shown in two groups of four ("ABCD-EF23"); the QR join is the easy way in. Tables made with
+#: 5-letter codes still open.
 CODE_LENGTH = 8
 CODE_GROUP = 4
 
