@@ -1,10 +1,10 @@
 """Claims, verdicts and scores: what the Maestro decides with the Tabla Confrontadora.
 
 The Tabla Confrontadora is the Maestro's 75-spot checking board; the station's list of calls plays
-its part. This module is the whole of RULES-NOTES §1 (seed bingo-normal-y-de-puntos) as pure
+its part. This module is the whole of docs/rules.md §1 (seed bingo-normal-y-de-puntos) as pure
 functions over `cards.Card` and the ordered calls of the current game; the web layer only calls it.
 
-Readings and decisions (the ones RULES-NOTES lists, and ours where it is silent):
+Readings and decisions (the ones docs/rules.md lists, and ours where it is silent):
 
 * Coverage. A square is covered when its number was called in this game. The centre is covered
   from the start when the game's free-centre option is on, whether the card prints a number or
@@ -60,7 +60,7 @@ MAX_TARGET = 1_000_000
 
 @dataclass(frozen=True)
 class Rules:
-    """The options a game is played with (RULES-NOTES §1 and the hall's settings)."""
+    """The options a game is played with (docs/rules.md §1 and the hall's settings)."""
 
     mode: str = NORMAL
     free_centre: bool = False
@@ -207,7 +207,7 @@ def _figures(card: Card, rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
 
 def doble_points(lines: Sequence[Figure]) -> int:
     """Bingo Doble (Σ totals + 100) or, with a central line, Doble Central (every line ×2, the
-    central ones ×2 again, + 100): RULES-NOTES §1, e.g. 180·2 + 190·4 + 100 = 1220."""
+    central ones ×2 again, + 100): docs/rules.md §1, e.g. 180·2 + 190·4 + 100 = 1220."""
     if any(f.central for f in lines):
         return sum(f.total * 2 * (2 if f.central else 1) for f in lines) + DOBLE_BONUS
     return sum(f.total for f in lines) + DOBLE_BONUS

@@ -1,7 +1,7 @@
 """Line-unique decks: every row, column and diagonal of every card is a different set of numbers.
 
 The 1933 rules say "cada hilera de números en cualquier dirección y en todas las tarjetas es de una
-combinación distinta" (RULES-NOTES §1). Since each card's B column is a 5-subset of 1-15, a deck
+combinación distinta" (docs/rules.md §1). Since each card's B column is a 5-subset of 1-15, a deck
 holds at most C(15,5) = 3003 cards, or C(15,4) = 1365 with FREE in the centre (the N column then
 has 4 numbers).
 

@@ -1,6 +1,6 @@
 """Drawing one card on a reportlab canvas.
 
-The card follows the 1933 Parker Brothers card (seed bingo-normal-y-de-puntos, RULES-NOTES §1):
+The card follows the 1933 Parker Brothers card (seed bingo-normal-y-de-puntos, docs/rules.md §1):
 B I N G O over a 5x5 grid, and the "cifras pequeñas" in the margin: each row's total at its right
 end, each column's total under it, and each diagonal's total at the corner where it ends (D1,
 top-left to bottom-right, at the bottom-right corner; D2, top-right to bottom-left, at the

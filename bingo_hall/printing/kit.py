@@ -1,4 +1,4 @@
-"""The rest of the 1933 kit (seed bingo-normal-y-de-puntos, RULES-NOTES §1): the Tabla
+"""The rest of the 1933 kit (seed bingo-normal-y-de-puntos, docs/rules.md §1): the Tabla
 Confrontadora (the Maestro's checking board, 75 spots under B I N G O), the 75 tokens ("fichas")
 to cut out, and the rules sheet.
 

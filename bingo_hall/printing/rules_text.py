@@ -1,5 +1,5 @@
 """The rules sheet of the kit, in the kit's own words, from the 1933 Parker Brothers rules (seed
-bingo-normal-y-de-puntos.es.txt) as RULES-NOTES §1 reads them, including its decisions (3 or 4
+bingo-normal-y-de-puntos.es.txt) as docs/rules.md §1 reads them, including its decisions (3 or 4
 lines completed at once count as a Bingo Doble; a missed line still wins but never as a Doble).
 
 The text lives in `rules_<lang>.md` so it can be proof-read without reading code: blocks are

@@ -2,7 +2,7 @@
 
 PDFs are made outside any web request (from the CLI, or by the station for `demo`), so these live
 in a plain table rather than the Flask-Babel catalogs. Names of the game stay Spanish in both
-languages (Tabla Confrontadora, Maestro, Bingo de Puntos), as RULES-NOTES asks.
+languages (Tabla Confrontadora, Maestro, Bingo de Puntos), as docs/rules.md asks.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rest of the 1933 kit (RULES-NOTES §1): the Tabla Confrontadora with 75 spots under
+"""The rest of the 1933 kit (docs/rules.md §1): the Tabla Confrontadora with 75 spots under
 B I N G O, 75 tokens each with its letter and number, and the rules sheet in es and en."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def test_rules_sheet_is_in_the_chosen_language(lang, phrases):
     text = " ".join(text.split())
     for phrase in phrases:
         assert phrase in text, phrase
-    # The worked example of RULES-NOTES §1: 180·2 + 190·4 + 100 = 1220.
+    # The worked example of docs/rules.md §1: 180·2 + 190·4 + 100 = 1220.
     assert "1220" in text
     assert "<b>" not in text and "Maestro" in text and "Tabla Confrontadora" in text
 
