@@ -1,4 +1,4 @@
-"""The margin figures (docs/rules.md §1, "cifras pequeñas impresas en la extremidad de cada hilera"),
+"""The margin figures (docs/rules.md §1: "cifras pequeñas impresas en la extremidad de cada hilera")
 read back from the PDF's text with positions: each row's total at its right end, each column's
 under it, each diagonal's at the corner where it ends; and they equal the sums of the numbers
 printed in those lines."""
