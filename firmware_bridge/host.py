@@ -15,6 +15,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 import serial
 
@@ -50,13 +51,24 @@ def check_url(url: str) -> None:
         raise KitError(f"--device {url!r} is not a serial port URL: {exc}") from None
 
 
+class LinkState(StrEnum):
+    """What the caller page shows of the device (the member is the word in GET /api/device)."""
+
+    CONNECTED = "connected"
+    RETRYING = "retrying"  # the engine reconnects by itself
+    ERROR = "error"  # retrying alone will not help (or the device refused something)
+    OFF = "off"
+
+
 class LinkLost(Exception):
     """The device stopped answering or the port failed; the engine reconnects. `state` is what
     the caller page shows meanwhile: "retrying", or "error" when retrying alone will not help
     (a malformed URL, a device that does not speak BHP/1). `reason` names the common cases
     ("absent", "silent", "lost") so the caller page can say them in the Maestro's language."""
 
-    def __init__(self, message: str, state: str = "retrying", reason: str = "") -> None:
+    def __init__(
+        self, message: str, state: LinkState = LinkState.RETRYING, reason: str = ""
+    ) -> None:
         super().__init__(message)
         self.state = state
         self.reason = reason
@@ -103,7 +115,7 @@ class DeviceLink:
         self._inbox: queue.Queue = queue.Queue()
         self._stop = threading.Event()
         self._synced = threading.Condition(self._lock)
-        self._state = ("off", "", "")
+        self._state = (LinkState.OFF, "", "")
         self._port: serial.SerialBase | None = None
         self._seq = 0
         self._seen: set[int] = set()
@@ -122,7 +134,7 @@ class DeviceLink:
         if self._thread is not None:
             self._thread.join(timeout=5)
         self._close()
-        self._set_state("off", "stopped")
+        self._set_state(LinkState.OFF, "stopped")
 
     def show_calls(self, calls: Sequence[int]) -> None:
         """The station's calls in order; the board will light them and show the last one."""
@@ -134,7 +146,7 @@ class DeviceLink:
         """Ask a ball machine to release one ball. Refused (False) unless the device is connected
         and has a ball machine: a DROP kept for later would release a ball out of the blue."""
         with self._lock:
-            if self._state[0] not in ("connected", "error") or not (
+            if self._state[0] not in (LinkState.CONNECTED, LinkState.ERROR) or not (
                 self.hello and self.hello.drops_balls
             ):
                 return False
@@ -152,12 +164,15 @@ class DeviceLink:
         """Block until the device shows exactly the wanted calls (tests and the benchmark)."""
         with self._synced:
             return self._synced.wait_for(
-                lambda: self._state[0] in ("connected", "error") and self.shown == self._wanted,
+                lambda: (
+                    self._state[0] in (LinkState.CONNECTED, LinkState.ERROR)
+                    and self.shown == self._wanted
+                ),
                 timeout,
             )
 
     # --- engine -------------------------------------------------------------------------
-    def _set_state(self, state: str, detail: str, reason: str = "") -> None:
+    def _set_state(self, state: LinkState, detail: str, reason: str = "") -> None:
         with self._lock:
             self._state = (state, detail, reason)
             self._synced.notify_all()
@@ -176,7 +191,7 @@ class DeviceLink:
                 if isinstance(exc, LinkLost):
                     self._set_state(exc.state, str(exc), exc.reason)
                 else:
-                    self._set_state("error", f"bridge fault: {exc!r}")
+                    self._set_state(LinkState.ERROR, f"bridge fault: {exc!r}")
                 self._stop.wait(BACKOFF[min(attempt, len(BACKOFF) - 1)])
                 attempt += 1
 
@@ -184,7 +199,7 @@ class DeviceLink:
         try:
             port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05)
         except ValueError as exc:
-            raise LinkLost(f"{self.url} is not a serial port URL: {exc}", "error") from None
+            raise LinkLost(f"{self.url} is not a serial port URL: {exc}", LinkState.ERROR) from None
         except (serial.SerialException, OSError) as exc:
             message, reason = _open_error(self.url, exc)
             raise LinkLost(message, reason=reason) from None
@@ -203,7 +218,7 @@ class DeviceLink:
             raise LinkLost("device refused CLEAR")
         self.counters["connects"] += 1
         h = self.hello
-        self._set_state("connected", f"{h.kind} {h.firmware} {h.version} on {self.url}")
+        self._set_state(LinkState.CONNECTED, f"{h.kind} {h.firmware} {h.version} on {self.url}")
 
     def _serve(self) -> None:
         while not self._stop.is_set():
@@ -216,16 +231,18 @@ class DeviceLink:
                 self.shown = apply(self.shown, verb, ball)
                 if not reply.ok:
                     self.counters["errors"] += 1
-                    self._set_state("error", f"device answered ERR {reply.info[0]} to {verb}")
+                    self._set_state(
+                        LinkState.ERROR, f"device answered ERR {reply.info[0]} to {verb}"
+                    )
                 elif not wanted or self.shown == wanted:
-                    self._set_state("connected", self._connected_detail())
+                    self._set_state(LinkState.CONNECTED, self._connected_detail())
                 continue
             if drops:
                 with self._lock:
                     self._drops -= 1
                 reply = self._transact("DROP", None)
                 if not reply.ok:
-                    self._set_state("error", f"device answered ERR {reply.info[0]} to DROP")
+                    self._set_state(LinkState.ERROR, f"device answered ERR {reply.info[0]} to DROP")
                 continue
             with self._synced:
                 self.counters["caught_up"] += 1
@@ -288,9 +305,9 @@ class DeviceLink:
                 try:
                     self.on_ball(event.ball)
                 except BallRefused as exc:
-                    self._set_state("error", f"ball {event.ball} not entered: {exc}")
+                    self._set_state(LinkState.ERROR, f"ball {event.ball} not entered: {exc}")
                 except Exception as exc:  # the station is down: no ACK, the device resends
-                    self._set_state("error", f"ball {event.ball} not entered yet: {exc}")
+                    self._set_state(LinkState.ERROR, f"ball {event.ball} not entered yet: {exc}")
                     return
             self._seen.add(event.eseq)
             self.counters["events"] += 1
@@ -352,4 +369,4 @@ def parse_hello_or_lost(reply: Reply) -> Hello:
     try:
         return parse_hello(reply)
     except ProtocolError as exc:
-        raise LinkLost(str(exc), "error") from None
+        raise LinkLost(str(exc), LinkState.ERROR) from None

@@ -14,11 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..cards import call_name
-
-
-class Mode(StrEnum):
-    NORMAL = "normal"  # Bingo Normal: the first line wins
-    POINTS = "points"  # Bingo de Puntos: line totals to 1000
+from ..claims import Mode
 
 
 class DrawMethod(StrEnum):
