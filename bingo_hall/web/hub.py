@@ -25,11 +25,13 @@ QUEUE_SIZE = 256
 
 @dataclass(frozen=True)
 class Event:
-    """One change, as its name and data (for in-process readers) and as SSE text (for screens)."""
+    """One change, as its name and data (for in-process readers) and as SSE text (for screens),
+    encoded once for every screen (`wire`)."""
 
     name: str
     data: Any
     text: str
+    wire: bytes
 
 
 def sse(event: str, data: Any, event_id: int | None = None) -> str:
@@ -115,7 +117,8 @@ class EventHub:
 
     def publish(self, channel: Hashable, name: str, data: Any, text: str | None = None) -> Event:
         """Tell every subscriber of `channel`. Call it only after the change is committed."""
-        event = Event(name, data, sse(name, data) if text is None else text)
+        text = sse(name, data) if text is None else text
+        event = Event(name, data, text, text.encode())
         with self._lock:
             targets = list(self._channels.get(channel, ()))
             self.published += 1
@@ -173,11 +176,15 @@ class EventStream:
             event = self.sub.get(timeout=wake_s or heartbeat_s)
             if event is None and self.sub.closed:
                 return
-            text = on_wake(event) if on_wake else (event.text if event else None)
-            if text is END:
-                return
-            if text:
-                yield text.encode()
+            if on_wake is None:
+                wire = event.wire if event else None
+            else:
+                text = on_wake(event)
+                if text is END:
+                    return
+                wire = text.encode() if text else None
+            if wire:
+                yield wire
                 quiet = time.monotonic()
             elif time.monotonic() - quiet >= heartbeat_s:
                 yield b": heartbeat\n\n"
