@@ -12,7 +12,7 @@ from bingo_hall.errors import KitError
 @click.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--db", "db_path", default=None, help="SQLite file [default: instance folder].")
+@click.option("--db", "db_path", default=None, help="SQLite file [default: per-user data folder].")
 @click.option(
     "--threads",
     default=64,
@@ -24,9 +24,10 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
     """Serve only the phone scorekeepers (Burako, Rummy, ...) at /t/."""
     from waitress import create_server
 
+    from bingo_hall.paths import default_instance_dir
     from bingo_hall.station import create_app
 
-    config: dict = {"COMPANIONS_ONLY": True}
+    config: dict = {"COMPANIONS_ONLY": True, "INSTANCE_PATH": str(default_instance_dir())}
     if db_path:
         parent = Path(db_path).expanduser().resolve().parent
         if not parent.is_dir():

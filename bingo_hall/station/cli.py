@@ -15,6 +15,7 @@ import click
 
 from .. import netaddr
 from ..errors import KitError
+from ..paths import default_instance_dir
 
 DEFAULT_THREADS = 160
 RESERVED_THREADS = 16  # never taken by event streams: the Maestro's draws must get through
@@ -129,9 +130,10 @@ _common = [
     click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(8)),
     click.option(
         "--instance",
-        default=None,
+        default=lambda: str(default_instance_dir()),
+        show_default="the per-user data folder",
         type=click.Path(file_okay=False),
-        help="Folder for the database, PIN, session key and demo files (default: Flask's).",
+        help="Folder for the database, PIN, session key and demo files.",
     ),
 ]
 
@@ -222,5 +224,5 @@ def audit(seed, public_input, calls):
 @click.option("--db", "db", default=None, help="SQLite file (default: the instance folder).")
 def init_db(db):
     """Create or update the station's database."""
-    app = build_app(db, "unused")
+    app = build_app(db, "unused", str(default_instance_dir()))
     click.echo(f"database ready: {app.config['DATABASE']}")
