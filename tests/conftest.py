@@ -52,6 +52,24 @@ def per_user_data_folder(tmp_path_factory):
 
 
 @pytest.fixture
+def kit_cli(capsys) -> Callable[[list[str]], tuple[int, str, str]]:
+    """Run `bingo-hall ARGS` in-process through its real entry point (main, with its one-line
+    errors): (exit code, stdout, stderr)."""
+    from bingo_hall.cli import main
+
+    def run(argv: list[str]) -> tuple[int, str, str]:
+        try:
+            main(argv)
+            code = 0
+        except SystemExit as exc:
+            code = exc.code
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run
+
+
+@pytest.fixture
 def app(tmp_path):
     return create_app(
         {

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import firmware_bridge
-from bingo_hall.cli import main
 
 SOURCE = Path(firmware_bridge.__file__).parent
 # firmware/README.md's file table: the five firmware modules plus the shared framing.py
@@ -21,35 +20,25 @@ BOARD = {
 }
 
 
-def run(argv, capsys):
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def test_the_firmware_command_copies_the_board_files_flat(tmp_path, capsys):
+def test_the_firmware_command_copies_the_board_files_flat(tmp_path, kit_cli):
     board = tmp_path / "board"
-    code, out, _ = run(["firmware", str(board)], capsys)
+    code, out, _ = kit_cli(["firmware", str(board)])
     assert code == 0 and str(board) in out
     assert sorted(p.name for p in board.iterdir()) == sorted(BOARD)
     for name, source in BOARD.items():
         assert (board / name).read_bytes() == source.read_bytes(), name
 
 
-def test_copying_again_updates_the_code_but_keeps_the_hosts_config(tmp_path, capsys):
+def test_copying_again_updates_the_code_but_keeps_the_hosts_config(tmp_path, kit_cli):
     (tmp_path / "config.py").write_text('KIND = "board"\nDISPLAY = "max7219"\n')
     (tmp_path / "main.py").write_text("# an old firmware\n")
-    code, out, _ = run(["firmware", str(tmp_path)], capsys)
+    code, out, _ = kit_cli(["firmware", str(tmp_path)])
     assert code == 0 and "config.py was kept" in out
     assert (tmp_path / "config.py").read_text() == 'KIND = "board"\nDISPLAY = "max7219"\n'
     assert (tmp_path / "main.py").read_bytes() == BOARD["main.py"].read_bytes()
 
 
-def test_a_folder_that_is_a_file_is_one_line_and_exit_2(tmp_path, capsys):
+def test_a_folder_that_is_a_file_is_one_line_and_exit_2(tmp_path, kit_cli):
     (tmp_path / "notes.txt").write_text("not a folder")
-    code, _, err = run(["firmware", str(tmp_path / "notes.txt")], capsys)
+    code, _, err = kit_cli(["firmware", str(tmp_path / "notes.txt")])
     assert code == 2 and err.count("\n") == 1 and err.startswith("bingo-hall: error:")

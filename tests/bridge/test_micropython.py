@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bingo_hall.cli import main
-
 MICROPYTHON = (
     os.environ.get("MICROPYTHON")
     or shutil.which("micropython", path=str(Path(sys.executable).parent))
@@ -58,8 +56,8 @@ print(sys.implementation.name, machine.UART.sent, lit, dev.applied)
 }
 
 
-def test_the_firmware_runs_on_micropython(tmp_path):
-    main(["firmware", str(tmp_path)])  # the board's files, copied as a host copies them
+def test_the_firmware_runs_on_micropython(tmp_path, kit_cli):
+    kit_cli(["firmware", str(tmp_path)])  # the board's files, copied as a host copies them
     for name, text in STUBS.items():
         (tmp_path / name).write_text(text)
     run = subprocess.run(
