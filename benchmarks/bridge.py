@@ -27,9 +27,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bingo_hall.app import create_app
 from bingo_hall.manifest import new_deck
-from bingo_hall.station import create_app, events
-from firmware_bridge.embedded import start_in_station
+from bingo_hall.web.instance import hall
+from firmware_bridge.embedded import register as start_in_station
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.follow import Follower
 from firmware_bridge.host import DeviceLink
@@ -48,16 +49,17 @@ def percentile(xs: list[float], p: float) -> float:
 PUBLISHED: dict[int, float] = {}
 
 
-def _time_publishes() -> None:
-    """Note when the station publishes each call (wraps events.publish; benchmark only)."""
-    publish = events.publish
+def _time_publishes(app) -> None:
+    """Note when the station publishes each call (wraps the hub's publish; benchmark only)."""
+    hub = hall(app).hub
+    publish = hub.publish
 
-    def timed(game_id, event, data):
+    def timed(channel, event, data, text=None):
         if event == "call":
             PUBLISHED[data["ball"]] = time.perf_counter()
-        publish(game_id, event, data)
+        return publish(channel, event, data, text)
 
-    events.publish = timed
+    hub.publish = timed
 
 
 class Acks:
@@ -105,11 +107,12 @@ def embedded(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
     app = create_app(
         {
             "DATABASE": str(tmp / "e.sqlite"),
-            "INSTANCE_PATH": str(tmp),
             "CALLER_PIN": PIN,
             "SECRET_KEY": "bench",
-        }
+        },
+        instance_path=str(tmp),
     )
+    _time_publishes(app)
     emu = Emulator("board", link=str(tmp / "board-e")).start()
     bridge = start_in_station(app, emu.path)
     acks = Acks()
@@ -136,11 +139,12 @@ def http(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
     app = create_app(
         {
             "DATABASE": str(tmp / "h.sqlite"),
-            "INSTANCE_PATH": str(tmp),
             "CALLER_PIN": PIN,
             "SECRET_KEY": "bench",
-        }
+        },
+        instance_path=str(tmp),
     )
+    _time_publishes(app)
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{server.effective_port}"
@@ -175,7 +179,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="75 draws each")
     args = parser.parse_args()
-    _time_publishes()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as tmp:
         for name, fn in (("embedded", embedded), ("http", http)):

@@ -24,17 +24,17 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
     """Serve only the phone scorekeepers (Burako, Rummy, ...) at /t/."""
     from waitress import create_server
 
+    from bingo_hall.app import create_app
     from bingo_hall.paths import default_instance_dir
-    from bingo_hall.station import create_app
 
-    config: dict = {"COMPANIONS_ONLY": True, "INSTANCE_PATH": str(default_instance_dir())}
+    config: dict = {"COMPANIONS_ONLY": True}
     if db_path:
         parent = Path(db_path).expanduser().resolve().parent
         if not parent.is_dir():
             raise KitError(f"the folder for --db does not exist: {parent}")
         config["DATABASE"] = str(Path(db_path).expanduser().resolve())
     try:
-        app = create_app(config)
+        app = create_app(instance_path=default_instance_dir(), settings=config)
     except Exception as exc:  # sqlite3.DatabaseError and friends: a bad --db file
         raise KitError(f"cannot open the database {db_path or ''}: {exc}") from exc
     try:

@@ -9,6 +9,14 @@ Decisions where the seed is silent (see also the module's `replay`):
 - A "roll" entry names the active player, the colours of the dice they threw and, optionally, the
   announced sum. Every player may then write that sum once, in a row of a rolled colour; the active
   player must write it or cross a failed throw before the next roll.
+- One throw, one number ("anotar la suma dicha por el jugador activo"): when the roll carries no
+  sum, the first number written on it fixes the sum for everyone, and a different number is
+  refused. Every number written, with or without an announced sum, must be one the thrown dice can
+  make (1 die 1-6, 2 dice 2-12, 3 dice 3-18).
+- The turn passes clockwise ("el siguiente ... en el sentido de las agujas del reloj"), in the
+  order the players were typed at set-up. The first throw may be anyone's (the seed draws lots for
+  who starts); after it, only the next seat may throw. Setting `clockwise: false` lets anyone throw
+  next, for tables that forget whose turn it is.
 - The end is checked after each entry, but the throw in progress is finished: at the table everyone
   writes the announced sum at the same moment, so players who had not yet written it still may.
   No new roll is accepted. (Setting `rolls: false` turns the panel into free sheets: no colours,
@@ -209,7 +217,7 @@ class Sheet:
 
 # --- the table: one sheet per player, the active player's roll, the end of the game ------------
 
-DEFAULT_SETTINGS: dict[str, Any] = {"rolls": True}
+DEFAULT_SETTINGS: dict[str, Any] = {"rolls": True, "clockwise": True}
 
 
 @dataclass
@@ -222,15 +230,20 @@ class _Roll:
     sum: int | None
     written: dict[str, int | None]  # player -> the entry id of their number or failed throw
     failed: set[str]
+    #: who wrote the number that fixed the sum, when the roll did not announce one
+    sum_by: str | None = None
 
 
 class Table:
     """The sheets of everyone at the table, rebuilt entry by entry (see `replay`)."""
 
-    def __init__(self, players: Iterable[str], *, rolls: bool = True) -> None:
+    def __init__(
+        self, players: Iterable[str], *, rolls: bool = True, clockwise: bool = True
+    ) -> None:
         self.players = list(players)
         self.sheets = {p: Sheet() for p in self.players}
         self.rolls = rolls
+        self.clockwise = clockwise
         self.roll: _Roll | None = None
         self.ended: dict[str, str] | None = None
         self.last_entry: dict[str, int | None] = {}
@@ -263,6 +276,12 @@ class Table:
                 field="player",
                 params={"player": self.roll.player},
             )
+        if self.clockwise and self.roll is not None and player != self.next_active():
+            raise EntryError(
+                "It is {player}'s turn to throw: the dice pass clockwise",
+                field="player",
+                params={"player": self.next_active()},
+            )
         colours = entry.get("colours")
         if (
             not isinstance(colours, list)
@@ -273,13 +292,7 @@ class Table:
             raise EntryError("Choose one, two or three dice of different colours", field="colours")
         total = entry.get("sum")
         if total is not None:
-            total = check_sum(total)
-            if not len(colours) <= total <= 6 * len(colours):
-                raise EntryError(
-                    "{count} dice cannot add up to {sum}",
-                    field="value",
-                    params={"count": len(colours), "sum": total},
-                )
+            total = _dice_can_make(len(colours), check_sum(total))
         ordered = tuple(c for c in COLOURS if c in colours)
         self.roll = _Roll(entry.get("id"), player, ordered, total, {}, set())
 
@@ -310,13 +323,25 @@ class Table:
                 raise EntryError(
                     "Only the rows of the rolled dice can take this sum", field="colour"
                 )
+            _dice_can_make(len(roll.colours), value)
+            if roll.sum is not None and value != roll.sum and roll.sum_by is None:
+                raise EntryError(
+                    "The announced sum is {sum}: on one throw everyone writes the same number",
+                    field="value",
+                    params={"sum": roll.sum},
+                )
             if roll.sum is not None and value != roll.sum:
                 raise EntryError(
-                    "The announced sum is {sum}", field="value", params={"sum": roll.sum}
+                    "{player} already wrote {sum} on this throw: everyone writes the one sum "
+                    "the active player announced",
+                    field="value",
+                    params={"player": roll.sum_by, "sum": roll.sum},
                 )
         self.sheets[player].place(row.colour, entry.get("box"), value)
         if roll is not None:
             roll.written[player] = entry.get("id")
+            if roll.sum is None:  # the first number written fixes the sum nobody typed
+                roll.sum, roll.sum_by = value, player
 
     def _fail(self, player: str, entry: dict[str, Any]) -> None:
         roll = self._turn(player)
@@ -332,7 +357,8 @@ class Table:
             roll.failed.add(player)
 
     def next_active(self) -> str | None:
-        """Play passes clockwise: the player after the last active one, in the table's order."""
+        """Play passes clockwise: the player after the last active one, in the table's order.
+        Before the first throw it is the first player typed (a suggestion: anyone may start)."""
         if not self.players:
             return None
         if self.roll is None:
@@ -369,6 +395,7 @@ class Table:
                 "player": roll.player,
                 "colours": list(roll.colours),
                 "sum": roll.sum,
+                "sum_by": roll.sum_by,
                 "written": sorted(roll.written),
                 "failed": sorted(roll.failed),
                 "undo": roll.id if not roll.written else None,
@@ -404,6 +431,17 @@ class Table:
         }
 
 
+def _dice_can_make(count: int, value: int) -> int:
+    """One die shows 1-6, so `count` dice add up to `count` ... 6 * `count`."""
+    if not count <= value <= 6 * count:
+        raise EntryError(
+            "{value} is not a sum of the dice thrown (from {low} to {high})",
+            field="value",
+            params={"value": value, "low": count, "high": 6 * count},
+        )
+    return value
+
+
 def layout_view() -> dict[str, Any]:
     """`LAYOUT` as JSON, for the panel that draws the sheet."""
     return {
@@ -418,14 +456,16 @@ def layout_view() -> dict[str, Any]:
     }
 
 
-def _check_settings(settings: dict[str, Any] | None) -> bool:
+def _check_settings(settings: dict[str, Any] | None) -> dict[str, bool]:
     settings = {**DEFAULT_SETTINGS, **(settings or {})}
     unknown = sorted(set(settings) - set(DEFAULT_SETTINGS))
     if unknown:
         raise EntryError("Unknown setting: {name}", field=unknown[0], params={"name": unknown[0]})
     if not isinstance(settings["rolls"], bool):
         raise EntryError("Recording the rolls is either on or off", field="rolls")
-    return settings["rolls"]
+    if not isinstance(settings["clockwise"], bool):
+        raise EntryError("Clockwise turns are either on or off", field="clockwise")
+    return settings
 
 
 def replay(settings: dict[str, Any], players: list[str], entries: list[dict]) -> dict[str, Any]:
@@ -434,7 +474,7 @@ def replay(settings: dict[str, Any], players: list[str], entries: list[dict]) ->
     Entries: `{"op": "roll", "player", "colours": [...], "sum"?}` by the active player,
     `{"op": "place", "player", "colour", "box", "value"}` and `{"op": "fail", "player"}`.
     """
-    table = Table(players, rolls=_check_settings(settings))
+    table = Table(players, **_check_settings(settings))
     for entry in entries:
         try:
             table.apply(entry)

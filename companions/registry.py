@@ -43,14 +43,9 @@ class GameKind:
 
 
 def load_kinds() -> dict[str, GameKind]:
-    """Import every game package that exists (games are added one issue at a time)."""
+    """Import every game package; one that is missing stops the start-up (ImportError)."""
     kinds: dict[str, GameKind] = {}
     for module_name in GAME_PACKAGES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                continue
-            raise
-        kinds[module.KIND.name] = module.KIND
+        kind = importlib.import_module(module_name).KIND
+        kinds[kind.name] = kind
     return kinds

@@ -1,27 +1,30 @@
 """The bridge inside the caller station (`bingo-hall serve --device URL`): the same `DeviceLink`
-and `Follower` as `bingo-hall bridge`, but fed by the station's in-process event broker and its
-game service instead of HTTP, so no PIN or port is needed.
+and `Follower` as `bingo-hall bridge`, but fed by the app's event hub (the events as values, no
+SSE text) and the station's game service instead of HTTP, so no PIN or port is needed.
 
-It adds to the app: `app.extensions["bhp_bridge"]` (`.status()`, `.drop()`, `.stop()`),
+An area of the web app, registered by `bingo_hall.app.create_app` when `DEVICE_URL` is set. It
+adds: the bridge in the app's state (`bridge(app)`: `.status()`, `.drop()`, `.stop()`),
 `GET /api/device` (public, like the display: state only) and `POST /api/device/drop` (caller),
 and the template global `bhp_device` that `caller/_device.html` shows on the caller page.
 """
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, jsonify
+from flask import Blueprint, Flask, jsonify
 
-from bingo_hall.station import db, events, games
+from bingo_hall.station import calls, games
 from bingo_hall.station.auth import caller_required
-from bingo_hall.station.db import get_db
-from bingo_hall.station.errors import StationError
+from bingo_hall.station.model import DrawMethod
+from bingo_hall.web import db
+from bingo_hall.web.db import get_db
+from bingo_hall.web.errors import Conflict, RequestError
+from bingo_hall.web.instance import area_state, hall
 
-from .follow import Follower, SseParser
+from .follow import Follower
 from .host import DeviceLink, check_url
 from .protocol import BallRefused
 
@@ -49,26 +52,19 @@ class BrokerSource:
         return self._with_db(games.snapshot, game_id)
 
     def events(self, game_id: int) -> Iterator[tuple[str, Any]]:
-        with self.app.app_context():
-            q = events.subscribe(game_id)
+        sub = hall(self.app).hub.subscribe(games.channel(game_id))
         try:
             yield ("snapshot", self.snapshot(game_id))
-            parser = SseParser()
-            while True:
-                try:
-                    text = q.get(timeout=IDLE)
-                except queue.Empty:
-                    yield ("idle", None)
-                    continue
-                yield from parser.feed(text)
+            while not sub.closed:
+                event = sub.get(timeout=IDLE)
+                yield ("idle", None) if event is None else (event.name, event.data)
         finally:
-            with self.app.app_context():
-                events.unsubscribe(game_id, q)
+            sub.close()
 
     def enter_ball(self, game_id: int, ball: int, key: str) -> None:
         try:
-            self._with_db(games.enter_ball, game_id, ball, None, key)
-        except StationError as exc:
+            self._with_db(calls.enter_ball, game_id, ball, None, key)
+        except RequestError as exc:
             raise BallRefused(str(exc)) from None
 
 
@@ -103,36 +99,45 @@ class EmbeddedBridge:
 bp = Blueprint("bhp_device", __name__, url_prefix="/api/device")
 
 
+def bridge(app: Flask | None = None) -> EmbeddedBridge:
+    """The app's bridge (only when the station runs with a device)."""
+    return area_state("bridge", _no_bridge, app)
+
+
+def _no_bridge() -> EmbeddedBridge:
+    raise RuntimeError("this station runs without a device")
+
+
 @bp.get("")
 def device_status():
-    return jsonify(current_app.extensions["bhp_bridge"].status())
+    return jsonify(bridge().status())
 
 
 @bp.post("/drop")
 @caller_required
 def device_drop():
-    bridge = current_app.extensions["bhp_bridge"]
-    status = bridge.status()
+    link = bridge()
+    status = link.status()
     if not status["drops_balls"]:
-        return jsonify(error="the device has no ball machine"), 409
+        raise Conflict("the device has no ball machine")
     conn = get_db()
     gid = games.newest_active_game(conn)
-    if gid is None or games.get_game(conn, gid)["draw"] != "manual":
+    if gid is None or games.get_game(conn, gid).draw != DrawMethod.MANUAL:
         # the machine's ball becomes a manual call, which only a game drawn by hand takes
-        return jsonify(error="start a game drawn by hand (manual) to use the ball machine"), 409
-    if not bridge.drop():
-        return jsonify(error=f"the ball machine is not ready ({status['state']})"), 409
-    return jsonify(bridge.status()), 202
+        raise Conflict("start a game drawn by hand (manual) to use the ball machine")
+    if not link.drop():
+        raise Conflict("the ball machine is not ready (%(state)s)", state=status["state"])
+    return jsonify(link.status()), 202
 
 
-def start_in_station(app: Flask, device_url: str) -> EmbeddedBridge:
-    """Run the bridge for the life of the station. Call before the app serves its first request.
-    A malformed URL is the user's mistake (KitError: one line, exit 2); a board that is not
-    plugged in yet is not: the bridge waits for it."""
+def register(app: Flask, device_url: str) -> EmbeddedBridge:
+    """Run the bridge for the life of the station (`create_app` calls this when `DEVICE_URL` is
+    set, before the app serves its first request). A malformed URL is the user's mistake
+    (KitError: one line, exit 2); a board that is not plugged in yet is not: the bridge waits."""
     check_url(device_url)
-    bridge = EmbeddedBridge(app, device_url)
-    app.extensions["bhp_bridge"] = bridge
+    made = EmbeddedBridge(app, device_url)
+    area_state("bridge", lambda: made, app)
     if bp.name not in app.blueprints:
         app.register_blueprint(bp)
-    app.jinja_env.globals["bhp_device"] = bridge.status
-    return bridge.start()
+    app.jinja_env.globals["bhp_device"] = made.status
+    return made.start()

@@ -88,7 +88,14 @@ class DeviceLink:
         self.resends = resends
         self.hello: Hello | None = None
         self.shown: tuple[int, ...] = ()  # what the device acknowledged, in order
-        self.counters = {"resends": 0, "connects": 0, "events": 0, "duplicates": 0, "errors": 0}
+        self.counters = {
+            "resends": 0,
+            "connects": 0,
+            "events": 0,
+            "duplicates": 0,
+            "errors": 0,
+            "caught_up": 0,  # times the link had sent everything asked of it (tests wait on it)
+        }
         self.decoder = FrameDecoder()
         self._wanted: tuple[int, ...] = ()
         self._drops = 0
@@ -221,6 +228,7 @@ class DeviceLink:
                     self._set_state("error", f"device answered ERR {reply.info[0]} to DROP")
                 continue
             with self._synced:
+                self.counters["caught_up"] += 1
                 self._synced.notify_all()
             try:
                 kind, item = self._inbox.get(timeout=IDLE_PING)

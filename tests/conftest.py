@@ -7,9 +7,10 @@ import threading
 from collections.abc import Callable, Iterator
 
 import pytest
+from testkit import TEST_PIN, Caller, eventually  # noqa: F401  (tests import from testkit)
 
-from bingo_hall.i18n import catalog_dirs
-from bingo_hall.station import create_app
+from bingo_hall.app import create_app
+from bingo_hall.web.i18n import catalog_dirs
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -21,7 +22,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TEST_PIN = "246810"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -75,10 +75,10 @@ def app(tmp_path):
         {
             "TESTING": True,
             "DATABASE": str(tmp_path / "test.sqlite"),
-            "INSTANCE_PATH": str(tmp_path),
             "SECRET_KEY": "test-secret",
             "CALLER_PIN": TEST_PIN,
-        }
+        },
+        instance_path=str(tmp_path),
     )
 
 
@@ -90,6 +90,12 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def caller(client) -> Caller:
+    """The Maestro, logged in with the caller PIN (see testkit.Caller)."""
+    return Caller(client)
 
 
 class LiveServer:

@@ -1,6 +1,6 @@
 """The app factory and the language switch that every page shares."""
 
-from bingo_hall.station import create_app
+from bingo_hall.app import create_app
 
 
 def test_app_factory_builds_independent_apps(tmp_path):
@@ -9,16 +9,16 @@ def test_app_factory_builds_independent_apps(tmp_path):
             "TESTING": True,
             "DATABASE": str(tmp_path / "a.sqlite"),
             "SECRET_KEY": "x",
-            "INSTANCE_PATH": str(tmp_path),
-        }
+        },
+        instance_path=str(tmp_path),
     )
     b = create_app(
         {
             "TESTING": True,
             "DATABASE": str(tmp_path / "b.sqlite"),
             "SECRET_KEY": "x",
-            "INSTANCE_PATH": str(tmp_path),
-        }
+        },
+        instance_path=str(tmp_path),
     )
     assert a is not b and a.config["DATABASE"] != b.config["DATABASE"]
 

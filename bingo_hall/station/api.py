@@ -1,4 +1,4 @@
-"""The JSON API (docs/api.md): thin handlers over games.py, decks.py and auth.py."""
+"""The JSON API (docs/api.md): thin handlers over games.py, calls.py, decks.py and auth.py."""
 
 from __future__ import annotations
 
@@ -7,13 +7,18 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from . import calls, events, games
+from ..web.db import get_db
+from ..web.errors import RequestError, TooManyRequests, Unauthorized, Unavailable
+from ..web.hub import SSE_HEADERS, EventStream, sse
+from ..web.instance import hall
+from . import calls, games
 from .auth import PinResult, caller_required, check_pin, issue_token
-from .db import get_db
 from .decks import list_decks, store_deck
-from .errors import StationError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+RETRY_MS = 2000  # EventSource reconnects by itself after this
+HEARTBEAT_S = 15.0  # a comment this often, so a screen that went away is noticed
 
 
 def body(required: bool = False) -> dict[str, Any]:
@@ -21,14 +26,14 @@ def body(required: bool = False) -> dict[str, Any]:
     raw = request.get_data(cache=True)
     if not raw.strip():
         if required:
-            raise StationError("send a JSON object in the request body")
+            raise RequestError("send a JSON object in the request body")
         return {}
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise StationError("malformed JSON in the request body") from None
+        raise RequestError("malformed JSON in the request body") from None
     if not isinstance(data, dict):
-        raise StationError("the request body must be a JSON object")
+        raise RequestError("the request body must be a JSON object")
     return data
 
 
@@ -41,12 +46,11 @@ def login():
     data = body(required=True)
     result, wait = check_pin(data.get("pin"))
     if result == PinResult.LIMITED:
-        resp = jsonify(error=f"too many wrong PINs; try again in {wait} s")
-        resp.status_code = 429
-        resp.headers["Retry-After"] = str(wait)
-        return resp
+        raise TooManyRequests(
+            "too many wrong PINs; try again in %(s)s s", s=wait, extra={"retry_after": wait}
+        )
     if result == PinResult.WRONG:
-        return jsonify(error="wrong PIN"), 401
+        raise Unauthorized("wrong PIN")
     return jsonify(token=issue_token(), token_type="Bearer")
 
 
@@ -85,76 +89,76 @@ def new_game():
     return jsonify(created), 201
 
 
-@bp.get("/games/<game_id>")
-def game(game_id: str):
+@bp.get("/games/<int:game_id>")
+def game(game_id: int):
     return jsonify(games.snapshot(get_db(), game_id))
 
 
-@bp.post("/games/<game_id>/draw")
+@bp.post("/games/<int:game_id>/draw")
 @caller_required
-def draw(game_id: str):
+def draw(game_id: int):
     d = body()
-    return jsonify(calls.draw_ball(get_db(), game_id, d.get("expect_seq"), _key(d)))
+    return jsonify(calls.draw_ball(get_db(), game_id, d.get("expect_seq"), _key(d)).to_json())
 
 
-@bp.post("/games/<game_id>/calls")
+@bp.post("/games/<int:game_id>/calls")
 @caller_required
-def enter(game_id: str):
+def enter(game_id: int):
     d = body(required=True)
     if "ball" not in d:
-        raise StationError('send {"ball": n} with the ball from the cage (1-75)')
+        raise RequestError('send {"ball": n} with the ball from the cage (1-75)')
     ball = d["ball"]
     if isinstance(ball, str) and ball.strip().isdigit():
         ball = int(ball)
-    return jsonify(calls.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))), 201
+    done = calls.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))
+    return jsonify(done.to_json()), 201
 
 
-@bp.post("/games/<game_id>/undo")
+@bp.post("/games/<int:game_id>/undo")
 @caller_required
-def undo(game_id: str):
+def undo(game_id: int):
     d = body(required=True)
     seq = d.get("seq", d.get("expect_seq"))
-    return jsonify(calls.undo_last(get_db(), game_id, d.get("reason"), seq, _key(d)))
+    return jsonify(calls.undo_last(get_db(), game_id, d.get("reason"), seq, _key(d)).to_json())
 
 
-@bp.post("/games/<game_id>/public-input")
+@bp.post("/games/<int:game_id>/public-input")
 @caller_required
-def public_input(game_id: str):
+def public_input(game_id: int):
     d = body(required=True)
     return jsonify(games.set_public_input(get_db(), game_id, d.get("public_input")))
 
 
-@bp.post("/games/<game_id>/rounds")
+@bp.post("/games/<int:game_id>/rounds")
 @caller_required
-def next_round(game_id: str):
+def next_round(game_id: int):
     d = body()
     return jsonify(games.start_next_round(get_db(), game_id, d.get("public_input"))), 201
 
 
-@bp.post("/games/<game_id>/end")
+@bp.post("/games/<int:game_id>/end")
 @caller_required
-def end(game_id: str):
+def end(game_id: int):
     return jsonify(games.end_game(get_db(), game_id))
 
 
-@bp.get("/games/<game_id>/events")
-def game_events(game_id: str):
+@bp.get("/games/<int:game_id>/events")
+def game_events(game_id: int):
     conn = get_db()
-    gid = games.get_game(conn, game_id)["game_id"]
+    games.get_game(conn, game_id)
+    hub = hall().hub
     limit = current_app.config.get("SSE_LIMIT")
-    if limit and events.open_streams() >= limit:
+    if limit and hub.count() >= limit:
         # Every stream holds a server thread; keep some free for the Maestro's draws.
-        resp = jsonify(error="too many screens are following the game; try again in a moment")
-        resp.status_code = 503
-        resp.headers["Retry-After"] = "10"
-        return resp
-    q = events.subscribe(gid)
+        raise Unavailable(
+            "too many screens are following the game; try again in a moment",
+            extra={"retry_after": 10},
+        )
+    sub = hub.subscribe(games.channel(game_id))
     try:
-        first = events.format_event("snapshot", games.snapshot(conn, gid))
+        first = sse("snapshot", games.snapshot(conn, game_id))
     except BaseException:
-        events.unsubscribe(gid, q)
+        sub.close()
         raise
-    resp = Response(events.stream(gid, q, first), mimetype="text/event-stream")
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["X-Accel-Buffering"] = "no"
-    return resp
+    stream = EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S)
+    return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS)

@@ -17,11 +17,14 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
-from flask import current_app, g, jsonify, redirect, request, session, url_for
+from flask import current_app, g, redirect, request, session, url_for
 
-from .db import get_db
+from ..web.db import get_db
+from ..web.errors import Forbidden, Unauthorized, wants_json
+from ..web.instance import area_state
 
 MAX_FAILURES = 5  # wrong PINs allowed per window before the address has to wait
 WINDOW_S = 300.0
@@ -54,14 +57,16 @@ class _Limiter:
 
 
 def _limiter() -> _Limiter:
-    return current_app.extensions.setdefault("bingo_hall_pin_limiter", _Limiter())
+    return area_state("pin_limiter", _Limiter)
 
 
-class PinResult:
-    OK, WRONG, LIMITED = "ok", "wrong", "limited"
+class PinResult(StrEnum):
+    OK = "ok"
+    WRONG = "wrong"
+    LIMITED = "limited"
 
 
-def check_pin(pin: Any) -> tuple[str, int]:
+def check_pin(pin: Any) -> tuple[PinResult, int]:
     """(result, retry_after seconds). Compares in constant time; counts failures per address."""
     who = request.remote_addr or "?"
     limiter = _limiter()
@@ -138,10 +143,6 @@ def is_caller() -> bool:
     return _session_ok() or _bearer_ok()
 
 
-def _wants_json() -> bool:
-    return request.path.startswith("/api/") or request.is_json
-
-
 def caller_required(view: Callable) -> Callable:
     """Only the Maestro: a bearer token, or the login session (+ CSRF token for changes)."""
 
@@ -152,16 +153,13 @@ def caller_required(view: Callable) -> Callable:
             return view(*args, **kwargs)
         if _session_ok():
             if request.method in UNSAFE and not csrf_ok():
-                if _wants_json():
-                    return jsonify(error="missing or wrong CSRF token; reload the page"), 403
+                if wants_json():
+                    raise Forbidden("missing or wrong CSRF token; reload the page")
                 return redirect(url_for("caller.login", next=request.path))
             g.caller_via = "session"
             return view(*args, **kwargs)
-        if _wants_json():
-            resp = jsonify(error='the caller PIN is needed: POST /api/login {"pin": ...}')
-            resp.status_code = 401
-            resp.headers["WWW-Authenticate"] = "Bearer"
-            return resp
+        if wants_json():
+            raise Unauthorized('the caller PIN is needed: POST /api/login {"pin": ...}')
         return redirect(url_for("caller.login", next=request.full_path.rstrip("?")))
 
     return wrapped

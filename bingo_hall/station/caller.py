@@ -9,10 +9,10 @@ from flask_babel import gettext as _
 
 from ..errors import KitError
 from ..manifest import parse_deck
+from ..web.db import get_db
+from ..web.errors import RequestError
 from .auth import PinResult, caller_required, check_pin, csrf_ok, is_caller, log_in_session
-from .db import get_db
 from .decks import list_decks, store_deck
-from .errors import StationError
 from .games import create_game, end_game, get_game, newest_active_game, snapshot
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
@@ -81,8 +81,8 @@ def new():
                 public_input=f.get("public_input") or None,
             )
             return redirect(url_for("caller.game", game_id=created["game_id"]))
-        except StationError as exc:
-            error, status = _(exc.template, **exc.params), exc.status
+        except RequestError as exc:
+            error, status = exc.message(), exc.status
     active = newest_active_game(conn)
     return render_template(
         "caller/new.html", decks=list_decks(conn), error=error, active=active
@@ -100,8 +100,8 @@ def upload_deck():
     try:
         deck = store_deck(get_db(), parse_deck(upload.read()))
         flash(_("Deck %(name)s loaded (%(n)s cards).", name=deck.name, n=len(deck.cards)))
-    except StationError as exc:
-        flash(_(exc.template, **exc.params))
+    except RequestError as exc:
+        flash(exc.message())
     except KitError as exc:  # the deck file's problem, naming the card
         flash(str(exc))
     return redirect(url_for("caller.new"))

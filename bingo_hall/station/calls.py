@@ -14,27 +14,35 @@ from typing import Any
 
 from .. import draw as rules
 from ..cards import call_name
-from . import events
-from .db import transaction
-from .errors import Conflict, StationError
-from .games import MAX_REASON, _active_round, _last_seq, _live_calls, write_lock
+from ..web.db import transaction
+from ..web.errors import Conflict, RequestError
+from ..web.instance import hall
+from .games import active_round, last_seq, live_calls, publish
+from .model import Call, DrawMethod, UndoneCall
 from .spoken import spoken_both
 
+MAX_REASON = 200
 
-def _replayed(conn: sqlite3.Connection, game_id: int, key: str | None) -> dict | None:
+
+def _replayed(conn: sqlite3.Connection, game_id: int, key: str | None, kind: type):
+    """The answer already given to this idempotency key, as the same kind of value."""
     if key is None:
         return None
     row = conn.execute(
         "SELECT response FROM idempotency WHERE game_id = ? AND key = ?", (game_id, key)
     ).fetchone()
-    return json.loads(row["response"]) if row else None
+    if row is None:
+        return None
+    stored = json.loads(row["response"])
+    fields = kind.__dataclass_fields__
+    return kind(**{k: v for k, v in stored.items() if k in fields})
 
 
-def _remember(conn: sqlite3.Connection, game_id: int, key: str | None, response: dict) -> None:
+def _remember(conn: sqlite3.Connection, key: str | None, done: Call | UndoneCall) -> None:
     if key is not None:
         conn.execute(
             "INSERT INTO idempotency (game_id, key, response) VALUES (?, ?, ?)",
-            (game_id, key, json.dumps(response)),
+            (done.game_id, key, json.dumps(done.to_json())),
         )
 
 
@@ -42,7 +50,7 @@ def _check_key(key: Any) -> str | None:
     if key is None:
         return None
     if not isinstance(key, str) or not 1 <= len(key) <= 200:
-        raise StationError("an idempotency key is text of 1 to 200 characters")
+        raise RequestError("an idempotency key is text of 1 to 200 characters")
     return key
 
 
@@ -50,7 +58,7 @@ def _check_expect(expect_seq: Any, actual: int) -> None:
     if expect_seq is None:
         return
     if isinstance(expect_seq, bool) or not isinstance(expect_seq, int):
-        raise StationError("expect_seq must be a whole number")
+        raise RequestError("expect_seq must be a whole number")
     if expect_seq != actual:
         raise Conflict(
             "the game has moved on (it is at %(actual)s, the request expected %(expected)s); "
@@ -62,37 +70,37 @@ def _check_expect(expect_seq: Any, actual: int) -> None:
 
 def _add_call(
     conn: sqlite3.Connection,
-    game_id: Any,
-    source: str,
+    game_id: int,
+    source: DrawMethod,
     ball: Any = None,
     expect_seq: Any = None,
     key: Any = None,
-) -> dict[str, Any]:
+) -> Call:
     key = _check_key(key)
-    with write_lock:
+    with hall().write_lock:
         with transaction(conn):
-            game, rnd = _active_round(conn, game_id)
-            gid = game["id"]
-            done = _replayed(conn, gid, key)
+            game, rnd = active_round(conn, game_id)
+            gid = game.game_id
+            done = _replayed(conn, gid, key, Call)
             if done is not None:
                 return done
-            if game["draw"] != source:
-                if source == "auto":
+            if game.draw != source:
+                if source == DrawMethod.AUTO:
                     raise Conflict("this game is drawn by hand: enter the ball from the cage")
                 raise Conflict("this game draws automatically: use Draw")
-            last = _last_seq(conn, rnd["id"])
+            last = last_seq(conn, rnd.round_id)
             _check_expect(expect_seq, last)
-            called = [r["ball"] for r in _live_calls(conn, rnd["id"])]
-            if source == "auto":
+            called = [r["ball"] for r in live_calls(conn, rnd.round_id)]
+            if source == DrawMethod.AUTO:
                 if len(called) >= rules.BALLS:
                     raise Conflict("all 75 balls have been called")
-                order = rules.draw_order(bytes.fromhex(rnd["seed"]), rnd["public_input"])
+                order = rules.draw_order(bytes.fromhex(rnd.seed), rnd.public_input)
                 chosen = rules.next_auto_ball(order, called)
             else:
                 try:
                     chosen = rules.check_ball(ball)
                 except rules.DrawError:
-                    raise StationError(
+                    raise RequestError(
                         "a ball is a whole number from 1 to 75, not %(ball)s", ball=repr(ball)
                     ) from None
                 if chosen in called:
@@ -100,50 +108,49 @@ def _add_call(
             seq = last + 1
             conn.execute(
                 "INSERT INTO calls (round_id, seq, ball, source) VALUES (?, ?, ?, ?)",
-                (rnd["id"], seq, chosen, source),
+                (rnd.round_id, seq, chosen, str(source)),
             )
-            response = {
-                "game_id": gid,
-                "round": rnd["number"],
-                "seq": seq,
-                "ball": chosen,
-                "call": call_name(chosen),
-                "spoken": spoken_both(chosen),
-                "count": len(called) + 1,
-                "left": rules.BALLS - len(called) - 1,
-            }
-            _remember(conn, gid, key, response)
-        events.publish(gid, "call", response)
-    return response
+            done = Call(
+                game_id=gid,
+                round=rnd.number,
+                seq=seq,
+                ball=chosen,
+                count=len(called) + 1,
+                left=rules.BALLS - len(called) - 1,
+                spoken=spoken_both(chosen),
+            )
+            _remember(conn, key, done)
+        publish(gid, "call", done.to_json())
+    return done
 
 
-def draw_ball(conn, game_id, expect_seq=None, key=None) -> dict[str, Any]:
+def draw_ball(conn: sqlite3.Connection, game_id: int, expect_seq=None, key=None) -> Call:
     """Auto draw: the next ball of the committed order (bingo_hall.draw)."""
-    return _add_call(conn, game_id, "auto", expect_seq=expect_seq, key=key)
+    return _add_call(conn, game_id, DrawMethod.AUTO, expect_seq=expect_seq, key=key)
 
 
-def enter_ball(conn, game_id, ball, expect_seq=None, key=None) -> dict[str, Any]:
+def enter_ball(conn: sqlite3.Connection, game_id: int, ball, expect_seq=None, key=None) -> Call:
     """Manual entry: the ball that came out of a physical cage or blower."""
-    return _add_call(conn, game_id, "manual", ball=ball, expect_seq=expect_seq, key=key)
+    return _add_call(conn, game_id, DrawMethod.MANUAL, ball=ball, expect_seq=expect_seq, key=key)
 
 
 def undo_last(
-    conn: sqlite3.Connection, game_id: Any, reason: Any, seq: Any = None, key: Any = None
-) -> dict[str, Any]:
+    conn: sqlite3.Connection, game_id: int, reason: Any, seq: Any = None, key: Any = None
+) -> UndoneCall:
     """Take back the last live call, logging why. `seq`, if given, must be that call's seq, so a
     doubled undo request cannot take back a second call."""
     if not isinstance(reason, str) or not reason.strip():
-        raise StationError("say why the call is undone (a reason is required)")
+        raise RequestError("say why the call is undone (a reason is required)")
     reason = reason.strip()[:MAX_REASON]
     key = _check_key(key)
-    with write_lock:
+    with hall().write_lock:
         with transaction(conn):
-            game, rnd = _active_round(conn, game_id)
-            gid = game["id"]
-            done = _replayed(conn, gid, key)
+            game, rnd = active_round(conn, game_id)
+            gid = game.game_id
+            done = _replayed(conn, gid, key, UndoneCall)
             if done is not None:
                 return done
-            calls = _live_calls(conn, rnd["id"])
+            calls = live_calls(conn, rnd.round_id)
             if not calls:
                 raise Conflict("there is no call to undo in this round")
             last = calls[-1]
@@ -151,18 +158,17 @@ def undo_last(
             conn.execute(
                 "UPDATE calls SET undone_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), "
                 "undo_reason = ? WHERE round_id = ? AND seq = ?",
-                (reason, rnd["id"], last["seq"]),
+                (reason, rnd.round_id, last["seq"]),
             )
-            response = {
-                "game_id": gid,
-                "round": rnd["number"],
-                "seq": last["seq"],
-                "ball": last["ball"],
-                "call": call_name(last["ball"]),
-                "reason": reason,
-                "count": len(calls) - 1,
-                "left": rules.BALLS - len(calls) + 1,
-            }
-            _remember(conn, gid, key, response)
-        events.publish(gid, "undo", response)
-    return response
+            done = UndoneCall(
+                game_id=gid,
+                round=rnd.number,
+                seq=last["seq"],
+                ball=last["ball"],
+                count=len(calls) - 1,
+                left=rules.BALLS - len(calls) + 1,
+                reason=reason,
+            )
+            _remember(conn, key, done)
+        publish(gid, "undo", done.to_json())
+    return done

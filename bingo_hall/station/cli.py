@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 from pathlib import Path
 
 import click
@@ -21,22 +20,15 @@ DEFAULT_THREADS = 160
 RESERVED_THREADS = 16  # never taken by event streams: the Maestro's draws must get through
 
 
-def _pin(instance: Path, given: str | None) -> str:
-    """--pin, else $BINGO_HALL_PIN, else the PIN kept in the instance folder (made once), so a
-    restarted station keeps the PIN the Maestro already has."""
+def _checked_pin(given: str | None) -> str | None:
+    """--pin, else $BINGO_HALL_PIN; None lets the app keep (or make once) the PIN in its
+    instance folder, so a restarted station keeps the PIN the Maestro already has."""
     pin = given or os.environ.get("BINGO_HALL_PIN")
-    if pin:
-        if not pin.strip() or len(pin) > 64:
-            raise KitError("the PIN must be 1 to 64 characters")
-        return pin.strip()
-    path = instance / "caller_pin"
-    try:
-        return path.read_text().strip()
-    except OSError:
-        pin = f"{secrets.randbelow(10**6):06d}"
-        path.write_text(pin)
-        path.chmod(0o600)
-        return pin
+    if pin is None:
+        return None
+    if not pin.strip() or len(pin) > 64:
+        raise KitError("the PIN must be 1 to 64 characters")
+    return pin.strip()
 
 
 def lan_address() -> str:
@@ -44,28 +36,33 @@ def lan_address() -> str:
     return netaddr.lan_address() or "127.0.0.1"
 
 
-def build_app(db: str | None, pin: str | None, instance: str | None = None):
-    from . import create_app
+def build_app(
+    db: str | None, pin: str | None, instance: str | None = None, device: str | None = None
+):
+    """The app as the command line asks for it: `--instance` is Flask's instance folder (its
+    `config.py` is read), and the options given on the command line win over that file."""
+    from ..app import create_app
 
-    config: dict = {}
-    if instance:
-        folder = Path(instance).expanduser().resolve()
-        config["INSTANCE_PATH"] = str(folder)
-        config["DATABASE"] = str(folder / "bingo-hall.sqlite")
+    settings: dict = {}
+    if (checked := _checked_pin(pin)) is not None:
+        settings["CALLER_PIN"] = checked
     if db:
         Path(db).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-        config["DATABASE"] = str(Path(db).expanduser().resolve())
+        settings["DATABASE"] = str(Path(db).expanduser().resolve())
+    if device:
+        settings["DEVICE_URL"] = device
+    folder = Path(instance).expanduser().resolve() if instance else None
     try:
-        app = create_app(config or None) if config else create_app()
+        return create_app(instance_path=folder, settings=settings)
+    except KitError:
+        raise
     except Exception as exc:  # sqlite3.Error, OSError: a database we cannot open
         raise KitError(f"cannot open the database: {exc}") from None
-    app.config["CALLER_PIN"] = _pin(Path(app.config["INSTANCE_DIR"]), pin)
-    return app
 
 
 def load_decks(app, paths: tuple[str, ...]) -> list:
     from ..manifest import load_deck
-    from .db import connect
+    from ..web.db import connect
     from .decks import store_deck
 
     decks = [load_deck(p) for p in paths]
@@ -78,15 +75,10 @@ def load_decks(app, paths: tuple[str, ...]) -> list:
     return decks
 
 
-def run_server(app, host: str, port: int, threads: int, device: str | None = None, notes=()):
+def run_server(app, host: str, port: int, threads: int, notes=()):
     from waitress import create_server
 
     app.config["SSE_LIMIT"] = max(1, threads - RESERVED_THREADS)
-
-    if device:
-        from firmware_bridge.embedded import start_in_station
-
-        start_in_station(app, device)
     try:
         server = create_server(
             app,
@@ -150,10 +142,10 @@ def _with_common(fn):
 @click.option("--device", default=None, help="Flashboard URL (e.g. /dev/ttyUSB0, COM3).")
 def serve(decks, db, host, port, pin, threads, instance, device):
     """Run the caller station (waitress) with the given decks loaded."""
-    app = build_app(db, pin, instance)
+    app = build_app(db, pin, instance, device)
     loaded = load_decks(app, decks)
     notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
-    run_server(app, host, port, threads, device, notes)
+    run_server(app, host, port, threads, notes)
 
 
 @click.command()
@@ -164,7 +156,7 @@ def demo(db, host, port, pin, threads, instance, cards):
     from ..manifest import load_deck, new_deck, save_deck
 
     app = build_app(db, pin, instance)
-    folder = Path(app.config["INSTANCE_DIR"])
+    folder = Path(app.instance_path)
     path = folder / "demo.deck.json"
     deck = load_deck(path) if path.exists() else None
     if deck is None or len(deck.cards) != cards:
@@ -173,7 +165,7 @@ def demo(db, host, port, pin, threads, instance, cards):
     load_decks(app, (str(path),))
     notes = [f"demo deck:   {path} ({len(deck.cards)} cards)"]
     notes.append(_demo_pdf(deck, folder, port))
-    run_server(app, host, port, threads, None, notes)
+    run_server(app, host, port, threads, notes)
 
 
 def _demo_pdf(deck, folder: Path, port: int) -> str:
@@ -224,5 +216,5 @@ def audit(seed, public_input, calls):
 @click.option("--db", "db", default=None, help="SQLite file (default: the instance folder).")
 def init_db(db):
     """Create or update the station's database."""
-    app = build_app(db, "unused", str(default_instance_dir()))
+    app = build_app(db, None, str(default_instance_dir()))
     click.echo(f"database ready: {app.config['DATABASE']}")

@@ -1,27 +1,20 @@
 """Decks known to the station, stored whole (manifest JSON, with its signing secret) in SQLite.
 
 The manifest is validated on the way in (`bingo_hall.manifest.deck_from_dict`), so every deck in
-the database is line-unique and its totals are right. Parsed decks are cached: a deck id never
-changes meaning, because storing a different deck under a known id is refused.
+the database is line-unique and its totals are right. Parsed decks are cached on the app
+(`StationState.decks`): a deck id never changes meaning, because storing a different deck under
+a known id is refused.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from typing import Any
 
 from ..manifest import Deck, deck_from_dict
-from .errors import Conflict, NotFound
-
-_cache: dict[tuple[str, str], Deck] = {}
-_cache_lock = threading.Lock()
-
-
-def _db_key(conn: sqlite3.Connection) -> str:
-    row = conn.execute("PRAGMA database_list").fetchone()
-    return row[2] if row else ""
+from ..web.errors import Conflict, NotFound
+from .state import station_state
 
 
 def store_deck(conn: sqlite3.Connection, deck: Deck | dict[str, Any]) -> Deck:
@@ -42,17 +35,17 @@ def store_deck(conn: sqlite3.Connection, deck: Deck | dict[str, Any]) -> Deck:
 
 
 def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck:
-    key = (_db_key(conn), deck_id)
-    with _cache_lock:
-        cached = _cache.get(key)
+    state = station_state()
+    with state.decks_lock:
+        cached = state.decks.get(deck_id)
     if cached is not None:
         return cached
     row = conn.execute("SELECT manifest FROM decks WHERE deck_id = ?", (deck_id,)).fetchone()
     if row is None:
         raise NotFound("no deck %(deck)s is loaded in this station", deck=repr(deck_id))
     deck = deck_from_dict(json.loads(row["manifest"]))
-    with _cache_lock:
-        _cache[key] = deck
+    with state.decks_lock:
+        state.decks[deck_id] = deck
     return deck
 
 

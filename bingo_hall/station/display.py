@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from .db import get_db
+from ..web.db import get_db
 from .games import get_game, newest_active_game, snapshot
 
 bp = Blueprint("display", __name__)

@@ -1,84 +1,69 @@
-"""Games, rounds and calls over sqlite3: the station's service layer (issue 4).
+"""Games and rounds over sqlite3: start, public input, next round, end, and the snapshot a
+screen draws itself from (issue 4). Calls (draw, entry, undo) are in calls.py, which builds on
+this module.
 
-Every change is committed (BEGIN IMMEDIATE ... COMMIT, synchronous=FULL) before it is published,
-so a station killed at any moment shows, after a restart, exactly the calls it acknowledged. A
-write lock keeps the order of events the same as the order of commits. Drawing, entering and
-undoing calls live in calls.py; the draw rules in the pure module `bingo_hall.draw`.
+Every change is committed (BEGIN IMMEDIATE ... COMMIT, synchronous=FULL) before it is published
+on the app's event hub, under the app's write lock, so events go out in the order of commits and
+a station killed at any moment shows, after a restart, exactly what it acknowledged.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from typing import Any
 
 from .. import draw as rules
 from ..cards import call_name
-from . import events
-from .db import transaction
+from ..web.db import transaction
+from ..web.errors import Conflict, NotFound, RequestError
+from ..web.instance import hall
 from .decks import get_deck
-from .errors import Conflict, NotFound, StationError
+from .model import DrawMethod, Game, Mode, Round
 from .spoken import spoken_both
+from .state import station_state
 
-MODES = ("normal", "points")
-DRAWS = ("auto", "manual")
 MAX_PUBLIC_INPUT = 200
-MAX_REASON = 200
-
-write_lock = threading.RLock()
 
 
-def _game_row(conn: sqlite3.Connection, game_id: Any) -> sqlite3.Row:
-    try:
-        gid = int(game_id)
-    except (TypeError, ValueError):
-        raise NotFound("there is no game %(game)s", game=repr(game_id)) from None
-    row = conn.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
-    if row is None:
-        raise NotFound("there is no game %(game)s", game=gid)
-    return row
+def channel(game_id: int) -> tuple[str, int]:
+    """The hub channel of a game's screens."""
+    return ("game", game_id)
 
 
-def get_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def publish(game_id: int, event: str, data: dict[str, Any]) -> None:
+    """Tell every screen following the game. Call it only after the change is committed."""
+    hall().hub.publish(channel(game_id), event, data)
+
+
+def get_game(conn: sqlite3.Connection, game_id: int) -> Game:
     """The game's settings and status. Raises NotFound (404) for an unknown game."""
-    r = _game_row(conn, game_id)
-    return {
-        "game_id": r["id"],
-        "deck_id": r["deck_id"],
-        "mode": r["mode"],
-        "free_centre": bool(r["free_centre"]),
-        "draw": r["draw"],
-        "options": json.loads(r["options"]),
-        "status": r["status"],
-        "created": r["created"],
-        "ended": r["ended"],
-    }
+    row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise NotFound("there is no game %(game)s", game=game_id)
+    return Game.from_row(row)
 
 
-def _round_row(conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+def current_round(conn: sqlite3.Connection, game_id: int) -> Round:
+    """The round being played (the newest)."""
     row = conn.execute(
         "SELECT * FROM rounds WHERE game_id = ? ORDER BY number DESC LIMIT 1", (game_id,)
     ).fetchone()
     if row is None:
         raise NotFound("game %(game)s has no round", game=game_id)
-    return row
+    return Round.from_row(row)
 
 
-def current_round(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-    """The round being played: number, commitment, public input (never the unrevealed seed)."""
-    _game_row(conn, game_id)
-    r = _round_row(conn, game_id)
-    return {
-        "round_id": r["id"],
-        "round": r["number"],
-        "commitment": r["commitment"],
-        "public_input": r["public_input"],
-        "revealed": bool(r["revealed"]),
-    }
+def active_round(conn: sqlite3.Connection, game_id: int) -> tuple[Game, Round]:
+    """The game and its round, for a change: 409 once the game has ended."""
+    game = get_game(conn, game_id)
+    if not game.active:
+        raise Conflict("game %(game)s has ended; start a new game", game=game.game_id)
+    return game, current_round(conn, game.game_id)
 
 
-def _live_calls(conn: sqlite3.Connection, round_id: int) -> list[sqlite3.Row]:
+def live_calls(conn: sqlite3.Connection, round_id: int) -> list[sqlite3.Row]:
+    """The round's calls in order, undone ones left out (seq, ball, source, called_at)."""
     return conn.execute(
         "SELECT seq, ball, source, called_at FROM calls "
         "WHERE round_id = ? AND undone_at IS NULL ORDER BY seq",
@@ -86,15 +71,16 @@ def _live_calls(conn: sqlite3.Connection, round_id: int) -> list[sqlite3.Row]:
     ).fetchall()
 
 
-def _last_seq(conn: sqlite3.Connection, round_id: int) -> int:
+def last_seq(conn: sqlite3.Connection, round_id: int) -> int:
+    """The round's last sequence number, undone calls included (0 before the first ball)."""
     row = conn.execute("SELECT MAX(seq) FROM calls WHERE round_id = ?", (round_id,)).fetchone()
     return row[0] or 0
 
 
 def called_balls(conn: sqlite3.Connection, game_id: int) -> list[int]:
     """The current round's balls in the order called, undone calls left out."""
-    _game_row(conn, game_id)
-    return [r["ball"] for r in _live_calls(conn, _round_row(conn, game_id)["id"])]
+    get_game(conn, game_id)
+    return [r["ball"] for r in live_calls(conn, current_round(conn, game_id).round_id)]
 
 
 def list_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
@@ -105,7 +91,7 @@ def list_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     ).fetchall()
     out = []
     for r in rows:
-        rnd = _round_row(conn, r["id"])
+        rnd = current_round(conn, r["id"])
         out.append(
             {
                 "game_id": r["id"],
@@ -115,8 +101,8 @@ def list_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
                 "draw": r["draw"],
                 "status": r["status"],
                 "created": r["created"],
-                "round": rnd["number"],
-                "calls": len(_live_calls(conn, rnd["id"])),
+                "round": rnd.number,
+                "calls": len(live_calls(conn, rnd.round_id)),
             }
         )
     return out
@@ -131,7 +117,7 @@ def _check_public_input(text: Any) -> str | None:
     if text is None or text == "":
         return None
     if not isinstance(text, str) or len(text) > MAX_PUBLIC_INPUT:
-        raise StationError(
+        raise RequestError(
             "the public input is text of at most %(n)s characters", n=MAX_PUBLIC_INPUT
         )
     return text
@@ -151,122 +137,117 @@ def _new_round(conn: sqlite3.Connection, game_id: int, number: int, public_input
 def create_game(
     conn: sqlite3.Connection,
     deck_id: Any,
-    mode: Any = "normal",
+    mode: Any = Mode.NORMAL,
     free_centre: Any = None,
-    draw: Any = "auto",
+    draw: Any = DrawMethod.AUTO,
     options: Any = None,
     public_input: Any = None,
 ) -> dict[str, Any]:
     """Start a game on a loaded deck; round 1 starts with it and its commitment is published.
 
     `free_centre` defaults to the deck's: a deck printed with FREE always plays it free; a deck
-    with a number in the centre may play the "espacio franco" house rule (RULES-NOTES §1).
+    with a number in the centre may play the "espacio franco" house rule (docs/claims.md).
     """
     if not isinstance(deck_id, str):
-        raise StationError("deck_id is required (see GET /api/decks)")
+        raise RequestError("deck_id is required (see GET /api/decks)")
     deck = get_deck(conn, deck_id)
-    if mode not in MODES:
-        raise StationError("mode must be 'normal' or 'points'")
-    if draw not in DRAWS:
-        raise StationError("draw must be 'auto' or 'manual'")
+    if mode not in tuple(Mode):
+        raise RequestError("mode must be 'normal' or 'points'")
+    if draw not in tuple(DrawMethod):
+        raise RequestError("draw must be 'auto' or 'manual'")
     if free_centre is None:
         free_centre = deck.free_centre
     if not isinstance(free_centre, bool):
-        raise StationError("free_centre must be true or false")
+        raise RequestError("free_centre must be true or false")
     if deck.free_centre and not free_centre:
-        raise StationError("this deck has FREE printed in the centre, so free_centre must be true")
+        raise RequestError("this deck has FREE printed in the centre, so free_centre must be true")
     options = {} if options is None else options
     if not isinstance(options, dict):
-        raise StationError("options must be a JSON object")
+        raise RequestError("options must be a JSON object")
     public_input = _check_public_input(public_input)
-    with write_lock:
+    with hall().write_lock:
         with transaction(conn):
             cur = conn.execute(
                 "INSERT INTO games (deck_id, mode, free_centre, draw, options) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (deck_id, mode, int(free_centre), draw, json.dumps(options)),
+                (deck_id, str(mode), int(free_centre), str(draw), json.dumps(options)),
             )
             game_id = cur.lastrowid
             commitment = _new_round(conn, game_id, 1, public_input)
-        events.publish(game_id, "round", {"round": 1, "commitment": commitment})
+        publish(game_id, "round", {"round": 1, "commitment": commitment})
     return {"game_id": game_id, "commitment": commitment, "round": 1}
 
 
-def _active_round(conn: sqlite3.Connection, game_id: Any) -> tuple[sqlite3.Row, sqlite3.Row]:
-    game = _game_row(conn, game_id)
-    if game["status"] != "active":
-        raise Conflict("game %(game)s has ended; start a new game", game=game["id"])
-    return game, _round_row(conn, game["id"])
-
-
-def set_public_input(conn: sqlite3.Connection, game_id: Any, text: Any) -> dict[str, Any]:
+def set_public_input(conn: sqlite3.Connection, game_id: int, text: Any) -> dict[str, Any]:
     """A player's public input, accepted only before the round's first ball (docs/fairness.md)."""
     text = _check_public_input(text)
-    with write_lock:
+    with hall().write_lock:
         with transaction(conn):
-            game, rnd = _active_round(conn, game_id)
-            if _last_seq(conn, rnd["id"]):
+            game, rnd = active_round(conn, game_id)
+            if last_seq(conn, rnd.round_id):
                 raise Conflict("the public input can only be set before the first ball")
-            conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd["id"]))
-        data = {"round": rnd["number"], "commitment": rnd["commitment"], "public_input": text}
-        events.publish(game["id"], "round", data)
+            conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
+        data = {"round": rnd.number, "commitment": rnd.commitment, "public_input": text}
+        publish(game.game_id, "round", data)
     return data
 
 
-def _reveal(rnd: sqlite3.Row) -> dict[str, Any]:
-    return {
-        "round": rnd["number"],
-        "seed": rnd["seed"],
-        "commitment": rnd["commitment"],
-        "public_input": rnd["public_input"],
-    }
-
-
-def start_next_round(conn: sqlite3.Connection, game_id: Any, public_input: Any = None) -> dict:
+def start_next_round(conn: sqlite3.Connection, game_id: int, public_input: Any = None) -> dict:
     """Close the round (revealing its seed) and commit a new seed: Bingo de Puntos plays a round
-    per bingo, scores carrying over, until someone reaches 1000 (RULES-NOTES §1)."""
+    per bingo, scores carrying over, until someone reaches 1000 (docs/claims.md)."""
     public_input = _check_public_input(public_input)
-    with write_lock:
+    with hall().write_lock:
         with transaction(conn):
-            game, rnd = _active_round(conn, game_id)
-            conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd["id"],))
-            commitment = _new_round(conn, game["id"], rnd["number"] + 1, public_input)
+            game, rnd = active_round(conn, game_id)
+            conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
+            commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
         data = {
-            "round": rnd["number"] + 1,
+            "round": rnd.number + 1,
             "commitment": commitment,
             "public_input": public_input,
-            "previous": _reveal(rnd),
+            "previous": rnd.reveal(),
         }
-        events.publish(game["id"], "round", data)
+        publish(game.game_id, "round", data)
     return data
 
 
-def end_game(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False) -> list[Round]:
+    sql = "SELECT * FROM rounds WHERE game_id = ?" + (" AND revealed = 1" if revealed_only else "")
+    return [Round.from_row(r) for r in conn.execute(sql + " ORDER BY number", (game_id,))]
+
+
+def end_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """End the game and reveal the seed of every round, so anyone can run `bingo-hall audit`."""
-    with write_lock:
+    with hall().write_lock:
         with transaction(conn):
-            game, rnd = _active_round(conn, game_id)
-            conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game["id"],))
+            game, rnd = active_round(conn, game_id)
+            conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game.game_id,))
             conn.execute(
                 "UPDATE games SET status = 'ended', "
                 "ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-                (game["id"],),
+                (game.game_id,),
             )
-            rows = conn.execute(
-                "SELECT * FROM rounds WHERE game_id = ? ORDER BY number", (game["id"],)
-            ).fetchall()
-        data = {"seed": rnd["seed"], "round": rnd["number"], "rounds": [_reveal(r) for r in rows]}
-        events.publish(game["id"], "end", data)
-    return {"game_id": game["id"], **data}
+            rounds = _rounds(conn, game.game_id)
+        data = {"seed": rnd.seed, "round": rnd.number, "rounds": [r.reveal() for r in rounds]}
+        publish(game.game_id, "end", data)
+    return {"game_id": game.game_id, **data}
 
 
-def snapshot(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+def add_snapshot_extender(fn) -> None:
+    """`fn(conn, game_id) -> dict` is merged into every snapshot of this app (claims adds
+    `scores`). Call it while the area registers (inside an app context)."""
+    extenders = station_state().snapshot_extenders
+    if fn not in extenders:
+        extenders.append(fn)
+
+
+def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """Everything a screen needs to draw itself from nothing (sent first on every SSE connect)."""
     game = get_game(conn, game_id)
-    gid = game["game_id"]
-    rnd = _round_row(conn, gid)
-    deck = get_deck(conn, game["deck_id"])
-    live = _live_calls(conn, rnd["id"])
+    gid = game.game_id
+    rnd = current_round(conn, gid)
+    deck = get_deck(conn, game.deck_id)
+    live = live_calls(conn, rnd.round_id)
     calls = [
         {"seq": r["seq"], "ball": r["ball"], "call": call_name(r["ball"]), "at": r["called_at"]}
         for r in live
@@ -274,27 +255,24 @@ def snapshot(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     undone = conn.execute(
         "SELECT seq, ball, undo_reason, undone_at FROM calls "
         "WHERE round_id = ? AND undone_at IS NOT NULL ORDER BY seq",
-        (rnd["id"],),
-    ).fetchall()
-    revealed = conn.execute(
-        "SELECT * FROM rounds WHERE game_id = ? AND revealed = 1 ORDER BY number", (gid,)
+        (rnd.round_id,),
     ).fetchall()
     last = calls[-1] if calls else None
     snap = {
-        **game,
+        **game.to_json(),
         "deck": {
             "deck_id": deck.deck_id,
             "name": deck.name,
             "cards": len(deck.cards),
             "free_centre": deck.free_centre,
         },
-        "round": rnd["number"],
-        "commitment": rnd["commitment"],
-        "public_input": rnd["public_input"],
+        "round": rnd.number,
+        "commitment": rnd.commitment,
+        "public_input": rnd.public_input,
         "calls": calls,
         "last": last,
         "spoken": spoken_both(last["ball"]) if last else None,
-        "last_seq": _last_seq(conn, rnd["id"]),
+        "last_seq": last_seq(conn, rnd.round_id),
         "count": len(calls),
         "left": rules.BALLS - len(calls),
         "undone": [
@@ -307,25 +285,8 @@ def snapshot(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
             }
             for r in undone
         ],
-        "revealed": [_reveal(r) for r in revealed],
+        "revealed": [r.reveal() for r in _rounds(conn, gid, revealed_only=True)],
     }
-    return events.extend_snapshot(conn, gid, snap)
-
-
-# Drawing, entering and undoing live in calls.py; other areas call them through games too.
-def draw_ball(conn, game_id, expect_seq=None, key=None) -> dict[str, Any]:
-    from .calls import draw_ball as draw
-
-    return draw(conn, game_id, expect_seq, key)
-
-
-def enter_ball(conn, game_id, ball, expect_seq=None, key=None) -> dict[str, Any]:
-    from .calls import enter_ball as enter
-
-    return enter(conn, game_id, ball, expect_seq, key)
-
-
-def undo_last(conn, game_id, reason, seq=None, key=None) -> dict[str, Any]:
-    from .calls import undo_last as undo
-
-    return undo(conn, game_id, reason, seq, key)
+    for extend in list(station_state().snapshot_extenders):
+        snap.update(extend(conn, gid))
+    return snap

@@ -1,4 +1,4 @@
-"""The station's SQLite migrations (append-only; see db.py).
+"""The station's SQLite migrations (append-only; see bingo_hall/web/db.py).
 
 A game has rounds (Bingo de Puntos plays many per game); each round has its own committed seed and
 its own ordered calls. A call is never deleted: undo marks it undone with a reason, so the

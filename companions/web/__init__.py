@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-from flask import Blueprint
+from flask import Blueprint, Flask
 from jinja2 import FileSystemLoader
 
 HERE = Path(__file__).resolve().parent
@@ -26,4 +26,18 @@ class ShellBlueprint(Blueprint):
 
 bp = ShellBlueprint("companions", __name__, url_prefix="/t", template_folder="templates")
 
-from . import views  # noqa: E402,F401  (routes register themselves on bp)
+from . import views  # noqa: E402  (routes register themselves on bp)
+
+
+def register(app: Flask) -> None:
+    """Add the table scorekeepers at /t (`bingo_hall.app.create_app` calls this)."""
+    from bingo_hall.web import db, errors
+
+    from .. import schema
+
+    db.add_migrations(app, "companions", schema.MIGRATIONS)
+    app.register_blueprint(bp)
+    errors.register_error_page(app, "/t/", "companions/missing.html")
+    app.register_error_handler(views.EntryError, views.entry_error)
+    with app.app_context():
+        views.kinds()  # every game package, imported now: a missing one fails the start-up

@@ -1,37 +1,31 @@
-"""Live updates: Server-Sent Events for every phone at a table (issue 7: "within a second").
+"""Live updates for every phone at a table (issue 7: "within a second"), over the app's event
+hub: a writer publishes on the table's channel after its commit, and each open stream then sends
+the table's view at its newest version.
 
-A writer calls `notify(code)` after its commit; each open stream waits on a condition with a
-short timeout and then compares the table's version in SQLite, so a change made by another
-process on the same database file is still seen within a second.
+Each stream also looks at the table's version in SQLite every `POLL_SECONDS`, so a change made
+by another process on the same database file is still seen within a second.
 """
 
 from __future__ import annotations
 
-import json
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
 from typing import Any
 
-#: how often a stream re-checks SQLite even without a notification
-POLL_SECONDS = 0.5
+from bingo_hall.web.hub import sse
+
+#: how often a stream re-checks SQLite even without an event
+POLL_SECONDS = 1.0
 #: a comment line this often, so a phone that went away frees its server thread
 KEEPALIVE_SECONDS = 10.0
 #: streams end after this long; EventSource reconnects by itself and gets the current view
 STREAM_SECONDS = 300.0
-
-_changed = threading.Condition()
-
-
-def notify(code: str) -> None:
-    with _changed:
-        _changed.notify_all()
+RETRY_MS = 1000
 
 
-def _wait(timeout: float) -> None:
-    with _changed:
-        _changed.wait(timeout)
+def channel(code: str) -> tuple[str, str]:
+    """The hub channel of a table's phones."""
+    return ("table", code)
 
 
 class RenderedViews:
@@ -63,42 +57,3 @@ def render(snap: dict[str, Any]) -> str:
     if snap.get("next"):
         text += sse("next", {"code": snap["next"]}, version)
     return text
-
-
-def sse(event: str, data: Any, event_id: int | None = None) -> str:
-    lines = [f"event: {event}"]
-    if event_id is not None:
-        lines.append(f"id: {event_id}")
-    lines += [f"data: {line}" for line in json.dumps(data, separators=(",", ":")).splitlines()]
-    return "\n".join(lines) + "\n\n"
-
-
-def stream(
-    version_of: Callable[[], int | None],
-    events_for: Callable[[int], tuple[int, str]],
-    close: Callable[[], None],
-    *,
-    stream_seconds: float = STREAM_SECONDS,
-) -> Iterator[str]:
-    """Yield `history` then `view` events whenever the table's version moves.
-
-    `events_for(version)` returns the rendered messages and the version they show (which may
-    be newer than asked if another change landed meanwhile)."""
-    try:
-        yield "retry: 1000\n\n"
-        last: int | None = None
-        quiet_since = started = time.monotonic()
-        while time.monotonic() - started < stream_seconds:
-            version = version_of()
-            if version is None:
-                return
-            if version != last:
-                last, text = events_for(version)
-                yield text
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since > KEEPALIVE_SECONDS:
-                yield ": keepalive\n\n"
-                quiet_since = time.monotonic()
-            _wait(POLL_SECONDS)
-    finally:
-        close()

@@ -15,7 +15,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from bingo_hall.station.db import transaction
+from bingo_hall.web.db import transaction
 from companions.errors import EntryError
 from companions.registry import GameKind
 

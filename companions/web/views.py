@@ -8,21 +8,20 @@ from typing import Any
 
 from flask import (
     Response,
-    abort,
     current_app,
     jsonify,
-    make_response,
     redirect,
     render_template,
     request,
     send_from_directory,
-    stream_with_context,
     url_for,
 )
 from flask_babel import get_locale, gettext
-from werkzeug.exceptions import HTTPException
 
-from bingo_hall.station.db import connect, get_db
+from bingo_hall.web.db import connect, get_db
+from bingo_hall.web.errors import NotFound, RequestError, error_response
+from bingo_hall.web.hub import END, SSE_HEADERS, EventStream
+from bingo_hall.web.instance import area_state, hall
 from companions.errors import EntryError
 from companions.registry import GameKind, load_kinds
 
@@ -32,10 +31,7 @@ from .setup import N_, SetupErrors, read_players, read_settings
 
 
 def kinds() -> dict[str, GameKind]:
-    cache = current_app.extensions.setdefault("companions", {})
-    if "kinds" not in cache:
-        cache["kinds"] = load_kinds()
-    return cache["kinds"]
+    return area_state("companions_kinds", load_kinds)
 
 
 def title(kind: GameKind) -> str:
@@ -57,19 +53,9 @@ def _helpers() -> dict[str, Any]:
     return {"game_title": title}
 
 
-def _wants_json() -> bool:
-    return request.is_json or request.accept_mimetypes.best == "application/json"
-
-
-def _error(status: int, message: str, **extra: Any):
-    return jsonify({"error": message, **{k: v for k, v in extra.items() if v is not None}}), status
-
-
-def _missing_table(code: str):
-    message = gettext("There is no table with the code {code}.").format(code=code)
-    if _wants_json() or request.method != "GET":
-        return _error(404, message)
-    return render_template("companions/missing.html", message=message), 404
+def entry_error(exc: EntryError):
+    """A rule of the game refused the entry: its message, and the field or entry to flag."""
+    return error_response(400, exc.text(gettext), field=exc.field, entry_id=exc.entry_id)
 
 
 # --- start or join -----------------------------------------------------------------------------
@@ -88,7 +74,7 @@ def join():
         if not code:
             message = gettext("Type the code shown on the table's phone.")
         else:
-            message = gettext("There is no table with the code {code}.").format(code=code)
+            message = gettext("There is no table with the code %(code)s.", code=code)
         return render_template(
             "companions/index.html", kinds=kinds(), errors={"code": message}, code=raw
         ), 404
@@ -99,16 +85,13 @@ def join():
 def new_table(game: str):
     kind = kinds().get(game)
     if kind is None:
-        message = gettext("Unknown game {game}.").format(game=game)
-        if _wants_json():
-            return _error(404, message)
-        return render_template("companions/missing.html", message=message), 404
+        raise NotFound("Unknown game %(game)s.", game=game)
     if request.method == "GET":
         return render_template("companions/new.html", kind=kind, errors={}, form={})
     as_json = request.is_json
     data = request.get_json(silent=True) if as_json else None
     if as_json and not isinstance(data, dict):
-        return _error(400, gettext("Send the table as a JSON object."))
+        raise RequestError("Send the table as a JSON object.")
     try:
         if as_json:
             sides, members = read_players(kind, data.get("players"), data.get("teams"))
@@ -126,14 +109,14 @@ def new_table(game: str):
         errors = exc.texts(gettext)
         if as_json:
             field, message = next(iter(errors.items()))
-            return _error(400, message, field=field, errors=errors)
+            return error_response(400, message, field=field, errors=errors)
         return render_template(
             "companions/new.html", kind=kind, errors=errors, form=request.form
         ), 400
     except EntryError as exc:
         field = f"setting.{exc.field}" if exc.field else None
         if as_json:
-            return _error(400, exc.text(gettext), field=field)
+            return error_response(400, exc.text(gettext), field=field)
         errors = {field or "form": exc.text(gettext)}
         return render_template(
             "companions/new.html", kind=kind, errors=errors, form=request.form
@@ -156,10 +139,12 @@ def _open(code: str) -> tuple[store.Table, GameKind]:
     try:
         table = store.load_table(get_db(), store.normalise_code(code))
     except store.NoSuchTable:
-        abort(make_response(_missing_table(store.normalise_code(code))))
+        raise NotFound(
+            "There is no table with the code %(code)s.", code=store.normalise_code(code)
+        ) from None
     kind = kinds().get(table.game)
     if kind is None:
-        abort(make_response(_error(404, gettext("Unknown game {game}.").format(game=table.game))))
+        raise NotFound("Unknown game %(game)s.", game=table.game)
     return table, kind
 
 
@@ -196,11 +181,15 @@ MAX_ENTRY_BYTES = 32_000
 
 def _entry_body() -> dict[str, Any]:
     if (request.content_length or 0) > MAX_ENTRY_BYTES:
-        abort(make_response(_error(413, gettext("That entry is too large."))))
+        raise EntryTooLarge("That entry is too large.")
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        abort(make_response(_error(400, gettext("Send the entry as a JSON object."))))
+        raise RequestError("Send the entry as a JSON object.")
     return data
+
+
+class EntryTooLarge(RequestError):
+    status = 413
 
 
 def _player(table: store.Table, data: dict[str, Any]) -> str | None:
@@ -209,23 +198,15 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
         return None
     known = set(table.players) | {n for team in table.members for n in team}
     if not isinstance(player, str) or player not in known:
-        abort(
-            make_response(
-                _error(400, gettext("{player} is not at this table.").format(player=player))
-            )
-        )
+        raise RequestError("%(player)s is not at this table.", player=player)
     return player
 
 
 def _changed(snap: dict[str, Any], code: str, status: int = 200):
     """Every phone at the table gets the snapshot the change was checked with."""
     _rendered().put((code, snap["version"]), live.render(snap))
-    live.notify(code)
+    hall().hub.publish(live.channel(code), "changed", {"version": snap["version"]})
     return jsonify(snap), status
-
-
-def _entry_error(exc: EntryError):
-    return _error(400, exc.text(gettext), field=exc.field, entry_id=exc.entry_id)
 
 
 @bp.route("/<code>/entries", methods=["POST"])
@@ -233,10 +214,7 @@ def post_entry(code: str):
     table, kind = _open(code)
     data = _entry_body()
     player = _player(table, data)
-    try:
-        snap = store.add_entry(get_db(), table, kind, data, player)
-    except EntryError as exc:
-        return _entry_error(exc)
+    snap = store.add_entry(get_db(), table, kind, data, player)
     return _changed(snap, table.code, 201)
 
 
@@ -245,9 +223,7 @@ def _set_undone(code: str, entry_id: int, undone: bool):
     try:
         snap = store.set_undone(get_db(), table, kind, entry_id, undone)
     except store.NoSuchEntry:
-        return _error(404, gettext("This table has no entry {id}.").format(id=entry_id))
-    except EntryError as exc:
-        return _entry_error(exc)
+        raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
     return _changed(snap, table.code)
 
 
@@ -269,9 +245,7 @@ def correct_entry(code: str, entry_id: int):
     try:
         snap = store.correct_entry(get_db(), table, kind, entry_id, data)
     except store.NoSuchEntry:
-        return _error(404, gettext("This table has no entry {id}.").format(id=entry_id))
-    except EntryError as exc:
-        return _entry_error(exc)
+        raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
     return _changed(snap, table.code)
 
 
@@ -290,39 +264,45 @@ def events(code: str):
     table, kind = _open(code)
     conn = connect(current_app.config["DATABASE"])
     rendered = _rendered()
+    shown: list[int] = []
 
-    def events_for(version: int) -> tuple[int, str]:
+    def on_wake(_event) -> Any:
+        """The table's view when its version moved (an event here, or another process)."""
+        version = store.table_version(conn, table.code)
+        if version is None:
+            return END
+        if shown and version == shown[-1]:
+            return None
         text = rendered.get((table.code, version))
-        if text is not None:
-            return version, text
-        snap = store.snapshot(conn, table, kind)
-        text = live.render(snap)
-        rendered.put((table.code, snap["version"]), text)
-        return snap["version"], text
+        if text is None:
+            snap = store.snapshot(conn, table, kind)
+            version, text = snap["version"], live.render(snap)
+            rendered.put((table.code, version), text)
+        shown.append(version)
+        return text
 
-    stream = live.stream(
-        lambda: store.table_version(conn, table.code),
-        events_for,
-        conn.close,
-        stream_seconds=current_app.config.get("COMPANIONS_STREAM_SECONDS", live.STREAM_SECONDS),
+    sub = hall().hub.subscribe(live.channel(table.code))
+    try:
+        first = on_wake(None)
+    except BaseException:
+        sub.close()
+        conn.close()
+        raise
+    stream = EventStream(
+        sub,
+        first,
+        retry_ms=live.RETRY_MS,
+        heartbeat_s=live.KEEPALIVE_SECONDS,
+        wake_s=live.POLL_SECONDS,
+        on_wake=on_wake,
+        max_seconds=current_app.config.get("COMPANIONS_STREAM_SECONDS", live.STREAM_SECONDS),
+        on_close=conn.close,
     )
-    return Response(
-        stream_with_context(stream),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS)
 
 
 def _rendered() -> live.RenderedViews:
-    cache = current_app.extensions.setdefault("companions", {})
-    return cache.setdefault("rendered", live.RenderedViews())
-
-
-@bp.errorhandler(HTTPException)
-def _http_error(exc: HTTPException):
-    if request.path.startswith("/t/") and (_wants_json() or request.method != "GET"):
-        return _error(exc.code or 400, exc.description or exc.name)
-    return exc
+    return area_state("companions_rendered", live.RenderedViews)
 
 
 # --- installable app and static files ---------------------------------------------------------

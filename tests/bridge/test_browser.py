@@ -7,19 +7,19 @@ import os
 
 import pytest
 from playwright.sync_api import expect
+from testkit import Caller
 
-from firmware_bridge.embedded import start_in_station
-
-from .conftest import bearer, new_game
+from firmware_bridge.embedded import register as start_in_station
 
 pytestmark = pytest.mark.browser
 
 
-def test_the_caller_page_shows_the_board_going_away_and_coming_back(page, app, serve, emulator):
+def test_the_caller_page_shows_the_board_going_away_and_coming_back(
+    page, app, client, serve, emulator
+):
     emu = emulator("combo")
     bridge = start_in_station(app, emu.path)  # as `bingo-hall serve --device` does
-    client = app.test_client()
-    game = new_game(client, bearer(client), draw="manual")
+    game = Caller(client).new_game(draw="manual")  # the app's first request
     server = serve(app)
     try:
         page.goto(f"{server.url}/caller/login?lang=en&next=/caller/games/{game}")

@@ -13,11 +13,10 @@ import types
 from pathlib import Path
 
 import pytest
+from testkit import eventually
 
 import firmware_bridge.firmware as firmware_pkg
 from firmware_bridge.firmware import main as firmware
-
-from .conftest import eventually
 
 FIRMWARE = Path(firmware_pkg.__file__).parent
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
+from testkit import eventually
+
 from firmware_bridge.framing import FrameDecoder, checksum
 from firmware_bridge.protocol import Event, ProtocolError, parse_device_message
-
-from .conftest import eventually
 
 FRAMES = 100_000
 GOOD = range(1, 38)

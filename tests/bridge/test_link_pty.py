@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import os
 
-from firmware_bridge.framing import encode
+from testkit import eventually
 
-from .conftest import eventually
+from firmware_bridge.framing import encode
 
 
 def test_a_games_calls_light_the_board_and_the_last_is_the_last_call(emulator, link):

@@ -9,13 +9,11 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
+from testkit import Caller, eventually
 
-from firmware_bridge.embedded import start_in_station
-
-from .conftest import bearer, eventually, new_game
+from firmware_bridge.embedded import register as start_in_station
 
 
 @pytest.fixture
@@ -39,8 +37,9 @@ def live_balls(client, game_id: int) -> list[int]:
 def test_the_stations_draws_light_the_board_and_an_undo_unlights(client, emulator, embedded):
     emu = emulator("board")
     embedded(emu.path)
-    auth = bearer(client)
-    game = new_game(client, auth)
+    caller = Caller(client)  # after the bridge: the app's first request
+    auth = caller.auth
+    game = caller.new_game()
     for _ in range(4):
         assert client.post(f"/api/games/{game}/draw", json={}, headers=auth).status_code == 200
     called = live_balls(client, game)
@@ -53,15 +52,16 @@ def test_the_stations_draws_light_the_board_and_an_undo_unlights(client, emulato
 def test_a_new_round_and_a_new_game_start_a_dark_board(client, emulator, embedded):
     emu = emulator("board")
     embedded(emu.path)
-    auth = bearer(client)
-    game = new_game(client, auth, mode="points")
+    caller = Caller(client)  # after the bridge: the app's first request
+    auth = caller.auth
+    game = caller.new_game(mode="points")
     client.post(f"/api/games/{game}/draw", json={}, headers=auth)
     eventually(lambda: len(emu.device.lit) == 1)
     assert client.post(f"/api/games/{game}/rounds", json={}, headers=auth).status_code == 201
     eventually(lambda: emu.device.lit == [])
     client.post(f"/api/games/{game}/draw", json={}, headers=auth)
     eventually(lambda: emu.device.lit == live_balls(client, game) != [])
-    newer = new_game(client, auth)  # the bridge follows the newest active game
+    newer = caller.new_game()  # the bridge follows the newest active game
     eventually(lambda: emu.device.lit == [], timeout=5)
     client.post(f"/api/games/{newer}/draw", json={}, headers=auth)
     eventually(lambda: emu.device.lit == live_balls(client, newer) != [])
@@ -70,8 +70,9 @@ def test_a_new_round_and_a_new_game_start_a_dark_board(client, emulator, embedde
 def test_a_ball_from_the_machine_becomes_one_manual_call(client, emulator, embedded):
     emu = emulator("combo", seed=1)
     bridge = embedded(emu.path)
-    auth = bearer(client)
-    game = new_game(client, auth, draw="manual")
+    caller = Caller(client)  # after the bridge: the app's first request
+    auth = caller.auth
+    game = caller.new_game(draw="manual")
     eventually(lambda: bridge.status()["state"] == "connected")
     assert client.post("/api/device/drop").status_code == 401  # players cannot drop balls
     r = client.post("/api/device/drop", headers=auth)
@@ -80,15 +81,17 @@ def test_a_ball_from_the_machine_becomes_one_manual_call(client, emulator, embed
     ball = live_balls(client, game)[0]
     assert emu.device.dropped == [ball]
     eventually(lambda: emu.device.lit == [ball])  # and the board lights the call
-    time.sleep(1.2)  # past two of the device's resend periods: still one call
-    assert live_balls(client, game) == [ball] and emu.device.pending_events == []
+    # once the device holds no unacknowledged event, no copy of the ball can come again
+    eventually(lambda: emu.device.pending_events == [])
+    assert live_balls(client, game) == [ball]
 
 
 def test_a_machine_ball_in_an_automatic_game_is_refused_and_shown(client, emulator, embedded):
     emu = emulator("balldrop")
     bridge = embedded(emu.path)
-    auth = bearer(client)
-    game = new_game(client, auth, draw="auto")
+    caller = Caller(client)  # after the bridge: the app's first request
+    auth = caller.auth
+    game = caller.new_game(draw="auto")
     eventually(lambda: bridge.status()["state"] == "connected")
     emu.device.ball_read(33, now=0)
     eventually(lambda: bridge.status()["state"] == "error")
@@ -106,8 +109,8 @@ def test_a_machine_ball_in_an_automatic_game_is_refused_and_shown(client, emulat
 def test_the_caller_page_shows_the_device_state_in_both_languages(client, emulator, embedded):
     emu = emulator("board")
     bridge = embedded(emu.path)
-    auth = bearer(client)
-    game = new_game(client, auth)
+    caller = Caller(client)  # after the bridge: the app's first request
+    game = caller.new_game()
     eventually(lambda: bridge.status()["state"] == "connected")
     with client.session_transaction() as s:
         s["caller"] = True
@@ -123,10 +126,10 @@ def test_the_caller_page_shows_the_device_state_in_both_languages(client, emulat
 
 
 def test_the_bridge_command_follows_a_station_and_its_ball_machine_over_http(
-    app, client, live_server, emulator
+    app, client, live_server, emulator, caller
 ):
-    auth = bearer(client)
-    game = new_game(client, auth, draw="manual")
+    auth = caller.auth
+    game = caller.new_game(draw="manual")
     emu = emulator("combo", seed=8)
     env = {**os.environ, "BINGO_HALL_PIN": app.config["CALLER_PIN"]}
     proc = subprocess.Popen(
@@ -162,7 +165,7 @@ def test_the_bridge_command_follows_a_station_and_its_ball_machine_over_http(
         ball = live_balls(client, game)[2]
         assert emu.device.dropped == [ball] and ball not in (7, 52)
         eventually(lambda: emu.device.lit == [7, 52, ball])
-        time.sleep(1.1)  # two of the device's resend periods: still one call
+        eventually(lambda: emu.device.pending_events == [])  # nothing left to resend
         assert live_balls(client, game) == [7, 52, ball]
     finally:
         proc.send_signal(signal.SIGINT)
@@ -231,8 +234,9 @@ def test_the_emulate_command_prints_its_port_and_speaks_bhp1_on_it(tmp_path, lin
 def test_a_drop_asked_while_the_machine_is_away_is_refused_not_kept(client, emulator, embedded):
     emu = emulator("balldrop")
     bridge = embedded(emu.path)
-    auth = bearer(client)
-    game = new_game(client, auth, draw="manual")
+    caller = Caller(client)  # after the bridge: the app's first request
+    auth = caller.auth
+    game = caller.new_game(draw="manual")
     eventually(lambda: bridge.status()["state"] == "connected")
     emu.unplug()
     eventually(lambda: bridge.status()["state"] == "retrying")
@@ -240,12 +244,14 @@ def test_a_drop_asked_while_the_machine_is_away_is_refused_not_kept(client, emul
     assert r.status_code == 409 and "not ready" in r.get_json()["error"]
     emu.replug()
     eventually(lambda: bridge.status()["state"] == "connected")
-    time.sleep(0.6)  # a kept DROP would have released a ball by now
+    # the link sends a kept DROP before it is next caught up with everything asked of it
+    caught_up = bridge.link.counters["caught_up"]
+    eventually(lambda: bridge.link.counters["caught_up"] > caught_up)
     assert emu.device.dropped == [] and live_balls(client, game) == []
 
 
-def test_without_a_device_the_caller_page_has_no_device_box(client):
-    game = new_game(client, bearer(client))
+def test_without_a_device_the_caller_page_has_no_device_box(client, caller):
+    game = caller.new_game()
     with client.session_transaction() as s:
         s["caller"] = True
     page = client.get(f"/caller/games/{game}")
@@ -257,8 +263,9 @@ def test_a_machine_ball_that_is_already_the_call_is_taken_as_done(client, emulat
     # a copy of an event resent across a reconnect (the host forgets eseqs on reconnect)
     emu = emulator("balldrop")
     bridge = embedded(emu.path)
-    auth = bearer(client)
-    game = new_game(client, auth, draw="manual")
+    caller = Caller(client)  # after the bridge: the app's first request
+    auth = caller.auth
+    game = caller.new_game(draw="manual")
     assert client.post(f"/api/games/{game}/calls", json={"ball": 40}, headers=auth).status_code
     eventually(lambda: bridge.follower.balls == (40,))
     emu.device.ball_read(40, now=0)

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from bingo_hall.station import create_app
+from bingo_hall.app import create_app
 
 from .hall import Hall
 
@@ -220,9 +220,9 @@ def test_claims_and_scores_survive_a_restart(hall, tmp_path):
         {
             "TESTING": True,
             "DATABASE": str(tmp_path / "test.sqlite"),
-            "INSTANCE_PATH": str(tmp_path),
             "SECRET_KEY": "test-secret",
-        }
+        },
+        instance_path=str(tmp_path),
     )
     after = again.test_client().get(f"/api/games/{gid}/scores").get_json()
     assert after == before and after["claims"][0]["points"] == sum(r3) * 2

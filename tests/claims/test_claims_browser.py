@@ -4,8 +4,8 @@ Maestro types a serial, records the BINGO and awards the round from the caller p
 import os
 
 import pytest
-from conftest import TEST_PIN
 from playwright.sync_api import expect
+from testkit import TEST_PIN
 
 from bingo_hall.signing import card_path
 

@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from bingo_hall.station import events
+from bingo_hall.station.games import channel
 from bingo_hall.station.verify import awards
+from bingo_hall.web.instance import hall as hall_state
 
 from .hall import Hall
 
@@ -18,18 +19,16 @@ def hall(client):
 
 def _drain(q):
     out = []
-    while not q.empty():
-        text = q.get_nowait()
-        kind = text.split("\n", 1)[0].removeprefix("event: ")
-        out.append((kind, json.loads(text.split("data: ", 1)[1])))
+    while (event := q.get(timeout=0)) is not None:
+        kind = event.text.split("\n", 1)[0].removeprefix("event: ")
+        out.append((kind, json.loads(event.text.split("data: ", 1)[1])))
     return out
 
 
 def test_a_claim_is_announced_after_it_is_stored(app, hall):
     gid = hall.new_game()
     hall.call(gid, *hall.numbers(1, "B"))
-    with app.app_context():
-        q = events.subscribe(gid)
+    q = hall_state(app).hub.subscribe(channel(gid))
     made = hall.post(f"/api/games/{gid}/claims", {"serial": 1}).get_json()
     got = dict(_drain(q))
     assert got["claim"]["claim_id"] == made["claim_id"] and got["claim"]["valid"]
@@ -67,7 +66,7 @@ def test_an_award_cut_off_before_the_next_round_is_finished_not_repeated(app, ha
     with monkeypatch.context() as m:
         m.setattr(awards.games, "start_next_round", power_cut)
         with app.app_context(), pytest.raises(RuntimeError):
-            from bingo_hall.station.db import get_db
+            from bingo_hall.web.db import get_db
 
             awards.award(get_db(), gid)
     settled = hall.post(f"/api/games/{gid}/award").get_json()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bingo_hall.station import create_app
+from bingo_hall.app import create_app
 
 
 @pytest.fixture
@@ -15,10 +15,10 @@ def companions_app(tmp_path):
             "TESTING": True,
             "COMPANIONS_ONLY": True,
             "DATABASE": str(tmp_path / "companions.sqlite"),
-            "INSTANCE_PATH": str(tmp_path),
             "SECRET_KEY": "test-secret",
             "COMPANIONS_STREAM_SECONDS": 20,
-        }
+        },
+        instance_path=str(tmp_path),
     )
 
 

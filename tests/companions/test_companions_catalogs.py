@@ -1,5 +1,6 @@
-"""Every page is in Spanish and English: each string the shell, Burako and Rummy show (templates,
-page code and the engines' messages) has a Spanish translation in its area's catalog."""
+"""Every page is in Spanish and English: each string the shell, Burako, Rummy and Qwinto show
+(templates, page code and the engines' messages) has a Spanish translation in its area's
+catalog."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ AREAS = {
     ],
     "companions/web/burako": ["companions/burako.py", "companions/web/burako"],
     "companions/web/rummy": ["companions/rummy.py", "companions/web/rummy"],
+    "companions/web/qwinto": ["companions/qwinto.py", "companions/web/qwinto"],
 }
 
 

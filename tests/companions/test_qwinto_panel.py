@@ -13,6 +13,16 @@ def new_table(client, players=("Ana", "Beto"), **settings) -> str:
     return resp.get_json()["code"]
 
 
+def throw(page, colours, total, who=None):
+    """Tap "New roll", choose who throws (if not the one suggested), the dice and the sum."""
+    page.locator("#qw-new-roll").click()
+    if who is not None:
+        page.locator("#qw-dice-player button", has_text=who).click()
+    for colour in colours:
+        page.locator(f'#qw-dice-colours [data-colour="{colour}"]').click()
+    page.locator(f'#qw-dice-numbers [data-value="{total}"]').click()
+
+
 def test_a_refused_number_is_a_400_naming_the_rule_in_the_players_language(panel_app):
     client = panel_app.test_client()
     code = new_table(client)
@@ -58,10 +68,8 @@ def test_a_phone_fills_boxes_sees_a_refusal_and_the_score(panel_app, serve, phon
     page.goto(f"{server.url}/t/{code}?lang=en")
 
     # Ana is the active player: she throws the orange and yellow dice for a 9
-    page.get_by_role("button", name="New roll: Ana").click()
-    page.locator('#qw-dice-colours [data-colour="orange"]').click()
-    page.locator('#qw-dice-colours [data-colour="yellow"]').click()
-    page.locator('#qw-dice-numbers [data-value="9"]').click()
+    expect(page.get_by_role("button", name="New roll: Ana")).to_be_visible()
+    throw(page, ["orange", "yellow"], 9)
     expect(page.locator("#qw-roll-text")).to_contain_text("Ana threw Orange + Yellow: 9")
     # the purple die was not thrown: that row is greyed out for this sum
     expect(page.locator('.qw-box[data-colour="purple"]').first).to_have_class("qw-box qw-off")
@@ -76,10 +84,8 @@ def test_a_phone_fills_boxes_sees_a_refusal_and_the_score(panel_app, serve, phon
     page.locator('.qw-chip[data-player="Beto"]').click()
     page.locator('#qw-sheet [data-colour="yellow"][data-box="0"]').click()
     page.locator('#qw-pad-numbers [data-value="9"]').click()
-    page.get_by_role("button", name="New roll: Beto").click()
-    page.locator('#qw-dice-colours [data-colour="orange"]').click()
-    page.locator('#qw-dice-colours [data-colour="yellow"]').click()
-    page.locator('#qw-dice-numbers [data-value="5"]').click()
+    expect(page.get_by_role("button", name="New roll: Beto")).to_be_visible()
+    throw(page, ["orange", "yellow"], 5)
 
     # Ana's 5 to the right of her 9 breaks "numbers increase left to right"
     page.locator('.qw-chip[data-player="Ana"]').click()
@@ -129,3 +135,23 @@ def test_the_other_phone_greys_out_the_rows_not_rolled_as_soon_as_the_roll_is_an
         expect(boxes).to_have_count(9 if greyed else 0)
     for page in phones:
         page.context.close()
+
+
+@pytest.mark.browser
+def test_the_phone_offers_only_sums_of_the_dice_and_names_whose_turn_it_is(panel_app, serve, phone):
+    server = serve(panel_app)
+    code = new_table(panel_app.test_client(), players=("Ana", "Beto", "Caro"))
+    page = phone
+    page.goto(f"{server.url}/t/{code}?lang=en")
+    throw(page, ["purple"], 4)
+    # one die: the pad offers 1 to 6 and nothing else
+    page.locator('#qw-sheet [data-colour="purple"][data-box="0"]').click()
+    enabled = page.locator("#qw-pad-numbers button:enabled")
+    expect(enabled).to_have_text([str(n) for n in range(1, 7)])
+    page.locator('#qw-pad-numbers [data-value="4"]').click()
+    # Caro picks herself to throw, but it is Beto's turn
+    expect(page.get_by_role("button", name="New roll: Beto")).to_be_visible()
+    throw(page, ["orange"], 3, who="Caro")
+    expect(page.locator("#qw-dice-error")).to_have_text(
+        "It is Beto's turn to throw: the dice pass clockwise"
+    )

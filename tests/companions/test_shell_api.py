@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bingo_hall.station import create_app
+from bingo_hall.app import create_app
 
 TEAMS = [["Ana", "Beto"], ["Caro", "Dani"]]
 

@@ -9,20 +9,18 @@ from playwright.sync_api import expect
 
 from bingo_hall.draw import BALLS
 
-from .helpers import bearer, new_game
-
 pytestmark = pytest.mark.browser
 SLOW = 15_000  # ms: a second page waits on the event stream, on a busy shared machine
 
 
 @pytest.fixture
-def game(client):
-    return new_game(client, bearer(client), mode="points")
+def game(client, caller):
+    return caller.new_game(mode="points")
 
 
 @pytest.fixture
-def manual_game(client):
-    return new_game(client, bearer(client), draw="manual")
+def manual_game(client, caller):
+    return caller.new_game(draw="manual")
 
 
 def log_in(page, url, pin, lang="en"):
@@ -107,16 +105,16 @@ def test_the_language_switch_turns_the_pages_spanish_and_back(page, live_server,
     expect(page.locator("#voice")).to_contain_text("Voice")
 
 
-def test_a_waiting_display_picks_up_the_new_game_by_itself(page, live_server, client):
+def test_a_waiting_display_picks_up_the_new_game_by_itself(page, live_server, client, caller):
     page.goto(f"{live_server.url}/display?lang=en")
     expect(page.locator(".display-waiting")).to_be_visible()
-    h = bearer(client)
-    gid = new_game(client, h)
+    h = caller.auth
+    gid = caller.new_game()
     ball = client.post(f"/api/games/{gid}/draw", headers=h).get_json()["ball"]
     expect(page.locator("#last-call .number")).to_have_text(str(ball), timeout=15000)
 
 
-def test_a_display_that_lost_the_station_catches_up_on_reconnect(page, app, client):
+def test_a_display_that_lost_the_station_catches_up_on_reconnect(page, app, client, caller):
     import threading
     import time
 
@@ -132,8 +130,8 @@ def test_a_display_that_lost_the_station_catches_up_on_reconnect(page, app, clie
         threading.Thread(target=server.run, daemon=True).start()
         return server
 
-    h = bearer(client)
-    gid = new_game(client, h)
+    h = caller.auth
+    gid = caller.new_game()
     server = serve()
     port = server.effective_port
     page.goto(f"http://127.0.0.1:{port}/display/{gid}")
@@ -152,14 +150,14 @@ def test_a_display_that_lost_the_station_catches_up_on_reconnect(page, app, clie
         server.close()
 
 
-def test_the_voice_says_each_call_in_the_display_language(page, live_server, client):
+def test_the_voice_says_each_call_in_the_display_language(page, live_server, client, caller):
     page.add_init_script(
         "window.said = [];"
         "speechSynthesis.speak = (u) => window.said.push([u.text, u.lang]);"
         "speechSynthesis.cancel = () => {};"
     )
-    h = bearer(client)
-    gid = new_game(client, h)
+    h = caller.auth
+    gid = caller.new_game()
     page.goto(f"{live_server.url}/display?lang=es")
     expect(page.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
     page.click("#voice")

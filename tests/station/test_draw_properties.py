@@ -6,7 +6,7 @@ import hashlib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .helpers import bearer, new_game, order_from_document
+from .helpers import order_from_document
 
 ACTIONS = st.lists(st.sampled_from(["draw", "undo", "stale-draw", "retry"]), max_size=25)
 
@@ -15,9 +15,9 @@ ACTIONS = st.lists(st.sampled_from(["draw", "undo", "stale-draw", "retry"]), max
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(actions=ACTIONS)
-def test_live_calls_are_always_a_prefix_of_the_committed_order(client, actions):
-    h = bearer(client)
-    gid = new_game(client, h)
+def test_live_calls_are_always_a_prefix_of_the_committed_order(client, actions, caller):
+    h = caller.auth
+    gid = caller.new_game()
     commitment = client.get(f"/api/games/{gid}").get_json()["commitment"]
     seqs = []
     for i, action in enumerate(actions):

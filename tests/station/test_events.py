@@ -6,7 +6,7 @@ import sqlite3
 
 import requests
 
-from bingo_hall.station import events
+from bingo_hall.web.instance import hall
 
 
 def read_events(lines, count):
@@ -55,38 +55,36 @@ def test_a_screen_gets_the_snapshot_then_live_calls_and_undos(live_server):
     assert got[1][0] == "undo" and got[1][1]["ball"] == second["ball"]
 
 
-def test_a_call_is_in_sqlite_before_it_is_published(app, client):
-    from .helpers import bearer, new_game
+def test_a_call_is_in_sqlite_before_it_is_published(app, client, caller):
 
-    h = bearer(client)
-    gid = new_game(client, h)
+    h = caller.auth
+    gid = caller.new_game()
     seen = []
-    original = events.publish
+    hub = hall(app).hub
+    original = hub.publish
 
-    def spy(game_id, event, data):
+    def spy(channel, event, data, text=None):
         if event == "call":
             with sqlite3.connect(app.config["DATABASE"]) as conn:
                 seen.append(conn.execute("SELECT ball FROM calls").fetchall())
-        original(game_id, event, data)
+        return original(channel, event, data, text)
 
-    events.publish = spy
+    hub.publish = spy
     try:
         ball = client.post(f"/api/games/{gid}/draw", headers=h).get_json()["ball"]
     finally:
-        events.publish = original
+        hub.publish = original
     assert seen == [[(ball,)]]  # another connection already saw the committed call
 
 
-def test_event_streams_leave_threads_free_for_the_maestro(app, client):
-    from .helpers import bearer, new_game
+def test_event_streams_leave_threads_free_for_the_maestro(app, client, caller):
 
-    gid = new_game(client, bearer(client))
+    gid = caller.new_game()
     app.config["SSE_LIMIT"] = 1
     first = client.get(f"/api/games/{gid}/events")
 
     def open_streams():
-        with app.app_context():
-            return events.open_streams()
+        return hall(app).hub.count()
 
     assert first.status_code == 200 and open_streams() == 1
     second = client.get(f"/api/games/{gid}/events")

@@ -16,18 +16,19 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template, request
-from flask_babel import gettext as _
+from flask import Blueprint, Flask, Response, jsonify, render_template, request
 
 from ...cards import LINE_CELLS, SIZE, Card
 from ...errors import KitError
 from ...signing import signature_is_valid
-from .. import events, games
+from ...web import db as core_db
+from ...web.db import get_db
+from ...web.errors import RequestError
+from .. import games
 from ..api import body
 from ..auth import caller_required
-from ..db import get_db
 from ..decks import get_deck
-from . import awards, record, store
+from . import awards, record, schema, store
 
 bp = Blueprint(
     "verify",
@@ -46,9 +47,12 @@ def _scores_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, An
         return {"scores": None}
 
 
-@bp.record_once
-def _on_register(_state) -> None:
-    events.register_snapshot_extender(_scores_for_snapshot)
+def register(app: Flask) -> None:
+    """Add card pages and claims to the station (`bingo_hall.app.create_app` calls this)."""
+    core_db.add_migrations(app, "claims", schema.MIGRATIONS)
+    app.register_blueprint(bp)
+    with app.app_context():
+        games.add_snapshot_extender(_scores_for_snapshot)
 
 
 def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
@@ -134,86 +138,87 @@ def card_page(deck_id: str, serial: str, sig: str):
     verdict, game = None, None
     if gid is not None:
         game = games.get_game(conn, gid)
-        verdict = store.check(conn, gid, card.serial)
+        verdict = store.check(conn, gid, card.serial).to_json()
     if request.args.get("part") == "verdict":
         return _render_card("verify/_card_fragment.html", deck, card, game, verdict)
     return _render_card("verify/card.html", deck, card, game, verdict)
 
 
-@bp.get("/api/games/<game_id>/check/<serial>")
+@bp.get("/api/games/<int:game_id>/check/<serial>")
 @caller_required
-def check(game_id: str, serial: str):
+def check(game_id: int, serial: str):
     """The Maestro's typed serial: the verdict as JSON, or `?format=html` for the caller page."""
     conn = get_db()
-    verdict = store.check(conn, game_id, serial)
+    checked = store.check(conn, game_id, serial)
     if request.args.get("format") == "html":
-        game = games.get_game(conn, verdict["game_id"])
-        deck = get_deck(conn, game["deck_id"])
-        card = deck.card(verdict["serial"])
-        return _render_card("verify/_card_fragment.html", deck, card, game, verdict)
-    return jsonify(verdict)
+        game = games.get_game(conn, game_id)
+        deck = get_deck(conn, game.deck_id)
+        return _render_card(
+            "verify/_card_fragment.html", deck, checked.card, game, checked.to_json()
+        )
+    return jsonify(checked.to_json())
 
 
-@bp.get("/api/games/<game_id>/players")
-def list_players(game_id: str):
+@bp.get("/api/games/<int:game_id>/players")
+def list_players(game_id: int):
     conn = get_db()
-    gid = games.get_game(conn, game_id)["game_id"]
-    return jsonify(players=store.players(conn, gid))
+    games.get_game(conn, game_id)
+    return jsonify(players=store.players(conn, game_id))
 
 
 def _publish_scores(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
     board = awards.scores(conn, gid)
-    events.publish(gid, "scores", board)
+    games.publish(gid, "scores", board)
     return board
 
 
-@bp.post("/api/games/<game_id>/players")
+@bp.post("/api/games/<int:game_id>/players")
 @caller_required
-def add_player(game_id: str):
+def add_player(game_id: int):
     conn = get_db()
     added = store.add_player(conn, game_id, body(required=True))
     return jsonify({**added, "scores": _publish_scores(conn, added["game_id"])}), 201
 
 
-@bp.post("/api/games/<game_id>/settings")
+@bp.post("/api/games/<int:game_id>/settings")
 @caller_required
-def settings(game_id: str):
+def settings(game_id: int):
     conn = get_db()
     changed = store.update_settings(conn, game_id, body(required=True))
     return jsonify({**changed, "scores": _publish_scores(conn, changed["game_id"])})
 
 
-@bp.post("/api/games/<game_id>/claims")
+@bp.post("/api/games/<int:game_id>/claims")
 @caller_required
-def claim(game_id: str):
+def claim(game_id: int):
     conn = get_db()
     made = store.make_claim(conn, game_id, body(required=True))
-    events.publish(made["game_id"], "claim", made)
+    games.publish(made["game_id"], "claim", made)
     _publish_scores(conn, made["game_id"])
     return jsonify(made), 201
 
 
-@bp.post("/api/games/<game_id>/award")
+@bp.post("/api/games/<int:game_id>/award")
 @caller_required
-def award(game_id: str):
+def award(game_id: int):
     conn = get_db()
     settled = awards.award(conn, game_id)
-    events.publish(settled["scores"]["game_id"], "scores", settled["scores"])
+    games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
     return jsonify(settled)
 
 
-@bp.get("/api/games/<game_id>/scores")
-def scores(game_id: str):
+@bp.get("/api/games/<int:game_id>/scores")
+def scores(game_id: int):
     return jsonify(awards.scores(get_db(), game_id))
 
 
-@bp.get("/api/games/<game_id>/record")
-@bp.get("/api/games/<game_id>/record.<fmt>")
-def game_record(game_id: str, fmt: str = "json"):
+@bp.get("/api/games/<int:game_id>/record")
+@bp.get("/api/games/<int:game_id>/record.<fmt>")
+def game_record(game_id: int, fmt: str = "json"):
     """The record as JSON, or CSV with `.csv` or `?format=csv` (a spreadsheet opens it)."""
     fmt = request.args.get("format", fmt)
     if fmt not in ("json", "csv"):
-        raise KitError(_("the record comes as json or csv"))
+        raise RequestError("the record comes as json or csv")
     rec = record.record(get_db(), game_id)
     name = f"bingo-game-{rec['game_id']}-record.{fmt}"
     if fmt == "csv":

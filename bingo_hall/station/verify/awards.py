@@ -11,14 +11,13 @@ import json
 import sqlite3
 from typing import Any
 
-from flask_babel import gettext as _
-
 from ... import claims as rules
 from ...manifest import Deck
+from ...web.db import transaction
+from ...web.errors import Conflict
+from ...web.instance import hall
 from .. import games
-from ..db import transaction
 from ..decks import get_deck
-from ..errors import Conflict
 from . import store
 
 
@@ -51,21 +50,21 @@ def still_standing(claim_calls: list[int], live: list[int]) -> bool:
 def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     """Settle the round by the rules, credit the points, pass the Maestro on and start the next
     round with a fresh committed shuffle; in Puntos, reaching the target ends the game."""
-    with games.write_lock:
+    with hall().write_lock:
         with transaction(conn):
             game = store.active_game(conn, game_id)
-            gid = game["game_id"]
+            gid = game.game_id
             rnd = games.current_round(conn, gid)
             done = conn.execute(
-                "SELECT id FROM awards WHERE round_id = ?", (rnd["round_id"],)
+                "SELECT id FROM awards WHERE round_id = ?", (rnd.round_id,)
             ).fetchone()
             if done is None:  # else: awarded, then stopped before the next round started
                 r = store.game_rules(conn, game)
-                deck = get_deck(conn, game["deck_id"])
+                deck = get_deck(conn, game.deck_id)
                 live = games.called_balls(conn, gid)
-                win = rules.settle(_round_claims(conn, deck, rnd["round_id"], r, live))
+                win = rules.settle(_round_claims(conn, deck, rnd.round_id, r, live))
                 if win is None:
-                    raise Conflict(_("no valid claim to award in this round"))
+                    raise Conflict("no valid claim to award in this round")
                 names, teams = store.seated(conn, gid)
                 maestro = store.settings_of(conn, gid)[1]
                 nxt = rules.next_maestro(names, maestro, win.player, r)
@@ -74,7 +73,7 @@ def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
                     "points, maestro, next_maestro) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         gid,
-                        rnd["round_id"],
+                        rnd.round_id,
                         win.claim_id,
                         win.serial,
                         win.player,
@@ -106,7 +105,7 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     """The scoreboard: per side (player or Sociedad) the points in Puntos, the wins in Normal;
     who calls now and who calls next; this round's claims; every award so far."""
     game = games.get_game(conn, game_id)
-    gid = game["game_id"]
+    gid = game.game_id
     r = store.game_rules(conn, game)
     names, teams = store.seated(conn, gid)
     maestro = store.settings_of(conn, gid)[1]
@@ -123,12 +122,12 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     claims = conn.execute(
         "SELECT id, serial, player, at_call, calls, valid, verdict, penalty FROM claims "
         "WHERE round_id = ? ORDER BY id",
-        (rnd["round_id"],),
+        (rnd.round_id,),
     ).fetchall()
     return {
         "game_id": gid,
         "mode": r.mode,
-        "round": rnd["round"],
+        "round": rnd.number,
         "settings": store.rules_json(r),
         "sides": [
             {"name": s.name, "members": list(s.members), "points": s.points} for s in st.sides

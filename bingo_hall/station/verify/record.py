@@ -35,8 +35,8 @@ CSV_FIELDS = (
 
 def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     game = games.get_game(conn, game_id)
-    gid = game["game_id"]
-    deck = get_deck(conn, game["deck_id"])
+    gid = game.game_id
+    deck = get_deck(conn, game.deck_id)
     rounds = []
     for rnd in conn.execute("SELECT * FROM rounds WHERE game_id = ? ORDER BY number", (gid,)):
         calls = conn.execute(
@@ -90,10 +90,10 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
         "format": "bingo-hall-record/1",
         "game_id": gid,
         "deck": {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)},
-        "mode": game["mode"],
-        "status": game["status"],
-        "created": game["created"],
-        "ended": game["ended"],
+        "mode": game.mode,
+        "status": game.status,
+        "created": game.created,
+        "ended": game.ended,
         "settings": board["settings"],
         "players": board["players"],
         "rounds": rounds,

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
-
-from flask_babel import gettext as _
 
 from ... import claims as rules
 from ...cards import Card
 from ...errors import DeckError, KitError
 from ...manifest import Deck
 from ...patterns import pattern_from_spec
+from ...web.db import transaction
+from ...web.errors import Conflict, NotFound, RequestError
+from ...web.instance import hall
 from .. import games
-from ..db import transaction
 from ..decks import get_deck
-from ..errors import Conflict, NotFound, StationError
+from ..model import Game
 
 SETTING_KEYS = ("target", "pattern", "mask", "completing_call_only", "winner_becomes_maestro")
 JUDGING_KEYS = ("pattern", "mask", "completing_call_only")  # fixed once a round has calls
@@ -36,29 +37,29 @@ def settings_of(conn: sqlite3.Connection, gid: int) -> tuple[dict[str, Any], str
     return (json.loads(row["settings"]), row["maestro"]) if row else ({}, None)
 
 
-def _merged(game: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+def _merged(game: Game, stored: dict[str, Any]) -> dict[str, Any]:
     """Creation options first, then what the Maestro set since (those win)."""
-    return {k: v for k, v in game["options"].items() if k in SETTING_KEYS} | stored
+    return {k: v for k, v in game.options.items() if k in SETTING_KEYS} | stored
 
 
-def game_rules(conn: sqlite3.Connection, game: dict[str, Any]) -> rules.Rules:
+def game_rules(conn: sqlite3.Connection, game: Game) -> rules.Rules:
     """The Rules the game is played with: its mode and free centre plus the claims settings."""
-    stored = settings_of(conn, game["game_id"])[0]
+    stored = settings_of(conn, game.game_id)[0]
     return rules_from(game, _merged(game, stored))
 
 
-def game_card(conn: sqlite3.Connection, game: dict[str, Any], serial: Any) -> tuple[Deck, Card]:
+def game_card(conn: sqlite3.Connection, game: Game, serial: Any) -> tuple[Deck, Card]:
     """The card with this serial in the game's deck; 404 for a serial the deck does not have."""
-    deck = get_deck(conn, game["deck_id"])
+    deck = get_deck(conn, game.deck_id)
     if isinstance(serial, str) and serial.strip().isdigit():
         serial = int(serial.strip())
     if isinstance(serial, bool) or not isinstance(serial, int):
-        raise StationError(_("the serial is the whole number printed on the card"))
+        raise RequestError("the serial is the whole number printed on the card")
     try:
         return deck, deck.card(serial)
     except DeckError:
         raise NotFound(
-            _("this deck has no card %(serial)s (it has 1-%(n)s)", serial=serial, n=len(deck.cards))
+            "this deck has no card %(serial)s (it has 1-%(n)s)", serial=serial, n=len(deck.cards)
         ) from None
 
 
@@ -87,16 +88,33 @@ def penalty_json(card: Card, p: rules.Penalty) -> dict[str, Any]:
     return {"line": p.figure, "cells": cells, "numbers": numbers, "after_call": p.after_call}
 
 
-def check(conn: sqlite3.Connection, game_id: Any, serial: Any) -> dict[str, Any]:
+@dataclass(frozen=True)
+class CardCheck:
+    """A card judged against the calls of its game's current round (nothing written)."""
+
+    game_id: int
+    round: int
+    card: Card
+    verdict: rules.Verdict
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "round": self.round,
+            **verdict_json(self.card, self.verdict),
+        }
+
+
+def check(conn: sqlite3.Connection, game_id: int, serial: Any) -> CardCheck:
     """The verdict on a card now, as the Maestro would give it (nothing is written)."""
     game = games.get_game(conn, game_id)
     card = game_card(conn, game, serial)[1]
-    rnd = games.current_round(conn, game["game_id"])
-    calls = games.called_balls(conn, game["game_id"])
+    rnd = games.current_round(conn, game.game_id)
+    calls = games.called_balls(conn, game.game_id)
     verdict = rules.judge(
-        card, calls, game_rules(conn, game), penalties(conn, rnd["round_id"], card.serial)
+        card, calls, game_rules(conn, game), penalties(conn, rnd.round_id, card.serial)
     )
-    return {"game_id": game["game_id"], "round": rnd["round"], **verdict_json(card, verdict)}
+    return CardCheck(game.game_id, rnd.number, card, verdict)
 
 
 def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
@@ -109,10 +127,10 @@ def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
 def _name(value: Any, required: bool = True) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise StationError(_("a name is needed"))
+            raise RequestError("a name is needed")
         return None
     if not isinstance(value, str) or len(value.strip()) > MAX_NAME:
-        raise StationError(_("a name is text of at most %(n)s characters", n=MAX_NAME))
+        raise RequestError("a name is text of at most %(n)s characters", n=MAX_NAME)
     return " ".join(value.split())
 
 
@@ -122,15 +140,15 @@ def add_player(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
     team = _name(data.get("team"), required=False)
     maestro = data.get("maestro", False)
     if not isinstance(maestro, bool):
-        raise StationError(_("maestro must be true or false"))
-    with games.write_lock:
+        raise RequestError("maestro must be true or false")
+    with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
-            gid = game["game_id"]
+            gid = game.game_id
             if conn.execute(
                 "SELECT 1 FROM players WHERE game_id = ? AND name = ?", (gid, name)
             ).fetchone():
-                raise Conflict(_("%(name)s is already playing in this game", name=name))
+                raise Conflict("%(name)s is already playing in this game", name=name)
             seat = conn.execute(
                 "SELECT COALESCE(MAX(seat), 0) + 1 FROM players WHERE game_id = ?", (gid,)
             ).fetchone()[0]
@@ -139,7 +157,7 @@ def add_player(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
                 (gid, name, team, seat),
             )
             current = settings_of(conn, gid)[1]
-            if maestro or (current is None and game["mode"] == rules.PUNTOS and seat == 1):
+            if maestro or (current is None and game.mode == rules.PUNTOS and seat == 1):
                 save_settings(conn, gid, maestro=name)
     return {"game_id": gid, "name": name, "team": team, "seat": seat}
 
@@ -158,10 +176,10 @@ def save_settings(conn, gid: int, settings: dict | None = None, maestro: Any = .
     )
 
 
-def active_game(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
     game = games.get_game(conn, game_id)
-    if game["status"] != "active":
-        raise Conflict(_("game %(n)s has ended", n=game["game_id"]))
+    if not game.active:
+        raise Conflict("game %(n)s has ended", n=game.game_id)
     return game
 
 
@@ -170,43 +188,43 @@ def update_settings(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]
     only before the round's first call, so no claim is judged under two sets of rules."""
     unknown = sorted(set(data) - set(SETTING_KEYS) - {"maestro"})
     if unknown:
-        raise StationError(
-            _("unknown setting %(key)s; use %(keys)s", key=unknown[0], keys=", ".join(SETTING_KEYS))
+        raise RequestError(
+            "unknown setting %(key)s; use %(keys)s", key=unknown[0], keys=", ".join(SETTING_KEYS)
         )
-    with games.write_lock:
+    with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
-            gid = game["game_id"]
+            gid = game.game_id
             stored, maestro = settings_of(conn, gid)
             new = stored | {k: v for k, v in data.items() if k != "maestro"}
             if data.get("pattern") not in (None, "custom") and "mask" not in data:
                 new.pop("mask", None)
             if "maestro" in data:
                 maestro = _name(data["maestro"], required=False)
-            if game["mode"] == rules.PUNTOS and new.get("pattern") not in (None, "", "lines"):
-                raise StationError(_("patterns are played in Bingo Normal only"))
+            if game.mode == rules.PUNTOS and new.get("pattern") not in (None, "", "lines"):
+                raise RequestError("patterns are played in Bingo Normal only")
             before, after = _merged(game, stored), _merged(game, new)
             trial = rules_from(game, after)
             changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
             if changes_play and games.called_balls(conn, gid):
                 raise Conflict(
-                    _("the pattern and the hall rules change between rounds, before the first call")
+                    "the pattern and the hall rules change between rounds, before the first call"
                 )
             save_settings(conn, gid, new, maestro)
     return {"game_id": gid, "settings": rules_json(trial)}
 
 
-def rules_from(game: dict[str, Any], settings: dict[str, Any]) -> rules.Rules:
+def rules_from(game: Game, settings: dict[str, Any]) -> rules.Rules:
     """Validate a settings dict by building the Rules it describes (KitError names the problem)."""
     target = settings.get("target", rules.DEFAULT_TARGET)
     for key in ("completing_call_only", "winner_becomes_maestro"):
         if key in settings and not isinstance(settings[key], bool):
-            raise StationError(_("%(key)s must be true or false", key=key))
-    mode = rules.PUNTOS if game["mode"] == rules.PUNTOS else rules.NORMAL
+            raise RequestError("%(key)s must be true or false", key=key)
+    mode = rules.PUNTOS if game.mode == rules.PUNTOS else rules.NORMAL
     try:
         return _rules(game, settings, mode, target)
     except KitError as exc:  # the pure module words it in English; the catalog has it in Spanish
-        raise StationError(_(str(exc))) from None
+        raise RequestError(str(exc)) from None
 
 
 def N_(message: str) -> str:
@@ -223,10 +241,10 @@ PURE_MESSAGES = (
 )
 
 
-def _rules(game: dict[str, Any], settings: dict[str, Any], mode: str, target: Any) -> rules.Rules:
+def _rules(game: Game, settings: dict[str, Any], mode: str, target: Any) -> rules.Rules:
     return rules.Rules(
         mode=mode,
-        free_centre=game["free_centre"],
+        free_centre=game.free_centre,
         completing_call_only=settings.get("completing_call_only") is True,
         winner_becomes_maestro=settings.get("winner_becomes_maestro") is True,
         target=target,
@@ -259,28 +277,26 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
     player = _name(data.get("player"), required=False)
     line = data.get("line")
     if line is not None and (not isinstance(line, str) or line.upper() not in rules.LINE_NAMES):
-        raise StationError(_("line is one of R1-R5, B, I, N, G, O, D1, D2"))
-    with games.write_lock:
+        raise RequestError("line is one of R1-R5, B, I, N, G, O, D1, D2")
+    with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
-            gid = game["game_id"]
+            gid = game.game_id
             card = game_card(conn, game, data.get("serial"))[1]
             r = game_rules(conn, game)
             names = seated(conn, gid)[0]
             maestro = settings_of(conn, gid)[1]
             if r.mode == rules.PUNTOS and player is None:
-                raise StationError(_("in Bingo de Puntos a claim names the player who shouts"))
+                raise RequestError("in Bingo de Puntos a claim names the player who shouts")
             if r.mode == rules.PUNTOS and player not in names:
-                raise StationError(
-                    _("%(name)s is not playing in this game; add the player first", name=player)
+                raise RequestError(
+                    "%(name)s is not playing in this game; add the player first", name=player
                 )
             if player is not None and player == maestro:
-                raise Conflict(
-                    _("%(name)s is the Maestro this round and does not play", name=player)
-                )
+                raise Conflict("%(name)s is the Maestro this round and does not play", name=player)
             rnd = games.current_round(conn, gid)
             calls = games.called_balls(conn, gid)
-            pens = penalties(conn, rnd["round_id"], card.serial)
+            pens = penalties(conn, rnd.round_id, card.serial)
             verdict = rules.judge(card, calls, r, pens)
             penalty = None
             if not verdict.bingo:
@@ -290,7 +306,7 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
                 "valid, verdict, penalty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     gid,
-                    rnd["round_id"],
+                    rnd.round_id,
                     card.serial,
                     player,
                     line.upper() if line else None,
@@ -303,12 +319,12 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
             )
             same_call = conn.execute(
                 "SELECT COUNT(*) FROM claims WHERE round_id = ? AND at_call = ?",
-                (rnd["round_id"], len(calls)),
+                (rnd.round_id, len(calls)),
             ).fetchone()[0]
         response = {
             "claim_id": cur.lastrowid,
             "game_id": gid,
-            "round": rnd["round"],
+            "round": rnd.number,
             "serial": card.serial,
             "player": player,
             "valid": verdict.bingo,

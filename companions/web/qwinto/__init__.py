@@ -15,7 +15,11 @@ KIND = GameKind(
     max_players=6,
     teams=False,
     default_settings=dict(qwinto.DEFAULT_SETTINGS),
-    setting_labels={"rolls": "Record each roll (active player, dice, sum) and check it"},
+    setting_labels={
+        "rolls": "Record each roll (active player, dice, sum) and check it",
+        "clockwise": "The dice pass clockwise: only the next player may throw "
+        "(untick to let anyone throw next)",
+    },
     replay=qwinto.replay,
     template="companions/qwinto.html",
 )

@@ -1,4 +1,4 @@
-"""SQLite migrations of the claims area (issue 5), append-only; see db.py.
+"""SQLite migrations of the claims area (issue 5), append-only; see bingo_hall/web/db.py.
 
 * `players`: who plays a game, in seating order (clockwise: the Maestro's left is the next seat),
   and the Sociedad (team) each belongs to, if any.

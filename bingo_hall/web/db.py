@@ -1,25 +1,28 @@
-"""The SQLite connection (one per request, WAL, foreign keys) and each area's migrations.
+"""The SQLite connection (one per request, WAL, foreign keys) and every area's migrations.
 
-Each area keeps an ordered list of SQL migrations in its own module (`MIGRATIONS`), listed in
-AREAS below; `migrate()` applies the ones a database has not seen, in one transaction per step.
-Writes are committed synchronously before anyone is told of them.
+Each area keeps an ordered, append-only list of SQL migrations in its own module and hands it to
+`add_migrations(app, area, scripts)` when it registers; `create_app` then calls `init_db`, which
+applies the steps a database has not seen, one transaction per step. Writes are committed
+synchronously before anyone is told of them.
 """
 
 from __future__ import annotations
 
-import importlib
 import sqlite3
 from typing import Any
 
 import click
 from flask import Flask, current_app, g
 
-# area name -> module holding MIGRATIONS (a list of SQL scripts, append-only)
-AREAS = {
-    "station": "bingo_hall.station.schema",
-    "claims": "bingo_hall.station.claims_schema",
-    "companions": "companions.schema",
-}
+from .instance import hall
+
+
+def add_migrations(app: Flask, area: str, scripts: list[str]) -> None:
+    """Register an area's migrations (called by the area's `register(app)`)."""
+    areas = hall(app).migrations
+    if area in areas:
+        raise RuntimeError(f"the {area} migrations are registered twice")
+    areas[area] = list(scripts)
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -44,20 +47,21 @@ def close_db(_exc: BaseException | None = None) -> None:
         conn.close()
 
 
-def migrate(conn: sqlite3.Connection) -> None:
+def migrate(conn: sqlite3.Connection, areas: dict[str, list[str]]) -> None:
+    """Bring the database up to every area's latest step. A database made by a newer kit (an
+    area with more steps than this one knows) is refused rather than half understood."""
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_version "
         "(area TEXT PRIMARY KEY, version INTEGER NOT NULL)"
     )
-    for area, module_name in AREAS.items():
-        try:
-            migrations: list[str] = importlib.import_module(module_name).MIGRATIONS
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                continue
-            raise
+    for area, migrations in areas.items():
         row = conn.execute("SELECT version FROM schema_version WHERE area = ?", (area,)).fetchone()
         done = row[0] if row else 0
+        if done > len(migrations):
+            raise RuntimeError(
+                f"this database was made by a newer Bingo Hall Kit ({area} step {done}); "
+                "update the kit"
+            )
         for version, script in enumerate(migrations[done:], start=done + 1):
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -89,7 +93,7 @@ def _statements(script: str) -> list[str]:
 def init_db(app: Flask) -> None:
     conn = connect(app.config["DATABASE"])
     try:
-        migrate(conn)
+        migrate(conn, hall(app).migrations)
     finally:
         conn.close()
 
@@ -102,9 +106,10 @@ def init_db_command() -> None:
 
 
 def init_app(app: Flask) -> None:
+    """The connection's teardown and the `init-db` command; `create_app` runs `init_db` once
+    every area has added its migrations."""
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
-    init_db(app)
 
 
 def transaction(conn: sqlite3.Connection) -> Any:

@@ -1,0 +1,87 @@
+"""The composition root: `create_app` builds the hall's web app from the core services
+(`bingo_hall.web`) and the areas, each registered explicitly. See docs/dev/architecture.md.
+
+Configuration, lowest to highest:
+1. the defaults below;
+2. `instance/config.py` in the instance folder (Flask's `instance_path`), when it exists;
+3. `settings`, from the command line (`bingo-hall serve --db ... --pin ...`).
+Tests pass `test_config` instead of 2 and 3, as in Flask's tutorial (flaskr).
+
+An area that cannot be imported, or a migration that is missing, stops the start-up with the
+error: nothing is skipped in silence.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from .web import db, errors, i18n, instance
+
+
+def create_app(
+    test_config: dict[str, Any] | None = None,
+    *,
+    instance_path: str | os.PathLike | None = None,
+    settings: dict[str, Any] | None = None,
+) -> Flask:
+    app = Flask(
+        __name__,
+        instance_path=str(Path(instance_path).resolve()) if instance_path else None,
+        instance_relative_config=True,
+        template_folder="web/templates",
+        static_folder=None,  # each area serves its own
+    )
+    folder = Path(app.instance_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=str(folder / "bingo-hall.sqlite"),
+        CALLER_PIN=os.environ.get("BINGO_HALL_PIN") or None,
+        COMPANIONS_ONLY=False,  # `bingo-hall companions`: the table scorekeepers alone
+        DEVICE_URL=None,  # `serve --device`: the flashboard or ball machine (BHP/1)
+        MAX_CONTENT_LENGTH=16 * 1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_mapping(settings or {})
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance.kept_secret(
+            folder, "secret_key", lambda: secrets.token_hex(32)
+        )
+    if not app.config.get("CALLER_PIN"):
+        app.config["CALLER_PIN"] = instance.kept_secret(folder, "caller_pin", instance.new_pin)
+
+    instance.init_app(app)
+    db.init_app(app)
+    i18n.init_app(app)
+    errors.init_app(app)
+    _register_areas(app)
+    db.init_db(app)
+    return app
+
+
+def _register_areas(app: Flask) -> None:
+    """Every area the hall has, in the order their routes should match."""
+    import companions.web
+
+    companions.web.register(app)
+    if app.config["COMPANIONS_ONLY"]:
+        return
+
+    from .station import register as register_station
+    from .station.verify import register as register_verify
+
+    register_station(app)
+    register_verify(app)
+    if app.config["DEVICE_URL"]:
+        from firmware_bridge.embedded import register as register_bridge
+
+        register_bridge(app, app.config["DEVICE_URL"])

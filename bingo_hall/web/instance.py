@@ -1,0 +1,81 @@
+"""What one app holds (`HallState`, in `app.extensions["bingo_hall"]`) and the instance folder's
+files.
+
+The instance folder is Flask's (`create_app(instance_path=...)`); it keeps the database, the
+session key and the caller PIN, each made once and then reused, so a restarted station keeps its
+logins and the PIN the Maestro already has.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+
+from .hub import EventHub
+
+EXTENSION = "bingo_hall"
+
+
+@dataclass
+class HallState:
+    """Everything one app keeps between requests. Nothing of it lives in a module global, so
+    two apps in one process (tests, benchmarks) never share subscribers, caches or locks."""
+
+    hub: EventHub = field(default_factory=EventHub)
+    #: serialises the station's writes, so events go out in the order of their commits
+    write_lock: threading.RLock = field(default_factory=threading.RLock)
+    #: every area's SQL migrations (area name -> its append-only list), see db.py
+    migrations: dict[str, list[str]] = field(default_factory=dict)
+    #: URL prefix -> the template of that area's error page, see errors.py
+    error_pages: dict[str, str] = field(default_factory=dict)
+    #: what each area keeps (its name -> its own object), made on first use by `area_state`
+    areas: dict[str, Any] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def area(self, name: str, make: Callable[[], Any]) -> Any:
+        with self._lock:
+            if name not in self.areas:
+                self.areas[name] = make()
+            return self.areas[name]
+
+
+def init_app(app: Flask) -> HallState:
+    state = HallState()
+    app.extensions[EXTENSION] = state
+    return state
+
+
+def hall(app: Flask | None = None) -> HallState:
+    """The state of `app` (default: the current app)."""
+    return (app or current_app).extensions[EXTENSION]
+
+
+def area_state(name: str, make: Callable[[], Any], app: Flask | None = None) -> Any:
+    """An area's own state on the app (`make()` builds it the first time)."""
+    return hall(app).area(name, make)
+
+
+def kept_secret(folder: Path, name: str, make: Callable[[], str]) -> str:
+    """The contents of `folder/name`, made by `make()` and written (mode 600) the first time."""
+    path = Path(folder) / name
+    try:
+        text = path.read_text().strip()
+        if text:
+            return text
+    except OSError:
+        pass
+    value = make()
+    path.write_text(value)
+    path.chmod(0o600)
+    return value
+
+
+def new_pin() -> str:
+    """A six-digit caller PIN."""
+    return f"{secrets.randbelow(10**6):06d}"

@@ -1,0 +1,59 @@
+"""What tests share besides fixtures: `eventually` and the Maestro's API shortcuts (`Caller`,
+which the `caller` fixture in conftest.py gives). A module of its own, because several test
+folders have a conftest.py and `import conftest` would find whichever came first."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from bingo_hall.manifest import Deck, new_deck
+
+TEST_PIN = "246810"  # the caller PIN of the `app` fixture
+
+
+def eventually(check: Callable[[], object], timeout: float = 5.0) -> None:
+    """Wait for something another thread or process does, failing with what was awaited."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout} s: {check.__doc__ or check}")
+        time.sleep(0.01)
+
+
+class Caller:
+    """The Maestro at a station under test: logged in with the caller PIN (a bearer token from
+    POST /api/login), loading a deck, starting games and calling balls through the JSON API."""
+
+    def __init__(self, client, deck: Deck | None = None) -> None:
+        self.client = client
+        r = client.post("/api/login", json={"pin": client.application.config["CALLER_PIN"]})
+        assert r.status_code == 200, r.get_json()
+        self.auth = {"Authorization": "Bearer " + r.get_json()["token"]}
+        self.deck = deck or new_deck(12, seed="tests", name="Test deck")
+        self.load_deck(self.deck)
+
+    def load_deck(self, deck: Deck) -> Deck:
+        r = self.client.post(
+            "/api/decks", data=deck.to_json(), headers=self.auth, content_type="application/json"
+        )
+        assert r.status_code in (200, 201), r.get_json()
+        return deck
+
+    def new_game(self, mode: str = "normal", draw: str = "auto", **extra) -> int:
+        payload = {"deck_id": self.deck.deck_id, "mode": mode, "draw": draw, **extra}
+        r = self.client.post("/api/games", json=payload, headers=self.auth)
+        assert r.status_code == 201, r.get_json()
+        return r.get_json()["game_id"]
+
+    def call(self, gid: int, *balls: int) -> None:
+        """Balls from the cage, typed by the Maestro (a game drawn by hand)."""
+        for ball in balls:
+            r = self.client.post(f"/api/games/{gid}/calls", json={"ball": ball}, headers=self.auth)
+            assert r.status_code == 201, (ball, r.get_json())
+
+    def post(self, path: str, payload=None, auth: bool = True):
+        return self.client.post(path, json=payload, headers=self.auth if auth else {})
+
+    def get(self, path: str, auth: bool = True):
+        return self.client.get(path, headers=self.auth if auth else {})
