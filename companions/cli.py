@@ -12,7 +12,7 @@ from bingo_hall.errors import KitError
 @click.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--db", "db_path", default=None, help="SQLite file [default: instance folder].")
+@click.option("--db", "db_path", default=None, help="SQLite file [default: per-user data folder].")
 @click.option(
     "--threads",
     default=64,
@@ -25,6 +25,7 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
     from waitress import create_server
 
     from bingo_hall.app import create_app
+    from bingo_hall.paths import default_instance_dir
 
     config: dict = {"COMPANIONS_ONLY": True}
     if db_path:
@@ -33,7 +34,7 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
             raise KitError(f"the folder for --db does not exist: {parent}")
         config["DATABASE"] = str(Path(db_path).expanduser().resolve())
     try:
-        app = create_app(settings=config)
+        app = create_app(instance_path=default_instance_dir(), settings=config)
     except Exception as exc:  # sqlite3.DatabaseError and friends: a bad --db file
         raise KitError(f"cannot open the database {db_path or ''}: {exc}") from exc
     try:

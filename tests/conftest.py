@@ -40,6 +40,35 @@ def compiled_catalogs():
                     write_mo(out, read_po(src))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def per_user_data_folder(tmp_path_factory):
+    """Commands run without --instance keep their files in the per-user data folder
+    (bingo_hall/paths.py): point it at a temporary folder so the suite never writes to the real
+    home. Subprocesses inherit the variable."""
+    with pytest.MonkeyPatch.context() as mp:
+        folder = tmp_path_factory.mktemp("user-data")
+        mp.setenv("XDG_DATA_HOME", str(folder))
+        yield folder
+
+
+@pytest.fixture
+def kit_cli(capsys) -> Callable[[list[str]], tuple[int, str, str]]:
+    """Run `bingo-hall ARGS` in-process through its real entry point (main, with its one-line
+    errors): (exit code, stdout, stderr)."""
+    from bingo_hall.cli import main
+
+    def run(argv: list[str]) -> tuple[int, str, str]:
+        try:
+            main(argv)
+            code = 0
+        except SystemExit as exc:
+            code = exc.code
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run
+
+
 @pytest.fixture
 def app(tmp_path):
     return create_app(

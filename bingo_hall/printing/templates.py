@@ -14,9 +14,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import card_templates
+
 from ..errors import KitError
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "card_templates"
+# the `card_templates` package, found where Python imports it from (a clone or site-packages)
+TEMPLATE_DIR = Path(card_templates.__file__).resolve().parent
 _COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _THEME_KEYS = (
     "letter_text",

@@ -14,6 +14,7 @@ import click
 
 from .. import netaddr
 from ..errors import KitError
+from ..paths import default_instance_dir
 
 DEFAULT_THREADS = 160
 RESERVED_THREADS = 16  # never taken by event streams: the Maestro's draws must get through
@@ -121,9 +122,10 @@ _common = [
     click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(8)),
     click.option(
         "--instance",
-        default=None,
+        default=lambda: str(default_instance_dir()),
+        show_default="the per-user data folder",
         type=click.Path(file_okay=False),
-        help="Folder for the database, PIN, session key and demo files (default: Flask's).",
+        help="Folder for the database, PIN, session key and demo files.",
     ),
 ]
 
@@ -214,5 +216,5 @@ def audit(seed, public_input, calls):
 @click.option("--db", "db", default=None, help="SQLite file (default: the instance folder).")
 def init_db(db):
     """Create or update the station's database."""
-    app = build_app(db, None)
+    app = build_app(db, None, str(default_instance_dir()))
     click.echo(f"database ready: {app.config['DATABASE']}")
