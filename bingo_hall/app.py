@@ -37,7 +37,8 @@ def create_app(
         static_folder=None,  # each area serves its own
     )
     folder = Path(app.instance_path)
-    folder.mkdir(parents=True, exist_ok=True)
+    if not folder.exists():  # it will hold the session key, the PIN and the demo's deck secret
+        folder.mkdir(parents=True, mode=0o700)
     app.config.from_mapping(
         DATABASE=str(folder / "bingo-hall.sqlite"),
         CALLER_PIN=os.environ.get("BINGO_HALL_PIN") or None,
