@@ -146,14 +146,53 @@ def draw_card_form(
     c.endForm()
 
 
-def _rgb(colour: str) -> str:
+def rgb_fill(colour: str) -> str:
     r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
     return f"{r:.3f} {g:.3f} {b:.3f} rg"
 
 
 @lru_cache(maxsize=4096)
-def _width(text: str, font: str, size: float) -> float:
+def text_width(text: str, font: str, size: float) -> float:
     return stringWidth(text, font, size)
+
+
+def pdf_text(text: str) -> str:
+    """`text` as a PDF literal string for the standard fonts (WinAnsi): brackets and backslash
+    escaped, and accented letters ("Cartón") as octal codes rather than raw UTF-8 bytes."""
+    if text.isascii() and not any(ch in text for ch in "()\\"):
+        return text
+    out = []
+    for ch in text:
+        if ch in "()\\":
+            out.append("\\" + ch)
+        elif ord(ch) < 128:
+            out.append(ch)
+        else:
+            out.append("\\%03o" % ch.encode("cp1252", "replace")[0])
+    return "".join(out)
+
+
+def centred_op(font: str, ref: str, size: float, text: str, x: float, y: float) -> str:
+    """PDF text operators (inside BT/ET) for `text` centred on (x, y), as `_centred` draws it."""
+    w = text_width(text, font, size)
+    return f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({pdf_text(text)}) Tj"
+
+
+def qr_op(qr: tuple[int, Runs], left: float, top: float, side: float) -> str:
+    """A QR code filling the square (left, top, side), with a one-module white border inside it.
+
+    Drawn in module units, y downwards, so every run is "col row len 1 re" in small integers; the
+    caller wraps it in q/Q.
+    """
+    modules, runs = qr
+    m = side / (modules + 2)
+    return "\n".join(
+        (
+            f"0 g {m:.4f} 0 0 {-m:.4f} {left + m:.2f} {top - m:.2f} cm",
+            " ".join(f"{col} {r} {n} 1 re" for r, col, n in runs),
+            "f",
+        )
+    )
 
 
 class CardInk:
@@ -170,15 +209,12 @@ class CardInk:
         c.setFont(REGULAR, 10)
         self.bold = c._doc.getInternalFontName(BOLD)
         self.regular = c._doc.getInternalFontName(REGULAR)
-        self.numbers = _rgb(theme.numbers)
-        self.totals = _rgb(theme.totals)
+        self.numbers = rgb_fill(theme.numbers)
+        self.totals = rgb_fill(theme.totals)
         self.label = f"{labels['card']} "
 
     def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
-        w = _width(text, font, size)
-        ops.append(
-            f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({text}) Tj"
-        )
+        ops.append(centred_op(font, ref, size, text, x, y))
 
     def card_ops(self, box: CardBox, card: Card, qr: tuple[int, Runs] | None) -> str:
         """The numbers, the margin totals, the serial and the QR code of one card."""
@@ -216,22 +252,15 @@ class CardInk:
         ops.append(
             f"{self.regular} {label_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({self.label}) Tj"
         )
-        x += _width(self.label, REGULAR, label_size)
+        x += text_width(self.label, REGULAR, label_size)
         ops.append(
             f"{self.bold} {serial_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({card.serial}) Tj"
         )
         ops.append("ET")
 
         if qr is not None:
-            modules, runs = qr
             side = FOOTER * s
-            m = side / (modules + 2)  # a one-module border inside the footer; the card is white
-            qx = box.grid_left + SIZE * s - side + m
-            qy = footer_top - m
-            # Module units, y downwards: every run is "col row len 1 re" in small integers.
-            ops.append(f"0 g {m:.4f} 0 0 {-m:.4f} {qx:.2f} {qy:.2f} cm")
-            ops.append(" ".join(f"{col} {r} {n} 1 re" for r, col, n in runs))
-            ops.append("f")
+            ops.append(qr_op(qr, box.grid_left + SIZE * s - side, footer_top, side))
         ops.append("Q")
         return "\n".join(ops)
 
