@@ -171,7 +171,9 @@ def generate_strips(
             if seen.isdisjoint(rows):
                 break
         else:
-            raise DeckError(f"strip {number}: {ATTEMPTS} draws all repeated a row; use another seed")
+            raise DeckError(
+                f"strip {number}: {ATTEMPTS} draws all repeated a row; use another seed"
+            )
         seen.update(rows)
         strips.append(strip)
         if progress is not None and number % 100 == 0:
@@ -210,7 +212,9 @@ def check_strips(strips: Sequence[Strip]) -> None:
     """All the guarantees of a 90-ball deck: every ticket's shape, serials and strip numbers in
     order, each strip holding 1-90 once, and no row repeated anywhere."""
     if len(strips) > MAX_STRIPS:
-        raise DeckError(f"a 90-ball deck has at most {MAX_STRIPS} strips; this one has {len(strips)}")
+        raise DeckError(
+            f"a 90-ball deck has at most {MAX_STRIPS} strips; this one has {len(strips)}"
+        )
     for i, strip in enumerate(strips, start=1):
         if strip.number != i or len(strip.tickets) != TICKETS_PER_STRIP:
             raise DeckError(f"strip {i}: a strip is 6 tickets numbered in order")
@@ -224,4 +228,3 @@ def check_strips(strips: Sequence[Strip]) -> None:
         if sorted(held) != list(range(1, BALLS + 1)):
             raise DeckError(f"strip {i}: its 6 tickets must hold every number 1-90 exactly once")
     check_rows_unique(t for s in strips for t in s.tickets)
-

@@ -175,7 +175,9 @@ def pdf_text(text: str) -> str:
 def centred_op(font: str, ref: str, size: float, text: str, x: float, y: float) -> str:
     """PDF text operators (inside BT/ET) for `text` centred on (x, y), as `_centred` draws it."""
     w = text_width(text, font, size)
-    return f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({pdf_text(text)}) Tj"
+    return (
+        f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({pdf_text(text)}) Tj"
+    )
 
 
 def qr_op(qr: tuple[int, Runs], left: float, top: float, side: float) -> str:

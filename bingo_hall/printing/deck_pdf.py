@@ -141,9 +141,7 @@ def template_for(deck: Deck, template: str | None) -> Template:
     """The template to print `deck` with: the game's default, or the one named if it fits."""
     tpl = load_template(template or DEFAULT_TEMPLATES[deck.game])
     if tpl.game != deck.game:
-        fits = ", ".join(
-            t for t in available_templates() if load_template(t).game == deck.game
-        )
+        fits = ", ".join(t for t in available_templates() if load_template(t).game == deck.game)
         raise KitError(
             f"template {tpl.name} is for {tpl.game}-ball decks and this deck is {deck.game}-ball;"
             f" use one of: {fits}"
