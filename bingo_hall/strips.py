@@ -42,7 +42,6 @@ from .rng import SeededStream, seed_bytes
 from .tickets import (
     BALLS,
     COLUMNS,
-    PER_ROW,
     ROWS,
     TICKETS_PER_STRIP,
     Ticket,

@@ -168,7 +168,7 @@ def pdf_text(text: str) -> str:
         elif ord(ch) < 128:
             out.append(ch)
         else:
-            out.append("\\%03o" % ch.encode("cp1252", "replace")[0])
+            out.append(f"\\{ch.encode('cp1252', 'replace')[0]:03o}")
     return "".join(out)
 
 

@@ -29,9 +29,9 @@ from ..manifest import Deck
 from ..signing import card_url
 from ..tickets import Ticket
 from .card_layout import CardBox, CardInk, draw_card, draw_card_form, fit_card
-from .strip_layout import TicketBox, TicketInk, draw_ticket, draw_ticket_form, fit_strip
 from .pdfutil import pdf_bytes
 from .qr import Runs, qr_runs, qr_version
+from .strip_layout import TicketBox, TicketInk, draw_ticket, draw_ticket_form, fit_strip
 from .templates import Template, available_templates, load_template
 from .words import words
 

@@ -79,7 +79,7 @@ def fit_strip(x: float, y: float, w: float, h: float) -> list[TicketBox]:
 
 
 def draw_ticket_form(c: Canvas, name: str, s: float, theme: Theme, deck_name: str) -> None:
-    """Define the form `name`: frame, header band, grid lines and deck name, at a ticket's origin."""
+    """Define the form `name`: frame, header band, grid lines, deck name, at a ticket's origin."""
     c.beginForm(name, 0, 0, WIDTH * s, HEIGHT * s)
     box = TicketBox(0, 0, s)
     gl, gt = box.grid_left, box.grid_top
