@@ -82,10 +82,24 @@ class SeededStream:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place with Fisher-Yates, drawing from this stream."""
-        small, draw = self._small, self.randbelow
-        for i in range(len(items) - 1, 0, -1):
-            j = small(i + 1) if i < 256 else draw(i + 1)
+        top = len(items) - 1
+        for i in range(top, 255, -1):
+            j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
+        # Bounds <= 256: `_small` inlined, since decks shuffle many short lists.
+        buf, pos = self._buf, self._pos
+        for i in range(min(top, 255), 0, -1):
+            mask = _MASKS[i + 1]
+            while True:
+                if pos >= len(buf):
+                    self._refill()
+                    buf, pos = self._buf, 0
+                j = buf[pos] & mask
+                pos += 1
+                if j <= i:
+                    break
+            items[i], items[j] = items[j], items[i]
+        self._pos = pos
 
 
 _MASKS = [0, 0] + [(1 << (n - 1).bit_length()) - 1 for n in range(2, 257)]

@@ -24,11 +24,12 @@ How one strip is drawn, from its own seeded stream, with no retries:
 
 Unique rows across the deck: strip k is drawn from the stream labelled (k, attempt); the first
 attempt none of whose 18 rows appears in strips 1..k-1 is kept. Attempts are bounded by
-`ATTEMPTS`: if every one clashed, generation stops with a DeckError instead of looping. The deck
-is capped at `MAX_STRIPS` strips, where the measured share of attempts that clash is about 1 in
-3 (benchmarks/strips.py prints it), so running out of 64 attempts has odds near 3**-64. Each strip
-depends only on the seed and the strips before it, so a larger deck from the same seed begins with
-the smaller one.
+`ATTEMPTS` = 64, so generation always ends: if every attempt clashed it would stop with a
+DeckError naming the strip rather than loop. The deck is capped at `MAX_STRIPS` = 4000 strips
+(24000 tickets); even for the last strips the measured share of attempts that clash is about
+1 in 10 (benchmarks/strips.py prints it by deck size), so running out of attempts has odds of
+the order of 10**-64. Each strip depends only on the seed and the strips before it, so a larger
+deck from the same seed begins with the smaller one.
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ MAX_STRIPS = 4000  # 24000 tickets, 72000 unique rows
 ATTEMPTS = 64
 _EXTRAS = tuple(len(column_range_90(c)) - TICKETS_PER_STRIP for c in range(COLUMNS))
 _HALF = 3  # extras per half-ticket
+_RANGES = tuple(tuple(column_range_90(c)) for c in range(COLUMNS))
+_ALL_ROWS = tuple(range(ROWS))
+_ALL_BUT = tuple(tuple(x for x in _ALL_ROWS if x != r) for r in range(ROWS))
 
 
 @dataclass(frozen=True)
@@ -95,31 +99,26 @@ def _column_counts(stream: SeededStream) -> list[list[int]]:
     return counts
 
 
-def _layout(counts: Sequence[int], stream: SeededStream) -> list[list[bool]]:
-    """Which cells of a ticket hold numbers, given its column counts (step 2)."""
-    threes = [c for c in range(COLUMNS) if counts[c] == 3]
+def _layout(counts: Sequence[int], stream: SeededStream) -> list[tuple[int, ...]]:
+    """For each column of a ticket, the rows that hold its numbers (step 2 of the docstring)."""
+    rows_of: list[tuple[int, ...]] = [_ALL_ROWS] * COLUMNS
     twos = [c for c in range(COLUMNS) if counts[c] == 2]
     ones = [c for c in range(COLUMNS) if counts[c] == 1]
-    a = len(threes)
+    a = COLUMNS - len(twos) - len(ones)  # columns of 3
     splits = _SPLITS[a]
     misses = splits[stream.randbelow(len(splits))]
     stream.shuffle(twos)
     stream.shuffle(ones)
-    cells = [[False] * COLUMNS for _ in range(ROWS)]
-    for c in threes:
-        for r in range(ROWS):
-            cells[r][c] = True
     i = j = 0
     for r in range(ROWS):
         for c in twos[i : i + misses[r]]:
-            for other in range(ROWS):
-                cells[other][c] = other != r
+            rows_of[c] = _ALL_BUT[r]
         i += misses[r]
         take = a - 1 + misses[r]
         for c in ones[j : j + take]:
-            cells[r][c] = True
+            rows_of[c] = (r,)
         j += take
-    return cells
+    return rows_of
 
 
 def draw_strip(key: bytes, number: int, attempt: int = 0) -> Strip:
@@ -129,18 +128,19 @@ def draw_strip(key: bytes, number: int, attempt: int = 0) -> Strip:
     layouts = [_layout(counts[t], stream) for t in range(TICKETS_PER_STRIP)]
     grids = [[[None] * COLUMNS for _ in range(ROWS)] for _ in range(TICKETS_PER_STRIP)]
     for c in range(COLUMNS):
-        numbers = list(column_range_90(c))
+        numbers = list(_RANGES[c])
         stream.shuffle(numbers)
         start = 0
         for t in range(TICKETS_PER_STRIP):
-            mine = sorted(numbers[start : start + counts[t][c]])
-            start += counts[t][c]
-            rows = [r for r in range(ROWS) if layouts[t][r][c]]
-            for r, n in zip(rows, mine):
-                grids[t][r][c] = n
+            rows = layouts[t][c]
+            end = start + len(rows)
+            grid = grids[t]
+            for r, n in zip(rows, sorted(numbers[start:end])):
+                grid[r][c] = n
+            start = end
     first = TICKETS_PER_STRIP * (number - 1) + 1
     tickets = tuple(
-        Ticket(serial=first + t, strip=number, grid=tuple(tuple(row) for row in grids[t]))
+        Ticket(serial=first + t, strip=number, grid=tuple(map(tuple, grids[t])))
         for t in range(TICKETS_PER_STRIP)
     )
     return Strip(number=number, tickets=tickets)
