@@ -24,7 +24,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cards import CENTRE, LETTERS, SIZE, Card
-from .qr import Runs
+from .qr import QrPath
 from .templates import Theme
 
 # Card geometry in cells: margins left/right of the grid, and the bands from top to bottom.
@@ -180,21 +180,15 @@ def centred_op(font: str, ref: str, size: float, text: str, x: float, y: float) 
     )
 
 
-def qr_op(qr: tuple[int, Runs], left: float, top: float, side: float) -> str:
+def qr_op(qr: QrPath, left: float, top: float, side: float) -> str:
     """A QR code filling the square (left, top, side), with a one-module white border inside it.
 
-    Drawn in module units, y downwards, so every run is "col row len 1 re" in small integers; the
-    caller wraps it in q/Q.
+    The path is in module units, y downwards, so every run is "col row len 1 re" in small
+    integers; the caller wraps it in q/Q.
     """
-    modules, runs = qr
+    modules, path = qr
     m = side / (modules + 2)
-    return "\n".join(
-        (
-            f"0 g {m:.4f} 0 0 {-m:.4f} {left + m:.2f} {top - m:.2f} cm",
-            " ".join(f"{col} {r} {n} 1 re" for r, col, n in runs),
-            "f",
-        )
-    )
+    return f"0 g {m:.4f} 0 0 {-m:.4f} {left + m:.2f} {top - m:.2f} cm\n{path}\nf"
 
 
 class CardInk:
@@ -218,7 +212,7 @@ class CardInk:
     def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
         ops.append(centred_op(font, ref, size, text, x, y))
 
-    def card_ops(self, box: CardBox, card: Card, qr: tuple[int, Runs] | None) -> str:
+    def card_ops(self, box: CardBox, card: Card, qr: QrPath | None) -> str:
         """The numbers, the margin totals, the serial and the QR code of one card."""
         s = box.s
         ops = ["q BT", self.numbers]

@@ -30,7 +30,7 @@ from ..signing import card_url
 from ..tickets import Ticket
 from .card_layout import CardBox, CardInk, draw_card, draw_card_form, fit_card
 from .pdfutil import pdf_bytes
-from .qr import Runs, qr_runs, qr_version
+from .qr import QrPath, qr_path, qr_version
 from .strip_layout import TicketBox, TicketInk, draw_ticket, draw_ticket_form, fit_strip
 from .templates import Template, available_templates, load_template
 from .words import words
@@ -104,12 +104,12 @@ def _cut_lines(c: Canvas, template: Template, page: tuple[float, float]) -> None
     c.restoreState()
 
 
-def _qr_job(job: tuple[list[str], int]) -> list[tuple[int, Runs]]:
+def _qr_job(job: tuple[list[str], int]) -> list[QrPath]:
     urls, version = job
-    return [qr_runs(u, version) for u in urls]
+    return [qr_path(u, version) for u in urls]
 
 
-def _qr_stream(urls: Sequence[str], version: int) -> Iterator[tuple[int, Runs]]:
+def _qr_stream(urls: Sequence[str], version: int) -> Iterator[QrPath]:
     """QR runs in order; made by one worker per core when the deck is large.
 
     Workers are forked, which is only safe in a single-threaded process: inside a threaded web
@@ -123,7 +123,7 @@ def _qr_stream(urls: Sequence[str], version: int) -> Iterator[tuple[int, Runs]]:
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
         for u in urls:
-            yield qr_runs(u, version)
+            yield qr_path(u, version)
         return
     jobs = [(list(urls[i : i + _CHUNK]), version) for i in range(0, len(urls), _CHUNK)]
     with multiprocessing.get_context("fork").Pool(min(cores, 4)) as pool:
@@ -177,7 +177,7 @@ def render_deck_pdf(
     if qr:
         urls = [card_url(base, deck.secret, deck.deck_id, card.serial) for card in cards]
         version = qr_version(max(urls, key=len))
-        codes: Iterator[tuple[int, Runs] | None] = _qr_stream(urls, version)
+        codes: Iterator[QrPath | None] = _qr_stream(urls, version)
     else:
         codes = iter([None] * len(cards))
 

@@ -14,7 +14,9 @@ across a corner of the code.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from operator import itemgetter
 
 import qrcode
 from qrcode.base import rs_blocks
@@ -23,8 +25,10 @@ from qrcode.util import ALPHA_NUM, MODE_ALPHA_NUM, length_in_bits, mask_func
 
 MASK = 0
 Runs = tuple[tuple[int, int, int], ...]  # (row, first column, length) of each dark run
+QrPath = tuple[int, str]  # (size in modules, the dark runs as PDF rectangles)
 _ALPHA = {ch: i for i, ch in enumerate(ALPHA_NUM.decode())}
 _PAD = (0xEC, 0x11)
+_DARK = re.compile("1+")
 
 # GF(256) with the QR polynomial x^8 + x^4 + x^3 + x^2 + 1.
 _EXP = [0] * 512
@@ -66,7 +70,9 @@ def qr_version(longest: str) -> int:
 
 @lru_cache(maxsize=8)
 def _generator(n: int) -> tuple[int, ...]:
-    """Logs of the coefficients (after the leading 1) of prod(x - a^i), i < n."""
+    """For each byte value f, f times the generator prod(x - a^i), i < n (leading 1 left out),
+    as an n-byte integer: one entry per feedback byte, so the division below is a shift and a
+    xor."""
     poly = [1]
     for i in range(n):
         nxt = [0] * (len(poly) + 1)
@@ -75,44 +81,40 @@ def _generator(n: int) -> tuple[int, ...]:
             if coef:
                 nxt[j + 1] ^= _EXP[_LOG[coef] + i]
         poly = nxt
-    return tuple(_LOG[c] for c in poly[1:])
+    logs = [_LOG[c] for c in poly[1:]]
+    rows = [bytes(n)] + [bytes(_EXP[_LOG[f] + g] for g in logs) for f in range(1, 256)]
+    return tuple(int.from_bytes(row, "big") for row in rows)
 
 
 def _ecc(data: list[int], n: int) -> list[int]:
-    gen = _generator(n)
-    rem = [0] * n
+    """Reed-Solomon: the remainder of data(x) * x^n divided by the generator (an LFSR whose
+    n-byte register is one integer, first byte most significant)."""
+    table = _generator(n)
+    shift, full = 8 * (n - 1), (1 << 8 * n) - 1
+    rem = 0
     for byte in data:
-        factor = byte ^ rem[0]
-        rem = rem[1:]
-        rem.append(0)
-        if factor:
-            lf = _LOG[factor]
-            for i, g in enumerate(gen):
-                rem[i] ^= _EXP[lf + g]
-    return rem
+        rem = ((rem << 8) & full) ^ table[byte ^ (rem >> shift)]
+    return list(rem.to_bytes(n, "big"))
 
 
 def _codewords(data: str, version: int) -> list[int]:
     """Data and error-correction codewords, interleaved as the symbol stores them."""
-    bits: list[int] = []
-
-    def put(value: int, width: int) -> None:
-        bits.extend((value >> (width - 1 - i)) & 1 for i in range(width))
-
-    put(MODE_ALPHA_NUM, 4)
-    put(len(data), length_in_bits(MODE_ALPHA_NUM, version))
+    count_bits = length_in_bits(MODE_ALPHA_NUM, version)
+    acc, nbits = (MODE_ALPHA_NUM << count_bits) | len(data), 4 + count_bits
     values = [_ALPHA[ch] for ch in data]
     for i in range(0, len(values) - 1, 2):
-        put(45 * values[i] + values[i + 1], 11)
+        acc = (acc << 11) | (45 * values[i] + values[i + 1])
+    nbits += 11 * (len(values) // 2)
     if len(values) % 2:
-        put(values[-1], 6)
+        acc, nbits = (acc << 6) | values[-1], nbits + 6
     blocks = rs_blocks(version, ERROR_CORRECT_M)
     capacity = 8 * sum(b.data_count for b in blocks)
-    if len(bits) > capacity:
+    if nbits > capacity:
         raise ValueError(f"{len(data)} characters do not fit QR version {version}")
-    bits.extend([0] * min(4, capacity - len(bits)))
-    bits.extend([0] * (-len(bits) % 8))
-    stream = [int("".join(map(str, bits[i : i + 8])), 2) for i in range(0, len(bits), 8)]
+    pad = min(4, capacity - nbits)  # the terminator, then zeros to a whole byte
+    pad += -(nbits + pad) % 8
+    acc, nbits = acc << pad, nbits + pad
+    stream = list(acc.to_bytes(nbits // 8, "big"))
     stream.extend(_PAD[i % 2] for i in range(capacity // 8 - len(stream)))
 
     data_blocks, ecc_blocks, at = [], [], 0
@@ -129,9 +131,14 @@ def _codewords(data: str, version: int) -> list[int]:
 
 
 @lru_cache(maxsize=4)
-def _template(version: int) -> tuple[list[list[bool]], tuple[tuple[int, int, bool], ...]]:
-    """The fixed patterns (finders, timing, alignment, format and version info) drawn by
-    `qrcode`, and the data cells in placement order, each with its mask bit."""
+def _template(version: int) -> tuple[int, int, int, itemgetter]:
+    """What every code of a version shares: the fixed patterns (finders, timing, alignment,
+    format and version info) drawn by `qrcode`, and the data cells in placement order.
+
+    Returns (size, number of data cells, mask bits as an int, picker). The picker takes the
+    string "<data bits><0><1>" and gives the symbol's rows, each followed by a '0' separator, as
+    a tuple of characters: a data cell picks its bit, a fixed cell picks the '0' or the '1'.
+    """
     code = qrcode.QRCode(
         version=version, error_correction=ERROR_CORRECT_M, border=0, mask_pattern=MASK
     )
@@ -154,29 +161,38 @@ def _template(version: int) -> tuple[list[list[bool]], tuple[tuple[int, int, boo
         while 0 <= row < n:
             for c in (col, col - 1):
                 if code.modules[row][c] is None:
-                    order.append((row, c, bool(masked(row, c))))
+                    order.append((row, c))
             row += step
         row -= step
         step = -step
-    base = [[bool(m) for m in line] for line in code.modules]
-    return base, tuple(order)
+    cells = len(order)
+    position = {cell: k for k, cell in enumerate(order)}
+    zero, one = cells, cells + 1
+    source = []
+    for r in range(n):
+        for c in range(n):
+            fixed = code.modules[r][c]
+            source.append(position[(r, c)] if fixed is None else (one if fixed else zero))
+        source.append(zero)
+    flips = 0
+    for r, c in order:
+        flips = (flips << 1) | bool(masked(r, c))
+    return n, cells, flips, itemgetter(*source)
 
 
-def _matrix(data: str, version: int) -> list[list[bool]]:
-    base, order = _template(version)
-    grid = [line[:] for line in base]
+def _symbol(data: str, version: int) -> tuple[int, str]:
+    """(size, the rows as one string of '0'/'1', each row followed by a '0')."""
+    n, cells, flips, pick = _template(version)
     words = _codewords(data, version)
-    bits = [(w >> (7 - i)) & 1 for w in words for i in range(8)]
-    bits.extend([0] * (len(order) - len(bits)))
-    for (r, c, flip), bit in zip(order, bits):
-        grid[r][c] = bool(bit) != flip
-    return grid
+    bits = int.from_bytes(bytes(words), "big") << (cells - 8 * len(words))
+    return n, "".join(pick(format(bits ^ flips, f"0{cells}b") + "01"))
 
 
 def qr_matrix(data: str, version: int) -> list[list[bool]]:
     """The module matrix (True = dark), quiet zone not included."""
     if _alphanumeric(data):
-        return _matrix(data, version)
+        n, text = _symbol(data, version)
+        return [[ch == "1" for ch in text[r * (n + 1) : r * (n + 1) + n]] for r in range(n)]
     code = qrcode.QRCode(
         version=version, error_correction=ERROR_CORRECT_M, border=0, mask_pattern=MASK
     )
@@ -200,3 +216,18 @@ def qr_runs(data: str, version: int) -> tuple[int, Runs]:
         if start is not None:
             runs.append((r, start, len(row) - start))
     return len(matrix), tuple(runs)
+
+
+def qr_path(data: str, version: int) -> QrPath:
+    """(size in modules, PDF path): each dark run as "col row length 1 re", in module units with
+    y downwards, ready to fill. This is what the printer draws; workers make it in parallel."""
+    if _alphanumeric(data):
+        n, text = _symbol(data, version)
+        width = n + 1
+        parts = []
+        for m in _DARK.finditer(text):
+            row, col = divmod(m.start(), width)
+            parts.append(f"{col} {row} {m.end() - m.start()} 1 re")
+        return n, " ".join(parts)
+    n, runs = qr_runs(data, version)
+    return n, " ".join(f"{col} {r} {length} 1 re" for r, col, length in runs)

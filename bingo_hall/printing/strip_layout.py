@@ -35,7 +35,7 @@ from .card_layout import (
     rgb_fill,
     text_width,
 )
-from .qr import Runs
+from .qr import QrPath
 from .templates import Theme
 
 # Ticket geometry in cells: padding, header band, the totals column, and the QR square to the right.
@@ -129,7 +129,7 @@ class TicketInk:
         ]
         return f"q {self.blank} {' '.join(rects)} f Q"
 
-    def ticket_op(self, box: TicketBox, ticket: Ticket, qr: tuple[int, Runs] | None) -> str:
+    def ticket_op(self, box: TicketBox, ticket: Ticket, qr: QrPath | None) -> str:
         s = box.s
         ops = ["q BT", self.numbers]
         size = 0.5 * s

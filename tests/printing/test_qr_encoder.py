@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from qrcode.constants import ERROR_CORRECT_M
 from qrcode.util import ALPHA_NUM, MODE_ALPHA_NUM, QRData
 
-from bingo_hall.printing.qr import MASK, qr_matrix, qr_version
+from bingo_hall.printing.qr import MASK, qr_matrix, qr_path, qr_version
 
 
 def reference(data: str, version: int) -> list[list[bool]]:
@@ -35,3 +35,21 @@ def test_the_chosen_version_is_the_smallest_that_holds_the_data():
     code.add_data(QRData(url, mode=MODE_ALPHA_NUM))
     code.make(fit=True)
     assert version == code.version
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.text(alphabet=ALPHA_NUM.decode(), min_size=1, max_size=120))
+def test_the_printed_path_fills_exactly_the_dark_modules(data):
+    version = qr_version(data)
+    size, path = qr_path(data, version)
+    filled = set()
+    words = path.split()
+    for i in range(0, len(words), 5):
+        col, row, length, height, op = words[i : i + 5]
+        assert (height, op) == ("1", "re")
+        filled |= {(int(row), int(col) + k) for k in range(int(length))}
+    matrix = reference(data, version)
+    assert size == len(matrix)
+    assert filled == {
+        (r, c) for r, line in enumerate(matrix) for c, dark in enumerate(line) if dark
+    }
