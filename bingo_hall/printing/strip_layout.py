@@ -39,9 +39,9 @@ from .qr import QrPath
 from .templates import Theme
 
 # Ticket geometry in cells: padding, header band, the totals column, and the QR square to the right.
-PAD, HEADER, TOTALS = 0.2, 0.7, 0.85
+PAD, HEADER, TOTALS, QR_GAP = 0.2, 0.7, 0.85, 0.2
 QR_SIDE = HEADER + ROWS
-WIDTH = PAD + COLUMNS + TOTALS + QR_SIDE + PAD
+WIDTH = PAD + COLUMNS + TOTALS + QR_GAP + QR_SIDE + PAD
 HEIGHT = PAD + HEADER + ROWS + PAD
 GAP = 0.12  # between the tickets of a strip
 STRIP_HEIGHT = TICKETS_PER_STRIP * HEIGHT + (TICKETS_PER_STRIP - 1) * GAP
@@ -162,7 +162,7 @@ class TicketInk:
             x += text_width(text, font, sz)
         ops.append("ET")
         if qr is not None:
-            left = box.grid_left + (COLUMNS + TOTALS) * s
+            left = box.grid_left + (COLUMNS + TOTALS + QR_GAP) * s
             ops.append(qr_op(qr, left, box.grid_top + HEADER * s, QR_SIDE * s))
         ops.append("Q")
         return "\n".join(ops)

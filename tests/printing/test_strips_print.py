@@ -33,7 +33,7 @@ def ticket_lines(words: list[Word], scan: Scan) -> list[list[Word]]:
     mine = [
         w
         for w in words
-        if w.x1 <= scan.left and w.x0 > scan.left - 2.8 * side and abs(w.cy - scan.y) < side / 2
+        if w.x1 <= scan.left and w.x0 > scan.left - 3.4 * side and abs(w.cy - scan.y) < side / 2
     ]
     lines: list[list[Word]] = []
     for w in sorted(mine, key=lambda w: -w.cy):
