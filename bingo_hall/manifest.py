@@ -106,15 +106,20 @@ def new_strip_deck(
     """Generate a 90-ball deck of `strips` strips (6 tickets each), with a fresh id and secret."""
     key = None if seed is None else seed_bytes(seed)
     made = generate_strips(strips, seed=key, progress=progress)
+    return _fresh_deck(name, key, False, tuple(t for s in made for t in s.tickets), 90)
+
+
+def _fresh_deck(name: str, key: bytes | None, free: bool, cards: tuple, game: int) -> Deck:
+    """Wrap new cards with a fresh id, the creation time and a new signing secret."""
     return Deck(
         deck_id=new_deck_id(),
         name=name,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         seed=None if key is None else key.hex(),
-        free_centre=False,
+        free_centre=free,
         secret=secrets.token_hex(32),
-        cards=tuple(t for s in made for t in s.tickets),
-        game=90,
+        cards=cards,
+        game=game,
     )
 
 
@@ -128,15 +133,7 @@ def new_deck(
     """Generate a deck and wrap it with a fresh id and signing secret."""
     key = None if seed is None else seed_bytes(seed)
     cards = generate_deck(n, seed=key, free_centre=free_centre, progress=progress)
-    return Deck(
-        deck_id=new_deck_id(),
-        name=name,
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
-        seed=None if key is None else key.hex(),
-        free_centre=free_centre,
-        secret=secrets.token_hex(32),
-        cards=tuple(cards),
-    )
+    return _fresh_deck(name, key, free_centre, tuple(cards), 75)
 
 
 def _need(cond: bool, message: str) -> None:

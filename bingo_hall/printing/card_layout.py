@@ -13,9 +13,11 @@ into a PDF form and reused: that is most of what keeps a 3003-card PDF small and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
@@ -40,26 +42,37 @@ DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
 @dataclass(frozen=True)
-class CardBox:
-    """Where a card sits: its lower-left corner and cell size, in points."""
+class GridBox:
+    """Where a card or ticket sits: its lower-left corner and cell size, in points. Subclasses
+    say where the grid's top-left corner is, in cells from that corner."""
 
     x: float
     y: float
     s: float
+    GRID_LEFT: ClassVar[float] = 0.0
+    GRID_TOP: ClassVar[float] = 0.0
 
     @property
     def grid_left(self) -> float:
-        return self.x + SIDE * self.s
+        return self.x + self.GRID_LEFT * self.s
 
     @property
     def grid_top(self) -> float:
-        return self.y + (HEIGHT - PAD_TOP - HEADER) * self.s
+        return self.y + self.GRID_TOP * self.s
 
     def cell_centre(self, row: int, col: int) -> tuple[float, float]:
         return (
             self.grid_left + (col + 0.5) * self.s,
             self.grid_top - (row + 0.5) * self.s,
         )
+
+
+@dataclass(frozen=True)
+class CardBox(GridBox):
+    """Where a 75-ball card sits."""
+
+    GRID_LEFT: ClassVar[float] = SIDE
+    GRID_TOP: ClassVar[float] = HEIGHT - PAD_TOP - HEADER
 
 
 def fit_card(x: float, y: float, w: float, h: float) -> CardBox:
@@ -191,7 +204,27 @@ def qr_op(qr: QrPath, left: float, top: float, side: float) -> str:
     return f"0 g {m:.4f} 0 0 {-m:.4f} {left + m:.2f} {top - m:.2f} cm\n{path}\nf"
 
 
-class CardInk:
+class Ink:
+    """The fonts and colours that the per-card (or per-ticket) PDF operators use."""
+
+    def __init__(self, c: Canvas, theme: Theme) -> None:
+        c.setFont(BOLD, 10)  # registers both fonts in the document
+        c.setFont(REGULAR, 10)
+        self.bold = c._doc.getInternalFontName(BOLD)
+        self.regular = c._doc.getInternalFontName(REGULAR)
+        self.numbers = rgb_fill(theme.numbers)
+        self.totals = rgb_fill(theme.totals)
+
+    def numbers_ops(self, box: GridBox, cells: Iterable[tuple[int, int, int]]) -> list[str]:
+        """The big numbers, each centred in its (row, column) cell of the grid."""
+        size = 0.5 * box.s
+        return [
+            centred_op(BOLD, self.bold, size, str(n), *box.cell_centre(row, col))
+            for row, col, n in cells
+        ]
+
+
+class CardInk(Ink):
     """Writes the per-card content as raw PDF operators.
 
     reportlab's drawing calls format every coordinate through a pure-Python float formatter;
@@ -201,12 +234,7 @@ class CardInk:
     """
 
     def __init__(self, c: Canvas, theme: Theme, labels: dict) -> None:
-        c.setFont(BOLD, 10)  # registers both fonts in the document
-        c.setFont(REGULAR, 10)
-        self.bold = c._doc.getInternalFontName(BOLD)
-        self.regular = c._doc.getInternalFontName(REGULAR)
-        self.numbers = rgb_fill(theme.numbers)
-        self.totals = rgb_fill(theme.totals)
+        super().__init__(c, theme)
         self.label = f"{labels['card']} "
 
     def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
@@ -216,13 +244,13 @@ class CardInk:
         """The numbers, the margin totals, the serial and the QR code of one card."""
         s = box.s
         ops = ["q BT", self.numbers]
-        size = 0.5 * s
-        for col in range(SIZE):
-            for row in range(SIZE):
-                n = card.columns[col][row]
-                if n is not None:
-                    x, y = box.cell_centre(row, col)
-                    self._centred(ops, BOLD, self.bold, size, str(n), x, y)
+        cells = (
+            (row, col, n)
+            for col, column in enumerate(card.columns)
+            for row, n in enumerate(column)
+            if n is not None
+        )
+        ops += self.numbers_ops(box, cells)
 
         totals = card.totals()
         ops.append(self.totals)

@@ -68,14 +68,18 @@ def draw_tabla(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) 
         c.setFont(BOLD, 0.8 * t)
         c.drawCentredString(x + col_w / 2, top - 0.82 * t, letter)
         for i, n in enumerate(column_range(col)):
-            cx, cy = x + col_w / 2, top - (1.55 + i) * t
-            c.setFillColor(white)
-            c.setStrokeColor(colour)
-            c.setLineWidth(0.8)
-            c.roundRect(cx - 0.46 * t, cy - 0.46 * t, 0.92 * t, 0.92 * t, 3, stroke=1, fill=1)
-            c.setFillColor(INK)
-            c.setFont(BOLD, 0.42 * t)
-            c.drawCentredString(cx, cy - 0.15 * t, str(n))
+            _spot(c, x + col_w / 2, top - (1.55 + i) * t, t, colour, n)
+
+
+def _spot(c: Canvas, cx: float, cy: float, t: float, colour, n: int) -> None:
+    """One numbered spot of a board, centred on (cx, cy): the size of a token."""
+    c.setFillColor(white)
+    c.setStrokeColor(colour)
+    c.setLineWidth(0.8)
+    c.roundRect(cx - 0.46 * t, cy - 0.46 * t, 0.92 * t, 0.92 * t, 3, stroke=1, fill=1)
+    c.setFillColor(INK)
+    c.setFont(BOLD, 0.42 * t)
+    c.drawCentredString(cx, cy - 0.15 * t, str(n))
 
 
 def draw_tokens(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) -> None:
@@ -164,14 +168,7 @@ def draw_tabla_90(c: Canvas, page: tuple[float, float], lang: str, colour: str) 
     )
     for i in range(90):
         r, col = divmod(i, 10)
-        cx, cy = x0 + (col + 0.5) * pitch_x, top - (r + 0.5) * pitch_y
-        c.setFillColor(white)
-        c.setStrokeColor(ink)
-        c.setLineWidth(0.8)
-        c.roundRect(cx - 0.46 * t, cy - 0.46 * t, 0.92 * t, 0.92 * t, 3, stroke=1, fill=1)
-        c.setFillColor(INK)
-        c.setFont(BOLD, 0.42 * t)
-        c.drawCentredString(cx, cy - 0.15 * t, str(i + 1))
+        _spot(c, x0 + (col + 0.5) * pitch_x, top - (r + 0.5) * pitch_y, t, ink, i + 1)
 
 
 def draw_rules(c: Canvas, page: tuple[float, float], lang: str, game: int = 75) -> None:

@@ -20,6 +20,7 @@ and each ticket's own ink is one literal block of PDF operators.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -28,6 +29,8 @@ from ..tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket
 from .card_layout import (
     BOLD,
     REGULAR,
+    GridBox,
+    Ink,
     centred_op,
     fit_name,
     pdf_text,
@@ -48,23 +51,11 @@ STRIP_HEIGHT = TICKETS_PER_STRIP * HEIGHT + (TICKETS_PER_STRIP - 1) * GAP
 
 
 @dataclass(frozen=True)
-class TicketBox:
-    """Where a ticket sits: its lower-left corner and cell size, in points."""
+class TicketBox(GridBox):
+    """Where a 90-ball ticket sits."""
 
-    x: float
-    y: float
-    s: float
-
-    @property
-    def grid_left(self) -> float:
-        return self.x + PAD * self.s
-
-    @property
-    def grid_top(self) -> float:
-        return self.y + (PAD + ROWS) * self.s
-
-    def cell_centre(self, row: int, col: int) -> tuple[float, float]:
-        return (self.grid_left + (col + 0.5) * self.s, self.grid_top - (row + 0.5) * self.s)
+    GRID_LEFT: ClassVar[float] = PAD
+    GRID_TOP: ClassVar[float] = PAD + ROWS
 
 
 def fit_strip(x: float, y: float, w: float, h: float) -> list[TicketBox]:
@@ -102,17 +93,12 @@ def draw_ticket_form(c: Canvas, name: str, s: float, theme: Theme, deck_name: st
     c.endForm()
 
 
-class TicketInk:
+class TicketInk(Ink):
     """Writes each ticket's own content (blank tints, numbers, row totals, serial, strip, QR) as
     raw PDF operators, like `card_layout.CardInk`."""
 
     def __init__(self, c: Canvas, theme: Theme, labels: dict) -> None:
-        c.setFont(BOLD, 10)  # registers both fonts in the document
-        c.setFont(REGULAR, 10)
-        self.bold = c._doc.getInternalFontName(BOLD)
-        self.regular = c._doc.getInternalFontName(REGULAR)
-        self.numbers = rgb_fill(theme.numbers)
-        self.totals = rgb_fill(theme.totals)
+        super().__init__(c, theme)
         self.blank = rgb_fill(theme.free_fill)
         self.header = rgb_fill(theme.letter_text)
         self.strip_label = f"{labels['strip']} "
@@ -132,13 +118,13 @@ class TicketInk:
     def ticket_op(self, box: TicketBox, ticket: Ticket, qr: QrPath | None) -> str:
         s = box.s
         ops = ["q BT", self.numbers]
-        size = 0.5 * s
-        for row in range(ROWS):
-            for col in range(COLUMNS):
-                n = ticket.grid[row][col]
-                if n is not None:
-                    x, y = box.cell_centre(row, col)
-                    ops.append(centred_op(BOLD, self.bold, size, str(n), x, y))
+        cells = (
+            (row, col, n)
+            for row, line in enumerate(ticket.grid)
+            for col, n in enumerate(line)
+            if n is not None
+        )
+        ops += self.numbers_ops(box, cells)
         ops.append(self.totals)
         right = box.grid_left + (COLUMNS + TOTALS / 2) * s
         for row, total in enumerate(ticket.row_totals()):

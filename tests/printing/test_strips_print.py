@@ -14,6 +14,7 @@ from bingo_hall.printing import render_deck_pdf, render_kit_pdf
 from bingo_hall.signing import signature_is_valid
 
 from .pdfread import PAYLOAD, Scan, Word, open_pdf, page_words, scan_qr_codes
+from .test_print_cli import run_error
 
 BASE = "http://192.168.1.50:5000"
 LABELS = {"es": ("Tira", "Cartón"), "en": ("Strip", "Ticket")}
@@ -130,15 +131,6 @@ def test_the_90_ball_tabla_is_1_to_90_in_9_rows_of_10_and_there_are_90_tokens():
     assert sorted(int(w.text) for w in tokens) == list(range(1, 91))
     rules = " ".join(w.text for p in range(2, len(pdf)) for w in page_words(pdf[p]))
     assert "full house" in rules and "Línea" in rules
-
-
-def run_error(capsys, argv: list[str]) -> str:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    return err
 
 
 def test_generate_game_90_writes_the_deck_and_its_strips(tmp_path):
