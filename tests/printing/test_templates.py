@@ -49,7 +49,7 @@ def test_every_template_fills_its_page_with_cards_inside_the_margins(path, paper
     page = pdf[0]
     w, h = page.get_size()
     words = page_words(page)
-    assert sum(word.text == "Tarjeta" for word in words) == per_page
+    assert sum(word.text == "Cartón" for word in words) == per_page
     margin = 4 * MM  # most home printers cannot print closer than about 5 mm to the edge
     for word in words:
         assert margin < word.x0 and word.x1 < w - margin, word
