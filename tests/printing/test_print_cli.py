@@ -125,10 +125,19 @@ def test_print_never_overwrites_the_deck_file_with_the_pdf(deck_file, capsys):
     assert deck_file.read_bytes() == before
 
 
-def test_kit_writes_board_tokens_and_rules(tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("lang", "ours", "theirs"),
+    [("es", ["Reglas", "Cartón Nº", "cartón"], "Card No."), ("en", ["rules", "Card No."], "Nº")],
+)
+def test_kit_writes_board_tokens_and_rules_in_its_language(tmp_path, capsys, lang, ours, theirs):
     out = tmp_path / "kit.pdf"
-    main(["kit", "-o", str(out), "--lang", "en", "--paper", "letter"])
-    assert len(open_pdf(out.read_bytes())) >= 3
+    main(["kit", "-o", str(out), "--lang", lang, "--paper", "letter"])
+    pdf = open_pdf(out.read_bytes())
+    assert len(pdf) in (3, 4)  # board, tokens, and one or two pages of rules
+    rules = " ".join(pdf[i].get_textpage().get_text_range() for i in range(2, len(pdf)))
+    rules = " ".join(rules.split())
+    assert all(word in rules for word in ours) and theirs not in rules
+    assert "tarjeta" not in rules.lower()
 
 
 def test_default_base_url_uses_the_lan_address_on_port_5000(monkeypatch):
