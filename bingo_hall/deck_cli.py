@@ -6,12 +6,18 @@ import sys
 
 import click
 
-from .deck import max_cards
+from .deck import check_card_count
 from .manifest import load_deck, new_deck, save_deck
 
 
 @click.command()
-@click.option("--cards", "-n", "count", type=int, help="How many cards (at most 3003, 1365 FREE).")
+@click.option(
+    "--cards",
+    "-n",
+    "count",
+    type=int,
+    help="How many cards: at most 3003, or 1365 with --free-centre.",
+)
 @click.option("--seed", help="Any text; the same seed always gives the same cards.")
 @click.option("--free-centre", is_flag=True, help="Print FREE in the centre instead of a number.")
 @click.option(
@@ -38,9 +44,7 @@ def deck(count, seed, free_centre, name, output, check_path) -> None:
         raise click.UsageError("give --cards N (or --check FILE)")
     if not output:
         raise click.UsageError("give -o FILE.deck.json")
-    limit = max_cards(free_centre)
-    if not 1 <= count <= limit:
-        raise click.UsageError(f"--cards must be from 1 to {limit}, not {count}")
+    check_card_count(count, free_centre, option="--cards")
     if count >= 1000 and sys.stderr.isatty():
         with click.progressbar(length=count, label="Making cards", file=sys.stderr) as bar:
             d = new_deck(count, seed=seed, free_centre=free_centre, name=name, progress=bar.update)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..deck import max_cards
+from ..deck import check_card_count
 from ..errors import KitError
 from ..manifest import Deck, load_deck, new_deck, save_deck
 from .base_url import default_base_url
@@ -107,9 +107,7 @@ def generate(
     count, output, seed, free_centre, name, force, template, paper, lang, base_url, serials
 ) -> None:
     """Make a deck and print it in one step (writes NAME.deck.json beside the PDF)."""
-    limit = max_cards(free_centre)
-    if not 1 <= count <= limit:
-        raise click.UsageError(f"--cards must be from 1 to {limit}, not {count}")
+    check_card_count(count, free_centre, option="--cards")
     if not name.strip():
         raise click.UsageError("--name must not be empty; it is printed on every card")
     pdf_path = Path(output)
