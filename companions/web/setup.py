@@ -99,9 +99,9 @@ def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> 
                 settings[key] = default
                 continue
             text = str(raw).strip()
-            if isinstance(raw, bool) or not text.isdigit():
+            if isinstance(raw, bool) or not (text.isascii() and text.isdigit()):
                 errors[field] = N_("Type a whole number")
-            elif not 0 < int(text) <= 1_000_000:
+            elif len(text) > 7 or not 0 < int(text) <= 1_000_000:
                 errors[field] = N_("Type a number between 1 and 1000000")
             else:
                 settings[key] = int(text)

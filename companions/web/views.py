@@ -21,6 +21,7 @@ from flask_babel import get_locale, gettext
 from bingo_hall.web.db import connect, get_db
 from bingo_hall.web.errors import NotFound, RequestError, error_response
 from bingo_hall.web.hub import END, SSE_HEADERS, EventStream
+from bingo_hall.web.inputs import json_body
 from bingo_hall.web.instance import area_state, hall
 from companions.errors import EntryError
 from companions.registry import GameKind, load_kinds
@@ -89,9 +90,7 @@ def new_table(game: str):
     if request.method == "GET":
         return render_template("companions/new.html", kind=kind, errors={}, form={})
     as_json = request.is_json
-    data = request.get_json(silent=True) if as_json else None
-    if as_json and not isinstance(data, dict):
-        raise RequestError("Send the table as a JSON object.")
+    data = json_body(required=True) if as_json else {}
     try:
         if as_json:
             sides, members = read_players(kind, data.get("players"), data.get("teams"))
@@ -180,16 +179,7 @@ MAX_ENTRY_BYTES = 32_000
 
 
 def _entry_body() -> dict[str, Any]:
-    if (request.content_length or 0) > MAX_ENTRY_BYTES:
-        raise EntryTooLarge("That entry is too large.")
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise RequestError("Send the entry as a JSON object.")
-    return data
-
-
-class EntryTooLarge(RequestError):
-    status = 413
+    return json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
 
 
 def _player(table: store.Table, data: dict[str, Any]) -> str | None:
