@@ -64,12 +64,17 @@ def remember(table: Table) -> None:
     session.permanent = True
 
 
+def locked(table: Table) -> Unauthorized:
+    """The refusal for a phone without the PIN: that the table exists, nothing of its notes."""
+    return Unauthorized(
+        "This notebook is private: open its page and type its PIN.",
+        extra={"locked": True, "code": table.code, "game": table.game},
+    )
+
+
 def require_unlocked(table: Table) -> None:
     if not is_unlocked(table):
-        raise Unauthorized(
-            "This notebook is private: open its page and type its PIN.",
-            extra={"locked": True, "code": table.code, "game": table.game},
-        )
+        raise locked(table)
 
 
 def _limiter() -> FailureLimiter:

@@ -209,7 +209,11 @@ def unlock(code: str):
 
 @bp.route("/<code>/view")
 def view_json(code: str):
-    table, kind = _open(code)
+    """JSON always, refusals included (a script asking without an Accept header gets JSON)."""
+    table, kind = _open(code, unlocked=False)
+    if not pins.is_unlocked(table):
+        refusal = pins.locked(table)
+        return jsonify({"error": refusal.message(), **refusal.extra}), refusal.status
     return jsonify(store.snapshot(get_db(), table, kind))
 
 
