@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from testkit import TEST_PIN, Caller
 
 from bingo_hall.app import create_app
+from bingo_hall.web import inputs
+from bingo_hall.web.inputs import nesting_depth
 from companions.registry import load_kinds
 
 KINDS = load_kinds()
@@ -372,3 +374,39 @@ def test_the_last_net_logs_the_route_and_the_input_class(tmp_path, caplog):
     assert r.status_code == 500 and "nothing was lost" in r.get_json()["error"]
     logged = "\n".join(rec.getMessage() for rec in caplog.records)
     assert "POST /api/broken (endpoint broken" in logged and "application/json" in logged
+
+
+def _depth(value) -> int:
+    """Nesting depth worked out on the parsed value, independently of the byte scan."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(alphabet='[]{}"\\ab', max_size=6),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+        max_leaves=20,
+    )
+)
+def test_the_byte_scan_counts_nesting_as_the_parser_would(value):
+    """Brackets inside strings (escaped quotes included) do not count."""
+    assert nesting_depth(json.dumps(value).encode()) == _depth(value)
+
+
+def test_every_input_refusal_has_a_spanish_translation():
+    from pathlib import Path
+
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+    from babel.messages.pofile import read_po
+
+    web = Path(inputs.__file__).parent
+    keywords = {**DEFAULT_KEYWORDS, "RequestError": None, "PayloadTooLarge": None}
+    found = {msg for _l, msg, _c, _x in extract_from_file("python", web / "inputs.py", keywords)}
+    with open(web / "translations/es/LC_MESSAGES/messages.po", "rb") as f:
+        translated = {m.id for m in read_po(f) if m.id and m.string}
+    assert len(found) >= 8 and not found - translated, sorted(found - translated)
