@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Flask
 
-from .web import db, errors, i18n, instance
+from .web import db, errors, i18n, inputs, instance
 
 
 def create_app(
@@ -61,6 +61,7 @@ def create_app(
         app.config["CALLER_PIN"] = instance.kept_secret(folder, "caller_pin", instance.new_pin)
 
     instance.init_app(app)
+    inputs.init_app(app)  # the bounded <int:...> converter, before any area adds routes
     db.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
