@@ -94,8 +94,9 @@ def dump(path: str) -> str:
 
 
 class Hall:
-    """A station with a deck, a game drawn by hand with a call and a player, and a companion
-    table of every game (the Burako one with an entry): real ids for every route's arguments."""
+    """A station with a deck, a game drawn by hand with a call and a player, a companion table
+    of every game (the Burako one with an entry) and a Clue notebook locked with a PIN: real
+    ids for every route's arguments."""
 
     def __init__(self, folder) -> None:
         self.app = create_app(
@@ -116,6 +117,12 @@ class Hall:
             == 201
         )
         self.codes = {name: self.table(name) for name in KINDS}
+        # a private notebook whose PIN this client never typed: every change must be refused
+        r = self.app.test_client().post(
+            "/t/new/clue", json={"players": ["A", "B", "C"], "pin": "1357"}
+        )
+        assert r.status_code == 201, r.get_json()
+        self.codes["clue with a PIN"] = r.get_json()["code"]
         burako = self.codes["burako"]
         hand = {"puras": 0, "impuras": 0, "closed": False, "muerto": "taken", "down": 10}
         r = self.client.post(f"/t/{burako}/entries", json={"teams": [hand, hand]})
