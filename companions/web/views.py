@@ -140,9 +140,7 @@ def _keep_lang() -> dict[str, str]:
 
 
 # --- one table ---------------------------------------------------------------------------------
-def _open(code: str, *, unlocked: bool = True) -> tuple[store.Table, GameKind]:
-    """The table and its game; with `unlocked`, a private notebook this phone has not opened
-    with its PIN is a 401 that says only that the table exists."""
+def _open(code: str) -> tuple[store.Table, GameKind]:
     try:
         table = store.load_table(get_db(), store.normalise_code(code))
     except store.NoSuchTable:
@@ -152,8 +150,14 @@ def _open(code: str, *, unlocked: bool = True) -> tuple[store.Table, GameKind]:
     kind = kinds().get(table.game)
     if kind is None:
         raise NotFound("Unknown game %(game)s.", game=table.game)
-    if unlocked:
-        pins.require_unlocked(table)
+    return table, kind
+
+
+def _open_notes(code: str) -> tuple[store.Table, GameKind]:
+    """`_open`, for what shows or changes the notes: a private notebook this phone has not
+    opened with its PIN is a 401 that says only that the table exists."""
+    table, kind = _open(code)
+    pins.require_unlocked(table)
     return table, kind
 
 
@@ -164,7 +168,7 @@ def _locked_page(table: store.Table, kind: GameKind, error: str | None = None, s
 
 @bp.route("/<code>")
 def table(code: str):
-    table, kind = _open(code, unlocked=False)
+    table, kind = _open(code)
     if code != table.code:
         return redirect(url_for("companions.table", code=table.code))
     if not pins.is_unlocked(table):
@@ -188,7 +192,7 @@ def table(code: str):
 @bp.route("/<code>/unlock", methods=["POST"])
 def unlock(code: str):
     """Type a private notebook's PIN once on this phone (form or JSON `{"pin": "1234"}`)."""
-    table, kind = _open(code, unlocked=False)
+    table, kind = _open(code)
     as_json = request.is_json
     pin = json_body(required=True).get("pin") if as_json else request.form.get("pin", "")
     try:
@@ -210,7 +214,7 @@ def unlock(code: str):
 @bp.route("/<code>/view")
 def view_json(code: str):
     """JSON always, refusals included (a script asking without an Accept header gets JSON)."""
-    table, kind = _open(code, unlocked=False)
+    table, kind = _open(code)
     if not pins.is_unlocked(table):
         refusal = pins.locked(table)
         return jsonify({"error": refusal.message(), **refusal.extra}), refusal.status
@@ -244,7 +248,7 @@ def _changed(snap: dict[str, Any], code: str, status: int = 200):
 
 @bp.route("/<code>/entries", methods=["POST"])
 def post_entry(code: str):
-    table, kind = _open(code)
+    table, kind = _open_notes(code)
     data = _entry_body()
     player = _player(table, data)
     snap = store.add_entry(get_db(), table, kind, data, player)
@@ -252,7 +256,7 @@ def post_entry(code: str):
 
 
 def _set_undone(code: str, entry_id: int, undone: bool):
-    table, kind = _open(code)
+    table, kind = _open_notes(code)
     try:
         snap = store.set_undone(get_db(), table, kind, entry_id, undone)
     except store.NoSuchEntry:
@@ -272,7 +276,7 @@ def restore_entry(code: str, entry_id: int):
 
 @bp.route("/<code>/entries/<int:entry_id>", methods=["PUT"])
 def correct_entry(code: str, entry_id: int):
-    table, kind = _open(code)
+    table, kind = _open_notes(code)
     data = _entry_body()
     data.pop("player", None)
     try:
@@ -285,7 +289,7 @@ def correct_entry(code: str, entry_id: int):
 @bp.route("/<code>/rematch", methods=["POST"])
 def rematch(code: str):
     """Play again with the same players and house rules; every phone at the table is told."""
-    table, kind = _open(code)
+    table, kind = _open_notes(code)
     new_code = store.rematch(get_db(), table)
     pins.remember(store.load_table(get_db(), new_code))  # same notebook owner, same PIN
     _changed(store.snapshot(get_db(), table, kind), table.code)
@@ -295,7 +299,7 @@ def rematch(code: str):
 
 @bp.route("/<code>/events")
 def events(code: str):
-    table, kind = _open(code)
+    table, kind = _open_notes(code)
     conn = connect(current_app.config["DATABASE"])
     rendered = _rendered()
     shown: list[int] = []
