@@ -79,11 +79,6 @@ def locked(table: Table) -> Unauthorized:
     )
 
 
-def require_unlocked(table: Table) -> None:
-    if not is_unlocked(table):
-        raise locked(table)
-
-
 class WrongPins:
     """Wrong PINs per key ("table:ABCDE", "addr:10.0.0.7"): after MAX_WRONG within WINDOW_S,
     the key waits until the oldest of them is WINDOW_S old. In memory, on the app."""

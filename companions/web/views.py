@@ -153,12 +153,27 @@ def _open(code: str) -> tuple[store.Table, GameKind]:
     return table, kind
 
 
-def _open_notes(code: str) -> tuple[store.Table, GameKind]:
-    """`_open`, for what shows or changes the notes: a private notebook this phone has not
-    opened with its PIN is a 401 that says only that the table exists."""
-    table, kind = _open(code)
-    pins.require_unlocked(table)
-    return table, kind
+@bp.before_request
+def _private_notes():
+    """Every route of one table (a `<code>` in its URL) but the PIN form itself: a private
+    notebook this phone has not opened with its PIN shows only that the table exists (the
+    page), or is refused with a 401 (JSON, the live stream, every change)."""
+    code = (request.view_args or {}).get("code")
+    if code is None or request.endpoint == "companions.unlock":
+        return None
+    try:
+        table = store.load_table(get_db(), store.normalise_code(code))
+    except store.NoSuchTable:
+        return None  # the route itself says there is no such table
+    if pins.is_unlocked(table):
+        return None
+    kind = kinds().get(table.game)
+    if request.endpoint == "companions.table" and kind is not None:
+        return _locked_page(table, kind)
+    refusal = pins.locked(table)
+    if request.endpoint == "companions.view_json":  # JSON always, even without an Accept header
+        return jsonify({"error": refusal.message(), **refusal.extra}), refusal.status
+    raise refusal
 
 
 def _locked_page(table: store.Table, kind: GameKind, error: str | None = None, status=401):
@@ -171,8 +186,6 @@ def table(code: str):
     table, kind = _open(code)
     if code != table.code:
         return redirect(url_for("companions.table", code=table.code))
-    if not pins.is_unlocked(table):
-        return _locked_page(table, kind)
     snap = store.snapshot(get_db(), table, kind)
     join_url = phone_url(request.host_url, url_for("companions.table", code=table.code))
     return render_template(
@@ -213,11 +226,7 @@ def unlock(code: str):
 
 @bp.route("/<code>/view")
 def view_json(code: str):
-    """JSON always, refusals included (a script asking without an Accept header gets JSON)."""
     table, kind = _open(code)
-    if not pins.is_unlocked(table):
-        refusal = pins.locked(table)
-        return jsonify({"error": refusal.message(), **refusal.extra}), refusal.status
     return jsonify(store.snapshot(get_db(), table, kind))
 
 
@@ -248,7 +257,7 @@ def _changed(snap: dict[str, Any], code: str, status: int = 200):
 
 @bp.route("/<code>/entries", methods=["POST"])
 def post_entry(code: str):
-    table, kind = _open_notes(code)
+    table, kind = _open(code)
     data = _entry_body()
     player = _player(table, data)
     snap = store.add_entry(get_db(), table, kind, data, player)
@@ -256,7 +265,7 @@ def post_entry(code: str):
 
 
 def _set_undone(code: str, entry_id: int, undone: bool):
-    table, kind = _open_notes(code)
+    table, kind = _open(code)
     try:
         snap = store.set_undone(get_db(), table, kind, entry_id, undone)
     except store.NoSuchEntry:
@@ -276,7 +285,7 @@ def restore_entry(code: str, entry_id: int):
 
 @bp.route("/<code>/entries/<int:entry_id>", methods=["PUT"])
 def correct_entry(code: str, entry_id: int):
-    table, kind = _open_notes(code)
+    table, kind = _open(code)
     data = _entry_body()
     data.pop("player", None)
     try:
@@ -289,7 +298,7 @@ def correct_entry(code: str, entry_id: int):
 @bp.route("/<code>/rematch", methods=["POST"])
 def rematch(code: str):
     """Play again with the same players and house rules; every phone at the table is told."""
-    table, kind = _open_notes(code)
+    table, kind = _open(code)
     new_code = store.rematch(get_db(), table)
     pins.remember(store.load_table(get_db(), new_code))  # same notebook owner, same PIN
     _changed(store.snapshot(get_db(), table, kind), table.code)
@@ -299,7 +308,7 @@ def rematch(code: str):
 
 @bp.route("/<code>/events")
 def events(code: str):
-    table, kind = _open_notes(code)
+    table, kind = _open(code)
     conn = connect(current_app.config["DATABASE"])
     rendered = _rendered()
     shown: list[int] = []
