@@ -71,7 +71,12 @@ class Hello:
 
 
 def _int(text: str, low: int, high: int) -> int:
-    if not text.isdigit() or (len(text) > 1 and text[0] == "0") or len(text) > 5:
+    # ASCII only: "²" and "①" pass isdigit() but not int()
+    if (
+        not (text.isascii() and text.isdigit())
+        or (len(text) > 1 and text[0] == "0")
+        or len(text) > 5
+    ):
         raise ProtocolError(f"not a number: {text!r}")
     value = int(text)
     if not low <= value <= high:

@@ -46,7 +46,7 @@ scalars = (
     | st.integers(min_value=-(10**30), max_value=10**30)
     | st.floats(allow_nan=False, allow_infinity=False)
 )
-keys = st.sampled_from(FIELDS) | st.text(max_size=6)
+keys = st.sampled_from([*FIELDS, "\ud800", "k\udfff"]) | st.text(max_size=6)
 values = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3),
@@ -94,8 +94,9 @@ def dump(path: str) -> str:
 
 
 class Hall:
-    """A station with a deck, a game drawn by hand with a call and a player, and a companion
-    table of every game (the Burako one with an entry): real ids for every route's arguments."""
+    """A station with a deck, a game drawn by hand with a call and a player, a companion table
+    of every game (the Burako one with an entry) and a Clue notebook locked with a PIN: real
+    ids for every route's arguments."""
 
     def __init__(self, folder) -> None:
         self.app = create_app(
@@ -116,6 +117,12 @@ class Hall:
             == 201
         )
         self.codes = {name: self.table(name) for name in KINDS}
+        # a private notebook whose PIN this client never typed: every change must be refused
+        r = self.app.test_client().post(
+            "/t/new/clue", json={"players": ["A", "B", "C"], "pin": "1357"}
+        )
+        assert r.status_code == 201, r.get_json()
+        self.codes["clue with a PIN"] = r.get_json()["code"]
         burako = self.codes["burako"]
         hand = {"puras": 0, "impuras": 0, "closed": False, "muerto": "taken", "down": 10}
         r = self.client.post(f"/t/{burako}/entries", json={"teams": [hand, hand]})
@@ -298,6 +305,9 @@ def test_a_lone_surrogate_is_refused_naming_its_field(hall):
     r = hall.client.post(f"/t/{code}/entries?lang=es", json={"type": "seen", "card": ["\udc00"]})
     assert r.status_code == 400 and r.get_json()["field"] == "card[0]"
     assert "no es un texto válido" in r.get_json()["error"]
+    # a hostile key is named printably (U+FFFD where the surrogate was)
+    r = hall.maestro.post(f"/api/games/{hall.game_id}/settings", {"target": {"a\udc00": 1}})
+    assert r.status_code == 400 and r.get_json()["field"] == "target.a\ufffd"
 
 
 def test_unicode_digits_are_not_numbers(hall):
@@ -329,6 +339,13 @@ def test_numbers_too_large_for_sqlite_are_refused_naming_their_field(hall):
         "/t/new/burako", data={"team0": "Ana", "team1": "Beto", "setting.target": "9" * 30}
     )
     assert r.status_code == 400 and "between 1 and 1000000" in r.get_data(as_text=True)
+
+
+def test_unterminated_strings_in_two_megabytes_are_refused_at_once(hall):
+    """The depth scan skips strings with a pattern that cannot backtrack: a naive one takes
+    minutes on this body (benchmarks/inputs.py has the timings)."""
+    r = hall.client.post("/api/login", data=b'"\\' * 1_000_000, content_type="application/json")
+    assert r.status_code == 400 and r.get_json()["error"] == "malformed JSON in the request body"
 
 
 def test_bytes_that_are_not_utf8_are_refused(hall):

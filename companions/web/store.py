@@ -32,8 +32,6 @@ class Table:
     players: list[str]
     members: list[list[str]]
     version: int
-    #: a private notebook's salted PIN hash (companions/web/pins.py); None: open to the code
-    pin_hash: str | None = None
 
 
 class NoSuchTable(LookupError):
@@ -64,7 +62,6 @@ def _row_to_table(row: sqlite3.Row) -> Table:
         players=json.loads(row["players"]),
         members=json.loads(row["members"]),
         version=row["version"],
-        pin_hash=row["pin_hash"],
     )
 
 
@@ -100,6 +97,12 @@ def load_table(conn: sqlite3.Connection, code: str) -> Table:
     if row is None:
         raise NoSuchTable(code)
     return _row_to_table(row)
+
+
+def pin_hash(conn: sqlite3.Connection, code: str) -> str | None:
+    """A private notebook's salted PIN hash (companions/web/pins.py); None: open to its code."""
+    row = conn.execute("SELECT pin_hash FROM companion_tables WHERE code = ?", (code,)).fetchone()
+    return None if row is None else row[0]
 
 
 def table_version(conn: sqlite3.Connection, code: str) -> int | None:

@@ -140,9 +140,7 @@ def _keep_lang() -> dict[str, str]:
 
 
 # --- one table ---------------------------------------------------------------------------------
-def _open(code: str, *, unlocked: bool = True) -> tuple[store.Table, GameKind]:
-    """The table and its game; with `unlocked`, a private notebook this phone has not opened
-    with its PIN is a 401 that says only that the table exists."""
+def _open(code: str) -> tuple[store.Table, GameKind]:
     try:
         table = store.load_table(get_db(), store.normalise_code(code))
     except store.NoSuchTable:
@@ -152,9 +150,30 @@ def _open(code: str, *, unlocked: bool = True) -> tuple[store.Table, GameKind]:
     kind = kinds().get(table.game)
     if kind is None:
         raise NotFound("Unknown game %(game)s.", game=table.game)
-    if unlocked:
-        pins.require_unlocked(table)
     return table, kind
+
+
+@bp.before_request
+def _private_notes():
+    """Every route of one table (a `<code>` in its URL) but the PIN form itself: a private
+    notebook this phone has not opened with its PIN shows only that the table exists (the
+    page), or is refused with a 401 (JSON, the live stream, every change)."""
+    code = (request.view_args or {}).get("code")
+    if code is None or request.endpoint == "companions.unlock":
+        return None
+    try:
+        table = store.load_table(get_db(), store.normalise_code(code))
+    except store.NoSuchTable:
+        return None  # the route itself says there is no such table
+    if pins.is_unlocked(table):
+        return None
+    kind = kinds().get(table.game)
+    if request.endpoint == "companions.table" and kind is not None:
+        return _locked_page(table, kind)
+    refusal = pins.locked(table)
+    if request.endpoint == "companions.view_json":  # JSON always, even without an Accept header
+        return jsonify({"error": refusal.message(), **refusal.extra}), refusal.status
+    raise refusal
 
 
 def _locked_page(table: store.Table, kind: GameKind, error: str | None = None, status=401):
@@ -164,11 +183,9 @@ def _locked_page(table: store.Table, kind: GameKind, error: str | None = None, s
 
 @bp.route("/<code>")
 def table(code: str):
-    table, kind = _open(code, unlocked=False)
+    table, kind = _open(code)
     if code != table.code:
         return redirect(url_for("companions.table", code=table.code))
-    if not pins.is_unlocked(table):
-        return _locked_page(table, kind)
     snap = store.snapshot(get_db(), table, kind)
     join_url = phone_url(request.host_url, url_for("companions.table", code=table.code))
     return render_template(
@@ -188,7 +205,7 @@ def table(code: str):
 @bp.route("/<code>/unlock", methods=["POST"])
 def unlock(code: str):
     """Type a private notebook's PIN once on this phone (form or JSON `{"pin": "1234"}`)."""
-    table, kind = _open(code, unlocked=False)
+    table, kind = _open(code)
     as_json = request.is_json
     pin = json_body(required=True).get("pin") if as_json else request.form.get("pin", "")
     try:
@@ -209,11 +226,7 @@ def unlock(code: str):
 
 @bp.route("/<code>/view")
 def view_json(code: str):
-    """JSON always, refusals included (a script asking without an Accept header gets JSON)."""
-    table, kind = _open(code, unlocked=False)
-    if not pins.is_unlocked(table):
-        refusal = pins.locked(table)
-        return jsonify({"error": refusal.message(), **refusal.extra}), refusal.status
+    table, kind = _open(code)
     return jsonify(store.snapshot(get_db(), table, kind))
 
 
