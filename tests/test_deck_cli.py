@@ -50,3 +50,30 @@ def test_corrupt_file_is_a_one_line_error(tmp_path):
     r = run("deck", "--check", str(bad))
     _assert_one_line_error(r)
     assert "bad.deck.json" in r.stderr
+
+
+def test_game_90_writes_strips_and_check_summarises_them(tmp_path):
+    out = tmp_path / "sala.deck.json"
+    r = run("deck", "--game", "90", "--strips", "5", "--seed", "s", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text())
+    assert data["game"] == 90 and len(data["cards"]) == 30
+    r = run("deck", "--check", str(out))
+    assert r.returncode == 0 and "5 strips" in r.stdout and "30 tickets" in r.stdout
+
+
+def test_bad_strip_counts_and_mixed_options_are_one_line_errors(tmp_path):
+    out = str(tmp_path / "x.deck.json")
+    for args in (
+        ("--strips", "0"),
+        ("--strips", "4001"),
+        ("--strips", "many"),
+        ("-n", "30"),
+        ("--strips", "2", "--free-centre"),
+        (),
+    ):
+        _assert_one_line_error(run("deck", "--game", "90", *args, "-o", out))
+    r = run("deck", "--game", "90", "--strips", "4001", "-o", out)
+    assert "4000" in r.stderr
+    _assert_one_line_error(run("deck", "--strips", "3", "-o", out))  # 75 is the default
+    _assert_one_line_error(run("deck", "--game", "91", "--strips", "3", "-o", out))

@@ -13,9 +13,11 @@ into a PDF form and reused: that is most of what keeps a 3003-card PDF small and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
@@ -24,7 +26,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cards import CENTRE, LETTERS, SIZE, Card
-from .qr import Runs
+from .qr import QrPath
 from .templates import Theme
 
 # Card geometry in cells: margins left/right of the grid, and the bands from top to bottom.
@@ -40,26 +42,37 @@ DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
 @dataclass(frozen=True)
-class CardBox:
-    """Where a card sits: its lower-left corner and cell size, in points."""
+class GridBox:
+    """Where a card or ticket sits: its lower-left corner and cell size, in points. Subclasses
+    say where the grid's top-left corner is, in cells from that corner."""
 
     x: float
     y: float
     s: float
+    GRID_LEFT: ClassVar[float] = 0.0
+    GRID_TOP: ClassVar[float] = 0.0
 
     @property
     def grid_left(self) -> float:
-        return self.x + SIDE * self.s
+        return self.x + self.GRID_LEFT * self.s
 
     @property
     def grid_top(self) -> float:
-        return self.y + (HEIGHT - PAD_TOP - HEADER) * self.s
+        return self.y + self.GRID_TOP * self.s
 
     def cell_centre(self, row: int, col: int) -> tuple[float, float]:
         return (
             self.grid_left + (col + 0.5) * self.s,
             self.grid_top - (row + 0.5) * self.s,
         )
+
+
+@dataclass(frozen=True)
+class CardBox(GridBox):
+    """Where a 75-ball card sits."""
+
+    GRID_LEFT: ClassVar[float] = SIDE
+    GRID_TOP: ClassVar[float] = HEIGHT - PAD_TOP - HEADER
 
 
 def fit_card(x: float, y: float, w: float, h: float) -> CardBox:
@@ -146,17 +159,72 @@ def draw_card_form(
     c.endForm()
 
 
-def _rgb(colour: str) -> str:
+def rgb_fill(colour: str) -> str:
     r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
     return f"{r:.3f} {g:.3f} {b:.3f} rg"
 
 
 @lru_cache(maxsize=4096)
-def _width(text: str, font: str, size: float) -> float:
+def text_width(text: str, font: str, size: float) -> float:
     return stringWidth(text, font, size)
 
 
-class CardInk:
+def pdf_text(text: str) -> str:
+    """`text` as a PDF literal string for the standard fonts (WinAnsi): brackets and backslash
+    escaped, and accented letters ("Cartón") as octal codes rather than raw UTF-8 bytes."""
+    if text.isascii() and not any(ch in text for ch in "()\\"):
+        return text
+    out = []
+    for ch in text:
+        if ch in "()\\":
+            out.append("\\" + ch)
+        elif ord(ch) < 128:
+            out.append(ch)
+        else:
+            out.append(f"\\{ch.encode('cp1252', 'replace')[0]:03o}")
+    return "".join(out)
+
+
+def centred_op(font: str, ref: str, size: float, text: str, x: float, y: float) -> str:
+    """PDF text operators (inside BT/ET) for `text` centred on (x, y), as `_centred` draws it."""
+    w = text_width(text, font, size)
+    return (
+        f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({pdf_text(text)}) Tj"
+    )
+
+
+def qr_op(qr: QrPath, left: float, top: float, side: float) -> str:
+    """A QR code filling the square (left, top, side), with a one-module white border inside it.
+
+    The path is in module units, y downwards, so every run is "col row len 1 re" in small
+    integers; the caller wraps it in q/Q.
+    """
+    modules, path = qr
+    m = side / (modules + 2)
+    return f"0 g {m:.4f} 0 0 {-m:.4f} {left + m:.2f} {top - m:.2f} cm\n{path}\nf"
+
+
+class Ink:
+    """The fonts and colours that the per-card (or per-ticket) PDF operators use."""
+
+    def __init__(self, c: Canvas, theme: Theme) -> None:
+        c.setFont(BOLD, 10)  # registers both fonts in the document
+        c.setFont(REGULAR, 10)
+        self.bold = c._doc.getInternalFontName(BOLD)
+        self.regular = c._doc.getInternalFontName(REGULAR)
+        self.numbers = rgb_fill(theme.numbers)
+        self.totals = rgb_fill(theme.totals)
+
+    def numbers_ops(self, box: GridBox, cells: Iterable[tuple[int, int, int]]) -> list[str]:
+        """The big numbers, each centred in its (row, column) cell of the grid."""
+        size = 0.5 * box.s
+        return [
+            centred_op(BOLD, self.bold, size, str(n), *box.cell_centre(row, col))
+            for row, col, n in cells
+        ]
+
+
+class CardInk(Ink):
     """Writes the per-card content as raw PDF operators.
 
     reportlab's drawing calls format every coordinate through a pure-Python float formatter;
@@ -166,31 +234,23 @@ class CardInk:
     """
 
     def __init__(self, c: Canvas, theme: Theme, labels: dict) -> None:
-        c.setFont(BOLD, 10)  # registers both fonts in the document
-        c.setFont(REGULAR, 10)
-        self.bold = c._doc.getInternalFontName(BOLD)
-        self.regular = c._doc.getInternalFontName(REGULAR)
-        self.numbers = _rgb(theme.numbers)
-        self.totals = _rgb(theme.totals)
+        super().__init__(c, theme)
         self.label = f"{labels['card']} "
 
     def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
-        w = _width(text, font, size)
-        ops.append(
-            f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({text}) Tj"
-        )
+        ops.append(centred_op(font, ref, size, text, x, y))
 
-    def card_ops(self, box: CardBox, card: Card, qr: tuple[int, Runs] | None) -> str:
+    def card_ops(self, box: CardBox, card: Card, qr: QrPath | None) -> str:
         """The numbers, the margin totals, the serial and the QR code of one card."""
         s = box.s
         ops = ["q BT", self.numbers]
-        size = 0.5 * s
-        for col in range(SIZE):
-            for row in range(SIZE):
-                n = card.columns[col][row]
-                if n is not None:
-                    x, y = box.cell_centre(row, col)
-                    self._centred(ops, BOLD, self.bold, size, str(n), x, y)
+        cells = (
+            (row, col, n)
+            for col, column in enumerate(card.columns)
+            for row, n in enumerate(column)
+            if n is not None
+        )
+        ops += self.numbers_ops(box, cells)
 
         totals = card.totals()
         ops.append(self.totals)
@@ -216,22 +276,15 @@ class CardInk:
         ops.append(
             f"{self.regular} {label_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({self.label}) Tj"
         )
-        x += _width(self.label, REGULAR, label_size)
+        x += text_width(self.label, REGULAR, label_size)
         ops.append(
             f"{self.bold} {serial_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({card.serial}) Tj"
         )
         ops.append("ET")
 
         if qr is not None:
-            modules, runs = qr
             side = FOOTER * s
-            m = side / (modules + 2)  # a one-module border inside the footer; the card is white
-            qx = box.grid_left + SIZE * s - side + m
-            qy = footer_top - m
-            # Module units, y downwards: every run is "col row len 1 re" in small integers.
-            ops.append(f"0 g {m:.4f} 0 0 {-m:.4f} {qx:.2f} {qy:.2f} cm")
-            ops.append(" ".join(f"{col} {r} {n} 1 re" for r, col, n in runs))
-            ops.append("f")
+            ops.append(qr_op(qr, box.grid_left + SIZE * s - side, footer_top, side))
         ops.append("Q")
         return "\n".join(ops)
 

@@ -16,9 +16,11 @@ _DIR = Path(__file__).resolve().parent
 _KINDS = (("## ", "h2"), ("# ", "h1"), ("- ", "li"))
 
 
-def rules_blocks(lang: str) -> list[Block]:
-    """(kind, text) blocks of the rules sheet: kind is h1, h2, li or p."""
-    text = (_DIR / f"rules_{lang}.md").read_text(encoding="utf-8")
+def rules_blocks(lang: str, game: int = 75) -> list[Block]:
+    """(kind, text) blocks of the rules sheet (`rules_90_<lang>.md` for 90 balls): kind is h1,
+    h2, li or p."""
+    name = f"rules_90_{lang}.md" if game == 90 else f"rules_{lang}.md"
+    text = (_DIR / name).read_text(encoding="utf-8")
     blocks = []
     for chunk in text.split("\n\n"):
         chunk = " ".join(line.strip() for line in chunk.strip().splitlines())

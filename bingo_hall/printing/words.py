@@ -23,6 +23,10 @@ WORDS: dict[str, dict[str, str]] = {
         "tokens_note": "Recorte por las líneas de puntos. Cada ficha cabe sobre su número de la "
         "Tabla Confrontadora.",
         "page": "página",
+        "ticket": "Cartón",
+        "strip": "Tira",
+        "tabla_90_note": "El Maestro coloca cada bola cantada, o su ficha, sobre su número.",
+        "tokens_90_note": "Recorte por las líneas de puntos: 90 fichas, una por bola.",
     },
     "en": {
         "card": "Card",
@@ -35,6 +39,10 @@ WORDS: dict[str, dict[str, str]] = {
         "tokens_note": "Cut along the dotted lines. Each token fits on its number of the "
         "Tabla Confrontadora.",
         "page": "page",
+        "ticket": "Ticket",
+        "strip": "Strip",
+        "tabla_90_note": "The Maestro places each called ball, or its token, on its number.",
+        "tokens_90_note": "Cut along the dotted lines: 90 tokens, one per ball.",
     },
 }
 
