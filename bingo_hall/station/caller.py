@@ -79,6 +79,7 @@ def new():
                 free_centre=f.get("free_centre") == "on" or None,
                 draw=f.get("draw", "auto"),
                 public_input=f.get("public_input") or None,
+                prizes=f.get("prizes"),
             )
             return redirect(url_for("caller.game", game_id=created["game_id"]))
         except RequestError as exc:
