@@ -148,26 +148,34 @@ def check(conn: sqlite3.Connection, game_id: int, serial: Any) -> tuple[Ticket, 
     return ticket, {"game_id": game.game_id, "round": rnd.number, **v}  # type: ignore[return-value]
 
 
+def _playing(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]):
+    """(game, round, prize being played) for a claim or an award: 409 once the round's last
+    prize is awarded, or when the request names another prize (a doubled click must not act on
+    the next one)."""
+    game = store.active_game(conn, game_id)
+    rnd = games.current_round(conn, game.game_id)
+    prize = current_prize(conn, game, rnd.round_id)
+    if prize is None:
+        raise Conflict("every prize of this round has been awarded; start the next round")
+    asked = check_prize_name(data.get("prize"))
+    if asked is not None and asked != prize:
+        raise Conflict(
+            "%(asked)s is not the prize being played (it is %(prize)s)",
+            asked=str(asked),
+            prize=str(prize),
+        )
+    return game, rnd, prize
+
+
 def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[str, Any]:
     """A shout for the prize being played, judged against the calls committed so far and
     stored with its verdict."""
     player = store._name(data.get("player"), required=False)
     with hall().write_lock:
         with transaction(conn):
-            game = store.active_game(conn, game_id)
+            game, rnd, prize = _playing(conn, game_id, data)
             gid = game.game_id
             ticket = store.game_card(conn, game, data.get("serial"))[1]
-            rnd = games.current_round(conn, gid)
-            prize = current_prize(conn, game, rnd.round_id)
-            if prize is None:
-                raise Conflict("every prize of this round has been awarded; start the next round")
-            asked = check_prize_name(data.get("prize"))
-            if asked is not None and asked != prize:
-                raise Conflict(
-                    "the prize being played is %(prize)s, not %(asked)s",
-                    prize=str(prize),
-                    asked=str(asked),
-                )
             calls = games.called_balls(conn, gid)
             verdict = verdict_json(ticket, calls, prize)  # type: ignore[arg-type]
             cur = conn.execute(
@@ -225,19 +233,8 @@ def award(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[
     `prize`, if sent, must be the one being played, so a doubled click cannot award the next."""
     with hall().write_lock:
         with transaction(conn):
-            game = store.active_game(conn, game_id)
+            game, rnd, prize = _playing(conn, game_id, data)
             gid = game.game_id
-            rnd = games.current_round(conn, gid)
-            prize = current_prize(conn, game, rnd.round_id)
-            if prize is None:
-                raise Conflict("every prize of this round has been awarded; start the next round")
-            asked = check_prize_name(data.get("prize"))
-            if asked is not None and asked != prize:
-                raise Conflict(
-                    "%(asked)s is not the prize being played (it is %(prize)s)",
-                    asked=str(asked),
-                    prize=str(prize),
-                )
             deck = get_deck(conn, game.deck_id)
             live = games.called_balls(conn, gid)
             valid = _standing_claims(conn, deck, rnd.round_id, prize, live)

@@ -12,8 +12,6 @@
   const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
   const name = (p) => T.names[p] || p;
   const panel = $("claims");
-  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
-  const lang = document.documentElement.lang || "en";
   let prizes = S.state && S.state.prizes;
 
   function who(winners) {
@@ -34,33 +32,7 @@
   }
 
   // ---- caller page only ----
-  function say(text, bad) {
-    const msg = $("claim-message");
-    msg.hidden = !text;
-    msg.textContent = text || "";
-    msg.classList.toggle("error", !!bad);
-    msg.classList.toggle("notice", !bad);
-  }
-
-  async function api(method, path, payload) {
-    const resp = await fetch(`/api/games/${gid}/${path}`, {
-      method: method,
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
-      body: payload === undefined ? undefined : JSON.stringify(payload),
-    });
-    const data = await resp.json().catch(() => ({ error: resp.statusText }));
-    if (!resp.ok) throw new Error(data.error || resp.statusText);
-    return data;
-  }
-
-  async function showTicket(serial) {
-    const resp = await fetch(`/api/games/${gid}/check/${encodeURIComponent(serial)}?format=html&lang=${lang}`);
-    if (!resp.ok) {
-      const data = await resp.json().catch(() => ({}));
-      throw new Error(data.error || resp.statusText);
-    }
-    $("claim-result").innerHTML = await resp.text();
-  }
+  const { say, api, showCard: showTicket } = panel ? window.ClaimsPanel(gid) : {};
 
   function renderPanel() {
     $("prize-done").hidden = prizes.current !== null;
