@@ -203,3 +203,34 @@ def test_a_printed_tickets_qr_opens_that_ticket_at_the_station(hall, strips):
     assert re.findall(r'<tr class="complete" data-row="(L\d)"', html) == ["L1"]
     fragment = hall.client.get(paths[8] + "?part=verdict").get_data(as_text=True)
     assert 'data-valid="yes"' in fragment
+
+
+def test_a_claim_naming_another_prize_is_refused(hall, strips):
+    gid = hall.new_game(draw="manual")
+    hall.call(gid, *row(strips, 3, 2))
+    r = hall.post(f"/api/games/{gid}/claims", {"serial": 3, "prize": "bingo"})
+    assert r.status_code == 409 and "linea" in r.get_json()["error"]
+    r = hall.post(f"/api/games/{gid}/claims", {"serial": 3, "prize": "house"})
+    assert r.status_code == 400
+    r = hall.get(f"/api/games/{gid}/check/19")
+    assert r.status_code == 404 and "1-18" in r.get_json()["error"]
+
+
+def test_the_record_keeps_the_prizes_and_false_claims_of_a_ninety_ball_game(hall, strips):
+    gid = hall.new_game(draw="manual")
+    top = row(strips, 5, 0)
+    hall.call(gid, *top)
+    assert claim(hall, gid, 6, player="Luis")["valid"] is False
+    claim(hall, gid, 5, player="Ana")
+    award(hall, gid, "linea")
+    rec = hall.get(f"/api/games/{gid}/record").get_json()
+    assert rec["balls"] == 90 and rec["mode"] == "linea-bingo"
+    assert [c["call"] for c in rec["rounds"][0]["calls"]] == [str(n) for n in top]
+    prizes = rec["rounds"][0]["prizes"]
+    assert [(p["prize"], [w["player"] for w in p["winners"]]) for p in prizes] == [
+        ("linea", ["Ana"])
+    ]
+    csv = hall.get(f"/api/games/{gid}/record.csv").get_data(as_text=True).splitlines()
+    events = [line.split(",")[2] for line in csv[1:]]
+    assert events == ["round"] + ["call"] * 5 + ["claim", "claim", "prize"]
+    assert csv[-1].split(",")[7:9] == ["Ana", "linea"]

@@ -5,6 +5,7 @@ spoken as plain numbers, and `bingo-hall audit --balls 90` recomputes the order.
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 
 import pytest
@@ -165,3 +166,21 @@ def test_the_migration_keeps_every_call_and_admits_balls_up_to_ninety(tmp_path):
     with pytest.raises(sqlite3.IntegrityError):  # the live-ball index came back with the table
         conn.execute("INSERT INTO calls (round_id, seq, ball, source) VALUES (1, 5, 75, 'auto')")
     conn.close()
+
+
+def test_the_new_game_form_starts_a_ninety_ball_game_with_the_prizes_chosen(client, hall, strips):
+    login = client.get("/caller/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', login).group(1)
+    pin = client.application.config["CALLER_PIN"]
+    client.post("/caller/login", data={"pin": pin, "csrf_token": token})
+    page = client.get("/caller/new").get_data(as_text=True)
+    assert 'name="prizes" value="lines-house"' in page and "90 balls" in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    form = {"csrf_token": token, "deck_id": strips.deck_id, "mode": "normal", "draw": "auto"}
+    r = client.post("/caller/new", data={**form, "prizes": "lines-house"})
+    assert r.status_code == 302
+    gid = int(r.headers["Location"].rsplit("/", 1)[1])
+    snap = hall.get(f"/api/games/{gid}").get_json()
+    assert snap["balls"] == 90 and snap["mode"] == "lines-house"
+    page = client.get(f"/caller/games/{gid}").get_data(as_text=True)
+    assert page.count('class="tabla-row"') == 9 and 'id="prize-steps"' in page

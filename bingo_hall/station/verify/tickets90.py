@@ -60,7 +60,9 @@ def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
         (round_id,),
     ):
         if not out or out[-1]["prize"] != row["prize"]:
-            out.append({"prize": row["prize"], "at_call": row["at_call"], "winners": []})
+            out.append(
+                {"prize": row["prize"], "at_call": row["at_call"], "at": row["made"], "winners": []}
+            )
         out[-1]["winners"].append(
             {"claim_id": row["claim_id"], "serial": row["serial"], "player": row["player"]}
         )
@@ -111,6 +113,7 @@ def verdict_json(ticket: Ticket, calls: list[int], prize: Prize, balls: int = 90
         "valid": v.valid,
         "rows_needed": ROWS_NEEDED[prize],
         "complete_rows": [ROW_NAMES[r] for r in v.complete_rows],
+        "winning": [ROW_NAMES[r] for r in v.complete_rows] if v.valid else [],
         "last_call_rows": [ROW_NAMES[r] for r in v.last_call_rows],
         "lines": [
             {
