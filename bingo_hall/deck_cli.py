@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from .deck import max_cards
+from .deck import check_card_count
 from .manifest import load_deck, new_deck, new_strip_deck, save_deck
 from .strips import MAX_STRIPS
 
@@ -40,10 +40,7 @@ def check_counts(game: str, count: int | None, strip_count: int | None, free_cen
         raise click.UsageError("--strips is for 90-ball decks; add --game 90")
     if count is None:
         raise click.UsageError("give --cards N")
-    limit = max_cards(free_centre)
-    if not 1 <= count <= limit:
-        raise click.UsageError(f"--cards must be from 1 to {limit}, not {count}")
-    return count
+    return check_card_count(count, free_centre, option="--cards")
 
 
 def make_deck(game: str, count: int, seed, free_centre: bool, name: str, progress=None):
@@ -54,7 +51,13 @@ def make_deck(game: str, count: int, seed, free_centre: bool, name: str, progres
 
 @click.command()
 @GAME
-@click.option("--cards", "-n", "count", type=int, help="How many cards (at most 3003, 1365 FREE).")
+@click.option(
+    "--cards",
+    "-n",
+    "count",
+    type=int,
+    help="How many cards: at most 3003, or 1365 with --free-centre.",
+)
 @STRIPS
 @click.option("--seed", help="Any text; the same seed always gives the same cards.")
 @click.option("--free-centre", is_flag=True, help="Print FREE in the centre instead of a number.")

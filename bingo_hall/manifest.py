@@ -245,10 +245,13 @@ def load_deck(path: str | Path) -> Deck:
 
 
 def save_deck(deck: Deck, path: str | Path) -> Path:
-    """Write a deck file atomically (a crash never leaves half a file)."""
+    """Write a deck file atomically (a crash never leaves half a file), readable by its owner
+    only: it holds the secret that signs the cards' QR codes."""
     p = Path(path)
     tmp = p.with_name(p.name + ".tmp")
     try:
+        tmp.touch(mode=0o600)
+        tmp.chmod(0o600)
         tmp.write_text(deck.to_json(), encoding="utf-8")
         tmp.replace(p)
     except OSError as exc:

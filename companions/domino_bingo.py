@@ -219,7 +219,11 @@ class Match:
         for key, value in settings.items():  # a setup form types "30" or "Tradicional"
             if isinstance(value, str):
                 value = value.strip().lower()
-                settings[key] = int(value) if value.isdigit() else SETTING_WORDS.get(value, value)
+                settings[key] = (
+                    int(value)
+                    if value.isascii() and value.isdigit()
+                    else SETTING_WORDS.get(value, value)
+                )
         if len(players) != 2 or len(set(players)) != 2:
             raise EntryError("Domino Bingo is for two players")
         self.settings = settings

@@ -40,6 +40,18 @@ def test_bad_card_counts_are_one_line_errors(tmp_path):
     assert "1365" in r.stderr
 
 
+def test_free_centre_limit_error_says_the_limit_comes_from_the_free_centre(tmp_path):
+    r = run("deck", "-n", "2000", "--free-centre", "-o", str(tmp_path / "x.deck.json"))
+    _assert_one_line_error(r)
+    said = r.stderr
+    assert "1365" in said and "3003" in said  # the limit, and what it is without FREE
+    assert said.index("1365") < said.index("comes from --free-centre")
+    assert not (tmp_path / "x.deck.json").exists()
+    # The same count without FREE is fine, so the flag is the whole reason.
+    ok = run("deck", "-n", "2000", "-o", str(tmp_path / "y.deck.json"))
+    assert ok.returncode == 0, ok.stderr
+
+
 def test_unwritable_path_is_a_one_line_error(tmp_path):
     _assert_one_line_error(run("deck", "-n", "3", "-o", str(tmp_path / "missing" / "x.deck.json")))
 

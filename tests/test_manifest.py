@@ -79,6 +79,14 @@ def test_repeated_number_in_a_card_is_refused(deck_dict):
         parse_deck(_broken(deck_dict, mutate))
 
 
+def test_a_saved_deck_file_is_readable_by_its_owner_only(tmp_path):
+    """The deck file holds the QR signing secret (README: keep .deck.json files private)."""
+    from bingo_hall.manifest import new_deck, save_deck
+
+    path = save_deck(new_deck(3, seed="private"), tmp_path / "party.deck.json")
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
 # 90-ball decks (issue 17): the file carries its game; older files without it are 75-ball.
 
 

@@ -6,6 +6,11 @@ end, each column's total under it, and each diagonal's total at the corner where
 top-left to bottom-right, at the bottom-right corner; D2, top-right to bottom-left, at the
 bottom-left corner). Below the grid: the deck name, the serial big enough to type, and the QR.
 
+The totals are read across a table (issue 15): bold, a third of a cell high, in the template's
+dark `totals` colour. A diagonal total sits at a corner, where a column or row total could be
+taken for it, so each diagonal carries an arrow at both of its ends, pointing along it: in from
+the margin beside the header at the top, and out of the grid's corner into its total below.
+
 All sizes are multiples of one grid cell `s`, so the same drawing fills a poster or a sixth of a
 page. What is the same on every card of a deck (frame, header, grid, deck name) is drawn once
 into a PDF form and reused: that is most of what keeps a 3003-card PDF small and fast.
@@ -30,10 +35,17 @@ from .qr import QrPath
 from .templates import Theme
 
 # Card geometry in cells: margins left/right of the grid, and the bands from top to bottom.
-SIDE = 0.78
+SIDE = 0.86
 WIDTH = SIDE + SIZE + SIDE
-PAD_TOP, HEADER, TOTALS, GAP, FOOTER, PAD_BOTTOM = 0.3, 0.95, 0.5, 0.2, 1.55, 0.3
+PAD_TOP, HEADER, TOTALS, GAP, FOOTER, PAD_BOTTOM = 0.3, 0.95, 0.55, 0.2, 1.55, 0.3
 HEIGHT = PAD_TOP + HEADER + SIZE + TOTALS + GAP + FOOTER + PAD_BOTTOM
+TOTAL_SIZE = 0.34  # margin totals: bold, wide enough for "365" inside the side margin
+# The diagonal arrows, in cells away from the grid's corner along the diagonal (the same on both
+# axes): the top ones run in from the margin beside the header, the bottom ones out towards the
+# total, stopping short of it. Then the head's length and half-width.
+ARROW_IN, ARROW_OUT = (0.44, 0.07), (0.06, 0.34)
+ARROW_HEAD, ARROW_HALF = 0.15, 0.08
+DIAGONAL_DROP = 0.57  # a diagonal total's centre, below the grid's bottom line
 
 BOLD, REGULAR = "Helvetica-Bold", "Helvetica"
 CAP = 0.36  # half of Helvetica's digit height, as a fraction of the font size: centres numbers
@@ -112,6 +124,40 @@ def _centred(c: Canvas, text: str, x: float, y: float, font: str, size: float) -
     c.drawCentredString(x, y - CAP * size, text)
 
 
+def diagonal_arrows(box: CardBox) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """(tail, tip) of the four arrows: D1 at the top-left and bottom-right corners, D2 at the
+    top-right and bottom-left. Each lies on its diagonal's line, pointing the way it runs."""
+    s, gl, gt = box.s, box.grid_left, box.grid_top
+    gr, bottom = gl + SIZE * s, gt - SIZE * s
+    (a, b), (c, d) = ((k * s for k in pair) for pair in (ARROW_IN, ARROW_OUT))
+    return [
+        ((gl - a, gt + a), (gl - b, gt + b)),  # D1 comes in at the top-left...
+        ((gr + c, bottom - c), (gr + d, bottom - d)),  # ...and leaves towards its total
+        ((gr + a, gt + a), (gr + b, gt + b)),  # D2 comes in at the top-right...
+        ((gl - c, bottom - c), (gl - d, bottom - d)),  # ...and leaves towards its total
+    ]
+
+
+def _diagonal_arrows(c: Canvas, box: CardBox, theme: Theme) -> None:
+    s = box.s
+    c.setStrokeColor(HexColor(theme.totals))
+    c.setFillColor(HexColor(theme.totals))
+    c.setLineWidth(max(0.6, 0.045 * s))
+    c.setLineCap(1)
+    head, half = ARROW_HEAD * s / 2**0.5, ARROW_HALF * s / 2**0.5
+    for (x0, y0), (x1, y1) in diagonal_arrows(box):
+        dx, dy = (1 if x1 > x0 else -1), (1 if y1 > y0 else -1)
+        bx, by = x1 - dx * head, y1 - dy * head  # the middle of the head's base
+        c.line(x0, y0, bx, by)
+        path = c.beginPath()
+        path.moveTo(x1, y1)
+        path.lineTo(bx + dy * half, by - dx * half)
+        path.lineTo(bx - dy * half, by + dx * half)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+    c.setLineCap(0)
+
+
 def draw_card_form(
     c: Canvas, name: str, s: float, theme: Theme, deck_name: str, labels: dict, free: bool
 ) -> None:
@@ -140,13 +186,7 @@ def draw_card_form(
         c.line(gl + i * s, gt, gl + i * s, gt - SIZE * s)
         c.line(gl, gt - i * s, gl + SIZE * s, gt - i * s)
 
-    # Small ticks from the grid's bottom corners towards the diagonal totals printed there.
-    c.setStrokeColor(HexColor(theme.totals))
-    c.setLineWidth(max(0.4, 0.015 * s))
-    bottom = gt - SIZE * s
-    t = 0.16 * s
-    c.line(gl + SIZE * s, bottom, gl + SIZE * s + t, bottom - t)
-    c.line(gl, bottom, gl - t, bottom - t)
+    _diagonal_arrows(c, box, theme)
 
     footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
     c.setFillColor(HexColor(theme.accent))
@@ -157,6 +197,15 @@ def draw_card_form(
     c.setFont(REGULAR, 0.2 * s)
     c.drawString(gl, box.y + PAD_BOTTOM * s + 0.05 * s, labels["scan"] + " \u2192")
     c.endForm()
+
+
+def _pdf_text(text: str) -> str:
+    """`text` as the inside of a PDF string for a standard font (WinAnsi, i.e. cp1252), so a
+    raw operator can print "Cartón Nº": bytes past ASCII and the delimiters are escaped."""
+    return "".join(
+        chr(b) if 32 <= b < 127 and b not in b"()\\" else f"\\{b:03o}"
+        for b in text.encode("cp1252")
+    )
 
 
 def rgb_fill(colour: str) -> str:
@@ -235,7 +284,8 @@ class CardInk(Ink):
 
     def __init__(self, c: Canvas, theme: Theme, labels: dict) -> None:
         super().__init__(c, theme)
-        self.label = f"{labels['card']} "
+        self.label = labels["card_no"] + " "
+        self.label_pdf = _pdf_text(self.label)
 
     def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
         ops.append(centred_op(font, ref, size, text, x, y))
@@ -254,29 +304,30 @@ class CardInk(Ink):
 
         totals = card.totals()
         ops.append(self.totals)
-        small = 0.22 * s
+        small = TOTAL_SIZE * s
+        bottom = box.grid_top - SIZE * s
         right = box.grid_left + (SIZE + SIDE / 2) * s
         for row, total in enumerate(totals["rows"]):
             y = box.cell_centre(row, 0)[1]
-            self._centred(ops, REGULAR, self.regular, small, str(total), right, y)
-        below = box.grid_top - (SIZE + TOTALS / 2 + 0.06) * s
+            self._centred(ops, BOLD, self.bold, small, str(total), right, y)
+        below = bottom - (TOTALS / 2 + 0.02) * s
         for col, total in enumerate(totals["columns"]):
             x = box.cell_centre(0, col)[0]
-            self._centred(ops, REGULAR, self.regular, small, str(total), x, below)
+            self._centred(ops, BOLD, self.bold, small, str(total), x, below)
         d1, d2 = totals["diagonals"]
-        corner_y = below - 0.1 * s
-        self._centred(ops, REGULAR, self.regular, small, str(d1), right + 0.06 * s, corner_y)
-        left = box.x + SIDE * s / 2 - 0.06 * s
-        self._centred(ops, REGULAR, self.regular, small, str(d2), left, corner_y)
+        corner_y = bottom - DIAGONAL_DROP * s
+        self._centred(ops, BOLD, self.bold, small, str(d1), right, corner_y)
+        left = box.grid_left - SIDE * s / 2
+        self._centred(ops, BOLD, self.bold, small, str(d2), left, corner_y)
 
         footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
         ops.append(self.numbers)
-        label_size, serial_size = 0.3 * s, 0.62 * s
+        label_size, serial_size = 0.32 * s, 0.62 * s
         x, y = box.grid_left, footer_top - 1.1 * s
         ops.append(
-            f"{self.regular} {label_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({self.label}) Tj"
+            f"{self.bold} {label_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({self.label_pdf}) Tj"
         )
-        x += text_width(self.label, REGULAR, label_size)
+        x += text_width(self.label, BOLD, label_size)
         ops.append(
             f"{self.bold} {serial_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({card.serial}) Tj"
         )

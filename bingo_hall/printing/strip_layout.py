@@ -129,7 +129,7 @@ class TicketInk(Ink):
         right = box.grid_left + (COLUMNS + TOTALS / 2) * s
         for row, total in enumerate(ticket.row_totals()):
             y = box.cell_centre(row, 0)[1]
-            ops.append(centred_op(REGULAR, self.regular, 0.3 * s, str(total), right, y))
+            ops.append(centred_op(BOLD, self.bold, 0.36 * s, str(total), right, y))
 
         # Header, right-aligned: "Strip 4  Ticket 19", the serial in bold.
         ops.append(self.header)

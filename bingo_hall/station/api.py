@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -10,6 +9,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized, Unavailable
 from ..web.hub import SSE_HEADERS, EventStream, sse
+from ..web.inputs import is_ascii_number
+from ..web.inputs import json_body as body
 from ..web.instance import hall
 from . import calls, games
 from .auth import PinResult, caller_required, check_pin, issue_token
@@ -19,22 +20,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 RETRY_MS = 2000  # EventSource reconnects by itself after this
 HEARTBEAT_S = 15.0  # a comment this often, so a screen that went away is noticed
-
-
-def body(required: bool = False) -> dict[str, Any]:
-    """The JSON object sent, {} for an empty body; malformed JSON is a 400, never a 500."""
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        if required:
-            raise RequestError("send a JSON object in the request body")
-        return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise RequestError("malformed JSON in the request body") from None
-    if not isinstance(data, dict):
-        raise RequestError("the request body must be a JSON object")
-    return data
 
 
 def _key(data: dict) -> Any:
@@ -108,8 +93,8 @@ def enter(game_id: int):
     if "ball" not in d:
         raise RequestError('send {"ball": n} with the ball from the cage (1-75, or 1-90)')
     ball = d["ball"]
-    if isinstance(ball, str) and ball.strip().isdigit():
-        ball = int(ball)
+    if isinstance(ball, str) and is_ascii_number(ball.strip(), 2):
+        ball = int(ball)  # typed in a form; calls.py checks the range and words the error
     done = calls.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))
     return jsonify(done.to_json()), 201
 

@@ -114,6 +114,14 @@ def newest_active_game(conn: sqlite3.Connection) -> int | None:
     return row[0] if row else None
 
 
+def other_active_games(conn: sqlite3.Connection, game_id: int) -> list[int]:
+    """The games still being played besides `game_id`, oldest first."""
+    rows = conn.execute(
+        "SELECT id FROM games WHERE status = 'active' AND id != ? ORDER BY id", (game_id,)
+    )
+    return [row[0] for row in rows]
+
+
 def _check_public_input(text: Any) -> str | None:
     if text is None or text == "":
         return None

@@ -1,6 +1,7 @@
 """The shell's routes (docs/dev/companion-games.md): index, new table, the table page, entries
 with undo/restore/correct, live events, and the installable-app files. Companions are the
-players' own scorekeepers, so no PIN is asked: anyone with the table's code may keep its score."""
+players' own scorekeepers, so no PIN is asked: anyone with the table's code may keep its score,
+except a private notebook (Clue) given a PIN at set-up (pins.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from flask import (
     Response,
     current_app,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
@@ -21,13 +23,14 @@ from flask_babel import get_locale, gettext
 from bingo_hall.web.db import connect, get_db
 from bingo_hall.web.errors import NotFound, RequestError, error_response
 from bingo_hall.web.hub import END, SSE_HEADERS, EventStream
+from bingo_hall.web.inputs import json_body
 from bingo_hall.web.instance import area_state, hall
 from companions.errors import EntryError
 from companions.registry import GameKind, load_kinds
 
-from . import HERE, bp, live, store
+from . import HERE, bp, live, pins, store
 from .qr import phone_url, qr_svg
-from .setup import N_, SetupErrors, read_players, read_settings
+from .setup import N_, SetupErrors, read_pin, read_players, read_settings
 
 
 def kinds() -> dict[str, GameKind]:
@@ -89,9 +92,7 @@ def new_table(game: str):
     if request.method == "GET":
         return render_template("companions/new.html", kind=kind, errors={}, form={})
     as_json = request.is_json
-    data = request.get_json(silent=True) if as_json else None
-    if as_json and not isinstance(data, dict):
-        raise RequestError("Send the table as a JSON object.")
+    data = json_body(required=True) if as_json else {}
     try:
         if as_json:
             sides, members = read_players(kind, data.get("players"), data.get("teams"))
@@ -99,12 +100,16 @@ def new_table(game: str):
             if not isinstance(given, dict):
                 raise SetupErrors({"settings": N_("Settings must be an object")})
             settings = read_settings(kind, given, from_form=False)
+            pin = read_pin(kind, data.get("pin"))
         else:
             teams = [request.form.getlist(f"team{i}") for i in range(kind.team_count)]
             sides, members = read_players(kind, request.form.getlist("player"), teams)
             given = {k[8:]: v for k, v in request.form.items() if k.startswith("setting.")}
             settings = read_settings(kind, given, from_form=True)
-        table = store.create_table(get_db(), kind, settings, sides, members)
+            pin = read_pin(kind, request.form.get("pin"))
+        pin_hash = pins.hash_pin(pin) if pin else None
+        table = store.create_table(get_db(), kind, settings, sides, members, pin_hash)
+        pins.remember(table)  # the phone that chose the PIN is not asked for it
     except SetupErrors as exc:
         errors = exc.texts(gettext)
         if as_json:
@@ -135,7 +140,9 @@ def _keep_lang() -> dict[str, str]:
 
 
 # --- one table ---------------------------------------------------------------------------------
-def _open(code: str) -> tuple[store.Table, GameKind]:
+def _open(code: str, *, unlocked: bool = True) -> tuple[store.Table, GameKind]:
+    """The table and its game; with `unlocked`, a private notebook this phone has not opened
+    with its PIN is a 401 that says only that the table exists."""
     try:
         table = store.load_table(get_db(), store.normalise_code(code))
     except store.NoSuchTable:
@@ -145,14 +152,23 @@ def _open(code: str) -> tuple[store.Table, GameKind]:
     kind = kinds().get(table.game)
     if kind is None:
         raise NotFound("Unknown game %(game)s.", game=table.game)
+    if unlocked:
+        pins.require_unlocked(table)
     return table, kind
+
+
+def _locked_page(table: store.Table, kind: GameKind, error: str | None = None, status=401):
+    """All a phone without the PIN sees of a private notebook: that the table exists."""
+    return render_template("companions/locked.html", table=table, kind=kind, error=error), status
 
 
 @bp.route("/<code>")
 def table(code: str):
-    table, kind = _open(code)
+    table, kind = _open(code, unlocked=False)
     if code != table.code:
         return redirect(url_for("companions.table", code=table.code))
+    if not pins.is_unlocked(table):
+        return _locked_page(table, kind)
     snap = store.snapshot(get_db(), table, kind)
     join_url = phone_url(request.host_url, url_for("companions.table", code=table.code))
     return render_template(
@@ -169,9 +185,35 @@ def table(code: str):
     )
 
 
+@bp.route("/<code>/unlock", methods=["POST"])
+def unlock(code: str):
+    """Type a private notebook's PIN once on this phone (form or JSON `{"pin": "1234"}`)."""
+    table, kind = _open(code, unlocked=False)
+    as_json = request.is_json
+    pin = json_body(required=True).get("pin") if as_json else request.form.get("pin", "")
+    try:
+        pins.try_pin(table, pin)
+    except RequestError as exc:
+        if as_json:
+            raise
+        page, status = _locked_page(table, kind, exc.message(), exc.status)
+        resp = make_response(page, status)
+        if exc.extra.get("retry_after"):
+            resp.headers["Retry-After"] = str(exc.extra["retry_after"])
+        return resp
+    url = url_for("companions.table", code=table.code)
+    if as_json:
+        return jsonify({"code": table.code, "url": url})
+    return redirect(url_for("companions.table", code=table.code, **_keep_lang()))
+
+
 @bp.route("/<code>/view")
 def view_json(code: str):
-    table, kind = _open(code)
+    """JSON always, refusals included (a script asking without an Accept header gets JSON)."""
+    table, kind = _open(code, unlocked=False)
+    if not pins.is_unlocked(table):
+        refusal = pins.locked(table)
+        return jsonify({"error": refusal.message(), **refusal.extra}), refusal.status
     return jsonify(store.snapshot(get_db(), table, kind))
 
 
@@ -180,16 +222,7 @@ MAX_ENTRY_BYTES = 32_000
 
 
 def _entry_body() -> dict[str, Any]:
-    if (request.content_length or 0) > MAX_ENTRY_BYTES:
-        raise EntryTooLarge("That entry is too large.")
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise RequestError("Send the entry as a JSON object.")
-    return data
-
-
-class EntryTooLarge(RequestError):
-    status = 413
+    return json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
 
 
 def _player(table: store.Table, data: dict[str, Any]) -> str | None:
@@ -254,6 +287,7 @@ def rematch(code: str):
     """Play again with the same players and house rules; every phone at the table is told."""
     table, kind = _open(code)
     new_code = store.rematch(get_db(), table)
+    pins.remember(store.load_table(get_db(), new_code))  # same notebook owner, same PIN
     _changed(store.snapshot(get_db(), table, kind), table.code)
     url = url_for("companions.table", code=new_code)
     return jsonify({"code": new_code, "url": url}), 201

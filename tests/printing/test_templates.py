@@ -47,7 +47,7 @@ def test_every_template_fills_its_page_with_cards_inside_the_margins(path, paper
         deck = new_strip_deck(per_page, seed="fit", name="Margen")
         label, per_page = "Cartón", 6 * per_page
     else:
-        deck, label = new_deck(per_page, seed="fit", name="Margen"), "Tarjeta"
+        deck, label = new_deck(per_page, seed="fit", name="Margen"), "Cartón"
     pdf = open_pdf(render_deck_pdf(deck, template=path.stem, paper=paper, base_url="http://h"))
     assert len(pdf) == 1
     page = pdf[0]

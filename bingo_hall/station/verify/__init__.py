@@ -24,8 +24,9 @@ from ...signing import signature_is_valid
 from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import RequestError
+from ...web.inputs import is_ascii_number
+from ...web.inputs import json_body as body
 from .. import games
-from ..api import body
 from ..auth import caller_required
 from ..decks import get_deck
 from . import awards, record, schema, store, ticket_page, tickets90
@@ -61,7 +62,7 @@ def register(app: Flask) -> None:
 def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
     """(deck, card) when the URL is one this hall printed, else None (never says which part
     was wrong)."""
-    if not serial.isdigit() or len(serial) > 6 or len(sig) > 64:
+    if not is_ascii_number(serial, 6) or len(sig) > 64:
         return None
     try:
         deck = get_deck(conn, deck_id)
