@@ -23,6 +23,7 @@ from bingo_hall.errors import KitError
 
 from .framing import FrameDecoder, encode
 from .protocol import (
+    BOARD_LAMPS,
     VERSION,
     BallRefused,
     Event,
@@ -100,6 +101,7 @@ class DeviceLink:
         self.resends = resends
         self.hello: Hello | None = None
         self.shown: tuple[int, ...] = ()  # what the device acknowledged, in order
+        self.no_lamp: set[int] = set()  # balls the board refused for want of a lamp (76-90)
         self.counters = {
             "resends": 0,
             "connects": 0,
@@ -214,6 +216,7 @@ class DeviceLink:
         ).start()
         self.hello = parse_hello_or_lost(self._transact("HELLO", VERSION))
         self.shown = ()
+        self.no_lamp = set()
         if not self._transact("CLEAR", None).ok:
             raise LinkLost("device refused CLEAR")
         self.counters["connects"] += 1
@@ -227,13 +230,17 @@ class DeviceLink:
             steps = plan(self.shown, wanted)
             if steps:
                 verb, ball = steps[0]
-                reply = self._transact(verb, ball)
+                if verb == "HIDE" and ball in self.no_lamp:  # never lit: nothing to unlight
+                    self.no_lamp.discard(ball)
+                    reply = Reply(0, True)
+                else:
+                    reply = self._transact(verb, ball)
                 self.shown = apply(self.shown, verb, ball)
                 if not reply.ok:
                     self.counters["errors"] += 1
-                    self._set_state(
-                        LinkState.ERROR, f"device answered ERR {reply.info[0]} to {verb}"
-                    )
+                    if verb == "SHOW" and ball > BOARD_LAMPS and reply.info[0] == "ARG":
+                        self.no_lamp.add(ball)
+                    self._set_state(LinkState.ERROR, _refused(verb, ball, reply.info[0]))
                 elif not wanted or self.shown == wanted:
                     self._set_state(LinkState.CONNECTED, self._connected_detail())
                 continue
@@ -256,7 +263,11 @@ class DeviceLink:
 
     def _connected_detail(self) -> str:
         h = self.hello
-        return f"{h.kind} {h.firmware} {h.version} on {self.url}" if h else self.url
+        detail = f"{h.kind} {h.firmware} {h.version} on {self.url}" if h else self.url
+        dark = sorted(b for b in self.no_lamp if b in self._wanted)
+        if dark:
+            detail += " · no lamp for " + ", ".join(map(str, dark))
+        return detail
 
     def _transact(self, verb: str, arg: object) -> Reply:
         """Send one command and wait for its reply, resending with the same seq (PROTOCOL.md)."""
@@ -347,6 +358,17 @@ class DeviceLink:
                 port.close()
             except Exception:
                 pass
+
+
+def _refused(verb: str, ball: int, code: str) -> str:
+    """What the Maestro reads when the board refuses a SHOW or HIDE. A 90-ball game's balls
+    76-90 have no lamp on a 75-lamp board: the rest of the board still follows the game."""
+    if code == "ARG" and ball > BOARD_LAMPS:
+        return (
+            f"device answered ERR ARG to {verb} {ball}: this board has no lamp for {ball} "
+            f"(a 90-ball game needs a 90-lamp board; balls up to {BOARD_LAMPS} are still lit)"
+        )
+    return f"device answered ERR {code} to {verb} {ball}"
 
 
 def _open_error(url: str, exc: Exception) -> tuple[str, str]:

@@ -49,7 +49,7 @@ def decks():
 @caller_required
 def add_deck():
     deck = store_deck(get_db(), body(required=True))
-    info = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)}
+    info = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards), "game": deck.game}
     return jsonify(**info, free_centre=deck.free_centre), 201
 
 
@@ -91,7 +91,7 @@ def draw(game_id: int):
 def enter(game_id: int):
     d = body(required=True)
     if "ball" not in d:
-        raise RequestError('send {"ball": n} with the ball from the cage (1-75)')
+        raise RequestError('send {"ball": n} with the ball from the cage (1-75, or 1-90)')
     ball = d["ball"]
     if isinstance(ball, str) and is_ascii_number(ball.strip(), 2):
         ball = int(ball)  # typed in a form; calls.py checks the range and words the error

@@ -83,6 +83,7 @@ def new():
                 free_centre=f.get("free_centre") == "on" or None,
                 draw=f.get("draw", "auto"),
                 public_input=f.get("public_input") or None,
+                prizes=f.get("prizes"),
             )
             # One game at a time in a hall: the one being played ends and reveals its seed,
             # once the new one is accepted (a refused form changes nothing).

@@ -189,25 +189,36 @@ def _demo_pdf(deck, folder: Path, port: int) -> str:
 @click.option("--seed", required=True, help="The revealed seed (64 hex digits).")
 @click.option("--public-input", default=None, help="The public input typed before ball one.")
 @click.option("--calls", default=None, help="Optional: the calls to check, e.g. '31,7,62'.")
-def audit(seed, public_input, calls):
+@click.option(
+    "--balls",
+    "--game",
+    "balls",
+    default="75",
+    show_default=True,
+    help="The game's balls: 75, or 90 for a game of strips.",
+)
+def audit(seed, public_input, calls, balls):
     """Print a finished game's commitment and draw order, and optionally check its calls."""
-    from ..cards import call_name
     from ..draw import audit_round, commitment, draw_order, parse_seed
+    from .spoken import call_label
 
+    if balls not in ("75", "90"):
+        raise KitError(f"--balls is 75 or 90, not {balls!r}")
+    count = int(balls)
     key = parse_seed(seed)
-    order = draw_order(key, public_input)
+    order = draw_order(key, public_input, count)
     click.echo(f"commitment: {commitment(key)}")
     click.echo(f"public input: {public_input!r}" if public_input else "public input: (none)")
     click.echo("order: " + " ".join(str(b) for b in order))
-    click.echo("calls: " + ", ".join(call_name(b) for b in order))
+    click.echo("calls: " + ", ".join(call_label(b, count) for b in order))
     if calls is not None:
         try:
-            balls = [int(x) for x in calls.replace(" ", "").split(",") if x]
+            called = [int(x) for x in calls.replace(" ", "").split(",") if x]
         except ValueError:
             raise KitError("--calls is a comma-separated list of balls, e.g. 31,7,62") from None
-        result = audit_round(key, commitment(key), public_input, balls)
+        result = audit_round(key, commitment(key), public_input, called, count)
         if result.order_ok:
-            click.echo(f"the {len(balls)} calls follow the committed order")
+            click.echo(f"the {len(called)} calls follow the committed order")
         else:
             raise KitError(f"call #{result.first_difference} does not follow the committed order")
 
