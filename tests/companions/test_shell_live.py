@@ -1,4 +1,4 @@
-"""The shell on a real waitress server: two phones posting at once, and the live stream."""
+"""The shell on the station's real server: two phones posting at once, and the live stream."""
 
 from __future__ import annotations
 

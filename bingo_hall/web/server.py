@@ -1,0 +1,343 @@
+"""The station's HTTP server: uvicorn (pure-Python h11, no uvloop or httptools needed, so the same
+on Windows, macOS and Linux) in front, one asyncio event loop for every connection.
+
+- Live streams (views that answer with `EventStream.response()`) are opened by their Flask view in
+  a small pool of their own (the snapshot is read there), then written by the event loop: an open
+  screen costs a socket, a subscription and a few KB, never a thread. The hub wakes the loop once
+  per publish (`_Wakeups`), and each stream sends what its subscription holds.
+- Everything else (pages, the Maestro's actions, claim checks, static files) runs in the Flask
+  app through a2wsgi's thread pool of `threads` workers. Streams never hold those threads, and
+  a reconnect storm of screens queues in the streams' own pool, so the Maestro's requests always
+  find a free worker: no "keep the last threads free" rule is needed.
+- A slow or dead screen is dropped after a bounded buffer: the hub drops its subscription when
+  QUEUE_SIZE events wait unsent, and a connection whose socket stays full for SEND_STALL_S is
+  aborted. Idle connections are bounded by time: one that sends no request within IDLE_S, or
+  nothing after a response within IDLE_S (keep-alive), is closed. Idle sockets cost the event
+  loop nothing while they wait, so they never delay a draw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import errno
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import uvicorn
+from a2wsgi import WSGIMiddleware
+from a2wsgi.wsgi import Body, build_environ
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from ..errors import KitError
+from .hub import ENVIRON_KEY, LIVE_STREAM, EventStream
+
+#: worker threads for ordinary requests (`serve --threads`)
+DEFAULT_THREADS = 16
+#: worker threads that open live streams (read the snapshot); never shared with the Maestro
+STREAM_OPENERS = 4
+#: seconds a connection may stay idle before or between requests
+IDLE_S = 15
+#: seconds a connection's socket may stay full (the client reads nothing) before it is aborted
+SEND_STALL_S = 20.0
+#: open files wanted: a screen or an idle connection each take one
+WANTED_FILES = 8192
+
+
+class _Wakeups:
+    """Publishers' threads -> the event loop, batched: one loop wake-up per publish however many
+    streams it concerns, instead of one `call_soon_threadsafe` per screen."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._pending: list[asyncio.Event] = []
+        self._lock = threading.Lock()
+
+    def wake(self, flag: asyncio.Event) -> None:
+        with self._lock:
+            first = not self._pending
+            self._pending.append(flag)
+        if first:
+            try:
+                self.loop.call_soon_threadsafe(self._run)
+            except RuntimeError:  # the loop is closed: the server is stopping
+                pass
+
+    def _run(self) -> None:
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for flag in pending:
+            flag.set()
+
+
+class HallServer:
+    """The ASGI app: live streams on the event loop, the Flask app for everything else."""
+
+    def __init__(self, app, threads: int = DEFAULT_THREADS) -> None:
+        self.flask = app
+        self.threads = threads
+        self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.openers = ThreadPoolExecutor(STREAM_OPENERS, thread_name_prefix="stream-open")
+        self.streams = 0  # open live streams (benchmarks and tests read it)
+        self._stopping = False
+        self._flags: set[asyncio.Event] = set()
+        self._wakeups: _Wakeups | None = None
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http" and scope["method"] == "GET" and self._is_stream(scope):
+            await self._stream(scope, receive, send)
+        else:
+            await self.wsgi(scope, receive, send)
+
+    async def _lifespan(self, receive: Callable, send: Callable) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self._started(asyncio.get_running_loop())
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    def _started(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._wakeups = _Wakeups(loop)
+
+    def stop_streams(self) -> None:
+        """End every open stream (called on the loop when the server stops)."""
+        self._stopping = True
+        for flag in self._flags:
+            flag.set()
+
+    def _is_stream(self, scope: dict) -> bool:
+        """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
+        so the areas declare their streams in one place: their view.)"""
+        try:
+            endpoint, _ = self.flask.url_map.bind("", "/").match(scope["path"], method="GET")
+        except Exception:  # 404, 405, redirects: Flask answers them in the worker pool
+            return False
+        view = self.flask.view_functions.get(endpoint)
+        return getattr(view, LIVE_STREAM, False)
+
+    async def _stream(self, scope: dict, receive: Callable, send: Callable) -> None:
+        loop = asyncio.get_running_loop()
+        if self._wakeups is None:  # run without a lifespan (lifespan="off")
+            self._started(loop)
+        environ = build_environ(scope, Body(loop, receive))
+        started: dict[str, Any] = {}
+
+        def start_response(status, headers, exc_info=None):
+            started["status"], started["headers"] = status, headers
+            return lambda chunk: None
+
+        def open_stream():
+            body = self.flask(environ, start_response)
+            stream = environ.get(ENVIRON_KEY)
+            if stream is not None:
+                return body, stream
+            try:  # not a stream after all (an error page, a 404): the whole answer
+                return b"".join(body), None
+            finally:
+                getattr(body, "close", lambda: None)()
+
+        ctx = contextvars.copy_context()
+        body, stream = await loop.run_in_executor(self.openers, ctx.run, open_stream)
+        headers = [
+            (k.strip().lower().encode("latin1"), v.strip().encode("latin1"))
+            for k, v in started["headers"]
+        ]
+        status = int(started["status"].split(" ", 1)[0])
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if stream is None:
+            await send({"type": "http.response.body", "body": body})
+            return
+        self.streams += 1
+        try:
+            await self._pump(stream, receive, send)
+        finally:
+            self.streams -= 1
+            body.close()  # unsubscribes (EventStream.close) and runs the view's on_close
+
+    async def _pump(self, stream: EventStream, receive: Callable, send: Callable) -> None:
+        """Write one stream: its head, then whatever its subscription holds each time the hub
+        wakes it, a heartbeat when quiet; until it ends, the client leaves or the server stops."""
+        loop = asyncio.get_running_loop()
+        sub, wakeups = stream.sub, self._wakeups
+        flag = asyncio.Event()
+        flag.set()  # events that came before `notify` was set are sent at once
+        self._flags.add(flag)
+        sub.notify = lambda: wakeups.wake(flag)
+        gone = loop.create_task(_disconnect(receive, flag))
+        ends = loop.time() + stream.max_seconds if stream.max_seconds else None
+        timer = None
+        try:
+            await send({"type": "http.response.body", "body": stream.head, "more_body": True})
+            quiet = loop.time()
+            while True:
+                wait_until = quiet + stream.heartbeat_s
+                if ends is not None:
+                    wait_until = min(wait_until, ends)
+                timer = loop.call_at(wait_until, flag.set)
+                await flag.wait()
+                flag.clear()
+                timer.cancel()
+                if gone.done() or self._stopping:
+                    return
+                parts = []
+                while (event := sub.get_nowait()) is not None:
+                    parts.append(event.text)
+                if sub.closed:  # dropped for not keeping up, or its channel ended
+                    if parts:
+                        chunk = "".join(parts).encode()
+                        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                    break
+                now = loop.time()
+                if ends is not None and now >= ends:
+                    break
+                if parts:
+                    chunk = "".join(parts).encode()
+                elif now - quiet >= stream.heartbeat_s:
+                    chunk = b": heartbeat\n\n"
+                else:
+                    continue
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                quiet = loop.time()
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            sub.notify = None
+            self._flags.discard(flag)
+            if timer is not None:
+                timer.cancel()
+            gone.cancel()
+
+
+async def _disconnect(receive: Callable, flag: asyncio.Event) -> None:
+    """Wait for the client to leave (or the server to close the connection), then wake the pump."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    flag.set()
+
+
+class _Protocol(H11Protocol):
+    """uvicorn's h11 protocol with two bounds it lacks: a connection that sends no request within
+    `timeout_keep_alive` seconds is closed (uvicorn only times out idle keep-alive connections
+    after a response), and one whose socket stays full for SEND_STALL_S is aborted."""
+
+    _stall: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall is None:
+            self._stall = self.loop.call_later(SEND_STALL_S, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def connection_lost(self, exc) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        super().connection_lost(exc)
+
+
+def raise_open_files_limit(wanted: int = WANTED_FILES) -> int:
+    """Raise this process's soft limit on open files towards `wanted` (every screen holds a
+    socket; Linux and macOS often start at 1024 or 256). Windows has no such limit. Returns the
+    limit now in force (0 where there is none)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, with a KitError a host understands when the port is taken."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise KitError(
+                f"port {port} is already in use (is another station running?); "
+                "stop it or choose another with --port"
+            ) from None
+        raise KitError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+class Server:
+    """One station server on one socket: `run()` in the foreground (the CLI, Ctrl+C stops it) or
+    `start()` in a thread (tests, benchmarks) and `close()`."""
+
+    def __init__(self, app, host: str = "127.0.0.1", port: int = 0, threads: int = DEFAULT_THREADS):
+        raise_open_files_limit()
+        self.hall = HallServer(app, threads)
+        self.socket = listen(host, port)
+        self.port = self.socket.getsockname()[1]
+        config = uvicorn.Config(
+            self.hall,
+            http=_Protocol,
+            loop="asyncio",
+            lifespan="on",
+            timeout_keep_alive=IDLE_S,
+            timeout_graceful_shutdown=1,
+            log_level="warning",
+            access_log=False,
+        )
+        self.uvicorn = _Uvicorn(config, self.hall)
+        self._thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        try:
+            self.uvicorn.run(sockets=[self.socket])
+        finally:
+            self.socket.close()
+            self.hall.wsgi.executor.shutdown(wait=False)
+            self.hall.openers.shutdown(wait=False)
+
+    def start(self) -> Server:
+        self._thread = threading.Thread(target=self.run, name="station-server", daemon=True)
+        self._thread.start()
+        while not self.uvicorn.started and self._thread.is_alive():
+            time.sleep(0.01)
+        return self
+
+    def close(self) -> None:
+        self.uvicorn.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, ending the live streams first when it stops (they never end by
+    themselves, and the connections they hold would keep the shutdown waiting)."""
+
+    def __init__(self, config: uvicorn.Config, hall: HallServer) -> None:
+        super().__init__(config)
+        self.hall = hall
+
+    async def shutdown(self, sockets=None) -> None:
+        self.hall.stop_streams()
+        await super().shutdown(sockets=sockets)
