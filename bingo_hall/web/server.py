@@ -186,8 +186,10 @@ class HallServer:
                 await flag.wait()
                 flag.clear()
                 timer.cancel()
-                if gone.done() or self._stopping:
+                if gone.done():
                     return
+                if self._stopping:
+                    break
                 parts = []
                 while (event := sub.get_nowait()) is not None:
                     parts.append(event.text)

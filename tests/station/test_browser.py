@@ -114,9 +114,7 @@ def test_a_waiting_display_picks_up_the_new_game_by_itself(page, live_server, cl
     expect(page.locator("#last-call .number")).to_have_text(str(ball), timeout=15000)
 
 
-def test_a_display_that_lost_the_station_catches_up_on_reconnect(
-    page, app, client, caller, serve
-):
+def test_a_display_that_lost_the_station_catches_up_on_reconnect(page, app, client, caller, serve):
     h = caller.auth
     gid = caller.new_game()
     server = serve(app)
