@@ -48,19 +48,83 @@ SEND_STALL_S = 20.0
 WANTED_FILES = 8192
 
 
+#: the connection (protocol) a request came in on: set while uvicorn reads the request, so the
+#: task it starts for the ASGI app inherits it (contextvars) and a live stream can write to it
+_connection: contextvars.ContextVar[_Protocol | None] = contextvars.ContextVar(
+    "bingo_hall_connection", default=None
+)
+
+
+class _Live:
+    """One open screen on the event loop: its subscription and its connection.
+
+    `pump()` writes what the subscription holds straight to the socket, framed once per event
+    for every screen (the same HTTP chunk bytes), without a coroutine switch per screen. When
+    the socket is full (the client is not reading), events wait in the subscription, whose
+    bound drops the screen; the connection resumes the pump when it can write again."""
+
+    __slots__ = ("sub", "conn", "transport", "chunked", "flag", "quiet", "ends", "heartbeat_s")
+
+    def __init__(self, stream: EventStream, conn: _Protocol, chunked: bool, now: float) -> None:
+        self.sub, self.conn, self.transport, self.chunked = (
+            stream.sub,
+            conn,
+            conn.transport,
+            chunked,
+        )
+        self.flag = asyncio.Event()  # set when the stream must end
+        self.quiet = now
+        self.heartbeat_s = stream.heartbeat_s
+        self.ends = now + stream.max_seconds if stream.max_seconds else None
+
+    def frame(self, data: bytes) -> bytes:
+        return b"%x\r\n%s\r\n" % (len(data), data) if self.chunked else data
+
+    def pump(self, chunks: dict | None = None) -> None:
+        if self.flag.is_set():
+            return
+        if self.sub.closed or self.transport.is_closing():
+            self.flag.set()  # dropped for not keeping up, its channel ended, or the client left
+            return
+        if self.conn.flow.write_paused:
+            return  # resumed by the connection (resume_writing) or cut off (SEND_STALL_S)
+        events = []
+        while (event := self.sub.get_nowait()) is not None:
+            events.append(event)
+        if not events:
+            return
+        if len(events) == 1 and chunks is not None:
+            key = (id(events[0]), self.chunked)
+            if (cached := chunks.get(key)) is None or cached[0] is not events[0]:
+                cached = chunks[key] = (events[0], self.frame(events[0].text.encode()))
+            chunk = cached[1]
+        else:
+            chunk = self.frame("".join(e.text for e in events).encode())
+        self.transport.write(chunk)
+        self.quiet = self.conn.loop.time()
+
+    def tick(self, now: float) -> None:
+        """Once a second: a heartbeat when quiet (it also finds dead sockets), the end when due."""
+        if self.ends is not None and now >= self.ends:
+            self.flag.set()
+        elif now - self.quiet >= self.heartbeat_s and not self.conn.flow.write_paused:
+            self.transport.write(self.frame(b": heartbeat\n\n"))
+            self.quiet = now
+
+
 class _Wakeups:
     """Publishers' threads -> the event loop, batched: one loop wake-up per publish however many
-    streams it concerns, instead of one `call_soon_threadsafe` per screen."""
+    screens it concerns (not one `call_soon_threadsafe` per screen), and each event framed once."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self._pending: list[asyncio.Event] = []
+        self._pending: list[_Live] = []
         self._lock = threading.Lock()
 
-    def wake(self, flag: asyncio.Event) -> None:
+    def wake(self, live: _Live) -> None:
         with self._lock:
             first = not self._pending
-            self._pending.append(flag)
+            self._pending.append(live)
         if first:
             try:
                 self.loop.call_soon_threadsafe(self._run)
@@ -70,8 +134,9 @@ class _Wakeups:
     def _run(self) -> None:
         with self._lock:
             pending, self._pending = self._pending, []
-        for flag in pending:
-            flag.set()
+        chunks: dict = {}
+        for live in pending:
+            live.pump(chunks)
 
 
 class HallServer:
@@ -84,7 +149,8 @@ class HallServer:
         self.openers = ThreadPoolExecutor(STREAM_OPENERS, thread_name_prefix="stream-open")
         self.streams = 0  # open live streams (benchmarks and tests read it)
         self._stopping = False
-        self._flags: set[asyncio.Event] = set()
+        self._live: set[_Live] = set()
+        self._tasks: set[asyncio.Task] = set()
         self._wakeups: _Wakeups | None = None
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -107,12 +173,15 @@ class HallServer:
 
     def _started(self, loop: asyncio.AbstractEventLoop) -> None:
         self._wakeups = _Wakeups(loop)
+        self._tasks.add(loop.create_task(self._ticker()))
 
     def stop_streams(self) -> None:
         """End every open stream (called on the loop when the server stops)."""
         self._stopping = True
-        for flag in self._flags:
-            flag.set()
+        for live in self._live:
+            live.flag.set()
+        for task in self._tasks:
+            task.cancel()
 
     def _is_stream(self, scope: dict) -> bool:
         """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
@@ -158,71 +227,46 @@ class HallServer:
             return
         self.streams += 1
         try:
-            await self._pump(stream, receive, send)
+            await self._pump(stream, scope, send)
         finally:
             self.streams -= 1
             body.close()  # unsubscribes (EventStream.close) and runs the view's on_close
 
-    async def _pump(self, stream: EventStream, receive: Callable, send: Callable) -> None:
-        """Write one stream: its head, then whatever its subscription holds each time the hub
-        wakes it, a heartbeat when quiet; until it ends, the client leaves or the server stops."""
+    async def _pump(self, stream: EventStream, scope: dict, send: Callable) -> None:
+        """Write one stream: its head through uvicorn, then its events straight to the socket
+        (`_Live.pump`, woken by the hub), until it ends, the client leaves or the server stops."""
         loop = asyncio.get_running_loop()
-        sub, wakeups = stream.sub, self._wakeups
-        flag = asyncio.Event()
-        flag.set()  # events that came before `notify` was set are sent at once
-        self._flags.add(flag)
-        sub.notify = lambda: wakeups.wake(flag)
-        gone = loop.create_task(_disconnect(receive, flag))
-        ends = loop.time() + stream.max_seconds if stream.max_seconds else None
-        timer = None
+        await send({"type": "http.response.body", "body": stream.head, "more_body": True})
+        conn = _connection.get()
+        # h11 frames a response of unknown length in chunks for HTTP/1.1, and not at all (the
+        # connection's end ends it) for HTTP/1.0
+        live = _Live(stream, conn, scope.get("http_version") == "1.1", loop.time())
+        wakeups = self._wakeups
+        self._live.add(live)
+        conn.live = live
+        stream.sub.notify = lambda: wakeups.wake(live)
         try:
-            await send({"type": "http.response.body", "body": stream.head, "more_body": True})
-            quiet = loop.time()
-            while True:
-                wait_until = quiet + stream.heartbeat_s
-                if ends is not None:
-                    wait_until = min(wait_until, ends)
-                timer = loop.call_at(wait_until, flag.set)
-                await flag.wait()
-                flag.clear()
-                timer.cancel()
-                if gone.done():
-                    return
-                if self._stopping:
-                    break
-                parts = []
-                while (event := sub.get_nowait()) is not None:
-                    parts.append(event.text)
-                if sub.closed:  # dropped for not keeping up, or its channel ended
-                    if parts:
-                        chunk = "".join(parts).encode()
-                        await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                    break
-                now = loop.time()
-                if ends is not None and now >= ends:
-                    break
-                if parts:
-                    chunk = "".join(parts).encode()
-                elif now - quiet >= stream.heartbeat_s:
-                    chunk = b": heartbeat\n\n"
-                else:
-                    continue
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                quiet = loop.time()
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            live.pump()  # what came between the snapshot and now
+            if self._stopping:
+                live.flag.set()
+            await live.flag.wait()
         finally:
-            sub.notify = None
-            self._flags.discard(flag)
-            if timer is not None:
-                timer.cancel()
-            gone.cancel()
+            stream.sub.notify = None
+            conn.live = None
+            self._live.discard(live)
+        if not live.transport.is_closing() and not conn.flow.write_paused:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        elif not live.transport.is_closing():
+            live.transport.abort()  # a stalled client: drop it now, not after SEND_STALL_S
 
-
-async def _disconnect(receive: Callable, flag: asyncio.Event) -> None:
-    """Wait for the client to leave (or the server to close the connection), then wake the pump."""
-    while (await receive())["type"] != "http.disconnect":
-        pass
-    flag.set()
+    async def _ticker(self) -> None:
+        """Heartbeats and stream ends for every open screen, once a second."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(1.0)
+            now = loop.time()
+            for live in list(self._live):
+                live.tick(now)
 
 
 class _Protocol(H11Protocol):
@@ -231,6 +275,14 @@ class _Protocol(H11Protocol):
     after a response), and one whose socket stays full for SEND_STALL_S is aborted."""
 
     _stall: asyncio.TimerHandle | None = None
+    live: _Live | None = None
+
+    def data_received(self, data: bytes) -> None:
+        token = _connection.set(self)  # the app's task for this request inherits it
+        try:
+            super().data_received(data)
+        finally:
+            _connection.reset(token)
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -248,11 +300,15 @@ class _Protocol(H11Protocol):
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
+        if self.live is not None:
+            self.live.pump()
 
     def connection_lost(self, exc) -> None:
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
+        if self.live is not None:
+            self.live.flag.set()
         super().connection_lost(exc)
 
 
