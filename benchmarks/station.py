@@ -198,6 +198,7 @@ class Screens:
                 str(self.bench.game_id),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
+                limit=1 << 28,  # the report is one long JSON line
             )
             self.procs.append(proc)
             self.sizes.append(0)

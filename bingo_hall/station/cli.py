@@ -1,8 +1,8 @@
 """Station commands: `serve`, `demo`, `audit`, `init-db` (mapped in bingo_hall/cli.py).
 
 The station runs on bingo_hall.web.server (uvicorn with pure-Python h11, so it works on the
-Windows and Mac laptops hosts own): one event loop writes every open screen's live stream, and a
-pool of `--threads` workers runs everything else (pages, the Maestro's actions, claim checks).
+Windows and Mac laptops hosts own): one event loop writes every open screen's live stream, a
+pool of `--threads` workers serves pages and checks, and the Maestro's actions have their own.
 """
 
 from __future__ import annotations
@@ -102,7 +102,8 @@ _common = [
         default=DEFAULT_THREADS,
         show_default=True,
         type=click.IntRange(4, 256),
-        help="Worker threads for pages and the Maestro's actions; live screens take none.",
+        help="Worker threads for pages and checks; live screens take none, and the Maestro's "
+        "actions have 4 of their own.",
     ),
     click.option(
         "--instance",

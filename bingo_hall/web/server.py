@@ -5,10 +5,12 @@ on Windows, macOS and Linux) in front, one asyncio event loop for every connecti
   a small pool of their own (the snapshot is read there), then written by the event loop: an open
   screen costs a socket, a subscription and a few KB, never a thread. The hub wakes the loop once
   per publish (`_Wakeups`), and each stream sends what its subscription holds.
-- Everything else (pages, the Maestro's actions, claim checks, static files) runs in the Flask
-  app through a2wsgi's thread pool of `threads` workers. Streams never hold those threads, and
-  a reconnect storm of screens queues in the streams' own pool, so the Maestro's requests always
-  find a free worker: no "keep the last threads free" rule is needed.
+- Everything else runs in the Flask app through a2wsgi's thread pools: requests that change
+  something (the Maestro's draws, undos, claims; POST and the like) in ACTION_THREADS workers of
+  their own, reads (pages, card refreshes, claim checks, static files) in `threads` workers.
+  Streams never hold a worker, a reconnect storm of screens queues in the streams' own pool, and
+  a burst of card pages refreshing after a call queues among the reads: the Maestro's actions
+  always find a free worker by construction, so no "keep the last threads free" rule is needed.
 - A slow or dead screen is dropped after a bounded buffer: the hub drops its subscription when
   QUEUE_SIZE events wait unsent, and a connection whose socket stays full for SEND_STALL_S is
   aborted. Idle connections are bounded by time: one that sends no request within IDLE_S, or
@@ -36,8 +38,13 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from ..errors import KitError
 from .hub import ENVIRON_KEY, LIVE_STREAM, EventStream
 
-#: worker threads for ordinary requests (`serve --threads`)
+#: worker threads for reads: pages, card refreshes, claim checks (`serve --threads`)
 DEFAULT_THREADS = 16
+#: worker threads for requests that change something (POST, ...): the Maestro's draws, undos
+#: and claims, and the phones' score entries. A pool of their own, so that hundreds of card
+#: pages refreshing after a call never queue ahead of the Maestro's next draw.
+ACTION_THREADS = 4
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: worker threads that open live streams (read the snapshot); never shared with the Maestro
 STREAM_OPENERS = 4
 #: seconds a connection may stay idle before or between requests
@@ -146,6 +153,7 @@ class HallServer:
         self.flask = app
         self.threads = threads
         self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.actions = WSGIMiddleware(app, workers=ACTION_THREADS)
         self.openers = ThreadPoolExecutor(STREAM_OPENERS, thread_name_prefix="stream-open")
         self.streams = 0  # open live streams (benchmarks and tests read it)
         self._stopping = False
@@ -156,6 +164,8 @@ class HallServer:
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
+        elif scope["type"] == "http" and scope["method"] not in READS:
+            await self.actions(scope, receive, send)
         elif scope["type"] == "http" and scope["method"] == "GET" and self._is_stream(scope):
             await self._stream(scope, receive, send)
         else:
@@ -373,6 +383,7 @@ class Server:
         finally:
             self.socket.close()
             self.hall.wsgi.executor.shutdown(wait=False)
+            self.hall.actions.executor.shutdown(wait=False)
             self.hall.openers.shutdown(wait=False)
 
     def start(self) -> Server:
