@@ -55,28 +55,26 @@ class Subscription:
         self._queue: queue.Queue[Event | None] = queue.Queue(size)
         self.closed = False
         self.dropped = False
-        #: called (from the publisher's thread) after each delivery and on close, so an event
-        #: loop can wake the coroutine that drains this subscription with `get_nowait`
-        self.notify: Callable[[], None] | None = None
 
     def deliver(self, event: Event) -> bool:
-        """Called by the publisher; never blocks. False when the reader could not keep up."""
+        """Called by the publisher (holding the hub's lock); never blocks. False when the reader
+        could not keep up."""
         try:
             self._queue.put_nowait(event)
+            return True
         except queue.Full:
             return False
-        if self.notify is not None:
-            self.notify()
-        return True
 
-    def get_nowait(self) -> Event | None:
-        """The next waiting Event, or None (nothing waiting, or closed)."""
-        if self.closed:
-            return None
-        try:
-            return self._queue.get_nowait()
-        except queue.Empty:
-            return None
+    def pending(self) -> list[Event]:
+        """The events waiting, taken out (for a hand-over)."""
+        out = []
+        while True:
+            try:
+                event = self._queue.get_nowait()
+            except queue.Empty:
+                return out
+            if event is not None:
+                out.append(event)
 
     def get(self, timeout: float | None = None) -> Event | None:
         if self.closed:
@@ -99,8 +97,6 @@ class Subscription:
             self._queue.put_nowait(None)
         except queue.Full:
             pass
-        if self.notify is not None:
-            self.notify()
 
 
 #: how often the watcher thread looks for checks that are due
@@ -132,23 +128,41 @@ class EventHub:
 
     def unsubscribe(self, sub: Subscription, *, dropped: bool = False) -> None:
         with self._lock:
-            subs = self._channels.get(sub.channel)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._channels[sub.channel]
+            self._remove(sub)
         sub._closed(dropped)
 
-    def publish(self, channel: Hashable, name: str, data: Any, text: str | None = None) -> Event:
-        """Tell every subscriber of `channel`. Call it only after the change is committed."""
-        event = Event(name, data, sse(name, data) if text is None else text)
+    def _remove(self, sub: Subscription) -> None:
+        subs = self._channels.get(sub.channel)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._channels[sub.channel]
+
+    def hand_over(self, old: Subscription, new: Subscription) -> list[Event]:
+        """Atomically replace `old` by `new` on old's channel (`new` may already be there, e.g. one
+        subscriber for all of an event loop's screens on a channel) and give the events `old` was
+        still holding: each event then goes to exactly one of them, none is lost or doubled."""
         with self._lock:
-            targets = list(self._channels.get(channel, ()))
+            self._remove(old)
+            self._channels.setdefault(new.channel, set()).add(new)
+            return old.pending()
+
+    def publish(self, channel: Hashable, name: str, data: Any, text: str | None = None) -> Event:
+        """Tell every subscriber of `channel`. Call it only after the change is committed.
+
+        Deliveries happen under the hub's lock (each is a non-blocking put), so events reach a
+        channel's subscribers in the order they were published, and a hand-over is atomic."""
+        event = Event(name, data, sse(name, data) if text is None else text)
+        dropped = []
+        with self._lock:
             self.published += 1
-        for sub in targets:
-            if not sub.deliver(event):
-                self.dropped += 1
-                self.unsubscribe(sub, dropped=True)
+            for sub in list(self._channels.get(channel, ())):
+                if not sub.deliver(event):
+                    self.dropped += 1
+                    self._remove(sub)
+                    dropped.append(sub)
+        for sub in dropped:
+            sub._closed(True)
         return event
 
     def end(self, channel: Hashable) -> None:

@@ -3,8 +3,9 @@ on Windows, macOS and Linux) in front, one asyncio event loop for every connecti
 
 - Live streams (views that answer with `EventStream.response()`) are opened by their Flask view in
   a small pool of their own (the snapshot is read there), then written by the event loop: an open
-  screen costs a socket, a subscription and a few KB, never a thread. The hub wakes the loop once
-  per publish (`_Wakeups`), and each stream sends what its subscription holds.
+  screen costs a socket and a few KB, never a thread. The hub has ONE subscriber per channel
+  for all the loop's screens (`_Relay`): a publish wakes the loop once, and the loop frames the
+  event once and writes it to each screen's socket.
 - Everything else runs in the Flask app through a2wsgi's thread pools: requests that change
   something (the Maestro's draws, undos, claims; POST and the like) in ACTION_THREADS workers of
   their own, reads (pages, card refreshes, claim checks, static files) in `threads` workers.
@@ -26,7 +27,7 @@ import errno
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -36,7 +37,7 @@ from a2wsgi.wsgi import Body, build_environ
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..errors import KitError
-from .hub import ENVIRON_KEY, LIVE_STREAM, EventStream
+from .hub import ENVIRON_KEY, LIVE_STREAM, Event, EventHub, EventStream, Subscription
 
 #: worker threads for reads: pages, card refreshes, claim checks (`serve --threads`)
 DEFAULT_THREADS = 16
@@ -63,87 +64,110 @@ _connection: contextvars.ContextVar[_Protocol | None] = contextvars.ContextVar(
 
 
 class _Live:
-    """One open screen on the event loop: its subscription and its connection.
+    """One open screen on the event loop: its connection, and the events it could not be given
+    yet because its socket was full (bounded: past the hub's queue size it is dropped)."""
 
-    `pump()` writes what the subscription holds straight to the socket, framed once per event
-    for every screen (the same HTTP chunk bytes), without a coroutine switch per screen. When
-    the socket is full (the client is not reading), events wait in the subscription, whose
-    bound drops the screen; the connection resumes the pump when it can write again."""
-
-    __slots__ = ("sub", "conn", "transport", "chunked", "flag", "quiet", "ends", "heartbeat_s")
+    __slots__ = ("conn", "transport", "chunked", "flag", "quiet", "ends", "heartbeat_s", "backlog")
 
     def __init__(self, stream: EventStream, conn: _Protocol, chunked: bool, now: float) -> None:
-        self.sub, self.conn, self.transport, self.chunked = (
-            stream.sub,
-            conn,
-            conn.transport,
-            chunked,
-        )
+        self.conn, self.transport, self.chunked = conn, conn.transport, chunked
         self.flag = asyncio.Event()  # set when the stream must end
         self.quiet = now
         self.heartbeat_s = stream.heartbeat_s
         self.ends = now + stream.max_seconds if stream.max_seconds else None
+        self.backlog: list[bytes] | None = None
 
     def frame(self, data: bytes) -> bytes:
+        """HTTP/1.1 chunk framing, as h11 would write it (HTTP/1.0: the bytes as they are)."""
         return b"%x\r\n%s\r\n" % (len(data), data) if self.chunked else data
 
-    def pump(self, chunks: dict | None = None) -> None:
+    def push(self, chunk: bytes, limit: int) -> bool:
+        """Write one event's chunk, or keep it while the socket is full. False: over `limit`."""
         if self.flag.is_set():
-            return
-        if self.sub.closed or self.transport.is_closing():
-            self.flag.set()  # dropped for not keeping up, its channel ended, or the client left
-            return
-        if self.conn.flow.write_paused:
-            return  # resumed by the connection (resume_writing) or cut off (SEND_STALL_S)
-        events = []
-        while (event := self.sub.get_nowait()) is not None:
-            events.append(event)
-        if not events:
-            return
-        if len(events) == 1 and chunks is not None:
-            key = (id(events[0]), self.chunked)
-            if (cached := chunks.get(key)) is None or cached[0] is not events[0]:
-                cached = chunks[key] = (events[0], self.frame(events[0].text.encode()))
-            chunk = cached[1]
-        else:
-            chunk = self.frame("".join(e.text for e in events).encode())
-        self.transport.write(chunk)
-        self.quiet = self.conn.loop.time()
+            return True
+        if self.backlog is None and not self.conn.flow.write_paused:
+            self.transport.write(chunk)
+            self.quiet = self.conn.loop.time()
+            return True
+        if self.backlog is None:
+            self.backlog = []
+        self.backlog.append(chunk)
+        return len(self.backlog) <= limit
+
+    def resume(self) -> None:
+        """The socket can take more (the client read): what waited goes out, in order."""
+        if self.backlog and not self.flag.is_set():
+            self.transport.write(b"".join(self.backlog))
+            self.quiet = self.conn.loop.time()
+        self.backlog = None
 
     def tick(self, now: float) -> None:
         """Once a second: a heartbeat when quiet (it also finds dead sockets), the end when due."""
         if self.ends is not None and now >= self.ends:
             self.flag.set()
         elif now - self.quiet >= self.heartbeat_s and not self.conn.flow.write_paused:
-            self.transport.write(self.frame(b": heartbeat\n\n"))
-            self.quiet = now
+            self.push(self.frame(b": heartbeat\n\n"), 1 << 30)
 
 
-class _Wakeups:
-    """Publishers' threads -> the event loop, batched: one loop wake-up per publish however many
-    screens it concerns (not one `call_soon_threadsafe` per screen), and each event framed once."""
+class _Relay(Subscription):
+    """ONE hub subscriber for all of the event loop's screens on a channel. The publisher's
+    thread only appends the event to a list and, for the first, wakes the loop (one
+    `call_soon_threadsafe` per publish, whatever the number of screens); the loop then frames
+    each event once and writes it to every screen's socket in turn."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self._pending: list[_Live] = []
+    def __init__(self, hall: HallServer, hub: EventHub, channel: Hashable) -> None:
+        super().__init__(hub, channel, 1)
+        self.hall, self.loop = hall, hall.loop
+        self.lives: set[_Live] = set()
+        self._events: list[Event | None] = []
         self._lock = threading.Lock()
 
-    def wake(self, live: _Live) -> None:
+    def deliver(self, event: Event | None) -> bool:  # the publisher's thread; never blocks
         with self._lock:
-            first = not self._pending
-            self._pending.append(live)
+            first = not self._events
+            self._events.append(event)
         if first:
             try:
-                self.loop.call_soon_threadsafe(self._run)
-            except RuntimeError:  # the loop is closed: the server is stopping
+                self.loop.call_soon_threadsafe(self._fan_out)
+            except RuntimeError:  # the loop is closed: the server has stopped
                 pass
+        return True
 
-    def _run(self) -> None:
+    def _closed(self, dropped: bool) -> None:  # the channel was ended (EventHub.end)
+        self.closed = True
+        self.deliver(None)
+
+    def _fan_out(self) -> None:
         with self._lock:
-            pending, self._pending = self._pending, []
-        chunks: dict = {}
-        for live in pending:
-            live.pump(chunks)
+            events, self._events = self._events, []
+        limit = self.hub.queue_size
+        for event in events:
+            if event is None:  # ended: every screen's stream ends
+                for live in self.lives:
+                    live.flag.set()
+                continue
+            data = event.text.encode()
+            framed = {True: None, False: data}
+            for live in self.lives:
+                chunk = framed[live.chunked]
+                if chunk is None:
+                    chunk = framed[True] = live.frame(data)
+                if not live.push(chunk, limit):
+                    self.hall.dropped(live)
+
+    def join(self, live: _Live, old: Subscription) -> None:
+        """Take over a view's subscription (and the events it held) for one more screen."""
+        for event in self.hub.hand_over(old, self):
+            live.push(live.frame(event.text.encode()), self.hub.queue_size)
+        self.lives.add(live)
+
+    def leave(self, live: _Live) -> None:
+        self.lives.discard(live)
+        if not self.lives:
+            key = (id(self.hub), self.channel)
+            if self.hall.relays.get(key) is self:
+                del self.hall.relays[key]
+            self.hub.unsubscribe(self)
 
 
 class HallServer:
@@ -156,10 +180,12 @@ class HallServer:
         self.actions = WSGIMiddleware(app, workers=ACTION_THREADS)
         self.openers = ThreadPoolExecutor(STREAM_OPENERS, thread_name_prefix="stream-open")
         self.streams = 0  # open live streams (benchmarks and tests read it)
+        self.dropped_screens = 0  # screens cut off for not keeping up
+        self.lives: set[_Live] = set()
+        self.relays: dict[tuple[int, Hashable], _Relay] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
-        self._live: set[_Live] = set()
         self._tasks: set[asyncio.Task] = set()
-        self._wakeups: _Wakeups | None = None
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
@@ -182,13 +208,13 @@ class HallServer:
                 return
 
     def _started(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._wakeups = _Wakeups(loop)
+        self.loop = loop
         self._tasks.add(loop.create_task(self._ticker()))
 
     def stop_streams(self) -> None:
         """End every open stream (called on the loop when the server stops)."""
         self._stopping = True
-        for live in self._live:
+        for live in self.lives:
             live.flag.set()
         for task in self._tasks:
             task.cancel()
@@ -205,7 +231,7 @@ class HallServer:
 
     async def _stream(self, scope: dict, receive: Callable, send: Callable) -> None:
         loop = asyncio.get_running_loop()
-        if self._wakeups is None:  # run without a lifespan (lifespan="off")
+        if self.loop is None:  # run without a lifespan (lifespan="off")
             self._started(loop)
         environ = build_environ(scope, Body(loop, receive))
         started: dict[str, Any] = {}
@@ -244,38 +270,45 @@ class HallServer:
 
     async def _pump(self, stream: EventStream, scope: dict, send: Callable) -> None:
         """Write one stream: its head through uvicorn, then its events straight to the socket
-        (`_Live.pump`, woken by the hub), until it ends, the client leaves or the server stops."""
-        loop = asyncio.get_running_loop()
+        (through its channel's _Relay), until it ends, the client leaves or the server stops."""
         await send({"type": "http.response.body", "body": stream.head, "more_body": True})
         conn = _connection.get()
         # h11 frames a response of unknown length in chunks for HTTP/1.1, and not at all (the
         # connection's end ends it) for HTTP/1.0
-        live = _Live(stream, conn, scope.get("http_version") == "1.1", loop.time())
-        wakeups = self._wakeups
-        self._live.add(live)
+        live = _Live(stream, conn, scope.get("http_version") == "1.1", self.loop.time())
+        hub, channel = stream.sub.hub, stream.sub.channel
+        relay = self.relays.get((id(hub), channel))
+        if relay is None or relay.closed:
+            relay = self.relays[(id(hub), channel)] = _Relay(self, hub, channel)
+        relay.join(live, stream.sub)  # with what came between the snapshot and now
+        self.lives.add(live)
         conn.live = live
-        stream.sub.notify = lambda: wakeups.wake(live)
         try:
-            live.pump()  # what came between the snapshot and now
             if self._stopping:
                 live.flag.set()
             await live.flag.wait()
         finally:
-            stream.sub.notify = None
             conn.live = None
-            self._live.discard(live)
-        if not live.transport.is_closing() and not conn.flow.write_paused:
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        elif not live.transport.is_closing():
-            live.transport.abort()  # a stalled client: drop it now, not after SEND_STALL_S
+            self.lives.discard(live)
+            relay.leave(live)
+        if not live.transport.is_closing():
+            if live.backlog is None and not conn.flow.write_paused:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            live.transport.abort()  # a stalled client: cut it off now, not after SEND_STALL_S
+        await asyncio.sleep(0)  # let uvicorn see the connection lost before the app returns
+
+    def dropped(self, live: _Live) -> None:
+        """A screen that could not keep up (its backlog passed the hub's queue size)."""
+        live.flag.set()
+        self.dropped_screens += 1
 
     async def _ticker(self) -> None:
         """Heartbeats and stream ends for every open screen, once a second."""
-        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(1.0)
-            now = loop.time()
-            for live in list(self._live):
+            now = self.loop.time()
+            for live in list(self.lives):
                 live.tick(now)
 
 
@@ -311,7 +344,7 @@ class _Protocol(H11Protocol):
             self._stall.cancel()
             self._stall = None
         if self.live is not None:
-            self.live.pump()
+            self.live.resume()
 
     def connection_lost(self, exc) -> None:
         if self._stall is not None:

@@ -3,6 +3,7 @@ each call and undo, and events go out only after the call is in SQLite."""
 
 import json
 import sqlite3
+import time
 
 import requests
 
@@ -75,3 +76,19 @@ def test_a_call_is_in_sqlite_before_it_is_published(app, client, caller):
     finally:
         hub.publish = original
     assert seen == [[(ball,)]]  # another connection already saw the committed call
+
+
+def test_a_quiet_stream_sends_a_heartbeat_comment(live_server, caller, monkeypatch):
+    from bingo_hall.station import api
+
+    monkeypatch.setattr(api, "HEARTBEAT_S", 1.0)
+    gid = caller.new_game()
+    url = f"{live_server.url}/api/games/{gid}/events"
+    with requests.get(url, stream=True, timeout=10) as resp:
+        lines = resp.iter_lines(chunk_size=1, decode_unicode=True)
+        assert next(lines) == "retry: 2000"
+        [(kind, _)] = read_events(lines, 1)
+        t0 = time.monotonic()
+        assert kind == "snapshot"
+        assert next(line for line in lines if line.startswith(":")) == ": heartbeat"
+        assert time.monotonic() - t0 < 5  # one quiet second, found by the once-a-second tick

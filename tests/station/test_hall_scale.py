@@ -112,10 +112,11 @@ def test_every_screen_gets_every_call_in_order_while_a_stalled_one_is_dropped(
     assert [d["seq"] for d in drawn] == list(range(1, DRAWS + 1))
     assert all(screen.calls == expected for screen in screens)
     # The stalled phone's buffer is bounded: once QUEUE_SIZE events wait for it, it is dropped.
-    assert hub.dropped == 0
+    streams = live_server.server.hall
+    assert streams.dropped_screens == 0  # still there, stuck, all along the draws
     for _ in range(hub.queue_size):
         hub.publish(channel(gid), "padding", {"pad": "-"})
-    eventually(lambda: hub.dropped == 1)
+    eventually(lambda: streams.dropped_screens == 1 and streams.streams == 0)
     stalled.close()
 
 
