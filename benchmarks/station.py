@@ -411,7 +411,11 @@ async def run(args) -> None:
                 if rss and rss0 and screens.total:
                     per = (rss - rss0) / screens.total
                     print(f"  station memory per open screen {per:.1f} KB")
-                if args.screens:  # ramp: the draws only
+                if args.screens:  # ramp: the draws only, each level in a new round (75 balls)
+                    if level != levels[0]:
+                        path = f"/api/games/{bench.game_id}/rounds"
+                        status, data = await bench.request("POST", path)
+                        assert status == 201, data
                     figures = await measure_draw_to_event(bench, args.draws, screens)
                     show("draw to event", figures)
                     if crossed is None and figures["draw->event p99 ms"] > 50:
@@ -439,7 +443,7 @@ def main() -> None:
         return
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--clients", type=int, default=1000, help="screens following the game")
-    p.add_argument("--draws", type=int, default=40)
+    p.add_argument("--draws", type=int, default=40, help="draws per measurement (at most 75)")
     p.add_argument("--pollers", type=int, default=20)
     p.add_argument("--poll-interval", type=float, default=0.5, help="seconds between polls")
     p.add_argument("--workers", type=int, default=2, help="processes holding the screens")
