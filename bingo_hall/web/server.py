@@ -12,9 +12,9 @@ on Windows, macOS and Linux) in front, one asyncio event loop for every connecti
   Streams never hold a worker, a reconnect storm of screens queues in the streams' own pool, and
   a burst of card pages refreshing after a call queues among the reads: the Maestro's actions
   always find a free worker by construction, so no "keep the last threads free" rule is needed.
-- A slow or dead screen is dropped after a bounded buffer: the hub drops its subscription when
-  QUEUE_SIZE events wait unsent, and a connection whose socket stays full for SEND_STALL_S is
-  aborted. Idle connections are bounded by time: one that sends no request within IDLE_S, or
+- A slow or dead screen is dropped after a bounded buffer: while its socket is full it keeps at
+  most the hub's queue size of events, then it is cut off, and a connection whose socket stays
+  full for SEND_STALL_S is aborted. Idle connections are bounded by time: one that sends no request within IDLE_S, or
   nothing after a response within IDLE_S (keep-alive), is closed. Idle sockets cost the event
   loop nothing while they wait, so they never delay a draw.
 """
