@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from ..web.db import get_db
-from ..web.errors import RequestError, TooManyRequests, Unauthorized, Unavailable
-from ..web.hub import SSE_HEADERS, EventStream, sse
+from ..web.errors import RequestError, TooManyRequests, Unauthorized
+from ..web.hub import EventStream, live_stream, sse
 from ..web.inputs import is_ascii_number
 from ..web.inputs import json_body as body
 from ..web.instance import hall
@@ -128,22 +128,16 @@ def end(game_id: int):
 
 
 @bp.get("/games/<int:game_id>/events")
+@live_stream
 def game_events(game_id: int):
     conn = get_db()
     games.get_game(conn, game_id)
-    hub = hall().hub
-    limit = current_app.config.get("SSE_LIMIT")
-    if limit and hub.count() >= limit:
-        # Every stream holds a server thread; keep some free for the Maestro's draws.
-        raise Unavailable(
-            "too many screens are following the game; try again in a moment",
-            extra={"retry_after": 10},
-        )
-    sub = hub.subscribe(games.channel(game_id))
+    # Under the station's server the stream is written by the event loop: an open screen holds
+    # no thread, so there is no limit on screens to keep threads free for the Maestro.
+    sub = hall().hub.subscribe(games.channel(game_id))
     try:
         first = sse("snapshot", games.snapshot(conn, game_id))
     except BaseException:
         sub.close()
         raise
-    stream = EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S)
-    return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS)
+    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S).response()

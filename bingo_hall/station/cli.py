@@ -1,12 +1,12 @@
 """Station commands: `serve`, `demo`, `audit`, `init-db` (mapped in bingo_hall/cli.py).
 
-The station runs under waitress, which works on the Windows and Mac laptops hosts own. Each
-open screen holds one waitress thread for its event stream, so the thread pool is large.
+The station runs on bingo_hall.web.server (uvicorn with pure-Python h11, so it works on the
+Windows and Mac laptops hosts own): one event loop writes every open screen's live stream, a
+pool of `--threads` workers serves pages and checks, and the Maestro's actions have their own.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
@@ -15,9 +15,7 @@ import click
 from .. import netaddr
 from ..errors import KitError
 from ..paths import default_instance_dir
-
-DEFAULT_THREADS = 160
-RESERVED_THREADS = 16  # never taken by event streams: the Maestro's draws must get through
+from ..web.server import DEFAULT_THREADS
 
 
 def _checked_pin(given: str | None) -> str | None:
@@ -76,28 +74,11 @@ def load_decks(app, paths: tuple[str, ...]) -> list:
 
 
 def run_server(app, host: str, port: int, threads: int, notes=()):
-    from waitress import create_server
+    from ..web.server import Server
 
-    app.config["SSE_LIMIT"] = max(1, threads - RESERVED_THREADS)
-    try:
-        server = create_server(
-            app,
-            host=host,
-            port=port,
-            threads=threads,
-            channel_timeout=120,
-            connection_limit=max(1000, 2 * threads),
-            asyncore_use_poll=True,
-        )
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            raise KitError(
-                f"port {port} is already in use (is another station running?); "
-                "stop it or choose another with --port"
-            ) from None
-        raise KitError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    server = Server(app, host, port, threads)
     shown = lan_address() if host in ("0.0.0.0", "") else host
-    real_port = server.effective_port
+    real_port = server.port
     click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")
     click.echo(f"  big screen:  http://{shown}:{real_port}/display")
     click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
@@ -110,8 +91,6 @@ def run_server(app, host: str, port: int, threads: int, notes=()):
         server.run()
     except KeyboardInterrupt:
         pass
-    finally:
-        server.close()
 
 
 _common = [
@@ -119,7 +98,14 @@ _common = [
     click.option("--host", default="0.0.0.0", show_default=True),
     click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535)),
     click.option("--pin", default=None, help="Caller PIN (or $BINGO_HALL_PIN; else one is made)."),
-    click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(8)),
+    click.option(
+        "--threads",
+        default=DEFAULT_THREADS,
+        show_default=True,
+        type=click.IntRange(4, 256),
+        help="Worker threads for pages and checks; live screens take none, and the Maestro's "
+        "actions have 4 of their own.",
+    ),
     click.option(
         "--instance",
         default=lambda: str(default_instance_dir()),
@@ -141,7 +127,7 @@ def _with_common(fn):
 @_with_common
 @click.option("--device", default=None, help="Flashboard URL (e.g. /dev/ttyUSB0, COM3).")
 def serve(decks, db, host, port, pin, threads, instance, device):
-    """Run the caller station (waitress) with the given decks loaded."""
+    """Run the caller station with the given decks loaded."""
     app = build_app(db, pin, instance, device)
     loaded = load_decks(app, decks)
     notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]

@@ -22,7 +22,7 @@ from flask_babel import get_locale, gettext
 
 from bingo_hall.web.db import connect, get_db
 from bingo_hall.web.errors import NotFound, RequestError, error_response
-from bingo_hall.web.hub import END, SSE_HEADERS, EventStream
+from bingo_hall.web.hub import END, EventStream, live_stream
 from bingo_hall.web.inputs import json_body
 from bingo_hall.web.instance import area_state, hall
 from companions.errors import EntryError
@@ -250,8 +250,7 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
 
 def _changed(snap: dict[str, Any], code: str, status: int = 200):
     """Every phone at the table gets the snapshot the change was checked with."""
-    _rendered().put((code, snap["version"]), live.render(snap))
-    hall().hub.publish(live.channel(code), "changed", {"version": snap["version"]})
+    _publish(hall().hub, snap, code, _rendered())
     return jsonify(snap), status
 
 
@@ -307,45 +306,66 @@ def rematch(code: str):
 
 
 @bp.route("/<code>/events")
+@live_stream
 def events(code: str):
+    """A phone's live view of its table: the current view, then each change as the writer
+    published it. No per-phone queries: one watch per table looks at its version in SQLite
+    every POLL_SECONDS (for another process writing the same file), however many phones follow."""
     table, kind = _open(code)
-    conn = connect(current_app.config["DATABASE"])
-    rendered = _rendered()
-    shown: list[int] = []
-
-    def on_wake(_event) -> Any:
-        """The table's view when its version moved (an event here, or another process)."""
-        version = store.table_version(conn, table.code)
-        if version is None:
-            return END
-        if shown and version == shown[-1]:
-            return None
-        text = rendered.get((table.code, version))
-        if text is None:
-            snap = store.snapshot(conn, table, kind)
-            version, text = snap["version"], live.render(snap)
-            rendered.put((table.code, version), text)
-        shown.append(version)
-        return text
-
-    sub = hall().hub.subscribe(live.channel(table.code))
+    conn = get_db()
+    hub = hall().hub
+    sub = hub.subscribe(live.channel(table.code))
     try:
-        first = on_wake(None)
+        snap = store.snapshot(conn, table, kind)
     except BaseException:
         sub.close()
-        conn.close()
         raise
+    first = live.render(snap)
+    rendered = _rendered()
+    rendered.put((table.code, snap["version"]), first)
+    rendered.told.setdefault(table.code, snap["version"])
+    hub.watch(
+        live.channel(table.code),
+        _table_watch(current_app.config["DATABASE"], table, kind, rendered),
+        live.POLL_SECONDS,
+    )
     stream = EventStream(
         sub,
         first,
         retry_ms=live.RETRY_MS,
         heartbeat_s=live.KEEPALIVE_SECONDS,
-        wake_s=live.POLL_SECONDS,
-        on_wake=on_wake,
         max_seconds=current_app.config.get("COMPANIONS_STREAM_SECONDS", live.STREAM_SECONDS),
-        on_close=conn.close,
     )
-    return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS)
+    return stream.response()
+
+
+def _table_watch(database: str, table: store.Table, kind: GameKind, rendered: live.RenderedViews):
+    """The once-a-second check of one table's channel: publish its view when its version moved
+    without an event here (another process), END when the table is gone."""
+    hub = hall().hub
+
+    def check() -> Any:
+        conn = connect(database)
+        try:
+            version = store.table_version(conn, table.code)
+            if version is None:
+                return END
+            if version == rendered.told.get(table.code):
+                return None
+            snap = store.snapshot(conn, table, kind)
+        finally:
+            conn.close()
+        _publish(hub, snap, table.code, rendered)
+        return None
+
+    return check
+
+
+def _publish(hub, snap: dict[str, Any], code: str, rendered: live.RenderedViews) -> None:
+    text = live.render(snap)
+    rendered.put((code, snap["version"]), text)
+    rendered.told[code] = snap["version"]
+    hub.publish(live.channel(code), "changed", {"version": snap["version"]}, text=text)
 
 
 def _rendered() -> live.RenderedViews:
