@@ -40,6 +40,8 @@ class GameKind:
     #: English labels for the setup form, per settings key (translated through the catalogs);
     #: a key without a label is shown as its name
     setting_labels: dict[str, str] = field(default_factory=dict)
+    #: one person's private notes (the Clue notebook): the setup offers an optional PIN
+    private: bool = False
 
 
 def load_kinds() -> dict[str, GameKind]:

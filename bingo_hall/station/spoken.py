@@ -1,4 +1,5 @@
-"""What the display says aloud for a call: "N... treinta y uno" / "N... thirty-one".
+"""What the display says aloud for a call: "N... treinta y uno" / "N... thirty-one" in the 75-ball
+game, and the number alone in the 90-ball game, whose balls have no letter ("ochenta y siete").
 
 The words are written here, in Python, so the page shows exactly what the voice says and tests
 can read it; the browser's speech synthesis only pronounces the text. Pure: no Flask.
@@ -6,26 +7,44 @@ can read it; the browser's speech synthesis only pronounces the text. Pure: no F
 
 from __future__ import annotations
 
-from ..cards import letter_of
+from ..cards import call_name, letter_of
 
 _ES_UNITS = (
     "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince "
     "dieciséis diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro "
     "veinticinco veintiséis veintisiete veintiocho veintinueve"
 ).split()
-_ES_TENS = {3: "treinta", 4: "cuarenta", 5: "cincuenta", 6: "sesenta", 7: "setenta"}
+_ES_TENS = {
+    3: "treinta",
+    4: "cuarenta",
+    5: "cincuenta",
+    6: "sesenta",
+    7: "setenta",
+    8: "ochenta",
+    9: "noventa",
+}
 
 _EN_UNITS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen"
 ).split()
-_EN_TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy"}
+_EN_TENS = {
+    2: "twenty",
+    3: "thirty",
+    4: "forty",
+    5: "fifty",
+    6: "sixty",
+    7: "seventy",
+    8: "eighty",
+    9: "ninety",
+}
+LARGEST = 90  # the 90-ball game's last ball
 
 
 def spanish_number(n: int) -> str:
-    """Spanish words for 0-79 (RAE spelling: veintidós, treinta y uno)."""
-    if not 0 <= n < 80:
-        raise ValueError(f"{n} is outside 0-79")
+    """Spanish words for 0-90 (RAE spelling: veintidós, treinta y uno, ochenta y siete)."""
+    if not 0 <= n <= LARGEST:
+        raise ValueError(f"{n} is outside 0-90")
     if n < 30:
         return _ES_UNITS[n]
     tens, units = divmod(n, 10)
@@ -33,20 +52,26 @@ def spanish_number(n: int) -> str:
 
 
 def english_number(n: int) -> str:
-    """English words for 0-79 (thirty-one)."""
-    if not 0 <= n < 80:
-        raise ValueError(f"{n} is outside 0-79")
+    """English words for 0-90 (thirty-one, eighty-seven)."""
+    if not 0 <= n <= LARGEST:
+        raise ValueError(f"{n} is outside 0-90")
     if n < 20:
         return _EN_UNITS[n]
     tens, units = divmod(n, 10)
     return _EN_TENS[tens] if units == 0 else f"{_EN_TENS[tens]}-{_EN_UNITS[units]}"
 
 
-def spoken_call(ball: int, lang: str) -> str:
-    """The letter, a pause, then the number in words, as the Maestro calls it ("N31")."""
+def call_label(ball: int, balls: int = 75) -> str:
+    """The call as screens write it: "N 31" in the 75-ball game, "87" in the 90-ball game."""
+    return call_name(ball) if balls == 75 else str(ball)
+
+
+def spoken_call(ball: int, lang: str, balls: int = 75) -> str:
+    """The letter, a pause, then the number in words, as the Maestro calls it ("N31"); in the
+    90-ball game the number alone."""
     words = spanish_number(ball) if lang == "es" else english_number(ball)
-    return f"{letter_of(ball)}... {words}"
+    return f"{letter_of(ball)}... {words}" if balls == 75 else words
 
 
-def spoken_both(ball: int) -> dict[str, str]:
-    return {"es": spoken_call(ball, "es"), "en": spoken_call(ball, "en")}
+def spoken_both(ball: int, balls: int = 75) -> dict[str, str]:
+    return {"es": spoken_call(ball, "es", balls), "en": spoken_call(ball, "en", balls)}

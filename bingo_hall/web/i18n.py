@@ -9,6 +9,7 @@ area: every folder named `translations` inside bingo_hall/, companions/ or firmw
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -18,7 +19,7 @@ from flask_babel import Babel, get_locale
 from .security import local_path
 
 LANGUAGES = ("es", "en")
-_ROOT = Path(__file__).resolve().parent.parent.parent
+_AREAS = ("bingo_hall", "companions", "firmware_bridge")
 
 bp = Blueprint("i18n", __name__)
 
@@ -49,10 +50,16 @@ def _came_from() -> str | None:
 
 
 def catalog_dirs() -> list[str]:
-    """Every area's `translations` folder (the Makefile compiles the same set)."""
+    """Every area's `translations` folder (the Makefile and the wheel build compile the same set).
+
+    Each package is found where Python imports it from (a clone or site-packages), without
+    importing it, so the catalogs are found however the kit was installed."""
     found = []
-    for package in ("bingo_hall", "companions", "firmware_bridge"):
-        found += sorted(p for p in (_ROOT / package).rglob("translations") if p.is_dir())
+    for package in _AREAS:
+        spec = find_spec(package)
+        roots = spec.submodule_search_locations if spec else None
+        for root in roots or ():
+            found += sorted(p for p in Path(root).rglob("translations") if p.is_dir())
     return [str(p) for p in found]
 
 

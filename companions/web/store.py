@@ -87,15 +87,23 @@ def create_table(
     settings: dict[str, Any],
     players: list[str],
     members: list[list[str]] | None = None,
+    pin_hash: str | None = None,
 ) -> Table:
     """Store a new table once the engine accepts its settings and players (empty replay)."""
     kind.replay(json.loads(json.dumps(settings)), list(players), [])
     with transaction(conn):
         code = _new_code(conn)
         conn.execute(
-            "INSERT INTO companion_tables (code, game, settings, players, members) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (code, kind.name, json.dumps(settings), json.dumps(players), json.dumps(members or [])),
+            "INSERT INTO companion_tables (code, game, settings, players, members, pin_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                code,
+                kind.name,
+                json.dumps(settings),
+                json.dumps(players),
+                json.dumps(members or []),
+                pin_hash,
+            ),
         )
     return load_table(conn, code)
 
@@ -105,6 +113,12 @@ def load_table(conn: sqlite3.Connection, code: str) -> Table:
     if row is None:
         raise NoSuchTable(code)
     return _row_to_table(row)
+
+
+def pin_hash(conn: sqlite3.Connection, code: str) -> str | None:
+    """A private notebook's salted PIN hash (companions/web/pins.py); None: open to its code."""
+    row = conn.execute("SELECT pin_hash FROM companion_tables WHERE code = ?", (code,)).fetchone()
+    return None if row is None else row[0]
 
 
 def table_version(conn: sqlite3.Connection, code: str) -> int | None:
@@ -168,16 +182,17 @@ def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str
 
 
 def rematch(conn: sqlite3.Connection, table: Table) -> str:
-    """A new table for the same game, players and house rules; the old one points to it. Two
-    phones asking at once get the same new table."""
+    """A new table for the same game, players, house rules and PIN; the old one points to it.
+    Two phones asking at once get the same new table."""
     with transaction(conn):
         _version, next_code = _state(conn, table.code)
         if next_code:
             return next_code
         code = _new_code(conn)
         conn.execute(
-            "INSERT INTO companion_tables (code, game, settings, players, members) "
-            "SELECT ?, game, settings, players, members FROM companion_tables WHERE code = ?",
+            "INSERT INTO companion_tables (code, game, settings, players, members, pin_hash) "
+            "SELECT ?, game, settings, players, members, pin_hash FROM companion_tables "
+            "WHERE code = ?",
             (code, table.code),
         )
         conn.execute(

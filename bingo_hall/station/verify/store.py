@@ -19,6 +19,7 @@ from ...errors import DeckError
 from ...manifest import Deck
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
+from ...web.inputs import is_ascii_number
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
@@ -49,10 +50,11 @@ def game_rules(conn: sqlite3.Connection, game: Game) -> rules.Rules:
 def game_card(conn: sqlite3.Connection, game: Game, serial: Any) -> tuple[Deck, Card]:
     """The card with this serial in the game's deck; 404 for a serial the deck does not have."""
     deck = get_deck(conn, game.deck_id)
-    if isinstance(serial, str) and serial.strip().isdigit():
-        serial = int(serial.strip())
-    if isinstance(serial, bool) or not isinstance(serial, int):
+    if not (isinstance(serial, str) and is_ascii_number(serial.strip())) and (
+        isinstance(serial, bool) or not isinstance(serial, int)
+    ):
         raise RequestError("the serial is the whole number printed on the card")
+    serial = int(serial)
     try:
         return deck, deck.card(serial)
     except DeckError:

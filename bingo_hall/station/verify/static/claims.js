@@ -6,38 +6,9 @@
   if (!root) return;
   const gid = root.dataset.game;
   const T = JSON.parse(document.getElementById("claims-strings").textContent);
-  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const $ = (id) => document.getElementById(id);
   const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
-  const msg = $("claim-message");
-  const lang = document.documentElement.lang || "en";
-
-  function say(text, bad) {
-    msg.hidden = !text;
-    msg.textContent = text || "";
-    msg.classList.toggle("error", !!bad);
-    msg.classList.toggle("notice", !bad);
-  }
-
-  async function api(method, path, payload) {
-    const resp = await fetch(`/api/games/${gid}/${path}`, {
-      method: method,
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
-      body: payload === undefined ? undefined : JSON.stringify(payload),
-    });
-    const data = await resp.json().catch(() => ({ error: resp.statusText }));
-    if (!resp.ok) throw new Error(data.error || resp.statusText);
-    return data;
-  }
-
-  async function showCard(serial) {
-    const resp = await fetch(`/api/games/${gid}/check/${encodeURIComponent(serial)}?format=html&lang=${lang}`);
-    if (!resp.ok) {
-      const data = await resp.json().catch(() => ({}));
-      throw new Error(data.error || resp.statusText);
-    }
-    $("claim-result").innerHTML = await resp.text();
-  }
+  const { say, api, showCard } = window.ClaimsPanel(gid);
 
   function serial() {
     const s = $("claim-serial").value.trim();
