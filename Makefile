@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 TSTAMP  := $(VENV)/.installed-test
 
-.PHONY: run test install install-test system-test-deps catalogs clean
+.PHONY: run test dist install install-test system-test-deps catalogs clean
 
 run: install catalogs
 	$(BIN)/bingo-hall demo
@@ -13,6 +13,13 @@ run: install catalogs
 test: install-test catalogs system-test-deps
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
+
+# The sdist and the wheel in dist/ (the wheel is built from the sdist and compiles its catalogs):
+# `pipx install ./dist/bingo_hall-*.whl` installs the kit without a clone.
+dist: install-test
+	@rm -rf dist
+	$(BIN)/python -m build -q -o dist .
+	@ls dist
 
 # --- set-up -----------------------------------------------------------------------------------
 $(BIN)/python:
@@ -44,4 +51,4 @@ system-test-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core; }
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

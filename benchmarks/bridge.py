@@ -6,7 +6,7 @@ we time from the moment the draw request starts until the host reads the board's
 that ball's SHOW. Two ways of following the station:
 
 - embedded: `bingo-hall serve --device` (in-process broker), draws through the Flask test client;
-- http: `bingo-hall bridge` (SSE over HTTP from a waitress server), draws by HTTP POST.
+- http: `bingo-hall bridge` (SSE over HTTP from the station's server), draws by HTTP POST.
 
 Two figures per mode: from the station publishing the call (after its fsync'ed SQLite commit) to
 the ACK, which is the bridge's own latency, and from the start of the draw request to the ACK,
@@ -134,7 +134,7 @@ def embedded(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
 
 
 def http(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
-    from waitress import create_server
+    from bingo_hall.web.server import Server
 
     app = create_app(
         {
@@ -145,9 +145,8 @@ def http(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
         instance_path=str(tmp),
     )
     _time_publishes(app)
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
-    url = f"http://127.0.0.1:{server.effective_port}"
+    server = Server(app, "127.0.0.1", 0, threads=8).start()
+    url = f"http://127.0.0.1:{server.port}"
     emu = Emulator("board", link=str(tmp / "board-h")).start()
     source = HttpSource(url, PIN)
     source.login()

@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Flask
 
-from .web import db, errors, i18n, instance
+from .web import db, errors, i18n, inputs, instance, security
 
 
 def create_app(
@@ -37,7 +37,8 @@ def create_app(
         static_folder=None,  # each area serves its own
     )
     folder = Path(app.instance_path)
-    folder.mkdir(parents=True, exist_ok=True)
+    if not folder.exists():  # it will hold the session key, the PIN and the demo's deck secret
+        folder.mkdir(parents=True, mode=0o700)
     app.config.from_mapping(
         DATABASE=str(folder / "bingo-hall.sqlite"),
         CALLER_PIN=os.environ.get("BINGO_HALL_PIN") or None,
@@ -60,9 +61,11 @@ def create_app(
         app.config["CALLER_PIN"] = instance.kept_secret(folder, "caller_pin", instance.new_pin)
 
     instance.init_app(app)
+    inputs.init_app(app)  # the bounded <int:...> converter, before any area adds routes
     db.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
+    security.init_app(app)
     _register_areas(app)
     db.init_db(app)
     return app

@@ -1,10 +1,10 @@
 """Claims, verdicts and scores: what the Maestro decides with the Tabla Confrontadora.
 
 The Tabla Confrontadora is the Maestro's 75-spot checking board; the station's list of calls plays
-its part. This module is the whole of RULES-NOTES §1 (seed bingo-normal-y-de-puntos) as pure
+its part. This module is the whole of docs/rules.md §1 (seed bingo-normal-y-de-puntos) as pure
 functions over `cards.Card` and the ordered calls of the current game; the web layer only calls it.
 
-Readings and decisions (the ones RULES-NOTES lists, and ours where it is silent):
+Readings and decisions (the ones docs/rules.md lists, and ours where it is silent):
 
 * Coverage. A square is covered when its number was called in this game. The centre is covered
   from the start when the game's free-centre option is on, whether the card prints a number or
@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .cards import CENTRE, LINE_CELLS, LINE_NAMES, SIZE, Card
@@ -50,9 +51,27 @@ from .errors import KitError
 from .patterns import Pattern
 
 Cell = tuple[int, int]
-NORMAL = "normal"
-PUNTOS = "points"  # the station's name for Bingo de Puntos mode
-MODES = (NORMAL, PUNTOS)
+
+
+class Mode(StrEnum):
+    """How a game is won; the member is the word the API and the database use."""
+
+    NORMAL = "normal"  # Bingo Normal: the first line wins
+    POINTS = "points"  # Bingo de Puntos: line totals to the target
+
+
+class VerdictKind(StrEnum):
+    NONE = "none"  # no complete line (or pattern) yet
+    BINGO = "bingo"  # Normal, or a single line off the centre in Puntos
+    CENTRAL = "central"  # Puntos: a single line through the centre, doubled
+    DOBLE = "doble"  # Puntos: the last call completed two or more lines
+    DOBLE_CENTRAL = "doble_central"  # a Doble with a line through the centre
+    PATTERN = "pattern"  # Normal played with a pattern (four corners, X, ...)
+
+
+NORMAL = Mode.NORMAL
+PUNTOS = Mode.POINTS
+MODES = tuple(Mode)
 DOBLE_BONUS = 100
 DEFAULT_TARGET = 1000
 MAX_TARGET = 1_000_000
@@ -60,9 +79,9 @@ MAX_TARGET = 1_000_000
 
 @dataclass(frozen=True)
 class Rules:
-    """The options a game is played with (RULES-NOTES §1 and the hall's settings)."""
+    """The options a game is played with (docs/rules.md §1 and the hall's settings)."""
 
-    mode: str = NORMAL
+    mode: Mode = NORMAL
     free_centre: bool = False
     completing_call_only: bool = False
     winner_becomes_maestro: bool = False
@@ -122,14 +141,14 @@ class Verdict:
     """What the Maestro would say about a card after `calls` balls of the current game."""
 
     serial: int
-    mode: str
+    mode: Mode
     calls: int
     last_call: int | None
     marked: frozenset[int]
     covered: frozenset[Cell]
     complete: tuple[Figure, ...]
     winning: tuple[Figure, ...]
-    kind: str  # none | bingo | central | doble | doble_central | pattern
+    kind: VerdictKind
     points: int | None
     pattern: Pattern | None = field(default=None)
 
@@ -139,7 +158,7 @@ class Verdict:
 
     @property
     def doble(self) -> bool:
-        return self.kind in ("doble", "doble_central")
+        return self.kind in (VerdictKind.DOBLE, VerdictKind.DOBLE_CENTRAL)
 
     def rank(self) -> tuple[int, int]:
         """Higher wins among simultaneous claims: Doble before single, then points or total."""
@@ -207,7 +226,7 @@ def _figures(card: Card, rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
 
 def doble_points(lines: Sequence[Figure]) -> int:
     """Bingo Doble (Σ totals + 100) or, with a central line, Doble Central (every line ×2, the
-    central ones ×2 again, + 100): RULES-NOTES §1, e.g. 180·2 + 190·4 + 100 = 1220."""
+    central ones ×2 again, + 100): docs/rules.md §1, e.g. 180·2 + 190·4 + 100 = 1220."""
     if any(f.central for f in lines):
         return sum(f.total * 2 * (2 if f.central else 1) for f in lines) + DOBLE_BONUS
     return sum(f.total for f in lines) + DOBLE_BONUS
@@ -230,19 +249,21 @@ def judge(
         winning = tuple(f for f in complete if f.by_last_call)
     else:
         winning = complete
-    kind, points = "none", None
+    kind, points = VerdictKind.NONE, None
     if winning and rules.pattern is not None:
-        kind = "pattern"
+        kind = VerdictKind.PATTERN
     elif winning and rules.mode == NORMAL:
-        kind = "bingo"
+        kind = VerdictKind.BINGO
     elif winning:
         fresh = [f for f in winning if f.by_last_call]
         if len(fresh) >= 2:
-            kind = "doble_central" if any(f.central for f in fresh) else "doble"
+            central = any(f.central for f in fresh)
+            kind = VerdictKind.DOBLE_CENTRAL if central else VerdictKind.DOBLE
             points = doble_points(fresh)
         else:
             best = max(winning, key=lambda f: f.single_points)
-            kind, points = ("central" if best.central else "bingo"), best.single_points
+            kind = VerdictKind.CENTRAL if best.central else VerdictKind.BINGO
+            points = best.single_points
     return Verdict(
         serial=card.serial,
         mode=rules.mode,

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "init-db": "bingo_hall.station.cli:init_db",
     "bridge": "firmware_bridge.cli:bridge",
     "emulate": "firmware_bridge.cli:emulate",
+    "firmware": "firmware_bridge.cli:firmware",
     "companions": "companions.cli:companions",
 }
 

@@ -1,7 +1,7 @@
 """Line-unique decks: every row, column and diagonal of every card is a different set of numbers.
 
 The 1933 rules say "cada hilera de números en cualquier dirección y en todas las tarjetas es de una
-combinación distinta" (RULES-NOTES §1). Since each card's B column is a 5-subset of 1-15, a deck
+combinación distinta" (docs/rules.md §1). Since each card's B column is a 5-subset of 1-15, a deck
 holds at most C(15,5) = 3003 cards, or C(15,4) = 1365 with FREE in the centre (the N column then
 has 4 numbers).
 
@@ -44,6 +44,36 @@ def max_cards(free_centre: bool = False) -> int:
     return MAX_CARDS_FREE if free_centre else MAX_CARDS
 
 
+def check_card_count(n: object, free_centre: bool = False, option: str | None = None) -> int:
+    """`n` if a line-unique deck can have that many cards; otherwise a DeckError that says where
+    the limit comes from, since "at most 1365" alone looks arbitrary to a host who asked for FREE.
+
+    `option` names the command-line option that gave `n` (`--cards`): the message then names
+    `--free-centre` as the flag behind the lower limit.
+    """
+    limit = max_cards(free_centre)
+    what = option or "the number of cards"
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise DeckError(f"{what} must be a whole number from 1 to {limit}, not {n!r}")
+    if n <= limit:
+        return n
+    if free_centre:
+        free, without = (
+            ("--free-centre", "without it") if option else ("the FREE centre", "without FREE")
+        )
+        why = (
+            f"The limit comes from {free}: the N column then holds only 4 numbers, and 15 "
+            f"numbers make just {MAX_CARDS_FREE} different sets of 4 ({without} a deck can have "
+            f"{MAX_CARDS} cards)"
+        )
+    else:
+        why = (
+            f"Each card needs its own set of 5 numbers from 1-15 for the B column, and there are "
+            f"just {MAX_CARDS} such sets"
+        )
+    raise DeckError(f"{what} must be from 1 to {limit}, not {n}. {why}")
+
+
 def up(subset: Sequence[int], n: int = 15) -> tuple[int, ...]:
     """Add one element to `subset` (of 0..n-1) by the Greene-Kleitman rule: an injective step up.
 
@@ -75,12 +105,7 @@ def generate_deck(
     `secrets`. A larger n extends a smaller one: the first cards of a 40-card deck are the
     20-card deck from the same seed. `progress(k)` is called as cards are made.
     """
-    limit = max_cards(free_centre)
-    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
-        raise DeckError(f"the number of cards must be a whole number from 1 to {limit}")
-    if n > limit:
-        kind = "with FREE in the centre " if free_centre else ""
-        raise DeckError(f"a line-unique deck {kind}has at most {limit} cards; {n} were asked for")
+    check_card_count(n, free_centre)
     key = seed_bytes(seed)
 
     # Distinct patterns: a partial Fisher-Yates from the front picks n of them.
@@ -145,9 +170,11 @@ def check_lines_unique(cards: Iterable[Card]) -> None:
 
 def check_deck(cards: Sequence[Card], free_centre: bool) -> None:
     """All the guarantees of a deck: shape and ranges per card, FREE as declared, unique lines."""
-    limit = max_cards(free_centre)
-    if len(cards) > limit:
-        raise DeckError(f"a line-unique deck has at most {limit} cards; this one has {len(cards)}")
+    if len(cards) > max_cards(free_centre):
+        try:
+            check_card_count(len(cards), free_centre)
+        except DeckError as exc:
+            raise DeckError(f"the deck has {len(cards)} cards, too many: {exc}") from None
     for card in cards:
         check_card(card)
         if card.free_centre != free_centre:

@@ -1,4 +1,7 @@
-"""`bingo-hall deck`: make a line-unique deck file, or check one."""
+"""`bingo-hall deck`: make a deck file whose lines never repeat, or check one.
+
+`--game 75` (the default) makes 1933 cards; `--game 90` makes strips of six 90-ball tickets.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +9,56 @@ import sys
 
 import click
 
-from .deck import max_cards
-from .manifest import load_deck, new_deck, save_deck
+from .deck import check_card_count
+from .manifest import load_deck, new_deck, new_strip_deck, save_deck
+from .strips import MAX_STRIPS
+
+GAME = click.option(
+    "--game",
+    type=click.Choice(["75", "90"]),
+    default="75",
+    show_default=True,
+    help="75 balls (5x5 cards) or 90 balls (strips of 6 tickets).",
+)
+STRIPS = click.option(
+    "--strips", "strip_count", type=int, help=f"90 balls: how many strips (at most {MAX_STRIPS})."
+)
+
+
+def check_counts(game: str, count: int | None, strip_count: int | None, free_centre: bool) -> int:
+    """The number of cards (75) or strips (90) asked for, or a UsageError naming the option."""
+    if game == "90":
+        if count is not None or free_centre:
+            option = "--cards" if count is not None else "--free-centre"
+            raise click.UsageError(f"{option} is for 75-ball cards; 90-ball decks take --strips N")
+        if strip_count is None:
+            raise click.UsageError("give --strips N (6 tickets each) for a 90-ball deck")
+        if not 1 <= strip_count <= MAX_STRIPS:
+            raise click.UsageError(f"--strips must be from 1 to {MAX_STRIPS}, not {strip_count}")
+        return strip_count
+    if strip_count is not None:
+        raise click.UsageError("--strips is for 90-ball decks; add --game 90")
+    if count is None:
+        raise click.UsageError("give --cards N")
+    return check_card_count(count, free_centre, option="--cards")
+
+
+def make_deck(game: str, count: int, seed, free_centre: bool, name: str, progress=None):
+    if game == "90":
+        return new_strip_deck(count, seed=seed, name=name, progress=progress)
+    return new_deck(count, seed=seed, free_centre=free_centre, name=name, progress=progress)
 
 
 @click.command()
-@click.option("--cards", "-n", "count", type=int, help="How many cards (at most 3003, 1365 FREE).")
+@GAME
+@click.option(
+    "--cards",
+    "-n",
+    "count",
+    type=int,
+    help="How many cards: at most 3003, or 1365 with --free-centre.",
+)
+@STRIPS
 @click.option("--seed", help="Any text; the same seed always gives the same cards.")
 @click.option("--free-centre", is_flag=True, help="Print FREE in the centre instead of a number.")
 @click.option(
@@ -24,27 +71,34 @@ from .manifest import load_deck, new_deck, save_deck
     type=click.Path(dir_okay=False),
     help="Validate a deck file instead of making one.",
 )
-def deck(count, seed, free_centre, name, output, check_path) -> None:
-    """Make a deck whose every row, column and diagonal is unique, or --check one."""
+def deck(game, count, strip_count, seed, free_centre, name, output, check_path) -> None:
+    """Make a deck whose every line is unique (rows, columns, diagonals; 90 balls: rows), or
+    --check one."""
     if check_path:
         d = load_deck(check_path)
+        if d.game == 90:
+            click.echo(
+                f"{check_path}: OK, 90-ball deck {d.name!r} ({d.deck_id}), {len(d.strips)} strips, "
+                f"{len(d.cards)} tickets, {3 * len(d.cards)} unique rows"
+            )
+            return
         centre = "FREE centre" if d.free_centre else "numbered centre"
         click.echo(
             f"{check_path}: OK, deck {d.name!r} ({d.deck_id}), {len(d.cards)} cards, {centre}, "
             f"{12 * len(d.cards)} unique lines"
         )
         return
-    if count is None:
-        raise click.UsageError("give --cards N (or --check FILE)")
+    if count is None and strip_count is None:
+        raise click.UsageError("give --cards N, --game 90 --strips N, or --check FILE")
+    n = check_counts(game, count, strip_count, free_centre)
     if not output:
         raise click.UsageError("give -o FILE.deck.json")
-    limit = max_cards(free_centre)
-    if not 1 <= count <= limit:
-        raise click.UsageError(f"--cards must be from 1 to {limit}, not {count}")
-    if count >= 1000 and sys.stderr.isatty():
-        with click.progressbar(length=count, label="Making cards", file=sys.stderr) as bar:
-            d = new_deck(count, seed=seed, free_centre=free_centre, name=name, progress=bar.update)
+    if n >= 1000 and sys.stderr.isatty():
+        label = "Making strips" if game == "90" else "Making cards"
+        with click.progressbar(length=n, label=label, file=sys.stderr) as bar:
+            d = make_deck(game, n, seed, free_centre, name, progress=bar.update)
     else:
-        d = new_deck(count, seed=seed, free_centre=free_centre, name=name)
+        d = make_deck(game, n, seed, free_centre, name)
     path = save_deck(d, output)
-    click.echo(f"wrote {path}: deck {d.name!r} ({d.deck_id}), {len(d.cards)} cards")
+    what = f"{n} strips ({len(d.cards)} tickets)" if d.game == 90 else f"{n} cards"
+    click.echo(f"wrote {path}: deck {d.name!r} ({d.deck_id}), {what}")

@@ -1,4 +1,5 @@
-"""Provably fair draws: the order of the 75 balls is fixed, and shown to be fixed, before ball one.
+"""Provably fair draws: the order of the balls (75, or 90 for strips) is fixed, and shown to be
+fixed, before ball one.
 
 The seed's Maestro shuffles the fichas face down before the game ("las mezcla o baraja
 concienzudamente", bingo-normal-y-de-puntos); the station does the same with a commitment so the
@@ -8,8 +9,9 @@ players can check afterwards that nobody re-shuffled. docs/fairness.md states it
   commitment = SHA-256(seed), in lower-case hex.
 * A player may type a public input (any text) before the first ball; it is mixed in so the
   Maestro cannot have chosen a seed that suits a friend's card.
-* order = Fisher-Yates shuffle of [1, 2, ..., 75] driven by `bingo_hall.rng.SeededStream` with
-  key = seed and label = b"draw" + UTF-8(public input) (the empty string when there is none).
+* order = Fisher-Yates shuffle of [1, 2, ..., N] (N = 75, or 90 for a game of strips) driven
+  by `bingo_hall.rng.SeededStream` with key = seed and label = b"draw" + UTF-8(public input)
+  (the empty string when there is none).
 * The next auto-drawn ball is the first ball of the order that is not already called, so undoing
   a call cannot re-roll the draw: the undone ball comes out again next.
 * At the end the seed is revealed and `bingo-hall audit --seed HEX --public-input S` reprints the
@@ -31,12 +33,13 @@ from .errors import KitError
 from .rng import SeededStream
 
 BALLS = 75
+GAMES = (75, 90)  # the ball counts the station plays: the 1933 cards, and 90-ball strips
 SEED_BYTES = 32
 _HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 
 
 class DrawError(KitError):
-    """A draw request that the rules forbid (a ball outside 1-75, a repeat, a draw after 75)."""
+    """A draw request that the rules forbid (a ball outside 1-N, a repeat, a draw after N)."""
 
 
 def new_seed() -> bytes:
@@ -57,18 +60,28 @@ def parse_seed(text: str) -> bytes:
     return bytes.fromhex(cleaned)
 
 
-def draw_order(seed: bytes, public_input: str | None = None) -> tuple[int, ...]:
-    """The committed order of all 75 balls for this seed and public input."""
+def check_game(balls: object) -> int:
+    """The number of balls of a game: 75 or 90."""
+    if balls not in GAMES or isinstance(balls, bool):
+        raise DrawError(f"a game has 75 or 90 balls, not {balls!r}")
+    return balls  # type: ignore[return-value]
+
+
+def draw_order(seed: bytes, public_input: str | None = None, balls: int = BALLS) -> tuple[int, ...]:
+    """The committed order of all `balls` balls (75 or 90) for this seed and public input.
+
+    The shuffle is the same for every N (docs/fairness.md), so a 75-ball order is exactly what it
+    was before 90-ball games existed."""
     label = b"draw" + (public_input or "").encode("utf-8")
-    balls = list(range(1, BALLS + 1))
-    SeededStream(seed, label).shuffle(balls)
-    return tuple(balls)
+    order = list(range(1, check_game(balls) + 1))
+    SeededStream(seed, label).shuffle(order)
+    return tuple(order)
 
 
-def check_ball(ball: object) -> int:
-    """A ball typed or clicked by the Maestro: a whole number from 1 to 75."""
-    if isinstance(ball, bool) or not isinstance(ball, int) or not 1 <= ball <= BALLS:
-        raise DrawError(f"a ball is a whole number from 1 to {BALLS}, not {ball!r}")
+def check_ball(ball: object, balls: int = BALLS) -> int:
+    """A ball typed or clicked by the Maestro: a whole number from 1 to 75 (or 90)."""
+    if isinstance(ball, bool) or not isinstance(ball, int) or not 1 <= ball <= balls:
+        raise DrawError(f"a ball is a whole number from 1 to {balls}, not {ball!r}")
     return ball
 
 
@@ -78,14 +91,15 @@ def next_auto_ball(order: Sequence[int], called: Iterable[int]) -> int:
     for ball in order:
         if ball not in done:
             return ball
-    raise DrawError(f"all {BALLS} balls have been called")
+    raise DrawError(f"all {len(order)} balls have been called")
 
 
-def check_manual_ball(ball: object, called: Iterable[int]) -> int:
+def check_manual_ball(ball: object, called: Iterable[int], balls: int = BALLS) -> int:
     """A ball from a physical cage: in range and not already called this round."""
-    b = check_ball(ball)
+    b = check_ball(ball, balls)
     if b in set(called):
-        raise DrawError(f"{call_name(b)} has already been called")
+        name = call_name(b) if balls == BALLS else str(b)
+        raise DrawError(f"{name} has already been called")
     return b
 
 
@@ -99,11 +113,15 @@ class AuditResult:
 
 
 def audit_round(
-    seed: bytes, published_commitment: str, public_input: str | None, calls: Sequence[int]
+    seed: bytes,
+    published_commitment: str,
+    public_input: str | None,
+    calls: Sequence[int],
+    balls: int = BALLS,
 ) -> AuditResult:
     """Check an auto-drawn round: the seed matches the commitment and the live calls follow the
     committed order from its start (undone calls are left out before calling this)."""
-    order = draw_order(seed, public_input)
+    order = draw_order(seed, public_input, balls)
     first = next((i + 1 for i, (a, b) in enumerate(zip(calls, order)) if a != b), None)
     if first is None and len(calls) > len(order):
         first = len(order) + 1

@@ -1,5 +1,9 @@
 """The deck file (`<name>.deck.json`, format bingo-hall-deck/1) that the printer and station read.
 
+A deck plays one game, named by its `game` field: 75 (the 1933 cards, 5x5 under B I N G O) or 90
+(strips of six 3x9 tickets). Files written before 90-ball decks existed have no `game` field and
+load as 75-ball decks.
+
 Parsing validates everything: the format tag, every card's ranges, line uniqueness across the
 deck, and that the printed totals match the numbers, so a hand-edited or truncated file is
 refused with an error that names the card and the problem.
@@ -20,8 +24,11 @@ from .cards import Card, check_card
 from .deck import check_deck, generate_deck
 from .errors import DeckError
 from .rng import seed_bytes
+from .strips import Strip, check_strips, generate_strips, strips_of
+from .tickets import COLUMNS, ROWS, Ticket, check_ticket
 
 FORMAT = "bingo-hall-deck/1"
+GAMES = (75, 90)
 _DECK_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _HEX = re.compile(r"^(?:[0-9a-fA-F]{2})*$")
 
@@ -33,7 +40,11 @@ def new_deck_id() -> str:
 
 @dataclass(frozen=True)
 class Deck:
-    """A deck of cards plus what the station needs to trust them (the QR signing secret)."""
+    """A deck of cards plus what the station needs to trust them (the QR signing secret).
+
+    For a 90-ball deck (`game == 90`) `cards` holds the tickets, serials 1..6n, strip by strip;
+    `strips` groups them. `free_centre` is always False there.
+    """
 
     deck_id: str
     name: str
@@ -41,9 +52,15 @@ class Deck:
     seed: str | None  # hex of the seed bytes, or None for a random deck
     free_centre: bool
     secret: str  # hex, >= 32 bytes
-    cards: tuple[Card, ...] = field(repr=False)
+    cards: tuple[Card | Ticket, ...] = field(repr=False)
+    game: int = 75
 
-    def card(self, serial: int) -> Card:
+    @property
+    def strips(self) -> list[Strip]:
+        """The strips of a 90-ball deck; a 75-ball deck has none."""
+        return strips_of(self.cards) if self.game == 90 else []  # type: ignore[arg-type]
+
+    def card(self, serial: int) -> Card | Ticket:
         if not 1 <= serial <= len(self.cards):
             raise DeckError(f"deck {self.name} has no card {serial} (it has 1-{len(self.cards)})")
         return self.cards[serial - 1]
@@ -51,24 +68,59 @@ class Deck:
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
+            "game": self.game,
             "deck_id": self.deck_id,
             "name": self.name,
             "created": self.created,
             "seed": self.seed,
             "free_centre": self.free_centre,
             "secret": self.secret,
-            "cards": [
-                {
-                    "serial": c.serial,
-                    "columns": [list(col) for col in c.columns],
-                    "totals": c.totals(),
-                }
-                for c in self.cards
-            ],
+            "cards": [_card_dict(c) for c in self.cards],
         }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
+
+
+def _card_dict(card: Card | Ticket) -> dict[str, Any]:
+    if isinstance(card, Ticket):
+        return {
+            "serial": card.serial,
+            "strip": card.strip,
+            "rows": [list(row) for row in card.grid],
+            "totals": card.totals(),
+        }
+    return {
+        "serial": card.serial,
+        "columns": [list(col) for col in card.columns],
+        "totals": card.totals(),
+    }
+
+
+def new_strip_deck(
+    strips: int,
+    seed: str | bytes | int | None = None,
+    name: str = "Bingo",
+    progress=None,
+) -> Deck:
+    """Generate a 90-ball deck of `strips` strips (6 tickets each), with a fresh id and secret."""
+    key = None if seed is None else seed_bytes(seed)
+    made = generate_strips(strips, seed=key, progress=progress)
+    return _fresh_deck(name, key, False, tuple(t for s in made for t in s.tickets), 90)
+
+
+def _fresh_deck(name: str, key: bytes | None, free: bool, cards: tuple, game: int) -> Deck:
+    """Wrap new cards with a fresh id, the creation time and a new signing secret."""
+    return Deck(
+        deck_id=new_deck_id(),
+        name=name,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        seed=None if key is None else key.hex(),
+        free_centre=free,
+        secret=secrets.token_hex(32),
+        cards=cards,
+        game=game,
+    )
 
 
 def new_deck(
@@ -81,15 +133,7 @@ def new_deck(
     """Generate a deck and wrap it with a fresh id and signing secret."""
     key = None if seed is None else seed_bytes(seed)
     cards = generate_deck(n, seed=key, free_centre=free_centre, progress=progress)
-    return Deck(
-        deck_id=new_deck_id(),
-        name=name,
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
-        seed=None if key is None else key.hex(),
-        free_centre=free_centre,
-        secret=secrets.token_hex(32),
-        cards=tuple(cards),
-    )
+    return _fresh_deck(name, key, free_centre, tuple(cards), 75)
 
 
 def _need(cond: bool, message: str) -> None:
@@ -127,8 +171,15 @@ def deck_from_dict(data: Any) -> Deck:
         isinstance(secret, str) and len(secret) >= 64 and bool(_HEX.match(secret)),
         "secret must be at least 32 bytes of hex",
     )
+    game = data.get("game", 75)
+    _need(game in GAMES and not isinstance(game, bool), f"game must be 75 or 90, not {game!r}")
+    _need(game == 75 or free is False, "a 90-ball deck has no FREE square: free_centre is false")
     raw_cards = data.get("cards")
     _need(isinstance(raw_cards, list) and len(raw_cards) > 0, "the deck has no cards")
+    if game == 90:
+        tickets = tuple(_ticket_from_dict(i, raw) for i, raw in enumerate(raw_cards, start=1))
+        check_strips(strips_of(tickets))
+        return Deck(deck_id, name, created, seed, free, secret.lower(), tickets, game=90)
 
     cards = []
     for i, raw in enumerate(raw_cards, start=1):
@@ -150,6 +201,26 @@ def deck_from_dict(data: Any) -> Deck:
         cards.append(card)
     check_deck(cards, free)
     return Deck(deck_id, name, created, seed, free, secret.lower(), tuple(cards))
+
+
+def _ticket_from_dict(i: int, raw: Any) -> Ticket:
+    _need(isinstance(raw, dict), f"ticket #{i} is not an object")
+    serial, strip = raw.get("serial"), raw.get("strip")
+    _need(serial == i, f"ticket #{i}: serial is {serial!r}, expected {i} (serials count from 1)")
+    want = (i - 1) // 6 + 1
+    _need(strip == want, f"ticket {i}: strip is {strip!r}, expected {want} (6 tickets a strip)")
+    rows = raw.get("rows")
+    _need(
+        isinstance(rows, list)
+        and len(rows) == ROWS
+        and all(isinstance(r, list) and len(r) == COLUMNS for r in rows),
+        f"ticket {i}: rows must be 3 lists of 9 cells (null for a blank)",
+    )
+    ticket = Ticket(serial=i, strip=want, grid=tuple(tuple(r) for r in rows))
+    check_ticket(ticket)
+    if raw.get("totals") != ticket.totals():
+        raise DeckError(f"ticket {i}: the printed row totals do not match its numbers")
+    return ticket
 
 
 def parse_deck(text: str | bytes) -> Deck:
@@ -174,10 +245,13 @@ def load_deck(path: str | Path) -> Deck:
 
 
 def save_deck(deck: Deck, path: str | Path) -> Path:
-    """Write a deck file atomically (a crash never leaves half a file)."""
+    """Write a deck file atomically (a crash never leaves half a file), readable by its owner
+    only: it holds the secret that signs the cards' QR codes."""
     p = Path(path)
     tmp = p.with_name(p.name + ".tmp")
     try:
+        tmp.touch(mode=0o600)
+        tmp.chmod(0o600)
         tmp.write_text(deck.to_json(), encoding="utf-8")
         tmp.replace(p)
     except OSError as exc:

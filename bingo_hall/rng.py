@@ -34,15 +34,18 @@ class SeededStream:
         self._buf = b""
         self._pos = 0
 
+    def _refill(self) -> None:
+        msg = self._label + self._block.to_bytes(8, "big")
+        self._buf = hmac.digest(self._key, msg, hashlib.sha256)
+        self._block += 1
+        self._pos = 0
+
     def read(self, count: int) -> bytes:
         """The next `count` bytes of the stream."""
         out = bytearray()
         while count > 0:
             if self._pos >= len(self._buf):
-                msg = self._label + self._block.to_bytes(8, "big")
-                self._buf = hmac.digest(self._key, msg, hashlib.sha256)
-                self._block += 1
-                self._pos = 0
+                self._refill()
             take = min(count, len(self._buf) - self._pos)
             out += self._buf[self._pos : self._pos + take]
             self._pos += take
@@ -55,6 +58,8 @@ class SeededStream:
             raise ValueError("randbelow needs a positive bound")
         if n == 1:
             return 0
+        if n <= 256:
+            return self._small(n)
         bits = (n - 1).bit_length()
         nbytes = (bits + 7) // 8
         mask = (1 << bits) - 1
@@ -63,11 +68,41 @@ class SeededStream:
             if value < n:
                 return value
 
+    def _small(self, n: int) -> int:
+        """randbelow(n) for 2 <= n <= 256: one byte per try, read straight from the block (the
+        same bytes and the same result as the general path, without its per-byte overhead)."""
+        mask = _MASKS[n]
+        while True:
+            if self._pos >= len(self._buf):
+                self._refill()
+            value = self._buf[self._pos] & mask
+            self._pos += 1
+            if value < n:
+                return value
+
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place with Fisher-Yates, drawing from this stream."""
-        for i in range(len(items) - 1, 0, -1):
+        top = len(items) - 1
+        for i in range(top, 255, -1):
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
+        # Bounds <= 256: `_small` inlined, since decks shuffle many short lists.
+        buf, pos = self._buf, self._pos
+        for i in range(min(top, 255), 0, -1):
+            mask = _MASKS[i + 1]
+            while True:
+                if pos >= len(buf):
+                    self._refill()
+                    buf, pos = self._buf, 0
+                j = buf[pos] & mask
+                pos += 1
+                if j <= i:
+                    break
+            items[i], items[j] = items[j], items[i]
+        self._pos = pos
+
+
+_MASKS = [0, 0] + [(1 << (n - 1).bit_length()) - 1 for n in range(2, 257)]
 
 
 def seed_bytes(seed: str | bytes | int | None) -> bytes:

@@ -1,4 +1,4 @@
-"""Burako scoring (seed `rummy-burako.es.txt`, "PUNTAJE" and "GANADOR"; RULES-NOTES §5).
+"""Burako scoring (seed `rummy-burako.es.txt`, "PUNTAJE" and "GANADOR"; docs/rules.md §5).
 
 Burako is played 1 against 1 or 2 against 2 with the Rummy tiles, where the 2s are also wild.
 A *canasta* is a meld of 7 or more tiles: *pura* with no wild tile, *impura* with one. The
@@ -35,7 +35,7 @@ DEFAULT_TARGET = 3000
 
 @dataclass(frozen=True)
 class Rules:
-    """The house rules RULES-NOTES §5 makes settings.
+    """The house rules docs/rules.md §5 makes settings.
 
     `muerto_bonus`: +100 for taking the muerto (seed: "optativo"; on by default as in the seed).
     `negative_without_canasta`: a team with no canasta counts its laid-down tiles as negative

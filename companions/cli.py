@@ -7,24 +7,24 @@ from pathlib import Path
 import click
 
 from bingo_hall.errors import KitError
+from bingo_hall.web.server import DEFAULT_THREADS, Server
 
 
 @click.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--db", "db_path", default=None, help="SQLite file [default: instance folder].")
+@click.option("--db", "db_path", default=None, help="SQLite file [default: per-user data folder].")
 @click.option(
     "--threads",
-    default=64,
+    default=DEFAULT_THREADS,
     show_default=True,
-    type=click.IntRange(4, 1024),
-    help="Server threads; every open phone holds one for its live updates.",
+    type=click.IntRange(4, 256),
+    help="Worker threads for pages and entries; open phones' live updates take none.",
 )
 def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
     """Serve only the phone scorekeepers (Burako, Rummy, ...) at /t/."""
-    from waitress import create_server
-
     from bingo_hall.app import create_app
+    from bingo_hall.paths import default_instance_dir
 
     config: dict = {"COMPANIONS_ONLY": True}
     if db_path:
@@ -33,13 +33,13 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
             raise KitError(f"the folder for --db does not exist: {parent}")
         config["DATABASE"] = str(Path(db_path).expanduser().resolve())
     try:
-        app = create_app(settings=config)
+        app = create_app(instance_path=default_instance_dir(), settings=config)
     except Exception as exc:  # sqlite3.DatabaseError and friends: a bad --db file
         raise KitError(f"cannot open the database {db_path or ''}: {exc}") from exc
-    try:
-        server = create_server(app, host=host, port=port, threads=threads)
-    except OSError as exc:
-        raise KitError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    server = Server(app, host, port, threads)
     shown = "localhost" if host in ("0.0.0.0", "::") else host
-    click.echo(f"table scores at http://{shown}:{server.effective_port}/t/  (Ctrl+C to stop)")
-    server.run()
+    click.echo(f"table scores at http://{shown}:{server.port}/t/  (Ctrl+C to stop)")
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass

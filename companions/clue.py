@@ -1,6 +1,6 @@
 """Clue detective notes that deduce: the seed's "Apuntes de Pesquisa" kept on the phone.
 
-One notebook is one detective's private notes (`seeds/clue.es.txt`, RULES-NOTES.md §3): the
+One notebook is one detective's private notes (`clue.es.txt`, docs/rules.md §3): the
 players in seating order (clockwise, the order of turns, of the deal and of refutation, which
 "pasa hacia la izquierda"), which one is me and my cards. Events are what I witness: suggestions
 with their passes and shows, wrong accusations and cards seen by accident. The solver in

@@ -1,6 +1,6 @@
 """The reasoning behind the Clue notebook: an exact deal counter and a SAT prover.
 
-Rules of `seeds/clue.es.txt` (see RULES-NOTES.md §3), as constraints over the cells
+Rules of `clue.es.txt` (see docs/rules.md §3), as constraints over the cells
 "card c lies at location l", where the locations are the players in seating order and then the
 envelope:
 

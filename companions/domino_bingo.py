@@ -1,4 +1,4 @@
-"""Domino Bingo rubbers: the scoring of seed domino-bingo.en.txt, read as in RULES-NOTES §2.
+"""Domino Bingo rubbers: the scoring of seed domino-bingo.en.txt, read as in docs/rules.md §2.
 
 Two players, a double-six set. The high end of the turned tile is trump for the hand. Points come
 from captured tiles (counted at the end of the hand) and from showing doubles (scored at once);
@@ -12,8 +12,8 @@ Decisions where the seed is silent:
 - Trump-double, trump, double, special: a tile is counted once, as the first that applies
   (seed "Scoring" rule 4).
 - Suit 4 of the seed's table says specials 20 / total 144; with 4 as trump [6-4] is a trump, so
-  the rules give 10 / 134 (RULES-NOTES §2). We implement the rule.
-- After a rubber made by reaching the threshold, both running scores reset to 0 (RULES-NOTES §2).
+  the rules give 10 / 134 (docs/rules.md §2). We implement the rule.
+- After a rubber made by reaching the threshold, both running scores reset to 0 (docs/rules.md §2).
   Rubbers that are not made with points (Bingo takes the trump double, a failed close, an
   Emperor/Invincible taken as rubbers) leave the running scores alone: for the failed close the
   seed says outright that "both players get the points they made during the hand".
@@ -226,7 +226,11 @@ class Match:
         for key, value in settings.items():  # a setup form types "30" or "Tradicional"
             if isinstance(value, str):
                 value = value.strip().lower()
-                settings[key] = int(value) if value.isdigit() else SETTING_WORDS.get(value, value)
+                settings[key] = (
+                    int(value)
+                    if value.isascii() and value.isdigit()
+                    else SETTING_WORDS.get(value, value)
+                )
         if len(players) != 2 or len(set(players)) != 2:
             raise EntryError("Domino Bingo is for two players")
         self.settings = settings

@@ -1,7 +1,7 @@
 """Qwinto, the dice sheet: one paper sheet per player, with the placement rules enforced.
 
-Rules: `seeds/dice-sheet-qwinto.es.txt` ("Anotar números", "Desarrollo del juego", "Final del
-juego y recuento de puntos"), read through `../shared/RULES-NOTES.md` §4, which restores the sheet
+Rules: `dice-sheet-qwinto.es.txt` ("Anotar números", "Desarrollo del juego", "Final del
+juego y recuento de puntos"), read through `docs/rules.md` §4, which restores the sheet
 diagram the scan lost. The sheet's shape is `LAYOUT` below, and nothing else: the engine, the phone
 panel (through the view) and the tests all read it.
 
@@ -50,7 +50,7 @@ class Row:
     gap: int
 
 
-#: The paper sheet (RULES-NOTES §4): three staggered rows of 9 boxes, each with one gap.
+#: The paper sheet (docs/rules.md §4): three staggered rows of 9 boxes, each with one gap.
 LAYOUT: tuple[Row, ...] = (
     Row("orange", (2, 3, 4, 6, 7, 8, 9, 10, 11), gap=5),
     Row("yellow", (1, 2, 3, 4, 5, 7, 8, 9, 10), gap=6),

@@ -45,6 +45,9 @@ class GameKind:
     setting_choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     choice_labels: dict[str, str] = field(default_factory=dict)
 
+    #: one person's private notes (the Clue notebook): the setup offers an optional PIN
+    private: bool = False
+
 
 def load_kinds() -> dict[str, GameKind]:
     """Import every game package; one that is missing stops the start-up (ImportError)."""

@@ -1,5 +1,5 @@
 """Israeli Rummy scoring (seed `rummy-burako.es.txt`, "Rummy", "Valor de las fichas" and
-"FINAL"; RULES-NOTES §5).
+"FINAL"; docs/rules.md §5).
 
 A game ends when one player "closes" (lays down every tile); each other player adds up the
 tiles left on their rack: a tile is worth its number, a joker left on the rack 50. A match

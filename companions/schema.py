@@ -36,4 +36,8 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE companion_tables ADD COLUMN next_code TEXT;
     """,
+    # a private notebook's PIN, salted and hashed (companions/web/pins.py); NULL: no PIN
+    """
+    ALTER TABLE companion_tables ADD COLUMN pin_hash TEXT;
+    """,
 ]

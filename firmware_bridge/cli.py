@@ -4,9 +4,11 @@ pty, no hardware needed). Loaded lazily by bingo_hall.cli."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -137,3 +139,27 @@ def emulate(
         pass
     finally:
         emu.stop()
+
+
+@click.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+def firmware(folder: str) -> None:
+    """Copy the reference firmware into FOLDER, flat, as the board holds it. A config.py already
+    there is kept (it holds the host's pins); the code is replaced, so this also updates."""
+    from .firmware import board_files
+
+    dest = Path(folder).expanduser()
+    kept = []
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        for src in board_files():
+            if src.name == "config.py" and (dest / src.name).exists():
+                kept.append(src.name)
+                continue
+            shutil.copyfile(src, dest / src.name)
+    except OSError as exc:
+        raise KitError(f"cannot copy the firmware to {dest}: {exc.strerror or exc}") from None
+    click.echo(f"firmware in {dest}: " + " ".join(p.name for p in board_files()))
+    if kept:
+        click.echo("your config.py was kept")
+    click.echo("edit config.py there, then copy the files to the board: mpremote cp *.py :")

@@ -15,6 +15,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 import serial
 
@@ -22,6 +23,7 @@ from bingo_hall.errors import KitError
 
 from .framing import FrameDecoder, encode
 from .protocol import (
+    BOARD_LAMPS,
     VERSION,
     BallRefused,
     Event,
@@ -50,13 +52,24 @@ def check_url(url: str) -> None:
         raise KitError(f"--device {url!r} is not a serial port URL: {exc}") from None
 
 
+class LinkState(StrEnum):
+    """What the caller page shows of the device (the member is the word in GET /api/device)."""
+
+    CONNECTED = "connected"
+    RETRYING = "retrying"  # the engine reconnects by itself
+    ERROR = "error"  # retrying alone will not help (or the device refused something)
+    OFF = "off"
+
+
 class LinkLost(Exception):
     """The device stopped answering or the port failed; the engine reconnects. `state` is what
     the caller page shows meanwhile: "retrying", or "error" when retrying alone will not help
     (a malformed URL, a device that does not speak BHP/1). `reason` names the common cases
     ("absent", "silent", "lost") so the caller page can say them in the Maestro's language."""
 
-    def __init__(self, message: str, state: str = "retrying", reason: str = "") -> None:
+    def __init__(
+        self, message: str, state: LinkState = LinkState.RETRYING, reason: str = ""
+    ) -> None:
         super().__init__(message)
         self.state = state
         self.reason = reason
@@ -88,6 +101,7 @@ class DeviceLink:
         self.resends = resends
         self.hello: Hello | None = None
         self.shown: tuple[int, ...] = ()  # what the device acknowledged, in order
+        self.no_lamp: set[int] = set()  # balls the board refused for want of a lamp (76-90)
         self.counters = {
             "resends": 0,
             "connects": 0,
@@ -103,7 +117,7 @@ class DeviceLink:
         self._inbox: queue.Queue = queue.Queue()
         self._stop = threading.Event()
         self._synced = threading.Condition(self._lock)
-        self._state = ("off", "", "")
+        self._state = (LinkState.OFF, "", "")
         self._port: serial.SerialBase | None = None
         self._seq = 0
         self._seen: set[int] = set()
@@ -122,7 +136,7 @@ class DeviceLink:
         if self._thread is not None:
             self._thread.join(timeout=5)
         self._close()
-        self._set_state("off", "stopped")
+        self._set_state(LinkState.OFF, "stopped")
 
     def show_calls(self, calls: Sequence[int]) -> None:
         """The station's calls in order; the board will light them and show the last one."""
@@ -134,7 +148,7 @@ class DeviceLink:
         """Ask a ball machine to release one ball. Refused (False) unless the device is connected
         and has a ball machine: a DROP kept for later would release a ball out of the blue."""
         with self._lock:
-            if self._state[0] not in ("connected", "error") or not (
+            if self._state[0] not in (LinkState.CONNECTED, LinkState.ERROR) or not (
                 self.hello and self.hello.drops_balls
             ):
                 return False
@@ -152,12 +166,15 @@ class DeviceLink:
         """Block until the device shows exactly the wanted calls (tests and the benchmark)."""
         with self._synced:
             return self._synced.wait_for(
-                lambda: self._state[0] in ("connected", "error") and self.shown == self._wanted,
+                lambda: (
+                    self._state[0] in (LinkState.CONNECTED, LinkState.ERROR)
+                    and self.shown == self._wanted
+                ),
                 timeout,
             )
 
     # --- engine -------------------------------------------------------------------------
-    def _set_state(self, state: str, detail: str, reason: str = "") -> None:
+    def _set_state(self, state: LinkState, detail: str, reason: str = "") -> None:
         with self._lock:
             self._state = (state, detail, reason)
             self._synced.notify_all()
@@ -176,7 +193,7 @@ class DeviceLink:
                 if isinstance(exc, LinkLost):
                     self._set_state(exc.state, str(exc), exc.reason)
                 else:
-                    self._set_state("error", f"bridge fault: {exc!r}")
+                    self._set_state(LinkState.ERROR, f"bridge fault: {exc!r}")
                 self._stop.wait(BACKOFF[min(attempt, len(BACKOFF) - 1)])
                 attempt += 1
 
@@ -184,7 +201,7 @@ class DeviceLink:
         try:
             port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05)
         except ValueError as exc:
-            raise LinkLost(f"{self.url} is not a serial port URL: {exc}", "error") from None
+            raise LinkLost(f"{self.url} is not a serial port URL: {exc}", LinkState.ERROR) from None
         except (serial.SerialException, OSError) as exc:
             message, reason = _open_error(self.url, exc)
             raise LinkLost(message, reason=reason) from None
@@ -199,11 +216,12 @@ class DeviceLink:
         ).start()
         self.hello = parse_hello_or_lost(self._transact("HELLO", VERSION))
         self.shown = ()
+        self.no_lamp = set()
         if not self._transact("CLEAR", None).ok:
             raise LinkLost("device refused CLEAR")
         self.counters["connects"] += 1
         h = self.hello
-        self._set_state("connected", f"{h.kind} {h.firmware} {h.version} on {self.url}")
+        self._set_state(LinkState.CONNECTED, f"{h.kind} {h.firmware} {h.version} on {self.url}")
 
     def _serve(self) -> None:
         while not self._stop.is_set():
@@ -212,20 +230,26 @@ class DeviceLink:
             steps = plan(self.shown, wanted)
             if steps:
                 verb, ball = steps[0]
-                reply = self._transact(verb, ball)
+                if verb == "HIDE" and ball in self.no_lamp:  # never lit: nothing to unlight
+                    self.no_lamp.discard(ball)
+                    reply = Reply(0, True)
+                else:
+                    reply = self._transact(verb, ball)
                 self.shown = apply(self.shown, verb, ball)
                 if not reply.ok:
                     self.counters["errors"] += 1
-                    self._set_state("error", f"device answered ERR {reply.info[0]} to {verb}")
+                    if verb == "SHOW" and ball > BOARD_LAMPS and reply.info[0] == "ARG":
+                        self.no_lamp.add(ball)
+                    self._set_state(LinkState.ERROR, _refused(verb, ball, reply.info[0]))
                 elif not wanted or self.shown == wanted:
-                    self._set_state("connected", self._connected_detail())
+                    self._set_state(LinkState.CONNECTED, self._connected_detail())
                 continue
             if drops:
                 with self._lock:
                     self._drops -= 1
                 reply = self._transact("DROP", None)
                 if not reply.ok:
-                    self._set_state("error", f"device answered ERR {reply.info[0]} to DROP")
+                    self._set_state(LinkState.ERROR, f"device answered ERR {reply.info[0]} to DROP")
                 continue
             with self._synced:
                 self.counters["caught_up"] += 1
@@ -239,7 +263,11 @@ class DeviceLink:
 
     def _connected_detail(self) -> str:
         h = self.hello
-        return f"{h.kind} {h.firmware} {h.version} on {self.url}" if h else self.url
+        detail = f"{h.kind} {h.firmware} {h.version} on {self.url}" if h else self.url
+        dark = sorted(b for b in self.no_lamp if b in self._wanted)
+        if dark:
+            detail += " · no lamp for " + ", ".join(map(str, dark))
+        return detail
 
     def _transact(self, verb: str, arg: object) -> Reply:
         """Send one command and wait for its reply, resending with the same seq (PROTOCOL.md)."""
@@ -288,9 +316,9 @@ class DeviceLink:
                 try:
                     self.on_ball(event.ball)
                 except BallRefused as exc:
-                    self._set_state("error", f"ball {event.ball} not entered: {exc}")
+                    self._set_state(LinkState.ERROR, f"ball {event.ball} not entered: {exc}")
                 except Exception as exc:  # the station is down: no ACK, the device resends
-                    self._set_state("error", f"ball {event.ball} not entered yet: {exc}")
+                    self._set_state(LinkState.ERROR, f"ball {event.ball} not entered yet: {exc}")
                     return
             self._seen.add(event.eseq)
             self.counters["events"] += 1
@@ -332,6 +360,17 @@ class DeviceLink:
                 pass
 
 
+def _refused(verb: str, ball: int, code: str) -> str:
+    """What the Maestro reads when the board refuses a SHOW or HIDE. A 90-ball game's balls
+    76-90 have no lamp on a 75-lamp board: the rest of the board still follows the game."""
+    if code == "ARG" and ball > BOARD_LAMPS:
+        return (
+            f"device answered ERR ARG to {verb} {ball}: this board has no lamp for {ball} "
+            f"(a 90-ball game needs a 90-lamp board; balls up to {BOARD_LAMPS} are still lit)"
+        )
+    return f"device answered ERR {code} to {verb} {ball}"
+
+
 def _open_error(url: str, exc: Exception) -> tuple[str, str]:
     """pyserial's message repeats the path and the errno; say what a party host can act on."""
     code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else getattr(exc, "errno", None)
@@ -352,4 +391,4 @@ def parse_hello_or_lost(reply: Reply) -> Hello:
     try:
         return parse_hello(reply)
     except ProtocolError as exc:
-        raise LinkLost(str(exc), "error") from None
+        raise LinkLost(str(exc), LinkState.ERROR) from None

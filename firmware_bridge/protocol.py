@@ -12,6 +12,9 @@ VERSION = "BHP/1"
 VERBS = ("HELLO", "SHOW", "HIDE", "CLEAR", "DROP", "PING")
 SEQ_MAX = 65535
 DEVICE_KINDS = ("board", "balldrop", "combo")
+MAX_BALL = 90  # SHOW and HIDE carry 1-90: the 75-ball game, or 90-ball strips
+MACHINE_BALLS = 75  # BALL events stay 1-75 in BHP/1 (a 75-ball machine; PROTOCOL.md)
+BOARD_LAMPS = 75  # the reference flashboard's lamps (B1-O75): it answers ERR ARG above
 
 
 class ProtocolError(ValueError):
@@ -71,7 +74,12 @@ class Hello:
 
 
 def _int(text: str, low: int, high: int) -> int:
-    if not text.isdigit() or (len(text) > 1 and text[0] == "0") or len(text) > 5:
+    # ASCII only: "²" and "①" pass isdigit() but not int()
+    if (
+        not (text.isascii() and text.isdigit())
+        or (len(text) > 1 and text[0] == "0")
+        or len(text) > 5
+    ):
         raise ProtocolError(f"not a number: {text!r}")
     value = int(text)
     if not low <= value <= high:
@@ -93,7 +101,7 @@ def parse_device_message(payload: bytes | str) -> Reply | Event:
         return Reply(number, words[0] == "OK", tuple(words[1:]))
     if len(words) != 2 or words[0] != "BALL":
         raise ProtocolError(f"malformed event {text!r}")
-    return Event(number, _int(words[1], 1, 75))
+    return Event(number, _int(words[1], 1, MACHINE_BALLS))
 
 
 def parse_hello(reply: Reply) -> Hello:

@@ -1,9 +1,8 @@
-"""Shared fixtures: the flaskr trio (app, client, runner), a real waitress server on loopback for
+"""Shared fixtures: the flaskr trio (app, client, runner), the station's real server on loopback for
 browser tests, and pytest-playwright pointed at Debian's Chromium (no browser downloads here)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -40,6 +39,35 @@ def compiled_catalogs():
                     write_mo(out, read_po(src))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def per_user_data_folder(tmp_path_factory):
+    """Commands run without --instance keep their files in the per-user data folder
+    (bingo_hall/paths.py): point it at a temporary folder so the suite never writes to the real
+    home. Subprocesses inherit the variable."""
+    with pytest.MonkeyPatch.context() as mp:
+        folder = tmp_path_factory.mktemp("user-data")
+        mp.setenv("XDG_DATA_HOME", str(folder))
+        yield folder
+
+
+@pytest.fixture
+def kit_cli(capsys) -> Callable[[list[str]], tuple[int, str, str]]:
+    """Run `bingo-hall ARGS` in-process through its real entry point (main, with its one-line
+    errors): (exit code, stdout, stderr)."""
+    from bingo_hall.cli import main
+
+    def run(argv: list[str]) -> tuple[int, str, str]:
+        try:
+            main(argv)
+            code = 0
+        except SystemExit as exc:
+            code = exc.code
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run
+
+
 @pytest.fixture
 def app(tmp_path):
     return create_app(
@@ -70,35 +98,20 @@ def caller(client) -> Caller:
 
 
 class LiveServer:
-    """A real waitress server in a thread, on a free loopback port."""
+    """The station's own server (bingo_hall.web.server: uvicorn, the event loop for live streams,
+    the worker pool for the rest), as `bingo-hall serve` runs it, in a thread on a free loopback
+    port."""
 
-    def __init__(self, app) -> None:
-        from waitress import create_server
+    def __init__(self, app, port: int = 0) -> None:
+        from bingo_hall.web.server import Server
 
         self.app = app
-        self._server = create_server(app, host="127.0.0.1", port=0, threads=48, channel_timeout=30)
-        self.url = f"http://127.0.0.1:{self._server.effective_port}"
-        self._closing = False
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._server.run()
-        except (OSError, ValueError):
-            # closing the listening socket under a running select() raises EBADF: expected
-            if not self._closing:
-                raise
+        self.server = Server(app, "127.0.0.1", port).start()
+        self.port = self.server.port
+        self.url = f"http://127.0.0.1:{self.port}"
 
     def close(self) -> None:
-        from waitress import wasyncore
-
-        self._closing = True
-        self._server.close()
-        # also close open channels (e.g. event streams), so the server loop ends at once
-        wasyncore.close_all(self._server._map)
-        self._server.task_dispatcher.shutdown(timeout=1)
-        self._thread.join(timeout=5)
+        self.server.close()
 
 
 @pytest.fixture
@@ -110,11 +123,12 @@ def live_server(app) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def serve() -> Iterator[Callable[..., LiveServer]]:
-    """Serve any app (e.g. one made with different config) for the length of a test."""
+    """Serve any app (e.g. one made with different config) for the length of a test;
+    `serve(app, port)` serves it again on a port a closed server used."""
     servers: list[LiveServer] = []
 
-    def start(app) -> LiveServer:
-        servers.append(LiveServer(app))
+    def start(app, port: int = 0) -> LiveServer:
+        servers.append(LiveServer(app, port))
         return servers[-1]
 
     yield start

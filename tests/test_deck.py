@@ -80,6 +80,15 @@ def test_asking_for_more_than_the_maximum_names_the_maximum(free, limit):
         generate_deck(limit + 1, free_centre=free)
 
 
+def test_free_centre_limit_error_says_the_free_centre_sets_it():
+    with pytest.raises(DeckError) as free:
+        generate_deck(1366, free_centre=True)
+    assert "1365" in str(free.value) and "FREE centre" in str(free.value)
+    with pytest.raises(DeckError) as numbered:
+        generate_deck(3004)
+    assert "3003" in str(numbered.value) and "FREE" not in str(numbered.value)
+
+
 @pytest.mark.parametrize("n", [0, -1])
 def test_zero_or_negative_cards_is_an_error(n):
     with pytest.raises(DeckError):

@@ -40,6 +40,18 @@ def test_bad_card_counts_are_one_line_errors(tmp_path):
     assert "1365" in r.stderr
 
 
+def test_free_centre_limit_error_says_the_limit_comes_from_the_free_centre(tmp_path):
+    r = run("deck", "-n", "2000", "--free-centre", "-o", str(tmp_path / "x.deck.json"))
+    _assert_one_line_error(r)
+    said = r.stderr
+    assert "1365" in said and "3003" in said  # the limit, and what it is without FREE
+    assert said.index("1365") < said.index("comes from --free-centre")
+    assert not (tmp_path / "x.deck.json").exists()
+    # The same count without FREE is fine, so the flag is the whole reason.
+    ok = run("deck", "-n", "2000", "-o", str(tmp_path / "y.deck.json"))
+    assert ok.returncode == 0, ok.stderr
+
+
 def test_unwritable_path_is_a_one_line_error(tmp_path):
     _assert_one_line_error(run("deck", "-n", "3", "-o", str(tmp_path / "missing" / "x.deck.json")))
 
@@ -50,3 +62,30 @@ def test_corrupt_file_is_a_one_line_error(tmp_path):
     r = run("deck", "--check", str(bad))
     _assert_one_line_error(r)
     assert "bad.deck.json" in r.stderr
+
+
+def test_game_90_writes_strips_and_check_summarises_them(tmp_path):
+    out = tmp_path / "sala.deck.json"
+    r = run("deck", "--game", "90", "--strips", "5", "--seed", "s", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text())
+    assert data["game"] == 90 and len(data["cards"]) == 30
+    r = run("deck", "--check", str(out))
+    assert r.returncode == 0 and "5 strips" in r.stdout and "30 tickets" in r.stdout
+
+
+def test_bad_strip_counts_and_mixed_options_are_one_line_errors(tmp_path):
+    out = str(tmp_path / "x.deck.json")
+    for args in (
+        ("--strips", "0"),
+        ("--strips", "4001"),
+        ("--strips", "many"),
+        ("-n", "30"),
+        ("--strips", "2", "--free-centre"),
+        (),
+    ):
+        _assert_one_line_error(run("deck", "--game", "90", *args, "-o", out))
+    r = run("deck", "--game", "90", "--strips", "4001", "-o", out)
+    assert "4000" in r.stderr
+    _assert_one_line_error(run("deck", "--strips", "3", "-o", out))  # 75 is the default
+    _assert_one_line_error(run("deck", "--game", "91", "--strips", "3", "-o", out))

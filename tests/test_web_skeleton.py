@@ -33,3 +33,10 @@ def test_language_switch_refuses_unknown_languages_and_foreign_redirects(client)
     assert client.get("/lang/xx").status_code == 404
     r = client.get("/lang/en?next=//evil.example/")
     assert r.headers["Location"] == "/"
+
+
+def test_a_new_instance_folder_is_private_to_its_owner(tmp_path):
+    """It keeps the session key, the caller PIN and the demo deck's signing secret."""
+    folder = tmp_path / "station"
+    create_app(instance_path=folder, settings={"SECRET_KEY": "x"})
+    assert folder.stat().st_mode & 0o777 == 0o700

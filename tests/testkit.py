@@ -57,3 +57,20 @@ class Caller:
 
     def get(self, path: str, auth: bool = True):
         return self.client.get(path, headers=self.auth if auth else {})
+
+
+def watch_csp(page) -> list[str]:
+    """What the Content-Security-Policy blocked on `page` from now on: the browser's console
+    reports and the `securitypolicyviolation` events of every document the page loads."""
+    blocked: list[str] = []
+    page.on(
+        "console",
+        lambda msg: blocked.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    page.expose_function("__cspViolation", lambda text: blocked.append(text))
+    page.add_init_script(
+        """document.addEventListener("securitypolicyviolation", (e) =>
+             window.__cspViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}`
+                                   + `:${e.lineNumber}`));"""
+    )
+    return blocked

@@ -1,10 +1,15 @@
 """Drawing one card on a reportlab canvas.
 
-The card follows the 1933 Parker Brothers card (seed bingo-normal-y-de-puntos, RULES-NOTES §1):
+The card follows the 1933 Parker Brothers card (seed bingo-normal-y-de-puntos, docs/rules.md §1):
 B I N G O over a 5x5 grid, and the "cifras pequeñas" in the margin: each row's total at its right
 end, each column's total under it, and each diagonal's total at the corner where it ends (D1,
 top-left to bottom-right, at the bottom-right corner; D2, top-right to bottom-left, at the
 bottom-left corner). Below the grid: the deck name, the serial big enough to type, and the QR.
+
+The totals are read across a table (issue 15): bold, a third of a cell high, in the template's
+dark `totals` colour. A diagonal total sits at a corner, where a column or row total could be
+taken for it, so each diagonal carries an arrow at both of its ends, pointing along it: in from
+the margin beside the header at the top, and out of the grid's corner into its total below.
 
 All sizes are multiples of one grid cell `s`, so the same drawing fills a poster or a sixth of a
 page. What is the same on every card of a deck (frame, header, grid, deck name) is drawn once
@@ -13,9 +18,11 @@ into a PDF form and reused: that is most of what keeps a 3003-card PDF small and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
@@ -24,14 +31,21 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cards import CENTRE, LETTERS, SIZE, Card
-from .qr import Runs
+from .qr import QrPath
 from .templates import Theme
 
 # Card geometry in cells: margins left/right of the grid, and the bands from top to bottom.
-SIDE = 0.78
+SIDE = 0.86
 WIDTH = SIDE + SIZE + SIDE
-PAD_TOP, HEADER, TOTALS, GAP, FOOTER, PAD_BOTTOM = 0.3, 0.95, 0.5, 0.2, 1.55, 0.3
+PAD_TOP, HEADER, TOTALS, GAP, FOOTER, PAD_BOTTOM = 0.3, 0.95, 0.55, 0.2, 1.55, 0.3
 HEIGHT = PAD_TOP + HEADER + SIZE + TOTALS + GAP + FOOTER + PAD_BOTTOM
+TOTAL_SIZE = 0.34  # margin totals: bold, wide enough for "365" inside the side margin
+# The diagonal arrows, in cells away from the grid's corner along the diagonal (the same on both
+# axes): the top ones run in from the margin beside the header, the bottom ones out towards the
+# total, stopping short of it. Then the head's length and half-width.
+ARROW_IN, ARROW_OUT = (0.44, 0.07), (0.06, 0.34)
+ARROW_HEAD, ARROW_HALF = 0.15, 0.08
+DIAGONAL_DROP = 0.57  # a diagonal total's centre, below the grid's bottom line
 
 BOLD, REGULAR = "Helvetica-Bold", "Helvetica"
 CAP = 0.36  # half of Helvetica's digit height, as a fraction of the font size: centres numbers
@@ -40,26 +54,37 @@ DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
 @dataclass(frozen=True)
-class CardBox:
-    """Where a card sits: its lower-left corner and cell size, in points."""
+class GridBox:
+    """Where a card or ticket sits: its lower-left corner and cell size, in points. Subclasses
+    say where the grid's top-left corner is, in cells from that corner."""
 
     x: float
     y: float
     s: float
+    GRID_LEFT: ClassVar[float] = 0.0
+    GRID_TOP: ClassVar[float] = 0.0
 
     @property
     def grid_left(self) -> float:
-        return self.x + SIDE * self.s
+        return self.x + self.GRID_LEFT * self.s
 
     @property
     def grid_top(self) -> float:
-        return self.y + (HEIGHT - PAD_TOP - HEADER) * self.s
+        return self.y + self.GRID_TOP * self.s
 
     def cell_centre(self, row: int, col: int) -> tuple[float, float]:
         return (
             self.grid_left + (col + 0.5) * self.s,
             self.grid_top - (row + 0.5) * self.s,
         )
+
+
+@dataclass(frozen=True)
+class CardBox(GridBox):
+    """Where a 75-ball card sits."""
+
+    GRID_LEFT: ClassVar[float] = SIDE
+    GRID_TOP: ClassVar[float] = HEIGHT - PAD_TOP - HEADER
 
 
 def fit_card(x: float, y: float, w: float, h: float) -> CardBox:
@@ -99,6 +124,40 @@ def _centred(c: Canvas, text: str, x: float, y: float, font: str, size: float) -
     c.drawCentredString(x, y - CAP * size, text)
 
 
+def diagonal_arrows(box: CardBox) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """(tail, tip) of the four arrows: D1 at the top-left and bottom-right corners, D2 at the
+    top-right and bottom-left. Each lies on its diagonal's line, pointing the way it runs."""
+    s, gl, gt = box.s, box.grid_left, box.grid_top
+    gr, bottom = gl + SIZE * s, gt - SIZE * s
+    (a, b), (c, d) = ((k * s for k in pair) for pair in (ARROW_IN, ARROW_OUT))
+    return [
+        ((gl - a, gt + a), (gl - b, gt + b)),  # D1 comes in at the top-left...
+        ((gr + c, bottom - c), (gr + d, bottom - d)),  # ...and leaves towards its total
+        ((gr + a, gt + a), (gr + b, gt + b)),  # D2 comes in at the top-right...
+        ((gl - c, bottom - c), (gl - d, bottom - d)),  # ...and leaves towards its total
+    ]
+
+
+def _diagonal_arrows(c: Canvas, box: CardBox, theme: Theme) -> None:
+    s = box.s
+    c.setStrokeColor(HexColor(theme.totals))
+    c.setFillColor(HexColor(theme.totals))
+    c.setLineWidth(max(0.6, 0.045 * s))
+    c.setLineCap(1)
+    head, half = ARROW_HEAD * s / 2**0.5, ARROW_HALF * s / 2**0.5
+    for (x0, y0), (x1, y1) in diagonal_arrows(box):
+        dx, dy = (1 if x1 > x0 else -1), (1 if y1 > y0 else -1)
+        bx, by = x1 - dx * head, y1 - dy * head  # the middle of the head's base
+        c.line(x0, y0, bx, by)
+        path = c.beginPath()
+        path.moveTo(x1, y1)
+        path.lineTo(bx + dy * half, by - dx * half)
+        path.lineTo(bx - dy * half, by + dx * half)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+    c.setLineCap(0)
+
+
 def draw_card_form(
     c: Canvas, name: str, s: float, theme: Theme, deck_name: str, labels: dict, free: bool
 ) -> None:
@@ -127,13 +186,7 @@ def draw_card_form(
         c.line(gl + i * s, gt, gl + i * s, gt - SIZE * s)
         c.line(gl, gt - i * s, gl + SIZE * s, gt - i * s)
 
-    # Small ticks from the grid's bottom corners towards the diagonal totals printed there.
-    c.setStrokeColor(HexColor(theme.totals))
-    c.setLineWidth(max(0.4, 0.015 * s))
-    bottom = gt - SIZE * s
-    t = 0.16 * s
-    c.line(gl + SIZE * s, bottom, gl + SIZE * s + t, bottom - t)
-    c.line(gl, bottom, gl - t, bottom - t)
+    _diagonal_arrows(c, box, theme)
 
     footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
     c.setFillColor(HexColor(theme.accent))
@@ -146,17 +199,81 @@ def draw_card_form(
     c.endForm()
 
 
-def _rgb(colour: str) -> str:
+def _pdf_text(text: str) -> str:
+    """`text` as the inside of a PDF string for a standard font (WinAnsi, i.e. cp1252), so a
+    raw operator can print "Cartón Nº": bytes past ASCII and the delimiters are escaped."""
+    return "".join(
+        chr(b) if 32 <= b < 127 and b not in b"()\\" else f"\\{b:03o}"
+        for b in text.encode("cp1252")
+    )
+
+
+def rgb_fill(colour: str) -> str:
     r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
     return f"{r:.3f} {g:.3f} {b:.3f} rg"
 
 
 @lru_cache(maxsize=4096)
-def _width(text: str, font: str, size: float) -> float:
+def text_width(text: str, font: str, size: float) -> float:
     return stringWidth(text, font, size)
 
 
-class CardInk:
+def pdf_text(text: str) -> str:
+    """`text` as a PDF literal string for the standard fonts (WinAnsi): brackets and backslash
+    escaped, and accented letters ("Cartón") as octal codes rather than raw UTF-8 bytes."""
+    if text.isascii() and not any(ch in text for ch in "()\\"):
+        return text
+    out = []
+    for ch in text:
+        if ch in "()\\":
+            out.append("\\" + ch)
+        elif ord(ch) < 128:
+            out.append(ch)
+        else:
+            out.append(f"\\{ch.encode('cp1252', 'replace')[0]:03o}")
+    return "".join(out)
+
+
+def centred_op(font: str, ref: str, size: float, text: str, x: float, y: float) -> str:
+    """PDF text operators (inside BT/ET) for `text` centred on (x, y), as `_centred` draws it."""
+    w = text_width(text, font, size)
+    return (
+        f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({pdf_text(text)}) Tj"
+    )
+
+
+def qr_op(qr: QrPath, left: float, top: float, side: float) -> str:
+    """A QR code filling the square (left, top, side), with a one-module white border inside it.
+
+    The path is in module units, y downwards, so every run is "col row len 1 re" in small
+    integers; the caller wraps it in q/Q.
+    """
+    modules, path = qr
+    m = side / (modules + 2)
+    return f"0 g {m:.4f} 0 0 {-m:.4f} {left + m:.2f} {top - m:.2f} cm\n{path}\nf"
+
+
+class Ink:
+    """The fonts and colours that the per-card (or per-ticket) PDF operators use."""
+
+    def __init__(self, c: Canvas, theme: Theme) -> None:
+        c.setFont(BOLD, 10)  # registers both fonts in the document
+        c.setFont(REGULAR, 10)
+        self.bold = c._doc.getInternalFontName(BOLD)
+        self.regular = c._doc.getInternalFontName(REGULAR)
+        self.numbers = rgb_fill(theme.numbers)
+        self.totals = rgb_fill(theme.totals)
+
+    def numbers_ops(self, box: GridBox, cells: Iterable[tuple[int, int, int]]) -> list[str]:
+        """The big numbers, each centred in its (row, column) cell of the grid."""
+        size = 0.5 * box.s
+        return [
+            centred_op(BOLD, self.bold, size, str(n), *box.cell_centre(row, col))
+            for row, col, n in cells
+        ]
+
+
+class CardInk(Ink):
     """Writes the per-card content as raw PDF operators.
 
     reportlab's drawing calls format every coordinate through a pure-Python float formatter;
@@ -166,72 +283,59 @@ class CardInk:
     """
 
     def __init__(self, c: Canvas, theme: Theme, labels: dict) -> None:
-        c.setFont(BOLD, 10)  # registers both fonts in the document
-        c.setFont(REGULAR, 10)
-        self.bold = c._doc.getInternalFontName(BOLD)
-        self.regular = c._doc.getInternalFontName(REGULAR)
-        self.numbers = _rgb(theme.numbers)
-        self.totals = _rgb(theme.totals)
-        self.label = f"{labels['card']} "
+        super().__init__(c, theme)
+        self.label = labels["card_no"] + " "
+        self.label_pdf = _pdf_text(self.label)
 
     def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
-        w = _width(text, font, size)
-        ops.append(
-            f"{ref} {size:.2f} Tf 1 0 0 1 {x - w / 2:.2f} {y - CAP * size:.2f} Tm ({text}) Tj"
-        )
+        ops.append(centred_op(font, ref, size, text, x, y))
 
-    def card_ops(self, box: CardBox, card: Card, qr: tuple[int, Runs] | None) -> str:
+    def card_ops(self, box: CardBox, card: Card, qr: QrPath | None) -> str:
         """The numbers, the margin totals, the serial and the QR code of one card."""
         s = box.s
         ops = ["q BT", self.numbers]
-        size = 0.5 * s
-        for col in range(SIZE):
-            for row in range(SIZE):
-                n = card.columns[col][row]
-                if n is not None:
-                    x, y = box.cell_centre(row, col)
-                    self._centred(ops, BOLD, self.bold, size, str(n), x, y)
+        cells = (
+            (row, col, n)
+            for col, column in enumerate(card.columns)
+            for row, n in enumerate(column)
+            if n is not None
+        )
+        ops += self.numbers_ops(box, cells)
 
         totals = card.totals()
         ops.append(self.totals)
-        small = 0.22 * s
+        small = TOTAL_SIZE * s
+        bottom = box.grid_top - SIZE * s
         right = box.grid_left + (SIZE + SIDE / 2) * s
         for row, total in enumerate(totals["rows"]):
             y = box.cell_centre(row, 0)[1]
-            self._centred(ops, REGULAR, self.regular, small, str(total), right, y)
-        below = box.grid_top - (SIZE + TOTALS / 2 + 0.06) * s
+            self._centred(ops, BOLD, self.bold, small, str(total), right, y)
+        below = bottom - (TOTALS / 2 + 0.02) * s
         for col, total in enumerate(totals["columns"]):
             x = box.cell_centre(0, col)[0]
-            self._centred(ops, REGULAR, self.regular, small, str(total), x, below)
+            self._centred(ops, BOLD, self.bold, small, str(total), x, below)
         d1, d2 = totals["diagonals"]
-        corner_y = below - 0.1 * s
-        self._centred(ops, REGULAR, self.regular, small, str(d1), right + 0.06 * s, corner_y)
-        left = box.x + SIDE * s / 2 - 0.06 * s
-        self._centred(ops, REGULAR, self.regular, small, str(d2), left, corner_y)
+        corner_y = bottom - DIAGONAL_DROP * s
+        self._centred(ops, BOLD, self.bold, small, str(d1), right, corner_y)
+        left = box.grid_left - SIDE * s / 2
+        self._centred(ops, BOLD, self.bold, small, str(d2), left, corner_y)
 
         footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
         ops.append(self.numbers)
-        label_size, serial_size = 0.3 * s, 0.62 * s
+        label_size, serial_size = 0.32 * s, 0.62 * s
         x, y = box.grid_left, footer_top - 1.1 * s
         ops.append(
-            f"{self.regular} {label_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({self.label}) Tj"
+            f"{self.bold} {label_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({self.label_pdf}) Tj"
         )
-        x += _width(self.label, REGULAR, label_size)
+        x += text_width(self.label, BOLD, label_size)
         ops.append(
             f"{self.bold} {serial_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({card.serial}) Tj"
         )
         ops.append("ET")
 
         if qr is not None:
-            modules, runs = qr
             side = FOOTER * s
-            m = side / (modules + 2)  # a one-module border inside the footer; the card is white
-            qx = box.grid_left + SIZE * s - side + m
-            qy = footer_top - m
-            # Module units, y downwards: every run is "col row len 1 re" in small integers.
-            ops.append(f"0 g {m:.4f} 0 0 {-m:.4f} {qx:.2f} {qy:.2f} cm")
-            ops.append(" ".join(f"{col} {r} {n} 1 re" for r, col, n in runs))
-            ops.append("f")
+            ops.append(qr_op(qr, box.grid_left + SIZE * s - side, footer_top, side))
         ops.append("Q")
         return "\n".join(ops)
 

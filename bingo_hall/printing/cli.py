@@ -14,11 +14,11 @@ from pathlib import Path
 import click
 
 from .. import printed
-from ..deck import max_cards
+from ..deck_cli import GAME, STRIPS, check_counts, make_deck
 from ..errors import KitError
-from ..manifest import Deck, load_deck, new_deck, save_deck
+from ..manifest import Deck, load_deck, save_deck
 from .base_url import default_base_url
-from .deck_pdf import PAPERS, check_base_url, render_deck_pdf
+from .deck_pdf import PAPERS, check_base_url, render_deck_pdf, template_for
 from .kit import render_kit_pdf
 from .selection import parse_serials
 from .templates import load_template
@@ -41,7 +41,7 @@ def print_options(f: Callable) -> Callable:
     """The options shared by `print` and `generate`."""
     options = [
         click.option(
-            "--template", default="classic-4", show_default=True, help="A name or a .toml file."
+            "--template", help="A name or a .toml file; default classic-4, or strips-2 (90 balls)."
         ),
         click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True),
         click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True),
@@ -57,7 +57,8 @@ def print_options(f: Callable) -> Callable:
 
 
 def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, serials) -> str:
-    load_template(template)  # fail on a bad template before any slow work
+    template = template_for(deck, template).name if template is None else template
+    template_for(deck, template)  # fail on a bad template before any slow work
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
     if base_url is None:
         base_url, warning = default_base_url()
@@ -66,14 +67,15 @@ def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, seria
     base_url = check_base_url(base_url)
     count = len(chosen) if chosen is not None else len(deck.cards)
     kwargs = dict(template=template, paper=paper, lang=lang, base_url=base_url, serials=chosen)
+    what = "tickets" if deck.game == 90 else "cards"
     if count >= _PROGRESS_FROM and sys.stderr.isatty():
-        with click.progressbar(length=count, label="Printing cards", file=sys.stderr) as bar:
+        with click.progressbar(length=count, label=f"Printing {what}", file=sys.stderr) as bar:
             pdf = render_deck_pdf(deck, progress=bar.update, **kwargs)
     else:
         pdf = render_deck_pdf(deck, **kwargs)
     _write(output, pdf)
     click.echo(
-        f"wrote {output}: {count} cards of deck {deck.name!r} ({deck.deck_id}), "
+        f"wrote {output}: {count} {what} of deck {deck.name!r} ({deck.deck_id}), "
         f"template {template}, {paper}, QR codes to {base_url}"
     )
     return base_url
@@ -82,12 +84,17 @@ def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, seria
 @click.command("print")
 @click.argument("deck_file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
+@click.option(
+    "--game", type=click.Choice(["75", "90"]), help="Refuse the file unless it is of this game."
+)
 @print_options
-def print_cmd(deck_file, output, template, paper, lang, base_url, serials) -> None:
-    """Print the cards of a deck file to a PDF."""
+def print_cmd(deck_file, output, game, template, paper, lang, base_url, serials) -> None:
+    """Print the cards (or 90-ball strips) of a deck file to a PDF."""
     if Path(output).resolve() == Path(deck_file).resolve():
         raise KitError("-o would overwrite the deck file itself; give a .pdf name")
     deck = load_deck(deck_file)
+    if game is not None and int(game) != deck.game:
+        raise KitError(f"{deck_file} is a {deck.game}-ball deck, not {game}-ball")
     used = _print_deck(deck, Path(output), template, paper, lang, base_url, serials)
     printed.remember(deck_file, used)
 
@@ -99,7 +106,9 @@ def deck_path_for(pdf: Path) -> Path:
 
 
 @click.command()
-@click.option("-n", "--cards", "count", required=True, type=int, help="How many cards.")
+@GAME
+@click.option("-n", "--cards", "count", type=int, help="How many cards (75 balls).")
+@STRIPS
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
 @click.option("--seed", help="Any text; the same seed always gives the same cards.")
 @click.option("--free-centre", is_flag=True, help="Print FREE in the centre instead of a number.")
@@ -107,12 +116,22 @@ def deck_path_for(pdf: Path) -> Path:
 @click.option("--force", is_flag=True, help="Replace an existing deck file of the same name.")
 @print_options
 def generate(
-    count, output, seed, free_centre, name, force, template, paper, lang, base_url, serials
+    game,
+    count,
+    strip_count,
+    output,
+    seed,
+    free_centre,
+    name,
+    force,
+    template,
+    paper,
+    lang,
+    base_url,
+    serials,
 ) -> None:
     """Make a deck and print it in one step (writes NAME.deck.json beside the PDF)."""
-    limit = max_cards(free_centre)
-    if not 1 <= count <= limit:
-        raise click.UsageError(f"--cards must be from 1 to {limit}, not {count}")
+    n = check_counts(game, count, strip_count, free_centre)
     if not name.strip():
         raise click.UsageError("--name must not be empty; it is printed on every card")
     pdf_path = Path(output)
@@ -122,12 +141,15 @@ def generate(
             f"{deck_file} already exists; its printed cards would stop verifying if it were "
             "replaced. Choose another -o or add --force"
         )
-    load_template(template)
+    if template is not None:
+        tpl = load_template(template)
+        if tpl.game != int(game):
+            raise KitError(f"template {tpl.name} is for {tpl.game}-ball decks, not {game}-ball")
     if base_url is not None:
         check_base_url(base_url)
-    deck = new_deck(count, seed=seed, free_centre=free_centre, name=name)
     if serials:
-        parse_serials(serials, count)
+        parse_serials(serials, 6 * n if game == "90" else n)
+    deck = make_deck(game, n, seed, free_centre, name)
     save_deck(deck, deck_file)
     click.echo(f"wrote {deck_file}: keep it, the station needs it to verify these cards")
     used = _print_deck(deck, pdf_path, template, paper, lang, base_url, serials)
@@ -138,7 +160,10 @@ def generate(
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
 @click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True)
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
-def kit(output, lang, paper) -> None:
-    """Print the Tabla Confrontadora, the 75 tokens and the rules sheet."""
-    _write(Path(output), render_kit_pdf(lang=lang, paper=paper))
-    click.echo(f"wrote {output}: Tabla Confrontadora, 75 fichas and the rules ({lang}, {paper})")
+@GAME
+def kit(output, lang, paper, game) -> None:
+    """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""
+    _write(Path(output), render_kit_pdf(lang=lang, paper=paper, game=int(game)))
+    click.echo(
+        f"wrote {output}: Tabla Confrontadora, {game} fichas and the rules ({lang}, {paper})"
+    )

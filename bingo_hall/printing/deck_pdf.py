@@ -1,5 +1,8 @@
 """A deck to PDF bytes: cards laid out on pages by a template, with cut lines between them.
 
+A 90-ball deck prints the same way with a `game = 90` template: each slot of the page holds a
+strip, a column of six tickets (`strip_layout`), and every ticket carries its own signed QR code.
+
 The QR payload is `signing.card_url(base_url, secret, deck_id, serial)`: an upper-case
 `<BASE>/C/<deck_id>/<serial>/<sig>`, so the code uses alphanumeric mode and stays small.
 
@@ -24,13 +27,16 @@ from ..cards import Card
 from ..errors import KitError
 from ..manifest import Deck
 from ..signing import card_url
+from ..tickets import Ticket
 from .card_layout import CardBox, CardInk, draw_card, draw_card_form, fit_card
 from .pdfutil import pdf_bytes
-from .qr import Runs, qr_runs, qr_version
-from .templates import Template, load_template
+from .qr import QrPath, qr_path, qr_version
+from .strip_layout import TicketBox, TicketInk, draw_ticket, draw_ticket_form, fit_strip
+from .templates import Template, available_templates, load_template
 from .words import words
 
 PAPERS = {"a4": A4, "letter": LETTER}
+DEFAULT_TEMPLATES = {75: "classic-4", 90: "strips-2"}
 _PARALLEL_FROM = 200  # below this many cards a worker pool costs more than it saves
 _CHUNK = 64
 
@@ -60,18 +66,22 @@ def check_base_url(base_url: str) -> str:
     return base_url.rstrip("/")
 
 
-def slots(template: Template, page: tuple[float, float]) -> list[CardBox]:
-    """The card positions on a page, left to right and top to bottom."""
+def slots(template: Template, page: tuple[float, float]) -> list[CardBox] | list[TicketBox]:
+    """The card positions on a page, left to right and top to bottom; for a 90-ball template,
+    the ticket positions, strip by strip, each strip top to bottom."""
     w, h = page
     margin, gap = template.margin_mm * mm, template.gap_mm * mm
     cw = (w - 2 * margin - (template.columns - 1) * gap) / template.columns
     ch = (h - 2 * margin - (template.rows - 1) * gap) / template.rows
-    boxes = []
+    boxes: list = []
     for r in range(template.rows):
         for col in range(template.columns):
             x = margin + col * (cw + gap)
             y = h - margin - (r + 1) * ch - r * gap
-            boxes.append(fit_card(x, y, cw, ch))
+            if template.game == 90:
+                boxes.extend(fit_strip(x, y, cw, ch))
+            else:
+                boxes.append(fit_card(x, y, cw, ch))
     return boxes
 
 
@@ -94,12 +104,12 @@ def _cut_lines(c: Canvas, template: Template, page: tuple[float, float]) -> None
     c.restoreState()
 
 
-def _qr_job(job: tuple[list[str], int]) -> list[tuple[int, Runs]]:
+def _qr_job(job: tuple[list[str], int]) -> list[QrPath]:
     urls, version = job
-    return [qr_runs(u, version) for u in urls]
+    return [qr_path(u, version) for u in urls]
 
 
-def _qr_stream(urls: Sequence[str], version: int) -> Iterator[tuple[int, Runs]]:
+def _qr_stream(urls: Sequence[str], version: int) -> Iterator[QrPath]:
     """QR runs in order; made by one worker per core when the deck is large.
 
     Workers are forked, which is only safe in a single-threaded process: inside a threaded web
@@ -113,7 +123,7 @@ def _qr_stream(urls: Sequence[str], version: int) -> Iterator[tuple[int, Runs]]:
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
         for u in urls:
-            yield qr_runs(u, version)
+            yield qr_path(u, version)
         return
     jobs = [(list(urls[i : i + _CHUNK]), version) for i in range(0, len(urls), _CHUNK)]
     with multiprocessing.get_context("fork").Pool(min(cores, 4)) as pool:
@@ -121,16 +131,28 @@ def _qr_stream(urls: Sequence[str], version: int) -> Iterator[tuple[int, Runs]]:
             yield from chunk
 
 
-def select_cards(deck: Deck, serials: list[int] | None) -> list[Card]:
+def select_cards(deck: Deck, serials: list[int] | None) -> list[Card | Ticket]:
     if serials is None:
         return list(deck.cards)
     return [deck.card(s) for s in serials]
 
 
+def template_for(deck: Deck, template: str | None) -> Template:
+    """The template to print `deck` with: the game's default, or the one named if it fits."""
+    tpl = load_template(template or DEFAULT_TEMPLATES[deck.game])
+    if tpl.game != deck.game:
+        fits = ", ".join(t for t in available_templates() if load_template(t).game == deck.game)
+        raise KitError(
+            f"template {tpl.name} is for {tpl.game}-ball decks and this deck is {deck.game}-ball;"
+            f" use one of: {fits}"
+        )
+    return tpl
+
+
 def render_deck_pdf(
     deck: Deck,
     *,
-    template: str = "classic-4",
+    template: str | None = None,
     paper: str = "a4",
     lang: str = "es",
     base_url: str,
@@ -138,11 +160,12 @@ def render_deck_pdf(
     progress: Callable[[int], None] | None = None,
     qr: bool = True,
 ) -> bytes:
-    """The deck's cards as a PDF. `progress(k)` is told each time k more cards are drawn.
+    """The deck's cards (or 90-ball tickets) as a PDF. `progress(k)` is told each time k more
+    cards are drawn. The template defaults to the game's (classic-4, or strips-2 for 90 balls).
 
     `qr=False` leaves the codes out; it exists for the benchmark's floor, not for parties.
     """
-    tpl = load_template(template)
+    tpl = template_for(deck, template)
     page = page_size(paper, tpl)
     labels = words(lang)
     base = check_base_url(base_url)
@@ -154,21 +177,26 @@ def render_deck_pdf(
     if qr:
         urls = [card_url(base, deck.secret, deck.deck_id, card.serial) for card in cards]
         version = qr_version(max(urls, key=len))
-        codes: Iterator[tuple[int, Runs] | None] = _qr_stream(urls, version)
+        codes: Iterator[QrPath | None] = _qr_stream(urls, version)
     else:
         codes = iter([None] * len(cards))
 
     def draw(c: Canvas) -> None:
-        draw_card_form(c, "card", boxes[0].s, tpl.theme, deck.name, labels, deck.free_centre)
-        ink = CardInk(c, tpl.theme, labels)
+        if deck.game == 90:
+            draw_ticket_form(c, "card", boxes[0].s, tpl.theme, deck.name)
+            ink: CardInk | TicketInk = TicketInk(c, tpl.theme, labels)
+            draw_one: Callable = draw_ticket
+        else:
+            draw_card_form(c, "card", boxes[0].s, tpl.theme, deck.name, labels, deck.free_centre)
+            ink, draw_one = CardInk(c, tpl.theme, labels), draw_card
         done = 0
         for i, (card, code) in enumerate(zip(cards, codes)):
-            slot = i % tpl.per_page
+            slot = i % len(boxes)
             if slot == 0 and i:
                 c.showPage()
             if slot == 0 and tpl.per_page > 1:
                 _cut_lines(c, tpl, page)
-            draw_card(c, "card", boxes[slot], ink, card, code)
+            draw_one(c, "card", boxes[slot], ink, card, code)
             done += 1
             if progress is not None and done % 50 == 0:
                 progress(50)

@@ -1,10 +1,14 @@
-"""The rest of the 1933 kit (seed bingo-normal-y-de-puntos, RULES-NOTES §1): the Tabla
+"""The rest of the 1933 kit (seed bingo-normal-y-de-puntos, docs/rules.md §1): the Tabla
 Confrontadora (the Maestro's checking board, 75 spots under B I N G O), the 75 tokens ("fichas")
-to cut out, and the rules sheet.
+to cut out, and the rules sheet. For 90-ball nights: a board of 9 rows of 10 (1-90), 90 tokens
+and the 90-ball rules (línea and bingo, or one line, two lines and full house).
 
 Tokens are exactly the size of the board's spots, so the Maestro can lay each drawn token on its
-number as the rules describe. The colours of the letters are those of the classic card template,
-so board, tokens and cards match.
+number as the rules describe. Fifteen spots must fit down a page, which caps their height; so
+spots and tokens are wide tiles, as wide as the board's columns allow, and the token page is laid
+out like the board (one column per letter), filling the page with tokens big enough to hold up to
+the room. The colours of the letters are those of the classic card template, so board, tokens and
+cards match. The rules sheet is set at 12 pt for reading at the table, over two pages if need be.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ MARGIN = 12 * mm
 TITLE = 22 * mm  # band at the top of the board and token pages
 INK = HexColor("#111111")
 GREY = HexColor("#757575")
+SPOT_INSET = 8  # points between a board column's edge and its spots
+BODY_PT = 12  # the rules sheet's text, read at arm's length on the table
 
 
 def _title(c: Canvas, page: tuple[float, float], title: str, note: str) -> None:
@@ -40,19 +46,26 @@ def _title(c: Canvas, page: tuple[float, float], title: str, note: str) -> None:
     c.drawCentredString(w / 2, h - MARGIN - 30, note)
 
 
-def spot_size(page: tuple[float, float]) -> float:
-    """The side of a board spot and of a token: 15 spots and a header fit under the title."""
+def spot_size(page: tuple[float, float]) -> tuple[float, float]:
+    """(width, height) of a board spot and of a token: 15 rows and a header fit under the title,
+    five columns across."""
     w, h = page
-    return min((h - 2 * MARGIN - TITLE) / 16.2, (w - 2 * MARGIN) / 5 / 1.8)
+    pitch = min((h - 2 * MARGIN - TITLE) / 16.2, (w - 2 * MARGIN) / 5 / 1.8)
+    return (w - 2 * MARGIN) / 5 - 2 * SPOT_INSET, 0.92 * pitch
+
+
+def _column_width(page: tuple[float, float]) -> float:
+    return (page[0] - 2 * MARGIN) / 5
 
 
 def draw_tabla(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) -> None:
     """Five tinted columns under coloured letters, each with its 15 numbered spots."""
     w, h = page
-    t = spot_size(page)
+    sw, sh = spot_size(page)
+    t = sh / 0.92  # the row pitch
     labels = words(lang)
     _title(c, page, labels["tabla_title"], labels["tabla_note"])
-    col_w = (w - 2 * MARGIN) / 5
+    col_w = _column_width(page)
     top = h - MARGIN - TITLE
     for col, letter in enumerate(LETTERS):
         x = MARGIN + col * col_w
@@ -67,46 +80,83 @@ def draw_tabla(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) 
         c.setFont(BOLD, 0.8 * t)
         c.drawCentredString(x + col_w / 2, top - 0.82 * t, letter)
         for i, n in enumerate(column_range(col)):
-            cx, cy = x + col_w / 2, top - (1.55 + i) * t
-            c.setFillColor(white)
-            c.setStrokeColor(colour)
-            c.setLineWidth(0.8)
-            c.roundRect(cx - 0.46 * t, cy - 0.46 * t, 0.92 * t, 0.92 * t, 3, stroke=1, fill=1)
-            c.setFillColor(INK)
-            c.setFont(BOLD, 0.42 * t)
-            c.drawCentredString(cx, cy - 0.15 * t, str(n))
+            _spot(c, x + col_w / 2, top - (1.55 + i) * t, sw, sh, colour, n)
+
+
+def _spot(c: Canvas, cx: float, cy: float, sw: float, sh: float, colour, n: int) -> None:
+    """One numbered spot of a board, centred on (cx, cy): the size of its token."""
+    c.setFillColor(white)
+    c.setStrokeColor(colour)
+    c.setLineWidth(0.8)
+    c.roundRect(cx - sw / 2, cy - sh / 2, sw, sh, 3, stroke=1, fill=1)
+    c.setFillColor(INK)
+    c.setFont(BOLD, 0.5 * sh)
+    c.drawCentredString(cx, cy - 0.18 * sh, str(n))
 
 
 def draw_tokens(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) -> None:
-    """The 75 fichas on a grid of dashed cut lines, letter above number as they are called."""
+    """The 75 fichas as the board lays them out, one column per letter, on dashed cut lines.
+
+    Each token reads as it is called, letter then number ("N 31"), large enough for the Maestro
+    to hold it up to the room.
+    """
     w, h = page
-    t = spot_size(page) * 0.92  # the size of the spot's inner square
+    tw, th = spot_size(page)
     labels = words(lang)
     _title(c, page, labels["tokens_title"], labels["tokens_note"])
+    x0 = (w - 5 * tw) / 2
+    top = h - MARGIN - TITLE - 4 * mm
+    for col, letter in enumerate(LETTERS):
+        x = x0 + col * tw
+        for i, n in enumerate(column_range(col)):
+            y = top - (i + 1) * th
+            c.setFillColor(HexColor(letters[col]))
+            c.setFont(BOLD, 0.62 * th)
+            c.drawCentredString(x + 0.3 * tw, y + 0.28 * th, letter)
+            c.setFillColor(INK)
+            c.drawCentredString(x + 0.64 * tw, y + 0.28 * th, str(n))
+    c.setStrokeColor(GREY)
+    c.setLineWidth(0.5)
+    c.setDash(3, 2)
+    for r in range(16):
+        c.line(x0, top - r * th, x0 + 5 * tw, top - r * th)
+    for col in range(6):
+        c.line(x0 + col * tw, top, x0 + col * tw, top - 15 * th)
+    c.setDash()
+
+
+def _tokens_page(
+    c: Canvas,
+    page: tuple[float, float],
+    title: str,
+    note: str,
+    numbers: list[int],
+    spot: float,
+) -> None:
+    """Numbered tokens (the 90-ball fichas) on a grid of dashed cut lines."""
+    w, h = page
+    t = spot * 0.92  # the size of the spot's inner square
+    _title(c, page, title, note)
+    count = len(numbers)
     per_row = int((w - 2 * MARGIN) // t)
-    rows = -(-75 // per_row)
+    rows = -(-count // per_row)
     x0 = (w - per_row * t) / 2
     top = h - MARGIN - TITLE - 4 * mm
-    for i in range(75):
-        n = i + 1
+    for i, n in enumerate(numbers):
         r, col = divmod(i, per_row)
         x, y = x0 + col * t, top - (r + 1) * t
-        colour = HexColor(letters[(n - 1) // 15])
-        c.setFillColor(colour)
-        c.setFont(BOLD, 0.3 * t)
-        c.drawCentredString(x + t / 2, y + 0.64 * t, LETTERS[(n - 1) // 15])
         c.setFillColor(INK)
-        c.setFont(BOLD, 0.4 * t)
-        c.drawCentredString(x + t / 2, y + 0.2 * t, str(n))
+        c.setFont(BOLD, 0.45 * t)
+        c.drawCentredString(x + t / 2, y + 0.34 * t, str(n))
     c.setStrokeColor(GREY)
     c.setLineWidth(0.5)
     c.setDash(3, 2)
 
     def in_row(k: int) -> int:
-        return min(per_row, 75 - k * per_row) if 0 <= k < rows else 0
+        return min(per_row, count - k * per_row) if 0 <= k < rows else 0
 
     def in_column(col: int) -> int:
-        return sum(1 for k in range(rows) if 0 <= col < per_row and k * per_row + col < 75)
+        return sum(1 for k in range(rows) if 0 <= col < per_row and k * per_row + col < count)
 
     for r in range(rows + 1):
         y = top - r * t
@@ -117,21 +167,59 @@ def draw_tokens(c: Canvas, page: tuple[float, float], lang: str, letters: tuple)
     c.setDash()
 
 
-def draw_rules(c: Canvas, page: tuple[float, float], lang: str) -> None:
+def spot_size_90(page: tuple[float, float]) -> float:
+    """The side of a 90-ball board spot and token: 9 rows of 10 fit under the title."""
+    w, h = page
+    return min((h - 2 * MARGIN - TITLE) / 9 / 1.15, (w - 2 * MARGIN) / 10 / 1.1)
+
+
+def draw_tabla_90(c: Canvas, page: tuple[float, float], lang: str, colour: str) -> None:
+    """The 90-ball Tabla Confrontadora: 9 rows of 10 spots, 1-10 on top to 81-90 at the bottom."""
+    w, h = page
+    t = spot_size_90(page)
+    labels = words(lang)
+    _title(c, page, labels["tabla_title"], labels["tabla_90_note"])
+    ink = HexColor(colour)
+    pitch_x, pitch_y = 1.1 * t, 1.15 * t
+    x0 = (w - 10 * pitch_x) / 2
+    top = h - MARGIN - TITLE
+    c.setFillColor(ink.clone(alpha=0.1))
+    c.setStrokeColor(ink)
+    c.roundRect(
+        x0 - 0.1 * t,
+        top - 9 * pitch_y - 0.1 * t,
+        10 * pitch_x + 0.2 * t,
+        9 * pitch_y + 0.2 * t,
+        6,
+        stroke=1,
+        fill=1,
+    )
+    for i in range(90):
+        r, col = divmod(i, 10)
+        _spot(
+            c, x0 + (col + 0.5) * pitch_x, top - (r + 0.5) * pitch_y, 0.92 * t, 0.92 * t, ink, i + 1
+        )
+
+
+def draw_rules(c: Canvas, page: tuple[float, float], lang: str, game: int = 75) -> None:
     """The rules sheet, flowing over as many pages as it needs."""
     w, h = page
-    base = ParagraphStyle("p", fontName=REGULAR, fontSize=9.6, leading=12.4, spaceAfter=4)
+    base = ParagraphStyle(
+        "p", fontName=REGULAR, fontSize=BODY_PT, leading=1.32 * BODY_PT, spaceAfter=5
+    )
     styles = {
-        "h1": ParagraphStyle("h1", base, fontName=BOLD, fontSize=18, leading=22, spaceAfter=2),
+        "h1": ParagraphStyle("h1", base, fontName=BOLD, fontSize=20, leading=25, spaceAfter=4),
         "h2": ParagraphStyle(
-            "h2", base, fontName=BOLD, fontSize=12, leading=15, spaceBefore=6, spaceAfter=3
+            "h2", base, fontName=BOLD, fontSize=14, leading=18, spaceBefore=8, spaceAfter=4
         ),
         "p": base,
-        "li": ParagraphStyle("li", base, leftIndent=12, bulletIndent=2, spaceAfter=2.5),
+        "li": ParagraphStyle(
+            "li", base, leftIndent=14, bulletIndent=2, bulletFontSize=BODY_PT, spaceAfter=3.5
+        ),
     }
     story = [
         Paragraph(text, styles[kind], bulletText="\u2022" if kind == "li" else None)
-        for kind, text in rules_blocks(lang)
+        for kind, text in rules_blocks(lang, game)
     ]
     while story:
         frame = Frame(MARGIN, MARGIN, w - 2 * MARGIN, h - 2 * MARGIN, showBoundary=0)
@@ -139,19 +227,31 @@ def draw_rules(c: Canvas, page: tuple[float, float], lang: str) -> None:
         c.showPage()
 
 
-def render_kit_pdf(*, lang: str = "es", paper: str = "a4") -> bytes:
-    """Tabla Confrontadora (1 page), 75 tokens (1 page) and the rules sheet, in one PDF."""
+def render_kit_pdf(*, lang: str = "es", paper: str = "a4", game: int = 75) -> bytes:
+    """The Tabla Confrontadora (1 page), the tokens (1 page) and the rules sheet (two pages), in
+    one PDF. `game=90` gives the 90-ball board (9 rows of 10), 90 tokens and the 90-ball rules.
+    """
     labels = words(lang)  # validates lang
     if paper not in PAPERS:
         raise KitError(f"unknown paper {paper!r}; use a4 or letter")
+    if game not in (75, 90):
+        raise KitError(f"game must be 75 or 90, not {game!r}")
     page = PAPERS[paper]
     letters = load_template("classic-4").theme.letters
+    colour = load_template("strips-2").theme.accent
 
     def draw(c: Canvas) -> None:
-        draw_tabla(c, page, lang, letters)
+        if game == 90:
+            draw_tabla_90(c, page, lang, colour)
+            c.showPage()
+            note = labels["tokens_90_note"]
+            numbers = list(range(1, 91))
+            _tokens_page(c, page, labels["tokens_title"], note, numbers, spot_size_90(page))
+        else:
+            draw_tabla(c, page, lang, letters)
+            c.showPage()
+            draw_tokens(c, page, lang, letters)
         c.showPage()
-        draw_tokens(c, page, lang, letters)
-        c.showPage()
-        draw_rules(c, page, lang)
+        draw_rules(c, page, lang, game)
 
     return pdf_bytes(page, f"Bingo: {labels['tabla_title']}", draw)

@@ -1,5 +1,5 @@
 """The rules sheet of the kit, in the kit's own words, from the 1933 Parker Brothers rules (seed
-bingo-normal-y-de-puntos.es.txt) as RULES-NOTES §1 reads them, including its decisions (3 or 4
+bingo-normal-y-de-puntos.es.txt) as docs/rules.md §1 reads them, including its decisions (3 or 4
 lines completed at once count as a Bingo Doble; a missed line still wins but never as a Doble).
 
 The text lives in `rules_<lang>.md` so it can be proof-read without reading code: blocks are
@@ -16,9 +16,11 @@ _DIR = Path(__file__).resolve().parent
 _KINDS = (("## ", "h2"), ("# ", "h1"), ("- ", "li"))
 
 
-def rules_blocks(lang: str) -> list[Block]:
-    """(kind, text) blocks of the rules sheet: kind is h1, h2, li or p."""
-    text = (_DIR / f"rules_{lang}.md").read_text(encoding="utf-8")
+def rules_blocks(lang: str, game: int = 75) -> list[Block]:
+    """(kind, text) blocks of the rules sheet (`rules_90_<lang>.md` for 90 balls): kind is h1,
+    h2, li or p."""
+    name = f"rules_90_{lang}.md" if game == 90 else f"rules_{lang}.md"
+    text = (_DIR / name).read_text(encoding="utf-8")
     blocks = []
     for chunk in text.split("\n\n"):
         chunk = " ".join(line.strip() for line in chunk.strip().splitlines())

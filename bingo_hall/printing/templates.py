@@ -1,7 +1,10 @@
 """Card templates: page layouts kept as TOML data in `card_templates/`, so a host can copy one,
 change the colours or the number of cards per page, and print with it without touching code.
 
-A template names a grid of cards per page and a colour theme. The card itself (header, 5x5 grid,
+A template names a grid of cards per page and a colour theme. A template with `game = 90` lays out
+90-ball strips instead: `columns` x `rows` strips per page, each a column of six tickets; there
+its `letters` are optional and unused, `accent` tints the ticket's header band and `free_fill`
+its blank cells. The card itself (header, 5x5 grid,
 margin totals, deck name, serial, QR) is always drawn the same way and scaled to fit its slot, so
 every template works on A4 and Letter alike. Loading validates every key and reports problems by
 file and key name, because the person reading the message is editing a text file by hand.
@@ -14,9 +17,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import card_templates
+
 from ..errors import KitError
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "card_templates"
+# the `card_templates` package, found where Python imports it from (a clone or site-packages)
+TEMPLATE_DIR = Path(card_templates.__file__).resolve().parent
 _COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _THEME_KEYS = (
     "letter_text",
@@ -57,6 +63,7 @@ class Template:
     margin_mm: float
     gap_mm: float
     theme: Theme
+    game: int = 75
 
     @property
     def per_page(self) -> int:
@@ -85,12 +92,16 @@ def _colour(value: object, where: str, key: str) -> str:
 
 def template_from_dict(data: dict, name: str, where: str) -> Template:
     """Validate parsed TOML. `where` names the file in error messages."""
-    known = {"description", "columns", "rows", "orientation", "margin_mm", "gap_mm", "theme"}
+    known = {"game", "description", "columns", "rows", "orientation", "margin_mm", "gap_mm"}
+    known.add("theme")
     unknown = sorted(set(data) - known)
     if unknown:
         raise TemplateError(
             f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})"
         )
+    game = data.get("game", 75)
+    if game not in (75, 90) or isinstance(game, bool):
+        raise TemplateError(f"{where}: game must be 75 or 90, not {game!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise TemplateError(f"{where}: description must be text")
@@ -108,6 +119,8 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
     if unknown:
         raise TemplateError(f"{where}: unknown theme key {unknown[0]!r}")
     letters = theme.get("letters")
+    if game == 90 and letters is None:
+        letters = [theme.get("accent")] * 5
     if not isinstance(letters, list) or len(letters) != 5:
         raise TemplateError(f"{where}: theme.letters must list 5 colours, one per letter B I N G O")
     colours = {k: _colour(theme.get(k), where, f"theme.{k}") for k in _THEME_KEYS}
@@ -123,6 +136,7 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
             letters=tuple(_colour(c, where, "theme.letters") for c in letters),  # type: ignore[arg-type]
             **colours,
         ),
+        game=game,
     )
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from ..web.db import get_db
-from ..web.errors import RequestError, TooManyRequests, Unauthorized, Unavailable
-from ..web.hub import SSE_HEADERS, EventStream, sse
+from ..web.errors import RequestError, TooManyRequests, Unauthorized
+from ..web.hub import EventStream, live_stream, sse
+from ..web.inputs import is_ascii_number
+from ..web.inputs import json_body as body
 from ..web.instance import hall
 from . import calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, issue_token
@@ -19,22 +20,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 RETRY_MS = 2000  # EventSource reconnects by itself after this
 HEARTBEAT_S = 15.0  # a comment this often, so a screen that went away is noticed
-
-
-def body(required: bool = False) -> dict[str, Any]:
-    """The JSON object sent, {} for an empty body; malformed JSON is a 400, never a 500."""
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        if required:
-            raise RequestError("send a JSON object in the request body")
-        return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise RequestError("malformed JSON in the request body") from None
-    if not isinstance(data, dict):
-        raise RequestError("the request body must be a JSON object")
-    return data
 
 
 def _key(data: dict) -> Any:
@@ -64,7 +49,7 @@ def decks():
 @caller_required
 def add_deck():
     deck = store_deck(get_db(), body(required=True))
-    info = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)}
+    info = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards), "game": deck.game}
     return jsonify(**info, free_centre=deck.free_centre), 201
 
 
@@ -118,10 +103,10 @@ def draw(game_id: int):
 def enter(game_id: int):
     d = body(required=True)
     if "ball" not in d:
-        raise RequestError('send {"ball": n} with the ball from the cage (1-75)')
+        raise RequestError('send {"ball": n} with the ball from the cage (1-75, or 1-90)')
     ball = d["ball"]
-    if isinstance(ball, str) and ball.strip().isdigit():
-        ball = int(ball)
+    if isinstance(ball, str) and is_ascii_number(ball.strip(), 2):
+        ball = int(ball)  # typed in a form; calls.py checks the range and words the error
     done = calls.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))
     return jsonify(done.to_json()), 201
 
@@ -155,22 +140,16 @@ def end(game_id: int):
 
 
 @bp.get("/games/<int:game_id>/events")
+@live_stream
 def game_events(game_id: int):
     conn = get_db()
     games.get_game(conn, game_id)
-    hub = hall().hub
-    limit = current_app.config.get("SSE_LIMIT")
-    if limit and hub.count() >= limit:
-        # Every stream holds a server thread; keep some free for the Maestro's draws.
-        raise Unavailable(
-            "too many screens are following the game; try again in a moment",
-            extra={"retry_after": 10},
-        )
-    sub = hub.subscribe(games.channel(game_id))
+    # Under the station's server the stream is written by the event loop: an open screen holds
+    # no thread, so there is no limit on screens to keep threads free for the Maestro.
+    sub = hall().hub.subscribe(games.channel(game_id))
     try:
         first = sse("snapshot", games.snapshot(conn, game_id))
     except BaseException:
         sub.close()
         raise
-    stream = EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S)
-    return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS)
+    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S).response()

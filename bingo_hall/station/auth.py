@@ -3,9 +3,11 @@
 Pages use a login session (cookie) plus a CSRF token: a hidden `csrf_token` field in forms, the
 `X-CSRF-Token` header for fetch() from the station's own pages. The JSON API also takes
 `Authorization: Bearer <token>` from `POST /api/login`; bearer tokens are stored hashed in SQLite,
-so they survive a restart; changing the PIN ends every login and token. Wrong PINs are
-rate-limited per client address. Players on the Wi-Fi, who never know the PIN, can only view
-/display and verify cards.
+so they survive a restart; changing the PIN ends every login and token. Wrong PINs spend one
+budget for the whole station with exponential back-off (`PIN_RULE`); the laptop itself
+(loopback or its own LAN address) is never locked out, and a Maestro already logged in is
+never asked again. Players on the Wi-Fi, who never know the PIN, can only view /display and
+verify cards.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import logging
+import math
 import secrets
 import threading
 import time
@@ -25,39 +29,30 @@ from flask import current_app, g, redirect, request, session, url_for
 from ..web.db import get_db
 from ..web.errors import Forbidden, Unauthorized, wants_json
 from ..web.instance import area_state
+from ..web.limits import Backoff, BackoffRule, from_this_machine
 
-MAX_FAILURES = 5  # wrong PINs allowed per window before the address has to wait
-WINDOW_S = 300.0
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
+#: Wrong PINs, counted over the whole station rather than per address (a guesser on the Wi-Fi
+#: can change address at will). Five wrong PINs in a row are checked at once; from the last of
+#: them on, each wrong PIN makes every non-loopback login wait, 1 s then twice as long each
+#: time up to a minute, so about one guess a minute gets through (docs/station.md, "Security").
+PIN_RULE = BackoffRule(free=5, first_wait_s=1.0, max_wait_s=60.0, forget_s=900.0)
 
-class _Limiter:
-    """Wrong-PIN counter per client address: after MAX_FAILURES in WINDOW_S, wait."""
+console = logging.getLogger("bingo_hall.logins")
+
+
+class _Gate:
+    """The budget and the lock that makes "may it be checked?", the check and the count one
+    step, so a burst of guesses at the moment a wait ends gets one guess through, not many."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.failures: dict[str, list[float]] = {}
-
-    def retry_after(self, who: str) -> int:
-        now = time.monotonic()
-        with self.lock:
-            recent = [t for t in self.failures.get(who, []) if now - t < WINDOW_S]
-            self.failures[who] = recent
-            if len(recent) < MAX_FAILURES:
-                return 0
-            return int(WINDOW_S - (now - recent[0])) + 1
-
-    def fail(self, who: str) -> None:
-        with self.lock:
-            self.failures.setdefault(who, []).append(time.monotonic())
-
-    def clear(self, who: str) -> None:
-        with self.lock:
-            self.failures.pop(who, None)
+        self.budget = Backoff(PIN_RULE)
 
 
-def _limiter() -> _Limiter:
-    return area_state("pin_limiter", _Limiter)
+def _gate() -> _Gate:
+    return area_state("pin_gate", _Gate)
 
 
 class PinResult(StrEnum):
@@ -67,18 +62,36 @@ class PinResult(StrEnum):
 
 
 def check_pin(pin: Any) -> tuple[PinResult, int]:
-    """(result, retry_after seconds). Compares in constant time; counts failures per address."""
+    """(result, retry_after seconds). Compares in constant time; wrong PINs from other machines
+    spend the station's budget, and the console shows every attempt as it happens."""
     who = request.remote_addr or "?"
-    limiter = _limiter()
-    wait = limiter.retry_after(who)
-    if wait:
-        return PinResult.LIMITED, wait
+    local = from_this_machine(who)
     expected = str(current_app.config["CALLER_PIN"])
-    if isinstance(pin, str) and hmac.compare_digest(pin.strip().encode(), expected.encode()):
-        limiter.clear(who)
-        return PinResult.OK, 0
-    limiter.fail(who)
-    return PinResult.WRONG, 0
+    gate = _gate()
+    with gate.lock:
+        now = time.monotonic()
+        wait = 0.0 if local else gate.budget.wait(now)
+        if wait:
+            console.warning("PIN try from %s refused: logins wait %.0f s more", who, wait)
+            return PinResult.LIMITED, math.ceil(wait)
+        if isinstance(pin, str) and hmac.compare_digest(pin.strip().encode(), expected.encode()):
+            console.info("PIN accepted from %s (%s)", who, _where())
+            return PinResult.OK, 0
+        if local:
+            console.info("wrong PIN from %s (this laptop; not counted)", who)
+            return PinResult.WRONG, 0
+        wait = gate.budget.fail(now)
+        console.warning(
+            "wrong PIN from %s (%d in a row%s)",
+            who,
+            gate.budget.failures,
+            f"; logins from other machines wait {wait:.0f} s" if wait else "",
+        )
+        return PinResult.WRONG, 0
+
+
+def _where() -> str:
+    return "API token" if request.path.startswith("/api/") else "caller page"
 
 
 def _pin_tag() -> str:
@@ -166,5 +179,12 @@ def caller_required(view: Callable) -> Callable:
 
 
 def init_app(app) -> None:
+    """Template helpers, and the console line for every PIN attempt (stderr, where `serve`
+    runs), unless logging was set up otherwise."""
+    if not console.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+        console.addHandler(handler)
+        console.setLevel(logging.INFO)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["is_caller"] = is_caller

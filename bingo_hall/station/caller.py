@@ -11,18 +11,24 @@ from ..errors import KitError
 from ..manifest import parse_deck
 from ..web.db import get_db
 from ..web.errors import RequestError
+from ..web.security import local_path
 from .auth import PinResult, caller_required, check_pin, csrf_ok, is_caller, log_in_session
 from .decks import list_decks, store_deck
-from .games import create_game, end_game, get_game, newest_active_game, snapshot
+from .games import (
+    create_game,
+    end_game,
+    get_game,
+    newest_active_game,
+    other_active_games,
+    snapshot,
+)
 from .hall_settings import load as hall_settings
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
 
 
 def _safe_next(target: str | None) -> str:
-    if not target or not target.startswith("/") or target.startswith("//"):
-        return url_for("caller.index")
-    return target
+    return local_path(target, url_for("caller.index"))
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -70,9 +76,6 @@ def new():
     if request.method == "POST":
         f = request.form
         try:
-            # One game at a time in a hall: the one being played ends and reveals its seed.
-            while (active := newest_active_game(conn)) is not None:
-                end_game(conn, active)
             created = create_game(
                 conn,
                 f.get("deck_id"),
@@ -80,7 +83,12 @@ def new():
                 free_centre=f.get("free_centre") == "on" or None,
                 draw=f.get("draw", "auto"),
                 public_input=f.get("public_input") or None,
+                prizes=f.get("prizes"),
             )
+            # One game at a time in a hall: the one being played ends and reveals its seed,
+            # once the new one is accepted (a refused form changes nothing).
+            for old in other_active_games(conn, created["game_id"]):
+                end_game(conn, old)
             return redirect(url_for("caller.game", game_id=created["game_id"]))
         except RequestError as exc:
             error, status = exc.message(), exc.status

@@ -13,14 +13,13 @@ import sqlite3
 from typing import Any
 
 from .. import draw as rules
-from ..cards import call_name
 from ..web.db import transaction
 from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
 from . import phrases
 from .games import active_round, last_seq, live_calls, publish
 from .model import Call, DrawMethod, UndoneCall
-from .spoken import spoken_both
+from .spoken import call_label, spoken_both
 
 MAX_REASON = 200
 
@@ -92,20 +91,23 @@ def _add_call(
             last = last_seq(conn, rnd.round_id)
             _check_expect(expect_seq, last)
             called = [r["ball"] for r in live_calls(conn, rnd.round_id)]
+            n = game.balls
             if source == DrawMethod.AUTO:
-                if len(called) >= rules.BALLS:
-                    raise Conflict("all 75 balls have been called")
-                order = rules.draw_order(bytes.fromhex(rnd.seed), rnd.public_input)
+                if len(called) >= n:
+                    raise Conflict("all %(n)s balls have been called", n=n)
+                order = rules.draw_order(bytes.fromhex(rnd.seed), rnd.public_input, n)
                 chosen = rules.next_auto_ball(order, called)
             else:
                 try:
-                    chosen = rules.check_ball(ball)
+                    chosen = rules.check_ball(ball, n)
                 except rules.DrawError:
                     raise RequestError(
-                        "a ball is a whole number from 1 to 75, not %(ball)s", ball=repr(ball)
+                        "a ball is a whole number from 1 to %(n)s, not %(ball)s",
+                        n=n,
+                        ball=repr(ball),
                     ) from None
                 if chosen in called:
-                    raise Conflict("%(call)s has already been called", call=call_name(chosen))
+                    raise Conflict("%(call)s has already been called", call=call_label(chosen, n))
             seq = last + 1
             conn.execute(
                 "INSERT INTO calls (round_id, seq, ball, source) VALUES (?, ?, ?, ?)",
@@ -117,8 +119,9 @@ def _add_call(
                 seq=seq,
                 ball=chosen,
                 count=len(called) + 1,
-                left=rules.BALLS - len(called) - 1,
-                spoken=spoken_both(chosen, phrases.current(conn)),
+                left=n - len(called) - 1,
+                spoken=spoken_both(chosen, n, phrases.current(conn)),
+                call=call_label(chosen, n),
             )
             _remember(conn, key, done)
         publish(gid, "call", done.to_json())
@@ -167,8 +170,9 @@ def undo_last(
                 seq=last["seq"],
                 ball=last["ball"],
                 count=len(calls) - 1,
-                left=rules.BALLS - len(calls) + 1,
+                left=game.balls - len(calls) + 1,
                 reason=reason,
+                call=call_label(last["ball"], game.balls),
             )
             _remember(conn, key, done)
         publish(gid, "undo", done.to_json())

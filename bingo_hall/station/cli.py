@@ -1,12 +1,12 @@
 """Station commands: `serve`, `demo`, `audit`, `init-db` (mapped in bingo_hall/cli.py).
 
-The station runs under waitress, which works on the Windows and Mac laptops hosts own. Each
-open screen holds one waitress thread for its event stream, so the thread pool is large.
+The station runs on bingo_hall.web.server (uvicorn with pure-Python h11, so it works on the
+Windows and Mac laptops hosts own): one event loop writes every open screen's live stream, a
+pool of `--threads` workers serves pages and checks, and the Maestro's actions have their own.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
@@ -14,10 +14,9 @@ import click
 
 from .. import netaddr
 from ..errors import KitError
+from ..paths import default_instance_dir
 from ..printed import stale_note
-
-DEFAULT_THREADS = 160
-RESERVED_THREADS = 16  # never taken by event streams: the Maestro's draws must get through
+from ..web.server import DEFAULT_THREADS
 
 
 def _checked_pin(given: str | None) -> str | None:
@@ -86,28 +85,11 @@ def save_hall_settings(app, **changes) -> None:
 
 
 def run_server(app, host: str, port: int, threads: int, notes=()):
-    from waitress import create_server
+    from ..web.server import Server
 
-    app.config["SSE_LIMIT"] = max(1, threads - RESERVED_THREADS)
-    try:
-        server = create_server(
-            app,
-            host=host,
-            port=port,
-            threads=threads,
-            channel_timeout=120,
-            connection_limit=max(1000, 2 * threads),
-            asyncore_use_poll=True,
-        )
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            raise KitError(
-                f"port {port} is already in use (is another station running?); "
-                "stop it or choose another with --port"
-            ) from None
-        raise KitError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    server = Server(app, host, port, threads)
     shown = lan_address() if host in ("0.0.0.0", "") else host
-    real_port = server.effective_port
+    real_port = server.port
     click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")
     click.echo(f"  big screen:  http://{shown}:{real_port}/display")
     click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
@@ -120,8 +102,6 @@ def run_server(app, host: str, port: int, threads: int, notes=()):
         server.run()
     except KeyboardInterrupt:
         pass
-    finally:
-        server.close()
 
 
 _common = [
@@ -129,12 +109,20 @@ _common = [
     click.option("--host", default="0.0.0.0", show_default=True),
     click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535)),
     click.option("--pin", default=None, help="Caller PIN (or $BINGO_HALL_PIN; else one is made)."),
-    click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(8)),
+    click.option(
+        "--threads",
+        default=DEFAULT_THREADS,
+        show_default=True,
+        type=click.IntRange(4, 256),
+        help="Worker threads for pages and checks; live screens take none, and the Maestro's "
+        "actions have 4 of their own.",
+    ),
     click.option(
         "--instance",
-        default=None,
+        default=lambda: str(default_instance_dir()),
+        show_default="the per-user data folder",
         type=click.Path(file_okay=False),
-        help="Folder for the database, PIN, session key and demo files (default: Flask's).",
+        help="Folder for the database, PIN, session key and demo files.",
     ),
 ]
 
@@ -156,7 +144,7 @@ def _with_common(fn):
     help="Language of the pages for players who have not chosen one (kept for the night).",
 )
 def serve(decks, db, host, port, pin, threads, instance, device, lang):
-    """Run the caller station (waitress) with the given decks loaded."""
+    """Run the caller station with the given decks loaded."""
     app = build_app(db, pin, instance, device)
     loaded = load_decks(app, decks)
     notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
@@ -208,25 +196,36 @@ def _demo_pdf(deck, folder: Path, port: int) -> str:
 @click.option("--seed", required=True, help="The revealed seed (64 hex digits).")
 @click.option("--public-input", default=None, help="The public input typed before ball one.")
 @click.option("--calls", default=None, help="Optional: the calls to check, e.g. '31,7,62'.")
-def audit(seed, public_input, calls):
+@click.option(
+    "--balls",
+    "--game",
+    "balls",
+    default="75",
+    show_default=True,
+    help="The game's balls: 75, or 90 for a game of strips.",
+)
+def audit(seed, public_input, calls, balls):
     """Print a finished game's commitment and draw order, and optionally check its calls."""
-    from ..cards import call_name
     from ..draw import audit_round, commitment, draw_order, parse_seed
+    from .spoken import call_label
 
+    if balls not in ("75", "90"):
+        raise KitError(f"--balls is 75 or 90, not {balls!r}")
+    count = int(balls)
     key = parse_seed(seed)
-    order = draw_order(key, public_input)
+    order = draw_order(key, public_input, count)
     click.echo(f"commitment: {commitment(key)}")
     click.echo(f"public input: {public_input!r}" if public_input else "public input: (none)")
     click.echo("order: " + " ".join(str(b) for b in order))
-    click.echo("calls: " + ", ".join(call_name(b) for b in order))
+    click.echo("calls: " + ", ".join(call_label(b, count) for b in order))
     if calls is not None:
         try:
-            balls = [int(x) for x in calls.replace(" ", "").split(",") if x]
+            called = [int(x) for x in calls.replace(" ", "").split(",") if x]
         except ValueError:
             raise KitError("--calls is a comma-separated list of balls, e.g. 31,7,62") from None
-        result = audit_round(key, commitment(key), public_input, balls)
+        result = audit_round(key, commitment(key), public_input, called, count)
         if result.order_ok:
-            click.echo(f"the {len(balls)} calls follow the committed order")
+            click.echo(f"the {len(called)} calls follow the committed order")
         else:
             raise KitError(f"call #{result.first_difference} does not follow the committed order")
 
@@ -235,5 +234,5 @@ def audit(seed, public_input, calls):
 @click.option("--db", "db", default=None, help="SQLite file (default: the instance folder).")
 def init_db(db):
     """Create or update the station's database."""
-    app = build_app(db, None)
+    app = build_app(db, None, str(default_instance_dir()))
     click.echo(f"database ready: {app.config['DATABASE']}")

@@ -52,7 +52,9 @@ def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck:
 def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """The decks, newest first, without their secrets (those never leave the station)."""
     rows = conn.execute(
-        "SELECT deck_id, name, free_centre, cards, added FROM decks ORDER BY added DESC, rowid DESC"
+        "SELECT deck_id, name, free_centre, cards, added, "
+        "COALESCE(json_extract(manifest, '$.game'), 75) AS game "
+        "FROM decks ORDER BY added DESC, rowid DESC"
     ).fetchall()
     return [
         {
@@ -60,6 +62,7 @@ def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             "name": r["name"],
             "free_centre": bool(r["free_centre"]),
             "cards": r["cards"],
+            "game": r["game"],  # 75, or 90 for strips (the manifest's `game`)
             "added": r["added"],
         }
         for r in rows

@@ -14,14 +14,15 @@ import sqlite3
 from typing import Any
 
 from .. import draw as rules
-from ..cards import call_name
+from ..ticket_claims import PrizeMode
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound, RequestError
 from ..web.instance import hall
 from . import phrases
 from .decks import get_deck
 from .model import DrawMethod, Game, Mode, Round
-from .spoken import spoken_both
+from .settings import check_keys, rules_from
+from .spoken import call_label, spoken_both
 from .state import station_state
 
 MAX_PUBLIC_INPUT = 200
@@ -98,7 +99,8 @@ def list_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
                 "game_id": r["id"],
                 "deck_id": r["deck_id"],
                 "deck_name": r["deck_name"],
-                "mode": r["mode"],
+                "mode": r["prizes"] or r["mode"],
+                "balls": r["balls"],
                 "draw": r["draw"],
                 "status": r["status"],
                 "created": r["created"],
@@ -112,6 +114,14 @@ def list_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
 def newest_active_game(conn: sqlite3.Connection) -> int | None:
     row = conn.execute("SELECT id FROM games WHERE status = 'active' ORDER BY id DESC").fetchone()
     return row[0] if row else None
+
+
+def other_active_games(conn: sqlite3.Connection, game_id: int) -> list[int]:
+    """The games still being played besides `game_id`, oldest first."""
+    rows = conn.execute(
+        "SELECT id FROM games WHERE status = 'active' AND id != ? ORDER BY id", (game_id,)
+    )
+    return [row[0] for row in rows]
 
 
 def _check_public_input(text: Any) -> str | None:
@@ -143,15 +153,25 @@ def create_game(
     draw: Any = DrawMethod.AUTO,
     options: Any = None,
     public_input: Any = None,
+    prizes: Any = None,
 ) -> dict[str, Any]:
     """Start a game on a loaded deck; round 1 starts with it and its commitment is published.
 
     `free_centre` defaults to the deck's: a deck printed with FREE always plays it free; a deck
     with a number in the centre may play the "espacio franco" house rule (docs/claims.md).
+    A deck of strips (manifest `game` 90) plays a 90-ball game whose `mode` is its prize sequence
+    (`prizes` is the caller form's field for it).
     """
     if not isinstance(deck_id, str):
         raise RequestError("deck_id is required (see GET /api/decks)")
     deck = get_deck(conn, deck_id)
+    if deck.game == 90:
+        prize_mode = _prize_mode(prizes if prizes is not None else mode)
+        mode, free_centre = Mode.NORMAL, False if free_centre is None else free_centre
+        if free_centre is not False:
+            raise RequestError("a 90-ball ticket has no centre square: free_centre is false")
+    else:
+        prize_mode = None
     if mode not in tuple(Mode):
         raise RequestError("mode must be 'normal' or 'points'")
     if draw not in tuple(DrawMethod):
@@ -165,18 +185,40 @@ def create_game(
     options = {} if options is None else options
     if not isinstance(options, dict):
         raise RequestError("options must be a JSON object")
+    check_keys(options)
+    rules_from(mode, free_centre, options)
     public_input = _check_public_input(public_input)
     with hall().write_lock:
         with transaction(conn):
             cur = conn.execute(
-                "INSERT INTO games (deck_id, mode, free_centre, draw, options) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (deck_id, str(mode), int(free_centre), str(draw), json.dumps(options)),
+                "INSERT INTO games (deck_id, mode, free_centre, draw, options, balls, prizes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    deck_id,
+                    str(mode),
+                    int(free_centre),
+                    str(draw),
+                    json.dumps(options),
+                    deck.game,
+                    None if prize_mode is None else str(prize_mode),
+                ),
             )
             game_id = cur.lastrowid
             commitment = _new_round(conn, game_id, 1, public_input)
         publish(game_id, "round", {"round": 1, "commitment": commitment})
     return {"game_id": game_id, "commitment": commitment, "round": 1}
+
+
+def _prize_mode(mode: Any) -> PrizeMode:
+    """A 90-ball game's prize sequence; "normal" (the API's default mode) is the Spanish one."""
+    if mode in (None, "normal"):
+        return PrizeMode.SPANISH
+    if mode not in tuple(PrizeMode):
+        raise RequestError(
+            "a 90-ball game's mode is 'linea-bingo' (línea, then bingo) or 'lines-house' "
+            "(one line, two lines, full house)"
+        )
+    return PrizeMode(mode)
 
 
 def set_public_input(conn: sqlite3.Connection, game_id: int, text: Any) -> dict[str, Any]:
@@ -249,8 +291,9 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     rnd = current_round(conn, gid)
     deck = get_deck(conn, game.deck_id)
     live = live_calls(conn, rnd.round_id)
+    n = game.balls
     calls = [
-        {"seq": r["seq"], "ball": r["ball"], "call": call_name(r["ball"]), "at": r["called_at"]}
+        {"seq": r["seq"], "ball": r["ball"], "call": call_label(r["ball"], n), "at": r["called_at"]}
         for r in live
     ]
     undone = conn.execute(
@@ -266,21 +309,22 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             "name": deck.name,
             "cards": len(deck.cards),
             "free_centre": deck.free_centre,
+            "game": deck.game,
         },
         "round": rnd.number,
         "commitment": rnd.commitment,
         "public_input": rnd.public_input,
         "calls": calls,
         "last": last,
-        "spoken": spoken_both(last["ball"], phrases.current(conn)) if last else None,
+        "spoken": spoken_both(last["ball"], n, phrases.current(conn)) if last else None,
         "last_seq": last_seq(conn, rnd.round_id),
         "count": len(calls),
-        "left": rules.BALLS - len(calls),
+        "left": n - len(calls),
         "undone": [
             {
                 "seq": r["seq"],
                 "ball": r["ball"],
-                "call": call_name(r["ball"]),
+                "call": call_label(r["ball"], n),
                 "reason": r["undo_reason"],
                 "at": r["undone_at"],
             }

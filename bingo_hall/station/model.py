@@ -13,12 +13,9 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..cards import call_name
-
-
-class Mode(StrEnum):
-    NORMAL = "normal"  # Bingo Normal: the first line wins
-    POINTS = "points"  # Bingo de Puntos: line totals to 1000
+from ..claims import Mode
+from ..ticket_claims import PrizeMode
+from .spoken import call_label
 
 
 class DrawMethod(StrEnum):
@@ -42,6 +39,8 @@ class Game:
     status: GameStatus
     created: str
     ended: str | None
+    balls: int = 75  # 90 for a deck of strips (the manifest's `game`)
+    prizes: PrizeMode | None = None  # the 90-ball prize sequence; None in the 75-ball game
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> Game:
@@ -55,6 +54,8 @@ class Game:
             status=GameStatus(r["status"]),
             created=r["created"],
             ended=r["ended"],
+            balls=r["balls"],
+            prizes=PrizeMode(r["prizes"]) if r["prizes"] else None,
         )
 
     @property
@@ -62,7 +63,8 @@ class Game:
         return self.status == GameStatus.ACTIVE
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The API's game: a 90-ball game's `mode` is its prize sequence (docs/api.md)."""
+        return {**asdict(self), "mode": self.prizes or self.mode}
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ class Call:
     count: int  # live calls in the round, this one included
     left: int
     spoken: dict[str, str]
+    call: str = ""  # as screens write it ("N 31", or "87" in the 90-ball game)
 
     def to_json(self) -> dict[str, Any]:
         return {**_ball_json(self), "spoken": self.spoken}
@@ -137,6 +140,7 @@ class UndoneCall:
     count: int  # live calls left in the round
     left: int
     reason: str
+    call: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {**_ball_json(self), "reason": self.reason}
@@ -148,7 +152,7 @@ def _ball_json(c: Call | UndoneCall) -> dict[str, Any]:
         "round": c.round,
         "seq": c.seq,
         "ball": c.ball,
-        "call": call_name(c.ball),
+        "call": c.call or call_label(c.ball),
         "count": c.count,
         "left": c.left,
     }

@@ -34,8 +34,8 @@ def parse(text: str, where: str) -> Phrases:
             raise KitError(f"{where}: sections are [es] and [en], not [{lang}]")
         out[lang] = {}
         for key, phrase in table.items():
-            if not key.isdigit() or not 1 <= int(key) <= 75:
-                raise KitError(f'{where}: [{lang}] "{key}" is not a ball number from 1 to 75')
+            if not key.isdigit() or not 1 <= int(key) <= 90:
+                raise KitError(f'{where}: [{lang}] "{key}" is not a ball number from 1 to 90')
             if not isinstance(phrase, str) or len(phrase) > MAX_PHRASE:
                 raise KitError(
                     f'{where}: [{lang}] "{key}" must be text of at most {MAX_PHRASE} characters'

@@ -4,6 +4,11 @@ A game has rounds (Bingo de Puntos plays many per game); each round has its own 
 its own ordered calls. A call is never deleted: undo marks it undone with a reason, so the
 correction is logged. The partial unique index makes a doubled ball impossible even if two
 requests raced past the application's checks.
+
+Step 2 (90-ball strips, docs/decks.md): a game has `balls` (75 or 90, from its deck's manifest)
+and, for 90, `prizes` (the prize sequence it plays: `linea-bingo` or `lines-house`); the calls
+table is rebuilt so that its CHECK admits balls up to 90 (SQLite cannot alter a CHECK), keeping
+every call, undone ones included, with its id and seq.
 """
 
 MIGRATIONS: list[str] = [
@@ -61,7 +66,28 @@ MIGRATIONS: list[str] = [
         created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
     );
     """,
-    # 2: the hall's settings for the whole night, kept across restarts (hall_settings.py)
+    # 2: 90-ball games (issue 17)
+    """
+    ALTER TABLE games ADD COLUMN balls INTEGER NOT NULL DEFAULT 75 CHECK (balls IN (75, 90));
+    ALTER TABLE games ADD COLUMN prizes TEXT CHECK (prizes IN ('linea-bingo', 'lines-house'));
+    CREATE TABLE calls_up_to_90 (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES rounds(id),
+        seq INTEGER NOT NULL,
+        ball INTEGER NOT NULL CHECK (ball BETWEEN 1 AND 90),
+        source TEXT NOT NULL CHECK (source IN ('auto', 'manual')),
+        called_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        undone_at TEXT,
+        undo_reason TEXT,
+        UNIQUE (round_id, seq)
+    );
+    INSERT INTO calls_up_to_90 (id, round_id, seq, ball, source, called_at, undone_at, undo_reason)
+        SELECT id, round_id, seq, ball, source, called_at, undone_at, undo_reason FROM calls;
+    DROP TABLE calls;
+    ALTER TABLE calls_up_to_90 RENAME TO calls;
+    CREATE UNIQUE INDEX calls_live_ball ON calls (round_id, ball) WHERE undone_at IS NULL;
+    """,
+    # 3: the hall's settings for the whole night, kept across restarts (hall_settings.py)
     """
     CREATE TABLE hall_settings (
         key TEXT PRIMARY KEY,

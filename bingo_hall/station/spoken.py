@@ -1,5 +1,6 @@
-"""What the display says aloud for a call: "N... treinta y uno" / "N... thirty-one", and, with
-traditional calls on, the number's nickname after it: "B... trece, la mala suerte".
+"""What the display says aloud for a call: "N... treinta y uno" / "N... thirty-one" in the 75-ball
+game, the number alone in the 90-ball game, whose balls have no letter ("ochenta y siete"), and,
+with traditional calls on, the number's nickname after it: "B... trece, la mala suerte".
 
 The words are written here, in Python, so the page shows exactly what the voice says and tests
 can read it; the browser's speech synthesis only pronounces the text. Pure: no Flask. The
@@ -8,7 +9,7 @@ nicknames are data (traditional_calls.toml, read by phrases.py).
 
 from __future__ import annotations
 
-from ..cards import letter_of
+from ..cards import call_name, letter_of
 
 #: {lang: {ball: nickname}}
 Phrases = dict[str, dict[int, str]]
@@ -18,19 +19,37 @@ _ES_UNITS = (
     "dieciséis diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro "
     "veinticinco veintiséis veintisiete veintiocho veintinueve"
 ).split()
-_ES_TENS = {3: "treinta", 4: "cuarenta", 5: "cincuenta", 6: "sesenta", 7: "setenta"}
+_ES_TENS = {
+    3: "treinta",
+    4: "cuarenta",
+    5: "cincuenta",
+    6: "sesenta",
+    7: "setenta",
+    8: "ochenta",
+    9: "noventa",
+}
 
 _EN_UNITS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen"
 ).split()
-_EN_TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy"}
+_EN_TENS = {
+    2: "twenty",
+    3: "thirty",
+    4: "forty",
+    5: "fifty",
+    6: "sixty",
+    7: "seventy",
+    8: "eighty",
+    9: "ninety",
+}
+LARGEST = 90  # the 90-ball game's last ball
 
 
 def spanish_number(n: int) -> str:
-    """Spanish words for 0-79 (RAE spelling: veintidós, treinta y uno)."""
-    if not 0 <= n < 80:
-        raise ValueError(f"{n} is outside 0-79")
+    """Spanish words for 0-90 (RAE spelling: veintidós, treinta y uno, ochenta y siete)."""
+    if not 0 <= n <= LARGEST:
+        raise ValueError(f"{n} is outside 0-90")
     if n < 30:
         return _ES_UNITS[n]
     tens, units = divmod(n, 10)
@@ -38,22 +57,29 @@ def spanish_number(n: int) -> str:
 
 
 def english_number(n: int) -> str:
-    """English words for 0-79 (thirty-one)."""
-    if not 0 <= n < 80:
-        raise ValueError(f"{n} is outside 0-79")
+    """English words for 0-90 (thirty-one, eighty-seven)."""
+    if not 0 <= n <= LARGEST:
+        raise ValueError(f"{n} is outside 0-90")
     if n < 20:
         return _EN_UNITS[n]
     tens, units = divmod(n, 10)
     return _EN_TENS[tens] if units == 0 else f"{_EN_TENS[tens]}-{_EN_UNITS[units]}"
 
 
-def spoken_call(ball: int, lang: str, phrases: Phrases | None = None) -> str:
-    """The letter, a pause, then the number in words, as the Maestro calls it ("N31"), then its
-    nickname when traditional calls are on and it has one."""
+def call_label(ball: int, balls: int = 75) -> str:
+    """The call as screens write it: "N 31" in the 75-ball game, "87" in the 90-ball game."""
+    return call_name(ball) if balls == 75 else str(ball)
+
+
+def spoken_call(ball: int, lang: str, balls: int = 75, phrases: Phrases | None = None) -> str:
+    """The letter, a pause, then the number in words, as the Maestro calls it ("N31"); in the
+    90-ball game the number alone. Then its nickname when traditional calls are on and it has
+    one."""
     words = spanish_number(ball) if lang == "es" else english_number(ball)
+    said = f"{letter_of(ball)}... {words}" if balls == 75 else words
     nickname = (phrases or {}).get(lang, {}).get(ball)
-    return f"{letter_of(ball)}... {words}" + (f", {nickname}" if nickname else "")
+    return said + (f", {nickname}" if nickname else "")
 
 
-def spoken_both(ball: int, phrases: Phrases | None = None) -> dict[str, str]:
-    return {"es": spoken_call(ball, "es", phrases), "en": spoken_call(ball, "en", phrases)}
+def spoken_both(ball: int, balls: int = 75, phrases: Phrases | None = None) -> dict[str, str]:
+    return {lang: spoken_call(ball, lang, balls, phrases) for lang in ("es", "en")}

@@ -3,6 +3,7 @@
 - `db`: the SQLite connection per request and every area's migrations;
 - `hub`: the one event hub (live updates for big screens, phones and the serial bridge);
 - `errors`: one error convention (a message template, translated at the edge) and the handlers;
+- `inputs`: request bodies and route ids turned into checked values (size, depth, text, numbers);
 - `i18n`: Spanish and English for every page;
 - `instance`: the instance folder's files (session key, caller PIN) and `HallState`.
 

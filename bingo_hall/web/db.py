@@ -1,20 +1,34 @@
-"""The SQLite connection (one per request, WAL, foreign keys) and every area's migrations.
+"""The SQLite connection (one per request, foreign keys) and every area's migrations.
 
 Each area keeps an ordered, append-only list of SQL migrations in its own module and hands it to
 `add_migrations(app, area, scripts)` when it registers; `create_app` then calls `init_db`, which
 applies the steps a database has not seen, one transaction per step. Writes are committed
 synchronously before anyone is told of them.
+
+Storage failures (issue 20), so that a full disk or a lost file never costs a game:
+- WAL is set once, at start-up (it stays in the file), and the app keeps one connection open
+  for its life, so the WAL's side files stay and reading needs no new disk space: with the disk
+  full, pages and /display keep working, and writes answer 503 "free disk space".
+- The file's identity (device and inode) is taken at start-up; a request that finds the file
+  gone or replaced is refused with a message, instead of SQLite quietly making a new, empty
+  hall (connections never create the file, except `init_db`).
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
 from typing import Any
 
 import click
 from flask import Flask, current_app, g
+from flask_babel import gettext
 
+from .errors import Unavailable, error_response, unexpected
 from .instance import hall
+
+log = logging.getLogger(__name__)
 
 
 def add_migrations(app: Flask, area: str, scripts: list[str]) -> None:
@@ -25,19 +39,73 @@ def add_migrations(app: Flask, area: str, scripts: list[str]) -> None:
     areas[area] = list(scripts)
 
 
-def connect(path: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+def connect(path: str, *, create: bool = False) -> sqlite3.Connection:
+    """A connection to the hall's database. Only `create=True` (start-up) may make the file:
+    anywhere else a missing file is an error, never a new, empty hall. Sets nothing that
+    writes to the file, so it works on a full disk."""
+    target, uri = (path, False) if create or _in_memory(path) else (_rw_uri(path), True)
+    conn = sqlite3.connect(
+        target, timeout=30, isolation_level=None, check_same_thread=False, uri=uri
+    )
     conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")
     return conn
 
 
+def _in_memory(path: str) -> bool:
+    return path in ("", ":memory:") or path.startswith("file:")
+
+
+def _rw_uri(path: str) -> str:
+    from urllib.parse import quote
+
+    return "file:" + quote(os.path.abspath(path)) + "?mode=rw"
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file, None when there is no file."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+class DatabaseLost(Unavailable):
+    """The database file was deleted or replaced under a running station."""
+
+
+def check_identity(app: Flask) -> None:
+    """Refuse to go on when the file is not the one the station started with."""
+    state = hall(app)
+    path = app.config["DATABASE"]
+    if state.db_identity is None or _identity(path) == state.db_identity:
+        return
+    if not state.db_lost_logged:
+        state.db_lost_logged = True
+        log.error(
+            "the database file %s was deleted or replaced while the station was running; "
+            "nothing more is saved. Stop the station, put the file back and start it again.",
+            path,
+        )
+    raise DatabaseLost(
+        "the station's database file was deleted or replaced while it was running; stop the "
+        "station and put the file back (nothing is saved into a new, empty hall)"
+    )
+
+
 def get_db() -> sqlite3.Connection:
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        check_identity(current_app)
+        try:
+            conn = connect(current_app.config["DATABASE"])
+        except sqlite3.OperationalError:
+            check_identity(current_app)  # it went between the check and the open
+            raise
+        g.db = conn
+        check_identity(current_app)
     return g.db
 
 
@@ -74,7 +142,8 @@ def migrate(conn: sqlite3.Connection, areas: dict[str, list[str]]) -> None:
                 )
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
 
 
@@ -91,11 +160,22 @@ def _statements(script: str) -> list[str]:
 
 
 def init_db(app: Flask) -> None:
-    conn = connect(app.config["DATABASE"])
+    """Create or update the tables, switch the file to WAL (once: the mode is kept in the file)
+    and keep one connection open for the app's life (see the module's docstring)."""
+    path = app.config["DATABASE"]
+    conn = connect(path, create=True)
     try:
+        conn.execute("PRAGMA journal_mode=WAL")
         migrate(conn, hall(app).migrations)
-    finally:
+    except BaseException:
         conn.close()
+        raise
+    state = hall(app)
+    if state.db_keeper is not None:
+        state.db_keeper.close()
+    state.db_keeper = conn
+    state.db_identity = None if _in_memory(path) else _identity(path)
+    state.db_lost_logged = False
 
 
 @click.command("init-db")
@@ -105,11 +185,35 @@ def init_db_command() -> None:
     click.echo(f"database ready: {current_app.config['DATABASE']}")
 
 
+#: SQLite's primary result codes (the low byte of `sqlite_errorcode`)
+SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN = 8, 10, 13, 14
+
+
+def storage_problem(exc: sqlite3.Error) -> str | None:
+    """The English sentence for a storage failure the Maestro can fix, else None."""
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    if code == SQLITE_FULL:
+        return "the station cannot save: free disk space"
+    if code == SQLITE_READONLY:
+        return "the station cannot save: its database file is read-only"
+    if code in (SQLITE_IOERR, SQLITE_CANTOPEN):
+        return "the station cannot read or write its database: check the disk"
+    return None
+
+
 def init_app(app: Flask) -> None:
-    """The connection's teardown and the `init-db` command; `create_app` runs `init_db` once
-    every area has added its migrations."""
+    """The connection's teardown, the `init-db` command and the answer to storage failures;
+    `create_app` runs `init_db` once every area has added its migrations."""
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def storage_error(exc: sqlite3.OperationalError):
+        problem = storage_problem(exc)
+        if problem is None:
+            return unexpected(exc)
+        log.error("%s (%s on %s)", problem, exc, app.config["DATABASE"])
+        return error_response(503, gettext(problem))
 
 
 def transaction(conn: sqlite3.Connection) -> Any:
@@ -126,4 +230,7 @@ class _Tx:
         return self.conn
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:  # SQLite already rolled back after e.g. a full disk
+            self.conn.execute("ROLLBACK")

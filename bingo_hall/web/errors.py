@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, make_response, render_template, request
+from flask import Flask, current_app, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -135,16 +135,20 @@ def init_app(app: Flask) -> None:
         text = HTTP_MESSAGES.get(code)
         return error_response(code, gettext(text) if text else (exc.description or exc.name))
 
-    @app.errorhandler(Exception)
-    def unexpected(exc: Exception):
-        app.logger.exception(
-            "unexpected error on %s %s (endpoint %s, body %s bytes, %s)",
-            request.method,
-            request.path,
-            request.endpoint,
-            request.content_length or 0,
-            request.mimetype or "no body",
-        )
-        return error_response(
-            500, gettext("Something went wrong in the station; nothing was lost. Try again.")
-        )
+    app.register_error_handler(Exception, unexpected)
+
+
+def unexpected(exc: Exception):
+    """The last resort: log the route and the kind of input, answer a plain 500."""
+    current_app.logger.error(
+        "unexpected error on %s %s (endpoint %s, body %s bytes, %s)",
+        request.method,
+        request.path,
+        request.endpoint,
+        request.content_length or 0,
+        request.mimetype or "no body",
+        exc_info=exc,
+    )
+    return error_response(
+        500, gettext("Something went wrong in the station; nothing was lost. Try again.")
+    )

@@ -12,6 +12,7 @@ reconnects by itself (EventSource) and starts again from a snapshot.
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import threading
 import time
@@ -25,11 +26,13 @@ QUEUE_SIZE = 256
 
 @dataclass(frozen=True)
 class Event:
-    """One change, as its name and data (for in-process readers) and as SSE text (for screens)."""
+    """One change, as its name and data (for in-process readers) and as SSE text (for screens),
+    encoded once for every screen (`wire`)."""
 
     name: str
     data: Any
     text: str
+    wire: bytes
 
 
 def sse(event: str, data: Any, event_id: int | None = None) -> str:
@@ -56,12 +59,24 @@ class Subscription:
         self.dropped = False
 
     def deliver(self, event: Event) -> bool:
-        """Called by the publisher; never blocks. False when the reader could not keep up."""
+        """Called by the publisher (holding the hub's lock); never blocks. False when the reader
+        could not keep up."""
         try:
             self._queue.put_nowait(event)
             return True
         except queue.Full:
             return False
+
+    def pending(self) -> list[Event]:
+        """The events waiting, taken out (for a hand-over)."""
+        out = []
+        while True:
+            try:
+                event = self._queue.get_nowait()
+            except queue.Empty:
+                return out
+            if event is not None:
+                out.append(event)
 
     def get(self, timeout: float | None = None) -> Event | None:
         if self.closed:
@@ -86,6 +101,13 @@ class Subscription:
             pass
 
 
+#: how often the watcher thread looks for checks that are due
+WATCH_TICK_S = 0.25
+
+#: a watch's `check` returns this to end its channel's streams (e.g. the table is gone)
+END = object()
+
+
 class EventHub:
     def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
         self.queue_size = queue_size
@@ -93,6 +115,8 @@ class EventHub:
         self._channels: dict[Hashable, set[Subscription]] = {}
         self.published = 0  # events published so far (tests wait on it)
         self.dropped = 0  # subscribers dropped for not keeping up
+        self._watches: dict[Hashable, tuple[Callable[[], Any], float]] = {}
+        self._watcher: threading.Thread | None = None
 
     def subscribe(self, channel: Hashable) -> Subscription:
         sub = Subscription(self, channel, self.queue_size)
@@ -106,24 +130,86 @@ class EventHub:
 
     def unsubscribe(self, sub: Subscription, *, dropped: bool = False) -> None:
         with self._lock:
-            subs = self._channels.get(sub.channel)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._channels[sub.channel]
+            self._remove(sub)
         sub._closed(dropped)
 
+    def _remove(self, sub: Subscription) -> None:
+        subs = self._channels.get(sub.channel)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._channels[sub.channel]
+
+    def hand_over(self, old: Subscription, new: Subscription) -> list[Event]:
+        """Atomically replace `old` by `new` on old's channel (`new` may already be there, e.g. one
+        subscriber for all of an event loop's screens on a channel) and give the events `old` was
+        still holding: each event then goes to exactly one of them, none is lost or doubled."""
+        with self._lock:
+            self._remove(old)
+            self._channels.setdefault(new.channel, set()).add(new)
+            return old.pending()
+
     def publish(self, channel: Hashable, name: str, data: Any, text: str | None = None) -> Event:
-        """Tell every subscriber of `channel`. Call it only after the change is committed."""
-        event = Event(name, data, sse(name, data) if text is None else text)
+        """Tell every subscriber of `channel`. Call it only after the change is committed.
+
+        Deliveries happen under the hub's lock (each is a non-blocking put), so events reach a
+        channel's subscribers in the order they were published, and a hand-over is atomic."""
+        text = sse(name, data) if text is None else text
+        event = Event(name, data, text, text.encode())
+        dropped = []
+        with self._lock:
+            self.published += 1
+            for sub in list(self._channels.get(channel, ())):
+                if not sub.deliver(event):
+                    self.dropped += 1
+                    self._remove(sub)
+                    dropped.append(sub)
+        for sub in dropped:
+            sub._closed(True)
+        return event
+
+    def end(self, channel: Hashable) -> None:
+        """Close every subscription of `channel` (e.g. the table it follows is gone)."""
         with self._lock:
             targets = list(self._channels.get(channel, ()))
-            self.published += 1
         for sub in targets:
-            if not sub.deliver(event):
-                self.dropped += 1
-                self.unsubscribe(sub, dropped=True)
-        return event
+            self.unsubscribe(sub)
+
+    def watch(self, channel: Hashable, check: Callable[[], Any], every_s: float) -> None:
+        """Call `check()` every `every_s` seconds while `channel` has subscribers: ONE check per
+        channel however many screens follow it (e.g. a table's version in SQLite, which another
+        process may change). `check` publishes what it finds itself; it returns END to end the
+        channel's streams. The watcher thread starts with the first watch and stops when idle."""
+        with self._lock:
+            self._watches.setdefault(channel, (check, every_s))
+            if self._watcher is None or not self._watcher.is_alive():
+                self._watcher = threading.Thread(
+                    target=self._watch_loop, name="hub-watch", daemon=True
+                )
+                self._watcher.start()
+
+    def _watch_loop(self) -> None:
+        due: dict[Hashable, float] = {}
+        while True:
+            with self._lock:
+                for channel in [c for c in self._watches if c not in self._channels]:
+                    del self._watches[channel]
+                    due.pop(channel, None)
+                if not self._watches:
+                    self._watcher = None
+                    return
+                watches = list(self._watches.items())
+            now = time.monotonic()
+            for channel, (check, every_s) in watches:
+                if due.setdefault(channel, now + every_s) > now:
+                    continue
+                due[channel] = now + every_s
+                try:
+                    if check() is END:
+                        self.end(channel)
+                except Exception:  # a failing check must not stop the other channels'
+                    logging.getLogger(__name__).exception("watch of %r failed", channel)
+            time.sleep(WATCH_TICK_S)
 
     def count(self, channel: Hashable | None = None) -> int:
         """Open subscriptions on one channel, or on all of them."""
@@ -133,20 +219,35 @@ class EventHub:
             return sum(len(subs) for subs in self._channels.values())
 
 
-#: `on_wake` returns this to end a stream (e.g. the table it follows is gone)
-END = object()
+#: the attribute `live_stream` sets on a view
+LIVE_STREAM = "live_stream"
+
+
+def live_stream(view):
+    """Mark a Flask view as a live stream: the station's server (bingo_hall.web.server) opens it
+    in the streams' own small pool and its event loop writes the EventStream the view answers
+    with (`EventStream.response()`), so the screen holds no thread while it follows."""
+    setattr(view, LIVE_STREAM, True)
+    return view
+
+
+#: the WSGI environ key under which a view leaves its EventStream for an event-loop server
+ENVIRON_KEY = "bingo_hall.event_stream"
 
 
 class EventStream:
     """The body of a Server-Sent Events response over one subscription: a `retry:` hint, the
-    first message (a snapshot), then events as they come and a heartbeat comment when quiet.
+    first message (a snapshot), then each event's text as it comes and a heartbeat comment when
+    quiet.
 
-    `on_wake(event)` (optional) is called whenever the subscription wakes (with the event, or
-    None every `wake_s` seconds) and returns the text to send, None for nothing, or END; without
-    it each event's own text is sent. The stream ends after `max_seconds` (EventSource then
-    reconnects by itself and starts again from a snapshot), when the subscriber is dropped for
-    not keeping up, and when the server closes the response, which unsubscribes and calls
+    The stream ends after `max_seconds` (EventSource then reconnects by itself and starts again
+    from a snapshot), when the subscriber is dropped for not keeping up or its channel is ended
+    (`EventHub.end`), and when the server closes the response, which unsubscribes and calls
     `on_close`.
+
+    Under the station's server (bingo_hall.web.server) the view only opens the stream: `response()`
+    leaves it in the request's environ and the event loop writes it to the screen, so an open
+    screen holds no thread. Any other WSGI server (or Flask's test client) iterates it here.
     """
 
     def __init__(
@@ -156,37 +257,45 @@ class EventStream:
         *,
         retry_ms: int,
         heartbeat_s: float,
-        wake_s: float | None = None,
-        on_wake: Callable[[Event | None], Any] | None = None,
         max_seconds: float | None = None,
         on_close: Callable[[], None] | None = None,
     ) -> None:
         self.sub = sub
+        self.head = f"retry: {retry_ms}\n\n{first}".encode()
+        self.heartbeat_s = heartbeat_s
+        self.max_seconds = max_seconds
         self._on_close = on_close
-        self._body = self._lines(first, retry_ms, heartbeat_s, wake_s, on_wake, max_seconds)
+        self._closed = False
+        self._body = self._lines()
 
-    def _lines(self, first, retry_ms, heartbeat_s, wake_s, on_wake, max_seconds):
-        yield f"retry: {retry_ms}\n\n".encode()
-        yield first.encode()
+    def _lines(self) -> Iterator[bytes]:
+        yield self.head
         started = quiet = time.monotonic()
-        while max_seconds is None or time.monotonic() - started < max_seconds:
-            event = self.sub.get(timeout=wake_s or heartbeat_s)
+        while self.max_seconds is None or time.monotonic() - started < self.max_seconds:
+            event = self.sub.get(timeout=self.heartbeat_s)
             if event is None and self.sub.closed:
                 return
-            text = on_wake(event) if on_wake else (event.text if event else None)
-            if text is END:
-                return
-            if text:
-                yield text.encode()
+            if event is not None:
+                yield event.wire
                 quiet = time.monotonic()
-            elif time.monotonic() - quiet >= heartbeat_s:
+            elif time.monotonic() - quiet >= self.heartbeat_s:
                 yield b": heartbeat\n\n"
                 quiet = time.monotonic()
+
+    def response(self):
+        """The Flask response for this stream (and the hand-over to an event-loop server)."""
+        from flask import Response, request
+
+        request.environ[ENVIRON_KEY] = self
+        return Response(self, mimetype="text/event-stream", headers=SSE_HEADERS)
 
     def __iter__(self) -> Iterator[bytes]:
         return self._body
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         self._body.close()
         self.sub.close()
         if self._on_close is not None:

@@ -12,15 +12,18 @@ area: every folder named `translations` inside bingo_hall/, companions/ or firmw
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.util import find_spec
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, make_response, redirect, request
 from flask_babel import Babel, get_locale
 
 from .instance import area_state
+from .security import local_path
 
 LANGUAGES = ("es", "en")
-_ROOT = Path(__file__).resolve().parent.parent.parent
+_AREAS = ("bingo_hall", "companions", "firmware_bridge")
 
 bp = Blueprint("i18n", __name__)
 
@@ -47,19 +50,30 @@ def switch(code: str):
     """The language switch: remember the choice and go back where the user was."""
     if code not in LANGUAGES:
         return {"error": f"unknown language {code!r}; use es or en"}, 404
-    target = request.args.get("next") or request.referrer or "/"
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
-    resp = make_response(redirect(target))
+    resp = make_response(redirect(local_path(request.args.get("next") or _came_from())))
     resp.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax")
     return resp
 
 
+def _came_from() -> str | None:
+    """The page the switch was clicked on, when the Referer names this station."""
+    ref = urlsplit(request.referrer or "")
+    if ref.netloc != request.host:
+        return None
+    return ref.path + ("?" + ref.query if ref.query else "")
+
+
 def catalog_dirs() -> list[str]:
-    """Every area's `translations` folder (the Makefile compiles the same set)."""
+    """Every area's `translations` folder (the Makefile and the wheel build compile the same set).
+
+    Each package is found where Python imports it from (a clone or site-packages), without
+    importing it, so the catalogs are found however the kit was installed."""
     found = []
-    for package in ("bingo_hall", "companions", "firmware_bridge"):
-        found += sorted(p for p in (_ROOT / package).rglob("translations") if p.is_dir())
+    for package in _AREAS:
+        spec = find_spec(package)
+        roots = spec.submodule_search_locations if spec else None
+        for root in roots or ():
+            found += sorted(p for p in Path(root).rglob("translations") if p.is_dir())
     return [str(p) for p in found]
 
 

@@ -9,6 +9,7 @@ logins and the PIN the Maestro already has.
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,11 @@ class HallState:
     migrations: dict[str, list[str]] = field(default_factory=dict)
     #: URL prefix -> the template of that area's error page, see errors.py
     error_pages: dict[str, str] = field(default_factory=dict)
+    #: the connection held open for the app's life, and the database file's (device, inode)
+    #: at start-up (see db.py: storage failures)
+    db_keeper: sqlite3.Connection | None = None
+    db_identity: tuple[int, int] | None = None
+    db_lost_logged: bool = False
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)

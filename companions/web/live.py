@@ -2,8 +2,9 @@
 hub: a writer publishes on the table's channel after its commit, and each open stream then sends
 the table's view at its newest version.
 
-Each stream also looks at the table's version in SQLite every `POLL_SECONDS`, so a change made
-by another process on the same database file is still seen within a second.
+One watch per followed table (EventHub.watch) also looks at the table's version in SQLite every
+`POLL_SECONDS`, so a change made by another process on the same database file is still seen
+within a second: one query per table a second, however many phones follow it.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from typing import Any
 
 from bingo_hall.web.hub import sse
 
-#: how often a stream re-checks SQLite even without an event
+#: how often a followed table's version is re-checked in SQLite even without an event
 POLL_SECONDS = 1.0
-#: a comment line this often, so a phone that went away frees its server thread
+#: a comment line this often, so a phone that went away is noticed
 KEEPALIVE_SECONDS = 10.0
 #: streams end after this long; EventSource reconnects by itself and gets the current view
 STREAM_SECONDS = 300.0
@@ -36,6 +37,8 @@ class RenderedViews:
         self._items: OrderedDict[tuple[str, int], str] = OrderedDict()
         self._lock = threading.Lock()
         self._size = size
+        #: the newest version published on each table's channel
+        self.told: dict[str, int] = {}
 
     def get(self, key: tuple[str, int]) -> str | None:
         with self._lock:

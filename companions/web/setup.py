@@ -113,9 +113,9 @@ def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> 
                 settings[key] = default
                 continue
             text = str(raw).strip()
-            if isinstance(raw, bool) or not text.isdigit():
+            if isinstance(raw, bool) or not (text.isascii() and text.isdigit()):
                 errors[field] = N_("Type a whole number")
-            elif not 0 < int(text) <= 1_000_000:
+            elif len(text) > 7 or not 0 < int(text) <= 1_000_000:
                 errors[field] = N_("Type a number between 1 and 1000000")
             else:
                 settings[key] = int(text)
@@ -126,3 +126,16 @@ def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> 
     if errors:
         raise SetupErrors(errors)
     return settings
+
+
+PIN_DIGITS = 4
+
+
+def read_pin(kind: GameKind, raw: Any) -> str | None:
+    """A private notebook's optional PIN: blank for none, else exactly 4 ASCII digits."""
+    if not kind.private or raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    text = raw.strip() if isinstance(raw, str) else ""
+    if len(text) != PIN_DIGITS or not (text.isascii() and text.isdigit()):
+        raise SetupErrors({"pin": N_("The PIN is 4 digits, or leave it blank")})
+    return text

@@ -21,7 +21,12 @@ from companions.registry import GameKind
 
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 5
+#: 32**8 (about 10**12) codes: even at the 20,000 guesses a minute of issue 20, with no limit,
+#: finding one of 50 tables would take about a year (the limits in views.py make it millennia).
+#: Shown in two groups of four ("ABCD-EF23"); the QR join is the easy way in. Tables made with
+#: 5-letter codes still open.
+CODE_LENGTH = 8
+CODE_GROUP = 4
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,11 @@ class Table:
     players: list[str]
     members: list[list[str]]
     version: int
+
+    @property
+    def shown_code(self) -> str:
+        """The code as people read it: "ABCD-EF23" (older, short codes as they are)."""
+        return shown_code(self.code)
 
 
 class NoSuchTable(LookupError):
@@ -45,6 +55,12 @@ class NoSuchEntry(LookupError):
 def normalise_code(text: str) -> str:
     """What a player typed or read aloud -> a stored code ("ab-c d2" -> "ABCD2")."""
     return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def shown_code(code: str) -> str:
+    if len(code) != CODE_LENGTH:
+        return code
+    return code[:CODE_GROUP] + "-" + code[CODE_GROUP:]
 
 
 def _new_code(conn: sqlite3.Connection) -> str:
@@ -71,15 +87,23 @@ def create_table(
     settings: dict[str, Any],
     players: list[str],
     members: list[list[str]] | None = None,
+    pin_hash: str | None = None,
 ) -> Table:
     """Store a new table once the engine accepts its settings and players (empty replay)."""
     kind.replay(json.loads(json.dumps(settings)), list(players), [])
     with transaction(conn):
         code = _new_code(conn)
         conn.execute(
-            "INSERT INTO companion_tables (code, game, settings, players, members) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (code, kind.name, json.dumps(settings), json.dumps(players), json.dumps(members or [])),
+            "INSERT INTO companion_tables (code, game, settings, players, members, pin_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                code,
+                kind.name,
+                json.dumps(settings),
+                json.dumps(players),
+                json.dumps(members or []),
+                pin_hash,
+            ),
         )
     return load_table(conn, code)
 
@@ -89,6 +113,12 @@ def load_table(conn: sqlite3.Connection, code: str) -> Table:
     if row is None:
         raise NoSuchTable(code)
     return _row_to_table(row)
+
+
+def pin_hash(conn: sqlite3.Connection, code: str) -> str | None:
+    """A private notebook's salted PIN hash (companions/web/pins.py); None: open to its code."""
+    row = conn.execute("SELECT pin_hash FROM companion_tables WHERE code = ?", (code,)).fetchone()
+    return None if row is None else row[0]
 
 
 def table_version(conn: sqlite3.Connection, code: str) -> int | None:
@@ -152,16 +182,17 @@ def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str
 
 
 def rematch(conn: sqlite3.Connection, table: Table) -> str:
-    """A new table for the same game, players and house rules; the old one points to it. Two
-    phones asking at once get the same new table."""
+    """A new table for the same game, players, house rules and PIN; the old one points to it.
+    Two phones asking at once get the same new table."""
     with transaction(conn):
         _version, next_code = _state(conn, table.code)
         if next_code:
             return next_code
         code = _new_code(conn)
         conn.execute(
-            "INSERT INTO companion_tables (code, game, settings, players, members) "
-            "SELECT ?, game, settings, players, members FROM companion_tables WHERE code = ?",
+            "INSERT INTO companion_tables (code, game, settings, players, members, pin_hash) "
+            "SELECT ?, game, settings, players, members, pin_hash FROM companion_tables "
+            "WHERE code = ?",
             (code, table.code),
         )
         conn.execute(

@@ -1,33 +1,41 @@
 """The shell's routes (docs/dev/companion-games.md): index, new table, the table page, entries
 with undo/restore/correct, live events, and the installable-app files. Companions are the
-players' own scorekeepers, so no PIN is asked: anyone with the table's code may keep its score."""
+players' own scorekeepers, so no PIN is asked: anyone with the table's code may keep its score,
+except a private notebook (Clue) given a PIN at set-up (pins.py)."""
 
 from __future__ import annotations
 
+import math
+import threading
+import time
 from typing import Any
 
 from flask import (
     Response,
     current_app,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
     send_from_directory,
+    session,
     url_for,
 )
 from flask_babel import get_locale, gettext
 
 from bingo_hall.web.db import connect, get_db
-from bingo_hall.web.errors import NotFound, RequestError, error_response
-from bingo_hall.web.hub import END, SSE_HEADERS, EventStream
+from bingo_hall.web.errors import NotFound, RequestError, TooManyRequests, error_response
+from bingo_hall.web.hub import END, EventStream, live_stream
+from bingo_hall.web.inputs import json_body
 from bingo_hall.web.instance import area_state, hall
+from bingo_hall.web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
 from bingo_hall.web.qr import phone_url, qr_svg
 from companions.errors import EntryError
 from companions.registry import GameKind, load_kinds
 
-from . import HERE, bp, live, store
-from .setup import N_, SetupErrors, read_players, read_settings
+from . import HERE, bp, live, pins, store
+from .setup import N_, SetupErrors, read_pin, read_players, read_settings
 
 
 def kinds() -> dict[str, GameKind]:
@@ -68,17 +76,79 @@ def index():
 def join():
     raw = request.args.get("code", "")
     code = store.normalise_code(raw)
-    try:
-        store.load_table(get_db(), code)
-    except store.NoSuchTable:
-        if not code:
-            message = gettext("Type the code shown on the table's phone.")
-        else:
+    message, status, retry = None, 404, None
+    if not code:
+        message = gettext("Type the code shown on the table's phone.")
+    else:
+        try:
+            lookup(code)
+        except TooManyRequests as exc:
+            message, status, retry = exc.message(), exc.status, exc.extra["retry_after"]
+        except store.NoSuchTable:
             message = gettext("There is no table with the code %(code)s.", code=code)
-        return render_template(
+    if message:
+        page = render_template(
             "companions/index.html", kinds=kinds(), errors={"code": message}, code=raw
-        ), 404
+        )
+        resp = make_response(page, status)
+        if retry:
+            resp.headers["Retry-After"] = str(retry)
+        return resp
     return redirect(url_for("companions.table", code=code, **_keep_lang()))
+
+
+# --- guessing codes ----------------------------------------------------------------------------
+#: Unknown codes slow the guesser down: 10 in a row from one address, or 100 in a row over the
+#: whole station (a guesser can change address), and further lookups wait 1 s, then twice as
+#: long each time, up to a minute. Tables this phone already opened (remembered in its session
+#: cookie) and the laptop itself are never held up, so players at their tables keep scoring.
+CODE_PER_ADDRESS = BackoffRule(free=10, first_wait_s=1.0, max_wait_s=60.0, forget_s=600.0)
+CODE_OVERALL = BackoffRule(free=100, first_wait_s=1.0, max_wait_s=60.0, forget_s=600.0)
+REMEMBERED = 12  # codes a phone's session keeps
+
+
+class _CodeGate:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.per_address = BackoffPerKey(CODE_PER_ADDRESS)
+        self.overall = Backoff(CODE_OVERALL)
+
+
+def lookup(code: str) -> store.Table:
+    """The table with this (normalised) code, for a phone that may be guessing: NoSuchTable,
+    or TooManyRequests while unknown codes are coming too fast."""
+    who = request.remote_addr or "?"
+    if from_this_machine(who) or code in session.get("tables", []):
+        table = store.load_table(get_db(), code)
+    else:
+        gate = area_state("companions_code_gate", _CodeGate)
+        with gate.lock:  # wait-check-count is one step: a burst gets one lookup through
+            now = time.monotonic()
+            mine, everyone = gate.per_address.get(who, now), gate.overall
+            wait = max(mine.wait(now), everyone.wait(now))
+            if wait:
+                current_app.logger.warning("table code lookups from %s held %.0f s", who, wait)
+                s = math.ceil(wait)
+                raise TooManyRequests(
+                    "Too many wrong table codes. Try again in %(s)s seconds.",
+                    s=s,
+                    extra={"retry_after": s},
+                )
+            try:
+                table = store.load_table(get_db(), code)
+            except store.NoSuchTable:
+                mine.fail(now)
+                everyone.fail(now)
+                raise
+    remember(table.code)
+    return table
+
+
+def remember(code: str) -> None:
+    """This phone opened (or made) the table: its session cookie vouches for the code."""
+    known = session.get("tables", [])
+    if code not in known:
+        session["tables"] = [code, *known][:REMEMBERED]
 
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
@@ -89,9 +159,7 @@ def new_table(game: str):
     if request.method == "GET":
         return render_template("companions/new.html", kind=kind, errors={}, form={})
     as_json = request.is_json
-    data = request.get_json(silent=True) if as_json else None
-    if as_json and not isinstance(data, dict):
-        raise RequestError("Send the table as a JSON object.")
+    data = json_body(required=True) if as_json else {}
     try:
         if as_json:
             sides, members = read_players(kind, data.get("players"), data.get("teams"))
@@ -99,12 +167,17 @@ def new_table(game: str):
             if not isinstance(given, dict):
                 raise SetupErrors({"settings": N_("Settings must be an object")})
             settings = read_settings(kind, given, from_form=False)
+            pin = read_pin(kind, data.get("pin"))
         else:
             teams = [request.form.getlist(f"team{i}") for i in range(kind.team_count)]
             sides, members = read_players(kind, request.form.getlist("player"), teams)
             given = {k[8:]: v for k, v in request.form.items() if k.startswith("setting.")}
             settings = read_settings(kind, given, from_form=True)
-        table = store.create_table(get_db(), kind, settings, sides, members)
+            pin = read_pin(kind, request.form.get("pin"))
+        pin_hash = pins.hash_pin(pin) if pin else None
+        table = store.create_table(get_db(), kind, settings, sides, members, pin_hash)
+        pins.remember(table)  # the phone that chose the PIN is not asked for it
+        remember(table.code)
     except SetupErrors as exc:
         errors = exc.texts(gettext)
         if as_json:
@@ -137,7 +210,7 @@ def _keep_lang() -> dict[str, str]:
 # --- one table ---------------------------------------------------------------------------------
 def _open(code: str) -> tuple[store.Table, GameKind]:
     try:
-        table = store.load_table(get_db(), store.normalise_code(code))
+        table = lookup(store.normalise_code(code))
     except store.NoSuchTable:
         raise NotFound(
             "There is no table with the code %(code)s.", code=store.normalise_code(code)
@@ -146,6 +219,34 @@ def _open(code: str) -> tuple[store.Table, GameKind]:
     if kind is None:
         raise NotFound("Unknown game %(game)s.", game=table.game)
     return table, kind
+
+
+@bp.before_request
+def _private_notes():
+    """Every route of one table (a `<code>` in its URL) but the PIN form itself: a private
+    notebook this phone has not opened with its PIN shows only that the table exists (the
+    page), or is refused with a 401 (JSON, the live stream, every change)."""
+    code = (request.view_args or {}).get("code")
+    if code is None or request.endpoint == "companions.unlock":
+        return None
+    try:
+        table = store.load_table(get_db(), store.normalise_code(code))
+    except store.NoSuchTable:
+        return None  # the route itself says there is no such table
+    if pins.is_unlocked(table):
+        return None
+    kind = kinds().get(table.game)
+    if request.endpoint == "companions.table" and kind is not None:
+        return _locked_page(table, kind)
+    refusal = pins.locked(table)
+    if request.endpoint == "companions.view_json":  # JSON always, even without an Accept header
+        return jsonify({"error": refusal.message(), **refusal.extra}), refusal.status
+    raise refusal
+
+
+def _locked_page(table: store.Table, kind: GameKind, error: str | None = None, status=401):
+    """All a phone without the PIN sees of a private notebook: that the table exists."""
+    return render_template("companions/locked.html", table=table, kind=kind, error=error), status
 
 
 @bp.route("/<code>")
@@ -169,6 +270,28 @@ def table(code: str):
     )
 
 
+@bp.route("/<code>/unlock", methods=["POST"])
+def unlock(code: str):
+    """Type a private notebook's PIN once on this phone (form or JSON `{"pin": "1234"}`)."""
+    table, kind = _open(code)
+    as_json = request.is_json
+    pin = json_body(required=True).get("pin") if as_json else request.form.get("pin", "")
+    try:
+        pins.try_pin(table, pin)
+    except RequestError as exc:
+        if as_json:
+            raise
+        page, status = _locked_page(table, kind, exc.message(), exc.status)
+        resp = make_response(page, status)
+        if exc.extra.get("retry_after"):
+            resp.headers["Retry-After"] = str(exc.extra["retry_after"])
+        return resp
+    url = url_for("companions.table", code=table.code)
+    if as_json:
+        return jsonify({"code": table.code, "url": url})
+    return redirect(url_for("companions.table", code=table.code, **_keep_lang()))
+
+
 @bp.route("/<code>/view")
 def view_json(code: str):
     table, kind = _open(code)
@@ -180,16 +303,7 @@ MAX_ENTRY_BYTES = 32_000
 
 
 def _entry_body() -> dict[str, Any]:
-    if (request.content_length or 0) > MAX_ENTRY_BYTES:
-        raise EntryTooLarge("That entry is too large.")
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise RequestError("Send the entry as a JSON object.")
-    return data
-
-
-class EntryTooLarge(RequestError):
-    status = 413
+    return json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
 
 
 def _player(table: store.Table, data: dict[str, Any]) -> str | None:
@@ -204,8 +318,7 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
 
 def _changed(snap: dict[str, Any], code: str, status: int = 200):
     """Every phone at the table gets the snapshot the change was checked with."""
-    _rendered().put((code, snap["version"]), live.render(snap))
-    hall().hub.publish(live.channel(code), "changed", {"version": snap["version"]})
+    _publish(hall().hub, snap, code, _rendered())
     return jsonify(snap), status
 
 
@@ -254,51 +367,74 @@ def rematch(code: str):
     """Play again with the same players and house rules; every phone at the table is told."""
     table, kind = _open(code)
     new_code = store.rematch(get_db(), table)
+    remember(new_code)
+    pins.remember(store.load_table(get_db(), new_code))  # same notebook owner, same PIN
     _changed(store.snapshot(get_db(), table, kind), table.code)
     url = url_for("companions.table", code=new_code)
     return jsonify({"code": new_code, "url": url}), 201
 
 
 @bp.route("/<code>/events")
+@live_stream
 def events(code: str):
+    """A phone's live view of its table: the current view, then each change as the writer
+    published it. No per-phone queries: one watch per table looks at its version in SQLite
+    every POLL_SECONDS (for another process writing the same file), however many phones follow."""
     table, kind = _open(code)
-    conn = connect(current_app.config["DATABASE"])
-    rendered = _rendered()
-    shown: list[int] = []
-
-    def on_wake(_event) -> Any:
-        """The table's view when its version moved (an event here, or another process)."""
-        version = store.table_version(conn, table.code)
-        if version is None:
-            return END
-        if shown and version == shown[-1]:
-            return None
-        text = rendered.get((table.code, version))
-        if text is None:
-            snap = store.snapshot(conn, table, kind)
-            version, text = snap["version"], live.render(snap)
-            rendered.put((table.code, version), text)
-        shown.append(version)
-        return text
-
-    sub = hall().hub.subscribe(live.channel(table.code))
+    conn = get_db()
+    hub = hall().hub
+    sub = hub.subscribe(live.channel(table.code))
     try:
-        first = on_wake(None)
+        snap = store.snapshot(conn, table, kind)
     except BaseException:
         sub.close()
-        conn.close()
         raise
+    first = live.render(snap)
+    rendered = _rendered()
+    rendered.put((table.code, snap["version"]), first)
+    rendered.told.setdefault(table.code, snap["version"])
+    hub.watch(
+        live.channel(table.code),
+        _table_watch(current_app.config["DATABASE"], table, kind, rendered),
+        live.POLL_SECONDS,
+    )
     stream = EventStream(
         sub,
         first,
         retry_ms=live.RETRY_MS,
         heartbeat_s=live.KEEPALIVE_SECONDS,
-        wake_s=live.POLL_SECONDS,
-        on_wake=on_wake,
         max_seconds=current_app.config.get("COMPANIONS_STREAM_SECONDS", live.STREAM_SECONDS),
-        on_close=conn.close,
     )
-    return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS)
+    return stream.response()
+
+
+def _table_watch(database: str, table: store.Table, kind: GameKind, rendered: live.RenderedViews):
+    """The once-a-second check of one table's channel: publish its view when its version moved
+    without an event here (another process), END when the table is gone."""
+    hub = hall().hub
+
+    def check() -> Any:
+        conn = connect(database)
+        try:
+            version = store.table_version(conn, table.code)
+            if version is None:
+                return END
+            if version == rendered.told.get(table.code):
+                return None
+            snap = store.snapshot(conn, table, kind)
+        finally:
+            conn.close()
+        _publish(hub, snap, table.code, rendered)
+        return None
+
+    return check
+
+
+def _publish(hub, snap: dict[str, Any], code: str, rendered: live.RenderedViews) -> None:
+    text = live.render(snap)
+    rendered.put((code, snap["version"]), text)
+    rendered.told[code] = snap["version"]
+    hub.publish(live.channel(code), "changed", {"version": snap["version"]}, text=text)
 
 
 def _rendered() -> live.RenderedViews:

@@ -7,7 +7,7 @@ import os
 
 import pytest
 from playwright.sync_api import expect
-from testkit import Caller
+from testkit import Caller, watch_csp
 
 from firmware_bridge.embedded import register as start_in_station
 
@@ -21,6 +21,7 @@ def test_the_caller_page_shows_the_board_going_away_and_coming_back(
     bridge = start_in_station(app, emu.path)  # as `bingo-hall serve --device` does
     game = Caller(client).new_game(draw="manual")  # the app's first request
     server = serve(app)
+    blocked = watch_csp(page)  # the box's script and style are static files (issue 20)
     try:
         page.goto(f"{server.url}/caller/login?lang=en&next=/caller/games/{game}")
         page.fill("input[name=pin]", app.config["CALLER_PIN"])
@@ -37,5 +38,6 @@ def test_the_caller_page_shows_the_board_going_away_and_coming_back(
         expect(box.locator(".bhp-state")).to_have_text("retrying")
         emu.replug()
         expect(box).to_have_class("bhp-device state-connected", timeout=5000)
+        assert blocked == []
     finally:
         bridge.stop()

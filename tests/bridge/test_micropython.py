@@ -10,9 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from firmware_bridge import framing
-
-ROOT = Path(framing.__file__).parent
 MICROPYTHON = (
     os.environ.get("MICROPYTHON")
     or shutil.which("micropython", path=str(Path(sys.executable).parent))
@@ -59,10 +56,8 @@ print(sys.implementation.name, machine.UART.sent, lit, dev.applied)
 }
 
 
-def test_the_firmware_runs_on_micropython(tmp_path):
-    for name in ("bhp_device.py", "display.py", "hal_board.py", "config.py", "main.py"):
-        shutil.copy(ROOT / "firmware" / name, tmp_path / name)
-    shutil.copy(ROOT / "framing.py", tmp_path / "framing.py")
+def test_the_firmware_runs_on_micropython(tmp_path, kit_cli):
+    kit_cli(["firmware", str(tmp_path)])  # the board's files, copied as a host copies them
     for name, text in STUBS.items():
         (tmp_path / name).write_text(text)
     run = subprocess.run(

@@ -58,6 +58,8 @@ def test_replies_and_events_are_read():
         "",
         "E9 BALL -3",
         "R+5 OK",
+        "E9 BALL ²",
+        "R① OK",
     ],
 )
 def test_anything_else_is_a_protocol_error_not_a_ball(payload):

@@ -241,4 +241,6 @@ def test_errors_come_in_the_maestros_language(hall):
     )
     assert r.get_json()["error"] == "Maestra es el Maestro en esta ronda y no juega"
     r = hall.client.post(f"/api/games/{gid}/settings", json={"target": 0}, headers=es)
-    assert r.get_json()["error"] == "la meta debe ser un número entero de puntos del 1 al 1000000"
+    assert r.get_json()["error"] == (
+        "el ajuste target: la meta debe ser un número entero de puntos del 1 al 1000000"
+    )

@@ -1,7 +1,7 @@
-"""RULES-NOTES §1 (seed bingo-normal-y-de-puntos), checked on hand-made cards.
+"""docs/rules.md §1 (seed bingo-normal-y-de-puntos), checked on hand-made cards.
 
 Every expected figure below is worked out by hand from the cards drawn here, not taken from the
-code. CARD is laid out so that R1 totals 180 and the N column 190, the RULES-NOTES example:
+code. CARD is laid out so that R1 totals 180 and the N column 190, the docs/rules.md example:
 
         B   I   N   G   O
   R1    5  20  34  51  70   = 180
@@ -94,7 +94,7 @@ def test_bingo_doble_adds_both_totals_and_100():
 
 
 def test_doble_central_redoubles_the_central_line():
-    # RULES-NOTES: R1 180, N 190, the last call 34 completes both: 180·2 + 190·4 + 100 = 1220.
+    # docs/rules.md: R1 180, N 190, the last call 34 completes both: 180·2 + 190·4 + 100 = 1220.
     v = judge(CARD, [5, 20, 51, 70, 36, 38, 40, 42, 34], PUNTOS_RULES)
     assert v.kind == "doble_central" and v.points == 1220
 

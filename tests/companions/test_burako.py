@@ -1,5 +1,5 @@
 """Burako scoring, checked against the seed (rummy-burako.es.txt, "VALOR DE LAS FICHAS",
-"PUNTAJE", "GANADOR") and RULES-NOTES §5. Expected values are worked out by hand in comments."""
+"PUNTAJE", "GANADOR") and docs/rules.md §5. Expected values are worked out by hand in comments."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Clue notebook deductions (seeds/clue.es.txt, RULES-NOTES.md §3), with answers worked by hand."""
+"""Clue notebook deductions (`clue.es.txt`, docs/rules.md §3), with answers worked by hand."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The Clue notebook through the companions shell: real SQLite, real HTTP, real Chromium at 360 px.
-Expected facts are worked out by hand from the rules in seeds/clue.es.txt."""
+Expected facts are worked out by hand from the rules in `clue.es.txt`."""
 
 from __future__ import annotations
 

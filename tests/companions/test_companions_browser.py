@@ -36,7 +36,7 @@ def test_two_phones_share_a_burako_table_live(companions_app, serve, phone, seco
     phone.locator('input[name="team1"]').first.fill("Caro")
     phone.get_by_role("button", name="Start the table").click()
     code = phone.get_by_test_id("table-code").inner_text().strip()
-    assert re.fullmatch(r"[A-Z0-9]{5}", code)
+    assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", code)  # shown in two groups of four
 
     # phone B joins by typing the code, in lower case
     second_phone.goto(f"{server.url}/t/?lang=en")
@@ -92,7 +92,7 @@ def test_the_qr_on_the_table_page_carries_the_join_url(companions_app, serve, ph
     expect(phone.locator("#invite")).to_have_attribute("open", "")
     png = phone.locator(".qr-box svg").screenshot()
     found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
-    assert found and found[0].text.endswith(f"/t/{code}")
+    assert found and found[0].text.endswith(f"/t/{code.replace('-', '')}")  # shown ABCD-EF23
     # installable: the service worker is registered for /t/
     scope = phone.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
     assert scope.endswith("/t/")
@@ -154,7 +154,8 @@ def test_play_again_takes_every_phone_to_the_new_table(companions_app, serve, ph
         expect(page.locator("#winner")).to_have_text("Ana wins!")
     expect(second_phone.locator("#live")).to_have_attribute("data-state", "live")
     phone.get_by_role("button", name="Play again, same players").click()
-    expect(phone.get_by_test_id("table-code")).not_to_have_text(code)
+    shown = f"{code[:4]}-{code[4:]}"  # the page shows the code in two groups of four
+    expect(phone.get_by_test_id("table-code")).not_to_have_text(shown)
     new_code = phone.get_by_test_id("table-code").inner_text().strip()
     # the other phone is offered the new table without reloading
     second_phone.get_by_role("link", name="Go to the new game").click(timeout=3000)

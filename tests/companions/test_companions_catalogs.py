@@ -11,7 +11,10 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_f
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "EntryError": None, "_l": None}
+KEYWORDS = {
+    **DEFAULT_KEYWORDS,
+    **dict.fromkeys(("N_", "EntryError", "_l", "Unauthorized", "TooManyRequests")),
+}
 METHODS = [("**.py", "python"), ("**.html", "jinja2")]
 
 AREAS = {
@@ -20,6 +23,7 @@ AREAS = {
         "companions/web/views.py",
         "companions/web/setup.py",
         "companions/web/store.py",
+        "companions/web/pins.py",
         "companions/web/templates",
     ],
     "companions/web/burako": ["companions/burako.py", "companions/web/burako"],

@@ -1,5 +1,5 @@
 """Rubbers in Domino Bingo: worked hands for every rubber rule of seed domino-bingo.en.txt
-("Scoring", rules 1-5) and RULES-NOTES §2. Tile values in the comments are worked out by hand:
+("Scoring", rules 1-5) and docs/rules.md §2. Tile values in the comments are worked out by hand:
 trump double 28, trump = its pips with blank as 7, plain doubles their pips, [0-3] and [6-4] 10.
 """
 

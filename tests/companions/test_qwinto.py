@@ -1,4 +1,4 @@
-"""The Qwinto sheet engine against seeds/dice-sheet-qwinto.es.txt and RULES-NOTES §4.
+"""The Qwinto sheet engine against `dice-sheet-qwinto.es.txt` and docs/rules.md §4.
 
 Expected values are taken from the notes' table and the seed's text, or worked out by hand in the
 comments; none is copied from the engine's output.
@@ -14,7 +14,7 @@ from companions import qwinto
 from companions.errors import EntryError
 from companions.qwinto import Sheet
 
-# RULES-NOTES §4, typed in from the notes' table: column -> boxes (O/Y/P + index), top to bottom.
+# docs/rules.md §4, typed in from the notes' table: column -> boxes (O/Y/P + index), top to bottom.
 NOTES_TABLE = {
     0: "P0",
     1: "Y0 P1",

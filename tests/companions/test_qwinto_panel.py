@@ -1,5 +1,5 @@
 """The Qwinto panel through the companions shell: real SQLite, real HTTP, real Chromium at 360 px.
-Scores are worked out by hand from seeds/dice-sheet-qwinto.es.txt ("Final del juego")."""
+Scores are worked out by hand from `dice-sheet-qwinto.es.txt` ("Final del juego")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The Qwinto table (`replay`): rolls, who may write, failed throws, the end and the ranking.
-Seed: "Desarrollo del juego" and "Final del juego" of seeds/dice-sheet-qwinto.es.txt."""
+Seed: "Desarrollo del juego" and "Final del juego" of `dice-sheet-qwinto.es.txt`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """One throw, one number; the dice bound the number; the turn passes clockwise (issue 18).
 
-Seed: "Desarrollo del juego" of seeds/dice-sheet-qwinto.es.txt: everyone may write "la suma dicha
+Seed: "Desarrollo del juego" of `dice-sheet-qwinto.es.txt`: everyone may write "la suma dicha
 por el jugador activo", and the next active player is "el siguiente ... en el sentido de las agujas
 del reloj". Each rule is checked on the engine and then through the shell's HTTP API, the way a
 buggy or hostile phone would post it (the panel's side is in test_qwinto_panel.py). Dice bounds

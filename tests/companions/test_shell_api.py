@@ -27,8 +27,8 @@ def totals(client, code):
     return client.get(f"/t/{code}/view").get_json()["view"]["totals"]
 
 
-def test_a_table_gets_a_short_code_and_its_sides_are_the_teams(tclient, code):
-    assert len(code) == 5 and code.isalnum() and code.isupper()
+def test_a_table_gets_an_eight_letter_code_and_its_sides_are_the_teams(tclient, code):
+    assert len(code) == 8 and set(code) <= set("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
     view = tclient.get(f"/t/{code}/view").get_json()["view"]
     assert view["sides"] == ["Ana & Beto", "Caro & Dani"] and view["target"] == 1000
 
@@ -182,12 +182,13 @@ def test_the_page_is_bilingual_and_installable(tclient, code):
     en = tclient.get(f"/t/{code}?lang=en").get_data(as_text=True)
     assert "Guardar la mano" in es and "Save hand" in en
     for page in (es, en):
-        assert 'rel="manifest"' in page and "serviceWorker" in page
+        assert 'rel="manifest"' in page and 'src="/t/static/install.js"' in page
         assert f"/lang/es?next=/t/{code}" in page and "<svg" in page and code in page
     manifest = tclient.get("/t/manifest.webmanifest").get_json(force=True)
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/t/"
     for icon in manifest["icons"]:
         assert tclient.get(icon["src"]).status_code == 200
+    assert "serviceWorker.register" in tclient.get("/t/static/install.js").get_data(as_text=True)
     sw = tclient.get("/t/sw.js")
     assert sw.status_code == 200 and "javascript" in sw.content_type
 

@@ -1,4 +1,4 @@
-"""The shell on a real waitress server: two phones posting at once, and the live stream."""
+"""The shell on the station's real server: two phones posting at once, and the live stream."""
 
 from __future__ import annotations
 
@@ -77,3 +77,35 @@ def test_every_phone_gets_the_new_view_within_a_second(companions_app, serve):
 def test_the_stream_of_an_unknown_table_is_404(companions_app, serve):
     server = serve(companions_app)
     assert requests.get(f"{server.url}/t/NOPE2/events", timeout=5).status_code == 404
+
+
+def test_a_change_made_by_another_process_reaches_every_phone_with_one_check_per_table(
+    companions_app, serve, tmp_path
+):
+    from bingo_hall.app import create_app
+    from bingo_hall.web.instance import hall
+
+    server = serve(companions_app)
+    code = requests.post(f"{server.url}/t/new/burako", json={"teams": [["A"], ["B"]]}).json()[
+        "code"
+    ]
+    # Another process on the same database file: its own app, so its own hub (no event here).
+    other = create_app(
+        {"TESTING": True, "COMPANIONS_ONLY": True, "DATABASE": companions_app.config["DATABASE"]},
+        instance_path=str(tmp_path / "other"),
+    ).test_client()
+    phones = [requests.get(f"{server.url}/t/{code}/events", stream=True, timeout=10) for _ in "abc"]
+    try:
+        lines = [p.iter_lines(chunk_size=1, decode_unicode=True) for p in phones]
+        for phone in lines:
+            assert read_events(phone, lambda e, d: e == "view", 5)["totals"] == [0, 0]
+        hub = hall(companions_app).hub
+        assert len(hub._watches) == 1  # three phones, one table: one watch of its version
+        r = other.post(f"/t/{code}/entries", json={"teams": [hand(40), hand(0)]})
+        assert r.status_code == 201, r.get_json()
+        for phone in lines:  # seen by the watch within POLL_SECONDS, sent to all three
+            update = read_events(phone, lambda e, d: e == "view" and d["hands"], 5)
+            assert update["totals"] == [-60, -100]
+    finally:
+        for p in phones:
+            p.close()

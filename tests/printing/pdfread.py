@@ -3,10 +3,12 @@ wrote it: pypdfium2 renders pages and extracts text with positions, zxing-cpp de
 
 from __future__ import annotations
 
+import ctypes
 import re
 from dataclasses import dataclass
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 import zxingcpp
 
 # <BASE>/C/<deck_id>/<serial>/<sig>, as the issue specifies (the base may carry a path).
@@ -24,6 +26,8 @@ class Word:
     y0: float
     x1: float
     y1: float
+    size: float = 0.0  # font size in points, of the first character
+    fill: tuple[int, int, int] = (0, 0, 0)  # its fill colour, 0-255 per channel
 
     @property
     def cx(self) -> float:
@@ -43,32 +47,71 @@ def open_pdf(data: bytes) -> pdfium.PdfDocument:
 
 
 def page_words(page: pdfium.PdfPage) -> list[Word]:
-    """Every whitespace-separated word on the page with its bounding box."""
+    """Every whitespace-separated word on the page with its bounding box, size and colour."""
     tp = page.get_textpage()
     words: list[Word] = []
-    text, boxes = "", []
+    text, boxes, first = "", [], 0
     for i in range(tp.count_chars()):
         ch = tp.get_text_range(i, 1)
         if ch.isspace() or not ch:
             if text:
-                words.append(_word(text, boxes))
+                words.append(_word(tp, text, boxes, first))
             text, boxes = "", []
             continue
+        if not text:
+            first = i
         text += ch
         boxes.append(tp.get_charbox(i))
     if text:
-        words.append(_word(text, boxes))
+        words.append(_word(tp, text, boxes, first))
     return words
 
 
-def _word(text: str, boxes: list) -> Word:
+def _word(tp: pdfium.PdfTextPage, text: str, boxes: list, first: int) -> Word:
+    rgba = [ctypes.c_uint() for _ in range(4)]
+    pdfium_c.FPDFText_GetFillColor(tp.raw, first, *(ctypes.byref(v) for v in rgba))
     return Word(
         text,
         min(b[0] for b in boxes),
         min(b[1] for b in boxes),
         max(b[2] for b in boxes),
         max(b[3] for b in boxes),
+        pdfium_c.FPDFText_GetFontSize(tp.raw, first),
+        (rgba[0].value, rgba[1].value, rgba[2].value),
     )
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A drawn path: its points in PDF points on the page, and whether it is filled."""
+
+    points: tuple[tuple[float, float], ...]
+    filled: bool
+
+
+def page_shapes(page: pdfium.PdfPage) -> list[Shape]:
+    """Every path on the page, also those inside forms, with points moved to page coordinates."""
+    shapes = []
+    matrices: list[pdfium.PdfMatrix] = []  # the form matrix at each nesting level
+    for obj in page.get_objects(max_depth=4):
+        del matrices[obj.level :]
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+            matrices.append(obj.get_matrix())
+        if obj.type != pdfium_c.FPDF_PAGEOBJ_PATH:
+            continue
+        points = []
+        for i in range(pdfium_c.FPDFPath_CountSegments(obj.raw)):
+            x, y = ctypes.c_float(), ctypes.c_float()
+            segment = pdfium_c.FPDFPath_GetPathSegment(obj.raw, i)
+            pdfium_c.FPDFPathSegment_GetPoint(segment, ctypes.byref(x), ctypes.byref(y))
+            point = obj.get_matrix().on_point(x.value, y.value)
+            for m in reversed(matrices):
+                point = m.on_point(*point)
+            points.append(point)
+        fill, stroke = ctypes.c_int(), ctypes.c_int()
+        pdfium_c.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill), ctypes.byref(stroke))
+        shapes.append(Shape(tuple(points), fill.value != 0))
+    return shapes
 
 
 @dataclass(frozen=True)
@@ -77,6 +120,11 @@ class Scan:
     x: float  # centre, in PDF points from the left
     y: float  # centre, in PDF points from the bottom
     left: float  # the code's left edge, in PDF points
+
+    def contains(self, x: float, y: float, pad: float = 0.0) -> bool:
+        """Whether (x, y) falls on the code's square (its sides are 2 * (x - left))."""
+        half = self.x - self.left + pad
+        return abs(x - self.x) <= half and abs(y - self.y) <= half
 
 
 def scan_qr_codes(page: pdfium.PdfPage, dpi: float = 100) -> list[Scan]:

@@ -1,11 +1,9 @@
-"""The margin figures (RULES-NOTES §1, "cifras pequeñas impresas en la extremidad de cada hilera"),
+"""The margin figures (docs/rules.md §1: "cifras pequeñas impresas en la extremidad de cada hilera")
 read back from the PDF's text with positions: each row's total at its right end, each column's
 under it, each diagonal's at the corner where it ends; and they equal the sums of the numbers
 printed in those lines."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import pytest
 
@@ -13,80 +11,10 @@ from bingo_hall.cards import Card
 from bingo_hall.manifest import Deck, new_deck
 from bingo_hall.printing import render_deck_pdf
 
-from .pdfread import Word, open_pdf, page_words
+from .cardread import PrintedCard, read_cards
+from .pdfread import open_pdf, page_words
 
 BASE = "http://10.0.0.2:5000"
-FREE_WORDS = {"FREE", "LIBRE"}
-
-
-@dataclass
-class PrintedCard:
-    serial: int
-    grid: list[list[int | None]]  # rows top to bottom, as printed
-    row_totals: list[int]
-    column_totals: list[int]
-    d1: int  # at the bottom-right corner, where the top-left to bottom-right diagonal ends
-    d2: int  # at the bottom-left corner
-
-
-def _slot(word: Word, size, columns: int, rows: int) -> int:
-    w, h = size
-    return int((h - word.cy) // (h / rows)) * columns + int(word.cx // (w / columns))
-
-
-def read_cards(page, columns: int, rows: int) -> list[PrintedCard]:
-    """Find each card's grid, serial and small figures purely from text positions."""
-    size = page.get_size()
-    words = page_words(page)
-    serials = {}
-    for label, number in zip(words, words[1:]):
-        if label.text in ("Card", "Tarjeta"):
-            serials[id(number)] = int(number.text)
-    cards = []
-    for slot in range(columns * rows):
-        mine = [w for w in words if _slot(w, size, columns, rows) == slot]
-        serial = [serials[id(w)] for w in mine if id(w) in serials]
-        if not serial:
-            continue
-        figures = [w for w in mine if w.text.isdigit() and id(w) not in serials]
-        tallest = max(w.height for w in figures)
-        big = [w for w in figures if w.height > 0.7 * tallest]
-        small = [w for w in figures if w.height < 0.6 * tallest]
-        big += [w for w in mine if w.text in FREE_WORDS]
-        assert len(big) == 25, f"slot {slot}: {len(big)} grid entries"
-        big.sort(key=lambda w: -w.cy)
-        grid_words = [sorted(big[i : i + 5], key=lambda w: w.cx) for i in range(0, 25, 5)]
-        grid = [[None if w.text in FREE_WORDS else int(w.text) for w in row] for row in grid_words]
-        pitch = grid_words[0][1].cx - grid_words[0][0].cx
-        right = max(w.x1 for w in big)
-        left = min(w.x0 for w in big)
-        bottom = min(w.y0 for w in grid_words[4])
-
-        row_totals = [
-            one(
-                [s for s in small if s.x0 > right and abs(s.cy - row[0].cy) < pitch / 3],
-                f"card {serial[0]} row {r + 1}",
-            )
-            for r, row in enumerate(grid_words)
-        ]
-        below = [s for s in small if s.y1 < bottom]
-        column_totals = [
-            one(
-                [s for s in below if abs(s.cx - grid_words[0][c].cx) < pitch / 3],
-                f"card {serial[0]} column {c}",
-            )
-            for c in range(5)
-        ]
-        d1 = one([s for s in below if s.x0 > right], "bottom-right corner")
-        d2 = one([s for s in below if s.x1 < left], "bottom-left corner")
-        cards.append(PrintedCard(serial[0], grid, row_totals, column_totals, d1, d2))
-    return cards
-
-
-def one(found: list[Word], what: str) -> int:
-    """The single figure expected at a place on the card."""
-    assert len(found) == 1, f"{what}: found {[w.text for w in found]}"
-    return int(found[0].text)
 
 
 def line_sum(numbers) -> int:

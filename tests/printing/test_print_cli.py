@@ -125,10 +125,41 @@ def test_print_never_overwrites_the_deck_file_with_the_pdf(deck_file, capsys):
     assert deck_file.read_bytes() == before
 
 
-def test_kit_writes_board_tokens_and_rules(tmp_path, capsys):
+def test_generate_free_centre_limit_error_names_the_free_centre(tmp_path, capsys):
+    err = run_error(
+        capsys, ["generate", "-n", "1366", "--free-centre", "-o", str(tmp_path / "p.pdf")]
+    )
+    assert "1365" in err and "comes from --free-centre" in err
+    assert list(tmp_path.iterdir()) == []
+    err = run_error(capsys, ["generate", "-n", "3004", "-o", str(tmp_path / "p.pdf")])
+    assert "3003" in err and "free" not in err.lower()
+
+
+def test_printing_a_free_centre_deck_over_1365_cards_names_the_free_centre(tmp_path, capsys):
+    # A hand-edited deck file: 1400 numbered cards, then marked as a FREE-centre deck.
+    path = save_deck(new_deck(1400, seed="edited", name="Editada"), tmp_path / "e.deck.json")
+    data = json.loads(path.read_text())
+    data["free_centre"] = True
+    path.write_text(json.dumps(data))
+    err = run_error(
+        capsys, ["print", str(path), "-o", str(tmp_path / "e.pdf"), "--base-url", "http://h"]
+    )
+    assert "1400" in err and "1365" in err and "FREE centre" in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "ours", "theirs"),
+    [("es", ["Reglas", "Cartón Nº", "cartón"], "Card No."), ("en", ["rules", "Card No."], "Nº")],
+)
+def test_kit_writes_board_tokens_and_rules_in_its_language(tmp_path, capsys, lang, ours, theirs):
     out = tmp_path / "kit.pdf"
-    main(["kit", "-o", str(out), "--lang", "en", "--paper", "letter"])
-    assert len(open_pdf(out.read_bytes())) >= 3
+    main(["kit", "-o", str(out), "--lang", lang, "--paper", "letter"])
+    pdf = open_pdf(out.read_bytes())
+    assert len(pdf) in (3, 4)  # board, tokens, and one or two pages of rules
+    rules = " ".join(pdf[i].get_textpage().get_text_range() for i in range(2, len(pdf)))
+    rules = " ".join(rules.split())
+    assert all(word in rules for word in ours) and theirs not in rules
+    assert "tarjeta" not in rules.lower()
 
 
 def test_default_base_url_uses_the_lan_address_on_port_5000(monkeypatch):

@@ -10,7 +10,7 @@ import pytest
 
 from bingo_hall.cli import main
 from bingo_hall.errors import KitError
-from bingo_hall.manifest import new_deck
+from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.printing import render_deck_pdf
 from bingo_hall.printing.templates import load_template
 
@@ -43,13 +43,17 @@ def test_there_is_a_colour_theme_and_a_black_and_white_one():
 def test_every_template_fills_its_page_with_cards_inside_the_margins(path, paper):
     data = tomllib.loads(path.read_text())
     per_page = data["columns"] * data["rows"]
-    deck = new_deck(per_page, seed="fit", name="Margen")
+    if data.get("game") == 90:  # a slot holds a strip of 6 tickets
+        deck = new_strip_deck(per_page, seed="fit", name="Margen")
+        label, per_page = "Cartón", 6 * per_page
+    else:
+        deck, label = new_deck(per_page, seed="fit", name="Margen"), "Cartón"
     pdf = open_pdf(render_deck_pdf(deck, template=path.stem, paper=paper, base_url="http://h"))
     assert len(pdf) == 1
     page = pdf[0]
     w, h = page.get_size()
     words = page_words(page)
-    assert sum(word.text == "Tarjeta" for word in words) == per_page
+    assert sum(word.text == label for word in words) == per_page
     margin = 4 * MM  # most home printers cannot print closer than about 5 mm to the edge
     for word in words:
         assert margin < word.x0 and word.x1 < w - margin, word

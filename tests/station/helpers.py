@@ -8,8 +8,9 @@ import hashlib
 import hmac
 
 
-def order_from_document(seed: bytes, public_input: str = "") -> list[int]:
-    """docs/fairness.md step by step: HMAC-SHA256 blocks, rejection sampling, Fisher-Yates."""
+def order_from_document(seed: bytes, public_input: str = "", balls: int = 75) -> list[int]:
+    """docs/fairness.md step by step: HMAC-SHA256 blocks, rejection sampling, Fisher-Yates over
+    [1 .. balls] (75, or 90 for a game of strips)."""
     label = b"draw" + public_input.encode("utf-8")
     stream = bytearray()
     block = 0
@@ -22,17 +23,17 @@ def order_from_document(seed: bytes, public_input: str = "") -> list[int]:
         return stream.pop(0)
 
     def below(n: int) -> int:
-        bits = (n - 1).bit_length()  # every n <= 75 fits in one byte
+        bits = (n - 1).bit_length()  # every n <= 90 fits in one byte
         while True:
             v = byte() & ((1 << bits) - 1)
             if v < n:
                 return v
 
-    balls = list(range(1, 76))
-    for i in range(74, 0, -1):
+    order = list(range(1, balls + 1))
+    for i in range(balls - 1, 0, -1):
         j = below(i + 1)
-        balls[i], balls[j] = balls[j], balls[i]
-    return balls
+        order[i], order[j] = order[j], order[i]
+    return order
 
 
 def sha256_hex(data: bytes) -> str:

@@ -45,13 +45,15 @@ def test_players_can_view_a_game_but_never_see_an_unrevealed_seed(client, auth, 
 
 
 def test_a_wrong_pin_is_refused_and_repeated_wrong_pins_are_rate_limited(client):
+    lan = {"REMOTE_ADDR": "192.168.1.40"}  # a phone on the Wi-Fi (the laptop is never locked)
     for _ in range(5):
-        assert client.post("/api/login", json={"pin": "000000"}).status_code == 401
-    r = client.post("/api/login", json={"pin": "000000"})
+        r = client.post("/api/login", json={"pin": "000000"}, environ_base=lan)
+        assert r.status_code == 401
+    r = client.post("/api/login", json={"pin": "000000"}, environ_base=lan)
     assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
     # even the right PIN waits now: a guesser cannot keep trying
     right = client.application.config["CALLER_PIN"]
-    assert client.post("/api/login", json={"pin": right}).status_code == 429
+    assert client.post("/api/login", json={"pin": right}, environ_base=lan).status_code == 429
 
 
 def test_deck_upload_validates_and_the_list_hides_the_secret(client, auth, caller):

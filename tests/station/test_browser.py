@@ -1,4 +1,4 @@
-"""Real Chromium (pytest-playwright, Debian's /usr/bin/chromium) against a real waitress server:
+"""Real Chromium (pytest-playwright, Debian's /usr/bin/chromium) against the station's real server:
 the Maestro logs in and draws, the board lights up, a second screen on /display follows live
 without a reload, undo, manual entry on the Tabla Confrontadora, and the language switch."""
 
@@ -114,40 +114,20 @@ def test_a_waiting_display_picks_up_the_new_game_by_itself(page, live_server, cl
     expect(page.locator("#last-call .number")).to_have_text(str(ball), timeout=15000)
 
 
-def test_a_display_that_lost_the_station_catches_up_on_reconnect(page, app, client, caller):
-    import threading
-    import time
-
-    from waitress import create_server
-
-    def serve(port=0):
-        for _ in range(50):  # the old socket may take a moment to let the port go
-            try:
-                server = create_server(app, host="127.0.0.1", port=port, threads=8)
-                break
-            except OSError:
-                time.sleep(0.1)
-        threading.Thread(target=server.run, daemon=True).start()
-        return server
-
+def test_a_display_that_lost_the_station_catches_up_on_reconnect(page, app, client, caller, serve):
     h = caller.auth
     gid = caller.new_game()
-    server = serve()
-    port = server.effective_port
+    server = serve(app)
+    port = server.port
     page.goto(f"http://127.0.0.1:{port}/display/{gid}")
     expect(page.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
-    for channel in list(server._map.values()):  # the laptop's station goes away...
-        channel.close()
-    server.close()
+    server.close()  # the laptop's station goes away (its open streams with it)...
     expect(page.locator("#offline")).to_be_visible(timeout=SLOW)
     missed = [client.post(f"/api/games/{gid}/draw", headers=h).get_json() for _ in range(3)]
-    server = serve(port)  # ...and comes back on the same address
-    try:
-        expect(page.locator("#offline")).to_be_hidden(timeout=SLOW)
-        expect(page.locator(".tabla .ball.called")).to_have_count(3, timeout=SLOW)
-        expect(page.locator("#last-call .number")).to_have_text(str(missed[-1]["ball"]))
-    finally:
-        server.close()
+    serve(app, port)  # ...and comes back on the same address
+    expect(page.locator("#offline")).to_be_hidden(timeout=SLOW)
+    expect(page.locator(".tabla .ball.called")).to_have_count(3, timeout=SLOW)
+    expect(page.locator("#last-call .number")).to_have_text(str(missed[-1]["ball"]))
 
 
 def test_the_voice_says_each_call_in_the_display_language(page, live_server, client, caller):

@@ -5,43 +5,31 @@ import socket
 import subprocess
 import sys
 
-from bingo_hall.cli import main
-
 from .helpers import order_from_document
 
 SEED = bytes.fromhex("9f" * 32)
 
 
-def run(argv, capsys):
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def test_audit_prints_the_commitment_and_the_order_an_auditor_can_recompute(capsys):
-    code, out, _ = run(["audit", "--seed", SEED.hex(), "--public-input", "Sala 3"], capsys)
+def test_audit_prints_the_commitment_and_the_order_an_auditor_can_recompute(kit_cli):
+    code, out, _ = kit_cli(["audit", "--seed", SEED.hex(), "--public-input", "Sala 3"])
     assert code in (0, None)
     lines = dict(line.split(": ", 1) for line in out.splitlines())
     assert lines["commitment"] == hashlib.sha256(SEED).hexdigest()
     assert [int(b) for b in lines["order"].split()] == order_from_document(SEED, "Sala 3")
 
 
-def test_audit_checks_a_list_of_calls(capsys):
+def test_audit_checks_a_list_of_calls(kit_cli):
     order = order_from_document(SEED)
     good = ",".join(map(str, order[:8]))
-    code, out, _ = run(["audit", "--seed", SEED.hex(), "--calls", good], capsys)
+    code, out, _ = kit_cli(["audit", "--seed", SEED.hex(), "--calls", good])
     assert code in (0, None) and "follow the committed order" in out
     bad = ",".join(map(str, [order[1], order[0]]))
-    code, _, err = run(["audit", "--seed", SEED.hex(), "--calls", bad], capsys)
+    code, _, err = kit_cli(["audit", "--seed", SEED.hex(), "--calls", bad])
     assert code == 2 and "call #1" in err
 
 
-def test_audit_refuses_a_seed_that_is_not_64_hex_digits(capsys):
-    code, _, err = run(["audit", "--seed", "1234"], capsys)
+def test_audit_refuses_a_seed_that_is_not_64_hex_digits(kit_cli):
+    code, _, err = kit_cli(["audit", "--seed", "1234"])
     assert code == 2 and err.count("\n") == 1 and "64" in err
 
 
@@ -73,18 +61,18 @@ def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path):
     assert r.stderr.count("\n") == 1 and f"port {port} is already in use" in r.stderr
 
 
-def test_serve_refuses_a_broken_deck_file(tmp_path, capsys):
+def test_serve_refuses_a_broken_deck_file(tmp_path, kit_cli):
     bad = tmp_path / "bad.deck.json"
     bad.write_text("{}")
-    code, _, err = run(["serve", "--deck", str(bad), "--db", str(tmp_path / "d.sqlite")], capsys)
+    code, _, err = kit_cli(["serve", "--deck", str(bad), "--db", str(tmp_path / "d.sqlite")])
     assert code == 2 and "not a deck file" in err
 
 
-def test_init_db_creates_the_station_tables(tmp_path, capsys):
+def test_init_db_creates_the_station_tables(tmp_path, kit_cli):
     import sqlite3
 
     db = tmp_path / "new.sqlite"
-    code, out, _ = run(["init-db", "--db", str(db)], capsys)
+    code, out, _ = kit_cli(["init-db", "--db", str(db)])
     assert code == 0 and str(db) in out
     with sqlite3.connect(db) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}

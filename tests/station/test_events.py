@@ -1,8 +1,9 @@
-"""Server-Sent Events through a real waitress server: a screen gets a full snapshot first, then
+"""Server-Sent Events through the station's real server: a screen gets a full snapshot first, then
 each call and undo, and events go out only after the call is in SQLite."""
 
 import json
 import sqlite3
+import time
 
 import requests
 
@@ -77,18 +78,17 @@ def test_a_call_is_in_sqlite_before_it_is_published(app, client, caller):
     assert seen == [[(ball,)]]  # another connection already saw the committed call
 
 
-def test_event_streams_leave_threads_free_for_the_maestro(app, client, caller):
+def test_a_quiet_stream_sends_a_heartbeat_comment(live_server, caller, monkeypatch):
+    from bingo_hall.station import api
 
+    monkeypatch.setattr(api, "HEARTBEAT_S", 1.0)
     gid = caller.new_game()
-    app.config["SSE_LIMIT"] = 1
-    first = client.get(f"/api/games/{gid}/events")
-
-    def open_streams():
-        return hall(app).hub.count()
-
-    assert first.status_code == 200 and open_streams() == 1
-    second = client.get(f"/api/games/{gid}/events")
-    assert second.status_code == 503 and "too many screens" in second.get_json()["error"]
-    first.close()  # the screen went away before anything was sent: its slot is free again
-    assert open_streams() == 0
-    client.get(f"/api/games/{gid}/events").close()
+    url = f"{live_server.url}/api/games/{gid}/events"
+    with requests.get(url, stream=True, timeout=10) as resp:
+        lines = resp.iter_lines(chunk_size=1, decode_unicode=True)
+        assert next(lines) == "retry: 2000"
+        [(kind, _)] = read_events(lines, 1)
+        t0 = time.monotonic()
+        assert kind == "snapshot"
+        assert next(line for line in lines if line.startswith(":")) == ": heartbeat"
+        assert time.monotonic() - t0 < 5  # one quiet second, found by the once-a-second tick

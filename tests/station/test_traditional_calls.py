@@ -53,7 +53,7 @@ def test_the_halls_own_file_overrides_the_kits_number_by_number(tmp_path):
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ('[es]\n"76" = "fuera"\n', "not a ball number from 1 to 75"),
+        ('[es]\n"91" = "fuera"\n', "not a ball number from 1 to 90"),
         ('[fr]\n"1" = "un"\n', "sections are [es] and [en]"),
         ('[es]\n"1" = "' + "x" * 61 + '"\n', "at most 60 characters"),
         ("[es\n", "not valid TOML"),

@@ -35,13 +35,16 @@
     const big = document.getElementById("last-call");
     big.innerHTML = "";
     if (s.last) {
-      const letter = document.createElement("span");
-      letter.className = "letter l-" + s.last.call[0];
-      letter.textContent = s.last.call[0];
       const number = document.createElement("span");
       number.className = "number";
       number.textContent = s.last.ball;
-      big.append(letter, number);
+      if (s.balls !== 90) { // 90-ball calls have no letter
+        const letter = document.createElement("span");
+        letter.className = "letter l-" + s.last.call[0];
+        letter.textContent = s.last.call[0];
+        big.append(letter);
+      }
+      big.append(number);
     } else {
       const w = document.createElement("span");
       w.className = "waiting";

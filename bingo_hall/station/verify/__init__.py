@@ -24,11 +24,12 @@ from ...signing import signature_is_valid
 from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import RequestError
+from ...web.inputs import is_ascii_number
+from ...web.inputs import json_body as body
 from .. import games
-from ..api import body
 from ..auth import caller_required
 from ..decks import get_deck
-from . import awards, record, schema, store
+from . import awards, record, schema, store, ticket_page, tickets90
 
 bp = Blueprint(
     "verify",
@@ -41,6 +42,8 @@ bp = Blueprint(
 
 def _scores_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """Every station snapshot carries the scoreboard, so a screen that reconnects is right."""
+    if tickets90.is_ninety(conn, game_id):
+        return {"scores": None}  # a 90-ball game has prizes instead (tickets90.prize_state)
     try:
         return {"scores": awards.scores(conn, game_id)}
     except KitError:
@@ -53,12 +56,13 @@ def register(app: Flask) -> None:
     app.register_blueprint(bp)
     with app.app_context():
         games.add_snapshot_extender(_scores_for_snapshot)
+        games.add_snapshot_extender(tickets90.snapshot_prizes)
 
 
 def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
     """(deck, card) when the URL is one this hall printed, else None (never says which part
     was wrong)."""
-    if not serial.isdigit() or len(serial) > 6 or len(sig) > 64:
+    if not is_ascii_number(serial, 6) or len(sig) > 64:
         return None
     try:
         deck = get_deck(conn, deck_id)
@@ -149,6 +153,8 @@ def card_page(deck_id: str, serial: str, sig: str):
         return render_template("verify/not_a_card.html"), 404
     deck, card = found
     gid = _game_for_deck(conn, deck.deck_id)
+    if deck.game == 90:
+        return ticket_page.card_page(conn, deck, card, gid)
     verdict, game, board = None, None, None
     if gid is not None:
         game = games.get_game(conn, gid)
@@ -168,6 +174,8 @@ def check(game_id: int, serial: str):
     verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
     conn = get_db()
     _check_scanned(conn, game_id, serial)
+    if tickets90.is_ninety(conn, game_id):
+        return ticket_page.check(conn, game_id, serial)
     checked = store.check(conn, game_id, serial)
     if request.args.get("quiet") != "1":
         games.publish(checked.game_id, "verdict", shown_verdict(checked.to_json()))
@@ -239,6 +247,8 @@ def settings(game_id: int):
 @caller_required
 def claim(game_id: int):
     conn = get_db()
+    if tickets90.is_ninety(conn, game_id):
+        return ticket_page.claim(conn, game_id, body(required=True))
     made = store.make_claim(conn, game_id, body(required=True))
     games.publish(made["game_id"], "claim", made)
     shown = {**made["verdict"], "round": made["round"]}
@@ -251,6 +261,8 @@ def claim(game_id: int):
 @caller_required
 def award(game_id: int):
     conn = get_db()
+    if tickets90.is_ninety(conn, game_id):
+        return jsonify(tickets90.award(conn, game_id, body()))
     settled = awards.award(conn, game_id)
     games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
     return jsonify(settled)

@@ -13,10 +13,10 @@ import json
 import sqlite3
 from typing import Any
 
-from ...cards import call_name
 from .. import games
 from ..decks import get_deck
-from . import awards
+from ..spoken import call_label
+from . import awards, tickets90
 
 CSV_FIELDS = (
     "round",
@@ -58,7 +58,7 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
                     {
                         "seq": c["seq"],
                         "ball": c["ball"],
-                        "call": call_name(c["ball"]),
+                        "call": call_label(c["ball"], game.balls),
                         "source": c["source"],
                         "at": c["called_at"],
                         "undone_at": c["undone_at"],
@@ -82,6 +82,8 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
                 ],
             }
         )
+        if game.balls == 90:  # the prizes of a 90-ball round (tickets90), in the order won
+            rounds[-1]["prizes"] = tickets90.awarded(conn, rnd["id"])
     board = awards.scores(conn, gid)
     by_round = {a["round"]: a for a in board["awards"]}
     for rnd in rounds:
@@ -90,7 +92,8 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
         "format": "bingo-hall-record/1",
         "game_id": gid,
         "deck": {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)},
-        "mode": game.mode,
+        "balls": game.balls,
+        "mode": game.to_json()["mode"],
         "status": game.status,
         "created": game.created,
         "ended": game.ended,
@@ -100,6 +103,18 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
         "standings": board["sides"],
         "winner": board["winner"],
     }
+
+
+#: what makes a spreadsheet read a cell as a formula (OWASP "CSV injection")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, so a
+    player named `=HYPERLINK(...)` is shown as text; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def record_csv(rec: dict[str, Any]) -> str:
@@ -135,7 +150,9 @@ def record_csv(rec: dict[str, Any]) -> str:
                     "points": "" if v["points"] is None else v["points"],
                     "detail": " ".join(v["winning"])
                     if cl["valid"]
-                    else f"penalty: {p['line']} cleared ({' '.join(map(str, p['numbers']))})",
+                    else f"penalty: {p['line']} cleared ({' '.join(map(str, p['numbers']))})"
+                    if p
+                    else "",
                 }
             )
         a = rnd["award"]
@@ -152,6 +169,21 @@ def record_csv(rec: dict[str, Any]) -> str:
                     "detail": f"next Maestro {a['next_maestro']}" if a["next_maestro"] else "",
                 }
             )
+        for prize in rnd.get("prizes", ()):
+            for w in prize["winners"]:
+                rows.append(
+                    {
+                        "round": rnd["round"],
+                        "at": prize["at"],
+                        "event": "prize",
+                        "serial": w["serial"],
+                        "player": w["player"] or "",
+                        "result": prize["prize"],
+                        "detail": f"claim {w['claim_id']}, on call {prize['at_call']}",
+                    }
+                )
         events = sorted(rows[1:], key=lambda row: row["at"] or "")  # the round row stays first
-        writer.writerows(rows[:1] + events)
+        writer.writerows(
+            {k: spreadsheet_safe(v) for k, v in row.items()} for row in rows[:1] + events
+        )
     return out.getvalue()

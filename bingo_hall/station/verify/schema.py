@@ -6,6 +6,10 @@
 * `claims`: every BINGO shouted, with the verdict it got (JSON) and the penalty of a false one.
   `at_call` is how many live calls the round had: claims with the same value were simultaneous.
 * `awards`: one per settled round; its points go to the side (player or team) named there.
+
+Step 2 (90-ball games, `tickets90.py`): `prize_awards`, one row per winner of a prize (línea,
+bingo; one line, two lines, full house) in a round. A 90-ball claim is a row of `claims` whose
+`line` holds the prize claimed.
 """
 
 MIGRATIONS: list[str] = [
@@ -52,6 +56,20 @@ MIGRATIONS: list[str] = [
         maestro TEXT,
         next_maestro TEXT,
         made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    """,
+    """
+    CREATE TABLE prize_awards (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        round_id INTEGER NOT NULL REFERENCES rounds(id),
+        prize TEXT NOT NULL,
+        claim_id INTEGER NOT NULL REFERENCES claims(id),
+        serial INTEGER NOT NULL,
+        player TEXT,
+        at_call INTEGER NOT NULL,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        UNIQUE (round_id, prize, claim_id)
     );
     """,
 ]

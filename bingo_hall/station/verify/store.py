@@ -15,18 +15,17 @@ from typing import Any
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, Card
-from ...errors import DeckError, KitError
+from ...errors import DeckError
 from ...manifest import Deck
-from ...patterns import pattern_from_spec
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
+from ...web.inputs import is_ascii_number
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..model import Game
+from ..settings import JUDGING_KEYS, SETTING_KEYS, check_keys, rules_from
 
-SETTING_KEYS = ("target", "pattern", "mask", "completing_call_only", "winner_becomes_maestro")
-JUDGING_KEYS = ("pattern", "mask", "completing_call_only")  # fixed once a round has calls
 MAX_NAME = 40
 
 
@@ -45,16 +44,17 @@ def _merged(game: Game, stored: dict[str, Any]) -> dict[str, Any]:
 def game_rules(conn: sqlite3.Connection, game: Game) -> rules.Rules:
     """The Rules the game is played with: its mode and free centre plus the claims settings."""
     stored = settings_of(conn, game.game_id)[0]
-    return rules_from(game, _merged(game, stored))
+    return rules_from(game.mode, game.free_centre, _merged(game, stored))
 
 
 def game_card(conn: sqlite3.Connection, game: Game, serial: Any) -> tuple[Deck, Card]:
     """The card with this serial in the game's deck; 404 for a serial the deck does not have."""
     deck = get_deck(conn, game.deck_id)
-    if isinstance(serial, str) and serial.strip().isdigit():
-        serial = int(serial.strip())
-    if isinstance(serial, bool) or not isinstance(serial, int):
+    if not (isinstance(serial, str) and is_ascii_number(serial.strip())) and (
+        isinstance(serial, bool) or not isinstance(serial, int)
+    ):
         raise RequestError("the serial is the whole number printed on the card")
+    serial = int(serial)
     try:
         return deck, deck.card(serial)
     except DeckError:
@@ -203,11 +203,7 @@ def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
 def update_settings(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict:
     """Change the target, the pattern or the hall rules. The pattern and the hall rules change
     only before the round's first call, so no claim is judged under two sets of rules."""
-    unknown = sorted(set(data) - set(SETTING_KEYS) - {"maestro"})
-    if unknown:
-        raise RequestError(
-            "unknown setting %(key)s; use %(keys)s", key=unknown[0], keys=", ".join(SETTING_KEYS)
-        )
+    check_keys(data, also=("maestro",))
     with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
@@ -218,10 +214,8 @@ def update_settings(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]
                 new.pop("mask", None)
             if "maestro" in data:
                 maestro = _name(data["maestro"], required=False)
-            if game.mode == rules.PUNTOS and new.get("pattern") not in (None, "", "lines"):
-                raise RequestError("patterns are played in Bingo Normal only")
             before, after = _merged(game, stored), _merged(game, new)
-            trial = rules_from(game, after)
+            trial = rules_from(game.mode, game.free_centre, after)
             changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
             if changes_play and games.called_balls(conn, gid):
                 raise Conflict(
@@ -229,46 +223,6 @@ def update_settings(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]
                 )
             save_settings(conn, gid, new, maestro)
     return {"game_id": gid, "settings": rules_json(trial)}
-
-
-def rules_from(game: Game, settings: dict[str, Any]) -> rules.Rules:
-    """Validate a settings dict by building the Rules it describes (KitError names the problem)."""
-    target = settings.get("target", rules.DEFAULT_TARGET)
-    for key in ("completing_call_only", "winner_becomes_maestro"):
-        if key in settings and not isinstance(settings[key], bool):
-            raise RequestError("%(key)s must be true or false", key=key)
-    mode = rules.PUNTOS if game.mode == rules.PUNTOS else rules.NORMAL
-    try:
-        return _rules(game, settings, mode, target)
-    except KitError as exc:  # the pure module words it in English; the catalog has it in Spanish
-        raise RequestError(str(exc)) from None
-
-
-def N_(message: str) -> str:
-    """Marks the pure modules' fixed messages for the catalog (see rules_from)."""
-    return message
-
-
-PURE_MESSAGES = (
-    N_("the target must be a whole number of points from 1 to 1000000"),  # MAX_TARGET
-    N_("patterns are played in Bingo Normal only"),
-    N_("a custom pattern is 25 cells of 1 and 0, row by row"),
-    N_("the custom pattern is empty: click at least one square"),
-    N_("the custom pattern cannot be the centre square alone"),
-)
-
-
-def _rules(game: Game, settings: dict[str, Any], mode: str, target: Any) -> rules.Rules:
-    return rules.Rules(
-        mode=mode,
-        free_centre=game.free_centre,
-        completing_call_only=settings.get("completing_call_only") is True,
-        winner_becomes_maestro=settings.get("winner_becomes_maestro") is True,
-        target=target,
-        pattern=pattern_from_spec(settings.get("pattern"), settings.get("mask"))
-        if mode == rules.NORMAL
-        else None,
-    )
 
 
 def rules_json(r: rules.Rules) -> dict[str, Any]:

@@ -20,4 +20,5 @@ KIND = GameKind(
     default_settings={},
     replay=replay,
     template="companions/clue.html",
+    private=True,
 )

@@ -1,6 +1,6 @@
 """The shell's replay for the Clue notebook: stored entries in, the panel's view out (pure).
 
-One table is one detective's notebook (RULES-NOTES.md §3): the table's players are everyone
+One table is one detective's notebook (docs/rules.md §3): the table's players are everyone
 seated, in seating order, and the first entry is the setup, saying which of them is me, my cards
 and the hand sizes. Every later entry is an event: a suggestion, a failed accusation or a card
 seen by accident. Event numbers in the panel and in contradiction messages count the active
@@ -10,8 +10,7 @@ events from 1, in order.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
 from companions.clue import (
@@ -25,24 +24,17 @@ from companions.clue import (
 )
 from companions.errors import EntryError
 
-_CACHE: OrderedDict[str, dict] = OrderedDict()  # the same notes give the same view
-_CACHE_SIZE = 64
-_LOCK = threading.Lock()
-
 
 def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
-    """Rebuild the notebook from its entries; the view has the grid, why-chains and odds."""
-    key = json.dumps([players, entries], sort_keys=True, default=str)
-    with _LOCK:  # the server answers phones from several threads
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
-    view = _build(players, entries)
-    with _LOCK:
-        _CACHE[key] = view
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return view
+    """Rebuild the notebook from its entries; the view has the grid, why-chains and odds. The
+    same notes give the same view, so the last few views are kept (the replay is pure)."""
+    return _replay_cached(json.dumps([players, entries], sort_keys=True, default=str))
+
+
+@lru_cache(maxsize=64)
+def _replay_cached(key: str) -> dict:
+    players, entries = json.loads(key)
+    return _build(players, entries)
 
 
 def _build(players: list[str], entries: list[dict]) -> dict:

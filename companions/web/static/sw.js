@@ -1,8 +1,9 @@
 /* The companions' service worker: makes the pages installable and keeps the shell's files for
    offline start. Pages and data always come from the network first (scores must be current);
    the cache is only a fallback. Live streams and entries are never cached. */
-const CACHE = "companions-v1";
-const SHELL = ["/t/", "/t/static/shell.css", "/t/static/shell.js", "/t/static/icon-192.png"];
+const CACHE = "companions-v2";
+const SHELL = ["/t/", "/t/static/shell.css", "/t/static/shell.js", "/t/static/install.js",
+  "/t/static/recent.js", "/t/static/icon-192.png"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

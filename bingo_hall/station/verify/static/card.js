@@ -23,7 +23,7 @@
     }, 150);
   }
   const es = new EventSource(`/api/games/${root.dataset.game}/events`);
-  for (const kind of ["snapshot", "call", "undo", "round", "end", "claim", "scores"]) {
+  for (const kind of ["snapshot", "call", "undo", "round", "end", "claim", "scores", "prize"]) {
     es.addEventListener(kind, refresh);
   }
   buzz();

@@ -6,63 +6,10 @@
   if (!root) return;
   const gid = root.dataset.game;
   const T = JSON.parse(document.getElementById("claims-strings").textContent);
-  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const $ = (id) => document.getElementById(id);
   const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
-  const msg = $("claim-message");
-  const lang = document.documentElement.lang || "en";
-
-  function say(text, bad) {
-    msg.hidden = !text;
-    msg.textContent = text || "";
-    msg.classList.toggle("error", !!bad);
-    msg.classList.toggle("notice", !bad);
-  }
-
-  async function api(method, path, payload) {
-    const resp = await fetch(`/api/games/${gid}/${path}`, {
-      method: method,
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
-      body: payload === undefined ? undefined : JSON.stringify(payload),
-    });
-    const data = await resp.json().catch(() => ({ error: resp.statusText }));
-    if (!resp.ok) throw new Error(data.error || resp.statusText);
-    return data;
-  }
-
-  // A card from the serial field: a number, or a whole card URL (a keyboard-wedge scanner types
-  // it; the camera scanner hands it over). From a URL only the path counts, never the host:
-  // /c/<deck>/<serial>/<sig> (QR codes print it upper case).
-  function cardRef(text) {
-    const t = String(text || "").trim();
-    if (/^\d+$/.test(t)) return { serial: t };
-    const m = t.match(/\/c\/([A-Za-z0-9_-]+)\/(\d+)\/([0-9A-Za-z]+)\/?(?:[?#].*)?$/i);
-    return m ? { serial: m[2], deck: m[1], sig: m[3] } : null;
-  }
-  window.BingoClaims = { cardRef: cardRef };
-
-  // The verdict panel: success (green, the winning squares lit), a penalty (red), or nothing;
-  // input errors go to the message line instead, so the three never look alike.
-  function verdictLook(kind) {
-    const box = $("claim-result");
-    box.classList.toggle("verdict-valid", kind === "valid");
-    box.classList.toggle("verdict-false", kind === "false");
-    box.classList.toggle("verdict-check", kind === "check");
-  }
-
-  async function showCard(ref, quiet) {
-    const q = new URLSearchParams({ format: "html", lang: lang });
-    if (quiet) q.set("quiet", "1");
-    if (ref.deck) { q.set("deck", ref.deck); q.set("sig", ref.sig); }
-    const resp = await fetch(`/api/games/${gid}/check/${encodeURIComponent(ref.serial)}?${q}`);
-    if (!resp.ok) {
-      const data = await resp.json().catch(() => ({}));
-      throw new Error(data.error || resp.statusText);
-    }
-    $("claim-result").innerHTML = await resp.text();
-    const wrap = $("claim-result").querySelector(".vcard-wrap");
-    if (!quiet) verdictLook(wrap && wrap.dataset.bingo === "yes" ? "valid" : "check");
-  }
+  const { say, api, showCard, verdictLook } = window.ClaimsPanel(gid);
+  const cardRef = window.BingoClaims.cardRef;
 
   function card() {
     const ref = cardRef($("claim-serial").value);

@@ -19,6 +19,7 @@
     Object.keys(attrs || {}).forEach(function (k) {
       if (k === "text") node.textContent = attrs[k];
       else if (k === "on") node.addEventListener("click", attrs[k]);
+      else if (k === "style") node.style.cssText = attrs[k];  // CSSOM: the CSP refuses style=""
       else if (attrs[k] !== false && attrs[k] != null) node.setAttribute(k, attrs[k]);
     });
     (children || []).forEach(function (c) { if (c) node.appendChild(c); });

@@ -1,0 +1,117 @@
+// A 90-ball game's prizes, on the caller page (claims panel: check a typed serial, record a claim,
+// award the prize being played) and on /display (the prize being played and its last winners).
+// The state is the snapshot's `prizes`, kept live by the `prize` events (tickets90.prize_state).
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const strings = $("prize-strings");
+  if (!strings || !window.Station) return;
+  const T = JSON.parse(strings.textContent);
+  const S = window.Station;
+  const gid = S.gameId;
+  const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
+  const name = (p) => T.names[p] || p;
+  const panel = $("claims");
+  let prizes = S.state && S.state.prizes;
+
+  function who(winners) {
+    return winners.map((w) => w.player || fill(T.claim_line, { serial: w.serial })).join(", ");
+  }
+
+  function render() {
+    if (!prizes) return;
+    const done = new Set(prizes.awarded.map((a) => a.prize));
+    document.querySelectorAll("#prize-steps li").forEach((li) => {
+      li.classList.toggle("done", done.has(li.dataset.prize));
+      li.classList.toggle("now", li.dataset.prize === prizes.current);
+    });
+    const last = prizes.awarded[prizes.awarded.length - 1];
+    const winners = $("prize-winners");
+    if (winners) winners.textContent = last ? fill(T.awarded, { prize: name(last.prize), who: who(last.winners) }) : "";
+    if (panel) renderPanel();
+  }
+
+  // ---- caller page only ----
+  const { say, api, showCard: showTicket } = panel ? window.ClaimsPanel(gid) : {};
+
+  function renderPanel() {
+    $("prize-done").hidden = prizes.current !== null;
+    const award = $("award");
+    award.textContent = fill(T.award, { prize: name(prizes.current || prizes.sequence[prizes.sequence.length - 1]) });
+    const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prizes.current);
+    award.disabled = !standing.length || prizes.current === null || (S.state && S.state.status !== "active");
+    const list = $("claim-list");
+    list.innerHTML = "";
+    if (!prizes.claims.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = T.none;
+      list.appendChild(li);
+    }
+    for (const c of prizes.claims) {
+      const li = document.createElement("li");
+      li.className = c.undone ? "undone" : c.valid ? "valid" : "false";
+      let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "");
+      text += " · " + name(c.prize) + " · " + fill(T.at_call, { n: c.at_call }) + " · " + (c.valid ? T.valid : T.false_claim);
+      if (c.complete_rows.length) text += " · " + fill(T.rows, { rows: c.complete_rows.join(", ") });
+      if (c.undone) text += " · " + T.undone;
+      li.textContent = text;
+      li.addEventListener("click", () => { $("claim-serial").value = c.serial; showTicket(c.serial).catch(() => {}); });
+      list.appendChild(li);
+    }
+  }
+
+  function serial() {
+    const s = $("claim-serial").value.trim();
+    if (!s) { say(T.need_serial, true); return null; }
+    return s;
+  }
+
+  if (panel) {
+    $("claim-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const s = serial();
+      if (!s) return;
+      try { say(""); await showTicket(s); } catch (e) { say(e.message, true); }
+    });
+    $("claim-submit").addEventListener("click", async () => {
+      const s = serial();
+      if (!s) return;
+      const payload = { serial: s };
+      if ($("claim-player").value.trim()) payload.player = $("claim-player").value.trim();
+      if (prizes.current) payload.prize = prizes.current;
+      try {
+        const made = await api("POST", "claims", payload);
+        await showTicket(s);
+        say(name(made.prize) + " · " + (made.valid ? T.valid : T.false_claim), !made.valid);
+      } catch (e) { say(e.message, true); }
+    });
+    $("award").addEventListener("click", async () => {
+      const current = prizes.current;
+      if (!current || !confirm(fill(T.confirm_award, { prize: name(current) }))) return;
+      try {
+        const done = await api("POST", "award", { prize: current });
+        say(fill(T.awarded, { prize: name(done.prize), who: who(done.winners) }));
+        prizes = done.prizes;
+        render();
+      } catch (e) { say(e.message, true); }
+    });
+    // A call or undo changes what a shown ticket looks like: refresh it.
+    S.onChange((kind) => {
+      if (kind !== "call" && kind !== "undo" && kind !== "snapshot") return;
+      const shown = $("claim-result").querySelector("[data-serial]");
+      if (shown) showTicket(shown.dataset.serial).catch(() => {});
+    });
+  }
+
+  S.onChange((kind, data, state) => {
+    if (kind === "snapshot") prizes = (state && state.prizes) || prizes;
+    // A new round plays the sequence again from its first prize.
+    if (kind === "round" && prizes && data.previous) prizes = { ...prizes, awarded: [], claims: [], current: prizes.sequence[0] };
+    render();
+  });
+  if (window.stationEvents) {
+    window.stationEvents.addEventListener("prize", (ev) => { prizes = JSON.parse(ev.data); render(); });
+  }
+  render();
+})();

@@ -1,0 +1,445 @@
+"""The station's HTTP server: uvicorn (pure-Python h11, no uvloop or httptools needed, so the same
+on Windows, macOS and Linux) in front, one asyncio event loop for every connection.
+
+- Live streams (views that answer with `EventStream.response()`) are opened by their Flask view in
+  a small pool of their own (the snapshot is read there), then written by the event loop: an open
+  screen costs a socket and a few KB, never a thread. The hub has ONE subscriber per channel
+  for all the loop's screens (`_Relay`): a publish wakes the loop once, and the loop frames the
+  event once and writes it to each screen's socket.
+- Everything else runs in the Flask app through a2wsgi's thread pools: requests that change
+  something (the Maestro's draws, undos, claims; POST and the like) in ACTION_THREADS workers of
+  their own, reads (pages, card refreshes, claim checks, static files) in `threads` workers.
+  Streams never hold a worker, a reconnect storm of screens queues in the streams' own pool, and
+  a burst of card pages refreshing after a call queues among the reads: the Maestro's actions
+  always find a free worker by construction, so no "keep the last threads free" rule is needed.
+- A slow or dead screen is dropped after a bounded buffer: while its socket is full it keeps at
+  most the hub's queue size of events, then it is cut off, and a connection whose socket stays
+  full for SEND_STALL_S is aborted. Idle connections are bounded by time: one that sends no
+  request within IDLE_S, or nothing after a response within IDLE_S (keep-alive), is closed.
+  Idle sockets cost the event loop nothing while they wait, so they never delay a draw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import errno
+import socket
+import threading
+import time
+from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import uvicorn
+from a2wsgi import WSGIMiddleware
+from a2wsgi.wsgi import Body, build_environ
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from ..errors import KitError
+from .hub import ENVIRON_KEY, LIVE_STREAM, Event, EventHub, EventStream, Subscription
+
+#: worker threads for reads: pages, card refreshes, claim checks (`serve --threads`)
+DEFAULT_THREADS = 16
+#: worker threads for requests that change something (POST, ...): the Maestro's draws, undos
+#: and claims, and the phones' score entries. A pool of their own, so that hundreds of card
+#: pages refreshing after a call never queue ahead of the Maestro's next draw.
+ACTION_THREADS = 4
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: worker threads that open live streams (read the snapshot); never shared with the Maestro
+STREAM_OPENERS = 4
+#: seconds a connection may stay idle before or between requests
+IDLE_S = 15
+#: seconds a connection's socket may stay full (the client reads nothing) before it is aborted
+SEND_STALL_S = 20.0
+#: open files wanted: a screen or an idle connection each take one
+WANTED_FILES = 8192
+
+
+#: the connection (protocol) a request came in on: set while uvicorn reads the request, so the
+#: task it starts for the ASGI app inherits it (contextvars) and a live stream can write to it
+_connection: contextvars.ContextVar[_Protocol | None] = contextvars.ContextVar(
+    "bingo_hall_connection", default=None
+)
+
+
+class _Live:
+    """One open screen on the event loop: its connection, and the events it could not be given
+    yet because its socket was full (bounded: past the hub's queue size it is dropped)."""
+
+    __slots__ = ("conn", "transport", "chunked", "flag", "quiet", "ends", "heartbeat_s", "backlog")
+
+    def __init__(self, stream: EventStream, conn: _Protocol, chunked: bool, now: float) -> None:
+        self.conn, self.transport, self.chunked = conn, conn.transport, chunked
+        self.flag = asyncio.Event()  # set when the stream must end
+        self.quiet = now
+        self.heartbeat_s = stream.heartbeat_s
+        self.ends = now + stream.max_seconds if stream.max_seconds else None
+        self.backlog: list[bytes] | None = None
+
+    def frame(self, data: bytes) -> bytes:
+        """HTTP/1.1 chunk framing, as h11 would write it (HTTP/1.0: the bytes as they are)."""
+        return b"%x\r\n%s\r\n" % (len(data), data) if self.chunked else data
+
+    def push(self, chunk: bytes, limit: int) -> bool:
+        """Write one event's chunk, or keep it while the socket is full. False: over `limit`."""
+        if self.flag.is_set():
+            return True
+        if self.backlog is None and not self.conn.flow.write_paused:
+            self.transport.write(chunk)
+            self.quiet = self.conn.loop.time()
+            return True
+        if self.backlog is None:
+            self.backlog = []
+        self.backlog.append(chunk)
+        return len(self.backlog) <= limit
+
+    def resume(self) -> None:
+        """The socket can take more (the client read): what waited goes out, in order."""
+        if self.backlog and not self.flag.is_set():
+            self.transport.write(b"".join(self.backlog))
+            self.quiet = self.conn.loop.time()
+        self.backlog = None
+
+    def tick(self, now: float) -> None:
+        """Once a second: a heartbeat when quiet (it also finds dead sockets), the end when due."""
+        if self.ends is not None and now >= self.ends:
+            self.flag.set()
+        elif now - self.quiet >= self.heartbeat_s and not self.conn.flow.write_paused:
+            self.push(self.frame(b": heartbeat\n\n"), 1 << 30)
+
+
+class _Relay(Subscription):
+    """ONE hub subscriber for all of the event loop's screens on a channel. The publisher's
+    thread only appends the event to a list and, for the first, wakes the loop (one
+    `call_soon_threadsafe` per publish, whatever the number of screens); the loop then frames
+    each event once and writes it to every screen's socket in turn."""
+
+    def __init__(self, hall: HallServer, hub: EventHub, channel: Hashable) -> None:
+        super().__init__(hub, channel, 1)
+        self.hall, self.loop = hall, hall.loop
+        self.lives: set[_Live] = set()
+        self._events: list[Event | None] = []
+        self._lock = threading.Lock()
+
+    def deliver(self, event: Event | None) -> bool:  # the publisher's thread; never blocks
+        with self._lock:
+            first = not self._events
+            self._events.append(event)
+        if first:
+            try:
+                self.loop.call_soon_threadsafe(self._fan_out)
+            except RuntimeError:  # the loop is closed: the server has stopped
+                pass
+        return True
+
+    def _closed(self, dropped: bool) -> None:  # the channel was ended (EventHub.end)
+        self.closed = True
+        self.deliver(None)
+
+    def _fan_out(self) -> None:
+        with self._lock:
+            events, self._events = self._events, []
+        limit = self.hub.queue_size
+        for event in events:
+            if event is None:  # ended: every screen's stream ends
+                for live in self.lives:
+                    live.flag.set()
+                continue
+            data = event.wire
+            framed = {True: None, False: data}
+            for live in self.lives:
+                chunk = framed[live.chunked]
+                if chunk is None:
+                    chunk = framed[True] = live.frame(data)
+                if not live.push(chunk, limit):
+                    self.hall.dropped(live)
+
+    def join(self, live: _Live, old: Subscription) -> None:
+        """Take over a view's subscription (and the events it held) for one more screen."""
+        for event in self.hub.hand_over(old, self):
+            live.push(live.frame(event.wire), self.hub.queue_size)
+        self.lives.add(live)
+
+    def leave(self, live: _Live) -> None:
+        self.lives.discard(live)
+        if not self.lives:
+            key = (id(self.hub), self.channel)
+            if self.hall.relays.get(key) is self:
+                del self.hall.relays[key]
+            self.hub.unsubscribe(self)
+
+
+class HallServer:
+    """The ASGI app: live streams on the event loop, the Flask app for everything else."""
+
+    def __init__(self, app, threads: int = DEFAULT_THREADS) -> None:
+        self.flask = app
+        self.threads = threads
+        self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.actions = WSGIMiddleware(app, workers=ACTION_THREADS)
+        self.openers = ThreadPoolExecutor(STREAM_OPENERS, thread_name_prefix="stream-open")
+        self.streams = 0  # open live streams (benchmarks and tests read it)
+        self.dropped_screens = 0  # screens cut off for not keeping up
+        self.lives: set[_Live] = set()
+        self.relays: dict[tuple[int, Hashable], _Relay] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stopping = False
+        self._tasks: set[asyncio.Task] = set()
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http" and scope["method"] not in READS:
+            await self.actions(scope, receive, send)
+        elif scope["type"] == "http" and scope["method"] == "GET" and self._is_stream(scope):
+            await self._stream(scope, receive, send)
+        else:
+            await self.wsgi(scope, receive, send)
+
+    async def _lifespan(self, receive: Callable, send: Callable) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self._started(asyncio.get_running_loop())
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    def _started(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._tasks.add(loop.create_task(self._ticker()))
+
+    def stop_streams(self) -> None:
+        """End every open stream (called on the loop when the server stops)."""
+        self._stopping = True
+        for live in self.lives:
+            live.flag.set()
+        for task in self._tasks:
+            task.cancel()
+
+    def _is_stream(self, scope: dict) -> bool:
+        """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
+        so the areas declare their streams in one place: their view.)"""
+        try:
+            endpoint, _ = self.flask.url_map.bind("", "/").match(scope["path"], method="GET")
+        except Exception:  # 404, 405, redirects: Flask answers them in the worker pool
+            return False
+        view = self.flask.view_functions.get(endpoint)
+        return getattr(view, LIVE_STREAM, False)
+
+    async def _stream(self, scope: dict, receive: Callable, send: Callable) -> None:
+        loop = asyncio.get_running_loop()
+        if self.loop is None:  # run without a lifespan (lifespan="off")
+            self._started(loop)
+        environ = build_environ(scope, Body(loop, receive))
+        started: dict[str, Any] = {}
+
+        def start_response(status, headers, exc_info=None):
+            started["status"], started["headers"] = status, headers
+            return lambda chunk: None
+
+        def open_stream():
+            body = self.flask(environ, start_response)
+            stream = environ.get(ENVIRON_KEY)
+            if stream is not None:
+                return body, stream
+            try:  # not a stream after all (an error page, a 404): the whole answer
+                return b"".join(body), None
+            finally:
+                getattr(body, "close", lambda: None)()
+
+        ctx = contextvars.copy_context()
+        body, stream = await loop.run_in_executor(self.openers, ctx.run, open_stream)
+        headers = [
+            (k.strip().lower().encode("latin1"), v.strip().encode("latin1"))
+            for k, v in started["headers"]
+        ]
+        status = int(started["status"].split(" ", 1)[0])
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if stream is None:
+            await send({"type": "http.response.body", "body": body})
+            return
+        self.streams += 1
+        try:
+            await self._pump(stream, scope, send)
+        finally:
+            self.streams -= 1
+            body.close()  # unsubscribes (EventStream.close) and runs the view's on_close
+
+    async def _pump(self, stream: EventStream, scope: dict, send: Callable) -> None:
+        """Write one stream: its head through uvicorn, then its events straight to the socket
+        (through its channel's _Relay), until it ends, the client leaves or the server stops."""
+        await send({"type": "http.response.body", "body": stream.head, "more_body": True})
+        conn = _connection.get()
+        # h11 frames a response of unknown length in chunks for HTTP/1.1, and not at all (the
+        # connection's end ends it) for HTTP/1.0
+        live = _Live(stream, conn, scope.get("http_version") == "1.1", self.loop.time())
+        hub, channel = stream.sub.hub, stream.sub.channel
+        relay = self.relays.get((id(hub), channel))
+        if relay is None or relay.closed:
+            relay = self.relays[(id(hub), channel)] = _Relay(self, hub, channel)
+        relay.join(live, stream.sub)  # with what came between the snapshot and now
+        self.lives.add(live)
+        conn.live = live
+        try:
+            if self._stopping:
+                live.flag.set()
+            await live.flag.wait()
+        finally:
+            conn.live = None
+            self.lives.discard(live)
+            relay.leave(live)
+        if not live.transport.is_closing():
+            if live.backlog is None and not conn.flow.write_paused:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            live.transport.abort()  # a stalled client: cut it off now, not after SEND_STALL_S
+        await asyncio.sleep(0)  # let uvicorn see the connection lost before the app returns
+
+    def dropped(self, live: _Live) -> None:
+        """A screen that could not keep up (its backlog passed the hub's queue size)."""
+        live.flag.set()
+        self.dropped_screens += 1
+
+    async def _ticker(self) -> None:
+        """Heartbeats and stream ends for every open screen, once a second."""
+        while True:
+            await asyncio.sleep(1.0)
+            now = self.loop.time()
+            for live in list(self.lives):
+                live.tick(now)
+
+
+class _Protocol(H11Protocol):
+    """uvicorn's h11 protocol with two bounds it lacks: a connection that sends no request within
+    `timeout_keep_alive` seconds is closed (uvicorn only times out idle keep-alive connections
+    after a response), and one whose socket stays full for SEND_STALL_S is aborted."""
+
+    _stall: asyncio.TimerHandle | None = None
+    live: _Live | None = None
+
+    def data_received(self, data: bytes) -> None:
+        token = _connection.set(self)  # the app's task for this request inherits it
+        try:
+            super().data_received(data)
+        finally:
+            _connection.reset(token)
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall is None:
+            self._stall = self.loop.call_later(SEND_STALL_S, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        if self.live is not None:
+            self.live.resume()
+
+    def connection_lost(self, exc) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        if self.live is not None:
+            self.live.flag.set()
+        super().connection_lost(exc)
+
+
+def raise_open_files_limit(wanted: int = WANTED_FILES) -> int:
+    """Raise this process's soft limit on open files towards `wanted` (every screen holds a
+    socket; Linux and macOS often start at 1024 or 256). Windows has no such limit. Returns the
+    limit now in force (0 where there is none)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, with a KitError a host understands when the port is taken."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise KitError(
+                f"port {port} is already in use (is another station running?); "
+                "stop it or choose another with --port"
+            ) from None
+        raise KitError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+class Server:
+    """One station server on one socket: `run()` in the foreground (the CLI, Ctrl+C stops it) or
+    `start()` in a thread (tests, benchmarks) and `close()`."""
+
+    def __init__(self, app, host: str = "127.0.0.1", port: int = 0, threads: int = DEFAULT_THREADS):
+        raise_open_files_limit()
+        self.hall = HallServer(app, threads)
+        self.socket = listen(host, port)
+        self.port = self.socket.getsockname()[1]
+        config = uvicorn.Config(
+            self.hall,
+            http=_Protocol,
+            loop="asyncio",
+            lifespan="on",
+            timeout_keep_alive=IDLE_S,
+            timeout_graceful_shutdown=1,
+            log_level="warning",
+            access_log=False,
+        )
+        self.uvicorn = _Uvicorn(config, self.hall)
+        self._thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        try:
+            self.uvicorn.run(sockets=[self.socket])
+        finally:
+            self.socket.close()
+            self.hall.wsgi.executor.shutdown(wait=False)
+            self.hall.actions.executor.shutdown(wait=False)
+            self.hall.openers.shutdown(wait=False)
+
+    def start(self) -> Server:
+        self._thread = threading.Thread(target=self.run, name="station-server", daemon=True)
+        self._thread.start()
+        while not self.uvicorn.started and self._thread.is_alive():
+            time.sleep(0.01)
+        return self
+
+    def close(self) -> None:
+        self.uvicorn.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, ending the live streams first when it stops (they never end by
+    themselves, and the connections they hold would keep the shutdown waiting)."""
+
+    def __init__(self, config: uvicorn.Config, hall: HallServer) -> None:
+        super().__init__(config)
+        self.hall = hall
+
+    async def shutdown(self, sockets=None) -> None:
+        self.hall.stop_streams()
+        await super().shutdown(sockets=sockets)

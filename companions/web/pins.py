@@ -1,0 +1,129 @@
+"""The Clue notebook's optional PIN (issue 18): a notebook is one detective's private notes.
+
+The PIN (4 digits, chosen at set-up) is kept only as a salted scrypt hash. A phone that typed it
+once is remembered in the signed session cookie, per table code, with a tag of the stored hash
+(never the PIN), so it is asked for once per phone. Wrong PINs are counted per table and per
+address (`WrongPins`): after 5 in 5 minutes, either one waits. A 4-digit PIN has only 10,000
+values, so the counting is what protects it, not the hash: one table's PIN takes a guesser
+about a week of steady tries (5 every 5 minutes), whatever number of addresses they use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+
+from flask import request, session
+
+from bingo_hall.web.db import get_db
+from bingo_hall.web.errors import TooManyRequests, Unauthorized
+from bingo_hall.web.instance import area_state
+
+from .store import Table, pin_hash
+
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+MAX_WRONG = 5  # wrong PINs per table, and per address, within WINDOW_S
+WINDOW_S = 300.0
+SESSION_KEY = "notebooks"
+#: the most tables one phone stays unlocked for (the cookie must stay small)
+REMEMBERED = 20
+
+
+def hash_pin(pin: str) -> str:
+    """'scrypt$<salt hex>$<hash hex>' with a fresh salt per table."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **SCRYPT)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    _scheme, salt, digest = stored.split("$")
+    tried = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt), dklen=32, **SCRYPT)
+    return hmac.compare_digest(tried.hex(), digest)
+
+
+def _tag(stored: str) -> str:
+    return hashlib.sha256(f"notebook:{stored}".encode()).hexdigest()[:16]
+
+
+def is_unlocked(table: Table) -> bool:
+    """No PIN on this table, or this phone typed it."""
+    stored = pin_hash(get_db(), table.code)
+    if not stored:
+        return True
+    known = session.get(SESSION_KEY)
+    return isinstance(known, dict) and known.get(table.code) == _tag(stored)
+
+
+def remember(table: Table) -> None:
+    """This phone may open `table` from now on."""
+    stored = pin_hash(get_db(), table.code)
+    if not stored:
+        return
+    known = session.get(SESSION_KEY)
+    known = dict(known) if isinstance(known, dict) else {}
+    known.pop(table.code, None)
+    known[table.code] = _tag(stored)
+    session[SESSION_KEY] = dict(list(known.items())[-REMEMBERED:])
+    session.permanent = True
+
+
+def locked(table: Table) -> Unauthorized:
+    """The refusal for a phone without the PIN: that the table exists, nothing of its notes."""
+    return Unauthorized(
+        "This notebook is private: open its page and type its PIN.",
+        extra={"locked": True, "code": table.code, "game": table.game},
+    )
+
+
+class WrongPins:
+    """Wrong PINs per key ("table:ABCDE", "addr:10.0.0.7"): after MAX_WRONG within WINDOW_S,
+    the key waits until the oldest of them is WINDOW_S old. In memory, on the app."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._times: dict[str, list[float]] = {}
+
+    def retry_after(self, *keys: str) -> int:
+        """Seconds before any of `keys` may try again (0: now)."""
+        now, wait = time.monotonic(), 0
+        with self._lock:
+            for key in keys:
+                recent = [t for t in self._times.pop(key, []) if now - t < WINDOW_S]
+                if recent:
+                    self._times[key] = recent
+                if len(recent) >= MAX_WRONG:
+                    wait = max(wait, int(WINDOW_S - (now - recent[-MAX_WRONG])) + 1)
+        return wait
+
+    def fail(self, *keys: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            for key in keys:
+                self._times.setdefault(key, []).append(now)
+
+
+def _limiter() -> WrongPins:
+    return area_state("notebook_pins", WrongPins)
+
+
+def try_pin(table: Table, pin: object) -> None:
+    """Unlock `table` for this phone, or raise: 429 while too many wrong PINs were typed for
+    this table or from this address, 401 for a wrong PIN."""
+    keys = (f"table:{table.code}", f"addr:{request.remote_addr or '?'}")
+    limiter = _limiter()
+    wait = limiter.retry_after(*keys)
+    if wait:
+        raise TooManyRequests(
+            "Too many wrong PINs. Try again in %(s)s seconds.", s=wait, extra={"retry_after": wait}
+        )
+    stored = pin_hash(get_db(), table.code)
+    if not stored:
+        return
+    if not (isinstance(pin, str) and pin_matches(pin.strip(), stored)):
+        limiter.fail(*keys)
+        raise Unauthorized("Wrong PIN.")
+    remember(table)

@@ -1,0 +1,165 @@
+"""The station's real server at hall scale (docs/station.md, "How many screens"): hundreds of
+screens on loopback follow a game while the Maestro draws over HTTP, a screen that stops reading
+is dropped without holding anyone up, and idle connections neither delay a draw nor stay open.
+
+The screens are raw asyncio connections (a browser's EventSource is far too heavy to open 400
+of); they speak plain HTTP/1.1 and parse the Server-Sent Events themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import time
+
+import requests
+from testkit import eventually
+
+from bingo_hall.station.games import channel
+from bingo_hall.web import server as station_server
+from bingo_hall.web.instance import hall
+
+CALL = re.compile(rb"event: call\ndata: ([^\n]*)\n\n")
+SCREENS = 400
+DRAWS = 8
+
+
+class Screen(asyncio.Protocol):
+    """One screen following a game: keeps the (seq, ball) of every `call` event, in order."""
+
+    def __init__(self, path: str, snapshots: list[int]) -> None:
+        self.path, self.snapshots = path, snapshots
+        self.calls: list[tuple[int, int]] = []
+        self._buffer = b""
+        self._seen_snapshot = False
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        transport.write(f"GET {self.path} HTTP/1.1\r\nHost: hall\r\n\r\n".encode())
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        if not self._seen_snapshot and b"event: snapshot" in self._buffer:
+            self._seen_snapshot = True
+            self.snapshots[0] += 1
+        end = 0
+        for match in CALL.finditer(self._buffer):
+            call = json.loads(match.group(1))
+            self.calls.append((call["seq"], call["ball"]))
+            end = match.end()
+        self._buffer = self._buffer[end:]
+
+
+def stalled_screen(port: int, path: str) -> socket.socket:
+    """A phone that left the Wi-Fi: it asked for the stream and never reads a byte more."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: hall\r\n\r\n".encode())
+    return sock
+
+
+def stuff(hub, gid: int) -> None:
+    """8 MB of events on the game's channel: more than a socket's largest send buffer (4 MB on
+    Linux) and the phone's receive buffer hold, so the server cannot hand them all over."""
+    for _ in range(128):
+        hub.publish(channel(gid), "padding", {"pad": "x" * 65536})
+
+
+def test_every_screen_gets_every_call_in_order_while_a_stalled_one_is_dropped(
+    live_server, app, caller
+):
+    gid = caller.new_game()
+    hub = hall(app).hub
+    path = f"/api/games/{gid}/events"
+    # The stalled phone comes first; large events fill its socket and the server's buffer for
+    # it, so its stream is stuck writing while the others follow the draws.
+    stalled = stalled_screen(live_server.port, path)
+    eventually(lambda: hub.count(channel(gid)) == 1)
+    stuff(hub, gid)
+
+    async def night() -> tuple[list[Screen], list[dict]]:
+        loop = asyncio.get_running_loop()
+        snapshots = [0]
+        screens = []
+        for _ in range(SCREENS):
+            _, screen = await loop.create_connection(
+                lambda: Screen(path, snapshots), "127.0.0.1", live_server.port
+            )
+            screens.append(screen)
+        while snapshots[0] < SCREENS:
+            await asyncio.sleep(0.01)
+        drawn = []
+        for _ in range(DRAWS):  # the Maestro draws over HTTP, through the same server
+            answer = await loop.run_in_executor(
+                None,
+                lambda: requests.post(
+                    f"{live_server.url}/api/games/{gid}/draw", headers=caller.auth, timeout=5
+                ),
+            )
+            assert answer.status_code == 200, answer.text
+            drawn.append(answer.json())
+        deadline = time.monotonic() + 10
+        while any(len(s.calls) < DRAWS for s in screens) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        for screen in screens:
+            screen.transport.close()
+        return screens, drawn
+
+    screens, drawn = asyncio.run(night())
+    expected = [(d["seq"], d["ball"]) for d in drawn]
+    assert [d["seq"] for d in drawn] == list(range(1, DRAWS + 1))
+    assert all(screen.calls == expected for screen in screens)
+    # The stalled phone's buffer is bounded: once QUEUE_SIZE events wait for it, it is dropped.
+    streams = live_server.server.hall
+    assert streams.dropped_screens == 0  # still there, stuck, all along the draws
+    for _ in range(hub.queue_size):
+        hub.publish(channel(gid), "padding", {"pad": "-"})
+    eventually(lambda: streams.dropped_screens == 1 and streams.streams == 0)
+    stalled.close()
+
+
+def test_a_stream_whose_socket_stays_full_is_cut_off(serve, app, caller, monkeypatch):
+    monkeypatch.setattr(station_server, "SEND_STALL_S", 0.5)
+    server = serve(app)
+    gid = caller.new_game()
+    hub, streams = hall(app).hub, server.server.hall
+    stalled = stalled_screen(server.port, f"/api/games/{gid}/events")
+    eventually(lambda: streams.streams == 1)
+    stuff(hub, gid)
+
+    def cut_off():
+        """the server closed the stalled stream and its connection"""
+        return streams.streams == 0 and hub.count() == 0
+
+    eventually(cut_off, timeout=10)
+    stalled.settimeout(5)
+    try:
+        while stalled.recv(65536):  # what was sent before the cut, then the end
+            pass
+    except ConnectionResetError:
+        pass  # aborted: the unsent rest was thrown away, as it should be
+    stalled.close()
+
+
+def test_eleven_hundred_idle_connections_neither_delay_a_draw_nor_stay_open(
+    serve, app, caller, monkeypatch
+):
+    monkeypatch.setattr(station_server, "IDLE_S", 2)
+    server = serve(app)
+    gid = caller.new_game()
+    idle = []
+    for _ in range(1100):  # more than waitress's connection_limit of 1000 used to allow
+        idle.append(socket.create_connection(("127.0.0.1", server.port)))
+    t0 = time.monotonic()
+    answer = requests.post(f"{server.url}/api/games/{gid}/draw", headers=caller.auth, timeout=5)
+    took = time.monotonic() - t0
+    assert answer.status_code == 200 and answer.json()["seq"] == 1
+    assert took < 1.0, f"the draw took {took:.2f} s behind 1,100 idle connections"
+    # Idle connections are bounded by time: the server closes each one after IDLE_S.
+    deadline = time.monotonic() + 10
+    for sock in idle:
+        sock.settimeout(max(0.1, deadline - time.monotonic()))
+        assert sock.recv(1) == b""  # closed by the server, having sent nothing
+        sock.close()
