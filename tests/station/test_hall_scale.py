@@ -12,6 +12,7 @@ import json
 import re
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import requests
 from testkit import eventually
@@ -49,6 +50,13 @@ class Screen(asyncio.Protocol):
             self.calls.append((call["seq"], call["ball"]))
             end = match.end()
         self._buffer = self._buffer[end:]
+
+
+def run_apart(coro):
+    """asyncio.run in a thread of its own: a browser test earlier in the session leaves
+    Playwright's event loop set on the main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def stalled_screen(port: int, path: str) -> socket.socket:
@@ -107,7 +115,7 @@ def test_every_screen_gets_every_call_in_order_while_a_stalled_one_is_dropped(
             screen.transport.close()
         return screens, drawn
 
-    screens, drawn = asyncio.run(night())
+    screens, drawn = run_apart(night())
     expected = [(d["seq"], d["ball"]) for d in drawn]
     assert [d["seq"] for d in drawn] == list(range(1, DRAWS + 1))
     assert all(screen.calls == expected for screen in screens)
