@@ -31,6 +31,7 @@ LAYERS = [
     ("bingo_hall.web", CORE, None),
     ("bingo_hall.printing", ADAPTER, None),
     ("bingo_hall.netaddr", ADAPTER, None),
+    ("bingo_hall.printed", ADAPTER, None),
     ("firmware_bridge.host", ADAPTER, None),
     ("firmware_bridge.follow", ADAPTER, None),
     ("firmware_bridge.emulator", ADAPTER, None),

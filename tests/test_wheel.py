@@ -75,8 +75,13 @@ def kit_source_files() -> list[str]:
     return files
 
 
-def translated(catalog) -> set[str]:
-    return {m.id for m in catalog if m.id and m.string and not m.fuzzy}
+def translated(catalog) -> set[str | tuple[str, ...]]:
+    """The ids with a translation; a plural's id is its (singular, plural) pair."""
+    return {
+        m.id if isinstance(m.id, str) else tuple(m.id)
+        for m in catalog
+        if m.id and m.string and not m.fuzzy
+    }
 
 
 def test_the_wheel_carries_every_kit_file_and_a_compiled_catalog_for_every_po(dist):

@@ -11,6 +11,7 @@ area: every folder named `translations` inside bingo_hall/, companions/ or firmw
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from importlib.util import find_spec
 from pathlib import Path
@@ -19,6 +20,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, make_response, redirect, request
 from flask_babel import Babel, get_locale
 
+from .errors import RequestError
 from .instance import area_state
 from .security import local_path
 
@@ -33,7 +35,10 @@ def select_locale() -> str:
     if lang in LANGUAGES:
         return lang
     source = area_state("i18n", dict).get("default")
-    house = source() if source else None
+    try:
+        house = source() if source else None
+    except (sqlite3.Error, RequestError):  # e.g. the error page of a lost database: ask the browser
+        house = None
     if house in LANGUAGES:
         return house
     return request.accept_languages.best_match(LANGUAGES) or "en"

@@ -135,7 +135,7 @@ def test_audit_recomputes_a_ninety_ball_order(kit_cli):
 
 def test_the_migration_keeps_every_call_and_admits_balls_up_to_ninety(tmp_path):
     """A station database made before 90-ball games: its calls survive step 2 unchanged."""
-    conn = connect(str(tmp_path / "old.sqlite"))
+    conn = connect(str(tmp_path / "old.sqlite"), create=True)
     migrate(conn, {"station": MIGRATIONS[:1]})
     conn.execute(
         "INSERT INTO decks (deck_id, name, free_centre, cards, manifest) "
