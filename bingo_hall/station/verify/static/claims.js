@@ -8,7 +8,7 @@
   const T = JSON.parse(document.getElementById("claims-strings").textContent);
   const $ = (id) => document.getElementById(id);
   const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
-  const { say, api, showCard, verdictLook } = window.ClaimsPanel(gid);
+  const { say, api, showCard, verdictLook, listClaims } = window.ClaimsPanel(gid);
   const cardRef = window.BingoClaims.cardRef;
 
   function card() {
@@ -136,24 +136,11 @@
   }
 
   function syncClaims(s) {
-    const list = $("claim-list");
-    list.innerHTML = "";
-    if (!s.claims.length) {
-      const li = document.createElement("li");
-      li.className = "muted";
-      li.textContent = T.none;
-      list.appendChild(li);
-    }
-    for (const c of s.claims) {
-      const li = document.createElement("li");
-      li.className = c.undone ? "undone" : c.valid ? "valid" : "false";
+    listClaims(s.claims, T.none, (c) => {
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "") + " · " + fill(T.at_call, { n: c.at_call }) + " · ";
       text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: T.figures[c.penalty.line] || c.penalty.line, numbers: c.penalty.numbers.join(", ") });
-      if (c.undone) text += " · " + T.undone;
-      li.textContent = text;
-      li.addEventListener("click", () => { $("claim-serial").value = c.serial; showCard({ serial: String(c.serial) }).catch(() => {}); });
-      list.appendChild(li);
-    }
+      return c.undone ? text + " · " + T.undone : text;
+    });
     $("award").disabled = !s.claims.some((c) => c.valid && !c.undone) || s.winner !== null || !!s.awarded;
     document.getElementById("next-round")?.classList.toggle("primary", !!s.awarded && s.winner === null);
   }

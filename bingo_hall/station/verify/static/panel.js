@@ -66,5 +66,24 @@ window.ClaimsPanel = function (gid) {
     if (!quiet) verdictLook(wrap && wrap.dataset.bingo === "yes" ? "valid" : "check");
   }
 
-  return { say: say, api: api, showCard: showCard, verdictLook: verdictLook };
+  // The round's claims, newest last: `describe(c)` writes a claim's line; a click shows its card.
+  function listClaims(claims, none, describe) {
+    const list = $("claim-list");
+    list.innerHTML = "";
+    if (!claims.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = none;
+      list.appendChild(li);
+    }
+    for (const c of claims) {
+      const li = document.createElement("li");
+      li.className = c.undone ? "undone" : c.valid ? "valid" : "false";
+      li.textContent = describe(c);
+      li.addEventListener("click", () => { $("claim-serial").value = c.serial; showCard(c.serial).catch(() => {}); });
+      list.appendChild(li);
+    }
+  }
+
+  return { say: say, api: api, showCard: showCard, verdictLook: verdictLook, listClaims: listClaims };
 };

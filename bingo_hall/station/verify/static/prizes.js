@@ -32,7 +32,7 @@
   }
 
   // ---- caller page only ----
-  const { say, api, showCard: showTicket } = panel ? window.ClaimsPanel(gid) : {};
+  const { say, api, showCard: showTicket, listClaims } = panel ? window.ClaimsPanel(gid) : {};
 
   function renderPanel() {
     $("prize-done").hidden = prizes.current !== null;
@@ -40,25 +40,12 @@
     award.textContent = fill(T.award, { prize: name(prizes.current || prizes.sequence[prizes.sequence.length - 1]) });
     const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prizes.current);
     award.disabled = !standing.length || prizes.current === null || (S.state && S.state.status !== "active");
-    const list = $("claim-list");
-    list.innerHTML = "";
-    if (!prizes.claims.length) {
-      const li = document.createElement("li");
-      li.className = "muted";
-      li.textContent = T.none;
-      list.appendChild(li);
-    }
-    for (const c of prizes.claims) {
-      const li = document.createElement("li");
-      li.className = c.undone ? "undone" : c.valid ? "valid" : "false";
+    listClaims(prizes.claims, T.none, (c) => {
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "");
       text += " · " + name(c.prize) + " · " + fill(T.at_call, { n: c.at_call }) + " · " + (c.valid ? T.valid : T.false_claim);
       if (c.complete_rows.length) text += " · " + fill(T.rows, { rows: c.complete_rows.join(", ") });
-      if (c.undone) text += " · " + T.undone;
-      li.textContent = text;
-      li.addEventListener("click", () => { $("claim-serial").value = c.serial; showTicket(c.serial).catch(() => {}); });
-      list.appendChild(li);
-    }
+      return c.undone ? text + " · " + T.undone : text;
+    });
   }
 
   function serial() {
