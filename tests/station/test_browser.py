@@ -24,9 +24,14 @@ def manual_game(client, caller):
 
 
 def log_in(page, url, pin, lang="en"):
+    """Log in; on a game's caller page, wait until its scripts run (the live stream is open), so
+    a click that follows is not lost on a busy machine."""
     page.goto(f"{url}/caller/login?lang={lang}")
     page.fill("input[name=pin]", pin)
     page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/caller/(?!login)"))
+    if "/caller/games/" in page.url:
+        expect(page.locator("#station")).to_have_attribute("data-live", "yes")
 
 
 def test_maestro_logs_in_draws_and_the_board_lights_up(page, live_server, app, game):
