@@ -7,9 +7,11 @@ not a test.
 
 It starts `bingo-hall serve` as a real process with its default settings (one event loop writes
 every live stream; `--threads` workers run the rest), loads a deck, starts a game, opens N
-Server-Sent Events clients and keeps `pollers` clients polling `GET /api/games/<id>` (each every
-`poll-interval` s; 0 = flat out). Then it times each measurement in MEASUREMENTS, and reports the
-station's resident memory per open screen and any stream it refused.
+Server-Sent Events clients (in each screen worker the first is a big screen, the others phones
+following their cards: `?view=card`, as the card page asks) and keeps `pollers` clients polling
+`GET /api/games/<id>` (each every `poll-interval` s; 0 = flat out). Then it times each
+measurement in MEASUREMENTS, and reports the station's resident memory per open screen and any
+stream it refused.
 
 The screens live in `--workers` processes of their own (phones are other devices): the Maestro's
 timings are then not stuck behind the benchmark's own handling of N events. Receive times are
@@ -102,15 +104,15 @@ class SSEClient(asyncio.Protocol):
     """One screen. A bare protocol (no line reader) so that the benchmark's own cost of noticing
     an event is a few microseconds per screen, not part of what it measures."""
 
-    def __init__(self, worker: ScreenWorker, host: str, game_id: int):
-        self.worker, self.host, self.game_id = worker, host, game_id
+    def __init__(self, worker: ScreenWorker, host: str, game_id: int, view: str):
+        self.worker, self.host, self.game_id, self.view = worker, host, game_id, view
         self.seen_snapshot = False
         self.refused = False
 
     def connection_made(self, transport) -> None:
         self.transport = transport
         transport.write(
-            f"GET /api/games/{self.game_id}/events HTTP/1.1\r\n"
+            f"GET /api/games/{self.game_id}/events{self.view} HTTP/1.1\r\n"
             f"Host: {self.host}\r\nAccept: text/event-stream\r\n\r\n".encode()
         )
 
@@ -158,8 +160,13 @@ class ScreenWorker:
         self._all_open.clear()
         self._waiting = count
         for _ in range(count):
+            # each worker's first screen is a big screen (projector); the rest are phones
+            # following their cards, which do not take the big screen's claim verdicts
+            view = "" if not self.screens else "?view=card"
             _, screen = await loop.create_connection(
-                lambda: SSEClient(self, self.host, self.game_id), self.host, self.port
+                lambda view=view: SSEClient(self, self.host, self.game_id, view),
+                self.host,
+                self.port,
             )
             self.screens.append(screen)
         if count:

@@ -152,4 +152,5 @@ def game_events(game_id: int):
     except BaseException:
         sub.close()
         raise
-    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S).response()
+    skip = games.ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
+    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S, skip=skip).response()

@@ -33,6 +33,12 @@ def channel(game_id: int) -> tuple[str, int]:
     return ("game", game_id)
 
 
+#: events for the hall's screens (the projector, the caller page) only: a phone following its
+#: card (`/api/games/<id>/events?view=card`) does not take them, so with a thousand phones a
+#: claim checked by the Maestro costs the phones nothing
+ROOM_EVENTS = frozenset({"verdict"})
+
+
 def publish(game_id: int, event: str, data: dict[str, Any]) -> None:
     """Tell every screen following the game. Call it only after the change is committed."""
     hall().hub.publish(channel(game_id), event, data)

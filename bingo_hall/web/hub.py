@@ -240,6 +240,10 @@ class EventStream:
     first message (a snapshot), then each event's text as it comes and a heartbeat comment when
     quiet.
 
+    `skip` names events this screen does not take (e.g. the big screen's claim verdicts on a phone
+    following its card): with a thousand phones, an event only the projector shows then costs
+    the phones nothing.
+
     The stream ends after `max_seconds` (EventSource then reconnects by itself and starts again
     from a snapshot), when the subscriber is dropped for not keeping up or its channel is ended
     (`EventHub.end`), and when the server closes the response, which unsubscribes and calls
@@ -259,8 +263,10 @@ class EventStream:
         heartbeat_s: float,
         max_seconds: float | None = None,
         on_close: Callable[[], None] | None = None,
+        skip: frozenset[str] = frozenset(),
     ) -> None:
         self.sub = sub
+        self.skip = skip
         self.head = f"retry: {retry_ms}\n\n{first}".encode()
         self.heartbeat_s = heartbeat_s
         self.max_seconds = max_seconds
@@ -275,7 +281,7 @@ class EventStream:
             event = self.sub.get(timeout=self.heartbeat_s)
             if event is None and self.sub.closed:
                 return
-            if event is not None:
+            if event is not None and event.name not in self.skip:
                 yield event.wire
                 quiet = time.monotonic()
             elif time.monotonic() - quiet >= self.heartbeat_s:

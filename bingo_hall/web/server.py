@@ -68,13 +68,24 @@ class _Live:
     """One open screen on the event loop: its connection, and the events it could not be given
     yet because its socket was full (bounded: past the hub's queue size it is dropped)."""
 
-    __slots__ = ("conn", "transport", "chunked", "flag", "quiet", "ends", "heartbeat_s", "backlog")
+    __slots__ = (
+        "conn",
+        "transport",
+        "chunked",
+        "flag",
+        "quiet",
+        "ends",
+        "heartbeat_s",
+        "backlog",
+        "skip",
+    )
 
     def __init__(self, stream: EventStream, conn: _Protocol, chunked: bool, now: float) -> None:
         self.conn, self.transport, self.chunked = conn, conn.transport, chunked
         self.flag = asyncio.Event()  # set when the stream must end
         self.quiet = now
         self.heartbeat_s = stream.heartbeat_s
+        self.skip = stream.skip
         self.ends = now + stream.max_seconds if stream.max_seconds else None
         self.backlog: list[bytes] | None = None
 
@@ -147,9 +158,11 @@ class _Relay(Subscription):
                 for live in self.lives:
                     live.flag.set()
                 continue
-            data = event.wire
+            data, name = event.wire, event.name
             framed = {True: None, False: data}
             for live in self.lives:
+                if name in live.skip:
+                    continue
                 chunk = framed[live.chunked]
                 if chunk is None:
                     chunk = framed[True] = live.frame(data)
@@ -159,7 +172,8 @@ class _Relay(Subscription):
     def join(self, live: _Live, old: Subscription) -> None:
         """Take over a view's subscription (and the events it held) for one more screen."""
         for event in self.hub.hand_over(old, self):
-            live.push(live.frame(event.wire), self.hub.queue_size)
+            if event.name not in live.skip:
+                live.push(live.frame(event.wire), self.hub.queue_size)
         self.lives.add(live)
 
     def leave(self, live: _Live) -> None:

@@ -92,3 +92,32 @@ def test_a_quiet_stream_sends_a_heartbeat_comment(live_server, caller, monkeypat
         assert kind == "snapshot"
         assert next(line for line in lines if line.startswith(":")) == ": heartbeat"
         assert time.monotonic() - t0 < 5  # one quiet second, found by the once-a-second tick
+
+
+def test_a_phone_following_its_card_does_not_take_the_big_screens_claim_verdicts(live_server):
+    """A verdict the Maestro checks goes to the big screens; the phones following their cards
+    (`?view=card`, as the card page asks) skip it and get the next call as usual."""
+    from bingo_hall.manifest import new_deck
+
+    url = live_server.url
+    h = login(url)
+    deck = new_deck(5, seed="room")
+    requests.post(url + "/api/decks", data=deck.to_json(), headers=h, timeout=5)
+    gid = requests.post(url + "/api/games", json={"deck_id": deck.deck_id}, headers=h, timeout=5)
+    gid = gid.json()["game_id"]
+    events = f"{url}/api/games/{gid}/events"
+    with (
+        requests.get(events, stream=True, timeout=10) as big,
+        requests.get(events + "?view=card", stream=True, timeout=10) as phone,
+    ):
+        screens = [r.iter_lines(chunk_size=1, decode_unicode=True) for r in (big, phone)]
+        for lines in screens:
+            assert read_events(lines, 1)[0][0] == "snapshot"
+        r = requests.get(f"{url}/api/games/{gid}/check/3", headers=h, timeout=5)
+        assert r.status_code == 200
+        call = requests.post(f"{url}/api/games/{gid}/draw", headers=h, timeout=5).json()
+        on_big = read_events(screens[0], 2)
+        on_phone = read_events(screens[1], 1)
+    assert [kind for kind, _ in on_big] == ["verdict", "call"]
+    assert on_big[0][1]["serial"] == 3
+    assert on_phone == [("call", call)]

@@ -22,7 +22,7 @@
       } catch (e) { /* offline: EventSource reconnects and we refresh then */ }
     }, 150);
   }
-  const es = new EventSource(`/api/games/${root.dataset.game}/events`);
+  const es = new EventSource(`/api/games/${root.dataset.game}/events?view=card`);
   for (const kind of ["snapshot", "call", "undo", "round", "end", "claim", "scores", "prize"]) {
     es.addEventListener(kind, refresh);
   }
