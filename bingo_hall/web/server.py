@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import errno
+import gc
 import socket
 import threading
 import time
@@ -55,6 +56,39 @@ IDLE_S = 15
 SEND_STALL_S = 20.0
 #: open files wanted: a screen or an idle connection each take one
 WANTED_FILES = 8192
+
+
+class QuietCollector:
+    """When Python's full garbage collection runs. With a thousand screens open it walks every
+    connection's objects (tens of milliseconds), and left to itself it runs in the middle of
+    whatever allocates next, often a draw. So the server freezes what start-up made (never
+    walked again), leaves the young generations to Python, and runs the full collection itself
+    from its once-a-second ticker: when the Maestro has been quiet for QUIET_S, at most every
+    EVERY_S, and after LATEST_S whatever happens, so a long night's memory stays bounded."""
+
+    QUIET_S, EVERY_S, LATEST_S = 2.0, 30.0, 300.0
+
+    def __init__(self, now: float) -> None:
+        self.last_action = self.last_full = now
+
+    def start(self) -> None:
+        gc.collect()
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, 1 << 30)  # no automatic full collection
+
+    def action(self, now: float) -> None:
+        self.last_action = now
+
+    def due(self, now: float) -> bool:
+        since = now - self.last_full
+        quiet = now - self.last_action >= self.QUIET_S
+        return since >= self.LATEST_S or (quiet and since >= self.EVERY_S)
+
+    def tick(self, now: float) -> None:
+        if self.due(now):
+            gc.collect()
+            self.last_full = now
 
 
 #: the connection (protocol) a request came in on: set while uvicorn reads the request, so the
@@ -201,11 +235,13 @@ class HallServer:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
         self._tasks: set[asyncio.Task] = set()
+        self.collector = QuietCollector(0.0)  # set again, on the loop's clock, at start-up
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
         elif scope["type"] == "http" and scope["method"] not in READS:
+            self.collector.action(self.loop.time())
             await self.actions(scope, receive, send)
         elif scope["type"] == "http" and scope["method"] == "GET" and self._is_stream(scope):
             await self._stream(scope, receive, send)
@@ -224,6 +260,8 @@ class HallServer:
 
     def _started(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+        self.collector = QuietCollector(loop.time())
+        self.collector.start()
         self._tasks.add(loop.create_task(self._ticker()))
 
     def stop_streams(self) -> None:
@@ -325,6 +363,7 @@ class HallServer:
             now = self.loop.time()
             for live in list(self.lives):
                 live.tick(now)
+            self.collector.tick(now)
 
 
 class _Protocol(H11Protocol):

@@ -171,3 +171,19 @@ def test_eleven_hundred_idle_connections_neither_delay_a_draw_nor_stay_open(
         sock.settimeout(max(0.1, deadline - time.monotonic()))
         assert sock.recv(1) == b""  # closed by the server, having sent nothing
         sock.close()
+
+
+def test_the_full_garbage_collection_waits_for_the_maestro_to_be_quiet():
+    """A full collection walks every screen's objects: it runs between draws, not during them,
+    and never later than LATEST_S so memory stays bounded on a busy night."""
+    c = station_server.QuietCollector(0.0)
+    quiet, every, latest = c.QUIET_S, c.EVERY_S, c.LATEST_S
+    assert not c.due(every - 1)  # too soon after the last one
+    c.action(every - 0.5)  # the Maestro draws
+    assert not c.due(every)  # due by time, but a draw was just made
+    assert c.due(every - 0.5 + quiet)  # quiet long enough
+    c.last_full = 100.0
+    for t in range(100, int(100 + latest)):  # a draw every second, never quiet
+        c.action(float(t))
+        assert not c.due(t + 0.5)
+    assert c.due(100 + latest)  # but not later than LATEST_S
