@@ -7,6 +7,7 @@ import time
 
 import requests
 
+from bingo_hall.manifest import new_deck
 from bingo_hall.web.instance import hall
 
 
@@ -33,15 +34,19 @@ def login(url):
     return {"Authorization": "Bearer " + token}
 
 
-def test_a_screen_gets_the_snapshot_then_live_calls_and_undos(live_server):
-    from bingo_hall.manifest import new_deck
+def new_game(url: str, headers: dict, seed: str) -> int:
+    """A 5-card deck uploaded over HTTP and a game started with it."""
+    deck = new_deck(5, seed=seed)
+    requests.post(url + "/api/decks", data=deck.to_json(), headers=headers, timeout=5)
+    body = {"deck_id": deck.deck_id}
+    r = requests.post(url + "/api/games", json=body, headers=headers, timeout=5)
+    return r.json()["game_id"]
 
+
+def test_a_screen_gets_the_snapshot_then_live_calls_and_undos(live_server):
     url = live_server.url
     h = login(url)
-    deck = new_deck(5, seed="sse")
-    requests.post(url + "/api/decks", data=deck.to_json(), headers=h, timeout=5)
-    gid = requests.post(url + "/api/games", json={"deck_id": deck.deck_id}, headers=h, timeout=5)
-    gid = gid.json()["game_id"]
+    gid = new_game(url, h, "sse")
     first = requests.post(f"{url}/api/games/{gid}/draw", headers=h, timeout=5).json()
     with requests.get(f"{url}/api/games/{gid}/events", stream=True, timeout=10) as resp:
         assert resp.headers["Content-Type"].startswith("text/event-stream")
@@ -97,14 +102,9 @@ def test_a_quiet_stream_sends_a_heartbeat_comment(live_server, caller, monkeypat
 def test_a_phone_following_its_card_does_not_take_the_big_screens_claim_verdicts(live_server):
     """A verdict the Maestro checks goes to the big screens; the phones following their cards
     (`?view=card`, as the card page asks) skip it and get the next call as usual."""
-    from bingo_hall.manifest import new_deck
-
     url = live_server.url
     h = login(url)
-    deck = new_deck(5, seed="room")
-    requests.post(url + "/api/decks", data=deck.to_json(), headers=h, timeout=5)
-    gid = requests.post(url + "/api/games", json={"deck_id": deck.deck_id}, headers=h, timeout=5)
-    gid = gid.json()["game_id"]
+    gid = new_game(url, h, "room")
     events = f"{url}/api/games/{gid}/events"
     with (
         requests.get(events, stream=True, timeout=10) as big,
