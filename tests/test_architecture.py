@@ -45,7 +45,18 @@ LAYERS = [
 AREA_USES = {"station": set(), "companions": set(), "bridge": {"station"}}
 
 #: what a pure rules module may never import
-IO_MODULES = ("flask", "werkzeug", "jinja2", "sqlite3", "reportlab", "serial", "waitress", "click")
+IO_MODULES = (
+    "flask",
+    "werkzeug",
+    "jinja2",
+    "sqlite3",
+    "reportlab",
+    "serial",
+    "uvicorn",
+    "a2wsgi",
+    "uvloop",
+    "click",
+)
 
 
 def layer_of(module: str) -> tuple[int, str | None]:
