@@ -1,6 +1,6 @@
-"""The station's HTTP server: uvicorn (its pure-Python h11 protocol, the same on Windows, macOS and
-Linux) in front, one event loop for every connection. The loop is uvloop where it installs (Linux,
-macOS: it writes to a thousand sockets in about a third less CPU) and asyncio on Windows.
+"""The station's HTTP server: uvicorn in front (HTTP parsed by httptools, which has wheels for
+Windows, macOS and Linux; h11 if it is missing), one event loop for every connection: uvloop where
+it installs (Linux, macOS: a third less CPU to write to a thousand sockets), asyncio on Windows.
 
 - Live streams (views that answer with `EventStream.response()`) are opened by their Flask view in
   a small pool of their own (the snapshot is read there), then written by the event loop: an open
@@ -36,7 +36,11 @@ from typing import Any
 import uvicorn
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import Body, build_environ
-from uvicorn.protocols.http.h11_impl import H11Protocol
+
+try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is the fallback
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HTTPProtocol
+except ImportError:  # pragma: no cover - a platform without httptools wheels
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol
 
 from ..errors import KitError
 from .hub import ENVIRON_KEY, LIVE_STREAM, Event, EventHub, EventStream, Subscription
@@ -326,9 +330,12 @@ class HallServer:
         (through its channel's _Relay), until it ends, the client leaves or the server stops."""
         await send({"type": "http.response.body", "body": stream.head, "more_body": True})
         conn = _connection.get()
-        # h11 frames a response of unknown length in chunks for HTTP/1.1, and not at all (the
-        # connection's end ends it) for HTTP/1.0
-        live = _Live(stream, conn, scope.get("http_version") == "1.1", self.loop.time())
+        # a response of unknown length: httptools says whether it framed it in chunks; h11 does
+        # for HTTP/1.1, and not at all (the connection's end ends it) for HTTP/1.0
+        chunked = getattr(conn.cycle, "chunked_encoding", None)
+        if chunked is None:
+            chunked = scope.get("http_version") == "1.1"
+        live = _Live(stream, conn, chunked, self.loop.time())
         hub, channel = stream.sub.hub, stream.sub.channel
         relay = self.relays.get((id(hub), channel))
         if relay is None or relay.closed:
@@ -366,8 +373,8 @@ class HallServer:
             self.collector.tick(now)
 
 
-class _Protocol(H11Protocol):
-    """uvicorn's h11 protocol with two bounds it lacks: a connection that sends no request within
+class _Protocol(_HTTPProtocol):
+    """uvicorn's HTTP protocol with two bounds it lacks: a connection that sends no request within
     `timeout_keep_alive` seconds is closed (uvicorn only times out idle keep-alive connections
     after a response), and one whose socket stays full for SEND_STALL_S is aborted."""
 
