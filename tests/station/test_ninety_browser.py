@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from testkit import Caller
 
 from bingo_hall.manifest import new_strip_deck
+from bingo_hall.signing import card_path
 
 pytestmark = pytest.mark.browser
 SLOW = 15_000  # ms: the display waits on the event stream, on a busy shared machine
@@ -53,8 +54,11 @@ def test_a_ninety_ball_game_lights_the_nine_by_ten_board_on_both_screens(
     for n in (n for n in ticket.grid[0] if n is not None):
         page.click(f'.tabla .ball[data-ball="{n}"]')
         expect(page.locator(f'.tabla .ball[data-ball="{n}"]')).to_have_class("ball called last")
-    page.fill("#claim-serial", "3")
+    # a barcode scanner types the ticket's whole QR address, printed for another address
+    scanned = "HTTP://10.9.9.9:5000" + card_path(strips.secret, strips.deck_id, 3).upper()
+    page.fill("#claim-serial", scanned)
     page.click("#claim-check")
+    expect(page.locator("#claim-serial")).to_have_value("3")
     expect(page.locator('#claim-result tr[data-row="L1"]')).to_have_class("complete")
     page.click("#claim-submit")
     expect(page.locator("#claim-list li.valid")).to_have_count(1)

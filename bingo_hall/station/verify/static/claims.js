@@ -8,15 +8,8 @@
   const T = JSON.parse(document.getElementById("claims-strings").textContent);
   const $ = (id) => document.getElementById(id);
   const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
-  const { say, api, showCard, verdictLook, listClaims } = window.ClaimsPanel(gid);
-  const cardRef = window.BingoClaims.cardRef;
-
-  function card() {
-    const ref = cardRef($("claim-serial").value);
-    if (!ref) { say(T.need_serial, true); return null; }
-    $("claim-serial").value = ref.serial;
-    return ref;
-  }
+  const { say, api, showCard, verdictLook, listClaims, readCard } = window.ClaimsPanel(gid);
+  const card = () => readCard(T.need_serial);
 
   // Enter in the serial box only checks; recording a claim (and its penalty) takes the button.
   $("claim-form").addEventListener("submit", async (ev) => {

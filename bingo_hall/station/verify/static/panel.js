@@ -66,6 +66,15 @@ window.ClaimsPanel = function (gid) {
     if (!quiet) verdictLook(wrap && wrap.dataset.bingo === "yes" ? "valid" : "check");
   }
 
+  // The serial field: a number, or a whole card URL (a keyboard-wedge scanner, the camera);
+  // after reading it shows just the serial. Null, with `need` said, when it is neither.
+  function readCard(need) {
+    const ref = window.BingoClaims.cardRef($("claim-serial").value);
+    if (!ref) { say(need, true); return null; }
+    $("claim-serial").value = ref.serial;
+    return ref;
+  }
+
   // The round's claims, newest last: `describe(c)` writes a claim's line; a click shows its card.
   function listClaims(claims, none, describe) {
     const list = $("claim-list");
@@ -85,5 +94,7 @@ window.ClaimsPanel = function (gid) {
     }
   }
 
-  return { say: say, api: api, showCard: showCard, verdictLook: verdictLook, listClaims: listClaims };
+  return {
+    say: say, api: api, showCard: showCard, verdictLook: verdictLook, listClaims: listClaims, readCard: readCard,
+  };
 };

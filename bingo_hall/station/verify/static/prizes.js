@@ -32,7 +32,7 @@
   }
 
   // ---- caller page only ----
-  const { say, api, showCard: showTicket, listClaims } = panel ? window.ClaimsPanel(gid) : {};
+  const { say, api, showCard: showTicket, listClaims, readCard } = panel ? window.ClaimsPanel(gid) : {};
 
   function renderPanel() {
     $("prize-done").hidden = prizes.current !== null;
@@ -48,28 +48,24 @@
     });
   }
 
-  function serial() {
-    const s = $("claim-serial").value.trim();
-    if (!s) { say(T.need_serial, true); return null; }
-    return s;
-  }
+  const ticket = () => readCard(T.need_serial);  // a serial, or a ticket's URL from a scanner
 
   if (panel) {
     $("claim-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      const s = serial();
-      if (!s) return;
-      try { say(""); await showTicket(s); } catch (e) { say(e.message, true); }
+      const ref = ticket();
+      if (!ref) return;
+      try { say(""); await showTicket(ref); } catch (e) { say(e.message, true); }
     });
     $("claim-submit").addEventListener("click", async () => {
-      const s = serial();
-      if (!s) return;
-      const payload = { serial: s };
+      const ref = ticket();
+      if (!ref) return;
+      const payload = { serial: ref.serial };
       if ($("claim-player").value.trim()) payload.player = $("claim-player").value.trim();
       if (prizes.current) payload.prize = prizes.current;
       try {
         const made = await api("POST", "claims", payload);
-        await showTicket(s);
+        await showTicket(ref);
         say(name(made.prize) + " · " + (made.valid ? T.valid : T.false_claim), !made.valid);
       } catch (e) { say(e.message, true); }
     });
