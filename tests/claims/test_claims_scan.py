@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 import qrcode
 from playwright.sync_api import expect
-from testkit import TEST_PIN
+from testkit import TEST_PIN, Caller
 
+from bingo_hall.manifest import new_strip_deck
 from bingo_hall.signing import card_url
 
 from .hall import Hall
@@ -37,6 +38,24 @@ def qr_video(text: str, path: Path) -> Path:
     return path
 
 
+def caller_with_camera(browser_type, launch_args, live_server, gid, video):
+    """A Chromium whose camera shows `video`, logged in on game `gid`'s caller page."""
+    args = list(launch_args.get("args", [])) + [
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}",
+    ]
+    browser = browser_type.launch(**{**launch_args, "args": args})
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.grant_permissions(["camera"], origin=live_server.url)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/caller/login?next=/caller/games/{gid}")
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url(f"**/caller/games/{gid}")
+    return browser, page
+
+
 @pytest.mark.browser
 def test_scan_card_reads_the_qr_through_the_camera_and_ignores_the_printed_host(
     client, live_server, browser_type, browser_type_launch_args, tmp_path
@@ -47,25 +66,39 @@ def test_scan_card_reads_the_qr_through_the_camera_and_ignores_the_printed_host(
     hall.call(gid, *col)
     url = card_url("http://192.168.77.5:5000", hall.deck.secret, hall.deck.deck_id, 23)
     video = qr_video(url, tmp_path / "card23.y4m")
-    args = list(browser_type_launch_args.get("args", [])) + [
-        "--use-fake-device-for-media-stream",
-        "--use-fake-ui-for-media-stream",
-        f"--use-file-for-fake-video-capture={video}",
-    ]
-    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
+    browser, page = caller_with_camera(
+        browser_type, browser_type_launch_args, live_server, gid, video
+    )
     try:
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        context.grant_permissions(["camera"], origin=live_server.url)
-        page = context.new_page()
-        page.goto(f"{live_server.url}/caller/login?next=/caller/games/{gid}")
-        page.fill("input[name=pin]", TEST_PIN)
-        page.press("input[name=pin]", "Enter")
-        page.wait_for_url(f"**/caller/games/{gid}")
         page.click("#scan-card")
         card = page.locator("#claim-result .vcard-wrap")
         expect(card).to_have_attribute("data-serial", "23", timeout=15000)
         expect(card).to_have_attribute("data-bingo", "yes")
         expect(page.locator("#claim-result")).to_have_class("verdict-valid")
         expect(page.locator("#scan-box")).to_be_hidden()  # the camera is let go
+    finally:
+        browser.close()
+
+
+@pytest.mark.browser
+def test_scan_card_reads_a_ninety_ball_ticket_on_the_prize_panel(
+    client, live_server, browser_type, browser_type_launch_args, tmp_path
+):
+    strips = new_strip_deck(1, seed="scan-90", name="Tiras")
+    hall = Caller(client, strips)
+    gid = hall.new_game(draw="manual")
+    ticket = strips.cards[2]
+    hall.call(gid, *(n for n in ticket.grid[0] if n is not None))
+    url = card_url("http://192.168.77.5:5000", strips.secret, strips.deck_id, 3)
+    video = qr_video(url, tmp_path / "ticket3.y4m")
+    browser, page = caller_with_camera(
+        browser_type, browser_type_launch_args, live_server, gid, video
+    )
+    try:
+        page.click("#scan-card")
+        row = page.locator('#claim-result tr[data-row="L1"]')
+        expect(row).to_have_class("complete", timeout=15000)
+        expect(page.locator("#claim-serial")).to_have_value("3")
+        expect(page.locator("#scan-box")).to_be_hidden()
     finally:
         browser.close()

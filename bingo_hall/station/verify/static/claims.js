@@ -18,10 +18,6 @@
     if (!ref) return;
     try { say(""); await showCard(ref); } catch (e) { verdictLook(null); $("claim-result").innerHTML = ""; say(e.message, true); }
   });
-  window.BingoClaims.check = (text) => {
-    $("claim-serial").value = text;
-    $("claim-form").requestSubmit();
-  };
 
   $("claim-submit").addEventListener("click", async () => {
     const ref = card();

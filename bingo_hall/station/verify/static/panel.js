@@ -75,6 +75,12 @@ window.ClaimsPanel = function (gid) {
     return ref;
   }
 
+  // What the camera scanner (scan.js) read: into the field, then checked as if typed.
+  window.BingoClaims.check = (text) => {
+    $("claim-serial").value = text;
+    $("claim-form").requestSubmit();
+  };
+
   // The round's claims, newest last: `describe(c)` writes a claim's line; a click shows its card.
   function listClaims(claims, none, describe) {
     const list = $("claim-list");

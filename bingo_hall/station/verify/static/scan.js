@@ -9,7 +9,7 @@
   if (!button || !box) return;
   const video = box.querySelector("video");
   const note = box.querySelector(".scan-note");
-  const T = JSON.parse(document.getElementById("claims-strings").textContent);
+  const T = box.dataset;  // hold, noCamera, notACard: in the page's language
   const canvas = document.createElement("canvas");
   const ctx = canvas.getContext("2d", { willReadFrequently: true });
   let stream = null;
@@ -35,7 +35,7 @@
         window.BingoClaims.check(code.data);
         return;
       }
-      if (code) note.textContent = T.scan_not_a_card;
+      if (code) note.textContent = T.notACard;
     }
     requestAnimationFrame(look);
   }
@@ -43,15 +43,15 @@
   button.addEventListener("click", async () => {
     if (stream) { stop(); return; }
     box.hidden = false;
-    note.textContent = T.scan_hold;
+    note.textContent = T.hold;
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-      note.textContent = T.scan_no_camera;
+      note.textContent = T.noCamera;
       return;
     }
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     } catch (e) {
-      note.textContent = T.scan_no_camera;
+      note.textContent = T.noCamera;
       return;
     }
     button.setAttribute("aria-pressed", "true");
