@@ -90,8 +90,12 @@ def test_the_qr_on_the_table_page_carries_the_join_url(companions_app, serve, ph
     code = phone.get_by_test_id("table-code").inner_text().strip()
     # a new table shows its invite straight away: that is when the others join
     expect(phone.locator("#invite")).to_have_attribute("open", "")
-    png = phone.locator(".qr-box svg").screenshot()
-    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+    for _ in range(20):  # on a busy machine the first frame can come before the layout settles
+        png = phone.locator(".qr-box svg").screenshot()
+        found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+        if found:
+            break
+        phone.wait_for_timeout(250)
     assert found and found[0].text.endswith(f"/t/{code.replace('-', '')}")  # shown ABCD-EF23
     # installable: the service worker is registered for /t/
     scope = phone.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
