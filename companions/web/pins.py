@@ -3,15 +3,18 @@
 The PIN (4 digits, chosen at set-up) is kept only as a salted scrypt hash. A phone that typed it
 once is remembered in the signed session cookie, per table code, with a tag of the stored hash
 (never the PIN), so it is asked for once per phone. Wrong PINs are counted per table and per
-address (`WrongPins`): after 5 in 5 minutes, either one waits. A 4-digit PIN has only 10,000
-values, so the counting is what protects it, not the hash: one table's PIN takes a guesser
-about a week of steady tries (5 every 5 minutes), whatever number of addresses they use.
+address with the web core's back-off (`bingo_hall.web.limits`, as the caller PIN and the table
+codes): 5 wrong in a row are answered at once, then the next try waits a minute, then twice as
+long each time, up to 15 minutes. A 4-digit PIN has only 10,000 values, so the counting is what
+protects it, not the hash: `NOTEBOOK_PIN_RULE.tries_per_day()` is about 100, so one table's PIN
+takes a guesser about seven weeks on average, whatever number of addresses they use.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import threading
 import time
@@ -21,12 +24,12 @@ from flask import request, session
 from bingo_hall.web.db import get_db
 from bingo_hall.web.errors import TooManyRequests, Unauthorized
 from bingo_hall.web.instance import area_state
+from bingo_hall.web.limits import BackoffPerKey, BackoffRule
 
 from .store import Table, pin_hash
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
-MAX_WRONG = 5  # wrong PINs per table, and per address, within WINDOW_S
-WINDOW_S = 300.0
+NOTEBOOK_PIN_RULE = BackoffRule(free=5, first_wait_s=60.0, max_wait_s=900.0, forget_s=3600.0)
 SESSION_KEY = "notebooks"
 #: the most tables one phone stays unlocked for (the cookie must stay small)
 REMEMBERED = 20
@@ -80,30 +83,11 @@ def locked(table: Table) -> Unauthorized:
 
 
 class WrongPins:
-    """Wrong PINs per key ("table:ABCDE", "addr:10.0.0.7"): after MAX_WRONG within WINDOW_S,
-    the key waits until the oldest of them is WINDOW_S old. In memory, on the app."""
+    """Wrong PINs per key ("table:ABCDE", "addr:10.0.0.7"), each a back-off budget; on the app."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._times: dict[str, list[float]] = {}
-
-    def retry_after(self, *keys: str) -> int:
-        """Seconds before any of `keys` may try again (0: now)."""
-        now, wait = time.monotonic(), 0
-        with self._lock:
-            for key in keys:
-                recent = [t for t in self._times.pop(key, []) if now - t < WINDOW_S]
-                if recent:
-                    self._times[key] = recent
-                if len(recent) >= MAX_WRONG:
-                    wait = max(wait, int(WINDOW_S - (now - recent[-MAX_WRONG])) + 1)
-        return wait
-
-    def fail(self, *keys: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            for key in keys:
-                self._times.setdefault(key, []).append(now)
+        self.lock = threading.Lock()
+        self.budgets = BackoffPerKey(NOTEBOOK_PIN_RULE)
 
 
 def _limiter() -> WrongPins:
@@ -115,7 +99,10 @@ def try_pin(table: Table, pin: object) -> None:
     this table or from this address, 401 for a wrong PIN."""
     keys = (f"table:{table.code}", f"addr:{request.remote_addr or '?'}")
     limiter = _limiter()
-    wait = limiter.retry_after(*keys)
+    with limiter.lock:
+        now = time.monotonic()
+        budgets = [limiter.budgets.get(key, now) for key in keys]
+        wait = math.ceil(max(b.wait(now) for b in budgets))
     if wait:
         raise TooManyRequests(
             "Too many wrong PINs. Try again in %(s)s seconds.", s=wait, extra={"retry_after": wait}
@@ -124,6 +111,8 @@ def try_pin(table: Table, pin: object) -> None:
     if not stored:
         return
     if not (isinstance(pin, str) and pin_matches(pin.strip(), stored)):
-        limiter.fail(*keys)
+        with limiter.lock:
+            for budget in budgets:
+                budget.fail(time.monotonic())
         raise Unauthorized("Wrong PIN.")
     remember(table)

@@ -220,3 +220,11 @@ def test_a_second_phone_types_the_pin_once_at_360_px(companions_app, serve, phon
         assert re.search(code, other.title())
     finally:
         context.close()
+
+
+def test_a_guesser_gets_about_a_hundred_notebook_pins_a_day_so_a_pin_takes_weeks():
+    from companions.web.pins import NOTEBOOK_PIN_RULE
+
+    per_day = NOTEBOOK_PIN_RULE.tries_per_day()
+    assert per_day <= 24 * 4 + 10  # one every 15 minutes once the waits reach the cap
+    assert (10_000 / 2) / per_day > 30  # docs/companions.md: "would take weeks"
