@@ -234,3 +234,33 @@ def test_the_record_keeps_the_prizes_and_false_claims_of_a_ninety_ball_game(hall
     events = [line.split(",")[2] for line in csv[1:]]
     assert events == ["round"] + ["call"] * 5 + ["claim", "claim", "prize"]
     assert csv[-1].split(",")[7:9] == ["Ana", "linea"]
+
+
+def test_a_checked_or_claimed_ticket_is_shown_on_the_hall_screens(app, hall, strips):
+    """The `verdict` event of a 90-ball game carries the ticket (game 90, no penalty), for a
+    check (unless quiet) and for a claim with the player's name."""
+    from bingo_hall.station.games import channel
+    from bingo_hall.web.instance import hall as hall_state
+
+    gid = hall.new_game(draw="manual")
+    sub = hall_state(app).hub.subscribe(channel(gid))
+    hall.call(gid, *row(strips, 2, 1))
+
+    def verdicts():
+        out = []
+        while (event := sub.get(timeout=0)) is not None:
+            if event.name == "verdict":
+                out.append(event.data)
+        return out
+
+    verdicts()
+    check(hall, gid, 2)
+    [shown] = verdicts()
+    assert shown["game"] == 90 and shown["source"] == "check" and shown["valid"] is True
+    assert shown["penalty"] is None and shown["verdict"]["complete_rows"] == ["L2"]
+    assert hall.get(f"/api/games/{gid}/check/2?quiet=1").status_code == 200
+    assert verdicts() == []
+    claim(hall, gid, 5, player="Ana")  # a ticket without the línea: a false claim, shown too
+    [shown] = verdicts()
+    assert shown["source"] == "claim" and shown["player"] == "Ana" and shown["valid"] is False
+    assert shown["round"] == 1 and shown["serial"] == 5

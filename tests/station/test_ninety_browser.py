@@ -5,6 +5,8 @@ and awarded on the caller page moves both screens on to the bingo."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from playwright.sync_api import expect
 from testkit import Caller
@@ -13,6 +15,7 @@ from bingo_hall.manifest import new_strip_deck
 from bingo_hall.signing import card_path
 
 pytestmark = pytest.mark.browser
+SHOTS = os.environ.get("CLAIMS_SCREENSHOTS")
 SLOW = 15_000  # ms: the display waits on the event stream, on a busy shared machine
 
 
@@ -51,7 +54,20 @@ def test_a_ninety_ball_game_lights_the_nine_by_ten_board_on_both_screens(
     )
 
     ticket = strips.cards[2]
-    for n in (n for n in ticket.grid[0] if n is not None):
+    first_row = [n for n in ticket.grid[0] if n is not None]
+    page.fill("#claim-serial", "3")  # too early: the room sees what the ticket lacks
+    page.click("#claim-check")
+    # the room is told the row nearest to complete (only 87 is called so far)
+    missing = [[n for n in row if n is not None and n != 87] for row in ticket.grid]
+    nearest = min(range(3), key=lambda r: len(missing[r]))
+    lacks = ", ".join(str(n) for n in missing[nearest])
+    shown = screen.locator("#claim-show")
+    expect(shown.locator(".show-head")).to_have_text(
+        f"Todavía no: Línea · faltan {lacks} (Línea L{nearest + 1})", timeout=SLOW
+    )
+    expect(shown.locator("tr")).to_have_count(3)
+    expect(shown.locator("td.sq.blank")).to_have_count(12)  # 27 squares, 15 numbers
+    for n in first_row:
         page.click(f'.tabla .ball[data-ball="{n}"]')
         expect(page.locator(f'.tabla .ball[data-ball="{n}"]')).to_have_class("ball called last")
     # a barcode scanner types the ticket's whole QR address, printed for another address
@@ -60,6 +76,10 @@ def test_a_ninety_ball_game_lights_the_nine_by_ten_board_on_both_screens(
     page.click("#claim-check")
     expect(page.locator("#claim-serial")).to_have_value("3")
     expect(page.locator('#claim-result tr[data-row="L1"]')).to_have_class("complete")
+    expect(shown.locator(".show-head")).to_have_text("¡Línea! Cartón 3 · Línea L1", timeout=SLOW)
+    expect(shown.locator("tr.complete td.sq.wins")).to_have_count(5)
+    if SHOTS:  # a folder: save the screenshot there to look at
+        screen.screenshot(path=os.path.join(SHOTS, "station-90-claim.png"))
     page.click("#claim-submit")
     expect(page.locator("#claim-list li.valid")).to_have_count(1)
     page.once("dialog", lambda d: d.accept())

@@ -12,6 +12,14 @@
     listeners: [],
     onChange(fn) { this.listeners.push(fn); },
     gameId: root && root.dataset.game ? Number(root.dataset.game) : null,
+    // helpers for the areas' scripts: "{name}" placeholders filled, and a new element
+    fill: (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : "")),
+    el(tag, cls, text) {
+      const e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text !== undefined) e.textContent = text;
+      return e;
+    },
   };
   window.Station = Station;
 

@@ -7,7 +7,7 @@
   const gid = root.dataset.game;
   const T = JSON.parse(document.getElementById("claims-strings").textContent);
   const $ = (id) => document.getElementById(id);
-  const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
+  const fill = window.Station.fill;
   const { say, api, showCard, verdictLook, listClaims, readCard } = window.ClaimsPanel(gid);
   const card = () => readCard(T.need_serial);
 

@@ -7,10 +7,10 @@ document.addEventListener("DOMContentLoaded", function () {
   "use strict";
   const box = document.getElementById("claim-show");
   const S = window.Station;
-  if (!box || !S || !window.BingoScores) return;
+  if (!box || !S) return;
   const T = JSON.parse(document.getElementById("claim-show-strings").textContent);
   const hero = document.querySelector(".hero");
-  const { el, fill } = window.BingoScores;
+  const { el, fill } = S;
   const label = (name) => T.lines[name] || name;
   let shown = null; // "verdict" | "final" | null
   let finalRound = null;
@@ -95,6 +95,47 @@ document.addEventListener("DOMContentLoaded", function () {
     if (hero) hero.hidden = true;
   }
 
+  // A 90-ball ticket as printed: 3 rows of 9 with blanks, row totals in the margin, the called
+  // numbers marked and complete rows lit; the verdict names the prize being played.
+  function ticket(v) {
+    const marked = new Set(v.marked);
+    const complete = new Set(v.complete_rows);
+    const table = el("table", "vcard ticket90");
+    v.rows.forEach((row, r) => {
+      const name = v.lines[r].name;
+      const tr = el("tr", complete.has(name) ? "complete" : "");
+      row.forEach((n) => {
+        let cls = n === null ? "sq blank" : "sq";
+        if (n !== null && marked.has(n)) cls += complete.has(name) ? " covered wins" : " covered";
+        if (n !== null && n === v.last_call) cls += " last";
+        tr.appendChild(el("td", cls, n === null ? "" : String(n)));
+      });
+      tr.appendChild(el("td", "tot" + (complete.has(name) ? " lit" : ""), String(v.lines[r].total)));
+      table.appendChild(tr);
+    });
+    return table;
+  }
+
+  function drawTicket(v, opts) {
+    box.innerHTML = "";
+    box.className = "claim-show " + (v.valid ? "valid" : "checked");
+    box.dataset.serial = v.serial;
+    const words = el("div", "show-words");
+    const prize = T.prizes[v.prize] || v.prize;
+    const row = (name) => fill(T.row90, { name: name });
+    let head = v.valid
+      ? fill(T.prize_won, { prize: prize }) + " " + fill(T.ticket, { n: v.serial }) + " · " + v.complete_rows.map(row).join(", ")
+      : fill(T.prize_not_yet, { prize: prize });
+    if (!v.valid) {
+      const nearest = v.lines.filter((l) => !l.complete).sort((a, b) => a.missing.length - b.missing.length)[0];
+      if (nearest) head += " · " + fill(T.missing, { numbers: nearest.missing.join(", ") }) + " (" + row(nearest.name) + ")";
+    }
+    words.appendChild(el("p", "show-head", (opts.player ? opts.player + " · " : "") + head));
+    box.append(words, ticket(v));
+    box.hidden = false;
+    if (hero) hero.hidden = true;
+  }
+
   function hide() {
     box.hidden = true;
     box.innerHTML = "";
@@ -121,7 +162,7 @@ document.addEventListener("DOMContentLoaded", function () {
       const d = JSON.parse(ev.data);
       if (!S.state || d.round !== S.state.round || shown === "final") return;
       shown = "verdict";
-      draw(d.verdict, { player: d.player, penalty: d.penalty });
+      (d.game === 90 ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
       delete box.dataset.final;
     });
   }

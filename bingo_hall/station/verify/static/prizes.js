@@ -9,7 +9,7 @@
   const T = JSON.parse(strings.textContent);
   const S = window.Station;
   const gid = S.gameId;
-  const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
+  const fill = window.Station.fill;
   const name = (p) => T.names[p] || p;
   const panel = $("claims");
   let prizes = S.state && S.state.prizes;

@@ -3,13 +3,7 @@
 (function () {
   "use strict";
   const S = JSON.parse(document.getElementById("score-strings").textContent);
-  const fill = (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : ""));
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el, fill } = window.Station;
 
   let seenAwards = null;
   let announceUntil = 0;
@@ -87,7 +81,7 @@
   }
 
   // The helpers are shared with claimshow.js (the claim on the hall screen).
-  window.BingoScores = { render: render, last: null, el: el, fill: fill };
+  window.BingoScores = { render: render, last: null };
   const station = window.Station;
   if (station && station.state && station.state.scores) render(station.state.scores);
   if (station) station.onChange((kind, data, state) => { if (kind === "snapshot" && state) render(state.scores); });
