@@ -2,6 +2,7 @@
 laptop camera with the jsQR file the package ships (no internet at the hall). Chromium's fake
 camera plays a video made here from the kit's own QR code of a card printed for another address."""
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,22 +39,29 @@ def qr_video(text: str, path: Path) -> Path:
     return path
 
 
-def caller_with_camera(browser_type, launch_args, live_server, gid, video):
-    """A Chromium whose camera shows `video`, logged in on game `gid`'s caller page."""
+@contextmanager
+def scanning(browser_type, launch_args, live_server, gid, deck, serial, tmp_path):
+    """A Chromium logged in on game `gid`'s caller page, whose camera shows the QR code of card
+    (or ticket) `serial`, printed for another address than the station's."""
+    url = card_url("http://192.168.77.5:5000", deck.secret, deck.deck_id, serial)
+    video = qr_video(url, tmp_path / f"card{serial}.y4m")
     args = list(launch_args.get("args", [])) + [
         "--use-fake-device-for-media-stream",
         "--use-fake-ui-for-media-stream",
         f"--use-file-for-fake-video-capture={video}",
     ]
     browser = browser_type.launch(**{**launch_args, "args": args})
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.grant_permissions(["camera"], origin=live_server.url)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/caller/login?next=/caller/games/{gid}")
-    page.fill("input[name=pin]", TEST_PIN)
-    page.press("input[name=pin]", "Enter")
-    page.wait_for_url(f"**/caller/games/{gid}")
-    return browser, page
+    try:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.grant_permissions(["camera"], origin=live_server.url)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/caller/login?next=/caller/games/{gid}")
+        page.fill("input[name=pin]", TEST_PIN)
+        page.press("input[name=pin]", "Enter")
+        page.wait_for_url(f"**/caller/games/{gid}")
+        yield page
+    finally:
+        browser.close()
 
 
 @pytest.mark.browser
@@ -62,22 +70,16 @@ def test_scan_card_reads_the_qr_through_the_camera_and_ignores_the_printed_host(
 ):
     hall = Hall(client)
     gid = hall.new_game()
-    col = hall.numbers(23, "I")
-    hall.call(gid, *col)
-    url = card_url("http://192.168.77.5:5000", hall.deck.secret, hall.deck.deck_id, 23)
-    video = qr_video(url, tmp_path / "card23.y4m")
-    browser, page = caller_with_camera(
-        browser_type, browser_type_launch_args, live_server, gid, video
-    )
-    try:
+    hall.call(gid, *hall.numbers(23, "I"))
+    with scanning(
+        browser_type, browser_type_launch_args, live_server, gid, hall.deck, 23, tmp_path
+    ) as page:
         page.click("#scan-card")
         card = page.locator("#claim-result .vcard-wrap")
         expect(card).to_have_attribute("data-serial", "23", timeout=15000)
         expect(card).to_have_attribute("data-bingo", "yes")
         expect(page.locator("#claim-result")).to_have_class("verdict-valid")
         expect(page.locator("#scan-box")).to_be_hidden()  # the camera is let go
-    finally:
-        browser.close()
 
 
 @pytest.mark.browser
@@ -87,18 +89,12 @@ def test_scan_card_reads_a_ninety_ball_ticket_on_the_prize_panel(
     strips = new_strip_deck(1, seed="scan-90", name="Tiras")
     hall = Caller(client, strips)
     gid = hall.new_game(draw="manual")
-    ticket = strips.cards[2]
-    hall.call(gid, *(n for n in ticket.grid[0] if n is not None))
-    url = card_url("http://192.168.77.5:5000", strips.secret, strips.deck_id, 3)
-    video = qr_video(url, tmp_path / "ticket3.y4m")
-    browser, page = caller_with_camera(
-        browser_type, browser_type_launch_args, live_server, gid, video
-    )
-    try:
+    hall.call(gid, *(n for n in strips.cards[2].grid[0] if n is not None))
+    with scanning(
+        browser_type, browser_type_launch_args, live_server, gid, strips, 3, tmp_path
+    ) as page:
         page.click("#scan-card")
         row = page.locator('#claim-result tr[data-row="L1"]')
         expect(row).to_have_class("complete", timeout=15000)
         expect(page.locator("#claim-serial")).to_have_value("3")
         expect(page.locator("#scan-box")).to_be_hidden()
-    finally:
-        browser.close()
