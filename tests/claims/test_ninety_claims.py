@@ -264,3 +264,12 @@ def test_a_checked_or_claimed_ticket_is_shown_on_the_hall_screens(app, hall, str
     [shown] = verdicts()
     assert shown["source"] == "claim" and shown["player"] == "Ana" and shown["valid"] is False
     assert shown["round"] == 1 and shown["serial"] == 5
+
+
+def test_one_called_number_is_singular_on_the_spanish_ticket_page(client, hall, strips):
+    gid = hall.new_game(draw="manual")
+    hall.call(gid, row(strips, 1, 0)[0])
+    page = client.get(card_path(strips.secret, strips.deck_id, 1) + "?lang=es")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "1 número de este cartón cantado" in text and "1 bola cantada" in text
