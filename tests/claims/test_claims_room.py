@@ -19,7 +19,8 @@ SHOTS = os.environ.get("CLAIMS_SCREENSHOTS")  # a folder: save screenshots there
 
 def _shot(page, name, full=True):
     if SHOTS:
-        page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+        settled = "() => document.getAnimations().every(a => a.playState !== 'running')"
+        page.wait_for_function(settled)  # a function, not an expression: no eval under the CSP
         page.screenshot(path=os.path.join(SHOTS, name), full_page=full)
 
 
