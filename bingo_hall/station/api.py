@@ -15,6 +15,7 @@ from ..web.instance import hall
 from . import calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, issue_token
 from .decks import list_decks, store_deck
+from .events import ROOM_EVENTS
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -152,5 +153,5 @@ def game_events(game_id: int):
     except BaseException:
         sub.close()
         raise
-    skip = games.ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
+    skip = ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
     return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S, skip=skip).response()

@@ -29,7 +29,7 @@ from ...web.inputs import json_body as body
 from .. import games
 from ..auth import caller_required
 from ..decks import get_deck
-from . import awards, record, schema, store, ticket_page, tickets90
+from . import announce, awards, record, schema, store, ticket_page, tickets90
 
 bp = Blueprint(
     "verify",
@@ -176,9 +176,7 @@ def check(game_id: int, serial: str):
     _check_scanned(conn, game_id, serial)
     if tickets90.is_ninety(conn, game_id):
         return ticket_page.check(conn, game_id, serial)
-    checked = store.check(conn, game_id, serial)
-    if request.args.get("quiet") != "1":
-        games.publish(checked.game_id, "verdict", shown_verdict(checked.to_json()))
+    checked = announce.check_card(conn, game_id, serial, show=request.args.get("quiet") != "1")
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
@@ -200,20 +198,6 @@ def _check_scanned(conn: sqlite3.Connection, game_id: int, serial: str) -> None:
         raise RequestError("this card's code does not verify: it was not printed by this hall")
 
 
-def shown_verdict(verdict: dict[str, Any], claim: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What the hall screens show of a checked card or a recorded claim (the `verdict` event):
-    the card as printed with its marks, the verdict and, for a false claim, the penalty."""
-    return {
-        "source": "claim" if claim else "check",
-        "serial": verdict["serial"],
-        "round": verdict["round"],
-        "player": claim["player"] if claim else None,
-        "valid": verdict["bingo"],
-        "penalty": claim["penalty"] if claim else None,
-        "verdict": verdict,
-    }
-
-
 @bp.get("/api/games/<int:game_id>/players")
 def list_players(game_id: int):
     conn = get_db()
@@ -221,26 +205,18 @@ def list_players(game_id: int):
     return jsonify(players=store.players(conn, game_id))
 
 
-def _publish_scores(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
-    board = awards.scores(conn, gid)
-    games.publish(gid, "scores", board)
-    return board
-
-
 @bp.post("/api/games/<int:game_id>/players")
 @caller_required
 def add_player(game_id: int):
     conn = get_db()
-    added = store.add_player(conn, game_id, body(required=True))
-    return jsonify({**added, "scores": _publish_scores(conn, added["game_id"])}), 201
+    return jsonify(announce.add_player(conn, game_id, body(required=True))), 201
 
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
 def settings(game_id: int):
     conn = get_db()
-    changed = store.update_settings(conn, game_id, body(required=True))
-    return jsonify({**changed, "scores": _publish_scores(conn, changed["game_id"])})
+    return jsonify(announce.update_settings(conn, game_id, body(required=True)))
 
 
 @bp.post("/api/games/<int:game_id>/claims")
@@ -249,12 +225,7 @@ def claim(game_id: int):
     conn = get_db()
     if tickets90.is_ninety(conn, game_id):
         return ticket_page.claim(conn, game_id, body(required=True))
-    made = store.make_claim(conn, game_id, body(required=True))
-    games.publish(made["game_id"], "claim", made)
-    shown = {**made["verdict"], "round": made["round"]}
-    games.publish(made["game_id"], "verdict", shown_verdict(shown, made))
-    _publish_scores(conn, made["game_id"])
-    return jsonify(made), 201
+    return jsonify(announce.claim_card(conn, game_id, body(required=True))), 201
 
 
 @bp.post("/api/games/<int:game_id>/award")
@@ -263,9 +234,7 @@ def award(game_id: int):
     conn = get_db()
     if tickets90.is_ninety(conn, game_id):
         return jsonify(tickets90.award(conn, game_id, body()))
-    settled = awards.award(conn, game_id)
-    games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
-    return jsonify(settled)
+    return jsonify(awards.award(conn, game_id))
 
 
 @bp.get("/api/games/<int:game_id>/scores")

@@ -16,7 +16,7 @@ from ...tickets import ROW_NAMES, Ticket
 from .. import games
 from ..decks import get_deck
 from ..model import Game
-from . import tickets90
+from . import announce, tickets90
 
 
 def ticket_grid(ticket: Ticket, v: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -54,28 +54,10 @@ def card_page(conn: sqlite3.Connection, deck: Deck, ticket: Ticket, gid: int | N
     return _render("verify/ticket.html", deck, ticket, game, v)
 
 
-def shown_ticket(v: dict[str, Any], claim: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What the hall screens show of a checked ticket or a recorded claim (the `verdict` event,
-    as a 75-ball card's, with `game` 90): the ticket as printed with its marks and the verdict for
-    the prize being played. A false 90-ball claim costs nothing, so there is no penalty."""
-    return {
-        "source": "claim" if claim else "check",
-        "game": 90,
-        "serial": v["serial"],
-        "round": (claim or v)["round"],
-        "player": claim["player"] if claim else None,
-        "valid": v["valid"],
-        "penalty": None,
-        "verdict": v,
-    }
-
-
 def check(conn: sqlite3.Connection, game_id: int, serial: Any):
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
     caller page; shown on the hall screens too unless `?quiet=1`."""
-    ticket, v = tickets90.check(conn, game_id, serial)
-    if request.args.get("quiet") != "1":
-        games.publish(game_id, "verdict", shown_ticket(v))
+    ticket, v = announce.check_ticket(conn, game_id, serial, show=request.args.get("quiet") != "1")
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
@@ -84,8 +66,4 @@ def check(conn: sqlite3.Connection, game_id: int, serial: Any):
 
 
 def claim(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]):
-    made = tickets90.make_claim(conn, game_id, data)
-    games.publish(made["game_id"], "claim", made)
-    games.publish(made["game_id"], "verdict", shown_ticket(made["verdict"], made))
-    games.publish(made["game_id"], "prize", tickets90.prize_state(conn, made["game_id"]))
-    return jsonify(made), 201
+    return jsonify(announce.claim_ticket(conn, game_id, data)), 201

@@ -36,6 +36,7 @@ from ...web.errors import Conflict, RequestError
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
+from ..events import PrizeChanged
 from ..model import Game
 from ..spoken import call_label
 from . import store
@@ -252,7 +253,7 @@ def award(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[
                     (gid, rnd.round_id, str(prize), row["id"], row["serial"], row["player"], first),
                 )
         state = prize_state(conn, gid)
-        games.publish(gid, "prize", state)
+        games.publish(PrizeChanged(gid, state))
     return {
         "game_id": gid,
         "round": rnd.number,
