@@ -20,7 +20,6 @@ from .events import ROOM_EVENTS
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 RETRY_MS = 2000  # EventSource reconnects by itself after this
-HEARTBEAT_S = 15.0  # a comment this often, so a screen that went away is noticed
 
 
 def _key(data: dict) -> Any:
@@ -154,4 +153,5 @@ def game_events(game_id: int):
         sub.close()
         raise
     skip = ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
-    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S, skip=skip).response()
+    heartbeat_s = hall().config.stream_heartbeat_s  # a gone screen is noticed
+    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=heartbeat_s, skip=skip).response()

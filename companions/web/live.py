@@ -4,8 +4,8 @@ commit, holding the app's write lock, and each open stream then sends the table'
 newest version (the SSE messages `history`, `view` and `next`).
 
 One watch per followed table (EventHub.watch) also looks at the table's version in SQLite every
-`POLL_SECONDS`, so a change made by another process on the same database file is still seen
-within a second: one query per table a second, however many phones follow it.
+`COMPANIONS_POLL_S` (a second), so a change made by another process on the same database file
+is still seen within a second: one query per table a second, however many phones follow it.
 """
 
 from __future__ import annotations
@@ -18,12 +18,9 @@ from typing import Any, ClassVar
 from bingo_hall.web.hub import EventHub, sse
 from bingo_hall.web.instance import area_state
 
-#: how often a followed table's version is re-checked in SQLite even without an event
-POLL_SECONDS = 1.0
-#: a comment line this often, so a phone that went away is noticed
-KEEPALIVE_SECONDS = 10.0
-#: streams end after this long; EventSource reconnects by itself and gets the current view
-STREAM_SECONDS = 300.0
+#: a phone's EventSource reconnects this long after its stream ended (the stream's length, its
+#: heartbeat and how often a followed table is re-checked in SQLite are the app's configuration:
+#: COMPANIONS_STREAM_SECONDS, COMPANIONS_KEEPALIVE_S, COMPANIONS_POLL_S in bingo_hall/web/config.py)
 RETRY_MS = 1000
 
 

@@ -377,10 +377,11 @@ def rematch(code: str):
 def events(code: str):
     """A phone's live view of its table: the current view, then each change as the writer
     published it. No per-phone queries: one watch per table looks at its version in SQLite
-    every POLL_SECONDS (for another process writing the same file), however many phones follow."""
+    every COMPANIONS_POLL_S (another process may write the same file), however many phones
+    follow."""
     table, kind = _open(code)
     conn = get_db()
-    hub = hall().hub
+    hub, settings = hall().hub, hall().config
     sub = hub.subscribe(live.channel(table.code))
     try:
         snap = store.snapshot(conn, table, kind)
@@ -393,15 +394,15 @@ def events(code: str):
     rendered.told.setdefault(table.code, snap["version"])
     hub.watch(
         live.channel(table.code),
-        store.watch_check(current_app.config["DATABASE"], table, kind),
-        live.POLL_SECONDS,
+        store.watch_check(settings.database, table, kind),
+        settings.companions_poll_s,
     )
     stream = EventStream(
         sub,
         first,
         retry_ms=live.RETRY_MS,
-        heartbeat_s=live.KEEPALIVE_SECONDS,
-        max_seconds=current_app.config.get("COMPANIONS_STREAM_SECONDS", live.STREAM_SECONDS),
+        heartbeat_s=settings.companions_keepalive_s,
+        max_seconds=settings.companions_stream_seconds,
     )
     return stream.response()
 
