@@ -214,6 +214,7 @@ def create_game(
                 ),
             )
             game_id = cur.lastrowid
+            assert game_id is not None  # an INSERT always has a row id
             commitment = _new_round(conn, game_id, 1, public_input)
         publish(RoundStarted(game_id, 1, commitment))
     return {"game_id": game_id, "commitment": commitment, "round": 1}
