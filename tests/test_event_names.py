@@ -28,6 +28,26 @@ LISTENER = re.compile(
 LISTENED_LIST = re.compile(r"for\s*\(\s*(?:const|let|var)\s+\w+\s+of\s+\[([^\]]*)\]\s*\)")
 
 
+#: `const handlers = { call(d) {...}, undo: f }` or `follow(url, { ... })` (live.js): one handler
+#: per event name
+HANDLERS = re.compile(r"(?:\bhandlers\s*=\s*|\bfollow\(\s*[^,()]+,\s*)\{")
+
+
+def _top_level_keys(js: str, opening: int) -> set[str]:
+    """The keys of the object literal whose `{` is at `opening` (nested blocks left out)."""
+    depth, end = 0, opening
+    for end in range(opening, len(js)):
+        depth += {"{": 1, "}": -1}.get(js[end], 0)
+        if depth == 0:
+            break
+    body = js[opening + 1 : end]
+    while re.search(r"\{[^{}]*\}", body):
+        body = re.sub(r"\{[^{}]*\}", "", body)
+    while re.search(r"\([^()]*\)", body):
+        body = re.sub(r"\([^()]*\)", "#", body)
+    return set(re.findall(r"(?:^|,)\s*(\w+)\s*(?:#|:)", body))
+
+
 def listened(js: str) -> set[str]:
     """The stream events a script listens for."""
     names = set(LISTENER.findall(js))
@@ -35,6 +55,8 @@ def listened(js: str) -> set[str]:
         words = re.findall(r"[\"']([\w-]+)[\"']", body)
         if FIRST in words:  # a list of stream events (it starts from the snapshot)
             names.update(words)
+    for found in HANDLERS.finditer(js):
+        names |= _top_level_keys(js, found.end() - 1)
     return names - CONNECTION
 
 
@@ -52,6 +74,19 @@ def test_the_reader_finds_the_listeners_a_page_writes():
         'for (const b of ["x", "y"]) b.hidden = true;\n'
     )
     assert listened(js) == {"snapshot", "call", "undo", "scores"}
+
+
+def test_the_reader_finds_the_handlers_given_to_live_js():
+    js = (
+        "const handlers = {\n"
+        "  snapshot(d) { if (d.round) { go(d); } },\n"
+        "  call(d) { s.calls.push(d.ball); },\n"
+        "  prize: (d) => show(d),\n"
+        "};\n"
+        "follow(`/api/games/${s.game}/events`, handlers, { onDown() { x(); } });\n"
+        "follow(url, { view(d) { draw(d); }, next(d) { go(d.code); } });\n"
+    )
+    assert listened(js) == {"snapshot", "call", "prize", "view", "next"}
 
 
 def test_every_event_a_station_page_listens_for_is_an_event_type():
