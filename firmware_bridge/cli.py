@@ -128,7 +128,7 @@ def emulate(
     try:
         emu.start()
     except OSError as exc:
-        raise KitError(f"cannot start the emulator: {exc}") from None
+        raise KitError("cannot start the emulator: %(exc)s", exc=exc) from None
     click.echo(f"BHP/1 {kind} on {emu.path}  (bingo-hall bridge --device {emu.path} ...)")
     try:
         while True:
@@ -164,7 +164,11 @@ def firmware(folder: str) -> None:
                 continue
             shutil.copyfile(src, dest / src.name)
     except OSError as exc:
-        raise KitError(f"cannot copy the firmware to {dest}: {exc.strerror or exc}") from None
+        raise KitError(
+            "cannot copy the firmware to %(dest)s: %(problem)s",
+            dest=dest,
+            problem=exc.strerror or exc,
+        ) from None
     click.echo(f"firmware in {dest}: " + " ".join(p.name for p in board_files()))
     if kept:
         click.echo("your config.py was kept")
