@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -56,7 +57,15 @@ def print_options(f: Callable) -> Callable:
     return f
 
 
-def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, serials) -> str:
+def _print_deck(
+    deck: Deck[Any],
+    output: Path,
+    template: str | None,
+    paper: str,
+    lang: str,
+    base_url: str | None,
+    serials: str | None,
+) -> str:
     template = template_for(deck, template).name if template is None else template
     template_for(deck, template)  # fail on a bad template before any slow work
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
@@ -67,7 +76,7 @@ def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, seria
     base_url = check_base_url(base_url)
     count = len(chosen) if chosen is not None else len(deck.cards)
     kwargs = dict(template=template, paper=paper, lang=lang, base_url=base_url, serials=chosen)
-    what = "tickets" if deck.game == 90 else "cards"
+    what = deck.variant.ticket_word[1]
     if count >= _PROGRESS_FROM and sys.stderr.isatty():
         with click.progressbar(length=count, label=f"Printing {what}", file=sys.stderr) as bar:
             pdf = render_deck_pdf(deck, progress=bar.update, **kwargs)
