@@ -15,6 +15,8 @@ from ..web.instance import hall
 from . import calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, issue_token
 from .decks import list_decks, store_deck
+from .requests import NewGame, Undo
+from .requests import public_input as public_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -73,16 +75,7 @@ def list_games():
 @bp.post("/games")
 @caller_required
 def new_game():
-    d = body(required=True)
-    created = games.create_game(
-        get_db(),
-        d.get("deck_id"),
-        mode=d.get("mode", "normal"),
-        free_centre=d.get("free_centre"),
-        draw=d.get("draw", "auto"),
-        options=d.get("options"),
-        public_input=d.get("public_input"),
-    )
+    created = games.start_game(get_db(), NewGame.from_json(body(required=True)))
     return jsonify(created), 201
 
 
@@ -115,22 +108,22 @@ def enter(game_id: int):
 @caller_required
 def undo(game_id: int):
     d = body(required=True)
-    seq = d.get("seq", d.get("expect_seq"))
-    return jsonify(calls.undo_last(get_db(), game_id, d.get("reason"), seq, _key(d)).to_json())
+    return jsonify(calls.undo_last(get_db(), game_id, Undo.from_json(d, _key(d))).to_json())
 
 
 @bp.post("/games/<int:game_id>/public-input")
 @caller_required
 def public_input(game_id: int):
     d = body(required=True)
-    return jsonify(games.set_public_input(get_db(), game_id, d.get("public_input")))
+    return jsonify(games.set_public_input(get_db(), game_id, public_text(d.get("public_input"))))
 
 
 @bp.post("/games/<int:game_id>/rounds")
 @caller_required
 def next_round(game_id: int):
     d = body()
-    return jsonify(games.start_next_round(get_db(), game_id, d.get("public_input"))), 201
+    text = public_text(d.get("public_input"))
+    return jsonify(games.start_next_round(get_db(), game_id, text)), 201
 
 
 @bp.post("/games/<int:game_id>/end")

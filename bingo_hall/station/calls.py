@@ -19,9 +19,8 @@ from ..web.instance import hall
 from . import phrases
 from .games import active_round, last_seq, live_calls, publish
 from .model import Call, DrawMethod, UndoneCall
+from .requests import Undo
 from .spoken import call_label, spoken_both
-
-MAX_REASON = 200
 
 
 def _replayed(conn: sqlite3.Connection, game_id: int, key: str | None, kind: type):
@@ -138,15 +137,10 @@ def enter_ball(conn: sqlite3.Connection, game_id: int, ball, expect_seq=None, ke
     return _add_call(conn, game_id, DrawMethod.MANUAL, ball=ball, expect_seq=expect_seq, key=key)
 
 
-def undo_last(
-    conn: sqlite3.Connection, game_id: int, reason: Any, seq: Any = None, key: Any = None
-) -> UndoneCall:
-    """Take back the last live call, logging why. `seq`, if given, must be that call's seq, so a
-    doubled undo request cannot take back a second call."""
-    if not isinstance(reason, str) or not reason.strip():
-        raise RequestError("say why the call is undone (a reason is required)")
-    reason = reason.strip()[:MAX_REASON]
-    key = _check_key(key)
+def undo_last(conn: sqlite3.Connection, game_id: int, undo: Undo) -> UndoneCall:
+    """Take back the last live call, logging why. `undo.seq`, if given, must be that call's seq,
+    so a doubled undo request cannot take back a second call."""
+    reason, seq, key = undo.reason, undo.seq, undo.key
     with hall().write_lock:
         with transaction(conn):
             game, rnd = active_round(conn, game_id)
