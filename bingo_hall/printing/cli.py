@@ -75,13 +75,22 @@ def _print_deck(
             click.echo(f"bingo-hall: warning: {warning}", err=True)
     base_url = check_base_url(base_url)
     count = len(chosen) if chosen is not None else len(deck.cards)
-    kwargs = dict(template=template, paper=paper, lang=lang, base_url=base_url, serials=chosen)
     what = deck.variant.ticket_word[1]
     if count >= _PROGRESS_FROM and sys.stderr.isatty():
         with click.progressbar(length=count, label=f"Printing {what}", file=sys.stderr) as bar:
-            pdf = render_deck_pdf(deck, progress=bar.update, **kwargs)
+            pdf = render_deck_pdf(
+                deck,
+                template=template,
+                paper=paper,
+                lang=lang,
+                base_url=base_url,
+                serials=chosen,
+                progress=bar.update,
+            )
     else:
-        pdf = render_deck_pdf(deck, **kwargs)
+        pdf = render_deck_pdf(
+            deck, template=template, paper=paper, lang=lang, base_url=base_url, serials=chosen
+        )
     _write(output, pdf)
     click.echo(
         f"wrote {output}: {count} {what} of deck {deck.name!r} ({deck.deck_id}), "

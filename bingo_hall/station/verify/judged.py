@@ -25,8 +25,11 @@ Cell = tuple[int, int]
 class Checked(Protocol):
     """What every variant's judged card answers."""
 
-    game_id: int
-    round: int
+    @property
+    def game_id(self) -> int: ...
+
+    @property
+    def round(self) -> int: ...
 
     @property
     def serial(self) -> int: ...
