@@ -26,7 +26,7 @@ from .deck import check_deck, generate_deck
 from .errors import DeckError, KitError
 from .strips import check_strips, generate_strips, strips_of
 from .ticket_claims import PRIZES, PrizeMode
-from .tickets import COLUMNS, ROWS, Ticket, check_ticket
+from .tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 
 T = TypeVar("T", Card, Ticket)
 Progress = Callable[[int], None] | None
@@ -99,6 +99,10 @@ class Variant(ABC, Generic[T]):
         tickets = tuple(self.ticket_from_dict(i, r) for i, r in enumerate(raw, start=1))
         self.check_deck(tickets, free_centre)
         return tickets
+
+    def tickets_for(self, n: int) -> int:
+        """How many tickets `n` (cards, or strips) make."""
+        return n
 
     # -- words -----------------------------------------------------------------------------
     def count_words(self, n_tickets: int) -> str:
@@ -209,7 +213,7 @@ class Strips90(Variant[Ticket]):
         _need(
             serial == i, f"ticket #{i}: serial is {serial!r}, expected {i} (serials count from 1)"
         )
-        want = (i - 1) // 6 + 1
+        want = (i - 1) // TICKETS_PER_STRIP + 1
         _need(strip == want, f"ticket {i}: strip is {strip!r}, expected {want} (6 tickets a strip)")
         rows = raw.get("rows")
         _need(
@@ -233,12 +237,15 @@ class Strips90(Variant[Ticket]):
         made = generate_strips(n, seed=key, progress=progress)
         return tuple(t for s in made for t in s.tickets)
 
+    def tickets_for(self, n: int) -> int:
+        return TICKETS_PER_STRIP * n
+
     def count_words(self, n_tickets: int) -> str:
-        return f"{n_tickets // 6} strips ({n_tickets} tickets)"
+        return f"{n_tickets // TICKETS_PER_STRIP} strips ({n_tickets} tickets)"
 
     def check_summary(self, tickets: Sequence[Ticket], free_centre: bool) -> str:
         n = len(tickets)
-        return f"{n // 6} strips, {n} tickets, {3 * n} unique rows"
+        return f"{n // TICKETS_PER_STRIP} strips, {n} tickets, {ROWS * n} unique rows"
 
     @property
     def plans(self) -> tuple[PrizePlan, ...]:

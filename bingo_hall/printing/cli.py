@@ -18,6 +18,7 @@ from .. import printed
 from ..deck_cli import GAME, STRIPS, check_counts, make_deck
 from ..errors import KitError
 from ..manifest import Deck, load_deck, save_deck
+from ..variants import variant_for
 from .base_url import default_base_url
 from .deck_pdf import PAPERS, check_base_url, render_deck_pdf, template_for
 from .kit import render_kit_pdf
@@ -166,7 +167,7 @@ def generate(
     if base_url is not None:
         check_base_url(base_url)
     if serials:
-        parse_serials(serials, 6 * n if game == "90" else n)
+        parse_serials(serials, variant_for(int(game)).tickets_for(n))
     deck = make_deck(game, n, seed, free_centre, name)
     save_deck(deck, deck_file)
     click.echo(f"wrote {deck_file}: keep it, the station needs it to verify these cards")

@@ -159,7 +159,8 @@ def claims_this_round(conn: sqlite3.Connection, game: Game, rnd: Round) -> list[
     """The round's claims, newest last, for the Maestro's list."""
     live = games.called_balls(conn, game.game_id)
     rows = conn.execute(
-        "SELECT id, serial, player, line, at_call, calls, valid, verdict FROM claims "
+        "SELECT id, serial, player, line, at_call, calls, valid, "
+        "json_extract(verdict, '$.complete_rows') AS complete_rows FROM claims "
         "WHERE round_id = ? ORDER BY id",
         (rnd.round_id,),
     ).fetchall()
@@ -172,7 +173,7 @@ def claims_this_round(conn: sqlite3.Connection, game: Game, rnd: Round) -> list[
             "at_call": r["at_call"],
             "valid": bool(r["valid"]),
             "undone": not still_standing(json.loads(r["calls"]), live),
-            "complete_rows": json.loads(r["verdict"]).get("complete_rows", []),
+            "complete_rows": json.loads(r["complete_rows"] or "[]"),
         }
         for r in rows
     ]
