@@ -53,10 +53,6 @@ class GameKind(ABC):
     def choose(self, new: NewGame, deck: Deck[Any]) -> Chosen:
         """The rules a new game on `deck` plays, or a RequestError naming the field."""
 
-    @abstractmethod
-    def plan_of(self, game: Game) -> PrizePlan:
-        """The prize plan of a game already started."""
-
     @property
     @abstractmethod
     def board(self) -> tuple[BoardRow, ...]:
@@ -82,9 +78,6 @@ class CardGame(GameKind):
             )
         mode = Mode(new.mode)
         return Chosen(mode, free, self.variant.plan(str(mode)), None)
-
-    def plan_of(self, game: Game) -> PrizePlan:
-        return self.variant.plan(str(game.mode))
 
     @property
     def board(self) -> tuple[BoardRow, ...]:
@@ -116,9 +109,6 @@ class StripGame(GameKind):
             raise RequestError("a 90-ball ticket has no centre square: free_centre is false")
         return Chosen(Mode.NORMAL, False, plan, plan.mode)
 
-    def plan_of(self, game: Game) -> PrizePlan:
-        return self.variant.plan(game.prizes)
-
     @property
     def board(self) -> tuple[BoardRow, ...]:
         return tuple(BoardRow("", range(10 * row + 1, 10 * row + 11)) for row in range(9))
@@ -139,3 +129,10 @@ def variant_of(game: Game) -> Variant[Any]:
 
 def game_kind(game: Game) -> GameKind:
     return kind_of(variant_of(game))
+
+
+def prize_plan(game: Game) -> PrizePlan:
+    """The prizes a game plays, in order (or open at once), as its variant's data: what the
+    screens list and a ledger pays. The plan is named by the game's API `mode` (its prize plan in
+    the 90-ball game, normal or points in the 75-ball game)."""
+    return variant_of(game).plan(str(game.prizes or game.mode))

@@ -75,3 +75,21 @@ def test_a_request_of_the_wrong_shape_is_refused_at_the_route_naming_the_field(p
 
 def test_a_typed_serial_and_a_sent_number_make_the_same_claim():
     assert NewClaim.from_json({"serial": " 12 "}) == NewClaim.from_json({"serial": 12})
+
+
+def test_a_started_game_answers_its_prizes_as_its_variants_data(client, hall):
+    """What the ledger (issue 27) asks: the prizes of a game, in order, named as the API does."""
+    from bingo_hall.manifest import new_strip_deck
+    from bingo_hall.station.games import get_game
+    from bingo_hall.station.variants import prize_plan
+    from bingo_hall.web.db import get_db
+
+    puntos = hall.new_game(mode="points")
+    hall.deck = hall.load_deck(new_strip_deck(1, seed="plan", name="Tiras"))
+    uk = hall.new_game(mode="lines-house")
+    with client.application.app_context():
+        plans = [prize_plan(get_game(get_db(), gid)) for gid in (puntos, uk)]
+    assert [(p.mode, p.prizes, str(p.order)) for p in plans] == [
+        ("points", ("bingo",), "sequence"),
+        ("lines-house", ("one-line", "two-lines", "full-house"), "sequence"),
+    ]

@@ -21,7 +21,6 @@ from typing import Any
 
 from ...manifest import Deck
 from ...ticket_claims import Prize, check_ticket_claim
-from ...variants import PrizePlan
 from ...web.db import transaction
 from ...web.errors import Conflict, RequestError
 from ...web.instance import hall
@@ -29,13 +28,9 @@ from .. import games
 from ..decks import get_deck
 from ..model import Game, Round
 from ..requests import Award
-from ..variants import game_kind
+from ..variants import prize_plan
 from . import store
 from .awards import still_standing
-
-
-def plan_of(game: Game) -> PrizePlan:
-    return game_kind(game).plan_of(game)
 
 
 def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
@@ -59,14 +54,14 @@ def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
 def current_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize | None:
     """The prize being played now; None once the round's last prize is awarded."""
     done = [a["prize"] for a in awarded(conn, round_id)]
-    prize = plan_of(game).next_prize(done)
+    prize = prize_plan(game).next_prize(done)
     return None if prize is None else Prize(prize)
 
 
 def judged_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize:
     """The prize a check is judged for: the one being played, else the round's last."""
     prize = current_prize(conn, game, round_id)
-    return prize if prize is not None else Prize(plan_of(game).prizes[-1])
+    return prize if prize is not None else Prize(prize_plan(game).prizes[-1])
 
 
 def prize_state(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
@@ -74,7 +69,7 @@ def prize_state(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     game = games.get_game(conn, game_id)
     rnd = games.current_round(conn, game.game_id)
     done = awarded(conn, rnd.round_id)
-    plan = plan_of(game)
+    plan = prize_plan(game)
     return {
         "mode": plan.mode,
         "sequence": list(plan.prizes),
