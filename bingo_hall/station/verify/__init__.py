@@ -8,7 +8,9 @@
 * `/api/games/<id>/...`: check, players, claims, award, settings (the Maestro's, behind the PIN),
   scores and record (public: the display shows the scores, and the record is for auditors).
 
-The rules are in `bingo_hall.claims`; `store` and `awards` keep them in SQLite.
+The rules are the pure engines (`bingo_hall.claims`, `bingo_hall.ticket_claims`); each route asks
+the game's (or the deck's) variant, `variants.ClaimsKind`, how to judge, draw and store a card, and
+`service`, `store`, `awards` and `prizes` keep what was decided in SQLite.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from ..requests import Award, NewClaim, NewPlayer
 from ..requests import serial as parse_serial
 from . import awards, record, schema, service, store
 from .judged import Checked
-from .variants import CLAIMS, ClaimsKind, claims_kind
+from .variants import ClaimsKind, claims_kind, claims_of
 
 bp = Blueprint(
     "verify",
@@ -124,7 +126,7 @@ def card_page(deck_id: str, serial: str, sig: str):
     deck, card = found
     gid = _game_for_deck(conn, deck.deck_id)
     game = None if gid is None else games.get_game(conn, gid)
-    kind = CLAIMS[deck.variant.key]
+    kind = claims_of(deck.variant)
     checked = None if game is None else service.check_for_page(conn, game, card)
     part = request.args.get("part") == "verdict"
     template = kind.card_fragment if part else kind.card_page
@@ -146,8 +148,7 @@ def check(game_id: int, serial: str):
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
-        card = store.game_card(conn, game, checked.serial)[1]
-        return _render_card(kind.card_fragment, conn, kind, deck, card, game, checked)
+        return _render_card(kind.card_fragment, conn, kind, deck, checked.ticket, game, checked)
     return jsonify(checked.to_json())
 
 

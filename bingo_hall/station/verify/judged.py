@@ -37,6 +37,10 @@ class Checked(Protocol):
     @property
     def valid(self) -> bool: ...
 
+    @property
+    def ticket(self) -> Any:
+        """The card or ticket judged, as printed."""
+
     def verdict_json(self) -> dict[str, Any]: ...
 
     def to_json(self) -> dict[str, Any]: ...
@@ -64,6 +68,10 @@ class CardCheck:
     @property
     def serial(self) -> int:
         return self.card.serial
+
+    @property
+    def ticket(self) -> Card:
+        return self.card
 
     @property
     def valid(self) -> bool:

@@ -16,6 +16,7 @@ from ...cards import Card
 from ...errors import KitError
 from ...ticket_claims import check_ticket_claim
 from ...tickets import Ticket
+from ...variants import STRIPS, Variant
 from ...web.errors import Conflict, RequestError
 from .. import games
 from ..model import Game, Round
@@ -197,7 +198,7 @@ class StripClaims(ClaimsKind):
     card_fragment = "verify/_ticket_fragment.html"
     layout = "ticket"
     board_event = "prize"
-    shown_extra: ClassVar[dict[str, Any]] = {"game": 90}
+    shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
         rnd = games.current_round(conn, game.game_id)
@@ -236,6 +237,10 @@ class StripClaims(ClaimsKind):
 CLAIMS: dict[str, ClaimsKind] = {"cards": CardClaims(), "strips": StripClaims()}
 
 
+def claims_of(variant: Variant[Any]) -> ClaimsKind:
+    return CLAIMS[variant.key]
+
+
 def claims_kind(game: Game) -> ClaimsKind:
     """The claims of the variant the game plays (chosen from its balls)."""
-    return CLAIMS[variant_of(game).key]
+    return claims_of(variant_of(game))
