@@ -15,7 +15,7 @@ from ..web.instance import hall
 from . import calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, issue_token
 from .decks import list_decks, store_deck
-from .requests import NewGame, Undo
+from .requests import NewGame, Undo, expect_seq, idempotency_key
 from .requests import public_input as public_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -24,8 +24,8 @@ RETRY_MS = 2000  # EventSource reconnects by itself after this
 HEARTBEAT_S = 15.0  # a comment this often, so a screen that went away is noticed
 
 
-def _key(data: dict) -> Any:
-    return request.headers.get("Idempotency-Key") or data.get("idempotency_key")
+def _key(data: dict[str, Any]) -> str | None:
+    return idempotency_key(request.headers.get("Idempotency-Key") or data.get("idempotency_key"))
 
 
 @bp.post("/login")
@@ -88,7 +88,10 @@ def game(game_id: int):
 @caller_required
 def draw(game_id: int):
     d = body()
-    return jsonify(calls.draw_ball(get_db(), game_id, d.get("expect_seq"), _key(d)).to_json())
+    key = _key(d)
+    return jsonify(
+        calls.draw_ball(get_db(), game_id, expect_seq(d.get("expect_seq")), key).to_json()
+    )
 
 
 @bp.post("/games/<int:game_id>/calls")
@@ -100,7 +103,8 @@ def enter(game_id: int):
     ball = d["ball"]
     if isinstance(ball, str) and is_ascii_number(ball.strip(), 2):
         ball = int(ball)  # typed in a form; calls.py checks the range and words the error
-    done = calls.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))
+    key = _key(d)
+    done = calls.enter_ball(get_db(), game_id, ball, expect_seq(d.get("expect_seq")), key)
     return jsonify(done.to_json()), 201
 
 
@@ -108,7 +112,8 @@ def enter(game_id: int):
 @caller_required
 def undo(game_id: int):
     d = body(required=True)
-    return jsonify(calls.undo_last(get_db(), game_id, Undo.from_json(d, _key(d))).to_json())
+    undo = Undo.from_json(d, request.headers.get("Idempotency-Key") or d.get("idempotency_key"))
+    return jsonify(calls.undo_last(get_db(), game_id, undo).to_json())
 
 
 @bp.post("/games/<int:game_id>/public-input")

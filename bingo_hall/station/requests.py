@@ -42,6 +42,23 @@ def name(value: Any, required: bool = True) -> str | None:
     return " ".join(value.split())
 
 
+def idempotency_key(key: Any) -> str | None:
+    """The `Idempotency-Key` header (or `idempotency_key` field): a retried request with the same
+    key gets the first answer again instead of acting twice."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 1 <= len(key) <= 200:
+        raise RequestError("an idempotency key is text of 1 to 200 characters")
+    return key
+
+
+def expect_seq(value: Any) -> int | None:
+    """The call a request was made after (`expect_seq`, or an undo's `seq`): a whole number."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise RequestError("expect_seq must be a whole number")
+    return value
+
+
 def _word(value: Any) -> str | None:
     """A field that names one of a fixed set of words: any other JSON value names none of
     them, so the service refuses it with the list of the words it takes."""
@@ -195,9 +212,5 @@ class Undo:
         reason = d.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise RequestError("say why the call is undone (a reason is required)")
-        if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 200):
-            raise RequestError("an idempotency key is text of 1 to 200 characters")
-        seq = d.get("seq", d.get("expect_seq"))
-        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-            raise RequestError("expect_seq must be a whole number")
-        return cls(reason.strip()[:MAX_REASON], seq, key)
+        key = idempotency_key(key)
+        return cls(reason.strip()[:MAX_REASON], expect_seq(d.get("seq", d.get("expect_seq"))), key)
