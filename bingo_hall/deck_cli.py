@@ -28,22 +28,32 @@ STRIPS = click.option(
 )
 
 
-def check_counts(game: str, count: int | None, strip_count: int | None, free_centre: bool) -> int:
-    """The number of cards (75) or strips (90) asked for, or a UsageError naming the option."""
-    if game == "90":
-        if count is not None or free_centre:
-            option = "--cards" if count is not None else "--free-centre"
-            raise click.UsageError(f"{option} is for 75-ball cards; 90-ball decks take --strips N")
-        if strip_count is None:
-            raise click.UsageError("give --strips N (6 tickets each) for a 90-ball deck")
-        if not 1 <= strip_count <= MAX_STRIPS:
-            raise click.UsageError(f"--strips must be from 1 to {MAX_STRIPS}, not {strip_count}")
-        return strip_count
+def _card_count(count: int | None, strip_count: int | None, free_centre: bool) -> int:
     if strip_count is not None:
         raise click.UsageError("--strips is for 90-ball decks; add --game 90")
     if count is None:
         raise click.UsageError("give --cards N")
     return check_card_count(count, free_centre, option="--cards")
+
+
+def _strip_count(count: int | None, strip_count: int | None, free_centre: bool) -> int:
+    if count is not None or free_centre:
+        option = "--cards" if count is not None else "--free-centre"
+        raise click.UsageError(f"{option} is for 75-ball cards; 90-ball decks take --strips N")
+    if strip_count is None:
+        raise click.UsageError("give --strips N (6 tickets each) for a 90-ball deck")
+    if not 1 <= strip_count <= MAX_STRIPS:
+        raise click.UsageError(f"--strips must be from 1 to {MAX_STRIPS}, not {strip_count}")
+    return strip_count
+
+
+#: how each variant (by `Variant.key`) is counted on the command line: --cards or --strips
+_COUNTS = {"cards": _card_count, "strips": _strip_count}
+
+
+def check_counts(game: str, count: int | None, strip_count: int | None, free_centre: bool) -> int:
+    """The number of cards (75) or strips (90) asked for, or a UsageError naming the option."""
+    return _COUNTS[variant_for(int(game)).key](count, strip_count, free_centre)
 
 
 def make_deck(
