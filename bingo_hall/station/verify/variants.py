@@ -47,6 +47,7 @@ class ClaimsKind(ABC):
     card_fragment: ClassVar[str]
     layout: ClassVar[str]  # what the screens draw a shown verdict as (claimshow.js)
     board_event: ClassVar[str]  # the event that carries the scores or prizes after a claim
+    shown_extra: ClassVar[dict[str, Any]] = {}  # what else a shown verdict says of its kind
 
     @abstractmethod
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Any) -> Checked:
@@ -89,7 +90,13 @@ class ClaimsKind(ABC):
         """What the game's record adds to each round."""
         return {}
 
-    def shown(self, verdict: dict[str, Any], round: int, valid: bool, claim: dict | None = None):
+    def shown(
+        self,
+        verdict: dict[str, Any],
+        round: int,
+        valid: bool,
+        claim: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """What the hall screens show of a checked card or a recorded claim (the `verdict`
         event): the card as printed with its marks, the verdict and, for a false 75-ball claim,
         the penalty."""
@@ -104,8 +111,6 @@ class ClaimsKind(ABC):
             "penalty": claim["penalty"] if claim else None,
             "verdict": verdict,
         }
-
-    shown_extra: ClassVar[dict[str, Any]] = {}
 
 
 class CardClaims(ClaimsKind):
@@ -127,7 +132,9 @@ class CardClaims(ClaimsKind):
     def grid(self, ticket: Card, checked: CardCheck | None) -> list[Any]:
         return card_grid(ticket, checked)
 
-    def page(self, conn: sqlite3.Connection, gid: int | None, ticket: Card, checked: Any) -> dict:
+    def page(
+        self, conn: sqlite3.Connection, gid: int | None, ticket: Card, checked: Any
+    ) -> dict[str, Any]:
         """What the card's holder is told: the rounds it won (with the points), and "shout!"
         while it has a bingo in a round not yet awarded."""
         seen: dict[str, Any] = {"won": [], "shout": False}
