@@ -93,3 +93,27 @@ def test_a_started_game_answers_its_prizes_as_its_variants_data(client, hall):
         ("points", ("bingo",), "sequence"),
         ("lines-house", ("one-line", "two-lines", "full-house"), "sequence"),
     ]
+
+
+def test_a_shown_verdict_says_how_the_screens_draw_its_card(app, client, hall, monkeypatch):
+    """The `verdict` event names its layout (the variant's): the display draws a 5x5 card or a
+    3x9 ticket from it, without testing the number of balls."""
+    from bingo_hall.manifest import new_strip_deck
+    from bingo_hall.web.instance import hall as hall_state
+
+    hub = hall_state(app).hub
+    original = hub.publish
+    shown: list[tuple[str, int]] = []
+
+    def spy(channel, event, data, text=None):
+        if event == "verdict":
+            shown.append((data["layout"], len(data["verdict"]["rows"][0])))
+        return original(channel, event, data, text)
+
+    monkeypatch.setattr(hub, "publish", spy)
+    cards = hall.new_game()
+    assert hall.get(f"/api/games/{cards}/check/1").status_code == 200
+    hall.deck = hall.load_deck(new_strip_deck(1, seed="layout", name="Tiras"))
+    strips = hall.new_game()
+    assert hall.post(f"/api/games/{strips}/claims", {"serial": 2}).status_code == 201
+    assert shown == [("card", 5), ("ticket", 9)]
