@@ -17,7 +17,7 @@ from ..cards import LETTERS
 from ..claims import Mode
 from ..errors import KitError
 from ..manifest import Deck
-from ..variants import CARDS, STRIPS, PrizePlan, Variant, variant_for
+from ..variants import CARDS, STRIPS, PrizePlan, Variant
 from ..web.errors import RequestError
 from .model import Game
 from .requests import NewGame
@@ -124,7 +124,7 @@ def kind_of(variant: Variant[Any]) -> GameKind:
 
 def variant_of(game: Game) -> Variant[Any]:
     """The variant a game plays, chosen once from its balls (its deck's manifest `game`)."""
-    return variant_for(game.balls)
+    return game.variant
 
 
 def game_kind(game: Game) -> GameKind:
