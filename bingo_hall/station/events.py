@@ -129,75 +129,23 @@ class ClaimRecorded(GameEvent):
 
 @dataclass(frozen=True)
 class VerdictShown(GameEvent):
-    """A checked card or a recorded claim on the hall's screens: the card as printed with its
-    marks, the verdict and, for a false 75-ball claim, the penalty. `game` is 90 for a ticket."""
+    """A checked card or a recorded claim on the hall's screens, as its variant shows it
+    (`ClaimsKind.shown`): the card or ticket as printed with its marks, the verdict and, for a
+    false 75-ball claim, the penalty."""
 
     NAME: ClassVar[str] = "verdict"
     ROOM_ONLY: ClassVar[bool] = True
 
-    source: str  # "check" or "claim"
-    serial: int
-    round: int
-    player: str | None
-    valid: bool
-    penalty: Mapping[str, Any] | None
-    verdict: Mapping[str, Any]
-    balls: int = 75
-
-    @classmethod
-    def of_card(
-        cls, game_id: int, verdict: Mapping[str, Any], claim: Mapping[str, Any] | None = None
-    ) -> VerdictShown:
-        """A 75-ball card checked (`claim` None) or claimed."""
-        return cls(
-            game_id=game_id,
-            source="claim" if claim else "check",
-            serial=verdict["serial"],
-            round=verdict["round"],
-            player=claim["player"] if claim else None,
-            valid=verdict["bingo"],
-            penalty=claim["penalty"] if claim else None,
-            verdict=verdict,
-        )
-
-    @classmethod
-    def of_ticket(
-        cls, game_id: int, verdict: Mapping[str, Any], claim: Mapping[str, Any] | None = None
-    ) -> VerdictShown:
-        """A 90-ball ticket checked or claimed: the verdict for the prize being played (a false
-        90-ball claim costs nothing, so there is no penalty)."""
-        return cls(
-            game_id=game_id,
-            source="claim" if claim else "check",
-            serial=verdict["serial"],
-            round=(claim or verdict)["round"],
-            player=claim["player"] if claim else None,
-            valid=verdict["valid"],
-            penalty=None,
-            verdict=verdict,
-            balls=90,
-        )
+    shown: Mapping[str, Any]
 
     def to_json(self) -> JSON:
-        head: JSON = {"source": self.source}
-        if self.balls != 75:
-            head["game"] = self.balls
-        return {
-            **head,
-            "serial": self.serial,
-            "round": self.round,
-            "player": self.player,
-            "valid": self.valid,
-            "penalty": None if self.penalty is None else dict(self.penalty),
-            "verdict": dict(self.verdict),
-        }
+        return dict(self.shown)
 
 
 @dataclass(frozen=True)
-class ScoresChanged(GameEvent):
-    """The 75-ball scoreboard after a player, a setting, a claim or an award changed it."""
-
-    NAME: ClassVar[str] = "scores"
+class BoardChanged(GameEvent):
+    """What a game's claims stand at after a player, a setting, a claim or an award changed it:
+    the scores of a 75-ball game, the prizes of a 90-ball one (each variant names its own)."""
 
     board: Mapping[str, Any]
 
@@ -206,15 +154,17 @@ class ScoresChanged(GameEvent):
 
 
 @dataclass(frozen=True)
-class PrizeChanged(GameEvent):
-    """A 90-ball game's prizes after a claim or an award (the prize being played, the winners)."""
+class ScoresChanged(BoardChanged):
+    """The 75-ball scoreboard."""
+
+    NAME: ClassVar[str] = "scores"
+
+
+@dataclass(frozen=True)
+class PrizeChanged(BoardChanged):
+    """A 90-ball game's prizes (the prize being played, the winners)."""
 
     NAME: ClassVar[str] = "prize"
-
-    state: Mapping[str, Any]
-
-    def to_json(self) -> JSON:
-        return dict(self.state)
 
 
 #: every kind of game event (the pages listen for their names)
