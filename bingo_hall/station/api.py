@@ -13,7 +13,7 @@ from ..web.inputs import is_ascii_number
 from ..web.inputs import json_body as body
 from ..web.instance import hall
 from . import calls, games, hall_settings
-from .auth import PinResult, caller_required, check_pin, issue_token
+from .auth import PinResult, caller_required, check_pin, end_every_login, issue_token
 from .decks import list_decks, store_deck
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -37,6 +37,14 @@ def login():
     if result == PinResult.WRONG:
         raise Unauthorized("wrong PIN")
     return jsonify(token=issue_token(), token_type="Bearer")
+
+
+@bp.post("/logout")
+@caller_required
+def logout():
+    """End every login: this token, the caller pages' sessions and every other token."""
+    end_every_login()
+    return jsonify(logged_out=True)
 
 
 @bp.get("/decks")
