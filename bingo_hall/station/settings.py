@@ -28,6 +28,7 @@ def N_(message: str) -> str:
 PURE_MESSAGES = (
     N_("the target must be a whole number of points from 1 to 1000000"),  # MAX_TARGET
     N_("patterns are played in Bingo Normal only"),
+    N_("a pattern is a name: lines, four_corners, x, full_card or custom"),
     N_("a custom pattern is 25 cells of 1 and 0, row by row"),
     N_("the custom pattern is empty: click at least one square"),
     N_("the custom pattern cannot be the centre square alone"),

@@ -71,7 +71,7 @@ def test_the_hall_screen_shows_a_checked_claim_and_keeps_the_final_board(client,
     expect(page.locator(".hero")).to_be_visible()
     col = hall.numbers(36, "O")
     hall.call(gid, *[n for n in col if n not in r2])
-    assert hall.get(f"/api/games/{gid}/check/36").status_code == 200
+    assert hall.post(f"/api/games/{gid}/check/36").status_code == 200
     expect(shown).to_have_class("claim-show valid")
     points = sum(col)  # row 2 lost its markers for the calls before the claim: only O wins
     head = f"¡BINGO! Card 36 · Column O · {points} points"

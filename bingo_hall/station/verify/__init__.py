@@ -166,18 +166,20 @@ def card_page(deck_id: str, serial: str, sig: str):
     return _render_card("verify/card.html", deck, card, game, verdict, seen)
 
 
-@bp.get("/api/games/<int:game_id>/check/<serial>")
+@bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
 @caller_required
 def check(game_id: int, serial: str):
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
-    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here. The
-    verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
+    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here.
+    GET only reads; POST (with the CSRF token) also shows the verdict on the hall screens (a
+    `verdict` event): a link can never put a verdict on the big screen."""
     conn = get_db()
     _check_scanned(conn, game_id, serial)
+    show = request.method == "POST"
     if tickets90.is_ninety(conn, game_id):
-        return ticket_page.check(conn, game_id, serial)
+        return ticket_page.check(conn, game_id, serial, show)
     checked = store.check(conn, game_id, serial)
-    if request.args.get("quiet") != "1":
+    if show:
         games.publish(checked.game_id, "verdict", shown_verdict(checked.to_json()))
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)

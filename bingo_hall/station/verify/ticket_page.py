@@ -70,11 +70,11 @@ def shown_ticket(v: dict[str, Any], claim: dict[str, Any] | None = None) -> dict
     }
 
 
-def check(conn: sqlite3.Connection, game_id: int, serial: Any):
+def check(conn: sqlite3.Connection, game_id: int, serial: Any, show: bool):
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
-    caller page; shown on the hall screens too unless `?quiet=1`."""
+    caller page; shown on the hall screens too when `show` (a POST)."""
     ticket, v = tickets90.check(conn, game_id, serial)
-    if request.args.get("quiet") != "1":
+    if show:
         games.publish(game_id, "verdict", shown_ticket(v))
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
