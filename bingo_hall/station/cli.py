@@ -85,9 +85,12 @@ def save_hall_settings(app, **changes) -> None:
 
 
 def run_server(app, host: str, port: int, threads: int, notes=()):
+    from companions.web import replays
+
     from ..web.server import Server
 
     server = Server(app, host, port, threads)
+    replays.start()  # the table scorekeepers' replays never hold the Maestro's interpreter
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port
     click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")

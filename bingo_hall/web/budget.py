@@ -5,8 +5,8 @@ sockets from one phone: reconnecting streams, or a byte every 10 s), and then th
 the big screen and the login page all fail. So connections are budgeted:
 
 - **per address**: `PER_ADDRESS` open connections from one guest address. A browser opens at most
-  6 connections to one host (its streams included), so a phone needs a handful; 32 leaves room
-  for several tabs and a second browser on the same phone.
+  6 connections to one host (its streams included), so a phone needs a handful; 64 leaves room
+  for about ten phones behind one address (a guest network that shares one address).
 - **in total**: every guest connection together stays `KEPT_FOR_LAPTOP` below the open-files
   limit, so the laptop's own connections (the Maestro's caller page, the big screen), the
   database and the log files always find a file.
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ..netaddr import lan_address
 
 #: open connections one guest address may hold
-PER_ADDRESS = 32
+PER_ADDRESS = 64
 #: open files always left to the laptop's connections, the database and the logs
 KEPT_FOR_LAPTOP = 1024
 #: the guests' total when the open-files limit is unknown or absent (Windows)

@@ -464,13 +464,15 @@ class UvicornConnection(_HTTPProtocol):
 
     # --- admission ------------------------------------------------------------------------
     def connection_made(self, transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) and peer else None
         refusal = self.hall.budget.admit(self.address)
-        if refusal is not None:
-            self._answer(503, "Service Unavailable", f"{refusal.reason}; try again later")
+        if refusal is not None:  # answered before uvicorn sets anything up: a refusal is cheap
+            text = f"{refusal.reason}; try again later"
+            transport.write(answer_bytes(503, "Service Unavailable", text))
+            transport.close()
             return
+        super().connection_made(transport)
         self.admitted = True
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler
@@ -557,6 +559,8 @@ class UvicornConnection(_HTTPProtocol):
             self.live.resume()
 
     def connection_lost(self, exc) -> None:
+        if not self.admitted and self.flow is None:  # refused in connection_made
+            return
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None

@@ -24,6 +24,8 @@ from bingo_hall.web.db import transaction
 from companions.errors import EntryError
 from companions.registry import GameKind
 
+from . import replays
+
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: 32**8 (about 10**12) codes: even at the 20,000 guesses a minute of issue 20, with no limit,
@@ -161,8 +163,10 @@ def _engine_entries(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> dict[str, Any]:
-    return kind.replay(
-        json.loads(json.dumps(table.settings)), list(table.players), _engine_entries(items)
+    """The table's view: its history replayed by the game's engine (replays.py: in a process
+    of its own while the station serves)."""
+    return replays.replay(
+        kind, json.loads(json.dumps(table.settings)), list(table.players), _engine_entries(items)
     )
 
 
