@@ -71,7 +71,10 @@ IDLE_S = 15
 MAX_HEAD_BYTES = 16 * 1024
 MAX_HEADERS = 100
 HEAD_S = 10.0
-HEAD_TOO_LARGE = f"the request's headers are larger than {MAX_HEAD_BYTES // 1024} KB"
+HEAD_TOO_LARGE = (
+    f"the request's headers are larger than {MAX_HEAD_BYTES // 1024} KB "
+    f"or more than {MAX_HEADERS}"
+)
 #: seconds a connection's socket may stay full (the client reads nothing) before it is aborted
 SEND_STALL_S = 20.0
 #: open files wanted: a screen or an idle connection each take one
@@ -486,6 +489,9 @@ class UvicornConnection(_HTTPProtocol):
             self.transport.close()
 
     def send_400_response(self, msg: str) -> None:
+        if self._too_many_headers:
+            self._answer(431, "Request Header Fields Too Large", HEAD_TOO_LARGE)
+            return
         self._answer(400, "Bad Request", "the request could not be understood")
 
     # --- the head of each request ---------------------------------------------------------
@@ -541,6 +547,8 @@ class UvicornConnection(_HTTPProtocol):
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
+        if self._too_many_headers:
+            return
         super().on_message_complete()
         self._in_head, self._head = True, 0
 
