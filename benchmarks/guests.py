@@ -507,7 +507,7 @@ async def _flood(g: Guests, head: bytes, stop: asyncio.Event) -> None:
 
 
 # --- the benchmark -------------------------------------------------------------------------------
-def run_all(names: list[str]) -> list[Figures]:
+def run_all(names: list[str], timeout: float = 10.0) -> list[Figures]:
     chosen = [a for a in ATTACKS if not names or a.name in names]
     out = []
     with (
@@ -518,7 +518,7 @@ def run_all(names: list[str]) -> list[Figures]:
             deck_id,
         ),
     ):
-        maestro = Maestro(port)
+        maestro = Maestro(port, timeout)
         for attack in chosen:
             figures = run_attack(net, port, maestro, deck_id, attack)
             print(figures.line(), flush=True)
@@ -534,11 +534,14 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("attacks", nargs="*", help=", ".join(a.name for a in ATTACKS))
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds a draw may take (default 10)"
+    )
     args = parser.parse_args()
     if os.geteuid() != 0:
         raise SystemExit("guests.py needs root: it makes a network namespace for the guests")
     print(f"load before: {load()} on {os.cpu_count()} CPUs; the station: bingo-hall serve")
-    run_all(args.attacks)
+    run_all(args.attacks, args.timeout)
 
 
 if __name__ == "__main__":
