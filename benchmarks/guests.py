@@ -188,10 +188,10 @@ class Maestro:
                 resp = self.conn.getresponse()
                 raw = resp.read()
                 break
-            except (OSError, http.client.HTTPException):
+            except (OSError, http.client.HTTPException) as exc:
                 self.conn.close()
                 self.conn = self._connect()
-                if not again:
+                if not again or isinstance(exc, TimeoutError):  # a timeout is never sent again
                     return 0, {}, (time.perf_counter() - started) * 1000
         ms = (time.perf_counter() - started) * 1000
         try:

@@ -3,20 +3,10 @@ carry a generation), and a GET changes nothing: showing a checked card to the ro
 the CSRF token, so a link (even a cross-site redirect carrying the Maestro's cookie) cannot put a
 verdict on the big screen."""
 
-from testkit import TEST_PIN, Caller
+from testkit import TEST_PIN, Caller, page_login
 
 from bingo_hall.station.games import channel
 from bingo_hall.web.instance import hall as hall_state
-
-
-def _page_login(client) -> str:
-    """Log in on the caller page, as the laptop's browser does; the session's CSRF token."""
-    page = client.get("/caller/login").get_data(as_text=True)
-    token = page.split('name="csrf_token" value="')[1].split('"')[0]
-    r = client.post("/caller/login", data={"pin": TEST_PIN, "csrf_token": token})
-    assert r.status_code == 302
-    with client.session_transaction() as session:  # what the caller page's meta tag carries
-        return session["csrf"]
 
 
 def _verdicts(sub) -> list:
@@ -30,7 +20,7 @@ def _verdicts(sub) -> list:
 def test_a_get_of_a_check_with_the_maestros_cookie_shows_nothing_to_the_room(app, caller):
     gid = caller.new_game()
     browser = app.test_client()
-    csrf = _page_login(browser)
+    csrf = page_login(browser)
     sub = hall_state(app).hub.subscribe(channel(gid))
     for query in ("", "?format=html", "?quiet=0"):  # what a link or a redirect could ask
         assert browser.get(f"/api/games/{gid}/check/7{query}").status_code == 200
@@ -46,7 +36,7 @@ def test_a_get_of_a_check_with_the_maestros_cookie_shows_nothing_to_the_room(app
 def test_a_session_cookie_taken_before_logout_no_longer_draws(app, caller):
     gid = caller.new_game()
     browser = app.test_client()
-    csrf = _page_login(browser)
+    csrf = page_login(browser)
     stolen = browser.get_cookie("session").value
     headers = {"X-CSRF-Token": csrf}
     assert browser.post(f"/api/games/{gid}/draw", headers=headers).status_code == 200
