@@ -27,6 +27,7 @@ import http.client
 import json
 import os
 import selectors
+import signal
 import socket
 import subprocess
 import sys
@@ -540,6 +541,7 @@ def main() -> None:
     args = parser.parse_args()
     if os.geteuid() != 0:
         raise SystemExit("guests.py needs root: it makes a network namespace for the guests")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the namespace is removed on the way
     print(f"load before: {load()} on {os.cpu_count()} CPUs; the station: bingo-hall serve")
     run_all(args.attacks, args.timeout)
 
