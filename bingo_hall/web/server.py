@@ -72,8 +72,7 @@ MAX_HEAD_BYTES = 16 * 1024
 MAX_HEADERS = 100
 HEAD_S = 10.0
 HEAD_TOO_LARGE = (
-    f"the request's headers are larger than {MAX_HEAD_BYTES // 1024} KB "
-    f"or more than {MAX_HEADERS}"
+    f"the request's headers are larger than {MAX_HEAD_BYTES // 1024} KB or more than {MAX_HEADERS}"
 )
 #: seconds a connection's socket may stay full (the client reads nothing) before it is aborted
 SEND_STALL_S = 20.0
