@@ -294,7 +294,15 @@ def run_attack(
     net: GuestNetwork, port: int, maestro: Maestro, deck_id: str, attack: Attack
 ) -> Figures:
     """Start the guests, wait for them to be ready, draw and load the big screen, stop them."""
-    game_id = maestro.new_game(deck_id)
+    game_id = None
+    for _ in range(12):  # a station still choking on the last attack: a minute at most
+        try:
+            game_id = maestro.new_game(deck_id)
+            break
+        except RuntimeError:
+            time.sleep(5)
+    if game_id is None:
+        return Figures(attack, guests={"error": "the station did not make a game for a minute"})
     target = {"streams": f"/api/games/{game_id}/events", "clue": ""}.get(attack.kind, "")
     if attack.kind == "clue":
         target = f"/t/{clue_notebook(port)}/entries"
