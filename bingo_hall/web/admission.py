@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .security import HEADERS
@@ -35,10 +36,22 @@ CredentialCheck = Callable[[Mapping[bytes, bytes]], bool]
 _SECURITY = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
 
-def answer_bytes(status: int, reason: str, text: str) -> bytes:
+@dataclass(frozen=True)
+class Words:
+    """What the server says itself, before it knows the reader's language: in English, then
+    in Spanish, one line each."""
+
+    en: str
+    es: str
+
+    def __str__(self) -> str:
+        return f"{self.en}\n{self.es}"
+
+
+def answer_bytes(status: int, reason: str, words: Words) -> bytes:
     """A whole HTTP/1.1 answer, written by the server itself: plain text, the security
     headers, and `Connection: close`."""
-    body = (text + "\n").encode()
+    body = (str(words) + "\n").encode()
     head = [f"HTTP/1.1 {status} {reason}".encode()]
     head += [b"%s: %s" % pair for pair in _SECURITY]
     head += [
@@ -49,9 +62,9 @@ def answer_bytes(status: int, reason: str, text: str) -> bytes:
     return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
-async def answer(send: Send, status: int, text: str) -> None:
+async def answer(send: Send, status: int, words: Words) -> None:
     """The same answer through ASGI (inside a request)."""
-    body = (text + "\n").encode()
+    body = (str(words) + "\n").encode()
     headers = [
         *_SECURITY,
         (b"content-type", b"text/plain; charset=utf-8"),
@@ -84,7 +97,7 @@ async def read_body(
     deadline = MAESTRO_BODY_S if maestro else BODY_S
     declared = headers.get(b"content-length", b"").strip()
     if declared.isdigit() and int(declared) > limit:
-        await answer(send, 413, f"the request body is larger than {limit} bytes")
+        await answer(send, 413, _too_large(limit))
         return None
     parts: list[bytes] = []
     size = 0
@@ -97,15 +110,29 @@ async def read_body(
                 chunk = message.get("body", b"")
                 size += len(chunk)
                 if size > limit:
-                    await answer(send, 413, f"the request body is larger than {limit} bytes")
+                    await answer(send, 413, _too_large(limit))
                     return None
                 parts.append(chunk)
                 if not message.get("more_body", False):
                     break
     except TimeoutError:
-        await answer(send, 408, f"the request body did not arrive within {deadline:.0f} s")
+        await answer(
+            send,
+            408,
+            Words(
+                f"the request body did not arrive within {deadline:.0f} s",
+                f"el cuerpo de la petición no llegó en {deadline:.0f} s",
+            ),
+        )
         return None
     return _replay(b"".join(parts), receive)
+
+
+def _too_large(limit: int) -> Words:
+    return Words(
+        f"the request body is larger than {limit} bytes",
+        f"el cuerpo de la petición pasa de {limit} bytes",
+    )
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -44,10 +44,11 @@ def guest_total(open_files: int) -> int:
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a connection was refused, in the words of the 503."""
+    """Why a connection was refused, in the words of the 503 (English, then Spanish)."""
 
     reason: str
     address: str
+    razon: str = ""
 
 
 class LaptopAddresses:
@@ -96,10 +97,18 @@ class ConnectionBudget:
             held = self.by_address.get(key, 0)
             if held >= self.per_address:
                 self.refused += 1
-                return Refusal("too many connections from this address", key)
+                return Refusal(
+                    "too many connections from this address",
+                    key,
+                    "demasiadas conexiones desde esta dirección",
+                )
             if self.guests >= self.total:
                 self.refused += 1
-                return Refusal("too many connections to the station", key)
+                return Refusal(
+                    "too many connections to the station",
+                    key,
+                    "demasiadas conexiones a la estación",
+                )
             self.by_address[key] = held + 1
             self.guests += 1
             return None

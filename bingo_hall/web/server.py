@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol
 
 from ..errors import KitError
-from .admission import answer_bytes, headers_of, may_have_body, read_body
+from .admission import Words, answer_bytes, headers_of, may_have_body, read_body
 from .budget import ConnectionBudget, guest_total
 from .hub import ENVIRON_KEY, LIVE_STREAM, Event, EventHub, EventStream, Subscription
 from .instance import hall
@@ -71,8 +71,9 @@ IDLE_S = 15
 MAX_HEAD_BYTES = 16 * 1024
 MAX_HEADERS = 100
 HEAD_S = 10.0
-HEAD_TOO_LARGE = (
-    f"the request's headers are larger than {MAX_HEAD_BYTES // 1024} KB or more than {MAX_HEADERS}"
+HEAD_TOO_LARGE = Words(
+    f"the request's headers are larger than {MAX_HEAD_BYTES // 1024} KB or more than {MAX_HEADERS}",
+    f"las cabeceras de la petición pasan de {MAX_HEAD_BYTES // 1024} KB o de {MAX_HEADERS}",
 )
 #: seconds a connection's socket may stay full (the client reads nothing) before it is aborted
 SEND_STALL_S = 20.0
@@ -470,8 +471,10 @@ class UvicornConnection(_HTTPProtocol):
         self.address = peer[0] if isinstance(peer, tuple) and peer else None
         refusal = self.hall.budget.admit(self.address)
         if refusal is not None:  # answered before uvicorn sets anything up: a refusal is cheap
-            text = f"{refusal.reason}; try again later"
-            transport.write(answer_bytes(503, "Service Unavailable", text))
+            words = Words(
+                f"{refusal.reason}; try again later", f"{refusal.razon}; inténtalo más tarde"
+            )
+            transport.write(answer_bytes(503, "Service Unavailable", words))
             transport.close()
             return
         super().connection_made(transport)
@@ -480,18 +483,19 @@ class UvicornConnection(_HTTPProtocol):
             self.timeout_keep_alive, self.timeout_keep_alive_handler
         )
 
-    def _answer(self, status: int, reason: str, text: str) -> None:
+    def _answer(self, status: int, reason: str, words: Words) -> None:
         """Answer with the server's own words and close (the request is not read further)."""
         self._cancel_head_timer()
         if not self.transport.is_closing():
-            self.transport.write(answer_bytes(status, reason, text))
+            self.transport.write(answer_bytes(status, reason, words))
             self.transport.close()
 
     def send_400_response(self, msg: str) -> None:
         if self._too_many_headers:
             self._answer(431, "Request Header Fields Too Large", HEAD_TOO_LARGE)
             return
-        self._answer(400, "Bad Request", "the request could not be understood")
+        words = Words("the request could not be understood", "no se entendió la petición")
+        self._answer(400, "Bad Request", words)
 
     # --- the head of each request ---------------------------------------------------------
     def data_received(self, data: bytes) -> None:
@@ -520,7 +524,11 @@ class UvicornConnection(_HTTPProtocol):
 
     def _head_too_slow(self) -> None:
         self._head_timer = None
-        self._answer(408, "Request Timeout", f"the request did not arrive within {HEAD_S:.0f} s")
+        words = Words(
+            f"the request did not arrive within {HEAD_S:.0f} s",
+            f"la petición no llegó en {HEAD_S:.0f} s",
+        )
+        self._answer(408, "Request Timeout", words)
 
     def _cancel_head_timer(self) -> None:
         if self._head_timer is not None:
