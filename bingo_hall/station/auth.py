@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any
 
-from flask import current_app, g, redirect, request, session, url_for
+from flask import g, redirect, request, session, url_for
 
 from ..web.db import get_db, transaction
 from ..web.errors import Forbidden, Unauthorized, wants_json
@@ -69,7 +69,7 @@ def check_pin(pin: Any) -> tuple[PinResult, int]:
     spend the station's budget, and the console shows every attempt as it happens."""
     who = request.remote_addr or "?"
     local = from_this_machine(who)
-    expected = str(current_app.config["CALLER_PIN"])
+    expected = hall().config.caller_pin
     gate = _gate()
     with gate.lock:
         now = time.monotonic()
@@ -121,8 +121,8 @@ _GEN_KEY, _TAG_KEY = "_caller.generation", "_caller.pin_tag"
 def _pin_tag() -> str:
     """A keyed fingerprint of the current PIN (never the PIN): when it changes, every login
     made before ends."""
-    pin = str(current_app.config["CALLER_PIN"]).encode()
-    key = str(current_app.config.get("SECRET_KEY") or "").encode()
+    config = hall().config
+    pin, key = config.caller_pin.encode(), config.secret_key.encode()
     return hmac.new(key, b"bingo-hall pin:" + pin, hashlib.sha256).hexdigest()[:32]
 
 

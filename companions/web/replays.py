@@ -56,8 +56,8 @@ def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]
         start()
         return kind.replay(settings, players, entries)
     if outcome[0] == "refused":
-        _, message, field, params, entry_id = outcome
-        raise EntryError(message, field=field, params=params, entry_id=entry_id)
+        _, template, field, params, entry_id = outcome
+        raise EntryError(template, field=field, entry_id=entry_id, **params)
     return outcome[1]
 
 
@@ -70,4 +70,4 @@ def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any])
     try:
         return ("view", _kinds[name].replay(settings, players, entries))
     except EntryError as exc:
-        return ("refused", exc.message, exc.field, exc.params, exc.entry_id)
+        return ("refused", exc.template, exc.field, exc.params, exc.entry_id)

@@ -20,11 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bingo_hall.web.db import transaction
+from bingo_hall.web.db import connect, transaction
+from bingo_hall.web.hub import END
+from bingo_hall.web.instance import HallState, hall
 from companions.errors import EntryError
 from companions.registry import GameKind
 
-from . import replays
+from . import live, replays
 
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -190,25 +192,61 @@ def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str
     return {"view": view, "history": items, "version": version, "next": next_code}
 
 
-def rematch(conn: sqlite3.Connection, table: Table) -> str:
-    """A new table for the same game, players, house rules and PIN; the old one points to it.
-    Two phones asking at once get the same new table."""
-    with transaction(conn):
-        _version, next_code = _state(conn, table.code)
-        if next_code:
-            return next_code
-        code = _new_code(conn)
-        conn.execute(
-            "INSERT INTO companion_tables (code, game, settings, players, members, pin_hash) "
-            "SELECT ?, game, settings, players, members, pin_hash FROM companion_tables "
-            "WHERE code = ?",
-            (code, table.code),
-        )
-        conn.execute(
-            "UPDATE companion_tables SET next_code = ?, version = version + 1 WHERE code = ?",
-            (code, table.code),
-        )
-        return code
+def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
+    """A new table for the same game, players, house rules and PIN; the old one points to it,
+    and every phone at the old table is told. Two phones asking at once get the same new table."""
+    state = hall()
+    with _table_lock(conn, table.code):  # never the station's write lock: draws need that one
+        with transaction(conn):
+            _version, next_code = _state(conn, table.code)
+            if next_code:
+                code = next_code
+            else:
+                code = _new_code(conn)
+                conn.execute(
+                    "INSERT INTO companion_tables (code, game, settings, players, members, "
+                    "pin_hash) SELECT ?, game, settings, players, members, pin_hash "
+                    "FROM companion_tables WHERE code = ?",
+                    (code, table.code),
+                )
+                conn.execute(
+                    "UPDATE companion_tables SET next_code = ?, version = version + 1 "
+                    "WHERE code = ?",
+                    (code, table.code),
+                )
+        _tell(state, table.code, snapshot(conn, table, kind))
+    return code
+
+
+def _tell(state: HallState, code: str, snap: dict[str, Any]) -> None:
+    """Publish the table's new view, after the commit, holding the table's lock (so a table's
+    phones get its changes in commit order; the station's write lock is the draws', issue 29)."""
+    live.publish(state.hub, live.TableChanged(code, snap), live.rendered_views())
+
+
+def watch_check(database: str, table: Table, kind: GameKind) -> Callable[[], Any]:
+    """The once-a-second check of one followed table (`EventHub.watch`): publish its view when
+    its version moved without an event here (another process wrote the file), END when the
+    table is gone. It runs in the hub's watcher thread, so it keeps what it needs of the app."""
+    state = hall()
+    rendered = live.rendered_views()
+
+    def check() -> Any:
+        conn = connect(database)
+        try:
+            with _table_lock(conn, table.code):
+                version = table_version(conn, table.code)
+                if version is None:
+                    return END
+                if version == rendered.told.get(table.code):
+                    return None
+                snap = snapshot(conn, table, kind)
+                live.publish(state.hub, live.TableChanged(table.code, snap), rendered)
+        finally:
+            conn.close()
+        return None
+
+    return check
 
 
 def _bump(conn: sqlite3.Connection, code: str) -> None:
@@ -228,9 +266,10 @@ MAX_REVISIONS = 20
 def _table_full() -> EntryError:
     """What a phone is told when its table is full (the history is kept, so it stays)."""
     return EntryError(
-        "This table is full: it keeps at most {entries} entries and {mb} MB of notes. "
+        "This table is full: it keeps at most %(entries)s entries and %(mb)s MB of notes. "
         "Start a new table to go on.",
-        params={"entries": MAX_ENTRIES, "mb": MAX_TABLE_BYTES // 1_000_000},
+        entries=MAX_ENTRIES,
+        mb=MAX_TABLE_BYTES // 1_000_000,
     )
 
 
@@ -301,24 +340,28 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -
                     continue  # another writer came in between: read and replay again
                 write(conn)
                 _bump(conn, table.code)
-                return {
+                snap = {
                     "view": view,
                     "history": history(conn, table.code),
                     "version": version + 1,
                     "next": next_code,
                 }
+            _tell(hall(), table.code, snap)  # after the commit, holding the table's lock
+            return snap
         with transaction(conn):  # a busy file: the change made the old way, in one transaction
             version, next_code = _state(conn, table.code)
             changed, write, _added = plan(history(conn, table.code), _next_id(conn))
             view = replay(table, kind, changed)
             write(conn)
             _bump(conn, table.code)
-            return {
+            snap = {
                 "view": view,
                 "history": history(conn, table.code),
                 "version": version + 1,
                 "next": next_code,
             }
+        _tell(hall(), table.code, snap)
+        return snap
 
 
 def add_entry(

@@ -3,7 +3,7 @@ carry a generation), and a GET changes nothing: showing a checked card to the ro
 the CSRF token, so a link (even a cross-site redirect carrying the Maestro's cookie) cannot put a
 verdict on the big screen."""
 
-from testkit import TEST_PIN, Caller, page_login
+from testkit import TEST_PIN, Caller, page_login, restart_with_pin
 
 from bingo_hall.station.games import channel
 from bingo_hall.web.instance import hall as hall_state
@@ -61,9 +61,9 @@ def test_a_pin_changed_and_changed_back_does_not_bring_old_logins_back(app, clie
     maestro = Caller(client)
     gid = maestro.new_game()
     old_token = dict(maestro.auth)
-    app.config["CALLER_PIN"] = "975310"
+    restart_with_pin(app, "975310")
     assert client.post(f"/api/games/{gid}/draw", headers=old_token).status_code == 401
-    app.config["CALLER_PIN"] = TEST_PIN  # back to the first PIN
+    restart_with_pin(app, TEST_PIN)  # back to the first PIN
     assert client.post(f"/api/games/{gid}/draw", headers=old_token).status_code == 401
     assert Caller(client).post(f"/api/games/{gid}/draw").status_code == 200
 
