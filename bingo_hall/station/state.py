@@ -12,6 +12,8 @@ from ..manifest import Deck
 from ..web.instance import area_state
 
 SnapshotExtender = Callable[[sqlite3.Connection, int], dict[str, Any]]
+#: `fn(conn, game_id) -> None` raises a Conflict when no ball may be called now
+CallGuard = Callable[[sqlite3.Connection, int], None]
 
 
 @dataclass
@@ -21,6 +23,9 @@ class StationState:
     decks_lock: threading.Lock = field(default_factory=threading.Lock)
     #: `fn(conn, game_id) -> dict` merged into every game snapshot (claims adds `scores`)
     snapshot_extenders: list[SnapshotExtender] = field(default_factory=list)
+    #: `fn(conn, game_id)` asked before every call (drawn or entered) inside its transaction:
+    #: claims refuses a ball between an award and Next round
+    call_guards: list[CallGuard] = field(default_factory=list)
 
 
 def station_state() -> StationState:

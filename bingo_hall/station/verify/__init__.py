@@ -50,6 +50,14 @@ def _scores_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, An
         return {"scores": None}
 
 
+def _refuse_balls_after_the_win(conn: sqlite3.Connection, game_id: int) -> None:
+    """The call guard: no ball once the round is won (75 balls: awarded; 90: its last prize)."""
+    if tickets90.is_ninety(conn, game_id):
+        tickets90.refuse_balls_once_all_won(conn, game_id)
+    else:
+        awards.refuse_balls_once_awarded(conn, game_id)
+
+
 def register(app: Flask) -> None:
     """Add card pages and claims to the station (`bingo_hall.app.create_app` calls this)."""
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
@@ -57,6 +65,7 @@ def register(app: Flask) -> None:
     with app.app_context():
         games.add_snapshot_extender(_scores_for_snapshot)
         games.add_snapshot_extender(tickets90.snapshot_prizes)
+        games.add_call_guard(_refuse_balls_after_the_win)
 
 
 def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):

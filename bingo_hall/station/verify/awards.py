@@ -100,6 +100,16 @@ def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     return {"award": award_row, "finished": finished, "scores": board}
 
 
+def refuse_balls_once_awarded(conn: sqlite3.Connection, game_id: int) -> None:
+    """No ball between "Award the round" and "Next round": the final board stays as judged."""
+    rnd = games.current_round(conn, game_id)
+    if conn.execute("SELECT 1 FROM awards WHERE round_id = ?", (rnd.round_id,)).fetchone():
+        raise Conflict(
+            "no more balls: round %(n)s has been awarded; press Next round to play on",
+            n=rnd.number,
+        )
+
+
 def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:
     return scores(conn, gid)["winner"] is not None
 

@@ -90,6 +90,18 @@ def prize_state(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     }
 
 
+def refuse_balls_once_all_won(conn: sqlite3.Connection, game_id: int) -> None:
+    """No ball after the round's last prize is awarded, until the Maestro starts the next round."""
+    game = games.get_game(conn, game_id)
+    rnd = games.current_round(conn, game.game_id)
+    if current_prize(conn, game, rnd.round_id) is None:
+        raise Conflict(
+            "no more balls: every prize of round %(n)s has been awarded; press Next round to "
+            "play on, or end the game",
+            n=rnd.number,
+        )
+
+
 def snapshot_prizes(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """Snapshot extender: `prizes` for a 90-ball game, None for a 75-ball one."""
     game = games.get_game(conn, game_id)

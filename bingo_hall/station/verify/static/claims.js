@@ -127,7 +127,7 @@
   function syncClaims(s) {
     listClaims(s.claims, T.none, (c) => {
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "") + " · " + fill(T.at_call, { n: c.at_call }) + " · ";
-      text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: T.figures[c.penalty.line] || c.penalty.line, numbers: c.penalty.numbers.join(", ") });
+      text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: T.figures[c.penalty.line] || T.lines[c.penalty.line] || c.penalty.line, numbers: c.penalty.numbers.join(", ") });
       return c.undone ? text + " · " + T.undone : text;
     });
     $("award").disabled = !s.claims.some((c) => c.valid && !c.undone) || s.winner !== null || !!s.awarded;
