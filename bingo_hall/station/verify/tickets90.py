@@ -69,6 +69,16 @@ def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
     return out
 
 
+def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> list[dict[str, Any]]:
+    """The prizes a ticket has won in the game, in order, each with its round's number."""
+    rows = conn.execute(
+        "SELECT pa.prize, r.number FROM prize_awards pa JOIN rounds r ON r.id = pa.round_id "
+        "WHERE pa.game_id = ? AND pa.serial = ? ORDER BY pa.id",
+        (game_id, serial),
+    )
+    return [{"prize": row["prize"], "round": row["number"]} for row in rows]
+
+
 def current_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize | None:
     """The prize being played now; None once the round's last prize is awarded."""
     done = [Prize(a["prize"]) for a in awarded(conn, round_id)]
@@ -146,21 +156,23 @@ def verdict_json(ticket: Ticket, calls: list[int], prize: Prize, balls: int = 90
     }
 
 
-def _judged_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize:
-    """The prize a check or claim is judged for: the one being played, else the round's last."""
-    prize = current_prize(conn, game, round_id)
-    return prize if prize is not None else PRIZES[_mode(game)][-1]
-
-
 def check(conn: sqlite3.Connection, game_id: int, serial: Any) -> tuple[Ticket, dict[str, Any]]:
     """The verdict on a ticket for the prize being played (nothing is written)."""
     game = games.get_game(conn, game_id)
     ticket = store.game_card(conn, game, serial)[1]
     rnd = games.current_round(conn, game.game_id)
     calls = games.called_balls(conn, game.game_id)
-    prize = _judged_prize(conn, game, rnd.round_id)
+    playing = current_prize(conn, game, rnd.round_id)
+    prize = playing if playing is not None else PRIZES[_mode(game)][-1]
     v = verdict_json(ticket, calls, prize)  # type: ignore[arg-type]
-    return ticket, {"game_id": game.game_id, "round": rnd.number, **v}  # type: ignore[return-value]
+    return ticket, {  # type: ignore[return-value]
+        "game_id": game.game_id,
+        "round": rnd.number,
+        **v,
+        # None once the round's last prize is awarded: the ticket is judged for it, not played for
+        "playing": None if playing is None else str(playing),
+        "won": won_by(conn, game.game_id, ticket.serial),
+    }
 
 
 def _playing(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]):

@@ -34,10 +34,17 @@
   // ---- caller page only ----
   const { say, api, showCard: showTicket, listClaims, readCard } = panel ? window.ClaimsPanel(gid) : {};
 
+  // An award changes what a shown ticket is judged for ("Playing for Bingo"): show it again.
+  // `quiet`: the Maestro's panel only, the room's screens are not told again.
+  function refreshShown(quiet) {
+    const shown = $("claim-result").querySelector("[data-serial]");
+    if (shown) showTicket(shown.dataset.serial, quiet).catch(() => {});
+  }
+
   function renderPanel() {
     $("prize-done").hidden = prizes.current !== null;
     const award = $("award");
-    award.textContent = fill(T.award, { prize: name(prizes.current || prizes.sequence[prizes.sequence.length - 1]) });
+    award.textContent = prizes.current ? fill(T.award, { prize: name(prizes.current) }) : T.all_done;
     const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prizes.current);
     award.disabled = !standing.length || prizes.current === null || (S.state && S.state.status !== "active");
     listClaims(prizes.claims, T.none, (c) => {
@@ -77,13 +84,12 @@
         say(fill(T.awarded, { prize: name(done.prize), who: who(done.winners) }));
         prizes = done.prizes;
         render();
+        refreshShown(true);
       } catch (e) { say(e.message, true); }
     });
     // A call or undo changes what a shown ticket looks like: refresh it.
     S.onChange((kind) => {
-      if (kind !== "call" && kind !== "undo" && kind !== "snapshot") return;
-      const shown = $("claim-result").querySelector("[data-serial]");
-      if (shown) showTicket(shown.dataset.serial).catch(() => {});
+      if (kind === "call" || kind === "undo" || kind === "snapshot") refreshShown();
     });
   }
 
@@ -94,7 +100,12 @@
     render();
   });
   if (window.stationEvents) {
-    window.stationEvents.addEventListener("prize", (ev) => { prizes = JSON.parse(ev.data); render(); });
+    window.stationEvents.addEventListener("prize", (ev) => {
+      const before = prizes && prizes.current;
+      prizes = JSON.parse(ev.data);
+      render();
+      if (panel && prizes.current !== before) refreshShown(true);
+    });
   }
   render();
 })();
