@@ -46,9 +46,7 @@ def test_an_automatic_draw_is_refused_after_the_award_in_spanish_too(client):
     assert card.serial == 1
     hall.post(f"/api/games/{gid}/claims", {"serial": 1})
     assert hall.post(f"/api/games/{gid}/award").status_code == 200
-    refused = client.post(
-        f"/api/games/{gid}/draw?lang=es", json={}, headers=hall.auth
-    )
+    refused = client.post(f"/api/games/{gid}/draw?lang=es", json={}, headers=hall.auth)
     assert refused.status_code == 409
     assert "Siguiente ronda" in refused.get_json()["error"]
     assert hall.get(f"/api/games/{gid}").get_json()["count"] == len(drawn)
