@@ -172,10 +172,18 @@ def create_game(
         raise RequestError("deck_id is required (see GET /api/decks)")
     deck = get_deck(conn, deck_id)
     if deck.game == 90:
+        if mode == Mode.POINTS:
+            raise RequestError(
+                "Bingo de Puntos is played on 75-ball cards; %(deck)s is a deck of 90-ball "
+                "tickets: play Line then Bingo, or one line, two lines, full house",
+                deck=deck.name,
+            )
         prize_mode = _prize_mode(prizes if prizes is not None else mode)
         mode, free_centre = Mode.NORMAL, False if free_centre is None else free_centre
         if free_centre is not False:
-            raise RequestError("a 90-ball ticket has no centre square: free_centre is false")
+            raise RequestError(
+                "a 90-ball ticket has no centre square, so it is played without a free centre"
+            )
     else:
         prize_mode = None
     if mode not in tuple(Mode):
@@ -187,7 +195,9 @@ def create_game(
     if not isinstance(free_centre, bool):
         raise RequestError("free_centre must be true or false")
     if deck.free_centre and not free_centre:
-        raise RequestError("this deck has FREE printed in the centre, so free_centre must be true")
+        raise RequestError(
+            "this deck has FREE printed in the centre, so its games always play a free centre"
+        )
     options = {} if options is None else options
     if not isinstance(options, dict):
         raise RequestError("options must be a JSON object")
