@@ -12,6 +12,7 @@ from ..manifest import parse_deck
 from ..web.db import get_db
 from ..web.errors import RequestError
 from ..web.security import local_path
+from . import autodraw
 from .auth import PinResult, caller_required, check_pin, csrf_ok, is_caller, log_in_session
 from .decks import list_decks, store_deck
 from .games import (
@@ -89,6 +90,7 @@ def new():
             # once the new one is accepted (a refused form changes nothing).
             for old in other_active_games(conn, created["game_id"]):
                 end_game(conn, old)
+                autodraw.stop(old)
             return redirect(url_for("caller.game", game_id=created["game_id"]))
         except RequestError as exc:
             error, status = exc.message(), exc.status

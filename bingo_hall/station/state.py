@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import Flask
+
 from ..manifest import Deck
 from ..web.instance import area_state
 
@@ -26,7 +28,9 @@ class StationState:
     #: `fn(conn, game_id)` asked before every call (drawn or entered) inside its transaction:
     #: claims refuses a ball between an award and Next round
     call_guards: list[CallGuard] = field(default_factory=list)
+    #: the automatic draw's tickers by game id (`autodraw.Ticker`)
+    tickers: dict[int, Any] = field(default_factory=dict)
 
 
-def station_state() -> StationState:
-    return area_state("station", StationState)
+def station_state(app: Flask | None = None) -> StationState:
+    return area_state("station", StationState, app)

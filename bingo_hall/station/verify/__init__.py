@@ -26,7 +26,7 @@ from ...web.db import get_db
 from ...web.errors import RequestError
 from ...web.inputs import is_ascii_number
 from ...web.inputs import json_body as body
-from .. import games
+from .. import autodraw, games
 from ..auth import caller_required
 from ..decks import get_deck
 from . import awards, record, schema, store, ticket_page, tickets90
@@ -183,6 +183,8 @@ def check(game_id: int, serial: str):
     verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
     conn = get_db()
     _check_scanned(conn, game_id, serial)
+    if request.args.get("quiet") != "1":  # the room is shown a claim: no ball meanwhile
+        autodraw.pause(game_id, autodraw.Pause.CLAIM)
     if tickets90.is_ninety(conn, game_id):
         return ticket_page.check(conn, game_id, serial)
     checked = store.check(conn, game_id, serial)
@@ -256,6 +258,7 @@ def settings(game_id: int):
 @caller_required
 def claim(game_id: int):
     conn = get_db()
+    autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
     if tickets90.is_ninety(conn, game_id):
         return ticket_page.claim(conn, game_id, body(required=True))
     made = store.make_claim(conn, game_id, body(required=True))
@@ -271,8 +274,12 @@ def claim(game_id: int):
 def award(game_id: int):
     conn = get_db()
     if tickets90.is_ninety(conn, game_id):
-        return jsonify(tickets90.award(conn, game_id, body()))
+        done = tickets90.award(conn, game_id, body())
+        if done["next"] is None:  # the round's last prize: it is won
+            autodraw.pause(game_id, autodraw.Pause.WON)
+        return jsonify(done)
     settled = awards.award(conn, game_id)
+    autodraw.pause(game_id, autodraw.Pause.WON)
     games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
     return jsonify(settled)
 

@@ -34,11 +34,12 @@
   // ---- caller page only ----
   const { say, api, showCard: showTicket, listClaims, readCard } = panel ? window.ClaimsPanel(gid) : {};
 
-  // An award changes what a shown ticket is judged for ("Playing for Bingo"): show it again.
-  // `quiet`: the Maestro's panel only, the room's screens are not told again.
-  function refreshShown(quiet) {
+  // A call, an undo or an award changes what a shown ticket looks like ("Playing for Bingo"):
+  // show it again on the Maestro's panel only (quiet: the room is not shown it again, and a
+  // hands-free draw is not paused as for a claim).
+  function refreshShown() {
     const shown = $("claim-result").querySelector("[data-serial]");
-    if (shown) showTicket(shown.dataset.serial, quiet).catch(() => {});
+    if (shown) showTicket(shown.dataset.serial, true).catch(() => {});
   }
 
   function renderPanel() {
@@ -84,7 +85,7 @@
         say(fill(T.awarded, { prize: name(done.prize), who: who(done.winners) }));
         prizes = done.prizes;
         render();
-        refreshShown(true);
+        refreshShown();
       } catch (e) { say(e.message, true); }
     });
     // A call or undo changes what a shown ticket looks like: refresh it.
@@ -104,7 +105,7 @@
       const before = prizes && prizes.current;
       prizes = JSON.parse(ev.data);
       render();
-      if (panel && prizes.current !== before) refreshShown(true);
+      if (panel && prizes.current !== before) refreshShown();
     });
   }
   render();

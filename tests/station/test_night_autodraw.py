@@ -1,0 +1,87 @@
+"""Issue 26, item 10: hands-free calling. The station draws a ball every N seconds (3 to 60),
+pauses by itself while a claim is checked and when the round is won, and the Maestro pauses,
+resumes and stops it; its state is the station's (a reloaded page shows it)."""
+
+from __future__ import annotations
+
+import pytest
+from testkit import Caller, eventually
+
+
+@pytest.fixture
+def hall(client):
+    return Caller(client)
+
+
+def auto(hall, gid, **body):
+    return hall.post(f"/api/games/{gid}/autodraw", body)
+
+
+def state(hall, gid):
+    return hall.get(f"/api/games/{gid}").get_json()["autodraw"]
+
+
+@pytest.mark.parametrize("every", [2, 61, "ten", True, None, 4.5])
+def test_the_interval_is_three_to_sixty_seconds_said_in_words(hall, every):
+    gid = hall.new_game(draw="auto")
+    r = auto(hall, gid, action="start", every=every)
+    assert r.status_code == 400
+    assert "every 3 to 60 seconds" in r.get_json()["error"]
+    assert state(hall, gid)["state"] == "off"
+
+
+def test_a_game_drawn_by_hand_has_no_automatic_draw(hall):
+    gid = hall.new_game(draw="manual")
+    r = auto(hall, gid, action="start", every=10)
+    assert r.status_code == 409 and "drawn by hand" in r.get_json()["error"]
+
+
+def test_the_station_draws_by_itself_every_n_seconds(hall):
+    gid = hall.new_game(draw="auto")
+    assert auto(hall, gid, action="start", every=3).get_json()["state"] == "running"
+
+    def two_balls_drawn():
+        """the ticker drew two balls by itself"""
+        return hall.get(f"/api/games/{gid}").get_json()["count"] >= 2
+
+    eventually(two_balls_drawn, timeout=30)
+    assert auto(hall, gid, action="stop").get_json()["state"] == "off"
+
+
+def test_a_claim_checked_pauses_it_and_the_maestro_resumes(hall):
+    gid = hall.new_game(draw="auto")
+    auto(hall, gid, action="start", every=60)  # no ball comes during this test
+    assert hall.get(f"/api/games/{gid}/check/3?quiet=1").status_code == 200
+    assert state(hall, gid)["state"] == "running"  # a quiet look is not shown to the room
+    assert hall.get(f"/api/games/{gid}/check/3").status_code == 200
+    assert state(hall, gid) | {"next_at": None, "next_in": None} == {
+        "state": "paused",
+        "every": 60,
+        "reason": "claim",
+        "next_at": None,
+        "next_in": None,
+    }
+    resumed = auto(hall, gid, action="resume").get_json()
+    assert resumed["state"] == "running" and resumed["next_in"] > 50
+    assert auto(hall, gid, action="pause").get_json()["reason"] == "maestro"
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 3}).status_code == 201
+    assert state(hall, gid)["reason"] == "claim"
+    auto(hall, gid, action="stop")
+
+
+def test_the_award_pauses_it_until_the_next_round(hall):
+    gid = hall.new_game(draw="auto")
+    while not hall.get(f"/api/games/{gid}/check/1?quiet=1").get_json()["bingo"]:
+        hall.post(f"/api/games/{gid}/draw", {})
+    auto(hall, gid, action="start", every=60)
+    hall.post(f"/api/games/{gid}/claims", {"serial": 1})
+    assert hall.post(f"/api/games/{gid}/award").status_code == 200
+    assert state(hall, gid)["reason"] == "won"
+    refused = auto(hall, gid, action="resume")
+    assert refused.status_code == 409 and "Next round" in refused.get_json()["error"]
+    assert state(hall, gid)["state"] == "paused"
+    hall.post(f"/api/games/{gid}/rounds")
+    assert auto(hall, gid, action="resume").get_json()["state"] == "running"
+    hall.post(f"/api/games/{gid}/end")  # ending the game stops it
+    assert state(hall, gid)["state"] == "off"
+    assert auto(hall, gid, action="resume").status_code == 409
