@@ -14,9 +14,7 @@ pytestmark = pytest.mark.browser
 SLOW = 20_000  # ms: the first ball comes 3 s after the start, on a busy shared machine
 
 
-def test_the_automatic_draw_runs_pauses_with_space_and_survives_a_reload(
-    client, live_server, page
-):
+def test_the_automatic_draw_runs_pauses_with_space_and_survives_a_reload(client, live_server, page):
     hall = Caller(client)
     gid = hall.new_game(draw="auto")
     page.goto(f"{live_server.url}/caller/login?lang=en&next=/caller/games/{gid}")

@@ -29,7 +29,7 @@ from ...web.inputs import json_body as body
 from .. import autodraw, games
 from ..auth import caller_required
 from ..decks import get_deck
-from . import awards, record, schema, store, ticket_page, tickets90
+from . import awards, players, record, schema, store, ticket_page, tickets90
 
 bp = Blueprint(
     "verify",
@@ -244,6 +244,25 @@ def add_player(game_id: int):
     conn = get_db()
     added = store.add_player(conn, game_id, body(required=True))
     return jsonify({**added, "scores": _publish_scores(conn, added["game_id"])}), 201
+
+
+@bp.post("/api/games/<int:game_id>/players/rename")
+@caller_required
+def rename_player(game_id: int):
+    """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
+    conn = get_db()
+    renamed = players.rename(conn, game_id, body(required=True))
+    return jsonify({**renamed, "scores": _publish_scores(conn, renamed["game_id"])})
+
+
+@bp.post("/api/games/<int:game_id>/players/remove")
+@caller_required
+def remove_player(game_id: int):
+    """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
+    record."""
+    conn = get_db()
+    removed = players.remove(conn, game_id, body(required=True))
+    return jsonify({**removed, "scores": _publish_scores(conn, removed["game_id"])})
 
 
 @bp.post("/api/games/<int:game_id>/settings")
