@@ -49,7 +49,7 @@
       status.textContent = T.reasons[a.reason] || a.reason;
       $("autodraw-toggle").textContent = T.resume;
     }
-    $("autodraw-toggle").appendChild(S.el("kbd", null, T.space));
+    $("autodraw-toggle").append(" ", S.el("kbd", null, T.space));
     clearTimeout(timer);
     if (a.state === "running" && nextAt !== null) timer = setTimeout(render, 250);
   }
