@@ -185,11 +185,14 @@ def check(game_id: int, serial: str):
     _check_scanned(conn, game_id, serial)
     if request.args.get("quiet") != "1":  # the room is shown a claim: no ball meanwhile
         autodraw.pause(game_id, autodraw.Pause.CLAIM)
+    # the player the Maestro chose in the claims form, so the room hears whose card it is
+    player = store._name(request.args.get("player"), required=False)
     if tickets90.is_ninety(conn, game_id):
-        return ticket_page.check(conn, game_id, serial)
+        return ticket_page.check(conn, game_id, serial, player)
     checked = store.check(conn, game_id, serial)
     if request.args.get("quiet") != "1":
-        games.publish(checked.game_id, "verdict", shown_verdict(checked.to_json()))
+        shown = {**shown_verdict(checked.to_json()), "player": player}
+        games.publish(checked.game_id, "verdict", shown)
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)

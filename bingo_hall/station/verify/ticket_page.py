@@ -70,12 +70,13 @@ def shown_ticket(v: dict[str, Any], claim: dict[str, Any] | None = None) -> dict
     }
 
 
-def check(conn: sqlite3.Connection, game_id: int, serial: Any):
+def check(conn: sqlite3.Connection, game_id: int, serial: Any, player: str | None = None):
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
-    caller page; shown on the hall screens too unless `?quiet=1`."""
+    caller page; shown on the hall screens too (naming the `player` if the Maestro chose one)
+    unless `?quiet=1`."""
     ticket, v = tickets90.check(conn, game_id, serial)
     if request.args.get("quiet") != "1":
-        games.publish(game_id, "verdict", shown_ticket(v))
+        games.publish(game_id, "verdict", {**shown_ticket(v), "player": player})
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)

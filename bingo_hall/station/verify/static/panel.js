@@ -55,6 +55,8 @@ window.ClaimsPanel = function (gid) {
     if (typeof ref !== "object") ref = { serial: String(ref) };
     const q = new URLSearchParams({ format: "html", lang: lang });
     if (quiet) q.set("quiet", "1");
+    const player = $("claim-player") && $("claim-player").value.trim();
+    if (player && !quiet) q.set("player", player); // the room hears whose card it is
     if (ref.deck) { q.set("deck", ref.deck); q.set("sig", ref.sig); }
     const resp = await fetch(`/api/games/${gid}/check/${encodeURIComponent(ref.serial)}?${q}`);
     if (!resp.ok) {
