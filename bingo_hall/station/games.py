@@ -36,7 +36,7 @@ def channel(game_id: int) -> tuple[str, int]:
 #: events for the hall's screens (the projector, the caller page) only: a phone following its
 #: card (`/api/games/<id>/events?view=card`) does not take them, so with a thousand phones a
 #: claim checked by the Maestro costs the phones nothing
-ROOM_EVENTS = frozenset({"verdict"})
+ROOM_EVENTS = frozenset({"verdict", "autodraw"})
 
 
 def publish(game_id: int, event: str, data: dict[str, Any]) -> None:
