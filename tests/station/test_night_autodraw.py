@@ -85,3 +85,15 @@ def test_the_award_pauses_it_until_the_next_round(hall):
     hall.post(f"/api/games/{gid}/end")  # ending the game stops it
     assert state(hall, gid)["state"] == "off"
     assert auto(hall, gid, action="resume").status_code == 409
+
+
+def test_a_puntos_game_won_by_its_last_round_stops_it(hall):
+    gid = hall.new_game(mode="points", draw="auto")
+    hall.post(f"/api/games/{gid}/players", {"name": "Ana"})
+    hall.post(f"/api/games/{gid}/settings", {"target": 1})
+    while not hall.get(f"/api/games/{gid}/check/1?quiet=1").get_json()["bingo"]:
+        hall.post(f"/api/games/{gid}/draw", {})
+    auto(hall, gid, action="start", every=60)
+    hall.post(f"/api/games/{gid}/claims", {"serial": 1, "player": "Ana"})
+    assert hall.post(f"/api/games/{gid}/award").get_json()["finished"] is True
+    assert state(hall, gid)["state"] == "off"

@@ -301,7 +301,10 @@ def award(game_id: int):
             autodraw.pause(game_id, autodraw.Pause.WON)
         return jsonify(done)
     settled = awards.award(conn, game_id)
-    autodraw.pause(game_id, autodraw.Pause.WON)
+    if settled["finished"]:  # Puntos: the target is reached and the game is over
+        autodraw.stop(game_id)
+    else:
+        autodraw.pause(game_id, autodraw.Pause.WON)
     games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
     return jsonify(settled)
 
