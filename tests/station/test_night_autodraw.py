@@ -89,11 +89,13 @@ def test_the_award_pauses_it_until_the_next_round(hall):
 
 def test_a_puntos_game_won_by_its_last_round_stops_it(hall):
     gid = hall.new_game(mode="points", draw="auto")
-    hall.post(f"/api/games/{gid}/players", {"name": "Ana"})
+    for name in ("Maestra", "Ana"):  # the first seat is the Maestro
+        hall.post(f"/api/games/{gid}/players", {"name": name})
     hall.post(f"/api/games/{gid}/settings", {"target": 1})
     while not hall.get(f"/api/games/{gid}/check/1?quiet=1").get_json()["bingo"]:
         hall.post(f"/api/games/{gid}/draw", {})
     auto(hall, gid, action="start", every=60)
     hall.post(f"/api/games/{gid}/claims", {"serial": 1, "player": "Ana"})
-    assert hall.post(f"/api/games/{gid}/award").get_json()["finished"] is True
+    awarded = hall.post(f"/api/games/{gid}/award").get_json()
+    assert awarded["finished"] is True, awarded
     assert state(hall, gid)["state"] == "off"
