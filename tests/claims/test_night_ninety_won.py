@@ -4,6 +4,8 @@ Line", as a 75-ball card is told "You won round 1"), and the Maestro's panel fol
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 from testkit import TEST_PIN, Caller
@@ -85,3 +87,9 @@ def test_the_phone_and_the_caller_panel_follow_the_award(client, live_server, pa
     expect(page.locator("#award")).to_be_disabled()
     expect(page.locator('#claim-result [data-playing="none"]')).to_be_visible()
     expect(phone.locator(".won")).to_have_count(2, timeout=SLOW)
+    # no ball after the last prize: the caller form says why (item 1)
+    late = next(n for n in range(1, 91) if n not in numbers(strips, 1))
+    page.fill("#manual-ball", str(late))
+    page.press("#manual-ball", "Enter")
+    expect(page.locator("#message")).to_contain_text("every prize of round 1 has been awarded")
+    expect(page.locator(f'.tabla .ball[data-ball="{late}"]')).not_to_have_class(re.compile(r"\bcalled\b"))
