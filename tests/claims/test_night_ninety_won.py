@@ -92,4 +92,6 @@ def test_the_phone_and_the_caller_panel_follow_the_award(client, live_server, pa
     page.fill("#manual-ball", str(late))
     page.press("#manual-ball", "Enter")
     expect(page.locator("#message")).to_contain_text("every prize of round 1 has been awarded")
-    expect(page.locator(f'.tabla .ball[data-ball="{late}"]')).not_to_have_class(re.compile(r"\bcalled\b"))
+    expect(page.locator(f'.tabla .ball[data-ball="{late}"]')).not_to_have_class(
+        re.compile(r"\bcalled\b")
+    )
