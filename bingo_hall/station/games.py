@@ -23,7 +23,7 @@ from .decks import get_deck
 from .model import DrawMethod, Game, Mode, Round
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
-from .state import station_state
+from .state import CallGuard, station_state
 
 MAX_PUBLIC_INPUT = 200
 
@@ -300,7 +300,7 @@ def add_snapshot_extender(fn) -> None:
         extenders.append(fn)
 
 
-def add_call_guard(fn) -> None:
+def add_call_guard(fn: CallGuard) -> None:
     """`fn(conn, game_id)` is asked before every ball is called (drawn, entered by hand or from
     the ball machine), inside the call's transaction; it raises a Conflict to refuse it (claims
     refuses balls between an award and Next round). Call it while the area registers."""

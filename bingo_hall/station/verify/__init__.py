@@ -183,10 +183,10 @@ def check(game_id: int, serial: str):
     verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
     conn = get_db()
     _check_scanned(conn, game_id, serial)
-    if request.args.get("quiet") != "1":  # the room is shown a claim: no ball meanwhile
-        autodraw.pause(game_id, autodraw.Pause.CLAIM)
     # the player the Maestro chose in the claims form, so the room hears whose card it is
     player = store._name(request.args.get("player"), required=False)
+    if request.args.get("quiet") != "1":  # the room is shown a claim: no ball meanwhile
+        autodraw.pause(game_id, autodraw.Pause.CLAIM)
     if tickets90.is_ninety(conn, game_id):
         return ticket_page.check(conn, game_id, serial, player)
     checked = store.check(conn, game_id, serial)
