@@ -19,6 +19,11 @@ from ...web.instance import hall
 from .store import _name, active_game, players, save_settings, settings_of
 
 
+def _required(value: Any) -> str:
+    """A player's name, required (a 400 in words without one)."""
+    return _name(value) or ""  # _name raises for a missing name, so never ""
+
+
 def _seated(conn: sqlite3.Connection, gid: int, name: str) -> None:
     if not any(p["name"] == name for p in players(conn, gid)):
         raise NotFound("%(name)s is not at the table in this game", name=name)
@@ -35,8 +40,8 @@ def wins(conn: sqlite3.Connection, gid: int, name: str) -> tuple[int, int]:
 
 def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[str, Any]:
     """{"name": the player's name now, "new_name": ..., "team": ... (optional)}."""
-    old = _name(data.get("name"))
-    new = _name(data.get("new_name"))
+    old = _required(data.get("name"))
+    new = _required(data.get("new_name"))
     with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
@@ -76,7 +81,7 @@ def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict
 
 def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[str, Any]:
     """{"name": ..., "confirm": true when the player has won}: take the player off the table."""
-    name = _name(data.get("name"))
+    name = _required(data.get("name"))
     confirm = data.get("confirm", False) is True
     with hall().write_lock:
         with transaction(conn):
