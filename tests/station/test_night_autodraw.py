@@ -99,3 +99,16 @@ def test_a_puntos_game_won_by_its_last_round_stops_it(hall):
     awarded = hall.post(f"/api/games/{gid}/award").get_json()
     assert awarded["finished"] is True, awarded
     assert state(hall, gid)["state"] == "off"
+
+
+def test_after_the_last_ball_it_pauses_by_itself(app, hall):
+    from bingo_hall.station.state import station_state
+
+    gid = hall.new_game(draw="auto")
+    auto(hall, gid, action="start", every=60)
+    for _ in range(75):
+        assert hall.post(f"/api/games/{gid}/draw", {}).status_code == 200
+    station_state(app).tickers[gid]._draw()  # the interval is up: the ticker's own draw
+    assert state(hall, gid)["reason"] == "all_called"
+    assert auto(hall, gid, action="resume").status_code == 409
+    auto(hall, gid, action="stop")
