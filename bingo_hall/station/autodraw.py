@@ -232,7 +232,10 @@ def stop(game_id: int) -> dict[str, Any]:
 
 
 def snapshot_part(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-    """Snapshot extender: the game's `autodraw`."""
+    """Snapshot extender: the game's `autodraw` (off once the game has ended, however it ended:
+    the Maestro's End, a new game, the Puntos target reached)."""
+    if game_id in _tickers() and not games.get_game(conn, game_id).active:
+        stop(game_id)
     return {"autodraw": state(game_id).to_json()}
 
 

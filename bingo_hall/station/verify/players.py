@@ -16,7 +16,8 @@ from typing import Any
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
-from .store import _name, active_game, players, save_settings, settings_of
+from ..requests import name as _name
+from .store import active_game, players, save_settings, settings_of
 
 
 def _required(value: Any) -> str:
