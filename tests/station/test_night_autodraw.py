@@ -112,3 +112,10 @@ def test_after_the_last_ball_it_pauses_by_itself(app, hall):
     assert state(hall, gid)["reason"] == "all_called"
     assert auto(hall, gid, action="resume").status_code == 409
     auto(hall, gid, action="stop")
+
+
+def test_a_new_game_ends_the_old_one_and_its_automatic_draw(hall):
+    old = hall.new_game(draw="auto")
+    auto(hall, old, action="start", every=60)
+    hall.new_game(draw="auto")  # one game at a time: the old one ends
+    assert state(hall, old)["state"] == "off"
