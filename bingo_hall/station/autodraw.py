@@ -30,7 +30,9 @@ from flask import Flask, current_app
 
 from ..web import db
 from ..web.errors import Conflict, RequestError
+from ..web.instance import hall
 from . import calls, games
+from .events import AutoDrawChanged
 from .model import DrawMethod
 from .state import station_state
 
@@ -139,8 +141,11 @@ def _tickers(app: Flask | None = None) -> dict[int, Ticker]:
 
 
 def _publish(ticker: Ticker | None, game_id: int) -> dict[str, Any]:
-    data = (ticker.view() if ticker else OFF).to_json()
-    games.publish(game_id, "autodraw", data)
+    """Tell the caller pages, under the write lock as every game event (its order among the
+    calls is the order of the changes)."""
+    with hall().write_lock:
+        data = (ticker.view() if ticker else OFF).to_json()
+        games.publish(AutoDrawChanged(game_id, data))
     return data
 
 

@@ -35,7 +35,7 @@ from ..model import Game
 from ..requests import Award, NewClaim, NewPlayer
 from ..requests import name as player_name
 from ..requests import serial as parse_serial
-from . import awards, players, record, schema, service, store
+from . import awards, record, schema, service, store
 from .judged import Checked
 from .variants import ClaimsKind, claims_kind, claims_of
 
@@ -151,12 +151,10 @@ def check(game_id: int, serial: str):
     _check_scanned(conn, game_id, serial)
     # the player the Maestro chose in the claims form, so the room hears whose card it is
     player = player_name(request.args.get("player"), required=False)
-    if request.args.get("quiet") != "1":  # the room is shown a claim: no ball meanwhile
+    show = request.args.get("quiet") != "1"
+    if show:  # the room is shown a claim: no ball meanwhile
         autodraw.pause(game_id, autodraw.Pause.CLAIM)
-    kind, checked = service.check(conn, game_id, parse_serial(serial))
-    if request.args.get("quiet") != "1":
-        shown = kind.shown(checked.to_json(), checked.round, checked.valid)
-        games.publish(checked.game_id, "verdict", {**shown, "player": player})
+    kind, checked = service.check(conn, game_id, parse_serial(serial), show=show, player=player)
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
@@ -183,27 +181,18 @@ def list_players(game_id: int):
     return jsonify(players=store.players(conn, game_id))
 
 
-def _publish_scores(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
-    board = awards.scores(conn, gid)
-    games.publish(gid, "scores", board)
-    return board
-
-
 @bp.post("/api/games/<int:game_id>/players")
 @caller_required
 def add_player(game_id: int):
     conn = get_db()
-    added = store.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))
-    return jsonify({**added, "scores": _publish_scores(conn, added["game_id"])}), 201
+    return jsonify(service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))), 201
 
 
 @bp.post("/api/games/<int:game_id>/players/rename")
 @caller_required
 def rename_player(game_id: int):
     """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
-    conn = get_db()
-    renamed = players.rename(conn, game_id, body(required=True))
-    return jsonify({**renamed, "scores": _publish_scores(conn, renamed["game_id"])})
+    return jsonify(service.rename_player(get_db(), game_id, body(required=True)))
 
 
 @bp.post("/api/games/<int:game_id>/players/remove")
@@ -211,17 +200,14 @@ def rename_player(game_id: int):
 def remove_player(game_id: int):
     """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
     record."""
-    conn = get_db()
-    removed = players.remove(conn, game_id, body(required=True))
-    return jsonify({**removed, "scores": _publish_scores(conn, removed["game_id"])})
+    return jsonify(service.remove_player(get_db(), game_id, body(required=True)))
 
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
 def settings(game_id: int):
     conn = get_db()
-    changed = store.update_settings(conn, game_id, body(required=True))
-    return jsonify({**changed, "scores": _publish_scores(conn, changed["game_id"])})
+    return jsonify(service.update_settings(conn, game_id, body(required=True)))
 
 
 @bp.post("/api/games/<int:game_id>/claims")
@@ -230,14 +216,6 @@ def claim(game_id: int):
     conn = get_db()
     autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
     made = service.make_claim(conn, game_id, NewClaim.from_json(body(required=True)))
-    gid = made["game_id"]
-    kind = claims_kind(games.get_game(conn, gid))
-    games.publish(gid, "claim", made)
-    shown = kind.shown(
-        {**made["verdict"], "round": made["round"]}, made["round"], made["valid"], made
-    )
-    games.publish(gid, "verdict", shown)
-    games.publish(gid, kind.board_event, kind.board(conn, gid))
     return jsonify(made), 201
 
 
