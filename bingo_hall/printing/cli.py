@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from .. import printed
-from ..deck_cli import GAME, STRIPS, check_counts, make_deck
+from ..deck_cli import GAME, STRIPS, check_counts, make_deck, refuse_to_replace
 from ..errors import KitError
 from ..manifest import Deck, load_deck, save_deck
 from .base_url import default_base_url
@@ -136,11 +136,7 @@ def generate(
         raise click.UsageError("--name must not be empty; it is printed on every card")
     pdf_path = Path(output)
     deck_file = deck_path_for(pdf_path)
-    if deck_file.exists() and not force:
-        raise KitError(
-            f"{deck_file} already exists; its printed cards would stop verifying if it were "
-            "replaced. Choose another -o or add --force"
-        )
+    refuse_to_replace(deck_file, force)
     if template is not None:
         tpl = load_template(template)
         if tpl.game != int(game):
@@ -164,6 +160,7 @@ def generate(
 def kit(output, lang, paper, game) -> None:
     """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""
     _write(Path(output), render_kit_pdf(lang=lang, paper=paper, game=int(game)))
+    tokens = "fichas" if lang == "es" else "tokens"
     click.echo(
-        f"wrote {output}: Tabla Confrontadora, {game} fichas and the rules ({lang}, {paper})"
+        f"wrote {output}: Tabla Confrontadora, {game} {tokens} and the rules ({lang}, {paper})"
     )

@@ -201,3 +201,14 @@ def test_render_deck_pdf_raises_kit_errors_for_bad_arguments(bad):
     kwargs = {"base_url": "http://h", **bad}
     with pytest.raises(KitError):
         render_deck_pdf(new_deck(10, seed="api", name="Api"), **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "not_said"), [("en", "tokens", "fichas"), ("es", "fichas", "tokens")]
+)
+def test_kit_says_what_it_wrote_in_the_language_of_the_print(
+    tmp_path, capsys, lang, said, not_said
+):
+    main(["kit", "-o", str(tmp_path / "kit.pdf"), "--lang", lang, "--game", "90"])
+    out = capsys.readouterr().out
+    assert f"90 {said}" in out and not_said not in out
