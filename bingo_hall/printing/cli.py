@@ -18,7 +18,7 @@ from ..deck_cli import GAME, STRIPS, check_counts, make_deck, refuse_to_replace
 from ..errors import KitError
 from ..manifest import Deck, load_deck, save_deck
 from .base_url import default_base_url
-from .deck_pdf import PAPERS, check_base_url, render_deck_pdf, template_for
+from .deck_pdf import PAPERS, check_base_url, printed_name, render_deck_pdf, template_for
 from .kit import render_kit_pdf
 from .selection import parse_serials
 from .templates import load_template
@@ -60,6 +60,13 @@ def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, seria
     template = template_for(deck, template).name if template is None else template
     template_for(deck, template)  # fail on a bad template before any slow work
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
+    if (shown := printed_name(deck)) != deck.name:
+        click.echo(
+            f"bingo-hall: warning: the deck name {deck.name!r} is too long for the "
+            f"{'tickets' if deck.game == 90 else 'cards'}, which show {shown!r}; a name of about "
+            f"{len(shown) - 1} characters prints whole",
+            err=True,
+        )
     if base_url is None:
         base_url, warning = default_base_url()
         if warning:

@@ -28,9 +28,11 @@ from ..errors import KitError
 from ..manifest import Deck
 from ..signing import card_url
 from ..tickets import Ticket
-from .card_layout import CardBox, CardInk, draw_card, draw_card_form, fit_card
+from .card_layout import NAME_BOX as CARD_NAME_BOX
+from .card_layout import CardBox, CardInk, draw_card, draw_card_form, fit_card, fit_name
 from .pdfutil import pdf_bytes
 from .qr import QrPath, qr_path, qr_version
+from .strip_layout import NAME_BOX as TICKET_NAME_BOX
 from .strip_layout import TicketBox, TicketInk, draw_ticket, draw_ticket_form, fit_strip
 from .templates import Template, available_templates, load_template
 from .words import words
@@ -147,6 +149,13 @@ def template_for(deck: Deck, template: str | None) -> Template:
             f" use one of: {fits}"
         )
     return tpl
+
+
+def printed_name(deck: Deck) -> str:
+    """The deck name as the cards (or tickets) show it: whole, or cut with '…' when even at its
+    smallest size it does not fit (the same on every template: the room scales with the card)."""
+    width, size = TICKET_NAME_BOX if deck.game == 90 else CARD_NAME_BOX
+    return fit_name(deck.name, 100 * width, 100 * size)[2]
 
 
 def render_deck_pdf(
