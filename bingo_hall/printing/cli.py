@@ -73,7 +73,7 @@ def _print_deck(
     if (shown := printed_name(deck)) != deck.name:
         click.echo(
             f"bingo-hall: warning: the deck name {deck.name!r} is too long for the "
-            f"{'tickets' if deck.game == 90 else 'cards'}, which show {shown!r}; a name of about "
+            f"{deck.variant.ticket_word[1]}, which show {shown!r}; a name of about "
             f"{len(shown) - 1} characters prints whole",
             err=True,
         )

@@ -98,3 +98,21 @@ def test_bad_card_numbers_get_a_readable_4xx(client):
     Caller(client).new_game()
     r = client.get("/join/card?n=13")  # the test deck has 12 cards
     assert r.status_code == 404 and "There is no card 13" in r.get_data(as_text=True)
+
+
+@pytest.mark.browser
+def test_a_90_ball_game_on_the_phone_groups_the_calls_by_tens(client, live_server, phone390):
+    from testkit import Caller
+
+    from bingo_hall.manifest import new_strip_deck
+
+    hall = Caller(client, new_strip_deck(1, seed="phone-90", name="Tiras"))
+    gid = hall.new_game("lines-house", "manual")
+    hall.call(gid, 5, 39, 80, 90)
+    phone390.goto(live_server.url + "/join")
+    expect(phone390.locator("#last-call")).to_have_text("90")  # no letter in a 90-ball call
+    rows = phone390.locator(".phone-row")
+    expect(rows).to_have_count(9)
+    expect(rows.nth(0).locator(".phone-ball")).to_have_text(["5"])
+    expect(rows.nth(8).locator(".phone-row-label")).to_have_text("80–90")
+    expect(rows.nth(8).locator(".phone-ball")).to_have_text(["80", "90"])

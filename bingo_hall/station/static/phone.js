@@ -6,16 +6,21 @@
   const S = window.Station;
   const el = S.el;
 
-  function groups(balls) {
-    if (balls === 90) {
-      const out = [];
-      for (let t = 0; t < 9; t++) {
-        const lo = t === 0 ? 1 : 10 * t, hi = t === 8 ? 90 : 10 * t + 9;
-        out.push({ label: lo + "–" + hi, cls: "", lo: lo, hi: hi });
-      }
-      return out;
+  // A call with a letter ("N 31") is grouped under its letter, a call that is only its number
+  // (90 balls) under its ten, as a ticket's columns hold them: 1-9, 10-19 ... 80-90.
+  const lettered = (c) => c.call !== String(c.ball);
+
+  function groups(s) {
+    if (lettered(s.calls[0])) {
+      const size = s.balls / 5;
+      return "BINGO".split("").map((l, i) => ({ label: l, cls: "l-" + l, lo: size * i + 1, hi: size * (i + 1) }));
     }
-    return "BINGO".split("").map((l, i) => ({ label: l, cls: "l-" + l, lo: 15 * i + 1, hi: 15 * i + 15 }));
+    const out = [], tens = Math.floor(s.balls / 10);
+    for (let t = 0; t < tens; t++) {
+      const lo = t === 0 ? 1 : 10 * t, hi = t === tens - 1 ? s.balls : 10 * t + 9;
+      out.push({ label: lo + "–" + hi, cls: "", lo: lo, hi: hi });
+    }
+    return out;
   }
 
   function render() {
@@ -24,7 +29,7 @@
     const big = document.getElementById("last-call");
     big.textContent = "";
     if (s.last) {
-      if (s.balls !== 90) big.append(el("span", "letter l-" + s.last.call[0], s.last.call[0]));
+      if (lettered(s.last)) big.append(el("span", "letter l-" + s.last.call[0], s.last.call[0]));
       big.append(el("span", "number", String(s.last.ball)));
     } else {
       big.append(el("span", "waiting", S.strings.ready));
@@ -35,7 +40,7 @@
     if (!s.calls.length) { box.append(el("p", "hint", S.strings.none_yet)); return; }
     const called = s.calls.map((c) => c.ball).sort((a, b) => a - b);
     const last = s.last ? s.last.ball : null;
-    for (const g of groups(s.balls)) {
+    for (const g of groups(s)) {
       const row = el("div", "phone-row " + g.cls);
       row.append(el("span", "phone-row-label", g.label));
       const balls = el("span", "phone-row-balls");
