@@ -7,6 +7,7 @@ pool of `--threads` workers serves pages and checks, and the Maestro's actions h
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -86,12 +87,26 @@ def save_hall_settings(app, **changes) -> None:
         save(get_db(), changes)
 
 
+def mac_port_hint(port: int, platform: str) -> str:
+    """On a Mac, port 5000 is usually the system's AirPlay Receiver, not another station."""
+    if platform != "darwin" or port != 5000:
+        return ""
+    return (
+        " (on a Mac the AirPlay Receiver holds port 5000: turn it off in System Settings > "
+        "General > AirDrop & Handoff, or use --port 5001 and print the cards with --base-url "
+        "http://ADDRESS:5001)"
+    )
+
+
 def run_server(app, host: str, port: int, threads: int, notes=(), printed=()):
     """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
     printed for another host or port is pointed out here and on the caller page."""
     from ..web.server import Server
 
-    server = Server(app, host, port, threads)
+    try:
+        server = Server(app, host, port, threads)
+    except KitError as exc:
+        raise KitError(str(exc) + mac_port_hint(port, sys.platform)) from None
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port
     found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]

@@ -174,3 +174,25 @@ def test_make_run_passes_the_port_and_the_language_to_demo():
         env={"PATH": "/usr/bin:/bin", "LANG": "en_US.UTF-8", "PORT": ""},
     ).stdout
     assert "--lang" not in plain and "--port" not in plain  # the locale is not a --lang
+
+
+def test_a_busy_port_5000_on_a_mac_names_the_airplay_receiver(tmp_path, monkeypatch):
+    from bingo_hall.errors import KitError
+    from bingo_hall.station import cli as station_cli
+
+    assert station_cli.mac_port_hint(5000, "linux") == ""
+    assert station_cli.mac_port_hint(5001, "darwin") == ""
+    assert "AirPlay Receiver" in station_cli.mac_port_hint(5000, "darwin")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        app = station_cli.build_app(str(tmp_path / "m.sqlite"), "1234")
+        monkeypatch.setattr(station_cli, "mac_port_hint", lambda p, s: " (AirPlay hint)")
+        try:
+            station_cli.run_server(app, "127.0.0.1", port, 4)
+        except KitError as exc:
+            said = str(exc)
+        else:
+            raise AssertionError("a busy port started a station")
+    assert f"port {port} is already in use" in said and said.endswith("(AirPlay hint)")
