@@ -99,8 +99,11 @@ def test_every_event_type_has_a_page_that_listens_for_it():
     assert EVENT_NAMES - listened_in(STATION_JS) == set()
 
 
-def test_only_the_verdict_is_kept_from_the_phones():
-    assert ROOM_EVENTS == {VerdictShown.NAME} == {e.NAME for e in EVENT_TYPES if e.ROOM_ONLY}
+def test_a_phone_following_its_card_listens_for_none_of_the_events_it_skips():
+    card_page = ROOT / "bingo_hall" / "station" / "verify" / "static" / "card.js"
+    assert VerdictShown.NAME in ROOM_EVENTS == {e.NAME for e in EVENT_TYPES if e.ROOM_ONLY}
+    assert {"call", "undo"} <= listened(card_page.read_text())
+    assert listened(card_page.read_text()) & ROOM_EVENTS == set()
 
 
 def test_a_table_phone_listens_for_the_messages_a_table_change_sends():
