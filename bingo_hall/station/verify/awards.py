@@ -18,7 +18,7 @@ from ...manifest import Deck
 from ...web.db import transaction
 from ...web.errors import Conflict
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
 from . import store
 
@@ -91,6 +91,9 @@ def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
                     ),
                 )
                 store.save_settings(conn, gid, maestro=nxt)
+                won = (hooks.Winner(win.claim_id, win.serial, win.player),)
+                at = win.verdict.calls
+                hooks.awarded(conn, hooks.Awarded(gid, rnd.round_id, rnd.number, "bingo", at, won))
         board = scores(conn, gid)
         award_row = board["awards"][-1]
         finished = board["winner"] is not None

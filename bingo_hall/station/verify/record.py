@@ -13,6 +13,7 @@ import json
 import sqlite3
 from typing import Any
 
+from ...spreadsheet import spreadsheet_safe
 from .. import games
 from ..decks import get_deck
 from ..spoken import call_label
@@ -103,18 +104,6 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
         "standings": board["sides"],
         "winner": board["winner"],
     }
-
-
-#: what makes a spreadsheet read a cell as a formula (OWASP "CSV injection")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, so a
-    player named `=HYPERLINK(...)` is shown as text; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 def record_csv(rec: dict[str, Any]) -> str:

@@ -21,8 +21,9 @@ from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.inputs import is_ascii_number
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
+from ..hooks import Claimed
 from ..model import Game
 from ..settings import JUDGING_KEYS, SETTING_KEYS, check_keys, rules_from
 
@@ -296,6 +297,8 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
                 "SELECT COUNT(*) FROM claims WHERE round_id = ? AND at_call = ?",
                 (rnd.round_id, len(calls)),
             ).fetchone()[0]
+            claimed = Claimed(gid, rnd.round_id, rnd.number, cur.lastrowid, card.serial)
+            extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
         response = {
             "claim_id": cur.lastrowid,
             "game_id": gid,
@@ -306,5 +309,6 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
             "verdict": verdict_json(card, verdict, r),
             "penalty": penalty,
             "simultaneous": same_call,
+            **extra,
         }
     return response

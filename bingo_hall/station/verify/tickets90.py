@@ -34,8 +34,9 @@ from ...tickets import ROW_NAMES, Ticket
 from ...web.db import transaction
 from ...web.errors import Conflict, RequestError
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
+from ..hooks import Awarded, Claimed, Winner
 from ..model import Game
 from ..spoken import call_label
 from . import store
@@ -200,6 +201,8 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
                 "SELECT COUNT(*) FROM claims WHERE round_id = ? AND at_call = ? AND line = ?",
                 (rnd.round_id, len(calls), str(prize)),
             ).fetchone()[0]
+            claimed = Claimed(gid, rnd.round_id, rnd.number, cur.lastrowid, ticket.serial)
+            extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
     return {
         "claim_id": cur.lastrowid,
         "game_id": gid,
@@ -211,6 +214,7 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
         "verdict": verdict,
         "penalty": None,
         "simultaneous": same_call,
+        **extra,
     }
 
 
@@ -251,6 +255,8 @@ def award(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[
                     "player, at_call) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (gid, rnd.round_id, str(prize), row["id"], row["serial"], row["player"], first),
                 )
+            won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
+            hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
         state = prize_state(conn, gid)
         games.publish(gid, "prize", state)
     return {
