@@ -59,12 +59,22 @@ _AMOUNT = re.compile(r"^(\d{1,9})(?:[.,](\d{1,2}))?$")
 _PERCENT = re.compile(r"^(\d{1,3})(?:[.,](\d{1,2}))?$")
 
 
+#: what cannot be negative, by what was typed (one message each, so each translates whole)
+NEGATIVE = {
+    "amount": "an amount cannot be negative",
+    "price": "a price cannot be negative",
+    "prize": "a prize cannot be negative",
+    "jackpot": "a jackpot cannot be negative",
+}
+NOT_AN_AMOUNT = "write an amount with at most two decimals, such as 15,50"
+
+
 def parse_cents(value: object, what: str = "amount") -> int:
     """An amount typed by the host ("15", "15.5", "15,50") or given as an int of cents in JSON
     (`{"cents": 1550}` is the API's form; here a bare int is cents). Refuses negatives, more
     than two decimals and anything over a million."""
     if isinstance(value, bool):
-        raise LedgerError("%(what)s must be an amount such as 15,50", what=what)
+        raise LedgerError(NOT_AN_AMOUNT)
     if isinstance(value, int):
         cents = value
     elif isinstance(value, str):
@@ -72,17 +82,17 @@ def parse_cents(value: object, what: str = "amount") -> int:
         for sign in "€£$":
             text = text.replace(sign, "")
         if text.startswith("-"):
-            raise LedgerError("%(what)s cannot be negative", what=what)
+            raise LedgerError(NEGATIVE[what])
         m = _AMOUNT.match(text)
         if not m:
-            raise LedgerError("%(what)s must be an amount such as 15,50", what=what)
+            raise LedgerError(NOT_AN_AMOUNT)
         cents = int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
     else:
-        raise LedgerError("%(what)s must be an amount such as 15,50", what=what)
+        raise LedgerError(NOT_AN_AMOUNT)
     if cents < 0:
-        raise LedgerError("%(what)s cannot be negative", what=what)
+        raise LedgerError(NEGATIVE[what])
     if cents > MAX_CENTS:
-        raise LedgerError("%(what)s is more than a million", what=what)
+        raise LedgerError("an amount is at most a million")
     return cents
 
 
@@ -135,7 +145,7 @@ class Price:
 
     def __post_init__(self) -> None:
         if self.cents < 0:
-            raise LedgerError("a price cannot be negative")
+            raise LedgerError(NEGATIVE["price"])
         if not 1 <= self.book <= MAX_BOOK:
             raise LedgerError("a book holds 1 to %(n)s cards", n=MAX_BOOK)
 
@@ -156,7 +166,7 @@ def parse_price(cents: object, book: object = 1) -> Price:
         book = int(book.strip())
     if isinstance(book, bool) or not isinstance(book, int):
         raise LedgerError("a book holds 1 to %(n)s cards", n=MAX_BOOK)
-    return Price(parse_cents(cents, "the price"), book)
+    return Price(parse_cents(cents, "price"), book)
 
 
 # ---- serial ranges -------------------------------------------------------------------------
@@ -256,7 +266,7 @@ class PrizeRule:
 
     def __post_init__(self) -> None:
         if min(self.cents, self.jackpot) < 0:
-            raise LedgerError("a prize cannot be negative")
+            raise LedgerError(NEGATIVE["prize"])
         if not Decimal(0) <= self.percent <= 100:
             raise LedgerError("a percentage is at most 100, not %(pct)s", pct=str(self.percent))
         if self.kind == PrizeKind.JACKPOT and not 1 <= self.within <= MAX_WITHIN:
@@ -290,7 +300,7 @@ def rule_from_json(data: object) -> PrizeRule:
     if kind not in tuple(PrizeKind):
         raise LedgerError("a prize's kind is fixed, percent or jackpot")
     amount = data.get("cents", data.get("amount", 0))
-    cents = parse_cents(amount if amount not in (None, "") else 0, "the prize")
+    cents = parse_cents(amount if amount not in (None, "") else 0, "prize")
     raw_pct = data.get("percent")
     pct = parse_percent(raw_pct) if raw_pct not in (None, "", 0, "0") else Decimal(0)
     if kind == PrizeKind.PERCENT and raw_pct in (None, ""):
@@ -303,7 +313,7 @@ def rule_from_json(data: object) -> PrizeRule:
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise LedgerError("a jackpot is won within 1 to %(n)s calls", n=MAX_WITHIN)
         within = raw
-        pot = parse_cents(data.get("jackpot", 0) or 0, "the jackpot")
+        pot = parse_cents(data.get("jackpot", 0) or 0, "jackpot")
     return PrizeRule(PrizeKind(kind), cents, pct, within, pot)
 
 

@@ -107,7 +107,7 @@ WORDS: dict[str, dict[str, str]] = {
         "prizes": "Premios",
         "no_prizes": "sin premios pagados",
         "card": "cartón",
-        "call": "bola",
+        "at_call": "tras %(n)s bolas",
         "jackpot": "bote",
         "unpaid": "sin pagar",
         "totals": "Totales",
@@ -136,7 +136,7 @@ WORDS: dict[str, dict[str, str]] = {
         "prizes": "Prizes",
         "no_prizes": "no prizes paid",
         "card": "card",
-        "call": "call",
+        "at_call": "after %(n)s calls",
         "jackpot": "jackpot",
         "unpaid": "unpaid",
         "totals": "Totals",
@@ -169,7 +169,7 @@ def payout_text(p: Payout, night: Night, lang: str) -> str:
     w = words(lang)
     who = f"{w['card']} {p.serial}" + (f" ({p.player})" if p.player else "")
     text = f"{w.get(p.prize, p.prize)}: {money(p.cents, night.currency, lang)} · {who} · "
-    text += f"{w['call']} {p.at_call}"
+    text += w["at_call"] % {"n": p.at_call}
     if p.jackpot:
         text += f" · {w['jackpot']}"
     if not p.paid:
