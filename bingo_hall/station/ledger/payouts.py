@@ -94,7 +94,7 @@ def on_claim(conn: sqlite3.Connection, claim: Claimed) -> dict[str, Any]:
         (claim.game_id, claim.round_id, claim.claim_id, claim.serial),
     )
     return {
-        "unsold": True,
+        "unsold": {"serial": claim.serial, "round": claim.round},
         "warning": gettext("Card %(serial)s was not sold for this round", serial=claim.serial),
     }
 

@@ -1,7 +1,7 @@
 // The round's prizes in money on the caller page and /display: the line is drawn by the station
 // (GET /ledger/games/<id>/prizes, in the page's language) and fetched again whenever something
 // that changes it happens: a sale, a prize rule, an award, a new round. On the caller page, a
-// claim on a card not sold for the round shows its warning (the claim event carries it).
+// claim on a card not sold for the round shows its warning (the claim event says `unsold`).
 (function () {
   "use strict";
   const box = document.getElementById("ledger-prizes");
@@ -26,9 +26,9 @@
   const warning = document.getElementById("ledger-warning");
   if (warning) {
     events.addEventListener("claim", (ev) => {
-      const made = JSON.parse(ev.data);
-      warning.hidden = !made.warning;
-      warning.textContent = made.warning || "";
+      const made = JSON.parse(ev.data);  // the claim's answer: `unsold` when not sold
+      warning.hidden = !made.unsold;
+      warning.textContent = made.unsold ? window.Station.fill(warning.dataset.unsold, made.unsold) : "";
     });
     events.addEventListener("round", () => { warning.hidden = true; });
   }

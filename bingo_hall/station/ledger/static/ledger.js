@@ -11,6 +11,7 @@
   const T = JSON.parse(document.getElementById("ledger-strings").textContent);
   const $ = (id) => document.getElementById(id);
   const DONE = "ledger-done";
+  const lang = document.documentElement.lang || "en";  // the answers' language: the page's
 
   function say(text, bad) {
     const msg = $("ledger-message");
@@ -25,7 +26,7 @@
 
   async function post(path, payload, done) {
     try {
-      const resp = await fetch(path, {
+      const resp = await fetch(`${path}?lang=${encodeURIComponent(lang)}`, {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
         body: JSON.stringify(payload),
