@@ -96,7 +96,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         page.click("#prizes-form button[type=submit]")
         expect(page.locator(".ledger-prizes-now [data-prize=bingo]")).to_contain_text("50,00" + EUR)
 
-        # sales: by range, a bad range and a card outside the deck refused, by USB scanner, by camera
+        # sales by range (an overlap and a card outside the deck refused), by USB scanner, by camera
         sell(page, "1-20, 22")
         expect(page.locator("#round-cards")).to_have_text("21")
         sell(page, "18-19")
