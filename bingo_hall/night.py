@@ -100,7 +100,7 @@ class Night:
 WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Resumen de la noche",
-        "game": "Juego",
+        "game": "Partida",
         "round": "Ronda",
         "cards": "Cartones vendidos",
         "taken": "Recaudado",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 
 import pypdfium2 as pdfium
 import pytest
@@ -31,6 +32,19 @@ from bingo_hall.signing import card_url
 pytestmark = pytest.mark.browser
 SLOW = 15_000
 EUR = "\u00a0€"
+SHOTS = os.environ.get("LEDGER_SCREENSHOTS")  # a folder: save screenshots there to look at
+SIZES = {"phone": (390, 844), "laptop": (1366, 768), "screen": (1920, 1080)}
+
+
+def shoot(page, name: str, sizes=SIZES) -> None:
+    """Screenshots of the page at a phone's, a laptop's and a projector's size (LEDGER_SCREENSHOTS)."""
+    if not SHOTS:
+        return
+    before = page.viewport_size
+    for size, (w, h) in sizes.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.screenshot(path=os.path.join(SHOTS, f"{name}-{size}.png"), full_page=size != "screen")
+    page.set_viewport_size(before)
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +127,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         expect(page.locator("#sales tbody tr td:nth-child(5)")).to_have_text(
             ["escaneado", "escaneado", "por rango"]
         )
+        shoot(page, "ledger-sales")
 
         # the caller page and the display show the prizes before the round starts
         page.goto(f"{url}/caller/games/{g1}?lang=es")
@@ -138,6 +153,8 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         expect(page.locator("#ledger-warning")).to_have_text(
             "El cartón 24 no se vendió para esta ronda", timeout=SLOW
         )
+        shoot(page, "ledger-caller-warning")
+        shoot(screen, "ledger-display")
         page.click("#award")
         expect(page.locator('#prize-steps li[data-prize="linea"].done')).to_have_count(
             1, timeout=SLOW
@@ -186,6 +203,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         expect(page.locator("#payouts tbody tr")).to_have_count(3)
         page.locator("#payouts button.pay").first.click()
         expect(page.locator("#payouts .paid")).to_have_count(1)
+        shoot(page, "ledger-payouts")
 
         pdf_resp = page.request.get(f"{url}/caller/ledger/summary.pdf?lang=es")
         csv_resp = page.request.get(f"{url}/caller/ledger/summary.csv?lang=es")
@@ -194,6 +212,8 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     assert len(pdf) == 1
+    if SHOTS:
+        pdf[0].render(scale=2).to_pil().save(os.path.join(SHOTS, "ledger-summary-pdf.png"))
     text = pdf[0].get_textpage().get_text_range().replace("\r\n", "\n").replace("\xa0", " ")
     for expected in (
         "Cartones vendidos: 23 · Recaudado: 115,00" + EUR,

@@ -50,6 +50,8 @@ def register(app: Flask) -> None:
     core_db.add_migrations(app, "ledger", schema.MIGRATIONS)
     app.register_blueprint(bp)
     app.jinja_env.filters["money"] = _money
+    app.jinja_env.globals["ledger_prizes"] = _prizes_now
+    app.jinja_env.globals["ledger_currency"] = lambda: store.currency(get_db())
     with app.app_context():
         hooks.on_claim(payouts.on_claim)
         hooks.on_award(payouts.on_award)
@@ -60,6 +62,11 @@ def _money(cents: int, currency: str) -> str:
     """`{{ cents | money(currency) }}`: an amount as the page's reader writes it."""
     locale = get_locale()
     return money(cents, currency, locale.language if locale else "en")
+
+
+def _prizes_now(game_id: int) -> list[payouts.PrizeNow]:
+    """`ledger_prizes(game_id)` in templates: the round's prizes for the caller page and /display."""
+    return payouts.prizes_now(get_db(), game_id)
 
 
 def _via() -> str | None:
