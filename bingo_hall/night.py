@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import KitError
@@ -159,6 +160,15 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+def amounts(night: Night, lang: str) -> Callable[[int], str]:
+    """Amounts of the night's currency as `lang` writes them."""
+
+    def fmt(cents: int) -> str:
+        return money(cents, night.currency, lang)
+
+    return fmt
+
+
 def words(lang: str) -> dict[str, str]:
     if lang not in WORDS:
         raise KitError(f"unknown language {lang!r}; use es or en")
@@ -179,7 +189,7 @@ def payout_text(p: Payout, night: Night, lang: str) -> str:
 
 def totals(night: Night, lang: str) -> list[tuple[str, str]]:
     """(label, amount) of the totals, in the order printed."""
-    w, m = words(lang), lambda c: money(c, night.currency, lang)
+    w, m = words(lang), amounts(night, lang)
     rows = [
         (w["cards"], str(night.cards)),
         (w["taken"], m(night.taken)),
@@ -195,7 +205,7 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
 
 def summary_text(night: Night, lang: str = "en") -> str:
     """The summary as plain text (`bingo-hall ledger`)."""
-    w, m = words(lang), lambda c: money(c, night.currency, lang)
+    w, m = words(lang), amounts(night, lang)
     out = [w["title"], ""]
     for g in night.games:
         out.append(f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}")
@@ -238,7 +248,7 @@ CSV_FIELDS = (
 def summary_csv(night: Night, lang: str = "en") -> str:
     """One row per round, one per payout, then the totals; amounts in cents and formatted.
     Every text cell a spreadsheet would run as a formula is neutralised (`spreadsheet_safe`)."""
-    m = lambda c: money(c, night.currency, lang)  # noqa: E731
+    m = amounts(night, lang)
     rows: list[dict[str, object]] = []
     for g in night.games:
         for r in g.rounds:

@@ -11,8 +11,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..ledger import money
-from ..night import Night, payout_text, totals, words
+from ..night import Night, amounts, payout_text, totals, words
 from .pdfutil import pdf_bytes
 
 MARGIN = 16 * mm
@@ -26,7 +25,7 @@ Line = tuple[str, str]
 
 
 def _lines(night: Night, lang: str) -> list[Line]:
-    w, m = words(lang), lambda c: money(c, night.currency, lang)
+    w, m = words(lang), amounts(night, lang)
     out: list[Line] = []
     for g in night.games:
         out.append(("h", f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}"))

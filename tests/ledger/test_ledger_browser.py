@@ -37,7 +37,7 @@ SIZES = {"phone": (390, 844), "laptop": (1366, 768), "screen": (1920, 1080)}
 
 
 def shoot(page, name: str, sizes=SIZES) -> None:
-    """Screenshots of the page at a phone's, a laptop's and a projector's size (LEDGER_SCREENSHOTS)."""
+    """The page at a phone's, a laptop's and a projector's size, into LEDGER_SCREENSHOTS."""
     if not SHOTS:
         return
     before = page.viewport_size

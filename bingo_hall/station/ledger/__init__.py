@@ -65,7 +65,7 @@ def _money(cents: int, currency: str) -> str:
 
 
 def _prizes_now(game_id: int) -> list[payouts.PrizeNow]:
-    """`ledger_prizes(game_id)` in templates: the round's prizes for the caller page and /display."""
+    """`ledger_prizes(game_id)` in templates: the round's prizes (caller page, /display)."""
     return payouts.prizes_now(get_db(), game_id)
 
 
