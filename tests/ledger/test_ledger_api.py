@@ -69,7 +69,7 @@ def test_a_sale_overlapping_another_or_outside_the_deck_is_refused_and_nothing_i
     ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10"}), 201)
     before = log_rows(app)
     r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11"})
-    assert r.status_code == 409 and r.get_json()["error"] == "card 8 is already sold for round 1"
+    assert r.status_code == 409 and r.get_json()["error"] == "card 8 is already sold in this game"
     r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "11-19"})
     assert r.status_code == 400
     assert r.get_json()["error"] == "card 19 is not in the deck (its cards are 1 to 18)"
@@ -166,6 +166,36 @@ def test_a_corrected_sale_is_voided_with_its_reason_and_its_cards_can_be_sold_ag
         ("1-4", None),
     ]
     assert state["round_sales"] == {"cards": 4, "cents": 800}
+
+
+def test_cards_sold_for_the_whole_game_play_every_round_and_round_sales_only_theirs(app, client):
+    deck = new_deck(20, seed="ledger-rounds", name="Club")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "2"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-5"}), 201)  # every round
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6-7", "round": 1}), 201)
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "5-6", "round": 2})
+    assert r.status_code == 409 and r.get_json()["error"] == "card 5 is already sold for round 2"
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6", "round": 2}), 201)
+    ok(
+        hall.post(
+            f"/api/games/{gid}/ledger/prizes",
+            {"prizes": {"bingo": {"kind": "percent", "percent": 50}}},
+        )
+    )
+    # round 1: cards 1-7 play, 14,00 €, so the prize is 7,00 €
+    assert ledger(hall, gid)["prizes"][0]["amount"] == 700
+    ok(hall.post(f"/api/games/{gid}/rounds"), 201)
+    # round 2: cards 1-5 and 6 play (12,00 €): 6,00 €; card 7 was sold for round 1 only
+    assert ledger(hall, gid)["round_sales"] == {"cards": 6, "cents": 1200}
+    assert ledger(hall, gid)["prizes"][0]["amount"] == 600
+    assert "warning" not in ok(hall.post(f"/api/games/{gid}/claims", {"serial": 3}), 201)
+    claim = ok(hall.post(f"/api/games/{gid}/claims", {"serial": 7}), 201)
+    assert claim["unsold"] == {"serial": 7, "round": 2}
+    # the money is counted once: 10,00 + 4,00 in round 1, 2,00 in round 2
+    night = ok(hall.get("/api/ledger/summary"))
+    assert (night["cards"], night["taken"]) == (8, 1600)
 
 
 # ---- claims and payouts ---------------------------------------------------------------------

@@ -114,7 +114,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         sell(page, "1-20, 22")
         expect(page.locator("#round-cards")).to_have_text("21")
         sell(page, "18-19")
-        refused(page, "el cartón 18 ya está vendido para la ronda 1")
+        refused(page, "el cartón 18 ya está vendido en esta partida")
         sell(page, "25")
         refused(page, "el cartón 25 no está en el mazo")
         expect(page.locator("#sales tbody tr")).to_have_count(1)

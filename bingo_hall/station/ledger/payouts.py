@@ -28,12 +28,23 @@ from . import store
 
 
 def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]:
-    """(cards, cents) sold for a round, voided sales left out."""
+    """(cards, cents) playing in a round: its own sales and the whole game's, voided sales left
+    out. A percentage prize is a share of this."""
     cards = cents = 0
     for s in store.sales(conn, gid, rnd):
         if s.void is None:
             cards, cents = cards + s.cards, cents + s.cents
     return cards, cents
+
+
+def takings(conn: sqlite3.Connection, gid: int) -> dict[int, tuple[int, int]]:
+    """(cards, cents) taken per round, each sale counted once: a whole-game sale in round 1."""
+    out: dict[int, tuple[int, int]] = {}
+    for s in store.sales(conn, gid):
+        if s.void is None:
+            cards, cents = out.get(s.round or 1, (0, 0))
+            out[s.round or 1] = (cards + s.cards, cents + s.cents)
+    return out
 
 
 def pot(conn: sqlite3.Connection, gid: int) -> int:

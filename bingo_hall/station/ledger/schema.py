@@ -7,8 +7,9 @@ Nothing is ever deleted or updated in place: a correction is a new row.
   and each sale keeps the price it was made at.
 * `ledger_prizes`: a game's prize rules (`rule` is `bingo_hall.ledger.PrizeRule` as JSON); the
   newest row per prize counts.
-* `ledger_sales`: cards sold for a round of a game, as serial ranges ("1-40, 55"), by range or by
-  scan, with the money taken. `ledger_corrections` voids a sale, with the reason.
+* `ledger_sales`: cards sold for a game (`round` NULL: they play every round) or for one round,
+  as serial ranges ("1-40, 55"), by range or by scan, with the money taken.
+  `ledger_corrections` voids a sale, with the reason.
 * `ledger_payouts`: one row per winner of an awarded prize (who, how much, which card, which
   call, whether it was the jackpot); `ledger_paid` marks one paid.
 * `ledger_warnings`: a claim on a card not sold for its round.
@@ -38,7 +39,7 @@ MIGRATIONS: list[str] = [
     CREATE TABLE ledger_sales (
         id INTEGER PRIMARY KEY,
         game_id INTEGER NOT NULL REFERENCES games(id),
-        round INTEGER NOT NULL CHECK (round >= 1),
+        round INTEGER CHECK (round IS NULL OR round >= 1),
         serials TEXT NOT NULL,
         cards INTEGER NOT NULL CHECK (cards >= 1),
         cents INTEGER NOT NULL CHECK (cents >= 0),

@@ -180,7 +180,7 @@ def set_prizes(
 class Sale:
     sale_id: int
     game_id: int
-    round: int
+    round: int | None  # None: the whole game, every round
     serials: tuple[Serials, ...]
     cards: int
     cents: int
@@ -211,14 +211,15 @@ def _ranges(text: str) -> tuple[Serials, ...]:
 
 
 def sales(conn: sqlite3.Connection, gid: int, rnd: int | None = None) -> list[Sale]:
-    """The game's sales (of one round if given) in order, voided ones included."""
+    """The game's sales in order, voided ones included; with `rnd`, the cards playing in that
+    round: its own sales and the sales for the whole game."""
     sql = (
         "SELECT s.*, c.reason FROM ledger_sales s LEFT JOIN ledger_corrections c "
         "ON c.sale_id = s.id WHERE s.game_id = ?"
     )
     args: tuple[int, ...] = (gid,)
     if rnd is not None:
-        sql, args = sql + " AND s.round = ?", (gid, rnd)
+        sql, args = sql + " AND (s.round = ? OR s.round IS NULL)", (gid, rnd)
     return [
         Sale(
             r["id"],
@@ -235,8 +236,9 @@ def sales(conn: sqlite3.Connection, gid: int, rnd: int | None = None) -> list[Sa
     ]
 
 
-def sold(conn: sqlite3.Connection, gid: int, rnd: int) -> list[Serials]:
-    """The cards sold for a round (voided sales left out)."""
+def sold(conn: sqlite3.Connection, gid: int, rnd: int | None) -> list[Serials]:
+    """The cards sold for a round, whole-game sales included; with `rnd` None, every card sold
+    for any round of the game (voided sales left out)."""
     return [r for s in sales(conn, gid, rnd) if s.void is None for r in s.serials]
 
 
@@ -274,30 +276,34 @@ def _scanned(conn: sqlite3.Connection, game: Game, data: dict[str, Any]) -> int:
     return serial
 
 
-def _round_of(data: dict[str, Any], current: int) -> int:
-    """The round a sale is for: the current one by default, or the next (sold at the door while
-    this one is played)."""
-    value = data.get("round", current)
+def _round_of(data: dict[str, Any], game: Game, current: int) -> int | None:
+    """The round a sale is for: none (blank, the default) for the whole game, every round; or a
+    round number, up to the next one while the game is played (sold at the door during this
+    one)."""
+    value = data.get("round")
+    if value is None or (isinstance(value, str) and value.strip() in ("", "all")):
+        return None
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= current + 1:
-        raise RequestError("the round is 1 to %(n)s", n=current + 1)
+    last = current + 1 if game.active else current
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
+        raise RequestError("the round is 1 to %(n)s, or blank for the whole game", n=last)
     return value
 
 
 def sell(
     conn: sqlite3.Connection, game_id: int, data: dict[str, Any], via: str | None = None
 ) -> dict[str, Any]:
-    """Record cards sold for a round: `{"serials": "1-40, 55"}` (by range) or `{"scan": url}`
-    (one scanned card; at a book price, its whole book). Checked whole first: a range that
-    overlaps a sale of the round, a card outside the deck, a price not set, or not whole books
-    is refused and nothing is written."""
+    """Record cards sold for the game (`round` blank) or one round: `{"serials": "1-40, 55"}`
+    (by range) or `{"scan": url}` (one scanned card; at a book price, its whole book). Checked
+    whole first: a card already sold (for the same round, or for the whole game), a card
+    outside the deck, a price not set, or not whole books is refused and nothing is written."""
     with hall().write_lock:
         with transaction(conn):
             game = games.get_game(conn, game_id)
             gid = game.game_id
             deck = get_deck(conn, game.deck_id)
-            rnd = _round_of(data, games.current_round(conn, gid).number)
+            rnd = _round_of(data, game, games.current_round(conn, gid).number)
             price = price_of(conn, gid)
             if price is None:
                 raise Conflict("set the price of a card first")
@@ -313,6 +319,8 @@ def sell(
                 with money_input():
                     ranges = money.parse_serials(data.get("serials"), len(deck.cards))
             clash = money.first_overlap(ranges, sold(conn, gid, rnd))
+            if clash is not None and rnd is None:
+                raise Conflict("card %(serial)s is already sold in this game", serial=clash)
             if clash is not None:
                 raise Conflict(
                     "card %(serial)s is already sold for round %(round)s", serial=clash, round=rnd

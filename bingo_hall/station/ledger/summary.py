@@ -1,5 +1,6 @@
 """The night's summary read from the station's database (`bingo_hall.night` values): every game
-of the database is one night's, in the order played. Used by the pages (PDF, CSV) and by
+of the database is one night's, in the order played. Money is counted once: a sale for a whole
+game (every round) counts in its first round. Used by the pages (PDF, CSV) and by
 `bingo-hall ledger`."""
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ def night(conn: sqlite3.Connection) -> Night:
         "SELECT g.id, g.balls, d.name FROM games g JOIN decks d USING (deck_id) ORDER BY g.id"
     ).fetchall():
         rounds = []
+        taken = payouts.takings(conn, g["id"])
         for r in conn.execute(
             "SELECT number, commitment, seed, revealed FROM rounds WHERE game_id = ? "
             "ORDER BY number",
             (g["id"],),
         ).fetchall():
-            cards, cents = payouts.round_sales(conn, g["id"], r["number"])
+            cards, cents = taken.get(r["number"], (0, 0))
             won = tuple(
                 Payout(
                     p["prize"],

@@ -1,6 +1,6 @@
 // The round's prizes in money on the caller page and /display: the line is drawn by the station
 // (GET /ledger/games/<id>/prizes, in the page's language) and fetched again whenever something
-// that changes it happens: a sale, a prize rule, an award, a new round. On the caller page, a
+// that changes it happens: a sale, a prize rule (the ledger's own event), an award, a new round. On the caller page, a
 // claim on a card not sold for the round shows its warning (the claim event says `unsold`).
 (function () {
   "use strict";
@@ -20,9 +20,15 @@
 
   const events = window.stationEvents;
   if (!events) return;
-  for (const kind of ["ledger", "round", "prize", "scores", "end", "snapshot"]) {
-    events.addEventListener(kind, () => { refresh().catch(() => {}); });
-  }
+  const again = () => { refresh().catch(() => {}); };
+  for (const kind of ["ledger", "round", "end", "snapshot"]) events.addEventListener(kind, again);
+  // a prize awarded may change the line (a jackpot won); claims, which also send these events,
+  // do not, so a room of phones on /display asks only when the number of awards changes
+  const snap = window.Station.state || {};
+  let awards = snap.prizes ? snap.prizes.awarded.length : snap.scores ? snap.scores.awards.length : null;
+  const awarded = (n) => { if (awards !== null && n !== awards) again(); awards = n; };
+  events.addEventListener("prize", (ev) => awarded(JSON.parse(ev.data).awarded.length));
+  events.addEventListener("scores", (ev) => awarded(JSON.parse(ev.data).awards.length));
   const warning = document.getElementById("ledger-warning");
   if (warning) {
     events.addEventListener("claim", (ev) => {
