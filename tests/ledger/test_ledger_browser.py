@@ -73,6 +73,16 @@ def sell(page, serials: str) -> None:
     page.click("#sell-range button[type=submit]")
 
 
+def jackpot(page, normal: str, within: str, adds: str) -> None:
+    """Bingo as a jackpot on the ledger page's prize form, saved with the other prizes."""
+    bingo = page.locator('.prize-rule[data-prize="bingo"]')
+    bingo.locator("select").select_option("jackpot")
+    bingo.locator('[name="amount"]').fill(normal)
+    bingo.locator('[name="within"]').fill(within)
+    bingo.locator('[name="jackpot"]').fill(adds)
+    page.click("#prizes-form button[type=submit]")
+
+
 def refused(page, says: str) -> None:
     expect(page.locator("#ledger-message.error")).to_contain_text(says)
 
@@ -97,17 +107,12 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         page.click("#price-form button")
         expect(page.locator("#price-amount")).to_have_value("5.00")
         linea = page.locator('.prize-rule[data-prize="linea"]')
-        bingo = page.locator('.prize-rule[data-prize="bingo"]')
         linea.locator("select").select_option("percent")
         linea.locator('[name="percent"]').fill("135")
         page.click("#prizes-form button[type=submit]")
         refused(page, "100 como máximo")
         linea.locator('[name="percent"]').fill("35")
-        bingo.locator("select").select_option("jackpot")
-        bingo.locator('[name="amount"]').fill("10")
-        bingo.locator('[name="within"]').fill("15")
-        bingo.locator('[name="jackpot"]').fill("50")
-        page.click("#prizes-form button[type=submit]")
+        jackpot(page, normal="10", within="15", adds="50")
         expect(page.locator(".ledger-prizes-now [data-prize=bingo]")).to_contain_text("50,00" + EUR)
 
         # sales by range (an overlap and a card outside the deck refused), by USB scanner, by camera
@@ -183,11 +188,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         expect(page.locator("#round-taken")).to_have_text("50,00" + EUR)
         page.locator('.prize-rule[data-prize="linea"] select').select_option("fixed")
         page.locator('.prize-rule[data-prize="linea"] [name="amount"]').fill("5")
-        bingo.locator("select").select_option("jackpot")
-        bingo.locator('[name="amount"]').fill("10")
-        bingo.locator('[name="within"]').fill("15")
-        bingo.locator('[name="jackpot"]').fill("30")
-        page.click("#prizes-form button[type=submit]")
+        jackpot(page, normal="10", within="15", adds="30")
         expect(page.locator(".ledger-jackpot")).to_contain_text("80,00" + EUR)
         hall.call(g2, *house(strips, 2))  # 15 calls: every row of ticket 2
         for prize in ("linea", "bingo"):
