@@ -1,4 +1,5 @@
-"""What other parts of the station may add to a claim and an award, inside its transaction.
+"""What other parts of the station may add to a claim and an award, inside its transaction, and
+to the game record.
 
 The claims code (verify/) calls `claimed` and `awarded` once the row is written and before the
 commit, so what a hook writes is committed with it or not at all. The ledger (issue 27) uses
@@ -50,12 +51,16 @@ class Awarded:
 
 ClaimHook = Callable[[sqlite3.Connection, Claimed], dict[str, Any]]
 AwardHook = Callable[[sqlite3.Connection, Awarded], None]
+#: `fn(conn, round_id) -> list of notes`: what the game record says about a round besides its
+#: calls and claims; a note is {"at", "event", "serial", "detail"}
+RecordHook = Callable[[sqlite3.Connection, int], list[dict[str, Any]]]
 
 
 @dataclass
 class _Hooks:
     claims: list[ClaimHook] = field(default_factory=list)
     awards: list[AwardHook] = field(default_factory=list)
+    records: list[RecordHook] = field(default_factory=list)
 
 
 def _hooks() -> _Hooks:
@@ -72,6 +77,16 @@ def on_award(fn: AwardHook) -> None:
     """Run `fn` in every award's transaction (a 75-ball round's, each 90-ball prize's)."""
     if fn not in _hooks().awards:
         _hooks().awards.append(fn)
+
+
+def on_record(fn: RecordHook) -> None:
+    """Add `fn`'s notes to every round of the game record (JSON and CSV)."""
+    if fn not in _hooks().records:
+        _hooks().records.append(fn)
+
+
+def notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    return [note for fn in list(_hooks().records) for note in fn(conn, round_id)]
 
 
 def claimed(conn: sqlite3.Connection, claim: Claimed) -> dict[str, Any]:

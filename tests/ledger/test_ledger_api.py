@@ -166,6 +166,9 @@ def test_a_corrected_sale_is_voided_with_its_reason_and_its_cards_can_be_sold_ag
         ("1-4", None),
     ]
     assert state["round_sales"] == {"cards": 4, "cents": 800}
+    trail = ok(hall.get("/api/ledger/log"))["log"]
+    assert [e["action"] for e in trail] == ["price", "sale", "correction", "sale"]
+    assert trail[2]["detail"]["reason"] == "typed 5, sold 4" and trail[2]["via"] == "token"
 
 
 def test_cards_sold_for_the_whole_game_play_every_round_and_round_sales_only_theirs(app, client):
@@ -215,6 +218,12 @@ def test_a_claim_on_a_card_not_sold_for_the_round_warns_and_is_recorded(hall, st
     ).get_json()
     assert es["warning"] == "El cartón 16 no se vendió para esta ronda"
     assert [w["serial"] for w in ledger(hall, gid)["warnings"]] == [17, 16]
+    rec = ok(hall.get(f"/api/games/{gid}/record"))
+    assert [n["serial"] for n in rec["rounds"][0]["notes"]] == [17, 16]
+    rows = csv.DictReader(
+        io.StringIO(hall.get(f"/api/games/{gid}/record.csv").get_data(as_text=True))
+    )
+    assert [r["serial"] for r in rows if r["event"] == "warning"] == ["17", "16"]
 
 
 def test_two_winners_on_the_same_call_split_a_percentage_prize_to_the_cent(hall, strips):

@@ -55,6 +55,7 @@ def register(app: Flask) -> None:
     with app.app_context():
         hooks.on_claim(payouts.on_claim)
         hooks.on_award(payouts.on_award)
+        hooks.on_record(payouts.record_notes)
         games.add_snapshot_extender(_ledger_snapshot)
 
 
@@ -197,6 +198,13 @@ def correct(sale_id: int):
 @caller_required
 def paid(payout_id: int):
     return jsonify(payouts.mark_paid(get_db(), payout_id, _via()))
+
+
+@bp.get("/api/ledger/log")
+@caller_required
+def audit_log():
+    """Every ledger action of the night in order: what, when, and through what (page or token)."""
+    return jsonify(log=store.audit_log(get_db()))
 
 
 @bp.get("/api/ledger/summary")

@@ -192,3 +192,20 @@ def warnings(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
         {"round": r["round"], "claim_id": r["claim_id"], "serial": r["serial"], "at": r["made"]}
         for r in rows
     ]
+
+
+def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    """The game record's notes of a round: each claim on a card not sold for it."""
+    rows = conn.execute(
+        "SELECT claim_id, serial, made FROM ledger_warnings WHERE round_id = ? ORDER BY id",
+        (round_id,),
+    )
+    return [
+        {
+            "at": r["made"],
+            "event": "warning",
+            "serial": r["serial"],
+            "detail": f"claim {r['claim_id']}: card not sold for this round",
+        }
+        for r in rows
+    ]

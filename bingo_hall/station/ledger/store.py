@@ -61,6 +61,20 @@ def log(conn: sqlite3.Connection, gid: int | None, action: str, detail: dict, vi
     )
 
 
+def audit_log(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The audit trail: every ledger action of the Maestro, in order."""
+    return [
+        {
+            "game_id": r["game_id"],
+            "action": r["action"],
+            "detail": json.loads(r["detail"]),
+            "via": r["via"],
+            "at": r["made"],
+        }
+        for r in conn.execute("SELECT * FROM ledger_log ORDER BY id")
+    ]
+
+
 def _publish(gid: int, what: str) -> None:
     """Tell the game's screens the prizes may have changed (they fetch them again)."""
     games.publish(gid, "ledger", {"changed": what})

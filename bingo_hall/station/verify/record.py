@@ -14,7 +14,7 @@ import sqlite3
 from typing import Any
 
 from ...spreadsheet import spreadsheet_safe
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
 from ..spoken import call_label
 from . import awards, tickets90
@@ -85,6 +85,7 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
         )
         if game.balls == 90:  # the prizes of a 90-ball round (tickets90), in the order won
             rounds[-1]["prizes"] = tickets90.awarded(conn, rnd["id"])
+        rounds[-1]["notes"] = hooks.notes(conn, rnd["id"])  # e.g. a claim on a card not sold
     board = awards.scores(conn, gid)
     by_round = {a["round"]: a for a in board["awards"]}
     for rnd in rounds:
@@ -158,6 +159,8 @@ def record_csv(rec: dict[str, Any]) -> str:
                     "detail": f"next Maestro {a['next_maestro']}" if a["next_maestro"] else "",
                 }
             )
+        for note in rnd.get("notes", ()):
+            rows.append({"round": rnd["round"], **note})
         for prize in rnd.get("prizes", ()):
             for w in prize["winners"]:
                 rows.append(
