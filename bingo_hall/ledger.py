@@ -285,7 +285,7 @@ class PrizeRule:
         return {
             "kind": str(self.kind),
             "cents": self.cents,
-            "percent": str(self.percent),
+            "percent": format(self.percent.normalize(), "f"),
             "within": self.within,
             "jackpot": self.jackpot,
         }

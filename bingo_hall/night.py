@@ -14,10 +14,20 @@ import csv
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
 
 from .errors import KitError
 from .ledger import money
 from .spreadsheet import spreadsheet_safe
+
+NIGHT_ENDS = timedelta(hours=6)  # a game started at 01:30 is still the evening before's
+
+
+def night_of(created: str, tz: tzinfo | None = None) -> str:
+    """The night (a date, "2026-11-24") of a game started at `created` (ISO 8601 UTC, as the
+    station stores it), in the time zone `tz` (default: the machine's)."""
+    at = datetime.fromisoformat(created.replace("Z", "+00:00")).astimezone(tz)
+    return (at - NIGHT_ENDS).date().isoformat()
 
 
 @dataclass(frozen=True)
@@ -69,8 +79,10 @@ class GameLine:
 class Night:
     currency: str
     games: tuple[GameLine, ...]
-    carried: int  # the jackpot pot not won tonight
+    carried: int  # the jackpot pot not won tonight, carried to the next night
     corrections: int  # sales voided, with their reasons, in the corrections log
+    brought: int = 0  # the jackpot pot brought from earlier nights
+    date: str = ""  # the night's date (see `night_of`)
 
     @property
     def cards(self) -> int:
@@ -94,8 +106,9 @@ class Night:
 
     @property
     def left(self) -> int:
-        """What is left for the cause."""
-        return self.taken - self.awarded - self.carried
+        """What is left for the cause: tonight's takings less the prizes, counting the jackpot
+        brought from earlier nights in and the one carried to the next night out."""
+        return self.taken - self.awarded + self.brought - self.carried
 
 
 WORDS: dict[str, dict[str, str]] = {
@@ -115,6 +128,7 @@ WORDS: dict[str, dict[str, str]] = {
         "awarded": "Premios otorgados",
         "paid": "Pagados",
         "carried": "Bote que pasa a la próxima noche",
+        "brought": "Bote traído de noches anteriores",
         "left": "Queda para la causa",
         "corrections": "Ventas corregidas (ver el registro de correcciones)",
         "audit": "Auditoría de los sorteos: compromiso y semilla de cada ronda",
@@ -144,6 +158,7 @@ WORDS: dict[str, dict[str, str]] = {
         "awarded": "Prizes awarded",
         "paid": "Paid",
         "carried": "Jackpot carried to the next night",
+        "brought": "Jackpot brought from earlier nights",
         "left": "Left for the cause",
         "corrections": "Sales corrected (see the corrections log)",
         "audit": "Auditing the draws: each round's commitment and seed",
@@ -195,6 +210,7 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
         (w["taken"], m(night.taken)),
         (w["awarded"], m(night.awarded)),
         (w["paid"], m(night.paid)),
+        *([(w["brought"], m(night.brought))] if night.brought else []),
         (w["carried"], m(night.carried)),
         (w["left"], m(night.left)),
     ]
@@ -206,7 +222,7 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
 def summary_text(night: Night, lang: str = "en") -> str:
     """The summary as plain text (`bingo-hall ledger`)."""
     w, m = words(lang), amounts(night, lang)
-    out = [w["title"], ""]
+    out = [f"{w['title']} {night.date}".rstrip(), ""]
     for g in night.games:
         out.append(f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}")
         for r in g.rounds:
@@ -284,6 +300,7 @@ def summary_csv(night: Night, lang: str = "en") -> str:
         ("taken", night.taken),
         ("awarded", night.awarded),
         ("paid", night.paid),
+        ("brought", night.brought),
         ("carried", night.carried),
         ("left", night.left),
     ):

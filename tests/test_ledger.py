@@ -4,6 +4,7 @@ and amounts in the reader's locale. Cases worked out by hand, and properties wit
 
 from __future__ import annotations
 
+from datetime import UTC
 from decimal import Decimal
 
 import pytest
@@ -213,3 +214,14 @@ def test_the_currency_is_an_iso_code():
     for bad in ("EURO", "XXQ", "", 5):
         with pytest.raises(LedgerError):
             check_currency(bad)
+
+
+def test_a_game_started_after_midnight_belongs_to_the_evening_before():
+    from datetime import timedelta, timezone
+
+    from bingo_hall.night import night_of
+
+    utc, madrid = UTC, timezone(timedelta(hours=1))
+    assert night_of("2026-11-24T20:00:00Z", utc) == "2026-11-24"
+    assert night_of("2026-11-25T01:30:00Z", utc) == "2026-11-24"
+    assert night_of("2026-11-25T05:30:00Z", madrid) == "2026-11-25"  # 06:30 in Madrid

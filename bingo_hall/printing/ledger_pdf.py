@@ -89,7 +89,7 @@ def render_summary_pdf(night: Night, lang: str = "en") -> bytes:
     def draw(c: Canvas) -> None:
         c.setFillColor(INK)
         c.setFont(BOLD, 20)
-        c.drawString(MARGIN, page_h - MARGIN - 18, w["title"])
+        c.drawString(MARGIN, page_h - MARGIN - 18, f"{w['title']} {night.date}".rstrip())
         c.setFont(REGULAR, 9)
         c.setFillColor(GREY)
         c.drawRightString(page_w - MARGIN, page_h - MARGIN - 18, night.currency)

@@ -315,9 +315,44 @@ def test_a_75_ball_round_pays_its_winner_and_the_payout_is_marked_paid_once(clie
         "total taken": 4000,
         "total awarded": 2000,
         "total paid": 2000,
+        "total brought": 0,
         "total carried": 0,
         "total left": 2000,
     }
+
+
+def test_each_night_has_its_own_summary_and_a_jackpot_not_won_is_brought_to_the_next(app, hall):
+    last_week = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{last_week}/ledger/price", {"amount": "2"}))
+    ok(hall.post(f"/api/games/{last_week}/ledger/sales", {"serials": "1-10"}), 201)
+    jackpot = {"kind": "jackpot", "within": 30, "jackpot": "15"}
+    ok(hall.post(f"/api/games/{last_week}/ledger/prizes", {"prizes": {"bingo": jackpot}}))
+    ok(hall.post(f"/api/games/{last_week}/end"))
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE games SET created = '2026-11-17T20:00:00Z' WHERE id = ?", (last_week,))
+    tonight = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{tonight}/ledger/price", {"amount": "1"}))
+    ok(hall.post(f"/api/games/{tonight}/ledger/sales", {"serials": "1-6"}), 201)
+    ok(
+        hall.post(
+            f"/api/games/{tonight}/ledger/prizes",
+            {"prizes": {"bingo": {**jackpot, "jackpot": "0"}}},
+        )
+    )
+    night = ok(hall.get("/api/ledger/summary"))
+    # tonight: 6,00 € taken, the 15,00 € of last week's jackpot still in the pot: brought in and
+    # carried on, so 6,00 € is left for the cause
+    assert (night["taken"], night["brought"], night["carried"], night["left"]) == (
+        600,
+        1500,
+        1500,
+        600,
+    )
+    old = ok(hall.get("/api/ledger/summary?night=2026-11-17"))
+    # last week: 20,00 € taken, 15,00 € set aside for the jackpot: 5,00 € left
+    assert (old["taken"], old["brought"], old["carried"], old["left"]) == (2000, 0, 1500, 500)
+    r = hall.get("/api/ledger/summary?night=2026-01-01")
+    assert r.status_code == 404 and "2026-01-01" in r.get_json()["error"]
 
 
 # ---- the command line ----------------------------------------------------------------------
@@ -342,6 +377,7 @@ def test_bingo_hall_ledger_prints_the_summary_and_refuses_bad_input_in_one_line(
     for argv in (
         ["--db", str(tmp_path / "none.sqlite")],
         ["--db", app.config["DATABASE"], "--lang", "fr"],
+        ["--db", app.config["DATABASE"], "--night", "1999-01-01"],
     ):
         code, out, err = kit_cli(["ledger", *argv])
         assert code == 2 and err.startswith("bingo-hall: error: ") and err.count("\n") == 1

@@ -242,6 +242,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         "total taken": 16500,
         "total awarded": 13525,
         "total paid": 2013,
+        "total brought": 0,
         "total carried": 0,
         "total left": 2975,
     }

@@ -22,11 +22,13 @@ from typing import Any
 from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
 from flask_babel import get_locale
 
+from ...errors import KitError
 from ...ledger import money
+from ...night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...web import db as core_db
 from ...web.db import get_db
-from ...web.errors import RequestError
+from ...web.errors import NotFound, RequestError
 from ...web.inputs import json_body as body
 from .. import games, hooks
 from ..auth import caller_required
@@ -72,6 +74,15 @@ def _prizes_now(game_id: int) -> list[payouts.PrizeNow]:
 
 def _via() -> str | None:
     return g.get("caller_via")
+
+
+def _night() -> Night:
+    try:
+        return summary.night(get_db(), request.args.get("night") or None)
+    except KitError as exc:
+        raise NotFound(
+            "there were no games on the night of %(date)s", date=request.args.get("night")
+        ) from exc
 
 
 def _lang() -> str:
@@ -121,6 +132,7 @@ def page():
         games=listed,
         led=led,
         log=store.corrections(conn),
+        nights=summary.nights(conn),
         currency=store.currency(conn),
     )
 
@@ -140,8 +152,9 @@ def prizes_fragment(game_id: int):
 @bp.get("/caller/ledger/summary.<fmt>")
 @caller_required
 def summary_file(fmt: str):
+    """The summary of the newest night, or `?night=2026-11-24`."""
     lang = _lang()
-    night = summary.night(get_db())
+    night = _night()
     if fmt == "pdf":
         resp = Response(render_summary_pdf(night, lang), mimetype="application/pdf")
     elif fmt == "csv":
@@ -210,8 +223,10 @@ def audit_log():
 @bp.get("/api/ledger/summary")
 @caller_required
 def summary_json():
-    night = summary.night(get_db())
+    night = _night()
     return jsonify(
+        night=night.date,
+        brought=night.brought,
         currency=night.currency,
         cards=night.cards,
         taken=night.taken,

@@ -28,11 +28,14 @@ def _open(db: str | None) -> sqlite3.Connection:
     "--db", "db", default=None, help="The station's SQLite file (default: the instance folder's)."
 )
 @click.option("--lang", default="en", show_default=True, help="es or en.")
+@click.option(
+    "--night", "night_of", default=None, help="The night, such as 2026-11-24 (default: the newest)."
+)
 @click.option("--csv", "as_csv", is_flag=True, help="Print the summary as CSV.")
 @click.option(
     "--pdf", "pdf", default=None, help="Also write the one-page PDF summary to this file."
 )
-def ledger(db: str | None, lang: str, as_csv: bool, pdf: str | None) -> None:
+def ledger(db: str | None, lang: str, night_of: str | None, as_csv: bool, pdf: str | None) -> None:
     """Print the night's summary: sales, prizes, payouts, what is left for the cause."""
     from ...night import summary_csv, summary_text, words
     from .summary import night
@@ -40,7 +43,7 @@ def ledger(db: str | None, lang: str, as_csv: bool, pdf: str | None) -> None:
     words(lang)  # an unknown language is refused before anything is read
     conn = _open(db)
     try:
-        summary = night(conn)
+        summary = night(conn, night_of)
     except sqlite3.DatabaseError as exc:
         raise KitError(f"cannot read the ledger from {db}: {exc}") from None
     finally:

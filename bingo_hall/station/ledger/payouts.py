@@ -57,7 +57,12 @@ def pot(conn: sqlite3.Connection, gid: int) -> int:
         for rule in store.rules_of(conn, row[0]).values():
             if rule.kind == PrizeKind.JACKPOT:
                 contributions.append(rule.jackpot)
-    paid = [r[0] for r in conn.execute("SELECT cents FROM ledger_payouts WHERE jackpot = 1")]
+    paid = [
+        r[0]
+        for r in conn.execute(
+            "SELECT cents FROM ledger_payouts WHERE jackpot = 1 AND game_id <= ?", (gid,)
+        )
+    ]
     return money.jackpot_pot(contributions, paid)
 
 
