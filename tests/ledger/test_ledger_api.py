@@ -107,6 +107,23 @@ def test_a_negative_price_and_a_percentage_over_100_are_refused_and_nothing_is_s
     )
     assert r.status_code == 400 and "more than 100" in r.get_json()["error"]
     assert ledger(hall, gid)["prizes"] == []  # línea's 20 % was not kept either
+    ok(
+        hall.post(
+            f"/api/games/{gid}/ledger/prizes",
+            {"prizes": {"linea": {"kind": "percent", "percent": 60}}},
+        )
+    )
+    r = hall.post(
+        f"/api/games/{gid}/ledger/prizes", {"prizes": {"bingo": {"kind": "percent", "percent": 50}}}
+    )
+    assert r.status_code == 400  # 60 % + 50 %
+    ok(
+        hall.post(
+            f"/api/games/{gid}/ledger/prizes",
+            {"prizes": {"linea": None, "bingo": {"kind": "percent", "percent": 50}}},
+        )
+    )
+    assert [p["prize"] for p in ledger(hall, gid)["prizes"]] == ["bingo"]
     r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-3"})
     assert r.status_code == 409 and "price" in r.get_json()["error"]
 

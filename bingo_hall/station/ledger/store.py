@@ -141,7 +141,11 @@ def rules_of(conn: sqlite3.Connection, gid: int) -> dict[str, PrizeRule]:
     for row in conn.execute(
         "SELECT prize, rule FROM ledger_prizes WHERE game_id = ? ORDER BY id", (gid,)
     ):
-        out[row["prize"]] = money.rule_from_json(json.loads(row["rule"]))
+        rule = json.loads(row["rule"])
+        if rule is None:  # set back to no money prize
+            out.pop(row["prize"], None)
+        else:
+            out[row["prize"]] = money.rule_from_json(rule)
     return out
 
 
@@ -149,21 +153,25 @@ def set_prizes(
     conn: sqlite3.Connection, game_id: int, data: dict[str, Any], via: str | None = None
 ) -> dict[str, Any]:
     """`{"prizes": {"linea": {"kind": "percent", "percent": 20}, "bingo": {...}}}`: the rules
-    of some or all of the game's prizes, all checked before any is saved."""
+    of some or all of the game's prizes, all checked before any is saved; `null` sets a prize
+    back to no money prize."""
     game = games.get_game(conn, game_id)
     given = data.get("prizes")
     if not isinstance(given, dict) or not given:
         raise RequestError('send {"prizes": {"<prize>": {"kind": ...}}}')
     plays = game_prizes(game)
-    new: dict[str, PrizeRule] = {}
+    new: dict[str, PrizeRule | None] = {}
     for prize, spec in given.items():
         if prize not in plays:
             raise RequestError(
                 "this game plays %(prizes)s, not %(prize)s", prizes=", ".join(plays), prize=prize
             )
+        if spec is None:  # no money prize (any rule it had is superseded, not deleted)
+            new[prize] = None
+            continue
         with money_input():
-            new[prize] = money.rule_from_json(spec)
-        if new[prize].kind == PrizeKind.JACKPOT and prize != jackpot_prize(game):
+            rule = new[prize] = money.rule_from_json(spec)
+        if rule.kind == PrizeKind.JACKPOT and prize != jackpot_prize(game):
             raise RequestError(
                 "a jackpot is played on the full house (%(prize)s), the round's last prize",
                 prize=jackpot_prize(game),
@@ -171,20 +179,22 @@ def set_prizes(
     with hall().write_lock:
         with transaction(conn):
             rules = {**rules_of(conn, game.game_id), **new}
-            share = sum(r.percent for r in rules.values())
+            kept = {p: r for p, r in rules.items() if r is not None}
+            share = sum(r.percent for r in kept.values())
             if share > 100:
                 raise RequestError(
                     "the prizes would share %(pct)s %% of the sales, more than 100 %%",
                     pct=str(share),
                 )
-            for prize, rule in new.items():
+            specs = {p: None if r is None else r.to_json() for p, r in new.items()}
+            for prize, spec in specs.items():
                 conn.execute(
                     "INSERT INTO ledger_prizes (game_id, prize, rule) VALUES (?, ?, ?)",
-                    (game.game_id, prize, json.dumps(rule.to_json())),
+                    (game.game_id, prize, json.dumps(spec)),
                 )
-            log(conn, game.game_id, "prizes", {p: r.to_json() for p, r in new.items()}, via)
+            log(conn, game.game_id, "prizes", specs, via)
         _publish(game.game_id, "prizes")
-    return {"game_id": game.game_id, "prizes": {p: r.to_json() for p, r in rules.items()}}
+    return {"game_id": game.game_id, "prizes": {p: r.to_json() for p, r in kept.items()}}
 
 
 # ---- sales ---------------------------------------------------------------------------------

@@ -59,8 +59,8 @@
     const prizes = {};
     form.querySelectorAll(".prize-rule").forEach((set) => {
       const v = (n) => { const el = set.querySelector(`[name="${n}"]`); return el ? el.value.trim() : ""; };
-      if (!v("kind")) return;
-      prizes[set.dataset.prize] = { kind: v("kind"), amount: v("amount"), percent: v("percent"), within: v("within"), jackpot: v("jackpot") };
+      prizes[set.dataset.prize] = !v("kind") ? null  // no money prize
+        : { kind: v("kind"), amount: v("amount"), percent: v("percent"), within: v("within"), jackpot: v("jackpot") };
     });
     post(`/api/games/${gid}/ledger/prizes`, { prizes: prizes });
   });
