@@ -147,6 +147,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
 
         # línea: two winners on the same call; a claim on ticket 24, never sold, is warned about
         a_row, b, b_row = linea_pair(strips, range(1, 21))
+        linea_calls = len(set(a_row + b_row))
         hall.call(g1, *[n for n in a_row + b_row if n != a_row[-1]], a_row[-1])
         for serial, player in ((1, "=HYPERLINK(1)"), (b, "Luis"), (24, None)):
             page.fill("#claim-serial", str(serial))
@@ -219,8 +220,8 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
     for expected in (
         "Cartones vendidos: 23 · Recaudado: 115,00" + EUR,
         "Cartones vendidos: 10 · Recaudado: 50,00" + EUR,
-        "Línea: 20,13" + EUR,
-        "Línea: 20,12" + EUR,
+        f"Línea: 20,13{EUR} · cartón 1 (=HYPERLINK(1)) · tras {linea_calls} bolas",  # 1st claim
+        f"Línea: 20,12{EUR} · cartón {b} (Luis) · tras {linea_calls} bolas · sin pagar",
         "Bingo: 10,00" + EUR + " · cartón 1",
         "Bingo: 80,00" + EUR + " · cartón 2 (Marta) · tras 15 bolas · bote",
         "Recaudado: 165,00" + EUR,
