@@ -6,12 +6,17 @@ smaller so it stays one page for the treasurer.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ..night import Night, amounts, payout_text, totals, words
+from .card_layout import DEJAVU_BOLD
 from .pdfutil import pdf_bytes
 
 MARGIN = 16 * mm
@@ -65,6 +70,28 @@ def _lines(night: Night, lang: str) -> list[Line]:
     return out
 
 
+#: DejaVu Sans, embedded, for names Helvetica cannot print (Łukasz, 李): as card_layout does
+_UNICODE = {
+    BOLD: ("DejaVuSans-Bold", DEJAVU_BOLD),
+    REGULAR: ("DejaVuSans", DEJAVU_BOLD.replace("-Bold", "")),
+}
+
+
+def _font(text: str, font: str) -> str:
+    """`font` when Helvetica (cp1252) covers the text, else DejaVu Sans if it is installed."""
+    try:
+        text.encode("cp1252")
+        return font
+    except UnicodeEncodeError:
+        pass
+    name, path = _UNICODE.get(font, (None, ""))
+    if name is None or not Path(path).is_file():
+        return font  # unknown characters print as boxes, but the summary still prints
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(name, path))
+    return name
+
+
 _STYLE = {
     "h": (BOLD, 1.15, 0, INK),
     "r": (BOLD, 0.95, 8, INK),
@@ -99,7 +126,7 @@ def render_summary_pdf(night: Night, lang: str = "en") -> bytes:
             y -= leading
             if not text:
                 continue
-            c.setFont(font, size * scale)
+            c.setFont(_font(text, font), size * scale)
             c.setFillColor(colour)
             c.drawString(MARGIN + indent, y, text)
         c.showPage()
