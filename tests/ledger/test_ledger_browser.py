@@ -126,6 +126,13 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         page.fill("#scan-text", card_url("http://10.0.0.9:5000", strips.secret, strips.deck_id, 23))
         page.press("#scan-text", "Enter")  # a USB scanner types the code and Enter
         expect(page.locator("#round-cards")).to_have_text("22")
+        # the big screen already shows the prizes, and follows the next sale live
+        screen = page.context.new_page()
+        screen.goto(f"{url}/display/{g1}?lang=es")
+        big = screen.locator("#ledger-prizes.big")
+        expect(big).to_contain_text("Línea: 38,50" + EUR)  # 35 % of 22 x 5,00 €
+        expect(screen.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
+        screen.evaluate("window.notReloaded = true")
         page.click("#scan-card")  # the camera holds ticket 21
         expect(page.locator("#round-cards")).to_have_text("23", timeout=SLOW)
         expect(page.locator("#round-taken")).to_have_text("115,00" + EUR)
@@ -137,12 +144,9 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         # the caller page and the display show the prizes before the round starts
         page.goto(f"{url}/caller/games/{g1}?lang=es")
         expect(page.locator("#ledger-prizes")).to_contain_text("Línea: 40,25" + EUR, timeout=SLOW)
-        screen = page.context.new_page()
-        screen.goto(f"{url}/display/{g1}?lang=es")
-        expect(screen.locator("#ledger-prizes.big")).to_contain_text(
-            "Línea: 40,25" + EUR, timeout=SLOW
-        )
-        expect(screen.locator("#ledger-prizes.big")).to_contain_text("Bingo: 10,00" + EUR)
+        expect(big).to_contain_text("Línea: 40,25" + EUR, timeout=SLOW)  # 35 % of 23 x 5,00 €
+        expect(big).to_contain_text("Bingo: 10,00" + EUR)
+        assert screen.evaluate("window.notReloaded") is True
         expect(page.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
 
         # línea: two winners on the same call; a claim on ticket 24, never sold, is warned about
