@@ -20,13 +20,13 @@ from typing import Any
 from ... import ledger as money
 from ...ledger import LedgerError, Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
-from ...ticket_claims import PRIZES
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..model import Game
+from ..variants import prize_plan
 
 MAX_REASON = 200
 
@@ -43,10 +43,8 @@ def money_input() -> Iterator[None]:
 def game_prizes(game: Game) -> tuple[str, ...]:
     """The prizes a game plays, in the order they are won: a 75-ball round has one ("bingo");
     a 90-ball game plays línea then bingo, or one line, two lines, full house. The only place
-    the ledger asks what a game plays (the variant of issue 25 will answer it)."""
-    if game.prizes is not None:
-        return tuple(str(p) for p in PRIZES[game.prizes])
-    return ("bingo",)
+    the ledger asks what a game plays: the game's variant answers (its prize plan)."""
+    return prize_plan(game).prizes
 
 
 def jackpot_prize(game: Game) -> str:
