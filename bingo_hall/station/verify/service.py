@@ -65,7 +65,9 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
                 sql += " AND line = ?"
                 args.append(judged.line)
             same_call = conn.execute(sql, args).fetchone()[0]
-            claimed = Claimed(gid, rnd.round_id, rnd.number, cur.lastrowid, check.serial)
+            claim_id = cur.lastrowid
+            assert claim_id is not None  # an INSERT always sets it
+            claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
             extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
     return {
         "claim_id": cur.lastrowid,
