@@ -25,7 +25,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from enum import StrEnum
-from typing import Any
 
 from babel.core import Locale, UnknownLocaleError
 from babel.numbers import format_currency, is_currency
@@ -40,12 +39,7 @@ DEFAULT_CURRENCY = "EUR"
 
 
 class LedgerError(KitError):
-    """Bad money input. `template` and `params` let the web layer translate the message."""
-
-    def __init__(self, template: str, **params: Any) -> None:
-        self.template = template
-        self.params = params
-        super().__init__(template % params if params else template)
+    """Bad money input (a `KitError` template with its parameters, translated at the edge)."""
 
 
 class PrizeKind(StrEnum):

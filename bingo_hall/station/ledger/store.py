@@ -25,6 +25,7 @@ from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
+from ..events import LedgerChanged
 from ..model import Game
 from ..variants import prize_plan
 
@@ -74,8 +75,9 @@ def audit_log(conn: sqlite3.Connection) -> list[dict[str, Any]]:
 
 
 def _publish(gid: int, what: str) -> None:
-    """Tell the game's screens the prizes may have changed (they fetch them again)."""
-    games.publish(gid, "ledger", {"changed": what})
+    """Tell the game's screens the prizes may have changed (they fetch them again). Called
+    after the commit, holding the write lock, as every service publishes."""
+    games.publish(LedgerChanged(gid, what))
 
 
 # ---- currency ------------------------------------------------------------------------------

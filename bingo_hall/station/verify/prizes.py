@@ -26,6 +26,7 @@ from ...web.errors import Conflict, RequestError
 from ...web.instance import hall
 from .. import games, hooks
 from ..decks import get_deck
+from ..events import PrizeChanged
 from ..hooks import Awarded, Winner
 from ..model import Game, Round
 from ..requests import Award
@@ -139,7 +140,7 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, A
             won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
             hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
         state = prize_state(conn, gid)
-        games.publish(gid, "prize", state)
+        games.publish(PrizeChanged(gid, state))
     return {
         "game_id": gid,
         "round": rnd.number,
