@@ -18,10 +18,11 @@ from ...manifest import Deck
 from ...web.db import transaction
 from ...web.errors import Conflict
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
 from ..events import ScoresChanged
 from ..model import Round
+from ..variants import prize_plan
 from . import store
 
 
@@ -93,6 +94,10 @@ def award(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                     ),
                 )
                 store.save_settings(conn, gid, maestro=nxt)
+                won = (hooks.Winner(win.claim_id, win.serial, win.player),)
+                (prize,) = prize_plan(game).prizes  # one bingo a round
+                done = hooks.Awarded(gid, rnd.round_id, rnd.number, prize, win.verdict.calls, won)
+                hooks.awarded(conn, done)
         board = scores(conn, gid)
         award_row = board["awards"][-1]
         finished = board["winner"] is not None
