@@ -21,6 +21,7 @@ from ..web.instance import hall
 from . import phrases
 from .decks import get_deck
 from .model import DrawMethod, Game, Mode, Round
+from .round_load import load_round
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
 from .state import station_state
@@ -292,21 +293,15 @@ def add_snapshot_extender(fn) -> None:
 
 def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """Everything a screen needs to draw itself from nothing (sent first on every SSE connect)."""
-    game = get_game(conn, game_id)
+    loaded = load_round(conn, game_id, revealed=True)
+    game, state = loaded.game, loaded.state
     gid = game.game_id
-    rnd = current_round(conn, gid)
     deck = get_deck(conn, game.deck_id)
-    live = live_calls(conn, rnd.round_id)
     n = game.balls
     calls = [
-        {"seq": r["seq"], "ball": r["ball"], "call": call_label(r["ball"], n), "at": r["called_at"]}
-        for r in live
+        {"seq": c.seq, "ball": c.ball, "call": call_label(c.ball, n), "at": c.at}
+        for c in state.calls
     ]
-    undone = conn.execute(
-        "SELECT seq, ball, undo_reason, undone_at FROM calls "
-        "WHERE round_id = ? AND undone_at IS NOT NULL ORDER BY seq",
-        (rnd.round_id,),
-    ).fetchall()
     last = calls[-1] if calls else None
     snap = {
         **game.to_json(),
@@ -317,26 +312,26 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             "free_centre": deck.free_centre,
             "game": deck.game,
         },
-        "round": rnd.number,
-        "commitment": rnd.commitment,
-        "public_input": rnd.public_input,
+        "round": state.round,
+        "commitment": state.commitment,
+        "public_input": state.public_input,
         "calls": calls,
         "last": last,
         "spoken": spoken_both(last["ball"], n, phrases.current(conn)) if last else None,
-        "last_seq": last_seq(conn, rnd.round_id),
+        "last_seq": state.last_seq,
         "count": len(calls),
-        "left": n - len(calls),
+        "left": state.left,
         "undone": [
             {
-                "seq": r["seq"],
-                "ball": r["ball"],
-                "call": call_label(r["ball"], n),
-                "reason": r["undo_reason"],
-                "at": r["undone_at"],
+                "seq": u.seq,
+                "ball": u.ball,
+                "call": call_label(u.ball, n),
+                "reason": u.reason,
+                "at": u.at,
             }
-            for r in undone
+            for u in state.undone
         ],
-        "revealed": [r.reveal() for r in _rounds(conn, gid, revealed_only=True)],
+        "revealed": [r.to_dict() for r in state.revealed],
     }
     for extend in list(station_state().snapshot_extenders):
         snap.update(extend(conn, gid))

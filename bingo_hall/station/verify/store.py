@@ -24,6 +24,7 @@ from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..model import Game
+from ..round_load import LoadedRound, load_round
 from ..settings import JUDGING_KEYS, SETTING_KEYS, check_keys, rules_from
 
 MAX_NAME = 40
@@ -114,6 +115,7 @@ class CardCheck:
     card: Card
     verdict: rules.Verdict
     judged_by: rules.Rules
+    penalties: tuple[rules.Penalty, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -125,13 +127,17 @@ class CardCheck:
 
 def check(conn: sqlite3.Connection, game_id: int, serial: Any) -> CardCheck:
     """The verdict on a card now, as the Maestro would give it (nothing is written)."""
-    game = games.get_game(conn, game_id)
-    card = game_card(conn, game, serial)[1]
-    rnd = games.current_round(conn, game.game_id)
-    calls = games.called_balls(conn, game.game_id)
-    r = game_rules(conn, game)
-    verdict = rules.judge(card, calls, r, penalties(conn, rnd.round_id, card.serial))
-    return CardCheck(game.game_id, rnd.number, card, verdict, r)
+    loaded = load_round(conn, game_id)
+    return judged(conn, loaded, game_card(conn, loaded.game, serial)[1])
+
+
+def judged(conn: sqlite3.Connection, loaded: LoadedRound, card: Card) -> CardCheck:
+    """`card` judged against the round `loaded` (the game's rules and the card's penalties are
+    read here: two queries)."""
+    r = game_rules(conn, loaded.game)
+    pens = penalties(conn, loaded.round.round_id, card.serial)
+    verdict = rules.judge(card, loaded.calls, r, pens)
+    return CardCheck(loaded.game.game_id, loaded.state.round, card, verdict, r, tuple(pens))
 
 
 def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
@@ -194,7 +200,10 @@ def save_settings(conn, gid: int, settings: dict | None = None, maestro: Any = .
 
 
 def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
-    game = games.get_game(conn, game_id)
+    return _active(games.get_game(conn, game_id))
+
+
+def _active(game: Game) -> Game:
     if not game.active:
         raise Conflict("game %(n)s has ended", n=game.game_id)
     return game
@@ -251,7 +260,8 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
         raise RequestError("line is one of R1-R5, B, I, N, G, O, D1, D2")
     with hall().write_lock:
         with transaction(conn):
-            game = active_game(conn, game_id)
+            loaded = load_round(conn, game_id)
+            game = _active(loaded.game)
             gid = game.game_id
             card = game_card(conn, game, data.get("serial"))[1]
             r = game_rules(conn, game)
@@ -265,12 +275,12 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
                 )
             if player is not None and player == maestro:
                 raise Conflict("%(name)s is the Maestro this round and does not play", name=player)
-            rnd = games.current_round(conn, gid)
+            rnd = loaded.round
             if conn.execute("SELECT 1 FROM awards WHERE round_id = ?", (rnd.round_id,)).fetchone():
                 raise Conflict(
                     "round %(n)s is already awarded; press Next round to play on", n=rnd.number
                 )
-            calls = games.called_balls(conn, gid)
+            calls = loaded.calls
             pens = penalties(conn, rnd.round_id, card.serial)
             verdict = rules.judge(card, calls, r, pens)
             penalty = None

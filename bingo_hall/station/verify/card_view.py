@@ -1,0 +1,122 @@
+"""What a card's or a ticket's QR page shows and what it follows the game with, read once.
+
+The page (`static/card.js`) draws itself first from the station's HTML, then follows the game from
+the events: a call, an undo, a new round, a claim, the scores or the prize reach it as data and it
+marks its own card. It needs to know, as data, what makes its card complete; it never judges:
+
+* 75 balls: the figures the game is played for (the 12 lines or the pattern's squares, from
+  `bingo_hall.claims.figures`), the squares covered without a call (FREE), the squares a false
+  claim's penalty uncovered for good, and the hall rule on the completing call;
+* 90 balls: the ticket's rows and how many complete rows the prize being played needs
+  (`bingo_hall.ticket_claims.ROWS_NEEDED`).
+
+`follow_card` and `follow_ticket` give that data (the page's `#card-state` JSON). Everything is
+built from one `LoadedRound` (bingo_hall.station.round_load): a card page costs a handful of SQL
+queries however many balls have been called.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from ... import claims as rules
+from ...cards import CENTRE, SIZE
+from ...ticket_claims import ROWS_NEEDED
+from ...tickets import ROW_NAMES, Ticket
+from ..model import Game
+from ..round_load import LoadedRound
+from .store import CardCheck
+
+
+def game_for_deck(conn: sqlite3.Connection, deck_id: str) -> Game | None:
+    """The game a scanned card belongs to: the newest one in play with its deck, else the
+    newest finished one (its final calls are still worth seeing). One query."""
+    row = conn.execute(
+        "SELECT * FROM games WHERE deck_id = ? ORDER BY status = 'active' DESC, id DESC LIMIT 1",
+        (deck_id,),
+    ).fetchone()
+    return Game.from_row(row) if row else None
+
+
+@dataclass(frozen=True)
+class CardAwards:
+    """The game's awards as a phone needs them: the rounds this card won (with the points), and
+    whether the round being played is already awarded (then nobody is told to shout)."""
+
+    won: tuple[dict[str, Any], ...]
+    awarded: bool
+
+
+def card_awards(conn: sqlite3.Connection, loaded: LoadedRound, serial: int) -> CardAwards:
+    """One query for what the card's holder is told about awards."""
+    rows = conn.execute(
+        "SELECT a.serial, a.points, a.round_id, r.number FROM awards a "
+        "JOIN rounds r ON r.id = a.round_id WHERE a.game_id = ? ORDER BY a.id",
+        (loaded.game.game_id,),
+    ).fetchall()
+    won = tuple(
+        {"round": a["number"], "points": a["points"]} for a in rows if a["serial"] == serial
+    )
+    return CardAwards(won, any(a["round_id"] == loaded.round.round_id for a in rows))
+
+
+def _index(cell: tuple[int, int]) -> int:
+    return cell[0] * SIZE + cell[1]
+
+
+def follow_card(loaded: LoadedRound, checked: CardCheck, awards: CardAwards) -> dict[str, Any]:
+    """The data the 75-ball card page follows the game with (squares numbered row by row,
+    0-24)."""
+    card, r = checked.card, checked.judged_by
+    centre_free = card.number_at(*CENTRE) is None or r.free_centre  # covered without a call
+    free = [_index(CENTRE)] if centre_free else []
+    cleared = {cell for p in checked.penalties for cell in p.cells}
+    covered = checked.verdict.covered
+    called = set(loaded.calls)
+    blocked = sorted(
+        _index(cell)
+        for cell in cleared
+        if cell not in covered
+        and ((n := card.number_at(*cell)) is None or n in called or _index(cell) in free)
+    )
+    return {
+        "kind": 75,
+        "game": loaded.game.game_id,
+        "serial": card.serial,
+        "round": loaded.state.round,
+        "calls": loaded.calls,
+        "numbers": [card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)],
+        "free": free,
+        "blocked": blocked,
+        "figures": [
+            {
+                "name": name,
+                "cells": [_index(cell) for cell in cells],
+                "total": sum(n for cell in cells if (n := card.number_at(*cell)) is not None),
+                "central": CENTRE in cells,
+            }
+            for name, cells in rules.figures(r)
+        ],
+        "completing_call_only": r.completing_call_only,
+        "puntos": r.mode == rules.PUNTOS,
+        "pattern": None if r.pattern is None else r.pattern.name,
+        "awarded": awards.awarded,
+        "won": list(awards.won),
+    }
+
+
+def follow_ticket(loaded: LoadedRound, ticket: Ticket, v: dict[str, Any]) -> dict[str, Any]:
+    """The data the 90-ball ticket page follows the game with: its rows (the numbers of each)
+    and the prize being played with the complete rows it needs (`v` is the ticket's verdict)."""
+    return {
+        "kind": 90,
+        "game": loaded.game.game_id,
+        "serial": ticket.serial,
+        "round": loaded.state.round,
+        "calls": loaded.calls,
+        "rows": [{"name": ROW_NAMES[i], "numbers": list(row)} for i, row in enumerate(ticket.rows)],
+        "prize": v["prize"],
+        "needs": {str(p): n for p, n in ROWS_NEEDED.items()},
+    }
