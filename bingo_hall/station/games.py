@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from typing import Any
 
 from .. import draw as rules
 from ..ticket_claims import PrizeMode
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound, RequestError
+from ..web.hub import sse
 from ..web.instance import hall
 from . import phrases
 from .decks import get_deck
@@ -336,3 +338,29 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     for extend in list(station_state().snapshot_extenders):
         snap.update(extend(conn, gid))
     return snap
+
+
+#: a snapshot kept for reuse is read again after this long even when nothing was published
+#: (a change no event tells, such as the hall's call phrases, shows within this time)
+SNAPSHOT_MAX_AGE_S = 5.0
+
+
+def snapshot_event(conn: sqlite3.Connection, game_id: int) -> str:
+    """The `snapshot` event's text for a screen that (re)connects, built once per change, not
+    once per screen: a thousand phones coming back from a Wi-Fi blip share one.
+
+    The caller subscribes first. The kept text is reused only while no event has been published
+    since it was read (the hub's count is taken before reading, so a change committed meanwhile
+    is published after, and both reach the screen: snapshots and events are idempotent)."""
+    state, hub = station_state(), hall().hub
+    seen = hub.published
+    with state.snapshots_lock:
+        kept = state.snapshots.get(game_id)
+        now = time.monotonic()
+        if kept is not None and kept[0] == seen and now - kept[1] < SNAPSHOT_MAX_AGE_S:
+            return kept[2]
+        # one reader builds it; the others wait for it here instead of reading it too
+        text = sse("snapshot", snapshot(conn, game_id))
+        if hub.published == seen:
+            state.snapshots[game_id] = (seen, now, text)
+        return text

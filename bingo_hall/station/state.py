@@ -21,6 +21,9 @@ class StationState:
     decks_lock: threading.Lock = field(default_factory=threading.Lock)
     #: `fn(conn, game_id) -> dict` merged into every game snapshot (claims adds `scores`)
     snapshot_extenders: list[SnapshotExtender] = field(default_factory=list)
+    #: the newest snapshot event of each game, as (hub events published when read, when, text)
+    snapshots: dict[int, tuple[int, float, str]] = field(default_factory=dict)
+    snapshots_lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 def station_state() -> StationState:

@@ -44,6 +44,7 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
 
 from ..errors import KitError
 from .hub import ENVIRON_KEY, LIVE_STREAM, Event, EventHub, EventStream, Subscription
+from .static_files import StaticFiles
 
 #: worker threads for reads: pages, card refreshes, claim checks (`serve --threads`)
 DEFAULT_THREADS = 16
@@ -240,6 +241,7 @@ class HallServer:
         self._stopping = False
         self._tasks: set[asyncio.Task] = set()
         self.collector = QuietCollector(0.0)  # set again, on the loop's clock, at start-up
+        self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
@@ -247,6 +249,8 @@ class HallServer:
         elif scope["type"] == "http" and scope["method"] not in READS:
             self.collector.action(self.loop.time())
             await self.actions(scope, receive, send)
+        elif scope["type"] == "http" and self.statics.serves(scope):
+            await self.statics(scope, receive, send)
         elif scope["type"] == "http" and scope["method"] == "GET" and self._is_stream(scope):
             await self._stream(scope, receive, send)
         else:

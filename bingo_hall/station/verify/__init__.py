@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
 
 from ...cards import LINE_CELLS, SIZE, Card
+from ...claims import PUNTOS
 from ...errors import KitError
 from ...signing import signature_is_valid
 from ...web import db as core_db
@@ -29,7 +30,8 @@ from ...web.inputs import json_body as body
 from .. import games
 from ..auth import caller_required
 from ..decks import get_deck
-from . import awards, record, schema, store, ticket_page, tickets90
+from ..round_load import load_round
+from . import awards, card_view, record, schema, store, ticket_page, tickets90
 
 bp = Blueprint(
     "verify",
@@ -76,16 +78,6 @@ def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
         return None
 
 
-def _game_for_deck(conn: sqlite3.Connection, deck_id: str) -> int | None:
-    """The game a scanned card belongs to: the newest one in play with its deck, else the
-    newest finished one (its final calls are still worth seeing)."""
-    row = conn.execute(
-        "SELECT id FROM games WHERE deck_id = ? ORDER BY status = 'active' DESC, id DESC LIMIT 1",
-        (deck_id,),
-    ).fetchone()
-    return row[0] if row else None
-
-
 def card_grid(card: Card, v: dict[str, Any] | None) -> list[list[dict[str, Any]]]:
     """The card as printed, square by square, with what the verdict says about each square."""
     covered = {tuple(rc) for rc in v["covered"]} if v else set()
@@ -116,7 +108,7 @@ def _cells(v: dict[str, Any], name: str):
     return _pattern_cells(v["pattern"]["mask"]) if v["pattern"] else LINE_CELLS[name]
 
 
-def _render_card(template: str, deck, card: Card, game, v, board=None) -> str:
+def _render_card(template: str, deck, card: Card, game, v, board=None, follow=None) -> str:
     return render_template(
         template,
         deck=deck,
@@ -126,25 +118,15 @@ def _render_card(template: str, deck, card: Card, game, v, board=None) -> str:
         grid=card_grid(card, v),
         lines=card.lines_by_name,
         player=board,
+        follow=follow,
     )
-
-
-def _player_view(board: dict[str, Any] | None, serial: int, v) -> dict[str, Any]:
-    """What the player holding the card is told: the rounds this card won (with the points),
-    and "shout!" while it has a bingo in a round not yet awarded (the page never claims)."""
-    if board is None:
-        return {"won": [], "shout": False}
-    won = [a for a in board["awards"] if a["serial"] == serial]
-    return {
-        "won": won,
-        "puntos": board["mode"] == "points",
-        "shout": bool(v and v["bingo"]) and board["awarded"] is None,
-    }
 
 
 @bp.get("/c/<deck_id>/<serial>/<sig>")
 @bp.get("/C/<deck_id>/<serial>/<sig>")
 def card_page(deck_id: str, serial: str, sig: str):
+    """A card as printed with the game's calls marked, read once (a handful of queries): the
+    page then follows the game from its events (static/card.js)."""
     conn = get_db()
     found = _signed_card(conn, deck_id, serial, sig)
     if found is None:
@@ -152,18 +134,26 @@ def card_page(deck_id: str, serial: str, sig: str):
             return jsonify(error="not a card of this hall"), 404
         return render_template("verify/not_a_card.html"), 404
     deck, card = found
-    gid = _game_for_deck(conn, deck.deck_id)
+    game = card_view.game_for_deck(conn, deck.deck_id)
     if deck.game == 90:
-        return ticket_page.card_page(conn, deck, card, gid)
-    verdict, game, board = None, None, None
-    if gid is not None:
-        game = games.get_game(conn, gid)
-        verdict = store.check(conn, gid, card.serial).to_json()
-        board = awards.scores(conn, gid)
-    seen = _player_view(board, card.serial, verdict)
+        return ticket_page.card_page(conn, deck, card, game)
+    verdict, follow = None, None
+    seen: dict[str, Any] = {"won": [], "shout": False}
+    if game is not None:
+        loaded = load_round(conn, game.game_id, game)
+        checked = store.judged(conn, loaded, card)
+        verdict = checked.to_json()
+        got = card_view.card_awards(conn, loaded, card.serial)
+        seen = {
+            "won": list(got.won),
+            "puntos": checked.judged_by.mode == PUNTOS,
+            # "shout!" while the card has a bingo in a round not yet awarded (it never claims)
+            "shout": checked.verdict.bingo and not got.awarded,
+        }
+        follow = card_view.follow_card(loaded, checked, got)
     if request.args.get("part") == "verdict":
         return _render_card("verify/_card_fragment.html", deck, card, game, verdict, seen)
-    return _render_card("verify/card.html", deck, card, game, verdict, seen)
+    return _render_card("verify/card.html", deck, card, game, verdict, seen, follow)
 
 
 @bp.get("/api/games/<int:game_id>/check/<serial>")

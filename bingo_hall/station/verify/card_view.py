@@ -6,7 +6,8 @@ marks its own card. It needs to know, as data, what makes its card complete; it 
 
 * 75 balls: the figures the game is played for (the 12 lines or the pattern's squares, from
   `bingo_hall.claims.figures`), the squares covered without a call (FREE), the squares a false
-  claim's penalty uncovered for good, and the hall rule on the completing call;
+  claim's penalty uncovered (with the call count before which a ball no longer covers them, as
+  `claims.Penalty`), and the hall rule on the completing call;
 * 90 balls: the ticket's rows and how many complete rows the prize being played needs
   (`bingo_hall.ticket_claims.ROWS_NEEDED`).
 
@@ -23,7 +24,7 @@ from typing import Any
 
 from ... import claims as rules
 from ...cards import CENTRE, SIZE
-from ...ticket_claims import ROWS_NEEDED
+from ...ticket_claims import PRIZES, ROWS_NEEDED, PrizeMode
 from ...tickets import ROW_NAMES, Ticket
 from ..model import Game
 from ..round_load import LoadedRound
@@ -72,15 +73,10 @@ def follow_card(loaded: LoadedRound, checked: CardCheck, awards: CardAwards) -> 
     card, r = checked.card, checked.judged_by
     centre_free = card.number_at(*CENTRE) is None or r.free_centre  # covered without a call
     free = [_index(CENTRE)] if centre_free else []
-    cleared = {cell for p in checked.penalties for cell in p.cells}
-    covered = checked.verdict.covered
-    called = set(loaded.calls)
-    blocked = sorted(
-        _index(cell)
-        for cell in cleared
-        if cell not in covered
-        and ((n := card.number_at(*cell)) is None or n in called or _index(cell) in free)
-    )
+    cleared: dict[int, int] = {}  # a false claim's squares: uncovered for balls called before
+    for p in checked.penalties:
+        for cell in p.cells:
+            cleared[_index(cell)] = max(cleared.get(_index(cell), 0), p.after_call)
     return {
         "kind": 75,
         "game": loaded.game.game_id,
@@ -89,7 +85,7 @@ def follow_card(loaded: LoadedRound, checked: CardCheck, awards: CardAwards) -> 
         "calls": loaded.calls,
         "numbers": [card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)],
         "free": free,
-        "blocked": blocked,
+        "cleared": sorted(cleared.items()),
         "figures": [
             {
                 "name": name,
@@ -119,4 +115,5 @@ def follow_ticket(loaded: LoadedRound, ticket: Ticket, v: dict[str, Any]) -> dic
         "rows": [{"name": ROW_NAMES[i], "numbers": list(row)} for i, row in enumerate(ticket.rows)],
         "prize": v["prize"],
         "needs": {str(p): n for p, n in ROWS_NEEDED.items()},
+        "sequence": [str(p) for p in PRIZES[loaded.game.prizes or PrizeMode.SPANISH]],
     }

@@ -16,7 +16,8 @@ from ...tickets import ROW_NAMES, Ticket
 from .. import games
 from ..decks import get_deck
 from ..model import Game
-from . import tickets90
+from ..round_load import load_round
+from . import card_view, tickets90
 
 
 def ticket_grid(ticket: Ticket, v: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -37,21 +38,29 @@ def ticket_grid(ticket: Ticket, v: dict[str, Any] | None) -> list[dict[str, Any]
     ]
 
 
-def _render(template: str, deck: Deck, ticket: Ticket, game: Game | None, v) -> str:
+def _render(template: str, deck: Deck, ticket: Ticket, game: Game | None, v, follow=None) -> str:
     return render_template(
-        template, deck=deck, card=ticket, game=game, v=v, grid=ticket_grid(ticket, v)
+        template,
+        deck=deck,
+        card=ticket,
+        game=game,
+        v=v,
+        grid=ticket_grid(ticket, v),
+        follow=follow,
     )
 
 
-def card_page(conn: sqlite3.Connection, deck: Deck, ticket: Ticket, gid: int | None):
-    """The signed QR's page for a ticket (the signature was checked by the caller)."""
-    game, v = None, None
-    if gid is not None:
-        game = games.get_game(conn, gid)
-        v = tickets90.check(conn, gid, ticket.serial)[1]
+def card_page(conn: sqlite3.Connection, deck: Deck, ticket: Ticket, game: Game | None):
+    """The signed QR's page for a ticket (the signature was checked by the caller), read once;
+    the page then follows the game from its events (static/card.js)."""
+    v, follow = None, None
+    if game is not None:
+        loaded = load_round(conn, game.game_id, game)
+        v = tickets90.judged(conn, loaded, ticket)
+        follow = card_view.follow_ticket(loaded, ticket, v)
     if request.args.get("part") == "verdict":
         return _render("verify/_ticket_fragment.html", deck, ticket, game, v)
-    return _render("verify/ticket.html", deck, ticket, game, v)
+    return _render("verify/ticket.html", deck, ticket, game, v, follow)
 
 
 def shown_ticket(v: dict[str, Any], claim: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..model import Game
+from ..round_load import LoadedRound, load_round
 from ..spoken import call_label
 from . import store
 from .awards import still_standing
@@ -142,13 +143,17 @@ def _judged_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize:
 
 def check(conn: sqlite3.Connection, game_id: int, serial: Any) -> tuple[Ticket, dict[str, Any]]:
     """The verdict on a ticket for the prize being played (nothing is written)."""
-    game = games.get_game(conn, game_id)
-    ticket = store.game_card(conn, game, serial)[1]
-    rnd = games.current_round(conn, game.game_id)
-    calls = games.called_balls(conn, game.game_id)
-    prize = _judged_prize(conn, game, rnd.round_id)
-    v = verdict_json(ticket, calls, prize)  # type: ignore[arg-type]
-    return ticket, {"game_id": game.game_id, "round": rnd.number, **v}  # type: ignore[return-value]
+    loaded = load_round(conn, game_id)
+    ticket = store.game_card(conn, loaded.game, serial)[1]
+    return ticket, judged(conn, loaded, ticket)  # type: ignore[arg-type]
+
+
+def judged(conn: sqlite3.Connection, loaded: LoadedRound, ticket: Ticket) -> dict[str, Any]:
+    """`ticket` judged for the prize being played in the round `loaded` (one more query: the
+    round's awarded prizes)."""
+    prize = _judged_prize(conn, loaded.game, loaded.round.round_id)
+    v = verdict_json(ticket, loaded.calls, prize)
+    return {"game_id": loaded.game.game_id, "round": loaded.state.round, **v}
 
 
 def _playing(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]):
