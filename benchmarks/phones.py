@@ -38,7 +38,6 @@ import json
 import os
 import random
 import re
-import statistics
 import sys
 import tempfile
 import time
@@ -264,8 +263,10 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
         return await p.join()
 
     joins = await asyncio.gather(*(arrive(p, rng.uniform(0, JOIN_WINDOW_S)) for p in phones))
-    print(f"  [load {load()}] join storm ({phones_n} phones within {JOIN_WINDOW_S:.0f} s): "
-          f"p50 {ms(joins, 50)} ms, p99 {ms(joins, 99)} ms, max {ms(joins, 100)} ms")
+    print(
+        f"  [load {load()}] join storm ({phones_n} phones within {JOIN_WINDOW_S:.0f} s): "
+        f"p50 {ms(joins, 50)} ms, p99 {ms(joins, 99)} ms, max {ms(joins, 100)} ms"
+    )
     for p in phones:
         p.shown.clear()
     phase[0] = "draws"
@@ -280,9 +281,11 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
                 lat.append(p.shown[seq] - t0)
             else:
                 stale += 1
-    print(f"  [load {load()}] draw -> card shows the ball ({len(steady)} draws, one every "
-          f"{DRAW_EVERY_S:.0f} s): p50 {ms(lat, 50)} ms, p99 {ms(lat, 99)} ms, "
-          f"max {ms(lat, 100)} ms; not shown by the next draw: {stale} of {len(steady) * phones_n}")
+    print(
+        f"  [load {load()}] draw -> card shows the ball ({len(steady)} draws, one every "
+        f"{DRAW_EVERY_S:.0f} s): p50 {ms(lat, 50)} ms, p99 {ms(lat, 99)} ms, "
+        f"max {ms(lat, 100)} ms; not shown by the next draw: {stale} of {len(steady) * phones_n}"
+    )
     phase[0] = "blip"
     for p in phones:
         p.current_at = None
@@ -305,15 +308,19 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
             break
         await asyncio.sleep(0.05)
     back = [p.current_at - t_blip for p in phones if p.current_at is not None]
-    print(f"  [load {load()}] Wi-Fi blip: all {len(back)}/{phones_n} phones current after "
-          f"{max(back) if back else float('nan'):.2f} s (p50 {ms(back, 50)} ms)")
+    print(
+        f"  [load {load()}] Wi-Fi blip: all {len(back)}/{phones_n} phones current after "
+        f"{max(back) if back else float('nan'):.2f} s (p50 {ms(back, 50)} ms)"
+    )
     await asyncio.sleep(DRAW_EVERY_S)
     stop.set()
     await drawer
     for name in ("join", "draws", "blip"):
         a = bench.answers.get(name, [])
-        print(f"  Maestro's draw answer during {name}: p50 {ms(a, 50)} ms, p99 {ms(a, 99)} ms, "
-              f"max {ms(a, 100)} ms ({len(a)} draws)")
+        print(
+            f"  Maestro's draw answer during {name}: p50 {ms(a, 50)} ms, p99 {ms(a, 99)} ms, "
+            f"max {ms(a, 100)} ms ({len(a)} draws)"
+        )
     for p in phones:
         p.drop()
         p.conn.close()
@@ -339,9 +346,11 @@ async def run(args) -> None:
             body = json.dumps({"deck_id": deck.deck_id}).encode()
             _, data = await conn.request("POST", "/api/games", body, auth)
             bench = Bench("127.0.0.1", port, json.loads(data)["game_id"], args.page == "legacy")
-            print(f"station from {station_root} on :{port} (default serve settings), "
-                  f"{args.balls}-ball deck of {len(deck.cards)} cards, page: {args.page}; "
-                  f"{os.cpu_count()} CPUs, load {load()}")
+            print(
+                f"station from {station_root} on :{port} (default serve settings), "
+                f"{args.balls}-ball deck of {len(deck.cards)} cards, page: {args.page}; "
+                f"{os.cpu_count()} CPUs, load {load()}"
+            )
             for n in [int(x) for x in args.phones.split(",")]:
                 print(f"--- {n} phones")
                 await level(bench, deck, n, token, rules)
