@@ -128,6 +128,9 @@ class Phone:
     current_at: float | None = None
     cached: set[str] = field(default_factory=set)
     task: asyncio.Task | None = None
+    pending: asyncio.Task | None = None  # the legacy page's refresh timer
+    waiting: int = 0
+    busy: bool = False
 
     async def join(self) -> float:
         t0 = time.monotonic()
@@ -180,30 +183,58 @@ class Phone:
         b = self.bench
         if b"event: snapshot" in event:
             m = _LAST_SEQ.search(event)
-            self.last_seq = int(m.group(1)) if m else 0
+            seq = int(m.group(1)) if m else 0
             if b.legacy:  # the old page fetched its card after every event, 150 ms later
-                await self.legacy_refresh()
+                self.legacy_event(seq, snapshot=True)
+            else:
+                self.last_seq = seq
+                if seq >= b.newest:
+                    self.current_at = now
             if not ready.done():
                 ready.set_result(None)
-            if self.last_seq >= b.newest:
-                self.current_at = time.monotonic()
         elif b"event: call" in event:
             seq = int(_SEQ.search(event).group(1))
             if b.legacy:
-                asyncio.create_task(self.legacy_call(seq))
+                self.legacy_event(seq)
             else:  # card.js marks the card from the event
                 self.shown[seq] = now
                 self.last_seq = seq
+        elif b.legacy and b"event: " in event and b"event: verdict" not in event:
+            self.legacy_event(None)
 
-    async def legacy_refresh(self) -> None:
+    def legacy_event(self, seq: int | None, snapshot: bool = False) -> None:
+        """The old card.js: clearTimeout(pending); pending = setTimeout(fetch fragment, 150)."""
+        if self.pending is not None and not self.pending.done():
+            self.pending.cancel()
+        if seq is not None:
+            self.waiting = max(self.waiting, seq)
+        self.pending = asyncio.create_task(self._legacy_refresh(snapshot))
+
+    async def _legacy_refresh(self, snapshot: bool) -> None:
         await asyncio.sleep(0.15)
-        status, _ = await self.conn.request("GET", self.path + "?part=verdict&lang=en")
-        assert status == 200
+        # clearTimeout cancels the timer, never a fetch once started
+        asyncio.create_task(self._legacy_fetch(snapshot))
 
-    async def legacy_call(self, seq: int) -> None:
-        await self.legacy_refresh()
-        self.shown[seq] = time.monotonic()
+    async def _legacy_fetch(self, snapshot: bool) -> None:
+        seq = self.waiting
+        # a browser opens another connection while one is busy
+        conn = self.conn if not self.busy else Conn(self.bench.host, self.bench.port)
+        self.busy = conn is self.conn or self.busy
+        try:
+            status, _ = await conn.request("GET", self.path + "?part=verdict&lang=en")
+        finally:
+            if conn is self.conn:
+                self.busy = False
+            else:
+                conn.close()
+        assert status == 200
+        now = time.monotonic()
+        for s in range(self.last_seq + 1, seq + 1):
+            self.shown.setdefault(s, now)
         self.last_seq = max(self.last_seq, seq)
+        if snapshot or seq >= self.bench.newest:
+            if self.last_seq >= self.bench.newest:
+                self.current_at = now
 
     def drop(self) -> None:
         if self.stream is not None:
