@@ -142,12 +142,11 @@ def end(game_id: int):
 @bp.get("/games/<int:game_id>/events")
 @live_stream
 def game_events(game_id: int):
-    conn = get_db()
     # Under the station's server the stream is written by the event loop: an open screen holds
     # no thread, so there is no limit on screens to keep threads free for the Maestro.
     sub = hall().hub.subscribe(games.channel(game_id))
     try:
-        first = games.snapshot_event(conn, game_id)  # built once per change (404: no game)
+        first = games.snapshot_event(get_db, game_id)  # built once per change (404: no game)
     except BaseException:
         sub.close()
         raise

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .. import draw as rules
@@ -345,10 +346,11 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
 SNAPSHOT_MAX_AGE_S = 5.0
 
 
-def snapshot_event(conn: sqlite3.Connection, game_id: int) -> str:
+def snapshot_event(connect: Callable[[], sqlite3.Connection], game_id: int) -> str:
     """The `snapshot` event's text for a screen that (re)connects, built once per change, not
     once per screen: a thousand phones coming back from a Wi-Fi blip share one.
 
+    `connect()` gives the database connection, asked for only when the snapshot must be read.
     The caller subscribes first. The kept text is reused only while no event has been published
     since it was read (the hub's count is taken before reading, so a change committed meanwhile
     is published after, and both reach the screen: snapshots and events are idempotent)."""
@@ -360,7 +362,7 @@ def snapshot_event(conn: sqlite3.Connection, game_id: int) -> str:
         if kept is not None and kept[0] == seen and now - kept[1] < SNAPSHOT_MAX_AGE_S:
             return kept[2]
         # one reader builds it; the others wait for it here instead of reading it too
-        text = sse("snapshot", snapshot(conn, game_id))
+        text = sse("snapshot", snapshot(connect(), game_id))
         if hub.published == seen:
             state.snapshots[game_id] = (seen, now, text)
         return text

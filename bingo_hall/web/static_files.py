@@ -23,6 +23,7 @@ import mimetypes
 import os
 import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,8 @@ FOREVER = "public, max-age=31536000, immutable"
 #: an unversioned URL: the browser keeps it but checks it (ETag) before each use
 CHECK = "no-cache"
 EXTENSION_KEY = "bingo_hall.static_files"
+#: seconds between two looks at a file on disk (an edited file is served within this time)
+RECHECK_S = 2.0
 
 #: `import ... from "x"`, `import "x"`, `export ... from "x"`, `import("x")` in a module
 _IMPORT = re.compile(
@@ -64,6 +67,7 @@ class StaticFiles:
         self.app = app
         self._prefixes: list[tuple[str, str]] | None = None
         self._entries: dict[str, Entry] = {}
+        self._checked: dict[str, tuple[float, Entry | None]] = {}
         self._lock = threading.RLock()
 
     @classmethod
@@ -101,7 +105,18 @@ class StaticFiles:
         return None
 
     def entry(self, path: str, _seen: frozenset[str] = frozenset()) -> Entry | None:
-        """The file at URL `path`, read (and its module imports versioned) when new or changed."""
+        """The file at URL `path`, read (and its module imports versioned) when new or changed
+        (looked at on disk at most every RECHECK_S: a page names a few files, a storm of pages
+        then costs no system call)."""
+        now = time.monotonic()
+        known = self._checked.get(path)
+        if known is not None and now - known[0] < RECHECK_S:
+            return known[1]
+        found = self._read(path, _seen)
+        self._checked[path] = (now, found)
+        return found
+
+    def _read(self, path: str, _seen: frozenset[str]) -> Entry | None:
         full = self._file(path)
         if full is None:
             return None

@@ -31,6 +31,7 @@ from .. import games
 from ..auth import caller_required
 from ..decks import get_deck
 from ..round_load import load_round
+from ..state import station_state
 from . import awards, card_view, record, schema, store, ticket_page, tickets90
 
 bp = Blueprint(
@@ -56,6 +57,7 @@ def register(app: Flask) -> None:
     """Add card pages and claims to the station (`bingo_hall.app.create_app` calls this)."""
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
     app.register_blueprint(bp)
+    app.jinja_env.globals["follow_words"] = card_view.follow_words
     with app.app_context():
         games.add_snapshot_extender(_scores_for_snapshot)
         games.add_snapshot_extender(tickets90.snapshot_prizes)
@@ -127,6 +129,11 @@ def _render_card(template: str, deck, card: Card, game, v, board=None, follow=No
 def card_page(deck_id: str, serial: str, sig: str):
     """A card as printed with the game's calls marked, read once (a handful of queries): the
     page then follows the game from its events (static/card.js)."""
+    with station_state().page_gate:  # a storm of phones queues here, not for the CPU
+        return _card_page(deck_id, serial, sig)
+
+
+def _card_page(deck_id: str, serial: str, sig: str):
     conn = get_db()
     found = _signed_card(conn, deck_id, serial, sig)
     if found is None:

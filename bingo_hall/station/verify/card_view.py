@@ -22,12 +22,17 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from flask import render_template
+from flask_babel import get_locale
+from markupsafe import Markup
+
 from ... import claims as rules
 from ...cards import CENTRE, SIZE
 from ...ticket_claims import PRIZES, ROWS_NEEDED, PrizeMode
 from ...tickets import ROW_NAMES, Ticket
 from ..model import Game
 from ..round_load import LoadedRound
+from ..state import station_state
 from .store import CardCheck
 
 
@@ -117,3 +122,19 @@ def follow_ticket(loaded: LoadedRound, ticket: Ticket, v: dict[str, Any]) -> dic
         "needs": {str(p): n for p, n in ROWS_NEEDED.items()},
         "sequence": [str(p) for p in PRIZES[loaded.game.prizes or PrizeMode.SPANISH]],
     }
+
+
+def follow_words(follow: dict[str, Any]) -> Markup:
+    """The page's words for card.js (verify/_follow_words.html): the same for every card of a
+    game in a language, so rendered once per language, figures and prizes, and kept (a join storm
+    of a thousand phones then translates nothing)."""
+    key = (
+        str(get_locale() or "en"),
+        tuple(f["name"] for f in follow.get("figures", ())),
+        tuple(follow.get("sequence", ())),
+    )
+    kept = station_state().page_words
+    text = kept.get(key)
+    if text is None:
+        text = kept[key] = render_template("verify/_follow_words.html", follow=follow)
+    return Markup(text)
