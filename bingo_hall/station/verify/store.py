@@ -200,10 +200,11 @@ def save_settings(conn, gid: int, settings: dict | None = None, maestro: Any = .
 
 
 def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
-    return _active(games.get_game(conn, game_id))
+    return active(games.get_game(conn, game_id))
 
 
-def _active(game: Game) -> Game:
+def active(game: Game) -> Game:
+    """The game, if it is still being played (409 once it has ended)."""
     if not game.active:
         raise Conflict("game %(n)s has ended", n=game.game_id)
     return game
@@ -261,7 +262,7 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
     with hall().write_lock:
         with transaction(conn):
             loaded = load_round(conn, game_id)
-            game = _active(loaded.game)
+            game = active(loaded.game)
             gid = game.game_id
             card = game_card(conn, game, data.get("serial"))[1]
             r = game_rules(conn, game)

@@ -160,8 +160,9 @@ def _playing(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]):
     """(game, round, prize being played) for a claim or an award: 409 once the round's last
     prize is awarded, or when the request names another prize (a doubled click must not act on
     the next one)."""
-    game = store.active_game(conn, game_id)
-    rnd = games.current_round(conn, game.game_id)
+    loaded = load_round(conn, game_id)
+    game = store.active(loaded.game)
+    rnd = loaded.round
     prize = current_prize(conn, game, rnd.round_id)
     if prize is None:
         raise Conflict("every prize of this round has been awarded; start the next round")
@@ -172,7 +173,7 @@ def _playing(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]):
             asked=str(asked),
             prize=str(prize),
         )
-    return game, rnd, prize
+    return game, rnd, prize, loaded.calls
 
 
 def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[str, Any]:
@@ -181,10 +182,9 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
     player = store._name(data.get("player"), required=False)
     with hall().write_lock:
         with transaction(conn):
-            game, rnd, prize = _playing(conn, game_id, data)
+            game, rnd, prize, calls = _playing(conn, game_id, data)
             gid = game.game_id
             ticket = store.game_card(conn, game, data.get("serial"))[1]
-            calls = games.called_balls(conn, gid)
             verdict = verdict_json(ticket, calls, prize)  # type: ignore[arg-type]
             cur = conn.execute(
                 "INSERT INTO claims (game_id, round_id, serial, player, line, at_call, calls, "
@@ -241,10 +241,9 @@ def award(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[
     `prize`, if sent, must be the one being played, so a doubled click cannot award the next."""
     with hall().write_lock:
         with transaction(conn):
-            game, rnd, prize = _playing(conn, game_id, data)
+            game, rnd, prize, live = _playing(conn, game_id, data)
             gid = game.game_id
             deck = get_deck(conn, game.deck_id)
-            live = games.called_balls(conn, gid)
             valid = _standing_claims(conn, deck, rnd.round_id, prize, live)
             if not valid:
                 raise Conflict("no valid claim of the %(prize)s to award", prize=str(prize))
