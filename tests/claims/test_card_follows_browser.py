@@ -116,3 +116,24 @@ def test_a_ninety_ball_ticket_marks_its_rows_from_the_events(client, live_server
     expect(phone.locator(".vcard-wrap")).to_have_attribute("data-valid", "yes")
     expect(phone.locator(".verdict-head")).to_contain_text("Line!")
     assert asked == [], asked
+
+
+@pytest.mark.browser
+def test_a_pattern_chosen_after_the_page_opened_is_the_one_it_follows(client, live_server, phone):
+    hall = Hall(client)
+    gid = hall.new_game()
+    card = hall.deck.card(9)
+    phone.goto(live_server.url + card_path(hall.deck.secret, hall.deck.deck_id, 9))
+    expect(phone.locator("#verify")).to_have_attribute("data-live", "yes")
+    asked = _asked(phone)
+    hall.post(f"/api/games/{gid}/settings", {"pattern": "four_corners"})
+    expect(phone.locator("td.sq.need")).to_have_count(4)
+    corners = [card.number_at(r, c) for r, c in ((0, 0), (0, 4), (4, 0), (4, 4))]
+    hall.call(gid, *hall.numbers(9, "R1"))  # a whole row is no bingo now
+    expect(phone.locator(".vfacts").first).to_contain_text("5 calls")
+    expect(phone.locator(".shout")).to_have_count(0)
+    hall.call(gid, corners[2], corners[3])
+    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: shout!")
+    expect(phone.locator(".verdict-head .kind")).to_have_text("Pattern complete")
+    expect(phone.locator("td.sq.wins")).to_have_count(4)
+    assert asked == [], asked

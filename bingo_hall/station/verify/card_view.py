@@ -19,7 +19,7 @@ queries however many balls have been called.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import render_template
@@ -27,7 +27,7 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from ... import claims as rules
-from ...cards import CENTRE, SIZE
+from ...cards import CENTRE, LINE_NAMES, SIZE, Card
 from ...ticket_claims import PRIZES, ROWS_NEEDED, PrizeMode
 from ...tickets import ROW_NAMES, Ticket
 from ..model import Game
@@ -91,21 +91,26 @@ def follow_card(loaded: LoadedRound, checked: CardCheck, awards: CardAwards) -> 
         "numbers": [card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)],
         "free": free,
         "cleared": sorted(cleared.items()),
-        "figures": [
-            {
-                "name": name,
-                "cells": [_index(cell) for cell in cells],
-                "total": sum(n for cell in cells if (n := card.number_at(*cell)) is not None),
-                "central": CENTRE in cells,
-            }
-            for name, cells in rules.figures(r)
-        ],
+        "figures": _figures(card, r),
+        "lines": _figures(card, replace(r, pattern=None)),  # after a change of pattern
         "completing_call_only": r.completing_call_only,
         "puntos": r.mode == rules.PUNTOS,
         "pattern": None if r.pattern is None else r.pattern.name,
         "awarded": awards.awarded,
         "won": list(awards.won),
     }
+
+
+def _figures(card: Card, r: rules.Rules) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "cells": [_index(cell) for cell in cells],
+            "total": sum(n for cell in cells if (n := card.number_at(*cell)) is not None),
+            "central": CENTRE in cells,
+        }
+        for name, cells in rules.figures(r)
+    ]
 
 
 def follow_ticket(loaded: LoadedRound, ticket: Ticket, v: dict[str, Any]) -> dict[str, Any]:
@@ -124,17 +129,19 @@ def follow_ticket(loaded: LoadedRound, ticket: Ticket, v: dict[str, Any]) -> dic
     }
 
 
+#: the named patterns a game may be played for (bingo_hall.patterns), and a drawn one
+PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
+
+
 def follow_words(follow: dict[str, Any]) -> Markup:
     """The page's words for card.js (verify/_follow_words.html): the same for every card of a
     game in a language, so rendered once per language, figures and prizes, and kept (a join storm
     of a thousand phones then translates nothing)."""
-    key = (
-        str(get_locale() or "en"),
-        tuple(f["name"] for f in follow.get("figures", ())),
-        tuple(follow.get("sequence", ())),
-    )
+    key = (str(get_locale() or "en"), tuple(follow.get("sequence", ())))
     kept = station_state().page_words
     text = kept.get(key)
     if text is None:
-        text = kept[key] = render_template("verify/_follow_words.html", follow=follow)
+        names = [*LINE_NAMES, *PATTERN_NAMES]
+        text = render_template("verify/_follow_words.html", follow=follow, names=names)
+        kept[key] = text
     return Markup(text)

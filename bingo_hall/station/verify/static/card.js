@@ -89,10 +89,12 @@ function cardView(s, w, target) {
     const winning = s.completing_call_only ? complete.filter((f) => f.byLast) : complete;
     const bingo = winning.length > 0;
     const wins = new Set(winning.flatMap((f) => f.cells));
+    const need = new Set(s.pattern ? s.figures[0].cells : []);
     target.querySelectorAll("table.vcard td.sq").forEach((td, i) => {
       td.classList.toggle("covered", cov[i]);
       td.classList.toggle("last", last !== null && s.numbers[i] === last);
       td.classList.toggle("wins", wins.has(i));
+      td.classList.toggle("need", need.has(i));
     });
     const wrap = target.querySelector(".vcard-wrap");
     wrap.classList.toggle("valid", bingo);
@@ -113,8 +115,8 @@ function cardView(s, w, target) {
       wrap.insertBefore(p, table);
     }
     const section = wrap.querySelector("section.verdict");
-    const pattern = section.querySelector("[data-part=pattern]");
-    section.replaceChildren(head(bingo, cov), facts(last, cov), ...(pattern ? [pattern] : []));
+    section.replaceChildren(head(bingo, cov), facts(last, cov));
+    if (s.pattern) section.appendChild(patternLine());
     if (complete.length) section.appendChild(lines(complete, new Set(winning)));
     const names = winning.map((f) => f.name).join(" ");
     if (s.puntos && bingo && names !== winningBefore) points();
@@ -153,6 +155,23 @@ function cardView(s, w, target) {
     }
     p.append(` · ${plural(w.card_marked, marked)}`);
     return p;
+  }
+  function patternLine() {
+    const p = el("p", "vfacts", `${w.pattern}: `);
+    p.dataset.part = "pattern";
+    p.appendChild(el("b", "", w.labels[s.pattern] || s.pattern));
+    p.append(` · ${w.dashed}`);
+    return p;
+  }
+  function settings(r) {
+    // the Maestro changed the pattern or the hall rules (between rounds): the figures change
+    s.completing_call_only = r.completing_call_only;
+    s.pattern = r.pattern;
+    if (!r.pattern) { s.figures = s.lines; return; }
+    const cells = [];
+    r.mask.split("/").forEach((row, i) => [...row].forEach((ch, j) => { if (ch === "1") cells.push(i * 5 + j); }));
+    const total = cells.reduce((a, i) => a + (s.numbers[i] || 0), 0);
+    s.figures = [{ name: r.pattern, cells, total, central: cells.includes(12) }];
   }
   function lines(complete, winning) {
     const ul = el("ul", "lines");
@@ -198,6 +217,7 @@ function cardView(s, w, target) {
     }
   }
   function scores(d) {
+    if (d.settings) settings(d.settings);
     s.awarded = !!d.awarded;
     s.won = (d.awards || []).filter((a) => a.serial === s.serial)
       .map((a) => ({ round: a.round, points: a.points }));
