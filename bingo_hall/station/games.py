@@ -320,7 +320,7 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         "public_input": state.public_input,
         "calls": calls,
         "last": last,
-        "spoken": spoken_both(last["ball"], n, phrases.current(conn)) if last else None,
+        "spoken": spoken_both(state.last.ball, n, phrases.current(conn)) if state.last else None,
         "last_seq": state.last_seq,
         "count": len(calls),
         "left": state.left,

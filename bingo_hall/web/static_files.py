@@ -84,8 +84,8 @@ class StaticFiles:
             for rule in self.app.url_map.iter_rules():
                 if rule.endpoint != "static" and not rule.endpoint.endswith(".static"):
                     continue
-                owner = self.app if rule.endpoint == "static" else None
-                if owner is None:
+                owner: Any = self.app
+                if rule.endpoint != "static":
                     owner = self.app.blueprints.get(rule.endpoint.rsplit(".", 1)[0])
                 folder = getattr(owner, "static_folder", None)
                 if folder and rule.rule.endswith("<path:filename>"):
