@@ -43,6 +43,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -249,7 +250,9 @@ class Bench:
     game_id: int
     legacy: bool
     newest: int = 0
+    browser: Any = None  # a real Chromium for one page (--browser)
     answers: dict[str, list[float]] = field(default_factory=dict)
+    wall: dict[int, float] = field(default_factory=dict)  # ball -> when its draw was sent
 
 
 async def maestro(bench: Bench, token: str, phase: list[str], stop: asyncio.Event, sent: dict):
@@ -264,9 +267,11 @@ async def maestro(bench: Bench, token: str, phase: list[str], stop: asyncio.Even
             await conn.request("POST", f"/api/games/{bench.game_id}/rounds", b"{}", auth)
             continue
         assert status == 200, (status, data)
-        seq = json.loads(data)["seq"]
+        drawn = json.loads(data)
+        seq = drawn["seq"]
         bench.newest = seq
         sent[seq] = (t0, phase[0])
+        bench.wall[drawn["ball"]] = time.time() - (time.monotonic() - t0)
         bench.answers.setdefault(phase[0], []).append(took)
         try:
             await asyncio.wait_for(stop.wait(), DRAW_EVERY_S - took)
@@ -298,6 +303,8 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
         f"  [load {load()}] join storm ({phones_n} phones within {JOIN_WINDOW_S:.0f} s): "
         f"p50 {ms(joins, 50)} ms, p99 {ms(joins, 99)} ms, max {ms(joins, 100)} ms"
     )
+    page = await real_page(bench, deck) if bench.browser is not None else None
+    opened = time.time()
     for p in phones:
         p.shown.clear()
     phase[0] = "draws"
@@ -317,6 +324,14 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
         f"{DRAW_EVERY_S:.0f} s): p50 {ms(lat, 50)} ms, p99 {ms(lat, 99)} ms, "
         f"max {ms(lat, 100)} ms; not shown by the next draw: {stale} of {len(steady) * phones_n}"
     )
+    if page is not None:
+        seen = await page.evaluate("() => window.__shown")
+        real = [t / 1000 - bench.wall[b] for b, t in seen if bench.wall.get(b, 0) > opened]
+        print(
+            f"  [load {load()}] the same in real Chromium (one card page, the draw -> the "
+            f"page shows it): p50 {ms(real, 50)} ms, p99 {ms(real, 99)} ms ({len(real)} draws)"
+        )
+        await page.close()
     phase[0] = "blip"
     for p in phones:
         p.current_at = None
@@ -359,6 +374,34 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
             p.task.cancel()
 
 
+#: in the real page: when each call was shown (card.js writes "last call <b>B 12</b>" in the facts
+#: line, and marks the square if the card has the number)
+WATCH = """
+window.__shown = [];
+document.addEventListener("DOMContentLoaded", () => {
+  new MutationObserver(() => {
+    const facts = document.querySelector(".verdict .vfacts");
+    const bold = facts ? facts.querySelectorAll("b") : [];
+    const last = bold.length ? bold[bold.length - 1].textContent.match(/(\\d+)$/) : null;
+    if (!last) return;
+    const n = Number(last[1]);
+    if (!window.__shown.some((s) => s[0] === n)) window.__shown.push([n, Date.now()]);
+  }).observe(document.body, { childList: true, subtree: true });
+});
+"""
+
+
+async def real_page(bench: Bench, deck):
+    """One real card page (Chromium) among the simulated phones: the benchmark's check that a
+    phone's card shows the ball when the simulated one says it does."""
+    page = await bench.browser.new_page()
+    await page.add_init_script(WATCH)
+    url = f"http://{bench.host}:{bench.port}" + card_path(deck.secret, deck.deck_id, 1)
+    await page.goto(url)
+    await page.locator('#verify[data-live="yes"]').wait_for()
+    return page
+
+
 async def run(args) -> None:
     rules = page_rules()
     station_root = Path(args.station_root or ROOT).resolve()
@@ -377,6 +420,13 @@ async def run(args) -> None:
             body = json.dumps({"deck_id": deck.deck_id}).encode()
             _, data = await conn.request("POST", "/api/games", body, auth)
             bench = Bench("127.0.0.1", port, json.loads(data)["game_id"], args.page == "legacy")
+            if args.browser and not bench.legacy:
+                from playwright.async_api import async_playwright
+
+                pw = await async_playwright().start()
+                bench.browser = await pw.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=["--no-sandbox"]
+                )
             print(
                 f"station from {station_root} on :{port} (default serve settings), "
                 f"{args.balls}-ball deck of {len(deck.cards)} cards, page: {args.page}; "
@@ -396,6 +446,9 @@ def main() -> None:
     p.add_argument("--balls", type=int, choices=(75, 90), default=75)
     p.add_argument("--station-root", default=None, help="the checkout whose station is served")
     p.add_argument("--page", choices=("current", "legacy"), default="current")
+    p.add_argument(
+        "--no-browser", dest="browser", action="store_false", help="no real Chromium page"
+    )
     args = p.parse_args()
     try:
         import uvloop
