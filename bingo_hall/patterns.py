@@ -69,6 +69,6 @@ def pattern_from_spec(name: str | None, mask: str | None = None) -> Pattern | No
         return custom_pattern(mask or "")
     try:
         return BUILT_IN[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: not a name at all (a list from a JSON body)
         known = ", ".join(["lines", *BUILT_IN, "custom"])
         raise KitError(f"unknown pattern {name!r}; use one of {known}") from None

@@ -70,9 +70,7 @@ def test_no_file_outside_a_static_folder_is_served(live_server):
         assert _get(live_server.url + path)[0] == 404, path
 
 
-def test_static_files_are_answered_while_every_worker_is_busy(app, client):
-    from conftest import LiveServer
-
+def test_static_files_are_answered_while_every_worker_is_busy(app, serve):
     release, busy = threading.Event(), threading.Semaphore(0)
 
     def hold():
@@ -81,7 +79,7 @@ def test_static_files_are_answered_while_every_worker_is_busy(app, client):
         return "done"
 
     app.add_url_rule("/test-hold", "test_hold", hold)
-    server = LiveServer(app)
+    server = serve(app)
     try:
         holders = [
             threading.Thread(target=_get, args=(server.url + "/test-hold",))
@@ -95,4 +93,3 @@ def test_static_files_are_answered_while_every_worker_is_busy(app, client):
         assert status == 200 and b"export function el" in body
     finally:
         release.set()
-        server.close()
