@@ -12,8 +12,9 @@ marks its own card. It needs to know, as data, what makes its card complete; it 
   (`bingo_hall.ticket_claims.ROWS_NEEDED`).
 
 `follow_card` and `follow_ticket` give that data (the page's `#card-state` JSON). Everything is
-built from one `LoadedRound` (bingo_hall.station.round_load): a card page costs a handful of SQL
-queries however many balls have been called.
+built from the judged card (verify/judged.py), itself judged on the round read once
+(bingo_hall.station.round_load): a card page costs a handful of SQL queries however many balls
+have been called.
 """
 
 from __future__ import annotations
@@ -28,12 +29,11 @@ from markupsafe import Markup
 
 from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE, Card
-from ...ticket_claims import PRIZES, ROWS_NEEDED, PrizeMode
-from ...tickets import ROW_NAMES, Ticket
+from ...ticket_claims import PRIZES, ROWS_NEEDED, Prize, PrizeMode
+from ...tickets import ROW_NAMES
 from ..model import Game
-from ..round_load import LoadedRound
 from ..state import station_state
-from .store import CardCheck
+from .judged import CardCheck, TicketCheck
 
 
 def game_for_deck(conn: sqlite3.Connection, deck_id: str) -> Game | None:
@@ -55,24 +55,25 @@ class CardAwards:
     awarded: bool
 
 
-def card_awards(conn: sqlite3.Connection, loaded: LoadedRound, serial: int) -> CardAwards:
+def card_awards(conn: sqlite3.Connection, gid: int, serial: int) -> CardAwards:
     """One query for what the card's holder is told about awards."""
     rows = conn.execute(
-        "SELECT a.serial, a.points, a.round_id, r.number FROM awards a "
-        "JOIN rounds r ON r.id = a.round_id WHERE a.game_id = ? ORDER BY a.id",
-        (loaded.game.game_id,),
+        "SELECT a.serial, a.points, r.number, r.number = (SELECT MAX(number) FROM rounds "
+        "WHERE game_id = a.game_id) AS now FROM awards a JOIN rounds r ON r.id = a.round_id "
+        "WHERE a.game_id = ? ORDER BY a.id",
+        (gid,),
     ).fetchall()
     won = tuple(
         {"round": a["number"], "points": a["points"]} for a in rows if a["serial"] == serial
     )
-    return CardAwards(won, any(a["round_id"] == loaded.round.round_id for a in rows))
+    return CardAwards(won, any(a["now"] for a in rows))
 
 
 def _index(cell: tuple[int, int]) -> int:
     return cell[0] * SIZE + cell[1]
 
 
-def follow_card(loaded: LoadedRound, checked: CardCheck, awards: CardAwards) -> dict[str, Any]:
+def follow_card(checked: CardCheck, awards: CardAwards) -> dict[str, Any]:
     """The data the 75-ball card page follows the game with (squares numbered row by row,
     0-24)."""
     card, r = checked.card, checked.judged_by
@@ -84,10 +85,10 @@ def follow_card(loaded: LoadedRound, checked: CardCheck, awards: CardAwards) -> 
             cleared[_index(cell)] = max(cleared.get(_index(cell), 0), p.after_call)
     return {
         "kind": 75,
-        "game": loaded.game.game_id,
+        "game": checked.game_id,
         "serial": card.serial,
-        "round": loaded.state.round,
-        "calls": loaded.calls,
+        "round": checked.round,
+        "calls": list(checked.calls),
         "numbers": [card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)],
         "free": free,
         "cleared": sorted(cleared.items()),
@@ -113,20 +114,28 @@ def _figures(card: Card, r: rules.Rules) -> list[dict[str, Any]]:
     ]
 
 
-def follow_ticket(loaded: LoadedRound, ticket: Ticket, v: dict[str, Any]) -> dict[str, Any]:
-    """The data the 90-ball ticket page follows the game with: its rows (the numbers of each)
-    and the prize being played with the complete rows it needs (`v` is the ticket's verdict)."""
+def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
+    """The data the 90-ball ticket page follows the game with: its rows (the numbers of each),
+    the prize being played and the complete rows each prize needs."""
     return {
         "kind": 90,
-        "game": loaded.game.game_id,
-        "serial": ticket.serial,
-        "round": loaded.state.round,
-        "calls": loaded.calls,
-        "rows": [{"name": ROW_NAMES[i], "numbers": list(row)} for i, row in enumerate(ticket.rows)],
-        "prize": v["prize"],
+        "game": checked.game_id,
+        "serial": checked.serial,
+        "round": checked.round,
+        "calls": list(checked.calls),
+        "rows": [
+            {"name": ROW_NAMES[i], "numbers": list(row)}
+            for i, row in enumerate(checked.ticket.rows)
+        ],
+        "prize": str(checked.verdict.prize),
         "needs": {str(p): n for p, n in ROWS_NEEDED.items()},
-        "sequence": [str(p) for p in PRIZES[loaded.game.prizes or PrizeMode.SPANISH]],
+        # the game's prize sequence: the one the prize being played belongs to
+        "sequence": [str(p) for p in _sequence(checked.verdict.prize)],
     }
+
+
+def _sequence(prize: Prize) -> tuple[Prize, ...]:
+    return next((seq for seq in PRIZES.values() if prize in seq), PRIZES[PrizeMode.SPANISH])
 
 
 #: the named patterns a game may be played for (bingo_hall.patterns), and a drawn one
