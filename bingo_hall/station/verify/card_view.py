@@ -84,7 +84,7 @@ def follow_card(checked: CardCheck, awards: CardAwards) -> dict[str, Any]:
         for cell in p.cells:
             cleared[_index(cell)] = max(cleared.get(_index(cell), 0), p.after_call)
     return {
-        "kind": 75,
+        "layout": "card",  # the variant's layout (ClaimsKind.layout), as the screens name it
         "game": checked.game_id,
         "serial": card.serial,
         "round": checked.round,
@@ -118,7 +118,7 @@ def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
     """The data the 90-ball ticket page follows the game with: its rows (the numbers of each),
     the prize being played and the complete rows each prize needs."""
     return {
-        "kind": 90,
+        "layout": "ticket",
         "game": checked.game_id,
         "serial": checked.serial,
         "round": checked.round,

@@ -21,7 +21,7 @@ function plural(forms, n) { return fill(forms[n === 1 ? 0 : 1], { n }); }
 
 function start(s, w) {
   const target = document.getElementById("verdict");
-  const view = s.kind === 90 ? ticketView(s, w, target) : cardView(s, w, target);
+  const view = s.layout === "ticket" ? ticketView(s, w, target) : cardView(s, w, target);
   let shouting = !!target.querySelector("[data-shout]");
 
   function show() {
