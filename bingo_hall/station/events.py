@@ -167,6 +167,20 @@ class PrizeChanged(BoardChanged):
     NAME: ClassVar[str] = "prize"
 
 
+@dataclass(frozen=True)
+class AutoDrawChanged(GameEvent):
+    """The automatic draw started, paused (and why), resumed or stopped (`autodraw.py`): the
+    caller page shows it; the phones do not need it."""
+
+    NAME: ClassVar[str] = "autodraw"
+    ROOM_ONLY: ClassVar[bool] = True
+
+    state: Mapping[str, Any]
+
+    def to_json(self) -> JSON:
+        return dict(self.state)
+
+
 #: every kind of game event (the pages listen for their names)
 EVENT_TYPES: tuple[type[GameEvent], ...] = (
     RoundStarted,
@@ -178,6 +192,7 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     VerdictShown,
     ScoresChanged,
     PrizeChanged,
+    AutoDrawChanged,
 )
 
 #: the names a phone following its card skips (`/api/games/<id>/events?view=card`)

@@ -55,6 +55,8 @@ window.ClaimsPanel = function (gid) {
   async function showCard(ref, quiet) {
     if (typeof ref !== "object") ref = { serial: String(ref) };
     const q = new URLSearchParams({ format: "html", lang: lang });
+    const player = $("claim-player") && $("claim-player").value.trim();
+    if (player && !quiet) q.set("player", player); // the room hears whose card it is
     if (ref.deck) { q.set("deck", ref.deck); q.set("sig", ref.sig); }
     const url = `/api/games/${gid}/check/${encodeURIComponent(ref.serial)}?${q}`;
     const resp = await fetch(url, quiet ? {} : { method: "POST", headers: { "X-CSRF-Token": csrf } });
