@@ -168,6 +168,20 @@ class PrizeChanged(BoardChanged):
 
 
 @dataclass(frozen=True)
+class AutoDrawChanged(GameEvent):
+    """The automatic draw started, paused (and why), resumed or stopped (`autodraw.py`): the
+    caller page shows it; the phones do not need it."""
+
+    NAME: ClassVar[str] = "autodraw"
+    ROOM_ONLY: ClassVar[bool] = True
+
+    state: Mapping[str, Any]
+
+    def to_json(self) -> JSON:
+        return dict(self.state)
+
+
+@dataclass(frozen=True)
 class LedgerChanged(GameEvent):
     """The round's prizes in money may have changed (a sale, a prize rule, a correction, a
     payout, the currency): the caller page and the display fetch the prize line again
@@ -192,6 +206,7 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     VerdictShown,
     ScoresChanged,
     PrizeChanged,
+    AutoDrawChanged,
     LedgerChanged,
 )
 

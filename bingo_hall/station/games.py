@@ -24,7 +24,7 @@ from .model import Game, Round
 from .requests import NewGame
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
-from .state import station_state
+from .state import CallGuard, station_state
 from .variants import kind_of
 
 
@@ -240,6 +240,21 @@ def add_snapshot_extender(fn) -> None:
     extenders = station_state().snapshot_extenders
     if fn not in extenders:
         extenders.append(fn)
+
+
+def add_call_guard(fn: CallGuard) -> None:
+    """`fn(conn, game_id)` is asked before every ball is called (drawn, entered by hand or from
+    the ball machine), inside the call's transaction; it raises a Conflict to refuse it (claims
+    refuses balls between an award and Next round). Call it while the area registers."""
+    guards = station_state().call_guards
+    if fn not in guards:
+        guards.append(fn)
+
+
+def check_call_allowed(conn: sqlite3.Connection, game_id: int) -> None:
+    """Raise the Conflict of the first guard that refuses a ball now."""
+    for guard in list(station_state().call_guards):
+        guard(conn, game_id)
 
 
 def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:

@@ -25,14 +25,15 @@ from ...manifest import Deck
 from ...signing import signature_is_valid
 from ...web import db as core_db
 from ...web.db import get_db
-from ...web.errors import RequestError
+from ...web.errors import Conflict, RequestError
 from ...web.inputs import is_ascii_number
 from ...web.inputs import json_body as body
-from .. import games
+from .. import autodraw, games
 from ..auth import caller_required
 from ..decks import get_deck
 from ..model import Game
 from ..requests import Award, NewClaim, NewPlayer
+from ..requests import name as player_name
 from ..requests import serial as parse_serial
 from . import awards, record, schema, service, store
 from .judged import Checked
@@ -53,12 +54,19 @@ def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any
     return claims_kind(games.get_game(conn, game_id)).snapshot(conn, game_id)
 
 
+def _refuse_balls_after_the_win(conn: sqlite3.Connection, game_id: int) -> None:
+    """The station's call guard: no ball once the round is won (its variant says when)."""
+    game = games.get_game(conn, game_id)
+    claims_kind(game).refuse_balls(conn, game, games.current_round(conn, game.game_id))
+
+
 def register(app: Flask) -> None:
     """Add card pages and claims to the station (`bingo_hall.app.create_app` calls this)."""
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
     app.register_blueprint(bp)
     with app.app_context():
         games.add_snapshot_extender(_board_for_snapshot)
+        games.add_call_guard(_refuse_balls_after_the_win)
 
 
 def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
@@ -133,16 +141,21 @@ def card_page(deck_id: str, serial: str, sig: str):
     return _render_card(template, conn, kind, deck, card, game, checked, page=True)
 
 
-@bp.get("/api/games/<int:game_id>/check/<serial>")
+@bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
 @caller_required
 def check(game_id: int, serial: str):
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
-    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here. The
-    verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
+    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here.
+    GET only reads; POST (with the CSRF token) also shows the verdict on the hall screens (a
+    `verdict` event): a link can never put a verdict on the big screen."""
     conn = get_db()
     _check_scanned(conn, game_id, serial)
-    show = request.args.get("quiet") != "1"
-    kind, checked = service.check(conn, game_id, parse_serial(serial), show=show)
+    show = request.method == "POST"  # a GET only reads
+    # the player the Maestro chose in the claims form, so the room hears whose card it is
+    player = player_name(request.args.get("player"), required=False)
+    if show:  # the room is shown a claim: no ball meanwhile
+        autodraw.pause(game_id, autodraw.Pause.CLAIM)
+    kind, checked = service.check(conn, game_id, parse_serial(serial), show=show, player=player)
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
@@ -176,6 +189,21 @@ def add_player(game_id: int):
     return jsonify(service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))), 201
 
 
+@bp.post("/api/games/<int:game_id>/players/rename")
+@caller_required
+def rename_player(game_id: int):
+    """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
+    return jsonify(service.rename_player(get_db(), game_id, body(required=True)))
+
+
+@bp.post("/api/games/<int:game_id>/players/remove")
+@caller_required
+def remove_player(game_id: int):
+    """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
+    record."""
+    return jsonify(service.remove_player(get_db(), game_id, body(required=True)))
+
+
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
 def settings(game_id: int):
@@ -187,6 +215,7 @@ def settings(game_id: int):
 @caller_required
 def claim(game_id: int):
     conn = get_db()
+    autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
     made = service.make_claim(conn, game_id, NewClaim.from_json(body(required=True)))
     return jsonify(made), 201
 
@@ -196,7 +225,21 @@ def claim(game_id: int):
 def award(game_id: int):
     conn = get_db()
     kind = claims_kind(games.get_game(conn, game_id))
-    return jsonify(kind.award(conn, game_id, Award.from_json(body())))
+    done = kind.award(conn, game_id, Award.from_json(body()))
+    _pause_once_won(conn, game_id)
+    return jsonify(done)
+
+
+def _pause_once_won(conn: sqlite3.Connection, game_id: int) -> None:
+    """After an award the automatic draw stops with the game (the Puntos target reached), or
+    pauses when the round is won (the call guard refuses a ball)."""
+    if not games.get_game(conn, game_id).active:
+        autodraw.stop(game_id)
+        return
+    try:
+        games.check_call_allowed(conn, game_id)
+    except Conflict:
+        autodraw.pause(game_id, autodraw.Pause.WON)
 
 
 @bp.get("/api/games/<int:game_id>/scores")

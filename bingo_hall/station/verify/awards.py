@@ -21,6 +21,7 @@ from ...web.instance import hall
 from .. import games, hooks
 from ..decks import get_deck
 from ..events import ScoresChanged
+from ..model import Round
 from ..variants import prize_plan
 from . import store
 
@@ -105,6 +106,15 @@ def award(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             board = scores(conn, gid)
         games.publish(ScoresChanged(gid, board))
     return {"award": award_row, "finished": finished, "scores": board}
+
+
+def refuse_balls_once_awarded(conn: sqlite3.Connection, rnd: Round) -> None:
+    """No ball between "Award the round" and "Next round": the final board stays as judged."""
+    if conn.execute("SELECT 1 FROM awards WHERE round_id = ?", (rnd.round_id,)).fetchone():
+        raise Conflict(
+            "no more balls: round %(n)s has been awarded; press Next round to play on",
+            n=rnd.number,
+        )
 
 
 def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:

@@ -53,6 +53,26 @@ def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
     return out
 
 
+def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> list[dict[str, Any]]:
+    """The prizes a ticket has won in the game, in order, each with its round's number."""
+    rows = conn.execute(
+        "SELECT pa.prize, r.number FROM prize_awards pa JOIN rounds r ON r.id = pa.round_id "
+        "WHERE pa.game_id = ? AND pa.serial = ? ORDER BY pa.id",
+        (game_id, serial),
+    )
+    return [{"prize": row["prize"], "round": row["number"]} for row in rows]
+
+
+def refuse_balls_once_all_won(conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+    """No ball after the round's last prize is awarded, until the Maestro starts the next round."""
+    if current_prize(conn, game, rnd.round_id) is None:
+        raise Conflict(
+            "no more balls: every prize of round %(n)s has been awarded; press Next round to "
+            "play on, or end the game",
+            n=rnd.number,
+        )
+
+
 def current_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize | None:
     """The prize being played now; None once the round's last prize is awarded."""
     done = [a["prize"] for a in awarded(conn, round_id)]

@@ -24,7 +24,7 @@ from ..model import Game, Round
 from ..requests import Award, NewClaim
 from ..variants import variant_of
 from . import awards, prizes, store
-from .judged import CardCheck, Checked, TicketCheck, card_grid, ticket_grid
+from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,11 @@ class ClaimsKind(ABC):
     @abstractmethod
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         """Settle the round's prize (or the prize being played) by the rules."""
+
+    @abstractmethod
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        """Raise a Conflict in words when the round is won and no ball may be called until the
+        Maestro starts the next round (the station's call guard asks this)."""
 
     @abstractmethod
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
@@ -193,6 +198,9 @@ class CardClaims(ClaimsKind):
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         return awards.award(conn, game_id)  # which tells the screens the new scores
 
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        awards.refuse_balls_once_awarded(conn, rnd)
+
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return awards.scores(conn, game_id)
 
@@ -228,9 +236,16 @@ class StripClaims(ClaimsKind):
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
         rnd = games.current_round(conn, game.game_id)
         calls = games.called_balls(conn, game.game_id)
+        playing = prizes.current_prize(conn, game, rnd.round_id)
         prize = prizes.judged_prize(conn, game, rnd.round_id)
         verdict = check_ticket_claim(ticket, calls, prize)
-        return TicketCheck(game.game_id, rnd.number, ticket, verdict, tuple(calls))
+        won = tuple(
+            WonPrize(w["prize"], w["round"])
+            for w in prizes.won_by(conn, game.game_id, ticket.serial)
+        )
+        return TicketCheck(
+            game.game_id, rnd.number, ticket, verdict, tuple(calls), playing is None, won
+        )
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
         return ticket_grid(ticket, checked)
@@ -247,6 +262,9 @@ class StripClaims(ClaimsKind):
 
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         return prizes.award(conn, game_id, request)
+
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        prizes.refuse_balls_once_all_won(conn, game, rnd)
 
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return prizes.prize_state(conn, game_id)
