@@ -22,6 +22,7 @@ from .. import games, hooks
 from ..decks import get_deck
 from ..events import ScoresChanged
 from ..model import Round
+from ..round_load import load_round
 from ..variants import prize_plan
 from . import store
 
@@ -124,7 +125,8 @@ def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:
 def scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """The scoreboard: per side (player or Sociedad) the points in Puntos, the wins in Normal;
     who calls now and who calls next; this round's claims; every award so far."""
-    game = games.get_game(conn, game_id)
+    loaded = load_round(conn, game_id)  # the game, its round and its calls, read once
+    game = loaded.game
     gid = game.game_id
     r = store.game_rules(conn, game)
     names, teams = store.seated(conn, gid)
@@ -137,8 +139,8 @@ def scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     puntos = r.mode == rules.PUNTOS
     tallies = [(a["player"], a["points"] if puntos else 1) for a in rows if a["player"]]
     st = rules.standings(names, teams, tallies, r.target if puntos else 10**9)
-    rnd = games.current_round(conn, gid)
-    live = games.called_balls(conn, gid)
+    rnd = loaded.round
+    live = loaded.calls
     claims = conn.execute(
         "SELECT id, serial, player, at_call, calls, valid, penalty, "
         "json_extract(verdict, '$.kind') AS kind, json_extract(verdict, '$.points') AS points "
