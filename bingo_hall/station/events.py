@@ -181,6 +181,20 @@ class AutoDrawChanged(GameEvent):
         return dict(self.state)
 
 
+@dataclass(frozen=True)
+class LedgerChanged(GameEvent):
+    """The round's prizes in money may have changed (a sale, a prize rule, a correction, a
+    payout, the currency): the caller page and the display fetch the prize line again
+    (the ledger, `bingo_hall.station.ledger`)."""
+
+    NAME: ClassVar[str] = "ledger"
+
+    changed: str
+
+    def to_json(self) -> JSON:
+        return {"changed": self.changed}
+
+
 #: every kind of game event (the pages listen for their names)
 EVENT_TYPES: tuple[type[GameEvent], ...] = (
     RoundStarted,
@@ -193,6 +207,7 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     ScoresChanged,
     PrizeChanged,
     AutoDrawChanged,
+    LedgerChanged,
 )
 
 #: the names a phone following its card skips (`/api/games/<id>/events?view=card`)

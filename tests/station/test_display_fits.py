@@ -74,7 +74,7 @@ def test_calls_and_scores_with_8_players_fit_the_screen(hall, live_server, page)
 def test_a_claim_shown_fits_the_screen_with_its_totals(hall, live_server, page):
     page.goto(f"{live_server.url}/display/{hall.gid}")
     expect(page.locator(".scoreboard tr")).to_have_count(len(PLAYERS) + 1)
-    assert hall.get(f"/api/games/{hall.gid}/check/{hall.serial}").status_code == 200
+    assert hall.post(f"/api/games/{hall.gid}/check/{hall.serial}").status_code == 200
     expect(page.locator("#claim-show .vcard")).to_be_visible()
     assert overflow(page, ALWAYS + SHOWN + ["#claim-show .vcard tr.tots td.tot"]) == []
 
@@ -108,6 +108,6 @@ def test_a_90_ball_game_with_its_prizes_and_a_ticket_fits_the_screen(client, liv
     page.goto(f"{live_server.url}/display/{gid}")
     expect(page.locator("#prize-steps li")).to_have_count(3)
     assert overflow(page, ALWAYS + HERO + ["#prize-board"]) == []
-    assert hall.get(f"/api/games/{gid}/check/4").status_code == 200
+    assert hall.post(f"/api/games/{gid}/check/4").status_code == 200
     expect(page.locator("#claim-show .vcard")).to_be_visible()
     assert overflow(page, ALWAYS + SHOWN + ["#prize-board"]) == []
