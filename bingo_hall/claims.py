@@ -90,7 +90,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise KitError(f"unknown mode {self.mode!r}; use normal or points (Bingo de Puntos)")
+            raise KitError(
+                "unknown mode %(mode)r; use normal or points (Bingo de Puntos)", mode=self.mode
+            )
         if (
             isinstance(self.target, bool)
             or not isinstance(self.target, int)
@@ -302,7 +304,9 @@ def penalty_for(
     if line is not None:
         name = line.upper()
         if name not in LINE_CELLS:
-            raise KitError(f"unknown line {line!r}; lines are R1-R5, B, I, N, G, O, D1 and D2")
+            raise KitError(
+                "unknown line %(line)r; lines are R1-R5, B, I, N, G, O, D1 and D2", line=line
+            )
     else:
         name = nearest_figure(card, covered_cells(card, calls, rules, penalties), rules)[0]
     return Penalty(name, frozenset(LINE_CELLS[name]), len(calls))

@@ -43,8 +43,9 @@ def refuse_to_replace(deck_file: Path, force: bool) -> None:
     printed QR fail, so an existing file is kept unless the host adds --force."""
     if deck_file.exists() and not force:
         raise KitError(
-            f"{deck_file} already exists; its printed cards would stop verifying if it were "
-            "replaced. Choose another -o or add --force"
+            "%(deck_file)s already exists; its printed cards would stop verifying if it were "
+            "replaced. Choose another -o or add --force",
+            deck_file=deck_file,
         )
 
 

@@ -63,7 +63,7 @@ def parse_seed(text: str) -> bytes:
 def check_game(balls: object) -> int:
     """The number of balls of a game: 75 or 90."""
     if isinstance(balls, bool) or not isinstance(balls, int) or balls not in GAMES:
-        raise DrawError(f"a game has 75 or 90 balls, not {balls!r}")
+        raise DrawError("a game has 75 or 90 balls, not %(balls)r", balls=balls)
     return balls
 
 
@@ -81,7 +81,9 @@ def draw_order(seed: bytes, public_input: str | None = None, balls: int = BALLS)
 def check_ball(ball: object, balls: int = BALLS) -> int:
     """A ball typed or clicked by the Maestro: a whole number from 1 to 75 (or 90)."""
     if isinstance(ball, bool) or not isinstance(ball, int) or not 1 <= ball <= balls:
-        raise DrawError(f"a ball is a whole number from 1 to {balls}, not {ball!r}")
+        raise DrawError(
+            "a ball is a whole number from 1 to %(balls)s, not %(ball)r", balls=balls, ball=ball
+        )
     return ball
 
 
@@ -91,7 +93,7 @@ def next_auto_ball(order: Sequence[int], called: Iterable[int]) -> int:
     for ball in order:
         if ball not in done:
             return ball
-    raise DrawError(f"all {len(order)} balls have been called")
+    raise DrawError("all %(count)s balls have been called", count=len(order))
 
 
 def check_manual_ball(ball: object, called: Iterable[int], balls: int = BALLS) -> int:
@@ -99,7 +101,7 @@ def check_manual_ball(ball: object, called: Iterable[int], balls: int = BALLS) -
     b = check_ball(ball, balls)
     if b in set(called):
         name = call_name(b) if balls == BALLS else str(b)
-        raise DrawError(f"{name} has already been called")
+        raise DrawError("%(name)s has already been called", name=name)
     return b
 
 

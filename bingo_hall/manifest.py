@@ -70,7 +70,12 @@ class Deck(Generic[T]):
 
     def card(self, serial: int) -> T:
         if not 1 <= serial <= len(self.cards):
-            raise DeckError(f"deck {self.name} has no card {serial} (it has 1-{len(self.cards)})")
+            raise DeckError(
+                "deck %(name)s has no card %(serial)s (it has 1-%(count)s)",
+                name=self.name,
+                serial=serial,
+                count=len(self.cards),
+            )
         return self.cards[serial - 1]
 
     def to_dict(self) -> dict[str, Any]:
@@ -158,7 +163,9 @@ def deck_from_dict(data: Any) -> Deck[Any]:
     try:
         datetime.fromisoformat(created)
     except ValueError:
-        raise DeckError(f"created must be an ISO 8601 date, not {created!r}") from None
+        raise DeckError(
+            "created must be an ISO 8601 date, not %(created)r", created=created
+        ) from None
     seed = data.get("seed")
     _need(
         seed is None or (isinstance(seed, str) and bool(_HEX.match(seed))),
@@ -187,7 +194,7 @@ def parse_deck(text: str | bytes) -> Deck[Any]:
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise DeckError(f"not a deck file: invalid JSON ({exc})") from None
+        raise DeckError("not a deck file: invalid JSON (%(reason)s)", reason=exc) from None
     return deck_from_dict(data)
 
 
@@ -197,11 +204,13 @@ def load_deck(path: str | Path) -> Deck[Any]:
     try:
         text = p.read_bytes()
     except OSError as exc:
-        raise DeckError(f"cannot read {p}: {exc.strerror or exc}") from None
+        raise DeckError(
+            "cannot read %(path)s: %(reason)s", path=p, reason=exc.strerror or exc
+        ) from None
     try:
         return parse_deck(text)
     except DeckError as exc:
-        raise DeckError(f"{p}: {exc}") from None
+        raise DeckError("%(path)s: %(reason)s", path=p, reason=exc) from None
 
 
 def save_deck(deck: Deck[Any], path: str | Path) -> Path:
@@ -217,5 +226,7 @@ def save_deck(deck: Deck[Any], path: str | Path) -> Path:
     except OSError as exc:
         if tmp.parent.exists():
             tmp.unlink(missing_ok=True)
-        raise DeckError(f"cannot write {p}: {exc.strerror or exc}") from None
+        raise DeckError(
+            "cannot write %(path)s: %(reason)s", path=p, reason=exc.strerror or exc
+        ) from None
     return p

@@ -186,7 +186,7 @@ def amounts(night: Night, lang: str) -> Callable[[int], str]:
 
 def words(lang: str) -> dict[str, str]:
     if lang not in WORDS:
-        raise KitError(f"unknown language {lang!r}; use es or en")
+        raise KitError("unknown language %(lang)r; use es or en", lang=lang)
     return WORDS[lang]
 
 

@@ -73,4 +73,6 @@ def pattern_from_spec(name: str | None, mask: str | None = None) -> Pattern | No
     try:
         return BUILT_IN[name]
     except KeyError:
-        raise KitError(f"unknown pattern {name!r}; use one of {known}") from None
+        raise KitError(
+            "unknown pattern %(name)r; use one of %(known)s", name=name, known=known
+        ) from None

@@ -157,9 +157,16 @@ def generate_strips(
     `secrets`. `progress(k)` is told each time k more strips are made.
     """
     if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
-        raise DeckError(f"the number of strips must be a whole number from 1 to {MAX_STRIPS}")
+        raise DeckError(
+            "the number of strips must be a whole number from 1 to %(most)s",
+            most=MAX_STRIPS,
+        )
     if count > MAX_STRIPS:
-        raise DeckError(f"a 90-ball deck has at most {MAX_STRIPS} strips; {count} were asked for")
+        raise DeckError(
+            "a 90-ball deck has at most %(most)s strips; %(count)s were asked for",
+            most=MAX_STRIPS,
+            count=count,
+        )
     key = seed_bytes(seed)
     seen: set[frozenset[int]] = set()
     strips = []
@@ -171,7 +178,9 @@ def generate_strips(
                 break
         else:
             raise DeckError(
-                f"strip {number}: {ATTEMPTS} draws all repeated a row; use another seed"
+                "strip %(number)s: %(attempts)s draws all repeated a row; use another seed",
+                number=number,
+                attempts=ATTEMPTS,
             )
         seen.update(rows)
         strips.append(strip)
@@ -185,7 +194,9 @@ def generate_strips(
 def strips_of(tickets: Sequence[Ticket]) -> list[Strip]:
     """Group a deck's tickets (serials 1..6n in order) into its strips."""
     if len(tickets) % TICKETS_PER_STRIP:
-        raise DeckError(f"a 90-ball deck holds whole strips of 6 tickets, not {len(tickets)}")
+        raise DeckError(
+            "a 90-ball deck holds whole strips of 6 tickets, not %(count)s", count=len(tickets)
+        )
     return [
         Strip(number=i // TICKETS_PER_STRIP + 1, tickets=tuple(tickets[i : i + TICKETS_PER_STRIP]))
         for i in range(0, len(tickets), TICKETS_PER_STRIP)
@@ -201,8 +212,13 @@ def check_rows_unique(tickets: Iterable[Ticket]) -> None:
             other = seen.get(key)
             if other is not None:
                 raise DeckError(
-                    f"ticket {ticket.serial} row {r} repeats ticket {other[0]} row {other[1]} "
-                    f"({', '.join(map(str, sorted(key)))})"
+                    "ticket %(serial)s row %(r)s repeats ticket %(other_ticket)s row %(other_row)s "
+                    "(%(names)s)",
+                    serial=ticket.serial,
+                    r=r,
+                    other_ticket=other[0],
+                    other_row=other[1],
+                    names=", ".join(map(str, sorted(key))),
                 )
             seen[key] = (ticket.serial, r)
 
@@ -212,18 +228,27 @@ def check_strips(strips: Sequence[Strip]) -> None:
     order, each strip holding 1-90 once, and no row repeated anywhere."""
     if len(strips) > MAX_STRIPS:
         raise DeckError(
-            f"a 90-ball deck has at most {MAX_STRIPS} strips; this one has {len(strips)}"
+            "a 90-ball deck has at most %(most)s strips; this one has %(count)s",
+            most=MAX_STRIPS,
+            count=len(strips),
         )
     for i, strip in enumerate(strips, start=1):
         if strip.number != i or len(strip.tickets) != TICKETS_PER_STRIP:
-            raise DeckError(f"strip {i}: a strip is 6 tickets numbered in order")
+            raise DeckError("strip %(i)s: a strip is 6 tickets numbered in order", i=i)
         held: list[int] = []
         for t, ticket in enumerate(strip.tickets):
             serial = TICKETS_PER_STRIP * (i - 1) + t + 1
             if ticket.serial != serial or ticket.strip != i:
-                raise DeckError(f"ticket {ticket.serial}: expected serial {serial} of strip {i}")
+                raise DeckError(
+                    "ticket %(serial)s: expected serial %(expected)s of strip %(i)s",
+                    serial=ticket.serial,
+                    expected=serial,
+                    i=i,
+                )
             check_ticket(ticket)
             held.extend(ticket.numbers)
         if sorted(held) != list(range(1, BALLS + 1)):
-            raise DeckError(f"strip {i}: its 6 tickets must hold every number 1-90 exactly once")
+            raise DeckError(
+                "strip %(i)s: its 6 tickets must hold every number 1-90 exactly once", i=i
+            )
     check_rows_unique(t for s in strips for t in s.tickets)

@@ -80,23 +80,34 @@ def check_ticket(ticket: Ticket) -> None:
     where = f"ticket {ticket.serial}"
     grid = ticket.grid
     if len(grid) != ROWS or any(len(row) != COLUMNS for row in grid):
-        raise DeckError(f"{where}: a ticket needs 3 rows of 9 cells")
+        raise DeckError("%(where)s: a ticket needs 3 rows of 9 cells", where=where)
     for r, row in enumerate(grid, start=1):
         for c, n in enumerate(row):
             if n is None:
                 continue
             if isinstance(n, bool) or not isinstance(n, int):
-                raise DeckError(f"{where}: row {r} holds {n!r}, not a number")
+                raise DeckError(
+                    "%(where)s: row %(r)s holds %(n)r, not a number", where=where, r=r, n=n
+                )
             rng = column_range_90(c)
             if n not in rng:
                 raise DeckError(
-                    f"{where}: column {c + 1} has {n}, outside {rng.start}-{rng.stop - 1}"
+                    "%(where)s: column %(column)s has %(n)s, outside %(start)s-%(stop)s",
+                    where=where,
+                    column=c + 1,
+                    n=n,
+                    start=rng.start,
+                    stop=rng.stop - 1,
                 )
         if sum(n is not None for n in row) != PER_ROW:
-            raise DeckError(f"{where}: row {r} must have exactly 5 numbers")
+            raise DeckError("%(where)s: row %(r)s must have exactly 5 numbers", where=where, r=r)
     for c in range(COLUMNS):
         column = [grid[r][c] for r in range(ROWS) if grid[r][c] is not None]
         if not column:
-            raise DeckError(f"{where}: column {c + 1} is empty")
+            raise DeckError("%(where)s: column %(column)s is empty", where=where, column=c + 1)
         if any(a >= b for a, b in zip(column, column[1:])):
-            raise DeckError(f"{where}: column {c + 1} must go down in ascending order")
+            raise DeckError(
+                "%(where)s: column %(column)s must go down in ascending order",
+                where=where,
+                column=c + 1,
+            )

@@ -127,7 +127,12 @@ class Variant(ABC, Generic[T]):
             if p.mode == mode:
                 return p
         names = ", ".join(repr(p.mode) for p in self.plans)
-        raise KitError(f"a {self.balls}-ball game's mode is one of {names}, not {mode!r}")
+        raise KitError(
+            "a %(balls)s-ball game's mode is one of %(names)s, not %(mode)r",
+            balls=self.balls,
+            names=names,
+            mode=mode,
+        )
 
 
 class Cards75(Variant[Card]):
@@ -164,7 +169,7 @@ class Cards75(Variant[Card]):
         card = Card(serial=i, columns=tuple(tuple(c) for c in cols))
         check_card(card)
         if raw.get("totals") != card.totals():
-            raise DeckError(f"card {i}: the printed totals do not match its numbers")
+            raise DeckError("card %(i)s: the printed totals do not match its numbers", i=i)
         return card
 
     def check_deck(self, tickets: Sequence[Card], free_centre: bool) -> None:
@@ -225,7 +230,7 @@ class Strips90(Variant[Ticket]):
         ticket = Ticket(serial=i, strip=want, grid=tuple(tuple(r) for r in rows))
         check_ticket(ticket)
         if raw.get("totals") != ticket.totals():
-            raise DeckError(f"ticket {i}: the printed row totals do not match its numbers")
+            raise DeckError("ticket %(i)s: the printed row totals do not match its numbers", i=i)
         return ticket
 
     def check_deck(self, tickets: Sequence[Ticket], free_centre: bool) -> None:
@@ -263,7 +268,7 @@ def variant_for(balls: object) -> Variant[Any]:
     """The variant of a deck's `game` or a game's `balls`; DeckError for one the kit lacks."""
     if isinstance(balls, bool) or not isinstance(balls, int) or balls not in VARIANTS:
         known = " or ".join(str(b) for b in VARIANTS)
-        raise DeckError(f"game must be {known}, not {balls!r}")
+        raise DeckError("game must be %(known)s, not %(balls)r", known=known, balls=balls)
     return VARIANTS[balls]
 
 

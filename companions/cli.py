@@ -31,12 +31,14 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
     if db_path:
         parent = Path(db_path).expanduser().resolve().parent
         if not parent.is_dir():
-            raise KitError(f"the folder for --db does not exist: {parent}")
+            raise KitError("the folder for --db does not exist: %(parent)s", parent=parent)
         config["DATABASE"] = str(Path(db_path).expanduser().resolve())
     try:
         app = create_app(instance_path=default_instance_dir(), settings=config)
     except Exception as exc:  # sqlite3.DatabaseError and friends: a bad --db file
-        raise KitError(f"cannot open the database {db_path or ''}: {exc}") from exc
+        raise KitError(
+            "cannot open the database %(db_path)s: %(reason)s", db_path=db_path or "", reason=exc
+        ) from exc
     server = Server(app, host, port, threads)
     # What phones type or scan: the LAN address, as the station's banner and the join QR use.
     shown = (netaddr.lan_address() or "127.0.0.1") if host in ("0.0.0.0", "::", "") else host

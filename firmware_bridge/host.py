@@ -49,7 +49,9 @@ def check_url(url: str) -> None:
     try:
         serial.serial_for_url(url, do_not_open=True)
     except (ValueError, serial.SerialException) as exc:
-        raise KitError(f"--device {url!r} is not a serial port URL: {exc}") from None
+        raise KitError(
+            "--device %(url)r is not a serial port URL: %(reason)s", url=url, reason=exc
+        ) from None
 
 
 class LinkState(StrEnum):

@@ -36,7 +36,9 @@ def _write(path: Path, data: bytes) -> None:
         tmp.replace(path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise KitError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise KitError(
+            "cannot write %(path)s: %(reason)s", path=path, reason=exc.strerror or exc
+        ) from None
 
 
 def print_options(f: Callable) -> Callable:
@@ -120,7 +122,12 @@ def print_cmd(deck_file, output, game, template, paper, lang, base_url, serials)
         raise KitError("-o would overwrite the deck file itself; give a .pdf name")
     deck = load_deck(deck_file)
     if game is not None and int(game) != deck.game:
-        raise KitError(f"{deck_file} is a {deck.game}-ball deck, not {game}-ball")
+        raise KitError(
+            "%(deck_file)s is a %(game)s-ball deck, not %(asked)s-ball",
+            deck_file=deck_file,
+            game=deck.game,
+            asked=game,
+        )
     used = _print_deck(deck, Path(output), template, paper, lang, base_url, serials)
     printed.remember(deck_file, used)
 
@@ -166,7 +173,12 @@ def generate(
     if template is not None:
         tpl = load_template(template)
         if tpl.game != int(game):
-            raise KitError(f"template {tpl.name} is for {tpl.game}-ball decks, not {game}-ball")
+            raise KitError(
+                "template %(name)s is for %(game)s-ball decks, not %(asked)s-ball",
+                name=tpl.name,
+                game=tpl.game,
+                asked=game,
+            )
     if base_url is not None:
         check_base_url(base_url)
     if serials:

@@ -47,7 +47,7 @@ _CHUNK = 64
 
 def page_size(paper: str, template: Template) -> tuple[float, float]:
     if paper not in PAPERS:
-        raise KitError(f"unknown paper {paper!r}; use a4 or letter")
+        raise KitError("unknown paper %(paper)r; use a4 or letter", paper=paper)
     size = PAPERS[paper]
     return landscape(size) if template.landscape else size
 
@@ -58,15 +58,20 @@ def check_base_url(base_url: str) -> str:
         parts = urlsplit(base_url)
         parts.port  # noqa: B018 - raises ValueError on a bad port
     except ValueError:
-        raise KitError(f"base URL {base_url!r} is not a valid URL") from None
+        raise KitError("base URL %(base_url)r is not a valid URL", base_url=base_url) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise KitError(
-            f"base URL must start with http:// or https:// and name a host: {base_url!r}"
+            "base URL must start with http:// or https:// and name a host: %(base_url)r",
+            base_url=base_url,
         )
     if parts.username is not None or parts.password is not None:
-        raise KitError(f"base URL must not contain a user name or password: {base_url!r}")
+        raise KitError(
+            "base URL must not contain a user name or password: %(base_url)r", base_url=base_url
+        )
     if parts.query or parts.fragment:
-        raise KitError(f"base URL must not have a ?query or #fragment: {base_url!r}")
+        raise KitError(
+            "base URL must not have a ?query or #fragment: %(base_url)r", base_url=base_url
+        )
     return base_url.rstrip("/")
 
 
@@ -145,8 +150,12 @@ def template_for(deck: Deck[Any], template: str | None) -> Template:
     if tpl.game != deck.game:
         fits = ", ".join(t for t in available_templates() if load_template(t).game == deck.game)
         raise KitError(
-            f"template {tpl.name} is for {tpl.game}-ball decks and this deck is {deck.game}-ball;"
-            f" use one of: {fits}"
+            "template %(name)s is for %(game)s-ball decks and this deck is %(deck_game)s-ball;"
+            " use one of: %(fits)s",
+            name=tpl.name,
+            game=tpl.game,
+            deck_game=deck.game,
+            fits=fits,
         )
     return tpl
 

@@ -255,7 +255,7 @@ def render_kit_pdf(*, lang: str = "es", paper: str = "a4", game: int = 75) -> by
     """
     labels = words(lang)  # validates lang
     if paper not in PAPERS:
-        raise KitError(f"unknown paper {paper!r}; use a4 or letter")
+        raise KitError("unknown paper %(paper)r; use a4 or letter", paper=paper)
     variant = variant_for(game)  # "game must be 75 or 90, not ..."
     page = PAPERS[paper]
 

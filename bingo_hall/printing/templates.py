@@ -81,13 +81,26 @@ def _number(data: dict, key: str, where: str, lo: float, hi: float, integer: boo
     kind = int if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or not lo <= value <= hi:
         what = "a whole number" if integer else "a number"
-        raise TemplateError(f"{where}: {key} must be {what} from {lo:g} to {hi:g}, not {value!r}")
+        raise TemplateError(
+            "%(where)s: %(key)s must be %(what)s from %(lo)g to %(hi)g, not %(value)r",
+            where=where,
+            key=key,
+            what=what,
+            lo=lo,
+            hi=hi,
+            value=value,
+        )
     return value
 
 
 def _colour(value: object, where: str, key: str) -> str:
     if not isinstance(value, str) or not _COLOUR.match(value):
-        raise TemplateError(f'{where}: {key} must be a colour like "#1565C0", not {value!r}')
+        raise TemplateError(
+            '%(where)s: %(key)s must be a colour like "#1565C0", not %(value)r',
+            where=where,
+            key=key,
+            value=value,
+        )
     return value.upper()
 
 
@@ -98,32 +111,41 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
     unknown = sorted(set(data) - known)
     if unknown:
         raise TemplateError(
-            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})"
+            "%(where)s: unknown key %(unknown)r (known: %(names)s)",
+            where=where,
+            unknown=unknown[0],
+            names=", ".join(sorted(known)),
         )
     game = data.get("game", 75)
     if game not in VARIANTS or isinstance(game, bool):
-        raise TemplateError(f"{where}: game must be 75 or 90, not {game!r}")
+        raise TemplateError(
+            "%(where)s: game must be 75 or 90, not %(game)r", where=where, game=game
+        )
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise TemplateError(f"{where}: description must be text")
+        raise TemplateError("%(where)s: description must be text", where=where)
     columns = int(_number(data, "columns", where, 1, 4, True))
     rows = int(_number(data, "rows", where, 1, 4, True))
     orientation = data.get("orientation", "portrait")
     if orientation not in ("portrait", "landscape"):
-        raise TemplateError(f'{where}: orientation must be "portrait" or "landscape"')
+        raise TemplateError('%(where)s: orientation must be "portrait" or "landscape"', where=where)
     margin = _number(data, "margin_mm", where, 0, 40, False)
     gap = _number(data, "gap_mm", where, 0, 40, False)
     theme = data.get("theme")
     if not isinstance(theme, dict):
-        raise TemplateError(f"{where}: the [theme] table is missing")
+        raise TemplateError("%(where)s: the [theme] table is missing", where=where)
     unknown = sorted(set(theme) - set(_THEME_KEYS) - {"letters"})
     if unknown:
-        raise TemplateError(f"{where}: unknown theme key {unknown[0]!r}")
+        raise TemplateError(
+            "%(where)s: unknown theme key %(unknown)r", where=where, unknown=unknown[0]
+        )
     letters = theme.get("letters")
     if not variant_for(game).has_letters and letters is None:  # no B I N G O to colour
         letters = [theme.get("accent")] * 5
     if not isinstance(letters, list) or len(letters) != 5:
-        raise TemplateError(f"{where}: theme.letters must list 5 colours, one per letter B I N G O")
+        raise TemplateError(
+            "%(where)s: theme.letters must list 5 colours, one per letter B I N G O", where=where
+        )
     colours = {k: _colour(theme.get(k), where, f"theme.{k}") for k in _THEME_KEYS}
     b, i, n, g, o = (_colour(c, where, "theme.letters") for c in letters)
     return Template(
@@ -157,9 +179,13 @@ def load_template(name_or_path: str) -> Template:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise TemplateError(f"cannot read template {path}: {exc}") from None
+        raise TemplateError(
+            "cannot read template %(path)s: %(reason)s", path=path, reason=exc
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise TemplateError(f"{path}: not valid TOML ({exc})") from None
+        raise TemplateError(
+            "%(path)s: not valid TOML (%(reason)s)", path=path, reason=exc
+        ) from None
     return template_from_dict(data, path.stem, str(path))

@@ -29,7 +29,9 @@ def _checked_pin(given: str | None) -> str | None:
         return None
     if not pin.strip() or len(pin) > 64:
         source = "--pin" if given is not None else "$BINGO_HALL_PIN"
-        raise KitError(f"{source} must be 1 to 64 characters (not blank), not {pin!r}")
+        raise KitError(
+            "%(source)s must be 1 to 64 characters (not blank), not %(pin)r", source=source, pin=pin
+        )
     return pin.strip()
 
 
@@ -59,7 +61,7 @@ def build_app(
     except KitError:
         raise
     except Exception as exc:  # sqlite3.Error, OSError: a database we cannot open
-        raise KitError(f"cannot open the database: {exc}") from None
+        raise KitError("cannot open the database: %(reason)s", reason=exc) from None
 
 
 def load_decks(app, paths: tuple[str, ...]) -> list:
@@ -251,7 +253,7 @@ def audit(seed, public_input, calls, balls):
     from .spoken import call_label
 
     if balls not in ("75", "90"):
-        raise KitError(f"--balls is 75 or 90, not {balls!r}")
+        raise KitError("--balls is 75 or 90, not %(balls)r", balls=balls)
     count = int(balls)
     key = parse_seed(seed)
     order = draw_order(key, public_input, count)
@@ -268,7 +270,10 @@ def audit(seed, public_input, calls, balls):
         if result.order_ok:
             click.echo(f"the {len(called)} calls follow the committed order")
         else:
-            raise KitError(f"call #{result.first_difference} does not follow the committed order")
+            raise KitError(
+                "call #%(first_difference)s does not follow the committed order",
+                first_difference=result.first_difference,
+            )
 
 
 @click.command("init-db")

@@ -633,10 +633,16 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise KitError(
-                f"port {port} is already in use (is another station running?); "
-                "stop it or choose another with --port"
+                "port %(port)s is already in use (is another station running?); stop it or choose "
+                "another with --port",
+                port=port,
             ) from None
-        raise KitError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise KitError(
+            "cannot listen on %(host)s:%(port)s: %(reason)s",
+            host=host,
+            port=port,
+            reason=exc.strerror or exc,
+        ) from None
 
 
 class Server:

@@ -17,7 +17,7 @@ from ...paths import default_instance_dir
 def _open(db: str | None) -> sqlite3.Connection:
     path = Path(db).expanduser() if db else default_instance_dir() / "bingo-hall.sqlite"
     if not path.is_file():
-        raise KitError(f"no station database at {path}")
+        raise KitError("no station database at %(path)s", path=path)
     conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     return conn
@@ -45,7 +45,9 @@ def ledger(db: str | None, lang: str, night_of: str | None, as_csv: bool, pdf: s
     try:
         summary = night(conn, night_of)
     except sqlite3.DatabaseError as exc:
-        raise KitError(f"cannot read the ledger from {db}: {exc}") from None
+        raise KitError(
+            "cannot read the ledger from %(db)s: %(reason)s", db=db, reason=exc
+        ) from None
     finally:
         conn.close()
     if pdf:
@@ -54,5 +56,7 @@ def ledger(db: str | None, lang: str, night_of: str | None, as_csv: bool, pdf: s
         try:
             Path(pdf).write_bytes(render_summary_pdf(summary, lang))
         except OSError as exc:
-            raise KitError(f"cannot write {pdf}: {exc.strerror}") from None
+            raise KitError(
+                "cannot write %(pdf)s: %(reason)s", pdf=pdf, reason=exc.strerror
+            ) from None
     click.echo(summary_csv(summary, lang) if as_csv else summary_text(summary, lang), nl=False)

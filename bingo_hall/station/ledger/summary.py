@@ -31,7 +31,9 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
         date = known[0] if known else ""
     elif date not in known:
         raise KitError(
-            f"no games on the night of {date}; the nights are: {', '.join(known) or 'none'}"
+            "no games on the night of %(date)s; the nights are: %(names)s",
+            date=date,
+            names=", ".join(known) or "none",
         )
     games = [g for g in _games(conn) if night_of(g["created"]) == date]
     paid_out = payouts.payouts(conn)
