@@ -140,9 +140,9 @@ def new_deck(
     return new_variant_deck(CARDS, n, seed, free_centre, name, progress)
 
 
-def _need(cond: bool, message: str) -> None:
+def _need(cond: bool, template: str, /, **params: Any) -> None:
     if not cond:
-        raise DeckError(message)
+        raise DeckError(template, **params)
 
 
 def deck_from_dict(data: Any) -> Deck[Any]:
@@ -150,7 +150,9 @@ def deck_from_dict(data: Any) -> Deck[Any]:
     _need(isinstance(data, dict), "not a deck file: expected a JSON object")
     _need(
         data.get("format") == FORMAT,
-        f"not a deck file: format is {data.get('format')!r}, expected {FORMAT!r}",
+        "not a deck file: format is %(found)r, expected %(expected)r",
+        found=data.get("format"),
+        expected=FORMAT,
     )
     deck_id, name = data.get("deck_id"), data.get("name")
     _need(
@@ -159,7 +161,11 @@ def deck_from_dict(data: Any) -> Deck[Any]:
     )
     _need(isinstance(name, str) and name.strip() != "", "the deck needs a name")
     created = data.get("created")
-    _need(isinstance(created, str), f"created must be an ISO 8601 date, not {created!r}")
+    _need(
+        isinstance(created, str),
+        "created must be an ISO 8601 date, not %(created)r",
+        created=created,
+    )
     try:
         datetime.fromisoformat(created)
     except ValueError:
@@ -182,7 +188,8 @@ def deck_from_dict(data: Any) -> Deck[Any]:
     variant = variant_for(game)
     _need(
         variant.free_centre or free is False,
-        f"a {variant.balls}-ball deck has no FREE square: free_centre is false",
+        "a %(balls)s-ball deck has no FREE square: free_centre is false",
+        balls=variant.balls,
     )
     raw_cards = data.get("cards")
     _need(isinstance(raw_cards, list) and len(raw_cards) > 0, "the deck has no cards")

@@ -156,15 +156,21 @@ class Cards75(Variant[Card]):
         }
 
     def ticket_from_dict(self, i: int, raw: Any) -> Card:
-        _need(isinstance(raw, dict), f"card #{i} is not an object")
+        _need(isinstance(raw, dict), "card #%(i)s is not an object", i=i)
         serial = raw.get("serial")
-        _need(serial == i, f"card #{i}: serial is {serial!r}, expected {i} (serials count from 1)")
+        _need(
+            serial == i,
+            "card #%(i)s: serial is %(serial)r, expected %(i)s (serials count from 1)",
+            i=i,
+            serial=serial,
+        )
         cols = raw.get("columns")
         _need(
             isinstance(cols, list)
             and len(cols) == 5
             and all(isinstance(c, list) and len(c) == 5 for c in cols),
-            f"card {i}: columns must be 5 lists of 5 numbers",
+            "card %(i)s: columns must be 5 lists of 5 numbers",
+            i=i,
         )
         card = Card(serial=i, columns=tuple(tuple(c) for c in cols))
         check_card(card)
@@ -213,19 +219,29 @@ class Strips90(Variant[Ticket]):
         }
 
     def ticket_from_dict(self, i: int, raw: Any) -> Ticket:
-        _need(isinstance(raw, dict), f"ticket #{i} is not an object")
+        _need(isinstance(raw, dict), "ticket #%(i)s is not an object", i=i)
         serial, strip = raw.get("serial"), raw.get("strip")
         _need(
-            serial == i, f"ticket #{i}: serial is {serial!r}, expected {i} (serials count from 1)"
+            serial == i,
+            "ticket #%(i)s: serial is %(serial)r, expected %(i)s (serials count from 1)",
+            i=i,
+            serial=serial,
         )
         want = (i - 1) // TICKETS_PER_STRIP + 1
-        _need(strip == want, f"ticket {i}: strip is {strip!r}, expected {want} (6 tickets a strip)")
+        _need(
+            strip == want,
+            "ticket %(i)s: strip is %(strip)r, expected %(want)s (6 tickets a strip)",
+            i=i,
+            strip=strip,
+            want=want,
+        )
         rows = raw.get("rows")
         _need(
             isinstance(rows, list)
             and len(rows) == ROWS
             and all(isinstance(r, list) and len(r) == COLUMNS for r in rows),
-            f"ticket {i}: rows must be 3 lists of 9 cells (null for a blank)",
+            "ticket %(i)s: rows must be 3 lists of 9 cells (null for a blank)",
+            i=i,
         )
         ticket = Ticket(serial=i, strip=want, grid=tuple(tuple(r) for r in rows))
         check_ticket(ticket)
@@ -272,6 +288,6 @@ def variant_for(balls: object) -> Variant[Any]:
     return VARIANTS[balls]
 
 
-def _need(cond: bool, message: str) -> None:
+def _need(cond: bool, template: str, /, **params: Any) -> None:
     if not cond:
-        raise DeckError(message)
+        raise DeckError(template, **params)

@@ -39,29 +39,75 @@ def _is_kit_error(module: object, names: list[str]) -> bool:
     return isinstance(found, type) and issubclass(found, KitError)
 
 
+def _is_text(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
 def _preformatted(arg: ast.expr) -> bool:
-    if isinstance(arg, ast.JoinedStr):
+    """An f-string, a `%` or `+` on strings, or a `.format()` in the message."""
+    if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mod):
         return True
-    return isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mod)
+    for node in ast.walk(arg):
+        if isinstance(node, ast.JoinedStr):
+            return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)):
+            if any(_is_text(side) for side in (node.left, node.right)):
+                return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format"
+        ):
+            return True
+    return False
+
+
+def _raises(tree: ast.AST) -> list[tuple[ast.Raise, ast.Call, list[str]]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            names = _dotted(node.exc.func)
+            if names and node.exc.args:
+                found.append((node, node.exc, names))
+    return found
+
+
+def _message_helpers(tree: ast.AST, module: object) -> dict[str, int]:
+    """Functions like `_need(cond, message)` that raise a KitError with one of their own
+    parameters as the message: name -> that parameter's position."""
+    helpers = {}
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef):
+            continue
+        params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+        for _, call, names in _raises(func):
+            first = call.args[0]
+            if isinstance(first, ast.Name) and first.id in params:
+                if _is_kit_error(module, names):
+                    helpers[func.name] = params.index(first.id)
+    return helpers
 
 
 def preformatted_raises(path: Path, root: Path = ROOT) -> list[str]:
-    """`file:line` of each `raise SomeKitError(<f-string or % string>, ...)` in the file."""
+    """`file:line` of each `raise SomeKitError(<formatted string>, ...)` in the file, and of
+    each call that hands a formatted string to a helper that raises it as a KitError."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    module = None
-    found = []
+    if not any(isinstance(node, ast.Raise) for node in ast.walk(tree)):
+        return []
+    module = importlib.import_module(_module_name(path, root))
+    found = [
+        node.lineno
+        for node, call, names in _raises(tree)
+        if _preformatted(call.args[0]) and _is_kit_error(module, names)
+    ]
+    helpers = _message_helpers(tree, module)
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
-            continue
-        call = node.exc
-        names = _dotted(call.func)
-        if not names or not call.args or not _preformatted(call.args[0]):
-            continue
-        if module is None:
-            module = importlib.import_module(_module_name(path, root))
-        if _is_kit_error(module, names):
-            found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}")
-    return found
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            at = helpers.get(node.func.id)
+            if at is not None and len(node.args) > at and _preformatted(node.args[at]):
+                found.append(node.lineno)
+    where = path.relative_to(root).as_posix()
+    return [f"{where}:{line}" for line in sorted(found)]
 
 
 def test_no_kit_error_is_raised_with_a_formatted_string():
@@ -74,7 +120,7 @@ def test_no_kit_error_is_raised_with_a_formatted_string():
     assert offenders == [], "raise these as KitError(template, **params):\n" + "\n".join(offenders)
 
 
-def test_the_check_finds_an_f_string_and_a_percent_string(tmp_path, monkeypatch):
+def test_the_check_finds_formatted_messages_and_spares_templates(tmp_path, monkeypatch):
     pkg = tmp_path / "sample_errors_pkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
@@ -85,9 +131,15 @@ def test_the_check_finds_an_f_string_and_a_percent_string(tmp_path, monkeypatch)
         "def b(n):\n    raise errors.KitError('card %s' % n)\n"
         "def c(n):\n    raise KitError('card %(n)s', n=n)\n"
         "def d(n):\n    raise ValueError(f'card {n}')\n"
+        "def e(n):\n    raise KitError('card ' + str(n))\n"
+        "def g(bad):\n    raise KitError('cards %(n)s', n=[i + 1 for i in bad])\n"
+        "def _need(ok, message):\n    if not ok:\n        raise DeckError(message)\n"
+        "def f(n):\n    _need(n > 0, f'card {n}')\n    _need(n > 1, 'card %(n)s', n=n)\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     assert preformatted_raises(pkg / "mod.py", tmp_path) == [
         "sample_errors_pkg/mod.py:4",
         "sample_errors_pkg/mod.py:6",
+        "sample_errors_pkg/mod.py:12",
+        "sample_errors_pkg/mod.py:19",
     ]

@@ -173,8 +173,9 @@ def load_template(name_or_path: str) -> Template:
         path = TEMPLATE_DIR / f"{name_or_path}.toml"
         if not path.is_file():
             raise TemplateError(
-                f"unknown template {name_or_path!r}; choose one of: "
-                + ", ".join(available_templates())
+                "unknown template %(name)r; choose one of: %(names)s",
+                name=name_or_path,
+                names=", ".join(available_templates()),
             )
     try:
         text = path.read_text(encoding="utf-8")
