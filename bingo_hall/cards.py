@@ -120,33 +120,35 @@ class Card:
 
 def check_card(card: Card) -> None:
     """Raise DeckError unless the card has the 1933 shape: ranges, 5x5, no repeats."""
-    where = f"card {card.serial}"
+    serial = card.serial
     if len(card.columns) != SIZE or any(len(col) != SIZE for col in card.columns):
-        raise DeckError("%(where)s: a card needs 5 columns of 5 numbers", where=where)
+        raise DeckError("card %(serial)s: a card needs 5 columns of 5 numbers", serial=serial)
     seen: set[int] = set()
     for c, col in enumerate(card.columns):
         for r, n in enumerate(col):
             if n is None:
                 if (r, c) != CENTRE:
-                    raise DeckError("%(where)s: only the centre square may be FREE", where=where)
+                    raise DeckError(
+                        "card %(serial)s: only the centre square may be FREE", serial=serial
+                    )
                 continue
             if isinstance(n, bool) or not isinstance(n, int):
                 raise DeckError(
-                    "%(where)s: column %(letter)s holds %(n)r, not a number",
-                    where=where,
+                    "card %(serial)s: column %(letter)s holds %(n)r, not a number",
+                    serial=serial,
                     letter=LETTERS[c],
                     n=n,
                 )
             rng = column_range(c)
             if n not in rng:
                 raise DeckError(
-                    "%(where)s: column %(letter)s has %(n)s, outside %(low)s-%(high)s",
-                    where=where,
+                    "card %(serial)s: column %(letter)s has %(n)s, outside %(low)s-%(high)s",
+                    serial=serial,
                     letter=LETTERS[c],
                     n=n,
                     low=rng.start,
                     high=rng.stop - 1,
                 )
             if n in seen:
-                raise DeckError("%(where)s: number %(n)s appears twice", where=where, n=n)
+                raise DeckError("card %(serial)s: number %(n)s appears twice", serial=serial, n=n)
             seen.add(n)

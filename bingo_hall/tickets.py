@@ -77,37 +77,44 @@ class Ticket:
 
 def check_ticket(ticket: Ticket) -> None:
     """Raise DeckError unless the ticket has the 90-ball shape (every rule of the docstring)."""
-    where = f"ticket {ticket.serial}"
+    serial = ticket.serial
     grid = ticket.grid
     if len(grid) != ROWS or any(len(row) != COLUMNS for row in grid):
-        raise DeckError("%(where)s: a ticket needs 3 rows of 9 cells", where=where)
+        raise DeckError("ticket %(serial)s: a ticket needs 3 rows of 9 cells", serial=serial)
     for r, row in enumerate(grid, start=1):
         for c, n in enumerate(row):
             if n is None:
                 continue
             if isinstance(n, bool) or not isinstance(n, int):
                 raise DeckError(
-                    "%(where)s: row %(r)s holds %(n)r, not a number", where=where, r=r, n=n
+                    "ticket %(serial)s: row %(r)s holds %(n)r, not a number",
+                    serial=serial,
+                    r=r,
+                    n=n,
                 )
             rng = column_range_90(c)
             if n not in rng:
                 raise DeckError(
-                    "%(where)s: column %(column)s has %(n)s, outside %(start)s-%(stop)s",
-                    where=where,
+                    "ticket %(serial)s: column %(column)s has %(n)s, outside %(start)s-%(stop)s",
+                    serial=serial,
                     column=c + 1,
                     n=n,
                     start=rng.start,
                     stop=rng.stop - 1,
                 )
         if sum(n is not None for n in row) != PER_ROW:
-            raise DeckError("%(where)s: row %(r)s must have exactly 5 numbers", where=where, r=r)
+            raise DeckError(
+                "ticket %(serial)s: row %(r)s must have exactly 5 numbers", serial=serial, r=r
+            )
     for c in range(COLUMNS):
         column = [grid[r][c] for r in range(ROWS) if grid[r][c] is not None]
         if not column:
-            raise DeckError("%(where)s: column %(column)s is empty", where=where, column=c + 1)
+            raise DeckError(
+                "ticket %(serial)s: column %(column)s is empty", serial=serial, column=c + 1
+            )
         if any(a >= b for a, b in zip(column, column[1:])):
             raise DeckError(
-                "%(where)s: column %(column)s must go down in ascending order",
-                where=where,
+                "ticket %(serial)s: column %(column)s must go down in ascending order",
+                serial=serial,
                 column=c + 1,
             )

@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import io
+import json
+
 import pytest
+from testkit import page_login
 
 from bingo_hall.claims import MAX_TARGET, Rules
 from bingo_hall.errors import DeckError, KitError
+from bingo_hall.manifest import new_deck
 from bingo_hall.web.errors import Conflict, RequestError
 from companions.errors import EntryError, tiles_total
 
@@ -63,3 +68,40 @@ def test_the_station_translates_a_pure_rules_message_at_the_edge(client, caller)
     assert r.get_json()["error"] == (
         "el ajuste target: la meta debe ser un número entero de puntos del 1 al 1000000"
     )
+
+
+def _deck_with_wrong_totals() -> dict:
+    data = json.loads(new_deck(3, seed="totals").to_json())
+    data["cards"][1]["totals"] = [0, 0, 0, 0, 0]
+    return data
+
+
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("es", "cartón 2: los totales impresos no coinciden con sus números"),
+        ("en", "card 2: the printed totals do not match its numbers"),
+    ],
+)
+def test_a_deck_files_problem_reaches_the_api_in_the_readers_language(client, caller, lang, words):
+    r = client.post(
+        f"/api/decks?lang={lang}",
+        data=json.dumps(_deck_with_wrong_totals()),
+        headers=caller.auth,
+        content_type="application/json",
+    )
+    assert r.status_code == 400
+    assert r.get_json()["error"] == words
+
+
+def test_an_uploaded_deck_files_problem_is_flashed_in_spanish(client):
+    csrf = page_login(client)
+    upload = io.BytesIO(json.dumps(_deck_with_wrong_totals()).encode())
+    r = client.post(
+        "/caller/decks?lang=es",
+        data={"deck": (upload, "x.deck.json"), "csrf_token": csrf},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+    assert r.status_code == 200
+    assert "cartón 2: los totales impresos no coinciden con sus números" in r.get_data(as_text=True)

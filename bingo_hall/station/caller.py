@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from ..errors import KitError
 from ..manifest import parse_deck
 from ..web.db import get_db
-from ..web.errors import RequestError
+from ..web.errors import RequestError, translated
 from ..web.security import local_path
 from .auth import (
     PinResult,
@@ -103,7 +103,7 @@ def upload_deck():
     except RequestError as exc:
         flash(exc.message())
     except KitError as exc:  # the deck file's problem, naming the card
-        flash(str(exc))
+        flash(translated(exc))
     return redirect(url_for("caller.new"))
 
 

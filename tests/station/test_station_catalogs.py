@@ -53,8 +53,20 @@ def test_every_station_string_has_a_spanish_translation(area):
     assert not missing, f"untranslated in {area}: {sorted(missing, key=str)}"
 
 
-#: the pure rules whose messages the station's pages show (a setting the Maestro changes)
-PURE_SHOWN = ["bingo_hall/claims.py", "bingo_hall/patterns.py"]
+#: the pure rules whose messages the station's pages show: a setting the Maestro changes, and
+#: a deck file the caller uploads (the manifest, each variant's cards and tickets, the deck)
+PURE_SHOWN = [
+    "bingo_hall/claims.py",
+    "bingo_hall/patterns.py",
+    "bingo_hall/manifest.py",
+    "bingo_hall/variants.py",
+    "bingo_hall/cards.py",
+    "bingo_hall/tickets.py",
+    "bingo_hall/strips.py",
+    "bingo_hall/deck.py",
+]
+#: how the pure rules raise: a KitError or DeckError's template, or `_need(cond, template)`
+PURE_KEYWORDS = {"KitError": None, "DeckError": None, "_need": (2,)}
 
 
 def test_the_pure_rules_messages_the_station_shows_have_a_spanish_translation():
@@ -64,8 +76,10 @@ def test_the_pure_rules_messages_the_station_shows_have_a_spanish_translation():
         translated = {m.id for m in read_po(f) if m.id and m.string and not m.fuzzy}
     found = set()
     for rel in PURE_SHOWN:
-        items = extract_from_file("python", ROOT / rel, keywords={"KitError": None})
+        items = extract_from_file("python", ROOT / rel, keywords=PURE_KEYWORDS)
         found |= {msg for _line, msg, _comments, _ctx in items}
     assert "patterns are played in Bingo Normal only" in found
+    assert "the deck needs a name" in found  # a `_need` check's message
+    assert "card %(serial)s: number %(n)s appears twice" in found
     missing = found - translated
     assert not missing, f"untranslated: {sorted(missing)}"
