@@ -170,10 +170,10 @@ class PrizeChanged(BoardChanged):
 @dataclass(frozen=True)
 class AutoDrawChanged(GameEvent):
     """The automatic draw started, paused (and why), resumed or stopped (`autodraw.py`): the
-    caller page shows it; the phones do not need it."""
+    caller page shows it. It comes only when the Maestro or a claim changes it, never per ball,
+    so the phones are not spared it (they ignore it)."""
 
     NAME: ClassVar[str] = "autodraw"
-    ROOM_ONLY: ClassVar[bool] = True
 
     state: Mapping[str, Any]
 
