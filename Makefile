@@ -7,8 +7,13 @@ TSTAMP  := $(VENV)/.installed-test
 
 .PHONY: run test dist install install-test system-test-deps catalogs clean
 
+# `make run PORT=5001 LANG=en`: the station's port (the demo cards' QR codes follow it) and the
+# language of the demo cards and pages. LANG counts only on make's command line, never the
+# environment's locale (LANG=en_US.UTF-8).
+RUN_ARGS := $(if $(PORT),--port $(PORT)) $(if $(filter command line,$(origin LANG)),--lang $(LANG))
+
 run: install catalogs
-	$(BIN)/bingo-hall demo
+	$(BIN)/bingo-hall demo $(RUN_ARGS)
 
 test: install-test catalogs system-test-deps
 	$(BIN)/ruff check .

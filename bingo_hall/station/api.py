@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify, request
 
 from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized
-from ..web.hub import EventStream, live_stream, sse
+from ..web.hub import EventStream, live_stream
 from ..web.inputs import is_ascii_number
 from ..web.inputs import json_body as body
 from ..web.instance import hall
@@ -157,13 +157,11 @@ def end(game_id: int):
 @bp.get("/games/<int:game_id>/events")
 @live_stream
 def game_events(game_id: int):
-    conn = get_db()
-    games.get_game(conn, game_id)
     # Under the station's server the stream is written by the event loop: an open screen holds
     # no thread, so there is no limit on screens to keep threads free for the Maestro.
     sub = hall().hub.subscribe(games.channel(game_id))
     try:
-        first = sse("snapshot", games.snapshot(conn, game_id))
+        first = games.snapshot_event(get_db, game_id)  # built once per change (404: no game)
     except BaseException:
         sub.close()
         raise

@@ -170,15 +170,29 @@ class PrizeChanged(BoardChanged):
 @dataclass(frozen=True)
 class AutoDrawChanged(GameEvent):
     """The automatic draw started, paused (and why), resumed or stopped (`autodraw.py`): the
-    caller page shows it. It comes only when the Maestro or a claim changes it, never per ball,
-    so the phones are not spared it (they ignore it)."""
+    caller page shows it; the phones do not need it."""
 
     NAME: ClassVar[str] = "autodraw"
+    ROOM_ONLY: ClassVar[bool] = True
 
     state: Mapping[str, Any]
 
     def to_json(self) -> JSON:
         return dict(self.state)
+
+
+@dataclass(frozen=True)
+class LedgerChanged(GameEvent):
+    """The round's prizes in money may have changed (a sale, a prize rule, a correction, a
+    payout, the currency): the caller page and the display fetch the prize line again
+    (the ledger, `bingo_hall.station.ledger`)."""
+
+    NAME: ClassVar[str] = "ledger"
+
+    changed: str
+
+    def to_json(self) -> JSON:
+        return {"changed": self.changed}
 
 
 #: every kind of game event (the pages listen for their names)
@@ -193,6 +207,7 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     ScoresChanged,
     PrizeChanged,
     AutoDrawChanged,
+    LedgerChanged,
 )
 
 #: the names a phone following its card skips (`/api/games/<id>/events?view=card`)

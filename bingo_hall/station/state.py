@@ -18,6 +18,10 @@ SnapshotExtender = Callable[[sqlite3.Connection, int], dict[str, Any]]
 CallGuard = Callable[[sqlite3.Connection, int], None]
 
 
+#: card pages rendered at once; more wait their turn (see StationState.page_gate)
+PAGE_RENDERS = 2
+
+
 @dataclass
 class StationState:
     #: parsed decks by id: a deck id never changes meaning (storing another deck under it fails)
@@ -30,6 +34,16 @@ class StationState:
     call_guards: list[CallGuard] = field(default_factory=list)
     #: the automatic draw's tickers by game id (`autodraw.Ticker`)
     tickers: dict[int, Any] = field(default_factory=dict)
+    #: the newest snapshot event of each game, as (hub events published when read, when, text)
+    snapshots: dict[int, tuple[int, float, str]] = field(default_factory=dict)
+    snapshots_lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the card pages' words for card.js, rendered once per (language, figures, prizes)
+    page_words: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    #: card pages being read and rendered at once (the others wait without holding Python's
+    #: lock): a join storm of phones then leaves the Maestro's draw its share of the CPU
+    page_gate: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(PAGE_RENDERS)
+    )
 
 
 def station_state(app: Flask | None = None) -> StationState:

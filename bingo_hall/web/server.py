@@ -59,6 +59,7 @@ from .hub import (
     Subscription,
 )
 from .instance import hall
+from .static_files import StaticFiles
 
 #: worker threads for reads: pages, card refreshes, claim checks (`serve --threads`)
 DEFAULT_THREADS = 16
@@ -265,6 +266,7 @@ class HallServer:
         self._stopping = False
         self._tasks: set[asyncio.Task] = set()
         self.collector = QuietCollector(0.0)  # set again, on the loop's clock, at start-up
+        self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
 
     def pools(self) -> list[WSGIMiddleware]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
@@ -294,6 +296,8 @@ class HallServer:
         if method not in READS:
             self.collector.action(self.loop.time() if self.loop else 0.0)
             await (self.maestro_actions if maestro else self.actions)(scope, receive, send)
+        elif self.statics.serves(scope):  # answered here on the loop, never by a worker
+            await self.statics(scope, receive, send)
         elif method == "GET" and self._is_stream(scope):
             await self._stream(scope, receive, send, maestro)
         else:

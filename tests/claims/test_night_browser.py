@@ -53,7 +53,7 @@ def test_a_false_claim_on_the_big_screen_names_the_card_and_the_player(client, l
     assert made.status_code == 201 and not made.get_json()["valid"]
     head = page.locator("#claim-show .show-head")
     expect(head).to_contain_text("Ana · Card 7 · No bingo", timeout=SLOW)
-    hall.post(f"/api/games/{gid}/check/8")  # shown to the room
+    hall.post(f"/api/games/{gid}/check/8")
     expect(head).to_have_text(re.compile(r"^Card 8 · No bingo yet"), timeout=SLOW)
     # the Maestro chose the player before pressing Check: the room hears the name too
     caller = page.context.new_page()

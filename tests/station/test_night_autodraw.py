@@ -51,9 +51,9 @@ def test_the_station_draws_by_itself_every_n_seconds(hall):
 def test_a_claim_checked_pauses_it_and_the_maestro_resumes(hall):
     gid = hall.new_game(draw="auto")
     auto(hall, gid, action="start", every=60)  # no ball comes during this test
-    assert hall.get(f"/api/games/{gid}/check/3").status_code == 200
-    assert state(hall, gid)["state"] == "running"  # a look that is not shown to the room
-    assert hall.post(f"/api/games/{gid}/check/3").status_code == 200  # shown: a claim
+    assert hall.get(f"/api/games/{gid}/check/3?quiet=1").status_code == 200
+    assert state(hall, gid)["state"] == "running"  # a GET only reads: not shown to the room
+    assert hall.post(f"/api/games/{gid}/check/3").status_code == 200
     assert state(hall, gid) | {"next_at": None, "next_in": None} == {
         "state": "paused",
         "every": 60,

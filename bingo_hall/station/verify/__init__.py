@@ -35,7 +35,8 @@ from ..model import Game
 from ..requests import Award, NewClaim, NewPlayer
 from ..requests import name as player_name
 from ..requests import serial as parse_serial
-from . import awards, record, schema, service, store
+from ..state import station_state
+from . import awards, card_view, record, schema, service, store
 from .judged import Checked
 from .variants import ClaimsKind, claims_kind, claims_of
 
@@ -64,6 +65,7 @@ def register(app: Flask) -> None:
     """Add card pages and claims to the station (`bingo_hall.app.create_app` calls this)."""
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
     app.register_blueprint(bp)
+    app.jinja_env.globals["follow_words"] = card_view.follow_words
     with app.app_context():
         games.add_snapshot_extender(_board_for_snapshot)
         games.add_call_guard(_refuse_balls_after_the_win)
@@ -84,16 +86,6 @@ def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
         return deck, deck.card(int(serial))
     except KitError:
         return None
-
-
-def _game_for_deck(conn: sqlite3.Connection, deck_id: str) -> int | None:
-    """The game a scanned card belongs to: the newest one in play with its deck, else the
-    newest finished one (its final calls are still worth seeing)."""
-    row = conn.execute(
-        "SELECT id FROM games WHERE deck_id = ? ORDER BY status = 'active' DESC, id DESC LIMIT 1",
-        (deck_id,),
-    ).fetchone()
-    return row[0] if row else None
 
 
 def _render_card(
@@ -125,6 +117,13 @@ def _render_card(
 @bp.get("/c/<deck_id>/<serial>/<sig>")
 @bp.get("/C/<deck_id>/<serial>/<sig>")
 def card_page(deck_id: str, serial: str, sig: str):
+    """A card as printed with the game's calls marked, read once (a handful of queries): the
+    page then follows the game from its events (static/card.js)."""
+    with station_state().page_gate:  # a storm of phones queues here, not for the CPU
+        return _card_page(deck_id, serial, sig)
+
+
+def _card_page(deck_id: str, serial: str, sig: str):
     conn = get_db()
     found = _signed_card(conn, deck_id, serial, sig)
     if found is None:
@@ -132,8 +131,7 @@ def card_page(deck_id: str, serial: str, sig: str):
             return jsonify(error="not a card of this hall"), 404
         return render_template("verify/not_a_card.html"), 404
     deck, card = found
-    gid = _game_for_deck(conn, deck.deck_id)
-    game = None if gid is None else games.get_game(conn, gid)
+    game = card_view.game_for_deck(conn, deck.deck_id)
     kind = claims_of(deck.variant)
     checked = None if game is None else service.check_for_page(conn, game, card)
     part = request.args.get("part") == "verdict"

@@ -64,6 +64,8 @@ class CardCheck:
     card: Card
     verdict: rules.Verdict
     judged_by: rules.Rules
+    calls: tuple[int, ...] = ()  # the round's live calls it was judged against, in order
+    penalties: tuple[rules.Penalty, ...] = ()  # the card's, this round
 
     @property
     def serial(self) -> int:

@@ -24,9 +24,10 @@ from ...ticket_claims import Prize, check_ticket_claim
 from ...web.db import transaction
 from ...web.errors import Conflict, RequestError
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
 from ..events import PrizeChanged
+from ..hooks import Awarded, Winner
 from ..model import Game, Round
 from ..requests import Award
 from ..variants import prize_plan
@@ -156,6 +157,8 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, A
                     "player, at_call) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (gid, rnd.round_id, str(prize), row["id"], row["serial"], row["player"], first),
                 )
+            won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
+            hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
         state = prize_state(conn, gid)
         games.publish(PrizeChanged(gid, state))
     return {

@@ -17,8 +17,9 @@ from typing import Any
 
 from ...web.db import transaction
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..events import ClaimRecorded, ScoresChanged, VerdictShown
+from ..hooks import Claimed
 from ..model import Game
 from ..requests import NewClaim, NewPlayer
 from . import awards, players, store
@@ -86,6 +87,10 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
                 sql += " AND line = ?"
                 args.append(judged.line)
             same_call = conn.execute(sql, args).fetchone()[0]
+            claim_id = cur.lastrowid
+            assert claim_id is not None  # an INSERT always sets it
+            claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
+            extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
         made = {
             "claim_id": cur.lastrowid,
             "game_id": gid,
@@ -97,6 +102,7 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
             "verdict": verdict,
             "penalty": judged.penalty,
             "simultaneous": same_call,
+            **extra,
         }
         games.publish(ClaimRecorded(gid, made))
         shown = kind.shown({**verdict, "round": rnd.number}, rnd.number, check.valid, made)

@@ -22,8 +22,9 @@ from .. import games
 from ..events import BoardChanged, PrizeChanged, ScoresChanged
 from ..model import Game, Round
 from ..requests import Award, NewClaim
+from ..round_load import load_round
 from ..variants import variant_of
-from . import awards, prizes, store
+from . import awards, card_view, prizes, store
 from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
 
 
@@ -136,11 +137,13 @@ class CardClaims(ClaimsKind):
     board_event = ScoresChanged
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Card) -> CardCheck:
-        rnd = games.current_round(conn, game.game_id)
-        calls = games.called_balls(conn, game.game_id)
+        loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
         r = store.game_rules(conn, game)
-        verdict = rules.judge(ticket, calls, r, store.penalties(conn, rnd.round_id, ticket.serial))
-        return CardCheck(game.game_id, rnd.number, ticket, verdict, r)
+        pens = tuple(store.penalties(conn, loaded.round.round_id, ticket.serial))
+        verdict = rules.judge(ticket, loaded.calls, r, pens)
+        return CardCheck(
+            game.game_id, loaded.state.round, ticket, verdict, r, loaded.state.balls_called, pens
+        )
 
     def grid(self, ticket: Card, checked: CardCheck | None) -> list[Any]:
         return card_grid(ticket, checked)
@@ -151,14 +154,15 @@ class CardClaims(ClaimsKind):
         """What the card's holder is told: the rounds it won (with the points), and "shout!"
         while it has a bingo in a round not yet awarded."""
         seen: dict[str, Any] = {"won": [], "shout": False}
-        if gid is not None:
-            board = awards.scores(conn, gid)
-            seen = {
-                "won": [a for a in board["awards"] if a["serial"] == ticket.serial],
-                "puntos": board["mode"] == "points",
-                "shout": bool(checked and checked.valid) and board["awarded"] is None,
-            }
-        return {"player": seen}
+        if gid is None or checked is None:
+            return {"player": seen, "follow": None}
+        got = card_view.card_awards(conn, gid, ticket.serial)  # one query, not the scoreboard
+        seen = {
+            "won": list(got.won),
+            "puntos": checked.judged_by.mode == rules.PUNTOS,
+            "shout": bool(checked.valid) and not got.awarded,
+        }
+        return {"player": seen, "follow": card_view.follow_card(checked, got)}
 
     def drawn(self, ticket: Card) -> dict[str, Any]:
         return {"lines": ticket.lines_by_name}
@@ -234,21 +238,35 @@ class StripClaims(ClaimsKind):
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
-        rnd = games.current_round(conn, game.game_id)
-        calls = games.called_balls(conn, game.game_id)
+        loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
+        rnd = loaded.round
         playing = prizes.current_prize(conn, game, rnd.round_id)
         prize = prizes.judged_prize(conn, game, rnd.round_id)
-        verdict = check_ticket_claim(ticket, calls, prize)
+        verdict = check_ticket_claim(ticket, loaded.calls, prize)
         won = tuple(
             WonPrize(w["prize"], w["round"])
             for w in prizes.won_by(conn, game.game_id, ticket.serial)
         )
         return TicketCheck(
-            game.game_id, rnd.number, ticket, verdict, tuple(calls), playing is None, won
+            game.game_id,
+            loaded.state.round,
+            ticket,
+            verdict,
+            loaded.state.balls_called,
+            playing is None,
+            won,
         )
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
         return ticket_grid(ticket, checked)
+
+    def page(
+        self, conn: sqlite3.Connection, gid: int | None, ticket: Ticket, checked: Any
+    ) -> dict[str, Any]:
+        """What the ticket's page follows the game with (card.js)."""
+        if gid is None or checked is None:
+            return {"follow": None}
+        return {"follow": card_view.follow_ticket(checked)}
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
