@@ -162,7 +162,7 @@ document.addEventListener("DOMContentLoaded", function () {
       const d = JSON.parse(ev.data);
       if (!S.state || d.round !== S.state.round || shown === "final") return;
       shown = "verdict";
-      (d.game === 90 ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
+      (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
       delete box.dataset.final;
     });
   }
