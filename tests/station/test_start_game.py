@@ -117,3 +117,39 @@ def test_a_shown_verdict_says_how_the_screens_draw_its_card(app, client, hall, m
     strips = hall.new_game()
     assert hall.post(f"/api/games/{strips}/claims", {"serial": 2}).status_code == 201
     assert shown == [("card", 5), ("ticket", 9)]
+
+
+def test_every_variant_reports_the_prizes_won_in_a_round_in_one_shape(app, client, hall):
+    """What the ledger (issue 27) pays: the prize, the call it was won on and the winners, the
+    same for a 75-ball round (one bingo) and a 90-ball round (its prizes in the order won)."""
+    from bingo_hall.manifest import new_strip_deck
+    from bingo_hall.station.games import current_round, get_game
+    from bingo_hall.station.verify.variants import claims_kind
+    from bingo_hall.web.db import get_db
+
+    cards = hall.new_game(draw="manual")
+    row = [n for n in hall.deck.card(2).rows[0] if n is not None]
+    hall.call(cards, *row)
+    assert (
+        hall.post(f"/api/games/{cards}/claims", {"serial": 2, "player": "Ana"}).status_code == 201
+    )
+    assert hall.post(f"/api/games/{cards}/award", {}).status_code == 200
+    strips = hall.load_deck(new_strip_deck(1, seed="won", name="Tiras"))
+    hall.deck = strips
+    tickets = hall.new_game(draw="manual")
+    hall.call(tickets, *strips.card(4).rows[2])
+    assert hall.post(f"/api/games/{tickets}/claims", {"serial": 4}).status_code == 201
+    assert hall.post(f"/api/games/{tickets}/award", {"prize": "linea"}).status_code == 200
+
+    def won(gid):
+        with app.app_context():
+            conn = get_db()
+            game = get_game(conn, gid)
+            found = claims_kind(game).prizes_won(conn, current_round(conn, gid).round_id)
+        return [
+            (p["prize"], p["at_call"], [(w["serial"], w["player"]) for w in p["winners"]])
+            for p in found
+        ]
+
+    assert won(cards) == [("bingo", 5, [(2, "Ana")])]
+    assert won(tickets) == [("linea", 5, [(4, None)])]

@@ -16,7 +16,7 @@ from ...cards import Card
 from ...errors import KitError
 from ...ticket_claims import check_ticket_claim
 from ...tickets import Ticket
-from ...variants import STRIPS, Variant
+from ...variants import CARDS, STRIPS, Variant
 from ...web.errors import Conflict, RequestError
 from .. import games
 from ..model import Game, Round
@@ -89,6 +89,12 @@ class ClaimsKind(ABC):
     def record_round(self, conn: sqlite3.Connection, round_id: int) -> dict[str, Any]:
         """What the game's record adds to each round."""
         return {}
+
+    @abstractmethod
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+        """The round's prizes awarded so far, in the order won, in one shape for every variant:
+        `{"prize", "at_call", "at", "winners": [{"claim_id", "serial", "player"}]}` (what a
+        ledger pays: who won which prize, on which card and on which call)."""
 
     def shown(
         self,
@@ -190,6 +196,18 @@ class CardClaims(ClaimsKind):
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return awards.scores(conn, game_id)
 
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+        row = conn.execute(
+            "SELECT a.claim_id, a.serial, a.player, a.made, c.at_call FROM awards a "
+            "JOIN claims c ON c.id = a.claim_id WHERE a.round_id = ?",
+            (round_id,),
+        ).fetchone()
+        if row is None:
+            return []
+        (prize,) = CARDS.plan(None).prizes  # one bingo a round, in Normal and in Puntos
+        winner = {"claim_id": row["claim_id"], "serial": row["serial"], "player": row["player"]}
+        return [{"prize": prize, "at_call": row["at_call"], "at": row["made"], "winners": [winner]}]
+
     def snapshot(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         try:
             return {"scores": awards.scores(conn, game_id), "prizes": None}
@@ -238,6 +256,9 @@ class StripClaims(ClaimsKind):
 
     def record_round(self, conn: sqlite3.Connection, round_id: int) -> dict[str, Any]:
         return {"prizes": prizes.awarded(conn, round_id)}  # in the order won
+
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+        return prizes.awarded(conn, round_id)
 
 
 #: the claims side of each variant, by `Variant.key`
