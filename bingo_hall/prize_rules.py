@@ -226,7 +226,7 @@ CORNERS = CellsRule(cells=((0, 0), (0, PER_ROW - 1), (ROWS - 1, 0), (ROWS - 1, P
 
 SPANISH = PrizeList(
     key="linea-bingo",
-    names=_names("Line, then Bingo", "Línea y bingo"),
+    names=_names("Line, then Bingo", "Línea y después bingo"),
     prizes=(
         Prize("linea", _names("Line", "Línea"), RowsRule(needed=1)),
         Prize("bingo", _names("Bingo", "Bingo"), FULL_ROWS),
@@ -248,7 +248,8 @@ UK = PrizeList(
 TAMBOLA = PrizeList(
     key="tambola",
     names=_names(
-        "Tambola (Housie): every prize open at once", "Tambola (Housie): todos los premios a la vez"
+        "Tambola (Housie): every prize open at once",
+        "Tambola (Housie): todos los premios abiertos a la vez",
     ),
     prizes=(
         Prize("early-five", _names("Early Five", "Cinco primeros"), CountRule(count=5)),

@@ -9,7 +9,7 @@ from flask import Blueprint, Flask
 
 from ..web import db as core_db
 from ..web import errors, i18n
-from . import api, auth, caller, display, hall_settings, phrases, schema
+from . import api, auth, caller, display, hall_settings, phrases, prize_lists, schema
 
 #: the station's templates and its static files (served at /static/)
 assets = Blueprint(
@@ -29,3 +29,4 @@ def register(app: Flask) -> None:
     errors.register_error_page(app, "/", "station/error.html")
     i18n.set_default_language(app, hall_settings.house_language)
     phrases.init_app(app)
+    prize_lists.init_app(app)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..manifest import Deck
+from ..prize_rules import PrizeList
 from ..web.instance import area_state
 
 SnapshotExtender = Callable[[sqlite3.Connection, int], dict[str, Any]]
@@ -21,6 +22,8 @@ class StationState:
     decks_lock: threading.Lock = field(default_factory=threading.Lock)
     #: `fn(conn, game_id) -> dict` merged into every game snapshot (claims adds `scores`)
     snapshot_extenders: list[SnapshotExtender] = field(default_factory=list)
+    #: the host's own 90-ball prize lists (`prizes/*.toml`), read once at start-up
+    prize_lists: tuple[PrizeList, ...] = ()
 
 
 def station_state() -> StationState:

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 from ... import claims as rules
 from ...cards import Card
 from ...errors import KitError
-from ...ticket_claims import check_ticket_claim
 from ...tickets import Ticket
 from ...variants import CARDS, STRIPS, Variant
 from ...web.errors import Conflict, RequestError
@@ -216,8 +215,8 @@ class CardClaims(ClaimsKind):
 
 
 class StripClaims(ClaimsKind):
-    """90 balls: a claim is of the prize being played, which the first valid claims share;
-    a false claim costs nothing."""
+    """90 balls: a claim names a prize that can be won now (the one being played, or any open
+    prize of Tambola), which the first valid claims share; a false claim costs nothing."""
 
     card_page = "verify/ticket.html"
     card_fragment = "verify/_ticket_fragment.html"
@@ -226,24 +225,25 @@ class StripClaims(ClaimsKind):
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
-        rnd = games.current_round(conn, game.game_id)
-        calls = games.called_balls(conn, game.game_id)
-        prize = prizes.judged_prize(conn, game, rnd.round_id)
-        verdict = check_ticket_claim(ticket, calls, prize)
-        return TicketCheck(game.game_id, rnd.number, ticket, verdict, tuple(calls))
+        return prizes.judge_ticket(conn, game, games.current_round(conn, game.game_id), ticket)
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
         return ticket_grid(ticket, checked)
+
+    def page(
+        self, conn: sqlite3.Connection, gid: int | None, ticket: Ticket, checked: Any
+    ) -> dict[str, Any]:
+        """What the ticket's holder is told besides its verdict: every prize of the round, who
+        won it and which are still open."""
+        return {"prize_board": None if gid is None else prizes.prize_state(conn, gid)}
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
     ) -> Judged:
         prize = prizes.playing(conn, game, rnd, claim.prize)
         ticket = store.game_card(conn, game, claim.serial)[1]
-        calls = games.called_balls(conn, game.game_id)
-        verdict = check_ticket_claim(ticket, calls, prize)
-        check = TicketCheck(game.game_id, rnd.number, ticket, verdict, tuple(calls))
-        return Judged(check, str(prize), None, calls, True, {"prize": str(prize)})
+        check = prizes.judge_ticket(conn, game, rnd, ticket, prize)
+        return Judged(check, prize, None, list(check.calls), True, {"prize": prize})
 
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         return prizes.award(conn, game_id, request)

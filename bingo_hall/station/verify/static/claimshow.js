@@ -121,13 +121,22 @@ document.addEventListener("DOMContentLoaded", function () {
     box.className = "claim-show " + (v.valid ? "valid" : "checked");
     box.dataset.serial = v.serial;
     const words = el("div", "show-words");
-    const prize = T.prizes[v.prize] || v.prize;
+    // The prize's name is the plan's data (the kit's lists or a host's), in the page's language.
+    const lang = document.documentElement.lang || "en";
+    const names = v.prize_names || {};
+    const prize = names[lang] || names.en || T.prizes[v.prize] || v.prize;
     const row = (name) => fill(T.row90, { name: name });
     let head = v.valid
-      ? fill(T.prize_won, { prize: prize }) + " " + fill(T.ticket, { n: v.serial }) + " · " + v.complete_rows.map(row).join(", ")
+      ? fill(T.prize_won, { prize: prize }) + " " + fill(T.ticket, { n: v.serial }) + (v.rows_needed ? " · " + v.complete_rows.map(row).join(", ") : "")
       : fill(T.prize_not_yet, { prize: prize });
-    if (!v.valid) {
-      const nearest = v.lines.filter((l) => !l.complete).sort((a, b) => a.missing.length - b.missing.length)[0];
+    if (!v.valid && v.rows_needed === null) {
+      // Early Five needs any numbers; Four Corners (or a host's cells) names the ones missing.
+      head += " · " + (v.prize_missing && v.prize_missing.length ? fill(T.missing, { numbers: v.prize_missing.join(", ") }) : fill(T.more_needed, { n: v.still_needed }));
+    } else if (!v.valid) {
+      // The row the prize lacks (Top Line: the top row), else the nearest row.
+      const want = new Set(v.prize_missing || []);
+      const lacking = v.lines.filter((l) => !l.complete && l.missing.some((n) => want.has(n)));
+      const nearest = lacking.length === 1 ? lacking[0] : v.lines.filter((l) => !l.complete).sort((a, b) => a.missing.length - b.missing.length)[0];
       if (nearest) head += " · " + fill(T.missing, { numbers: nearest.missing.join(", ") }) + " (" + row(nearest.name) + ")";
     }
     words.appendChild(el("p", "show-head", (opts.player ? opts.player + " · " : "") + head));

@@ -1,6 +1,7 @@
 // A 90-ball game's prizes, on the caller page (claims panel: check a typed serial, record a claim,
-// award the prize being played) and on /display (the prize being played and its last winners).
-// The state is the snapshot's `prizes`, kept live by the `prize` events (prizes.prize_state).
+// award a prize) and on /display (every prize, who won it, and what can still be won). The
+// state is the snapshot's `prizes`, kept live by the `prize` events (prizes.prize_state): in a
+// sequence one prize is played at a time (`current`); in Tambola every prize of `open` is.
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
@@ -10,9 +11,17 @@
   const S = window.Station;
   const gid = S.gameId;
   const fill = window.Station.fill;
-  const name = (p) => T.names[p] || p;
+  const lang = document.documentElement.lang || "en";
   const panel = $("claims");
   let prizes = S.state && S.state.prizes;
+
+  function name(p) {
+    const names = prizes && prizes.names && prizes.names[p];
+    return (names && (names[lang] || names.en)) || T.names[p] || p;
+  }
+  const openSet = () => prizes.order === "open";
+  const openNow = () => prizes.open || (prizes.current ? [prizes.current] : []);
+  const finished = () => (prizes.finished !== undefined ? prizes.finished : prizes.current === null);
 
   function who(winners) {
     return winners.map((w) => w.player || fill(T.claim_line, { serial: w.serial })).join(", ");
@@ -20,10 +29,16 @@
 
   function render() {
     if (!prizes) return;
-    const done = new Set(prizes.awarded.map((a) => a.prize));
+    const won = new Map(prizes.awarded.map((a) => [a.prize, a]));
+    const open = new Set(openNow());
     document.querySelectorAll("#prize-steps li").forEach((li) => {
-      li.classList.toggle("done", done.has(li.dataset.prize));
-      li.classList.toggle("now", li.dataset.prize === prizes.current);
+      const p = li.dataset.prize;
+      li.classList.toggle("done", won.has(p));
+      li.classList.toggle("now", open.has(p));
+      const whoEl = li.querySelector(".prize-who");
+      if (!whoEl) return;
+      const a = won.get(p);
+      whoEl.textContent = a ? fill(T.won_by, { who: who(a.winners), n: a.at_call }) : (openSet() && open.has(p) ? T.open : "");
     });
     const last = prizes.awarded[prizes.awarded.length - 1];
     const winners = $("prize-winners");
@@ -33,13 +48,30 @@
 
   // ---- caller page only ----
   const { say, api, showCard: showTicket, listClaims, readCard } = panel ? window.ClaimsPanel(gid) : {};
+  const choice = $("claim-prize");  // Tambola: the prize a claim names
+
+  // The prize a claim or the award is for: the one chosen (Tambola) or the one being played.
+  function chosen() {
+    if (choice) return choice.value;
+    return prizes.current || prizes.sequence[prizes.sequence.length - 1];
+  }
 
   function renderPanel() {
-    $("prize-done").hidden = prizes.current !== null;
+    $("prize-done").hidden = !finished();
+    if (choice) {
+      const open = new Set(openNow());
+      for (const opt of choice.options) {
+        opt.textContent = name(opt.value) + (open.has(opt.value) ? "" : " · " + T.won);
+        opt.dataset.open = open.has(opt.value) ? "yes" : "no";
+      }
+      // Keep the Maestro's choice while it is open; else move to the first open prize.
+      if (!open.has(choice.value) && open.size) choice.value = openNow()[0];
+    }
+    const prize = chosen();
     const award = $("award");
-    award.textContent = fill(T.award, { prize: name(prizes.current || prizes.sequence[prizes.sequence.length - 1]) });
-    const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prizes.current);
-    award.disabled = !standing.length || prizes.current === null || (S.state && S.state.status !== "active");
+    award.textContent = fill(T.award, { prize: name(prize) });
+    const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prize);
+    award.disabled = !standing.length || !openNow().includes(prize) || (S.state && S.state.status !== "active");
     listClaims(prizes.claims, T.none, (c) => {
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "");
       text += " · " + name(c.prize) + " · " + fill(T.at_call, { n: c.at_call }) + " · " + (c.valid ? T.valid : T.false_claim);
@@ -57,12 +89,13 @@
       if (!ref) return;
       try { say(""); await showTicket(ref); } catch (e) { say(e.message, true); }
     });
+    if (choice) choice.addEventListener("change", () => render());
     $("claim-submit").addEventListener("click", async () => {
       const ref = ticket();
       if (!ref) return;
       const payload = { serial: ref.serial };
       if ($("claim-player").value.trim()) payload.player = $("claim-player").value.trim();
-      if (prizes.current) payload.prize = prizes.current;
+      if (choice || prizes.current) payload.prize = chosen();
       try {
         const made = await api("POST", "claims", payload);
         await showTicket(ref);
@@ -70,10 +103,12 @@
       } catch (e) { say(e.message, true); }
     });
     $("award").addEventListener("click", async () => {
-      const current = prizes.current;
-      if (!current || !confirm(fill(T.confirm_award, { prize: name(current) }))) return;
+      const prize = chosen();
+      if (!openNow().includes(prize)) return;
+      const ask = openSet() ? T.confirm_award_open : T.confirm_award;
+      if (!confirm(fill(ask, { prize: name(prize) }))) return;
       try {
-        const done = await api("POST", "award", { prize: current });
+        const done = await api("POST", "award", { prize: prize });
         say(fill(T.awarded, { prize: name(done.prize), who: who(done.winners) }));
         prizes = done.prizes;
         render();
@@ -89,8 +124,11 @@
 
   S.onChange((kind, data, state) => {
     if (kind === "snapshot") prizes = (state && state.prizes) || prizes;
-    // A new round plays the sequence again from its first prize.
-    if (kind === "round" && prizes && data.previous) prizes = { ...prizes, awarded: [], claims: [], current: prizes.sequence[0] };
+    // A new round plays the prizes again: the sequence from its first, Tambola all open.
+    if (kind === "round" && prizes && data.previous) {
+      const first = prizes.first_open || [prizes.sequence[0]];
+      prizes = { ...prizes, awarded: [], claims: [], current: first[0], open: first, finished: false };
+    }
     render();
   });
   if (window.stationEvents) {
