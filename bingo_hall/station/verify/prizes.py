@@ -210,6 +210,8 @@ def _to_award(
             )
         if claimed:
             return claimed[0]
+        if len(plan.open_prizes(done)) > 1:
+            raise Conflict("no valid claim of an open prize to award")
     prize = playing(conn, game, rnd, asked)
     return prize, _standing_claims(conn, deck, plan, rnd.round_id, prize, live)
 
