@@ -7,6 +7,7 @@ each prize needs is worked out here from the grid, never taken from the code und
 from __future__ import annotations
 
 import pytest
+from tambolakit import corners, numbers, row, same_call_plan
 from testkit import Caller
 
 from bingo_hall.manifest import new_strip_deck
@@ -22,21 +23,6 @@ def hall(client, strips):
     return Caller(client, strips)
 
 
-def numbers(deck, serial: int) -> list[int]:
-    """A ticket's 15 numbers, row by row, read off its printed grid."""
-    return [n for row in deck.cards[serial - 1].grid for n in row if n is not None]
-
-
-def row(deck, serial: int, r: int) -> list[int]:
-    return [n for n in deck.cards[serial - 1].grid[r] if n is not None]
-
-
-def corners(deck, serial: int) -> list[int]:
-    """First and last number of the top row and of the bottom row."""
-    top, bottom = row(deck, serial, 0), row(deck, serial, 2)
-    return [top[0], top[-1], bottom[0], bottom[-1]]
-
-
 def claim(hall, gid, serial, prize, status=201, **extra):
     r = hall.post(f"/api/games/{gid}/claims", {"serial": serial, "prize": prize, **extra})
     assert r.status_code == status, r.get_json()
@@ -47,26 +33,6 @@ def award(hall, gid, prize, status=200):
     r = hall.post(f"/api/games/{gid}/award", {"prize": prize})
     assert r.status_code == status, r.get_json()
     return r.get_json()
-
-
-def same_call_plan(deck) -> tuple[int, int, list[int]]:
-    """Two tickets of different strips and calls whose LAST call gives ticket A its fifth number
-    (Early Five) and completes ticket B's top row (Top Line), with neither holding a prize
-    before it. Tickets of one strip share no number, so A is the strip-1 ticket holding x."""
-    b = 7  # the first ticket of strip 2
-    top = row(deck, b, 0)
-    x = top[-1]
-    a = next(s for s in range(1, 7) if x in numbers(deck, s))
-    before = top[:-1]  # B's top row but x: four of B's numbers
-    a_called = [n for n in numbers(deck, a) if n in before]
-    extra = [
-        n for n in numbers(deck, a) if n != x and n not in before and n not in numbers(deck, b)
-    ]
-    before += extra[: 4 - len(a_called)]
-    # worked out by hand: A holds 4 numbers and B holds 4 before the last call, 5 after it
-    assert len([n for n in numbers(deck, a) if n in before]) == 4
-    assert len([n for n in numbers(deck, b) if n in before]) == 4
-    return a, b, [*before, x]
 
 
 def test_every_tambola_prize_is_open_at_once_and_named_in_english_and_spanish(hall):

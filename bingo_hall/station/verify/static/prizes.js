@@ -49,6 +49,7 @@
   // ---- caller page only ----
   const { say, api, showCard: showTicket, listClaims, readCard } = panel ? window.ClaimsPanel(gid) : {};
   const choice = $("claim-prize");  // Tambola: the prize a claim names
+  let wasOpen = null;  // the open prizes at the last render (none yet: the page just loaded)
 
   // The prize a claim or the award is for: the one chosen (Tambola) or the one being played.
   function chosen() {
@@ -64,8 +65,10 @@
         opt.textContent = name(opt.value) + (open.has(opt.value) ? "" : " · " + T.won);
         opt.dataset.open = open.has(opt.value) ? "yes" : "no";
       }
-      // Keep the Maestro's choice while it is open; else move to the first open prize.
-      if (!open.has(choice.value) && open.size) choice.value = openNow()[0];
+      // The prize chosen was just won: move on to the first open one (a closed prize chosen on
+      // purpose stays chosen, and its claim is told when it was won).
+      if ((wasOpen === null || wasOpen.has(choice.value)) && !open.has(choice.value) && open.size) choice.value = openNow()[0];
+      wasOpen = open;
     }
     const prize = chosen();
     const award = $("award");
