@@ -34,9 +34,14 @@ def same_call_plan(deck: Deck) -> tuple[int, int, list[int]]:
     before = top[:-1]  # B's top row but x: four of B's numbers
     on_b = set(numbers(deck, b))
     a_called = [n for n in numbers(deck, a) if n in before]
-    extra = [n for n in numbers(deck, a) if n != x and n not in before and n not in on_b]
+    # A's numbers row by row in turn (first of each row, then second...), so that its five
+    # complete no row of A: Early Five is all A wins on the last call
+    rows = [row(deck, a, r) for r in range(3)]
+    spread = [rows[r][i] for i in range(5) for r in range(3)]
+    extra = [n for n in spread if n != x and n not in before and n not in on_b]
     before += extra[: 4 - len(a_called)]
     # worked out by hand: A holds 4 numbers and B holds 4 before the last call, 5 after it
     assert len([n for n in numbers(deck, a) if n in before]) == 4
     assert len([n for n in numbers(deck, b) if n in before]) == 4
+    assert all(any(n not in [*before, x] for n in rows[r]) for r in range(3))
     return a, b, [*before, x]
