@@ -247,10 +247,7 @@ UK = PrizeList(
 
 TAMBOLA = PrizeList(
     key="tambola",
-    names=_names(
-        "Tambola (Housie): every prize open at once",
-        "Tambola (Housie): todos los premios abiertos a la vez",
-    ),
+    names=_names("Tambola (Housie)", "Tambola (Housie)"),
     prizes=(
         Prize("early-five", _names("Early Five", "Cinco primeros"), CountRule(count=5)),
         Prize("top-line", _names("Top Line", "Línea de arriba"), RowsRule(rows=(0,))),
