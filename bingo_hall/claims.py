@@ -96,7 +96,9 @@ class Rules:
             or not isinstance(self.target, int)
             or not 1 <= self.target <= MAX_TARGET
         ):
-            raise KitError(f"the target must be a whole number of points from 1 to {MAX_TARGET}")
+            raise KitError(
+                "the target must be a whole number of points from 1 to %(n)s", n=MAX_TARGET
+            )
         if self.pattern is not None and self.mode != NORMAL:
             raise KitError("patterns are played in Bingo Normal only")
 

@@ -39,7 +39,7 @@ class BrokerSource:
 
     def _with_db(self, fn, *args: Any) -> Any:
         with self.app.app_context():
-            conn = db.connect(self.app.config["DATABASE"])
+            conn = db.connect(hall(self.app).config.database)
             try:
                 return fn(conn, *args)
             finally:

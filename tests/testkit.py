@@ -4,12 +4,21 @@ folders have a conftest.py and `import conftest` would find whichever came first
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 
 from bingo_hall.manifest import Deck, new_deck
+from bingo_hall.web.instance import hall
 
 TEST_PIN = "246810"  # the caller PIN of the `app` fixture
+
+
+def restart_with_pin(app, pin: str) -> None:
+    """The station as restarted with another caller PIN (same instance folder and database)."""
+    state = hall(app)
+    state.config = dataclasses.replace(state.config, caller_pin=pin)
+    app.config["CALLER_PIN"] = pin
 
 
 def eventually(check: Callable[[], object], timeout: float = 5.0) -> None:

@@ -15,13 +15,13 @@ from ..web.instance import hall
 from . import calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, issue_token
 from .decks import list_decks, store_deck
+from .events import ROOM_EVENTS
 from .requests import NewGame, Undo, expect_seq, idempotency_key
 from .requests import public_input as public_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 RETRY_MS = 2000  # EventSource reconnects by itself after this
-HEARTBEAT_S = 15.0  # a comment this often, so a screen that went away is noticed
 
 
 def _key(data: dict[str, Any]) -> str | None:
@@ -150,5 +150,6 @@ def game_events(game_id: int):
     except BaseException:
         sub.close()
         raise
-    skip = games.ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
-    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S, skip=skip).response()
+    skip = ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
+    heartbeat_s = hall().config.stream_heartbeat_s  # a gone screen is noticed
+    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=heartbeat_s, skip=skip).response()

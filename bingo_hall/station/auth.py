@@ -24,11 +24,11 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from flask import current_app, g, redirect, request, session, url_for
+from flask import g, redirect, request, session, url_for
 
 from ..web.db import get_db
 from ..web.errors import Forbidden, Unauthorized, wants_json
-from ..web.instance import area_state
+from ..web.instance import area_state, hall
 from ..web.limits import Backoff, BackoffRule, from_this_machine
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -66,7 +66,7 @@ def check_pin(pin: Any) -> tuple[PinResult, int]:
     spend the station's budget, and the console shows every attempt as it happens."""
     who = request.remote_addr or "?"
     local = from_this_machine(who)
-    expected = str(current_app.config["CALLER_PIN"])
+    expected = hall().config.caller_pin
     gate = _gate()
     with gate.lock:
         now = time.monotonic()
@@ -96,7 +96,7 @@ def _where() -> str:
 
 def _pin_tag() -> str:
     """A fingerprint of the current PIN: logins made under an older PIN stop working."""
-    pin = str(current_app.config["CALLER_PIN"])
+    pin = hall().config.caller_pin
     return hashlib.sha256(f"bingo-hall pin:{pin}".encode()).hexdigest()[:16]
 
 

@@ -16,6 +16,7 @@ from ..web.db import transaction
 from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
 from . import phrases
+from .events import CallMade, CallUndone
 from .games import active_round, last_seq, live_calls, publish
 from .model import Call, DrawMethod, UndoneCall
 from .requests import Undo
@@ -111,7 +112,7 @@ def _add_call(
                 call=call_label(chosen, n),
             )
             _remember(conn, key, done)
-        publish(gid, "call", done.to_json())
+        publish(CallMade(gid, done))
     return done
 
 
@@ -166,5 +167,5 @@ def undo_last(conn: sqlite3.Connection, game_id: int, undo: Undo) -> UndoneCall:
                 call=call_label(last["ball"], game.balls),
             )
             _remember(conn, key, done)
-        publish(gid, "undo", done.to_json())
+        publish(CallUndone(gid, done))
     return done

@@ -7,7 +7,6 @@ pool of `--threads` workers serves pages and checks, and the Maestro's actions h
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -16,13 +15,15 @@ from .. import netaddr
 from ..errors import KitError
 from ..paths import default_instance_dir
 from ..printed import stale_note
+from ..web.config import from_environment
+from ..web.instance import hall
 from ..web.server import DEFAULT_THREADS
 
 
 def _checked_pin(given: str | None) -> str | None:
     """--pin, else $BINGO_HALL_PIN; None lets the app keep (or make once) the PIN in its
     instance folder, so a restarted station keeps the PIN the Maestro already has."""
-    pin = given or os.environ.get("BINGO_HALL_PIN")
+    pin = given or from_environment().get("CALLER_PIN")
     if pin is None:
         return None
     if not pin.strip() or len(pin) > 64:
@@ -65,7 +66,7 @@ def load_decks(app, paths: tuple[str, ...]) -> list:
     from .decks import store_deck
 
     decks = [load_deck(p) for p in paths]
-    conn = connect(app.config["DATABASE"])
+    conn = connect(hall(app).config.database)
     try:
         for deck in decks:
             store_deck(conn, deck)
@@ -93,8 +94,9 @@ def run_server(app, host: str, port: int, threads: int, notes=()):
     click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")
     click.echo(f"  big screen:  http://{shown}:{real_port}/display")
     click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
-    click.echo(f"  caller PIN:  {app.config['CALLER_PIN']}")
-    click.echo(f"  database:    {app.config['DATABASE']}")
+    settings = hall(app).config
+    click.echo(f"  caller PIN:  {settings.caller_pin}")
+    click.echo(f"  database:    {settings.database}")
     for note in notes:
         click.echo(f"  {note}")
     click.echo("Press Ctrl+C to stop.", nl=True)
@@ -235,4 +237,4 @@ def audit(seed, public_input, calls, balls):
 def init_db(db):
     """Create or update the station's database."""
     app = build_app(db, None, str(default_instance_dir()))
-    click.echo(f"database ready: {app.config['DATABASE']}")
+    click.echo(f"database ready: {hall(app).config.database}")

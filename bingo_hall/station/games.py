@@ -19,6 +19,7 @@ from ..web.errors import Conflict, NotFound
 from ..web.instance import hall
 from . import phrases
 from .decks import get_deck
+from .events import GameEnded, GameEvent, PublicInputSet, RoundStarted
 from .model import Game, Round
 from .requests import NewGame
 from .settings import check_keys, rules_from
@@ -32,15 +33,18 @@ def channel(game_id: int) -> tuple[str, int]:
     return ("game", game_id)
 
 
-#: events for the hall's screens (the projector, the caller page) only: a phone following its
-#: card (`/api/games/<id>/events?view=card`) does not take them, so with a thousand phones a
-#: claim checked by the Maestro costs the phones nothing
-ROOM_EVENTS = frozenset({"verdict"})
+def publish(event: GameEvent) -> None:
+    """Tell every screen following the game. Only services call it: after the change is
+    committed, still holding the write lock, so events go out in the order of the commits."""
+    state = hall()
+    if not _holds(state.write_lock):
+        raise RuntimeError(f"the {event.NAME!r} event is published outside the write lock")
+    state.hub.publish(channel(event.game_id), event.NAME, event.to_json())
 
 
-def publish(game_id: int, event: str, data: dict[str, Any]) -> None:
-    """Tell every screen following the game. Call it only after the change is committed."""
-    hall().hub.publish(channel(game_id), event, data)
+def _holds(lock: Any) -> bool:
+    """This thread holds the RLock (threading.RLock's own check)."""
+    return bool(lock._is_owned())
 
 
 def get_game(conn: sqlite3.Connection, game_id: int) -> Game:
@@ -172,9 +176,9 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
                 ),
             )
             game_id = cur.lastrowid
-            assert game_id is not None
+            assert game_id is not None  # an INSERT always has a row id
             commitment = _new_round(conn, game_id, 1, new.public_input)
-        publish(game_id, "round", {"round": 1, "commitment": commitment})
+        publish(RoundStarted(game_id, 1, commitment))
         for old in other_active_games(conn, game_id):
             end_game(conn, old)
     return {"game_id": game_id, "commitment": commitment, "round": 1}
@@ -188,9 +192,9 @@ def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -
             if last_seq(conn, rnd.round_id):
                 raise Conflict("the public input can only be set before the first ball")
             conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
-        data = {"round": rnd.number, "commitment": rnd.commitment, "public_input": text}
-        publish(game.game_id, "round", data)
-    return data
+        event = PublicInputSet(game.game_id, rnd.number, rnd.commitment, text)
+        publish(event)
+    return event.to_json()
 
 
 def start_next_round(
@@ -203,14 +207,9 @@ def start_next_round(
             game, rnd = active_round(conn, game_id)
             conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
             commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
-        data = {
-            "round": rnd.number + 1,
-            "commitment": commitment,
-            "public_input": public_input,
-            "previous": rnd.reveal(),
-        }
-        publish(game.game_id, "round", data)
-    return data
+        event = RoundStarted(game.game_id, rnd.number + 1, commitment, public_input, rnd.reveal())
+        publish(event)
+    return event.to_json()
 
 
 def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False) -> list[Round]:
@@ -230,9 +229,9 @@ def end_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                 (game.game_id,),
             )
             rounds = _rounds(conn, game.game_id)
-        data = {"seed": rnd.seed, "round": rnd.number, "rounds": [r.reveal() for r in rounds]}
-        publish(game.game_id, "end", data)
-    return {"game_id": game.game_id, **data}
+        event = GameEnded(game.game_id, rnd.seed, rnd.number, tuple(r.reveal() for r in rounds))
+        publish(event)
+    return {"game_id": game.game_id, **event.to_json()}
 
 
 def add_snapshot_extender(fn) -> None:

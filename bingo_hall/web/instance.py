@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from .config import HallConfig
 from .hub import EventHub
 
 EXTENSION = "bingo_hall"
@@ -28,6 +29,8 @@ class HallState:
     """Everything one app keeps between requests. Nothing of it lives in a module global, so
     two apps in one process (tests, benchmarks) never share subscribers, caches or locks."""
 
+    #: the configuration, built once by create_app (web/config.py)
+    config: HallConfig
     hub: EventHub = field(default_factory=EventHub)
     #: serialises the station's writes, so events go out in the order of their commits
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -51,8 +54,8 @@ class HallState:
             return self.areas[name]
 
 
-def init_app(app: Flask) -> HallState:
-    state = HallState()
+def init_app(app: Flask, config: HallConfig) -> HallState:
+    state = HallState(config)
     app.extensions[EXTENSION] = state
     return state
 

@@ -43,7 +43,15 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol
 
 from ..errors import KitError
-from .hub import ENVIRON_KEY, LIVE_STREAM, Event, EventHub, EventStream, Subscription
+from .hub import (
+    ENVIRON_KEY,
+    HEARTBEAT,
+    LIVE_STREAM,
+    Event,
+    EventHub,
+    EventStream,
+    Subscription,
+)
 
 #: worker threads for reads: pages, card refreshes, claim checks (`serve --threads`)
 DEFAULT_THREADS = 16
@@ -106,26 +114,17 @@ class _Live:
     """One open screen on the event loop: its connection, and the events it could not be given
     yet because its socket was full (bounded: past the hub's queue size it is dropped)."""
 
-    __slots__ = (
-        "conn",
-        "transport",
-        "chunked",
-        "flag",
-        "quiet",
-        "ends",
-        "heartbeat_s",
-        "backlog",
-        "skip",
-    )
+    __slots__ = ("conn", "transport", "chunked", "flag", "pace", "backlog")
 
     def __init__(self, stream: EventStream, conn: _Protocol, chunked: bool, now: float) -> None:
         self.conn, self.transport, self.chunked = conn, conn.transport, chunked
         self.flag = asyncio.Event()  # set when the stream must end
-        self.quiet = now
-        self.heartbeat_s = stream.heartbeat_s
-        self.skip = stream.skip
-        self.ends = now + stream.max_seconds if stream.max_seconds else None
+        self.pace = stream.pace(now)  # skips, heartbeats and the end: the same rule as WSGI's
         self.backlog: list[bytes] | None = None
+
+    @property
+    def skip(self) -> frozenset[str]:
+        return self.pace.skip
 
     def frame(self, data: bytes) -> bytes:
         """HTTP/1.1 chunk framing, as h11 would write it (HTTP/1.0: the bytes as they are)."""
@@ -137,7 +136,7 @@ class _Live:
             return True
         if self.backlog is None and not self.conn.flow.write_paused:
             self.transport.write(chunk)
-            self.quiet = self.conn.loop.time()
+            self.pace.sent(self.conn.loop.time())
             return True
         if self.backlog is None:
             self.backlog = []
@@ -148,15 +147,15 @@ class _Live:
         """The socket can take more (the client read): what waited goes out, in order."""
         if self.backlog and not self.flag.is_set():
             self.transport.write(b"".join(self.backlog))
-            self.quiet = self.conn.loop.time()
+            self.pace.sent(self.conn.loop.time())
         self.backlog = None
 
     def tick(self, now: float) -> None:
         """Once a second: a heartbeat when quiet (it also finds dead sockets), the end when due."""
-        if self.ends is not None and now >= self.ends:
+        if self.pace.over(now):
             self.flag.set()
-        elif now - self.quiet >= self.heartbeat_s and not self.conn.flow.write_paused:
-            self.push(self.frame(b": heartbeat\n\n"), 1 << 30)
+        elif self.pace.heartbeat_due(now) and not self.conn.flow.write_paused:
+            self.push(self.frame(HEARTBEAT), 1 << 30)
 
 
 class _Relay(Subscription):

@@ -12,12 +12,17 @@ import copy
 import json
 import secrets
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bingo_hall.web.db import transaction
+from bingo_hall.web.db import connect, transaction
+from bingo_hall.web.hub import END
+from bingo_hall.web.instance import HallState, hall
 from companions.errors import EntryError
 from companions.registry import GameKind
+
+from . import live
 
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -181,25 +186,60 @@ def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str
     return {"view": view, "history": items, "version": version, "next": next_code}
 
 
-def rematch(conn: sqlite3.Connection, table: Table) -> str:
-    """A new table for the same game, players, house rules and PIN; the old one points to it.
-    Two phones asking at once get the same new table."""
-    with transaction(conn):
-        _version, next_code = _state(conn, table.code)
-        if next_code:
-            return next_code
-        code = _new_code(conn)
-        conn.execute(
-            "INSERT INTO companion_tables (code, game, settings, players, members, pin_hash) "
-            "SELECT ?, game, settings, players, members, pin_hash FROM companion_tables "
-            "WHERE code = ?",
-            (code, table.code),
-        )
-        conn.execute(
-            "UPDATE companion_tables SET next_code = ?, version = version + 1 WHERE code = ?",
-            (code, table.code),
-        )
-        return code
+def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
+    """A new table for the same game, players, house rules and PIN; the old one points to it,
+    and every phone at the old table is told. Two phones asking at once get the same new table."""
+    state = hall()
+    with state.write_lock:
+        with transaction(conn):
+            _version, next_code = _state(conn, table.code)
+            if next_code:
+                code = next_code
+            else:
+                code = _new_code(conn)
+                conn.execute(
+                    "INSERT INTO companion_tables (code, game, settings, players, members, "
+                    "pin_hash) SELECT ?, game, settings, players, members, pin_hash "
+                    "FROM companion_tables WHERE code = ?",
+                    (code, table.code),
+                )
+                conn.execute(
+                    "UPDATE companion_tables SET next_code = ?, version = version + 1 "
+                    "WHERE code = ?",
+                    (code, table.code),
+                )
+        _tell(state, table.code, snapshot(conn, table, kind))
+    return code
+
+
+def _tell(state: HallState, code: str, snap: dict[str, Any]) -> None:
+    """Publish the table's new view (holding the write lock, after the commit)."""
+    live.publish(state.hub, live.TableChanged(code, snap), live.rendered_views())
+
+
+def watch_check(database: str, table: Table, kind: GameKind) -> Callable[[], Any]:
+    """The once-a-second check of one followed table (`EventHub.watch`): publish its view when
+    its version moved without an event here (another process wrote the file), END when the
+    table is gone. It runs in the hub's watcher thread, so it keeps what it needs of the app."""
+    state = hall()
+    rendered = live.rendered_views()
+
+    def check() -> Any:
+        with state.write_lock:
+            conn = connect(database)
+            try:
+                version = table_version(conn, table.code)
+                if version is None:
+                    return END
+                if version == rendered.told.get(table.code):
+                    return None
+                snap = snapshot(conn, table, kind)
+            finally:
+                conn.close()
+            live.publish(state.hub, live.TableChanged(table.code, snap), rendered)
+        return None
+
+    return check
 
 
 def _bump(conn: sqlite3.Connection, code: str) -> None:
@@ -209,14 +249,19 @@ def _bump(conn: sqlite3.Connection, code: str) -> None:
 def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, change) -> dict[str, Any]:
     """Apply `change(conn)` and bump the version, then replay the whole history as it now
     stands, all inside one BEGIN IMMEDIATE: an EntryError rolls the change back, and the replay
-    that checked it is the snapshot every phone gets (one replay per change)."""
-    with transaction(conn):
-        change(conn)
-        _bump(conn, table.code)
-        items = history(conn, table.code)
-        view = replay(table, kind, items)
-        version, next_code = _state(conn, table.code)
-        return {"view": view, "history": items, "version": version, "next": next_code}
+    that checked it is the snapshot every phone gets (one replay per change), published after the
+    commit under the app's write lock."""
+    state = hall()
+    with state.write_lock:
+        with transaction(conn):
+            change(conn)
+            _bump(conn, table.code)
+            items = history(conn, table.code)
+            view = replay(table, kind, items)
+            version, next_code = _state(conn, table.code)
+            snap = {"view": view, "history": items, "version": version, "next": next_code}
+        _tell(state, table.code, snap)
+    return snap
 
 
 def add_entry(

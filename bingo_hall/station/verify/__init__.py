@@ -141,10 +141,8 @@ def check(game_id: int, serial: str):
     verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
     conn = get_db()
     _check_scanned(conn, game_id, serial)
-    kind, checked = service.check(conn, game_id, parse_serial(serial))
-    if request.args.get("quiet") != "1":
-        shown = kind.shown(checked.to_json(), checked.round, checked.valid)
-        games.publish(checked.game_id, "verdict", shown)
+    show = request.args.get("quiet") != "1"
+    kind, checked = service.check(conn, game_id, parse_serial(serial), show=show)
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
@@ -171,26 +169,18 @@ def list_players(game_id: int):
     return jsonify(players=store.players(conn, game_id))
 
 
-def _publish_scores(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
-    board = awards.scores(conn, gid)
-    games.publish(gid, "scores", board)
-    return board
-
-
 @bp.post("/api/games/<int:game_id>/players")
 @caller_required
 def add_player(game_id: int):
     conn = get_db()
-    added = store.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))
-    return jsonify({**added, "scores": _publish_scores(conn, added["game_id"])}), 201
+    return jsonify(service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))), 201
 
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
 def settings(game_id: int):
     conn = get_db()
-    changed = store.update_settings(conn, game_id, body(required=True))
-    return jsonify({**changed, "scores": _publish_scores(conn, changed["game_id"])})
+    return jsonify(service.update_settings(conn, game_id, body(required=True)))
 
 
 @bp.post("/api/games/<int:game_id>/claims")
@@ -198,14 +188,6 @@ def settings(game_id: int):
 def claim(game_id: int):
     conn = get_db()
     made = service.make_claim(conn, game_id, NewClaim.from_json(body(required=True)))
-    gid = made["game_id"]
-    kind = claims_kind(games.get_game(conn, gid))
-    games.publish(gid, "claim", made)
-    shown = kind.shown(
-        {**made["verdict"], "round": made["round"]}, made["round"], made["valid"], made
-    )
-    games.publish(gid, "verdict", shown)
-    games.publish(gid, kind.board_event, kind.board(conn, gid))
     return jsonify(made), 201
 
 

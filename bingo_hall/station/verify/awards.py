@@ -20,6 +20,7 @@ from ...web.errors import Conflict
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
+from ..events import ScoresChanged
 from . import store
 
 
@@ -97,6 +98,7 @@ def award(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         if finished:
             games.end_game(conn, gid)
             board = scores(conn, gid)
+        games.publish(ScoresChanged(gid, board))
     return {"award": award_row, "finished": finished, "scores": board}
 
 

@@ -35,6 +35,7 @@ from ...web.i18n import in_lang
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
+from ..events import PrizeChanged
 from ..model import Game, Round
 from ..requests import Award
 from ..variants import prize_plan
@@ -240,7 +241,7 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, A
                     (gid, rnd.round_id, prize, row["id"], row["serial"], row["player"], first),
                 )
         state = prize_state(conn, gid)
-        games.publish(gid, "prize", state)
+        games.publish(PrizeChanged(gid, state))
     return {
         "game_id": gid,
         "round": rnd.number,

@@ -18,6 +18,7 @@ from ...tickets import Ticket
 from ...variants import CARDS, STRIPS, Variant
 from ...web.errors import Conflict, RequestError
 from .. import games
+from ..events import BoardChanged, PrizeChanged, ScoresChanged
 from ..model import Game, Round
 from ..requests import Award, NewClaim
 from ..variants import variant_of
@@ -45,7 +46,8 @@ class ClaimsKind(ABC):
     card_page: ClassVar[str]
     card_fragment: ClassVar[str]
     layout: ClassVar[str]  # what the screens draw a shown verdict as (claimshow.js)
-    board_event: ClassVar[str]  # the event that carries the scores or prizes after a claim
+    #: the event that carries the scores or prizes after a claim (given `board()`)
+    board_event: ClassVar[type[BoardChanged]]
     shown_extra: ClassVar[dict[str, Any]] = {}  # what else a shown verdict says of its kind
 
     @abstractmethod
@@ -125,7 +127,7 @@ class CardClaims(ClaimsKind):
     card_page = "verify/card.html"
     card_fragment = "verify/_card_fragment.html"
     layout = "card"
-    board_event = "scores"
+    board_event = ScoresChanged
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Card) -> CardCheck:
         rnd = games.current_round(conn, game.game_id)
@@ -188,9 +190,7 @@ class CardClaims(ClaimsKind):
         return Judged(check, line.upper() if line else None, penalty, calls)
 
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
-        settled = awards.award(conn, game_id)
-        games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
-        return settled
+        return awards.award(conn, game_id)  # which tells the screens the new scores
 
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return awards.scores(conn, game_id)
@@ -221,7 +221,7 @@ class StripClaims(ClaimsKind):
     card_page = "verify/ticket.html"
     card_fragment = "verify/_ticket_fragment.html"
     layout = "ticket"
-    board_event = "prize"
+    board_event = PrizeChanged
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
