@@ -352,7 +352,8 @@ def _prize_list(data: Mapping[str, Any], source: str) -> PrizeList:
 def _check_no_cycle(prizes: Sequence[Prize], fail: Any) -> None:
     after = {p.key: p.after for p in prizes}
     for start in after:
-        seen, key = set(), start
+        seen: set[str] = set()
+        key: str | None = start
         while key is not None:
             if key in seen:
                 raise fail(f"prize {start!r} waits for itself through 'after'")

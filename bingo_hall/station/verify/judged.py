@@ -215,7 +215,7 @@ class TicketCheck:
             "open": v.open,
             "held": [p.key for p in self.held],
             "by_last_call": v.by_last_call,
-            "rows_needed": rule.needed if rows_rule else None,
+            "rows_needed": rule.needed if isinstance(rule, RowsRule) else None,
             "prize_numbers": self.prize_numbers if not rows_rule else [],
             "prize_missing": list(v.result.missing),
             "still_needed": v.result.still_needed,

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
 from typing import Any
 
 from ...manifest import Deck
@@ -168,7 +167,7 @@ def _standing_claims(
     plan: PrizePlan,
     round_id: int,
     prize: str,
-    live: Sequence[int],
+    live: list[int],
 ) -> list[sqlite3.Row]:
     """The round's valid claims of `prize` whose calls are still the start of the live calls,
     re-judged on the calls each one saw."""
@@ -192,7 +191,7 @@ def _to_award(
     rnd: Round,
     asked: str | None,
     deck: Deck[Any],
-    live: Sequence[int],
+    live: list[int],
 ) -> tuple[str, list[sqlite3.Row]]:
     """The prize an award settles and its standing valid claims. Without a name, the only open
     prize with a standing claim (in a sequence, the prize being played)."""
