@@ -150,4 +150,13 @@ def prize_plan(game: Game) -> PrizePlan:
     """The prizes a game plays, in order (or open at once), as its variant's data: what the
     screens list and a ledger pays. The plan is named by the game's API `mode` (its prize plan in
     the 90-ball game, normal or points in the 75-ball game)."""
-    return game_kind(game).plan(str(game.prizes or game.mode))
+    mode = str(game.prizes or game.mode)
+    try:
+        return game_kind(game).plan(mode)
+    except KitError:  # a host's list whose file left the prizes folder since the game began
+        raise KitError(
+            "game %(n)s plays the prize list %(mode)r, which is no longer in the prizes folder; "
+            "put its file back and restart the station",
+            n=game.game_id,
+            mode=mode,
+        ) from None

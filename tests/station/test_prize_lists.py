@@ -147,3 +147,14 @@ def test_serve_and_demo_stop_on_a_broken_list_with_one_line_and_exit_code_2(
     assert code == 2, (out, err)
     assert err.count("\n") == 1
     assert str(path) in err and "numbers must be a whole number from 1 to 15" in err
+
+
+def test_a_game_whose_list_left_the_prizes_folder_says_so_instead_of_failing(tmp_path, strips):
+    path = with_list(tmp_path, "diwali.toml", DIWALI)
+    hall = Caller(make_app(tmp_path).test_client(), strips)
+    gid = hall.new_game(mode="diwali", draw="manual")
+    path.unlink()
+    again = Caller(make_app(tmp_path).test_client(), strips)
+    r = again.get(f"/api/games/{gid}")
+    assert r.status_code == 400
+    assert "'diwali', which is no longer in the prizes folder" in r.get_json()["error"]
