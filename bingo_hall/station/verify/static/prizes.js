@@ -101,7 +101,7 @@
       if (choice || prizes.current) payload.prize = chosen();
       try {
         const made = await api("POST", "claims", payload);
-        await showTicket(ref);
+        await showTicket(ref, true);  // the room already sees the claim's own verdict
         say(name(made.prize) + " · " + (made.valid ? T.valid : T.false_claim), !made.valid);
       } catch (e) { say(e.message, true); }
     });
@@ -121,7 +121,7 @@
     S.onChange((kind) => {
       if (kind !== "call" && kind !== "undo" && kind !== "snapshot") return;
       const shown = $("claim-result").querySelector("[data-serial]");
-      if (shown) showTicket(shown.dataset.serial).catch(() => {});
+      if (shown) showTicket(shown.dataset.serial, true).catch(() => {});  // quietly, as claims.js
     });
   }
 
