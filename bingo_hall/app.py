@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Flask
 
-from .web import config, db, errors, i18n, inputs, instance, security
+from .web import config, db, errors, i18n, inputs, instance, security, static_files
 
 
 def create_app(
@@ -68,6 +68,7 @@ def create_app(
     i18n.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    static_files.init_app(app)  # versioned URLs, cached for good by the phones
     _register_areas(app)
     db.init_db(app)
     return app
@@ -83,10 +84,12 @@ def _register_areas(app: Flask) -> None:
         return
 
     from .station import register as register_station
+    from .station.ledger import register as register_ledger
     from .station.verify import register as register_verify
 
     register_station(app)
     register_verify(app)
+    register_ledger(app)
     if settings.device_url:
         from firmware_bridge.embedded import register as register_bridge
 

@@ -22,6 +22,7 @@ LAYERS = [
     ("bingo_hall.deck_cli", ENTRY, None),
     ("bingo_hall.printing.cli", ENTRY, None),
     ("bingo_hall.station.cli", ENTRY, None),
+    ("bingo_hall.station.ledger.cli", ENTRY, None),
     ("companions.cli", ENTRY, None),
     ("firmware_bridge.cli", ENTRY, None),
     ("bingo_hall.app", FACTORY, None),

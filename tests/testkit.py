@@ -30,6 +30,18 @@ def eventually(check: Callable[[], object], timeout: float = 5.0) -> None:
         time.sleep(0.01)
 
 
+def page_login(client) -> str:
+    """Log `client` in on the caller pages with the PIN, as the laptop's browser does; the
+    session's CSRF token (what the pages' `<meta name="csrf-token">` carries)."""
+    page = client.get("/caller/login").get_data(as_text=True)
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    pin = client.application.config["CALLER_PIN"]
+    r = client.post("/caller/login", data={"pin": pin, "csrf_token": token})
+    assert r.status_code == 302, r.get_data(as_text=True)[:200]
+    with client.session_transaction() as session:
+        return session["csrf"]
+
+
 class Caller:
     """The Maestro at a station under test: logged in with the caller PIN (a bearer token from
     POST /api/login), loading a deck, starting games and calling balls through the JSON API."""

@@ -17,7 +17,7 @@ from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
 from . import phrases
 from .events import CallMade, CallUndone
-from .games import active_round, last_seq, live_calls, publish
+from .games import active_round, check_call_allowed, last_seq, live_calls, publish
 from .model import Call, DrawMethod, UndoneCall
 from .requests import Undo
 from .spoken import call_label, spoken_both
@@ -78,6 +78,7 @@ def _add_call(
                 raise Conflict("this game draws automatically: use Draw")
             last = last_seq(conn, rnd.round_id)
             _check_expect(expect_seq, last)
+            check_call_allowed(conn, gid)
             called = [r["ball"] for r in live_calls(conn, rnd.round_id)]
             n = game.balls
             if source == DrawMethod.AUTO:

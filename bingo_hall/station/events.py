@@ -167,6 +167,34 @@ class PrizeChanged(BoardChanged):
     NAME: ClassVar[str] = "prize"
 
 
+@dataclass(frozen=True)
+class AutoDrawChanged(GameEvent):
+    """The automatic draw started, paused (and why), resumed or stopped (`autodraw.py`): the
+    caller page shows it; the phones do not need it."""
+
+    NAME: ClassVar[str] = "autodraw"
+    ROOM_ONLY: ClassVar[bool] = True
+
+    state: Mapping[str, Any]
+
+    def to_json(self) -> JSON:
+        return dict(self.state)
+
+
+@dataclass(frozen=True)
+class LedgerChanged(GameEvent):
+    """The round's prizes in money may have changed (a sale, a prize rule, a correction, a
+    payout, the currency): the caller page and the display fetch the prize line again
+    (the ledger, `bingo_hall.station.ledger`)."""
+
+    NAME: ClassVar[str] = "ledger"
+
+    changed: str
+
+    def to_json(self) -> JSON:
+        return {"changed": self.changed}
+
+
 #: every kind of game event (the pages listen for their names)
 EVENT_TYPES: tuple[type[GameEvent], ...] = (
     RoundStarted,
@@ -178,6 +206,8 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     VerdictShown,
     ScoresChanged,
     PrizeChanged,
+    AutoDrawChanged,
+    LedgerChanged,
 )
 
 #: the names a phone following its card skips (`/api/games/<id>/events?view=card`)

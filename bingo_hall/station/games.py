@@ -11,20 +11,24 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
+from collections.abc import Callable
 from typing import Any
 
 from .. import draw as rules
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound
+from ..web.hub import sse
 from ..web.instance import hall
 from . import phrases
 from .decks import get_deck
 from .events import GameEnded, GameEvent, PublicInputSet, RoundStarted
 from .model import Game, Round
 from .requests import NewGame
+from .round_load import load_round
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
-from .state import station_state
+from .state import CallGuard, station_state
 from .variants import kind_of
 
 
@@ -242,23 +246,32 @@ def add_snapshot_extender(fn) -> None:
         extenders.append(fn)
 
 
+def add_call_guard(fn: CallGuard) -> None:
+    """`fn(conn, game_id)` is asked before every ball is called (drawn, entered by hand or from
+    the ball machine), inside the call's transaction; it raises a Conflict to refuse it (claims
+    refuses balls between an award and Next round). Call it while the area registers."""
+    guards = station_state().call_guards
+    if fn not in guards:
+        guards.append(fn)
+
+
+def check_call_allowed(conn: sqlite3.Connection, game_id: int) -> None:
+    """Raise the Conflict of the first guard that refuses a ball now."""
+    for guard in list(station_state().call_guards):
+        guard(conn, game_id)
+
+
 def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """Everything a screen needs to draw itself from nothing (sent first on every SSE connect)."""
-    game = get_game(conn, game_id)
+    loaded = load_round(conn, game_id, revealed=True)
+    game, state = loaded.game, loaded.state
     gid = game.game_id
-    rnd = current_round(conn, gid)
     deck = get_deck(conn, game.deck_id)
-    live = live_calls(conn, rnd.round_id)
     n = game.balls
     calls = [
-        {"seq": r["seq"], "ball": r["ball"], "call": call_label(r["ball"], n), "at": r["called_at"]}
-        for r in live
+        {"seq": c.seq, "ball": c.ball, "call": call_label(c.ball, n), "at": c.at}
+        for c in state.calls
     ]
-    undone = conn.execute(
-        "SELECT seq, ball, undo_reason, undone_at FROM calls "
-        "WHERE round_id = ? AND undone_at IS NOT NULL ORDER BY seq",
-        (rnd.round_id,),
-    ).fetchall()
     last = calls[-1] if calls else None
     snap = {
         **game.to_json(),
@@ -269,27 +282,54 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             "free_centre": deck.free_centre,
             "game": deck.game,
         },
-        "round": rnd.number,
-        "commitment": rnd.commitment,
-        "public_input": rnd.public_input,
+        "round": state.round,
+        "commitment": state.commitment,
+        "public_input": state.public_input,
         "calls": calls,
         "last": last,
-        "spoken": spoken_both(last["ball"], n, phrases.current(conn)) if last else None,
-        "last_seq": last_seq(conn, rnd.round_id),
+        "spoken": spoken_both(state.last.ball, n, phrases.current(conn)) if state.last else None,
+        "last_seq": state.last_seq,
         "count": len(calls),
-        "left": n - len(calls),
+        "left": state.left,
         "undone": [
             {
-                "seq": r["seq"],
-                "ball": r["ball"],
-                "call": call_label(r["ball"], n),
-                "reason": r["undo_reason"],
-                "at": r["undone_at"],
+                "seq": u.seq,
+                "ball": u.ball,
+                "call": call_label(u.ball, n),
+                "reason": u.reason,
+                "at": u.at,
             }
-            for r in undone
+            for u in state.undone
         ],
-        "revealed": [r.reveal() for r in _rounds(conn, gid, revealed_only=True)],
+        "revealed": [r.to_dict() for r in state.revealed],
     }
     for extend in list(station_state().snapshot_extenders):
         snap.update(extend(conn, gid))
     return snap
+
+
+#: a snapshot kept for reuse is read again after this long even when nothing was published
+#: (a change no event tells, such as the hall's call phrases, shows within this time)
+SNAPSHOT_MAX_AGE_S = 5.0
+
+
+def snapshot_event(connect: Callable[[], sqlite3.Connection], game_id: int) -> str:
+    """The `snapshot` event's text for a screen that (re)connects, built once per change, not
+    once per screen: a thousand phones coming back from a Wi-Fi blip share one.
+
+    `connect()` gives the database connection, asked for only when the snapshot must be read.
+    The caller subscribes first. The kept text is reused only while no event has been published
+    since it was read (the hub's count is taken before reading, so a change committed meanwhile
+    is published after, and both reach the screen: snapshots and events are idempotent)."""
+    state, hub = station_state(), hall().hub
+    seen = hub.published
+    with state.snapshots_lock:
+        kept = state.snapshots.get(game_id)
+        now = time.monotonic()
+        if kept is not None and kept[0] == seen and now - kept[1] < SNAPSHOT_MAX_AGE_S:
+            return kept[2]
+        # one reader builds it; the others wait for it here instead of reading it too
+        text = sse("snapshot", snapshot(connect(), game_id))
+        if hub.published == seen:
+            state.snapshots[game_id] = (seen, now, text)
+        return text

@@ -197,8 +197,21 @@ def storage_problem(exc: sqlite3.Error) -> str | None:
     if code == SQLITE_READONLY:
         return "the station cannot save: its database file is read-only"
     if code in (SQLITE_IOERR, SQLITE_CANTOPEN):
+        if _out_of_files():  # every file the process may open is taken: not the disk
+            return "too many connections: the station cannot open its database now; try again"
         return "the station cannot read or write its database: check the disk"
     return None
+
+
+def _out_of_files(margin: int = 16) -> bool:
+    """Is this process (nearly) at its open-files limit? (Linux; elsewhere: not known, False.)"""
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        return len(os.listdir("/proc/self/fd")) >= soft - margin
+    except (ImportError, OSError, ValueError):
+        return False
 
 
 def init_app(app: Flask) -> None:

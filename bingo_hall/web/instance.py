@@ -43,6 +43,9 @@ class HallState:
     db_keeper: sqlite3.Connection | None = None
     db_identity: tuple[int, int] | None = None
     db_lost_logged: bool = False
+    #: does a request carry a valid caller credential? (headers -> bool; the station's auth
+    #: sets it; the server asks it on the event loop to give the Maestro its own workers)
+    credential_check: Callable[[Any], bool] | None = None
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -67,6 +67,11 @@ def entry_error(exc: EntryError):
 
 
 # --- start or join -----------------------------------------------------------------------------
+def to_the_tables() -> Response:
+    """`/` of `bingo-hall companions` (registered on the app there, not on the blueprint)."""
+    return redirect(url_for("companions.index", **_keep_lang()))
+
+
 @bp.route("/")
 def index():
     return render_template("companions/index.html", kinds=kinds(), errors={}, code="")

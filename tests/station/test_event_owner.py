@@ -45,7 +45,7 @@ def test_a_check_shown_to_the_room_is_told_under_the_write_lock(app, client, cal
     seen: list = []
     original = spy_on_publish(app, seen)
     try:
-        r = client.get(f"/api/games/{gid}/check/2", headers=caller.auth)
+        r = client.post(f"/api/games/{gid}/check/2", headers=caller.auth)
     finally:
         hall(app).hub.publish = original
     assert r.status_code == 200

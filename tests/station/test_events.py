@@ -123,7 +123,7 @@ def test_a_phone_following_its_card_does_not_take_the_big_screens_claim_verdicts
         screens = [r.iter_lines(chunk_size=1, decode_unicode=True) for r in (big, phone)]
         for lines in screens:
             assert read_events(lines, 1)[0][0] == "snapshot"
-        r = requests.get(f"{url}/api/games/{gid}/check/3", headers=h, timeout=5)
+        r = requests.post(f"{url}/api/games/{gid}/check/3", headers=h, timeout=5)
         assert r.status_code == 200
         call = requests.post(f"{url}/api/games/{gid}/draw", headers=h, timeout=5).json()
         on_big = read_events(screens[0], 2)

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, SIZE, Card
-from ...prize_rules import Prize, PrizeVerdict, RowsRule
+from ...prize_rules import Prize, PrizeList, PrizeVerdict, RowsRule
 from ...ticket_claims import complete_rows, rows_completed_by_last_call
 from ...tickets import ROW_NAMES, Ticket
 from ...variants import STRIPS
@@ -65,6 +65,8 @@ class CardCheck:
     card: Card
     verdict: rules.Verdict
     judged_by: rules.Rules
+    calls: tuple[int, ...] = ()  # the round's live calls it was judged against, in order
+    penalties: tuple[rules.Penalty, ...] = ()  # the card's, this round
 
     @property
     def serial(self) -> int:
@@ -144,9 +146,19 @@ def card_grid(card: Card, check: CardCheck | None) -> list[list[Square]]:
 
 
 @dataclass(frozen=True)
+class WonPrize:
+    """A prize a ticket won in its game, and the round it was won in."""
+
+    prize: str
+    round: int
+
+
+@dataclass(frozen=True)
 class TicketCheck:
     """A 90-ball ticket judged for one prize against the calls of its game's current round, with
-    the open prizes it holds now (one call may complete several)."""
+    the open prizes it holds now (one call may complete several); for its page, also whether the
+    round's last prize is already awarded (it is then judged for it, not played for), the prizes
+    the ticket has won in the game and the game's prize list (what the page judges with)."""
 
     game_id: int
     round: int
@@ -155,6 +167,9 @@ class TicketCheck:
     verdict: PrizeVerdict
     calls: tuple[int, ...]
     held: tuple[Prize, ...] = ()  # the open prizes the ticket holds now
+    round_over: bool = False
+    won: tuple[WonPrize, ...] = ()
+    rules: PrizeList | None = None
 
     @property
     def serial(self) -> int:
@@ -186,6 +201,12 @@ class TicketCheck:
     @property
     def complete_rows(self) -> list[str]:
         return [ROW_NAMES[r] for r in self.complete_row_indexes]
+
+    @property
+    def prize_names(self) -> dict[str, dict[str, str]]:
+        """Every prize of the game's list by its key, with its names ({"en", "es"})."""
+        prizes = self.rules.prizes if self.rules is not None else (self.prize,)
+        return {p.key: dict(p.names) for p in prizes}
 
     @property
     def prize_numbers(self) -> list[int]:
@@ -241,7 +262,14 @@ class TicketCheck:
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "round": self.round, **self.verdict_json()}
+        return {
+            "game_id": self.game_id,
+            "round": self.round,
+            **self.verdict_json(),
+            # None once the round's last prize is awarded: judged for it, no longer played for
+            "playing": None if self.round_over else self.prize.key,
+            "won": [{"prize": w.prize, "round": w.round} for w in self.won],
+        }
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from ...manifest import Deck
@@ -32,15 +33,16 @@ from ...web.db import transaction
 from ...web.errors import Conflict, RequestError
 from ...web.i18n import in_lang
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
 from ..events import PrizeChanged
+from ..hooks import Awarded, Winner
 from ..model import Game, Round
 from ..requests import Award
 from ..variants import prize_plan
 from . import store
 from .awards import still_standing
-from .judged import TicketCheck
+from .judged import TicketCheck, WonPrize
 
 
 def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
@@ -65,6 +67,33 @@ def _done(conn: sqlite3.Connection, round_id: int) -> list[str]:
     return [a["prize"] for a in awarded(conn, round_id)]
 
 
+def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> list[dict[str, Any]]:
+    """The prizes a ticket has won in the game, in order, each with its round's number."""
+    rows = conn.execute(
+        "SELECT pa.prize, r.number FROM prize_awards pa JOIN rounds r ON r.id = pa.round_id "
+        "WHERE pa.game_id = ? AND pa.serial = ? ORDER BY pa.id",
+        (game_id, serial),
+    )
+    return [{"prize": row["prize"], "round": row["number"]} for row in rows]
+
+
+def refuse_balls_once_all_won(conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+    """No ball after the round's last prize is awarded (the plan is finished: in a sequence its
+    last prize, in Tambola every prize), until the Maestro starts the next round."""
+    if prize_plan(game).finished(_done(conn, rnd.round_id)):
+        raise Conflict(
+            "no more balls: every prize of round %(n)s has been awarded; press Next round to "
+            "play on, or end the game",
+            n=rnd.number,
+        )
+
+
+def current_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> str | None:
+    """The prize being played now (in Tambola the first open one); None once the round's last
+    prize is awarded."""
+    return prize_plan(game).next_prize(_done(conn, round_id))
+
+
 def prize_name(plan: PrizePlan, key: str) -> str:
     """A prize's name in the reader's language (the plan's data: the kit's or the host's)."""
     names = plan.names().get(key)
@@ -72,24 +101,40 @@ def prize_name(plan: PrizePlan, key: str) -> str:
 
 
 def judge_ticket(
-    conn: sqlite3.Connection, game: Game, rnd: Round, ticket: Ticket, prize: str | None = None
+    conn: sqlite3.Connection,
+    game: Game,
+    rnd: Round,
+    ticket: Ticket,
+    prize: str | None = None,
+    *,
+    calls: Sequence[int] | None = None,
+    won: tuple[WonPrize, ...] = (),
 ) -> TicketCheck:
     """The ticket judged now for `prize`, or, without one, for the open prize it holds first
     (else the first open prize; once all are won, the plan's last), with every open prize it
-    holds: what a check shows and a claim stores."""
+    holds: what a check shows and a claim stores. `calls` when the caller has read them."""
     plan = prize_plan(game)
     rules = plan.prize_list
     if rules is None:
         raise RequestError("this game has no 90-ball prizes")
-    calls = games.called_balls(conn, game.game_id)
+    called = list(games.called_balls(conn, game.game_id) if calls is None else calls)
     done = _done(conn, rnd.round_id)
-    held = rules.held(ticket, set(calls), done)
+    held = rules.held(ticket, set(called), done)
     if prize is None:
         open_now = plan.open_prizes(done)
         prize = held[0].key if held else open_now[0] if open_now else plan.prizes[-1]
-    verdict = check_prize_claim(rules, ticket, calls, prize, done)
+    verdict = check_prize_claim(rules, ticket, called, prize, done)
     return TicketCheck(
-        game.game_id, rnd.number, ticket, rules.prize(prize), verdict, tuple(calls), held
+        game.game_id,
+        rnd.number,
+        ticket,
+        rules.prize(prize),
+        verdict,
+        tuple(called),
+        held,
+        plan.finished(done),
+        won,
+        rules,
     )
 
 
@@ -239,6 +284,8 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, A
                     "player, at_call) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (gid, rnd.round_id, prize, row["id"], row["serial"], row["player"], first),
                 )
+            won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
+            hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
         state = prize_state(conn, gid)
         games.publish(PrizeChanged(gid, state))
     return {

@@ -17,27 +17,33 @@ from typing import Any
 
 from ...web.db import transaction
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..events import ClaimRecorded, ScoresChanged, VerdictShown
+from ..hooks import Claimed
 from ..model import Game
 from ..requests import NewClaim, NewPlayer
-from . import awards, store
+from . import awards, players, store
 from .judged import Checked
 from .variants import ClaimsKind, claims_kind
 
 
 def check(
-    conn: sqlite3.Connection, game_id: int, serial: int, *, show: bool = False
+    conn: sqlite3.Connection,
+    game_id: int,
+    serial: int,
+    *,
+    show: bool = False,
+    player: str | None = None,
 ) -> tuple[ClaimsKind, Checked]:
     """The verdict on a card now, as the Maestro would give it (nothing is written); `show`
-    puts it on the hall's screens (a `verdict` event)."""
+    puts it on the hall's screens (a `verdict` event), naming the `player` the Maestro chose."""
     with hall().write_lock if show else nullcontext():
         game = games.get_game(conn, game_id)
         kind = claims_kind(game)
         checked = kind.check(conn, game, store.game_card(conn, game, serial)[1])
         if show:
             shown = kind.shown(checked.to_json(), checked.round, checked.valid)
-            games.publish(VerdictShown(game.game_id, shown))
+            games.publish(VerdictShown(game.game_id, {**shown, "player": player}))
     return kind, checked
 
 
@@ -81,6 +87,10 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
                 sql += " AND line = ?"
                 args.append(judged.line)
             same_call = conn.execute(sql, args).fetchone()[0]
+            claim_id = cur.lastrowid
+            assert claim_id is not None  # an INSERT always sets it
+            claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
+            extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
         made = {
             "claim_id": cur.lastrowid,
             "game_id": gid,
@@ -92,6 +102,7 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
             "verdict": verdict,
             "penalty": judged.penalty,
             "simultaneous": same_call,
+            **extra,
         }
         games.publish(ClaimRecorded(gid, made))
         shown = kind.shown({**verdict, "round": rnd.number}, rnd.number, check.valid, made)
@@ -112,6 +123,20 @@ def update_settings(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]
     with hall().write_lock:
         changed = store.update_settings(conn, game_id, data)
         return {**changed, "scores": _tell_scores(conn, changed["game_id"])}
+
+
+def rename_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """A player's name or team fixed (`players.rename`); the screens get the new scoreboard."""
+    with hall().write_lock:
+        renamed = players.rename(conn, game_id, data)
+        return {**renamed, "scores": _tell_scores(conn, renamed["game_id"])}
+
+
+def remove_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """A player taken off the table (`players.remove`); the screens get the new scoreboard."""
+    with hall().write_lock:
+        removed = players.remove(conn, game_id, data)
+        return {**removed, "scores": _tell_scores(conn, removed["game_id"])}
 
 
 def _tell_scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:

@@ -21,9 +21,10 @@ from .. import games
 from ..events import BoardChanged, PrizeChanged, ScoresChanged
 from ..model import Game, Round
 from ..requests import Award, NewClaim
+from ..round_load import load_round
 from ..variants import variant_of
-from . import awards, prizes, store
-from .judged import CardCheck, Checked, TicketCheck, card_grid, ticket_grid
+from . import awards, card_view, prizes, store
+from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,11 @@ class ClaimsKind(ABC):
         """Settle the round's prize (or the prize being played) by the rules."""
 
     @abstractmethod
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        """Raise a Conflict in words when the round is won and no ball may be called until the
+        Maestro starts the next round (the station's call guard asks this)."""
+
+    @abstractmethod
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         """The scores or the prizes, as the screens keep them."""
 
@@ -130,11 +136,13 @@ class CardClaims(ClaimsKind):
     board_event = ScoresChanged
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Card) -> CardCheck:
-        rnd = games.current_round(conn, game.game_id)
-        calls = games.called_balls(conn, game.game_id)
+        loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
         r = store.game_rules(conn, game)
-        verdict = rules.judge(ticket, calls, r, store.penalties(conn, rnd.round_id, ticket.serial))
-        return CardCheck(game.game_id, rnd.number, ticket, verdict, r)
+        pens = tuple(store.penalties(conn, loaded.round.round_id, ticket.serial))
+        verdict = rules.judge(ticket, loaded.calls, r, pens)
+        return CardCheck(
+            game.game_id, loaded.state.round, ticket, verdict, r, loaded.state.balls_called, pens
+        )
 
     def grid(self, ticket: Card, checked: CardCheck | None) -> list[Any]:
         return card_grid(ticket, checked)
@@ -145,14 +153,15 @@ class CardClaims(ClaimsKind):
         """What the card's holder is told: the rounds it won (with the points), and "shout!"
         while it has a bingo in a round not yet awarded."""
         seen: dict[str, Any] = {"won": [], "shout": False}
-        if gid is not None:
-            board = awards.scores(conn, gid)
-            seen = {
-                "won": [a for a in board["awards"] if a["serial"] == ticket.serial],
-                "puntos": board["mode"] == "points",
-                "shout": bool(checked and checked.valid) and board["awarded"] is None,
-            }
-        return {"player": seen}
+        if gid is None or checked is None:
+            return {"player": seen, "follow": None}
+        got = card_view.card_awards(conn, gid, ticket.serial)  # one query, not the scoreboard
+        seen = {
+            "won": list(got.won),
+            "puntos": checked.judged_by.mode == rules.PUNTOS,
+            "shout": bool(checked.valid) and not got.awarded,
+        }
+        return {"player": seen, "follow": card_view.follow_card(checked, got)}
 
     def drawn(self, ticket: Card) -> dict[str, Any]:
         return {"lines": ticket.lines_by_name}
@@ -192,6 +201,9 @@ class CardClaims(ClaimsKind):
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         return awards.award(conn, game_id)  # which tells the screens the new scores
 
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        awards.refuse_balls_once_awarded(conn, rnd)
+
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return awards.scores(conn, game_id)
 
@@ -225,7 +237,14 @@ class StripClaims(ClaimsKind):
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
-        return prizes.judge_ticket(conn, game, games.current_round(conn, game.game_id), ticket)
+        loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
+        won = tuple(
+            WonPrize(w["prize"], w["round"])
+            for w in prizes.won_by(conn, game.game_id, ticket.serial)
+        )
+        return prizes.judge_ticket(
+            conn, game, loaded.round, ticket, calls=loaded.state.balls_called, won=won
+        )
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
         return ticket_grid(ticket, checked)
@@ -233,9 +252,14 @@ class StripClaims(ClaimsKind):
     def page(
         self, conn: sqlite3.Connection, gid: int | None, ticket: Ticket, checked: Any
     ) -> dict[str, Any]:
-        """What the ticket's holder is told besides its verdict: every prize of the round, who
-        won it and which are still open."""
-        return {"prize_board": None if gid is None else prizes.prize_state(conn, gid)}
+        """What the ticket's page follows the game with (card.js), and every prize of the round,
+        who won it and which are still open."""
+        if gid is None or checked is None:
+            return {"follow": None, "prize_board": None}
+        return {
+            "follow": card_view.follow_ticket(checked),
+            "prize_board": prizes.prize_state(conn, gid),
+        }
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
@@ -247,6 +271,9 @@ class StripClaims(ClaimsKind):
 
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         return prizes.award(conn, game_id, request)
+
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        prizes.refuse_balls_once_all_won(conn, game, rnd)
 
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return prizes.prize_state(conn, game_id)

@@ -74,7 +74,8 @@ document.addEventListener("DOMContentLoaded", function () {
       else if (v.kind !== "bingo") head += " · " + (T.kinds[v.kind] || v.kind);
       if (v.points !== null) head += " · " + fill(T.points, { n: v.points });
     } else {
-      head = opts.penalty ? T.no_bingo : T.no_bingo_yet;
+      // the room hears whose claim failed: the card, and the player where the Maestro named one
+      head = fill(T.card, { n: v.serial }) + " · " + (opts.penalty ? T.no_bingo : T.no_bingo_yet);
       if (v.missing && v.missing.numbers.length) {
         const tpl = v.missing.numbers.length === 1 ? T.lacks_one : T.lacks_many;
         head += ": " + fill(tpl, { line: label(v.missing.line), numbers: v.missing.numbers.join(", ") });
@@ -128,7 +129,7 @@ document.addEventListener("DOMContentLoaded", function () {
     const row = (name) => fill(T.row90, { name: name });
     let head = v.valid
       ? fill(T.prize_won, { prize: prize }) + " " + fill(T.ticket, { n: v.serial }) + (v.rows_needed ? " · " + v.complete_rows.map(row).join(", ") : "")
-      : fill(T.prize_not_yet, { prize: prize });
+      : fill(T.ticket, { n: v.serial }) + " · " + fill(T.prize_not_yet, { prize: prize });
     if (!v.valid && v.rows_needed === null) {
       // Early Five needs any numbers; Four Corners (or a host's cells) names the ones missing.
       head += " · " + (v.prize_missing && v.prize_missing.length ? fill(T.missing, { numbers: v.prize_missing.join(", ") }) : fill(T.more_needed, { n: v.still_needed }));

@@ -57,6 +57,14 @@
     return prizes.current || prizes.sequence[prizes.sequence.length - 1];
   }
 
+  // A call, an undo or an award changes what a shown ticket looks like ("Playing for Bingo"):
+  // show it again on the Maestro's panel only (quiet: the room is not shown it again, and a
+  // hands-free draw is not paused as for a claim).
+  function refreshShown() {
+    const shown = $("claim-result").querySelector("[data-serial]");
+    if (shown) showTicket(shown.dataset.serial, true).catch(() => {});
+  }
+
   function renderPanel() {
     $("prize-done").hidden = !finished();
     if (choice) {
@@ -72,7 +80,7 @@
     }
     const prize = chosen();
     const award = $("award");
-    award.textContent = fill(T.award, { prize: name(prize) });
+    award.textContent = finished() ? T.all_done : fill(T.award, { prize: name(prize) });
     const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prize);
     award.disabled = !standing.length || !openNow().includes(prize) || (S.state && S.state.status !== "active");
     listClaims(prizes.claims, T.none, (c) => {
@@ -115,13 +123,12 @@
         say(fill(T.awarded, { prize: name(done.prize), who: who(done.winners) }));
         prizes = done.prizes;
         render();
+        refreshShown();
       } catch (e) { say(e.message, true); }
     });
     // A call or undo changes what a shown ticket looks like: refresh it.
     S.onChange((kind) => {
-      if (kind !== "call" && kind !== "undo" && kind !== "snapshot") return;
-      const shown = $("claim-result").querySelector("[data-serial]");
-      if (shown) showTicket(shown.dataset.serial, true).catch(() => {});  // quietly, as claims.js
+      if (kind === "call" || kind === "undo" || kind === "snapshot") refreshShown();
     });
   }
 
@@ -135,7 +142,12 @@
     render();
   });
   if (window.stationEvents) {
-    window.stationEvents.addEventListener("prize", (ev) => { prizes = JSON.parse(ev.data); render(); });
+    window.stationEvents.addEventListener("prize", (ev) => {
+      const before = prizes && prizes.current;
+      prizes = JSON.parse(ev.data);
+      render();
+      if (panel && prizes.current !== before) refreshShown();
+    });
   }
   render();
 })();

@@ -371,7 +371,10 @@
     items.slice(0, 3).forEach(function (a) {
       var li = el("li");
       li.appendChild(el("span", {}, [a.suspect, a.weapon, a.room].map(label).join(", ")));
-      li.appendChild(el("small", {}, fmt(T.bits, {b: a.bits.toFixed(2)})));
+      // Expected bits b, in players' words: the answer should leave about 1 in 2^b of the deals.
+      var ruledOut = Math.round(100 * (1 - Math.pow(2, -a.bits)));
+      li.appendChild(el("small", {class: "cl-rules-out"},
+        ruledOut > 0 ? fmt(T.rules_out, {p: ruledOut}) : T.rules_out_nothing));
       var use = el("button", {type: "button", class: "ghost"}, T.use);
       use.addEventListener("click", function () {
         editing = null; tab = "suggestion"; drawForm();

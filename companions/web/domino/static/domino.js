@@ -67,7 +67,7 @@
         el("div", {class: "dm-name", text: name}),
         el("div", {class: "dm-rubbers"}, [
           el("b", {class: "dm-rubber-count", text: String(rub)}),
-          el("span", {class: "small", text: " " + T.rubbers_word + " " + fmt(T.of_target, {n: target})}),
+          el("span", {class: "small", text: " " + fmt(rub === 1 ? T.rubber_of : T.rubbers_of, {n: target})}),
         ]),
         dots,
         el("div", {class: "dm-points"}, [

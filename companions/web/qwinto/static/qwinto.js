@@ -223,9 +223,11 @@
     $("qw-pad-title").textContent = shown + " · " + fmt(T.box, {row: T.row[colour], n: box + 1});
     $("qw-pad-error").hidden = true;
     var mark = view.roll && canWrite(shown) ? view.roll.sum : null;
-    // the sum of the dice thrown: one die 1-6, two 2-12, three 3-18
+    // What can be accepted: the announced (or already written) sum alone; else a sum the dice
+    // thrown can make: one die 1-6, two 2-12, three 3-18.
     var count = view.rolls && view.roll ? view.roll.colours.length : 0;
     var lowest = count ? count : view.layout.lowest, highest = count ? 6 * count : view.layout.highest;
+    if (count && view.roll.sum !== null && view.roll.sum !== undefined) lowest = highest = view.roll.sum;
     numbers($("qw-pad-numbers"), lowest, highest, mark, function (n) {
       Table.post({op: "place", player: shown, colour: pad.colour, box: pad.box, value: n})
         .then(closeDialogs, fail("qw-pad-error"));
