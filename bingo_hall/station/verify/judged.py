@@ -170,6 +170,7 @@ class TicketCheck:
     round_over: bool = False
     won: tuple[WonPrize, ...] = ()
     rules: PrizeList | None = None
+    board: dict[str, Any] | None = None  # the round's prizes, who won each (prizes._board)
 
     @property
     def serial(self) -> int:

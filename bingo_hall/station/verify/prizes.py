@@ -118,7 +118,8 @@ def judge_ticket(
     if rules is None:
         raise RequestError("this game has no 90-ball prizes")
     called = list(games.called_balls(conn, game.game_id) if calls is None else calls)
-    done = _done(conn, rnd.round_id)
+    won_now = awarded(conn, rnd.round_id)
+    done = [a["prize"] for a in won_now]
     held = rules.held(ticket, set(called), done)
     if prize is None:
         open_now = plan.open_prizes(done)
@@ -135,7 +136,25 @@ def judge_ticket(
         plan.finished(done),
         won,
         rules,
+        _board(plan, won_now),
     )
+
+
+def _board(plan: PrizePlan, won_now: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round's prizes as the screens list them: each prize, who won it, which are open."""
+    done = [a["prize"] for a in won_now]
+    return {
+        "mode": plan.mode,
+        "order": str(plan.order),
+        "sequence": list(plan.prizes),
+        "names": plan.names(),
+        "plan_names": plan.list_names(),
+        "awarded": won_now,
+        "open": list(plan.open_prizes(done)),
+        "first_open": list(plan.open_prizes([])),  # what a new round opens
+        "current": plan.next_prize(done),
+        "finished": plan.finished(done),
+    }
 
 
 def prize_state(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
@@ -143,22 +162,9 @@ def prize_state(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     open at once), what is awarded, what can be won now, and whether the round is finished."""
     game = games.get_game(conn, game_id)
     rnd = games.current_round(conn, game.game_id)
-    done = awarded(conn, rnd.round_id)
-    keys = [a["prize"] for a in done]
     plan = prize_plan(game)
-    return {
-        "mode": plan.mode,
-        "order": str(plan.order),
-        "sequence": list(plan.prizes),
-        "names": plan.names(),
-        "plan_names": plan.list_names(),
-        "awarded": done,
-        "open": list(plan.open_prizes(keys)),
-        "first_open": list(plan.open_prizes([])),  # what a new round opens
-        "current": plan.next_prize(keys),
-        "finished": plan.finished(keys),
-        "claims": claims_this_round(conn, game, rnd),
-    }
+    board = _board(plan, awarded(conn, rnd.round_id))
+    return {**board, "claims": claims_this_round(conn, game, rnd)}
 
 
 def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None) -> str:

@@ -258,7 +258,7 @@ class StripClaims(ClaimsKind):
             return {"follow": None, "prize_board": None}
         return {
             "follow": card_view.follow_ticket(checked),
-            "prize_board": prizes.prize_state(conn, gid),
+            "prize_board": checked.board,
         }
 
     def judge_claim(
