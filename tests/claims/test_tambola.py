@@ -169,3 +169,33 @@ def test_an_unknown_ninety_ball_mode_lists_the_plans_the_hall_plays(hall):
     r = hall.post("/api/games", {"deck_id": hall.deck.deck_id, "mode": "housie", "draw": "manual"})
     assert r.status_code == 400
     assert "'tambola'" in r.get_json()["error"] and "'linea-bingo'" in r.get_json()["error"]
+
+
+def test_the_ledger_pays_each_tambola_prize_to_its_own_winner(hall, strips):
+    """Issue 27's ledger asks the game's plan for its prizes: Early Five and Top Line, won on the
+    same call by two tickets, are each paid their own amount (fixed by hand: 10 % and 20 % of
+    12 tickets at 1,00 € = 1,20 € and 2,40 €)."""
+    a, b, calls = same_call_plan(strips)
+    gid = hall.new_game(mode="tambola", draw="manual")
+    assert hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1"}).status_code == 200
+    assert hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-12"}).status_code == 201
+    r = hall.post(
+        f"/api/games/{gid}/ledger/prizes",
+        {
+            "prizes": {
+                "early-five": {"kind": "percent", "percent": 10},
+                "top-line": {"kind": "percent", "percent": 20},
+            }
+        },
+    )
+    assert r.status_code == 200, r.get_json()
+    hall.call(gid, *calls)
+    claim(hall, gid, a, "early-five", player="Asha")
+    claim(hall, gid, b, "top-line", player="Ravi")
+    award(hall, gid, "early-five")
+    award(hall, gid, "top-line")
+    paid = hall.get(f"/api/games/{gid}/ledger").get_json()["payouts"]
+    assert [(p["prize"], p["serial"], p["player"], p["cents"]) for p in paid] == [
+        ("early-five", a, "Asha", 120),
+        ("top-line", b, "Ravi", 240),
+    ]
