@@ -1,10 +1,11 @@
 // /join on a phone: the last ball large and the balls called so far, grouped as a player looks
 // for them (by letter, or by tens in a 90-ball game, the columns of a ticket), kept live by
 // station.js. Follows the newest game, as the big screen does.
-(function () {
-  "use strict";
+// An ES module (the kit's dom.js); the station's live state comes from station.js, loaded first.
+import { el } from "/web/static/dom.js";
+
+{
   const S = window.Station;
-  const el = S.el;
 
   // A call with a letter ("N 31") is grouped under its letter, a call that is only its number
   // (90 balls) under its ten, as a ticket's columns hold them: 1-9, 10-19 ... 80-90.
@@ -65,4 +66,4 @@
     } catch (e) { /* the station is restarting; try again later */ }
   }
   setInterval(follow, 5000);
-})();
+}
