@@ -138,6 +138,9 @@ def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
         "rules": {p.key: _page_rule(p.rule, checked.ticket) for p in prizes},
         "names": {p.key: dict(p.names) for p in prizes},
         "sequence": [p.key for p in prizes],
+        # the prizes this ticket won in the game, and whether the round's last one is awarded
+        "won": [{"prize": w.prize, "round": w.round} for w in checked.won],
+        "round_over": checked.round_over,
     }
 
 
@@ -157,7 +160,12 @@ def follow_words(follow: dict[str, Any]) -> Markup:
     """The page's words for card.js (verify/_follow_words.html): the same for every card of a
     game in a language, so rendered once per language, figures and prizes, and kept (a join storm
     of a thousand phones then translates nothing)."""
-    key = (str(get_locale() or "en"), follow.get("mode"), tuple(follow.get("sequence", ())))
+    key = (
+        str(get_locale() or "en"),
+        follow.get("layout"),
+        follow.get("mode"),
+        tuple(follow.get("sequence", ())),
+    )
     kept = station_state().page_words
     text = kept.get(key)
     if text is None:

@@ -265,8 +265,24 @@ function ticketView(s, w, target) {
     const prize = w.prizes[s.prize] || s.prize;
     const head = el("p", valid ? "verdict-head yes" : "verdict-head no", fill(valid ? w.prize_won : w.no_prize, { prize }));
     if (done.length) { head.append(" "); head.appendChild(el("span", "rows", fill(w.rows_complete, { rows: done.join(", ") }))); }
-    const facts = el("p", "vfacts", `${fill(w.round, { r: s.round })} · ${w.playing_for} `);
-    facts.appendChild(el("b", "", prize));
+    // the prizes this ticket won ("You won the Line"), and nothing played for after the last
+    const won = (s.won || []).map((x) => {
+      const name = w.prizes[x.prize] || x.prize;
+      const p = el("p", "won", x.round === s.round ? fill(w.won_prize, { prize: name }) : fill(w.won_prize_in, { prize: name, r: x.round }));
+      p.dataset.won = x.prize;
+      return p;
+    });
+    const facts = el("p", "vfacts", `${fill(w.round, { r: s.round })} · `);
+    if (s.round_over) {
+      const over = el("span", "", w.all_awarded);
+      over.dataset.playing = "none";
+      facts.appendChild(over);
+    } else {
+      facts.append(`${w.playing_for} `);
+      const b = el("b", "", prize);
+      b.dataset.playing = s.prize;
+      facts.appendChild(b);
+    }
     facts.append(` · ${plural(w.calls, s.calls.length)}`);
     if (last !== null) { facts.append(` · ${w.last_call} `); facts.appendChild(el("b", "", last)); }
     const marked = s.rows.flatMap((r) => r.numbers).filter((n) => called.has(n)).length;
@@ -284,7 +300,7 @@ function ticketView(s, w, target) {
       if (r.byLast) { li.append(" · "); li.appendChild(el("span", "tag", w.by_last)); }
       ul.appendChild(li);
     }
-    wrap.querySelector("section.verdict").replaceChildren(head, facts, ul);
+    wrap.querySelector("section.verdict").replaceChildren(...won, head, facts, ul);
   }
   // A prize's rule as data (card_view.follow_ticket): `needed` of its groups complete, or
   // `any` numbers of the ticket called.
@@ -315,12 +331,19 @@ function ticketView(s, w, target) {
     s.prize = open.find((p) => holds(p, called)) || open[0] || s.sequence[s.sequence.length - 1];
     if (!s.open_at_once) s.prize = state.current || s.sequence[s.sequence.length - 1];
     board(state);
+    s.round_over = state.finished !== undefined ? state.finished : state.current === null;
+    s.won = s.won || [];
+    for (const a of state.awarded || []) {
+      const mine = a.winners.some((x) => x.serial === s.serial);
+      if (mine && !s.won.some((x) => x.prize === a.prize && x.round === s.round)) s.won.push({ prize: a.prize, round: s.round });
+    }
     return true;
   }
   return {
     render,
     newRound() {
       s.prize = s.sequence[0];
+      s.round_over = false;
       board({ awarded: [], open: s.open_at_once ? s.sequence : [s.sequence[0]] });
     },
     snapshot(d) { if (d.prizes) prizeOf(d.prizes); },
