@@ -64,7 +64,7 @@ def check_game(balls: object) -> int:
     """The number of balls of a game: 75 or 90."""
     if balls not in GAMES or isinstance(balls, bool):
         raise DrawError(f"a game has 75 or 90 balls, not {balls!r}")
-    return balls  # type: ignore[return-value]
+    return balls
 
 
 def draw_order(seed: bytes, public_input: str | None = None, balls: int = BALLS) -> tuple[int, ...]:

@@ -156,7 +156,7 @@ def deck_from_dict(data: Any) -> Deck:
     _need(isinstance(name, str) and name.strip() != "", "the deck needs a name")
     created = data.get("created")
     try:
-        datetime.fromisoformat(created)  # type: ignore[arg-type]
+        datetime.fromisoformat(created)
     except (TypeError, ValueError):
         raise DeckError(f"created must be an ISO 8601 date, not {created!r}") from None
     seed = data.get("seed")

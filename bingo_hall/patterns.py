@@ -63,7 +63,7 @@ def custom_pattern(mask: str) -> Pattern:
 
 def pattern_from_spec(name: str | None, mask: str | None = None) -> Pattern | None:
     """The pattern a game setting names: None or 'lines' for line play, a built-in, or 'custom'."""
-    if name in (None, "", "lines"):
+    if name is None or name in ("", "lines"):
         return None
     if name == "custom":
         return custom_pattern(mask or "")
