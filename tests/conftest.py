@@ -23,6 +23,18 @@ CHROMIUM_ARGS = [
 ]
 
 
+#: fixtures that start Chromium: a test that asks for one is a browser test, marked or not
+BROWSER_FIXTURES = {"page", "phone", "browser", "context", "new_context"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`make check` leaves out the browser tests (-m "not browser"): every test that opens
+    Chromium carries the marker, whether its file says so or not."""
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compiled_catalogs():
     """`make` compiles the .po catalogs; do it here too when pytest runs on its own."""

@@ -209,7 +209,7 @@ def create_game(
                     None if prize_mode is None else str(prize_mode),
                 ),
             )
-            game_id = cur.lastrowid
+            game_id = int(cur.lastrowid or 0)  # an INSERT always sets it
             commitment = _new_round(conn, game_id, 1, public_input)
         publish(game_id, "round", {"round": 1, "commitment": commitment})
     return {"game_id": game_id, "commitment": commitment, "round": 1}

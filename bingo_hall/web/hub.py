@@ -16,7 +16,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,7 +69,7 @@ class Subscription:
 
     def pending(self) -> list[Event]:
         """The events waiting, taken out (for a hand-over)."""
-        out = []
+        out: list[Event] = []
         while True:
             try:
                 event = self._queue.get_nowait()
@@ -274,7 +274,7 @@ class EventStream:
         self._closed = False
         self._body = self._lines()
 
-    def _lines(self) -> Iterator[bytes]:
+    def _lines(self) -> Generator[bytes, None, None]:
         yield self.head
         started = quiet = time.monotonic()
         while self.max_seconds is None or time.monotonic() - started < self.max_seconds:

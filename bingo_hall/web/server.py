@@ -35,12 +35,13 @@ from typing import Any
 
 import uvicorn
 from a2wsgi import WSGIMiddleware
+from a2wsgi.asgi_typing import HTTPScope, Scope
 from a2wsgi.wsgi import Body, build_environ
 
 try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is the fallback
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HTTPProtocol
 except ImportError:  # pragma: no cover - a platform without httptools wheels
-    from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
 from ..errors import KitError
 from .hub import ENVIRON_KEY, LIVE_STREAM, Event, EventHub, EventStream, Subscription
@@ -167,7 +168,7 @@ class _Relay(Subscription):
 
     def __init__(self, hall: HallServer, hub: EventHub, channel: Hashable) -> None:
         super().__init__(hub, channel, 1)
-        self.hall, self.loop = hall, hall.loop
+        self.hall, self.loop = hall, asyncio.get_running_loop()  # made on the loop, by _pump
         self.lives: set[_Live] = set()
         self._events: list[Event | None] = []
         self._lock = threading.Lock()
@@ -241,11 +242,11 @@ class HallServer:
         self._tasks: set[asyncio.Task] = set()
         self.collector = QuietCollector(0.0)  # set again, on the loop's clock, at start-up
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Scope, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
         elif scope["type"] == "http" and scope["method"] not in READS:
-            self.collector.action(self.loop.time())
+            self.collector.action(asyncio.get_running_loop().time())
             await self.actions(scope, receive, send)
         elif scope["type"] == "http" and scope["method"] == "GET" and self._is_stream(scope):
             await self._stream(scope, receive, send)
@@ -276,7 +277,7 @@ class HallServer:
         for task in self._tasks:
             task.cancel()
 
-    def _is_stream(self, scope: dict) -> bool:
+    def _is_stream(self, scope: HTTPScope) -> bool:
         """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
         so the areas declare their streams in one place: their view.)"""
         try:
@@ -286,7 +287,7 @@ class HallServer:
         view = self.flask.view_functions.get(endpoint)
         return getattr(view, LIVE_STREAM, False)
 
-    async def _stream(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def _stream(self, scope: HTTPScope, receive: Callable, send: Callable) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is None:  # run without a lifespan (lifespan="off")
             self._started(loop)
@@ -325,17 +326,19 @@ class HallServer:
             self.streams -= 1
             body.close()  # unsubscribes (EventStream.close) and runs the view's on_close
 
-    async def _pump(self, stream: EventStream, scope: dict, send: Callable) -> None:
+    async def _pump(self, stream: EventStream, scope: HTTPScope, send: Callable) -> None:
         """Write one stream: its head through uvicorn, then its events straight to the socket
         (through its channel's _Relay), until it ends, the client leaves or the server stops."""
         await send({"type": "http.response.body", "body": stream.head, "more_body": True})
         conn = _connection.get()
+        if conn is None:  # never: every request reaches the app through _Protocol
+            raise RuntimeError("a stream outside the station's HTTP protocol")
         # a response of unknown length: httptools says whether it framed it in chunks; h11 does
         # for HTTP/1.1, and not at all (the connection's end ends it) for HTTP/1.0
         chunked = getattr(conn.cycle, "chunked_encoding", None)
         if chunked is None:
             chunked = scope.get("http_version") == "1.1"
-        live = _Live(stream, conn, chunked, self.loop.time())
+        live = _Live(stream, conn, chunked, asyncio.get_running_loop().time())
         hub, channel = stream.sub.hub, stream.sub.channel
         relay = self.relays.get((id(hub), channel))
         if relay is None or relay.closed:
@@ -367,7 +370,7 @@ class HallServer:
         """Heartbeats and stream ends for every open screen, once a second."""
         while True:
             await asyncio.sleep(1.0)
-            now = self.loop.time()
+            now = asyncio.get_running_loop().time()
             for live in list(self.lives):
                 live.tick(now)
             self.collector.tick(now)
@@ -388,7 +391,7 @@ class _Protocol(_HTTPProtocol):
         finally:
             _connection.reset(token)
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler

@@ -235,7 +235,7 @@ def add_entry(
             "INSERT INTO companion_entries (table_code, payload, player) VALUES (?, ?, ?)",
             (table.code, json.dumps(entry), player),
         )
-        new_id.append(int(cur.lastrowid))
+        new_id.append(int(cur.lastrowid or 0))  # an INSERT always sets it
 
     try:
         snap = _write(conn, table, kind, insert)

@@ -49,6 +49,7 @@ def test_the_stations_draws_light_the_board_and_an_undo_unlights(client, emulato
     eventually(lambda: emu.device.lit == called[:-1])
 
 
+@pytest.mark.slow
 def test_a_new_round_and_a_new_game_start_a_dark_board(client, emulator, embedded):
     emu = emulator("board")
     embedded(emu.path)
@@ -125,6 +126,7 @@ def test_the_caller_page_shows_the_device_state_in_both_languages(client, emulat
     assert client.get("/api/device").get_json()["state"] == "retrying"
 
 
+@pytest.mark.slow
 def test_the_bridge_command_follows_a_station_and_its_ball_machine_over_http(
     app, client, live_server, emulator, caller
 ):

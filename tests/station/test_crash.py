@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 
+import pytest
 import requests
 
 from bingo_hall.manifest import new_deck, save_deck
@@ -48,6 +49,7 @@ def start(db, deck=None):
     raise AssertionError("the station did not start")
 
 
+@pytest.mark.slow
 def test_a_station_killed_mid_draw_keeps_exactly_the_acknowledged_calls(tmp_path):
     deck = new_deck(10, seed="crash", name="Crash")
     deck_path = save_deck(deck, tmp_path / "crash.deck.json")

@@ -5,6 +5,7 @@ import json
 import sqlite3
 import time
 
+import pytest
 import requests
 
 from bingo_hall.manifest import new_deck
@@ -83,6 +84,7 @@ def test_a_call_is_in_sqlite_before_it_is_published(app, client, caller):
     assert seen == [[(ball,)]]  # another connection already saw the committed call
 
 
+@pytest.mark.slow
 def test_a_quiet_stream_sends_a_heartbeat_comment(live_server, caller, monkeypatch):
     from bingo_hall.station import api
 

@@ -14,6 +14,7 @@ import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import requests
 from testkit import eventually
 
@@ -75,6 +76,7 @@ def stuff(hub, gid: int) -> None:
         hub.publish(channel(gid), "padding", {"pad": "x" * 65536})
 
 
+@pytest.mark.slow
 def test_every_screen_gets_every_call_in_order_while_a_stalled_one_is_dropped(
     live_server, app, caller
 ):
@@ -151,6 +153,7 @@ def test_a_stream_whose_socket_stays_full_is_cut_off(serve, app, caller, monkeyp
     stalled.close()
 
 
+@pytest.mark.slow
 def test_eleven_hundred_idle_connections_neither_delay_a_draw_nor_stay_open(
     serve, app, caller, monkeypatch
 ):

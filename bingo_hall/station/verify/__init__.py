@@ -89,7 +89,7 @@ def _game_for_deck(conn: sqlite3.Connection, deck_id: str) -> int | None:
 def card_grid(card: Card, v: dict[str, Any] | None) -> list[list[dict[str, Any]]]:
     """The card as printed, square by square, with what the verdict says about each square."""
     covered = {tuple(rc) for rc in v["covered"]} if v else set()
-    winning = {cell for name in (v["winning"] if v else ()) for cell in _cells(v, name)}
+    winning = {cell for name in v["winning"] for cell in _cells(v, name)} if v else set()
     last = v["last_call"] if v else None
     need = set(_pattern_cells(v["pattern"]["mask"])) if v and v["pattern"] else set()
     return [

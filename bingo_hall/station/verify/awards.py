@@ -39,7 +39,7 @@ def _round_claims(
             continue
         card = deck.card(row["serial"])
         pens = store.penalties(conn, round_id, row["serial"], before=row["id"])
-        verdict = rules.judge(card, calls, r, pens)
+        verdict = rules.judge(card, calls, r, pens)  # type: ignore[arg-type]  # as in store.game_card
         out.append(rules.Claim(row["id"], row["serial"], row["player"], verdict))
     return out
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import claims as rules
-from ...cards import LINE_CELLS, Card
+from ...cards import LINE_CELLS, LINE_NAMES, Card
 from ...errors import DeckError
 from ...manifest import Deck
 from ...web.db import transaction
@@ -56,7 +56,7 @@ def game_card(conn: sqlite3.Connection, game: Game, serial: Any) -> tuple[Deck, 
         raise RequestError("the serial is the whole number printed on the card")
     serial = int(serial)
     try:
-        return deck, deck.card(serial)
+        return deck, deck.card(serial)  # type: ignore[return-value]  # a 75-ball game's deck holds Cards (Deck is not generic yet)
     except DeckError:
         raise NotFound(
             "this deck has no card %(serial)s (it has 1-%(n)s)", serial=serial, n=len(deck.cards)
@@ -247,7 +247,7 @@ def make_claim(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> 
     false, the penalty (the markers of the claimed line come off)."""
     player = _name(data.get("player"), required=False)
     line = data.get("line")
-    if line is not None and (not isinstance(line, str) or line.upper() not in rules.LINE_NAMES):
+    if line is not None and (not isinstance(line, str) or line.upper() not in LINE_NAMES):
         raise RequestError("line is one of R1-R5, B, I, N, G, O, D1, D2")
     with hall().write_lock:
         with transaction(conn):
