@@ -22,7 +22,7 @@ check: install-test catalogs
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -m "not browser and not slow"
+	$(BIN)/python -m pytest -q -n 2 -m "not browser and not slow"
 
 # The sdist and the wheel in dist/ (the wheel is built from the sdist and compiles its catalogs):
 # `pipx install ./dist/bingo_hall-*.whl` installs the kit without a clone.
