@@ -148,6 +148,15 @@ def serve() -> Iterator[Callable[..., LiveServer]]:
         s.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def patient_expectations() -> None:
+    """A page's expected state is awaited up to 15 s, not Playwright's 5 s: with both cores busy a
+    page can take longer to show it. A bound on a wait for what the page shows, never a sleep."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}

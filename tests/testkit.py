@@ -21,6 +21,15 @@ def eventually(check: Callable[[], object], timeout: float = 5.0) -> None:
         time.sleep(0.01)
 
 
+def scripts_ran(page) -> None:
+    """Wait until a station page's scripts have all run: its live stream opens only after every
+    module of the page ran (station.js), and then says data-live="yes". A click made before that
+    could be lost on a busy machine."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#station")).to_have_attribute("data-live", "yes")
+
+
 class Caller:
     """The Maestro at a station under test: logged in with the caller PIN (a bearer token from
     POST /api/login), loading a deck, starting games and calling balls through the JSON API."""

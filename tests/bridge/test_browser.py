@@ -7,7 +7,7 @@ import os
 
 import pytest
 from playwright.sync_api import expect
-from testkit import Caller, watch_csp
+from testkit import Caller, scripts_ran, watch_csp
 
 from firmware_bridge.embedded import register as start_in_station
 
@@ -26,6 +26,7 @@ def test_the_caller_page_shows_the_board_going_away_and_coming_back(
         page.goto(f"{server.url}/caller/login?lang=en&next=/caller/games/{game}")
         page.fill("input[name=pin]", app.config["CALLER_PIN"])
         page.click("button[type=submit]")
+        scripts_ran(page)
         box = page.locator("#bhp-device")
         expect(box).to_have_class("bhp-device state-connected")
         expect(box.locator(".bhp-detail")).to_contain_text("combo bhk-emu 1.0")

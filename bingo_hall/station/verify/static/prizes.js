@@ -1,15 +1,15 @@
 // A 90-ball game's prizes, on the caller page (claims panel: check a typed serial, record a claim,
 // award the prize being played) and on /display (the prize being played and its last winners).
 // The state is the snapshot's `prizes`, kept live by the `prize` events (tickets90.prize_state).
-(function () {
-  "use strict";
-  const $ = (id) => document.getElementById(id);
-  const strings = $("prize-strings");
-  if (!strings || !window.Station) return;
+import { fill } from "/web/static/ui.js";
+import { Station as S } from "/static/station.js";
+import { claimsPanel } from "./panel.js";
+
+const $ = (id) => document.getElementById(id);
+
+function prizesPage(strings) {
   const T = JSON.parse(strings.textContent);
-  const S = window.Station;
   const gid = S.gameId;
-  const fill = window.Station.fill;
   const name = (p) => T.names[p] || p;
   const panel = $("claims");
   let prizes = S.state && S.state.prizes;
@@ -32,7 +32,7 @@
   }
 
   // ---- caller page only ----
-  const { say, api, showCard: showTicket, listClaims, readCard } = panel ? window.ClaimsPanel(gid) : {};
+  const { say, api, showCard: showTicket, listClaims, readCard } = panel ? claimsPanel(gid) : {};
 
   function renderPanel() {
     $("prize-done").hidden = prizes.current !== null;
@@ -93,8 +93,9 @@
     if (kind === "round" && prizes && data.previous) prizes = { ...prizes, awarded: [], claims: [], current: prizes.sequence[0] };
     render();
   });
-  if (window.stationEvents) {
-    window.stationEvents.addEventListener("prize", (ev) => { prizes = JSON.parse(ev.data); render(); });
-  }
+  S.listen("prize", (data) => { prizes = data; render(); });
   render();
-})();
+}
+
+const strings = $("prize-strings");
+if (strings) prizesPage(strings);
