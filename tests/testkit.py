@@ -12,8 +12,10 @@ from bingo_hall.manifest import Deck, new_deck
 TEST_PIN = "246810"  # the caller PIN of the `app` fixture
 
 
-def eventually(check: Callable[[], object], timeout: float = 5.0) -> None:
-    """Wait for something another thread or process does, failing with what was awaited."""
+def eventually(check: Callable[[], object], timeout: float = 30.0) -> None:
+    """Wait for something another thread or process does, failing with what was awaited. The
+    timeout only bounds a failing wait (a passing one ends as soon as the check holds): it is
+    generous, because with both cores busy a subprocess can take seconds to start."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:

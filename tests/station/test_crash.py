@@ -36,12 +36,12 @@ def start(db, deck=None):
         argv += ["--deck", str(deck)]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            requests.get(url + "/api/games", timeout=1)
+            requests.get(url + "/api/games", timeout=5)
             return proc, url
-        except requests.ConnectionError:
+        except requests.RequestException:  # not listening yet, or too busy starting to answer
             if proc.poll() is not None:
                 raise AssertionError(proc.stderr.read().decode()) from None
             time.sleep(0.1)
