@@ -33,12 +33,12 @@ def test_the_caller_page_shows_the_board_going_away_and_coming_back(
         box.scroll_into_view_if_needed()
         page.screenshot(path=os.environ.get("BHP_SHOT", "/tmp/bhp-connected.png"))
         page.click("#bhp-drop")  # the machine releases a ball; it becomes the call
-        expect(page.locator(".tabla .ball.called")).to_have_count(1, timeout=5000)
+        expect(page.locator(".tabla .ball.called")).to_have_count(1)
         emu.unplug()
-        expect(box).to_have_class("bhp-device state-retrying", timeout=5000)
+        expect(box).to_have_class("bhp-device state-retrying")
         expect(box.locator(".bhp-state")).to_have_text("retrying")
         emu.replug()
-        expect(box).to_have_class("bhp-device state-connected", timeout=5000)
+        expect(box).to_have_class("bhp-device state-connected")
         assert blocked == []
     finally:
         bridge.stop()
