@@ -6,12 +6,15 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 
 from .deck import check_card_count
-from .manifest import load_deck, new_deck, new_strip_deck, save_deck
+from .manifest import Deck, load_deck, new_variant_deck, save_deck
 from .strips import MAX_STRIPS
+from .variants import variant_for
 
 GAME = click.option(
     "--game",
@@ -25,17 +28,7 @@ STRIPS = click.option(
 )
 
 
-def check_counts(game: str, count: int | None, strip_count: int | None, free_centre: bool) -> int:
-    """The number of cards (75) or strips (90) asked for, or a UsageError naming the option."""
-    if game == "90":
-        if count is not None or free_centre:
-            option = "--cards" if count is not None else "--free-centre"
-            raise click.UsageError(f"{option} is for 75-ball cards; 90-ball decks take --strips N")
-        if strip_count is None:
-            raise click.UsageError("give --strips N (6 tickets each) for a 90-ball deck")
-        if not 1 <= strip_count <= MAX_STRIPS:
-            raise click.UsageError(f"--strips must be from 1 to {MAX_STRIPS}, not {strip_count}")
-        return strip_count
+def _card_count(count: int | None, strip_count: int | None, free_centre: bool) -> int:
     if strip_count is not None:
         raise click.UsageError("--strips is for 90-ball decks; add --game 90")
     if count is None:
@@ -43,10 +36,36 @@ def check_counts(game: str, count: int | None, strip_count: int | None, free_cen
     return check_card_count(count, free_centre, option="--cards")
 
 
-def make_deck(game: str, count: int, seed, free_centre: bool, name: str, progress=None):
-    if game == "90":
-        return new_strip_deck(count, seed=seed, name=name, progress=progress)
-    return new_deck(count, seed=seed, free_centre=free_centre, name=name, progress=progress)
+def _strip_count(count: int | None, strip_count: int | None, free_centre: bool) -> int:
+    if count is not None or free_centre:
+        option = "--cards" if count is not None else "--free-centre"
+        raise click.UsageError(f"{option} is for 75-ball cards; 90-ball decks take --strips N")
+    if strip_count is None:
+        raise click.UsageError("give --strips N (6 tickets each) for a 90-ball deck")
+    if not 1 <= strip_count <= MAX_STRIPS:
+        raise click.UsageError(f"--strips must be from 1 to {MAX_STRIPS}, not {strip_count}")
+    return strip_count
+
+
+#: how each variant (by `Variant.key`) is counted on the command line: --cards or --strips
+_COUNTS = {"cards": _card_count, "strips": _strip_count}
+
+
+def check_counts(game: str, count: int | None, strip_count: int | None, free_centre: bool) -> int:
+    """The number of cards (75) or strips (90) asked for, or a UsageError naming the option."""
+    return _COUNTS[variant_for(int(game)).key](count, strip_count, free_centre)
+
+
+def make_deck(
+    game: str,
+    count: int,
+    seed: str | None,
+    free_centre: bool,
+    name: str,
+    progress: Callable[[int], None] | None = None,
+) -> Deck[Any]:
+    """A new deck of the `--game` option's variant: `count` cards, or strips."""
+    return new_variant_deck(variant_for(int(game)), count, seed, free_centre, name, progress)
 
 
 @click.command()
@@ -76,17 +95,8 @@ def deck(game, count, strip_count, seed, free_centre, name, output, check_path) 
     --check one."""
     if check_path:
         d = load_deck(check_path)
-        if d.game == 90:
-            click.echo(
-                f"{check_path}: OK, 90-ball deck {d.name!r} ({d.deck_id}), {len(d.strips)} strips, "
-                f"{len(d.cards)} tickets, {3 * len(d.cards)} unique rows"
-            )
-            return
-        centre = "FREE centre" if d.free_centre else "numbered centre"
-        click.echo(
-            f"{check_path}: OK, deck {d.name!r} ({d.deck_id}), {len(d.cards)} cards, {centre}, "
-            f"{12 * len(d.cards)} unique lines"
-        )
+        summary = d.variant.check_summary(d.cards, d.free_centre)
+        click.echo(f"{check_path}: OK, {d.variant.deck_word} {d.name!r} ({d.deck_id}), {summary}")
         return
     if count is None and strip_count is None:
         raise click.UsageError("give --cards N, --game 90 --strips N, or --check FILE")
@@ -94,11 +104,12 @@ def deck(game, count, strip_count, seed, free_centre, name, output, check_path) 
     if not output:
         raise click.UsageError("give -o FILE.deck.json")
     if n >= 1000 and sys.stderr.isatty():
-        label = "Making strips" if game == "90" else "Making cards"
+        label = "Making strips" if strip_count is not None else "Making cards"
         with click.progressbar(length=n, label=label, file=sys.stderr) as bar:
             d = make_deck(game, n, seed, free_centre, name, progress=bar.update)
     else:
         d = make_deck(game, n, seed, free_centre, name)
     path = save_deck(d, output)
-    what = f"{n} strips ({len(d.cards)} tickets)" if d.game == 90 else f"{n} cards"
-    click.echo(f"wrote {path}: deck {d.name!r} ({d.deck_id}), {what}")
+    click.echo(
+        f"wrote {path}: deck {d.name!r} ({d.deck_id}), {d.variant.count_words(len(d.cards))}"
+    )

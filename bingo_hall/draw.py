@@ -62,7 +62,7 @@ def parse_seed(text: str) -> bytes:
 
 def check_game(balls: object) -> int:
     """The number of balls of a game: 75 or 90."""
-    if balls not in GAMES or isinstance(balls, bool):
+    if isinstance(balls, bool) or not isinstance(balls, int) or balls not in GAMES:
         raise DrawError(f"a game has 75 or 90 balls, not {balls!r}")
     return balls
 

@@ -15,20 +15,22 @@ import json
 import re
 import secrets
 from base64 import b32encode
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from .cards import Card, check_card
-from .deck import check_deck, generate_deck
+from .cards import Card
 from .errors import DeckError
 from .rng import seed_bytes
-from .strips import Strip, check_strips, generate_strips, strips_of
-from .tickets import COLUMNS, ROWS, Ticket, check_ticket
+from .strips import Strip, strips_of
+from .tickets import Ticket
+from .variants import CARDS, STRIPS, VARIANTS, Variant, variant_for
 
 FORMAT = "bingo-hall-deck/1"
-GAMES = (75, 90)
+GAMES = tuple(VARIANTS)
+T = TypeVar("T", Card, Ticket)
 _DECK_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _HEX = re.compile(r"^(?:[0-9a-fA-F]{2})*$")
 
@@ -39,11 +41,11 @@ def new_deck_id() -> str:
 
 
 @dataclass(frozen=True)
-class Deck:
+class Deck(Generic[T]):
     """A deck of cards plus what the station needs to trust them (the QR signing secret).
 
-    For a 90-ball deck (`game == 90`) `cards` holds the tickets, serials 1..6n, strip by strip;
-    `strips` groups them. `free_centre` is always False there.
+    `game` names the deck's variant (`bingo_hall.variants`): 75 for 1933 cards, 90 for strips,
+    whose `cards` are the tickets, serials 1..6n, strip by strip (`strips` groups them).
     """
 
     deck_id: str
@@ -52,15 +54,21 @@ class Deck:
     seed: str | None  # hex of the seed bytes, or None for a random deck
     free_centre: bool
     secret: str  # hex, >= 32 bytes
-    cards: tuple[Card | Ticket, ...] = field(repr=False)
+    cards: tuple[T, ...] = field(repr=False)
     game: int = 75
 
     @property
-    def strips(self) -> list[Strip]:
-        """The strips of a 90-ball deck; a 75-ball deck has none."""
-        return strips_of(self.cards) if self.game == 90 else []  # type: ignore[arg-type]
+    def variant(self) -> Variant[T]:
+        """The kind of game the deck plays: everything that differs between 75 and 90 balls."""
+        return variant_for(self.game)
 
-    def card(self, serial: int) -> Card | Ticket:
+    @property
+    def strips(self) -> list[Strip]:
+        """The strips of a deck of 90-ball tickets; a deck of cards has none."""
+        tickets = [t for t in self.cards if isinstance(t, Ticket)]
+        return strips_of(tickets) if tickets else []
+
+    def card(self, serial: int) -> T:
         if not 1 <= serial <= len(self.cards):
             raise DeckError(f"deck {self.name} has no card {serial} (it has 1-{len(self.cards)})")
         return self.cards[serial - 1]
@@ -75,52 +83,45 @@ class Deck:
             "seed": self.seed,
             "free_centre": self.free_centre,
             "secret": self.secret,
-            "cards": [_card_dict(c) for c in self.cards],
+            "cards": [self.variant.ticket_to_dict(c) for c in self.cards],
         }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
 
-def _card_dict(card: Card | Ticket) -> dict[str, Any]:
-    if isinstance(card, Ticket):
-        return {
-            "serial": card.serial,
-            "strip": card.strip,
-            "rows": [list(row) for row in card.grid],
-            "totals": card.totals(),
-        }
-    return {
-        "serial": card.serial,
-        "columns": [list(col) for col in card.columns],
-        "totals": card.totals(),
-    }
+def new_variant_deck(
+    variant: Variant[T],
+    n: int,
+    seed: str | bytes | int | None = None,
+    free_centre: bool = False,
+    name: str = "Bingo",
+    progress: Callable[[int], None] | None = None,
+) -> Deck[T]:
+    """Generate a deck of the variant's tickets (`n` cards, or `n` strips) and wrap it with a
+    fresh id, the creation time and a new signing secret."""
+    key = None if seed is None else seed_bytes(seed)
+    cards = variant.generate(n, key, free_centre, progress)
+    return Deck(
+        deck_id=new_deck_id(),
+        name=name,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        seed=None if key is None else key.hex(),
+        free_centre=free_centre,
+        secret=secrets.token_hex(32),
+        cards=cards,
+        game=variant.balls,
+    )
 
 
 def new_strip_deck(
     strips: int,
     seed: str | bytes | int | None = None,
     name: str = "Bingo",
-    progress=None,
-) -> Deck:
+    progress: Callable[[int], None] | None = None,
+) -> Deck[Ticket]:
     """Generate a 90-ball deck of `strips` strips (6 tickets each), with a fresh id and secret."""
-    key = None if seed is None else seed_bytes(seed)
-    made = generate_strips(strips, seed=key, progress=progress)
-    return _fresh_deck(name, key, False, tuple(t for s in made for t in s.tickets), 90)
-
-
-def _fresh_deck(name: str, key: bytes | None, free: bool, cards: tuple, game: int) -> Deck:
-    """Wrap new cards with a fresh id, the creation time and a new signing secret."""
-    return Deck(
-        deck_id=new_deck_id(),
-        name=name,
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
-        seed=None if key is None else key.hex(),
-        free_centre=free,
-        secret=secrets.token_hex(32),
-        cards=cards,
-        game=game,
-    )
+    return new_variant_deck(STRIPS, strips, seed, False, name, progress)
 
 
 def new_deck(
@@ -128,12 +129,10 @@ def new_deck(
     seed: str | bytes | int | None = None,
     free_centre: bool = False,
     name: str = "Bingo",
-    progress=None,
-) -> Deck:
+    progress: Callable[[int], None] | None = None,
+) -> Deck[Card]:
     """Generate a deck and wrap it with a fresh id and signing secret."""
-    key = None if seed is None else seed_bytes(seed)
-    cards = generate_deck(n, seed=key, free_centre=free_centre, progress=progress)
-    return _fresh_deck(name, key, free_centre, tuple(cards), 75)
+    return new_variant_deck(CARDS, n, seed, free_centre, name, progress)
 
 
 def _need(cond: bool, message: str) -> None:
@@ -141,7 +140,7 @@ def _need(cond: bool, message: str) -> None:
         raise DeckError(message)
 
 
-def deck_from_dict(data: Any) -> Deck:
+def deck_from_dict(data: Any) -> Deck[Any]:
     """Validate a parsed manifest and build the Deck. Raises DeckError naming the problem."""
     _need(isinstance(data, dict), "not a deck file: expected a JSON object")
     _need(
@@ -155,9 +154,10 @@ def deck_from_dict(data: Any) -> Deck:
     )
     _need(isinstance(name, str) and name.strip() != "", "the deck needs a name")
     created = data.get("created")
+    _need(isinstance(created, str), f"created must be an ISO 8601 date, not {created!r}")
     try:
         datetime.fromisoformat(created)
-    except (TypeError, ValueError):
+    except ValueError:
         raise DeckError(f"created must be an ISO 8601 date, not {created!r}") from None
     seed = data.get("seed")
     _need(
@@ -172,58 +172,18 @@ def deck_from_dict(data: Any) -> Deck:
         "secret must be at least 32 bytes of hex",
     )
     game = data.get("game", 75)
-    _need(game in GAMES and not isinstance(game, bool), f"game must be 75 or 90, not {game!r}")
-    _need(game == 75 or free is False, "a 90-ball deck has no FREE square: free_centre is false")
+    variant = variant_for(game)
+    _need(
+        variant.free_centre or free is False,
+        f"a {variant.balls}-ball deck has no FREE square: free_centre is false",
+    )
     raw_cards = data.get("cards")
     _need(isinstance(raw_cards, list) and len(raw_cards) > 0, "the deck has no cards")
-    if game == 90:
-        tickets = tuple(_ticket_from_dict(i, raw) for i, raw in enumerate(raw_cards, start=1))
-        check_strips(strips_of(tickets))
-        return Deck(deck_id, name, created, seed, free, secret.lower(), tickets, game=90)
-
-    cards = []
-    for i, raw in enumerate(raw_cards, start=1):
-        _need(isinstance(raw, dict), f"card #{i} is not an object")
-        serial = raw.get("serial")
-        _need(serial == i, f"card #{i}: serial is {serial!r}, expected {i} (serials count from 1)")
-        cols = raw.get("columns")
-        _need(
-            isinstance(cols, list)
-            and len(cols) == 5
-            and all(isinstance(c, list) and len(c) == 5 for c in cols),
-            f"card {i}: columns must be 5 lists of 5 numbers",
-        )
-        card = Card(serial=i, columns=tuple(tuple(c) for c in cols))
-        check_card(card)
-        totals = raw.get("totals")
-        if totals != card.totals():
-            raise DeckError(f"card {i}: the printed totals do not match its numbers")
-        cards.append(card)
-    check_deck(cards, free)
-    return Deck(deck_id, name, created, seed, free, secret.lower(), tuple(cards))
+    cards = variant.tickets_from_dicts(raw_cards, free)
+    return Deck(deck_id, name, created, seed, free, secret.lower(), cards, game=variant.balls)
 
 
-def _ticket_from_dict(i: int, raw: Any) -> Ticket:
-    _need(isinstance(raw, dict), f"ticket #{i} is not an object")
-    serial, strip = raw.get("serial"), raw.get("strip")
-    _need(serial == i, f"ticket #{i}: serial is {serial!r}, expected {i} (serials count from 1)")
-    want = (i - 1) // 6 + 1
-    _need(strip == want, f"ticket {i}: strip is {strip!r}, expected {want} (6 tickets a strip)")
-    rows = raw.get("rows")
-    _need(
-        isinstance(rows, list)
-        and len(rows) == ROWS
-        and all(isinstance(r, list) and len(r) == COLUMNS for r in rows),
-        f"ticket {i}: rows must be 3 lists of 9 cells (null for a blank)",
-    )
-    ticket = Ticket(serial=i, strip=want, grid=tuple(tuple(r) for r in rows))
-    check_ticket(ticket)
-    if raw.get("totals") != ticket.totals():
-        raise DeckError(f"ticket {i}: the printed row totals do not match its numbers")
-    return ticket
-
-
-def parse_deck(text: str | bytes) -> Deck:
+def parse_deck(text: str | bytes) -> Deck[Any]:
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -231,7 +191,7 @@ def parse_deck(text: str | bytes) -> Deck:
     return deck_from_dict(data)
 
 
-def load_deck(path: str | Path) -> Deck:
+def load_deck(path: str | Path) -> Deck[Any]:
     """Read and validate a deck file."""
     p = Path(path)
     try:
@@ -244,7 +204,7 @@ def load_deck(path: str | Path) -> Deck:
         raise DeckError(f"{p}: {exc}") from None
 
 
-def save_deck(deck: Deck, path: str | Path) -> Path:
+def save_deck(deck: Deck[Any], path: str | Path) -> Path:
     """Write a deck file atomically (a crash never leaves half a file), readable by its owner
     only: it holds the secret that signs the cards' QR codes."""
     p = Path(path)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,6 +18,7 @@ from .. import printed
 from ..deck_cli import GAME, STRIPS, check_counts, make_deck
 from ..errors import KitError
 from ..manifest import Deck, load_deck, save_deck
+from ..variants import variant_for
 from .base_url import default_base_url
 from .deck_pdf import PAPERS, check_base_url, render_deck_pdf, template_for
 from .kit import render_kit_pdf
@@ -56,7 +58,15 @@ def print_options(f: Callable) -> Callable:
     return f
 
 
-def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, serials) -> str:
+def _print_deck(
+    deck: Deck[Any],
+    output: Path,
+    template: str | None,
+    paper: str,
+    lang: str,
+    base_url: str | None,
+    serials: str | None,
+) -> str:
     template = template_for(deck, template).name if template is None else template
     template_for(deck, template)  # fail on a bad template before any slow work
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
@@ -66,13 +76,22 @@ def _print_deck(deck: Deck, output: Path, template, paper, lang, base_url, seria
             click.echo(f"bingo-hall: warning: {warning}", err=True)
     base_url = check_base_url(base_url)
     count = len(chosen) if chosen is not None else len(deck.cards)
-    kwargs = dict(template=template, paper=paper, lang=lang, base_url=base_url, serials=chosen)
-    what = "tickets" if deck.game == 90 else "cards"
+    what = deck.variant.ticket_word[1]
     if count >= _PROGRESS_FROM and sys.stderr.isatty():
         with click.progressbar(length=count, label=f"Printing {what}", file=sys.stderr) as bar:
-            pdf = render_deck_pdf(deck, progress=bar.update, **kwargs)
+            pdf = render_deck_pdf(
+                deck,
+                template=template,
+                paper=paper,
+                lang=lang,
+                base_url=base_url,
+                serials=chosen,
+                progress=bar.update,
+            )
     else:
-        pdf = render_deck_pdf(deck, **kwargs)
+        pdf = render_deck_pdf(
+            deck, template=template, paper=paper, lang=lang, base_url=base_url, serials=chosen
+        )
     _write(output, pdf)
     click.echo(
         f"wrote {output}: {count} {what} of deck {deck.name!r} ({deck.deck_id}), "
@@ -148,7 +167,7 @@ def generate(
     if base_url is not None:
         check_base_url(base_url)
     if serials:
-        parse_serials(serials, 6 * n if game == "90" else n)
+        parse_serials(serials, variant_for(int(game)).tickets_for(n))
     deck = make_deck(game, n, seed, free_centre, name)
     save_deck(deck, deck_file)
     click.echo(f"wrote {deck_file}: keep it, the station needs it to verify these cards")

@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from reportlab.lib.colors import HexColor
@@ -28,15 +29,18 @@ from ..errors import KitError
 from ..manifest import Deck
 from ..signing import card_url
 from ..tickets import Ticket
-from .card_layout import CardBox, CardInk, draw_card, draw_card_form, fit_card
+from ..variants import VARIANTS, variant_for
+from .card_layout import GridBox
 from .pdfutil import pdf_bytes
 from .qr import QrPath, qr_path, qr_version
-from .strip_layout import TicketBox, TicketInk, draw_ticket, draw_ticket_form, fit_strip
 from .templates import Template, available_templates, load_template
+from .variants import FORM, layout_for
 from .words import words
 
+T = TypeVar("T", Card, Ticket)
+
 PAPERS = {"a4": A4, "letter": LETTER}
-DEFAULT_TEMPLATES = {75: "classic-4", 90: "strips-2"}
+DEFAULT_TEMPLATES = {balls: v.default_template for balls, v in VARIANTS.items()}
 _PARALLEL_FROM = 200  # below this many cards a worker pool costs more than it saves
 _CHUNK = 64
 
@@ -66,22 +70,20 @@ def check_base_url(base_url: str) -> str:
     return base_url.rstrip("/")
 
 
-def slots(template: Template, page: tuple[float, float]) -> list[CardBox] | list[TicketBox]:
+def slots(template: Template, page: tuple[float, float]) -> list[GridBox]:
     """The card positions on a page, left to right and top to bottom; for a 90-ball template,
-    the ticket positions, strip by strip, each strip top to bottom."""
+    the ticket positions, strip by strip, each strip top to bottom (the variant's `Layout.fit`)."""
+    layout = layout_for(variant_for(template.game))
     w, h = page
     margin, gap = template.margin_mm * mm, template.gap_mm * mm
     cw = (w - 2 * margin - (template.columns - 1) * gap) / template.columns
     ch = (h - 2 * margin - (template.rows - 1) * gap) / template.rows
-    boxes: list = []
+    boxes: list[GridBox] = []
     for r in range(template.rows):
         for col in range(template.columns):
             x = margin + col * (cw + gap)
             y = h - margin - (r + 1) * ch - r * gap
-            if template.game == 90:
-                boxes.extend(fit_strip(x, y, cw, ch))
-            else:
-                boxes.append(fit_card(x, y, cw, ch))
+            boxes.extend(layout.fit(x, y, cw, ch))
     return boxes
 
 
@@ -131,15 +133,15 @@ def _qr_stream(urls: Sequence[str], version: int) -> Iterator[QrPath]:
             yield from chunk
 
 
-def select_cards(deck: Deck, serials: list[int] | None) -> list[Card | Ticket]:
+def select_cards(deck: Deck[T], serials: list[int] | None) -> list[T]:
     if serials is None:
         return list(deck.cards)
     return [deck.card(s) for s in serials]
 
 
-def template_for(deck: Deck, template: str | None) -> Template:
+def template_for(deck: Deck[Any], template: str | None) -> Template:
     """The template to print `deck` with: the game's default, or the one named if it fits."""
-    tpl = load_template(template or DEFAULT_TEMPLATES[deck.game])
+    tpl = load_template(template or deck.variant.default_template)
     if tpl.game != deck.game:
         fits = ", ".join(t for t in available_templates() if load_template(t).game == deck.game)
         raise KitError(
@@ -150,7 +152,7 @@ def template_for(deck: Deck, template: str | None) -> Template:
 
 
 def render_deck_pdf(
-    deck: Deck,
+    deck: Deck[Any],
     *,
     template: str | None = None,
     paper: str = "a4",
@@ -182,13 +184,8 @@ def render_deck_pdf(
         codes = iter([None] * len(cards))
 
     def draw(c: Canvas) -> None:
-        if deck.game == 90:
-            draw_ticket_form(c, "card", boxes[0].s, tpl.theme, deck.name)
-            ink: CardInk | TicketInk = TicketInk(c, tpl.theme, labels)
-            draw_one: Callable = draw_ticket
-        else:
-            draw_card_form(c, "card", boxes[0].s, tpl.theme, deck.name, labels, deck.free_centre)
-            ink, draw_one = CardInk(c, tpl.theme, labels), draw_card
+        layout = layout_for(deck.variant)
+        ink = layout.start(c, boxes[0].s, tpl, deck, labels)
         done = 0
         for i, (card, code) in enumerate(zip(cards, codes)):
             slot = i % len(boxes)
@@ -196,7 +193,7 @@ def render_deck_pdf(
                 c.showPage()
             if slot == 0 and tpl.per_page > 1:
                 _cut_lines(c, tpl, page)
-            draw_one(c, "card", boxes[slot], ink, card, code)
+            layout.draw(c, FORM, boxes[slot], ink, card, code)
             done += 1
             if progress is not None and done % 50 == 0:
                 progress(50)

@@ -21,6 +21,7 @@ from reportlab.platypus import Flowable, Frame, Paragraph
 
 from ..cards import LETTERS, column_range
 from ..errors import KitError
+from ..variants import variant_for
 from .card_layout import BOLD, REGULAR
 from .deck_pdf import PAPERS
 from .pdfutil import pdf_bytes
@@ -227,6 +228,27 @@ def draw_rules(c: Canvas, page: tuple[float, float], lang: str, game: int = 75) 
         c.showPage()
 
 
+def _boards_75(c: Canvas, page: tuple[float, float], lang: str) -> None:
+    """The Tabla Confrontadora under B I N G O and the 75 tokens, in the classic card colours."""
+    letters = load_template("classic-4").theme.letters
+    draw_tabla(c, page, lang, letters)
+    c.showPage()
+    draw_tokens(c, page, lang, letters)
+
+
+def _boards_90(c: Canvas, page: tuple[float, float], lang: str) -> None:
+    """The 90-ball board (9 rows of 10) and the 90 tokens, in the strips' accent colour."""
+    labels = words(lang)
+    draw_tabla_90(c, page, lang, load_template("strips-2").theme.accent)
+    c.showPage()
+    note = labels["tokens_90_note"]
+    _tokens_page(c, page, labels["tokens_title"], note, list(range(1, 91)), spot_size_90(page))
+
+
+#: the board and token pages of each variant, by `Variant.key`
+_BOARDS = {"cards": _boards_75, "strips": _boards_90}
+
+
 def render_kit_pdf(*, lang: str = "es", paper: str = "a4", game: int = 75) -> bytes:
     """The Tabla Confrontadora (1 page), the tokens (1 page) and the rules sheet (two pages), in
     one PDF. `game=90` gives the 90-ball board (9 rows of 10), 90 tokens and the 90-ball rules.
@@ -234,23 +256,11 @@ def render_kit_pdf(*, lang: str = "es", paper: str = "a4", game: int = 75) -> by
     labels = words(lang)  # validates lang
     if paper not in PAPERS:
         raise KitError(f"unknown paper {paper!r}; use a4 or letter")
-    if game not in (75, 90):
-        raise KitError(f"game must be 75 or 90, not {game!r}")
+    variant = variant_for(game)  # "game must be 75 or 90, not ..."
     page = PAPERS[paper]
-    letters = load_template("classic-4").theme.letters
-    colour = load_template("strips-2").theme.accent
 
     def draw(c: Canvas) -> None:
-        if game == 90:
-            draw_tabla_90(c, page, lang, colour)
-            c.showPage()
-            note = labels["tokens_90_note"]
-            numbers = list(range(1, 91))
-            _tokens_page(c, page, labels["tokens_title"], note, numbers, spot_size_90(page))
-        else:
-            draw_tabla(c, page, lang, letters)
-            c.showPage()
-            draw_tokens(c, page, lang, letters)
+        _BOARDS[variant.key](c, page, lang)
         c.showPage()
         draw_rules(c, page, lang, game)
 

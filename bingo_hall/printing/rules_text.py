@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..variants import variant_for
+
 Block = tuple[str, str]
 _DIR = Path(__file__).resolve().parent
 _KINDS = (("## ", "h2"), ("# ", "h1"), ("- ", "li"))
@@ -19,7 +21,7 @@ _KINDS = (("## ", "h2"), ("# ", "h1"), ("- ", "li"))
 def rules_blocks(lang: str, game: int = 75) -> list[Block]:
     """(kind, text) blocks of the rules sheet (`rules_90_<lang>.md` for 90 balls): kind is h1,
     h2, li or p."""
-    name = f"rules_90_{lang}.md" if game == 90 else f"rules_{lang}.md"
+    name = variant_for(game).rules_sheet.format(lang=lang)
     text = (_DIR / name).read_text(encoding="utf-8")
     blocks = []
     for chunk in text.split("\n\n"):

@@ -20,6 +20,7 @@ from pathlib import Path
 import card_templates
 
 from ..errors import KitError
+from ..variants import VARIANTS, variant_for
 
 # the `card_templates` package, found where Python imports it from (a clone or site-packages)
 TEMPLATE_DIR = Path(card_templates.__file__).resolve().parent
@@ -100,7 +101,7 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
             f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})"
         )
     game = data.get("game", 75)
-    if game not in (75, 90) or isinstance(game, bool):
+    if game not in VARIANTS or isinstance(game, bool):
         raise TemplateError(f"{where}: game must be 75 or 90, not {game!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
@@ -119,11 +120,12 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
     if unknown:
         raise TemplateError(f"{where}: unknown theme key {unknown[0]!r}")
     letters = theme.get("letters")
-    if game == 90 and letters is None:
+    if not variant_for(game).has_letters and letters is None:  # no B I N G O to colour
         letters = [theme.get("accent")] * 5
     if not isinstance(letters, list) or len(letters) != 5:
         raise TemplateError(f"{where}: theme.letters must list 5 colours, one per letter B I N G O")
     colours = {k: _colour(theme.get(k), where, f"theme.{k}") for k in _THEME_KEYS}
+    b, i, n, g, o = (_colour(c, where, "theme.letters") for c in letters)
     return Template(
         name=name,
         description=description,
@@ -133,7 +135,7 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
         margin_mm=float(margin),
         gap_mm=float(gap),
         theme=Theme(
-            letters=tuple(_colour(c, where, "theme.letters") for c in letters),  # type: ignore[arg-type]
+            letters=(b, i, n, g, o),
             **colours,
         ),
         game=game,

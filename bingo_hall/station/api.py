@@ -15,6 +15,8 @@ from ..web.instance import hall
 from . import calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, issue_token
 from .decks import list_decks, store_deck
+from .requests import NewGame, Undo, expect_seq, idempotency_key
+from .requests import public_input as public_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -22,8 +24,8 @@ RETRY_MS = 2000  # EventSource reconnects by itself after this
 HEARTBEAT_S = 15.0  # a comment this often, so a screen that went away is noticed
 
 
-def _key(data: dict) -> Any:
-    return request.headers.get("Idempotency-Key") or data.get("idempotency_key")
+def _key(data: dict[str, Any]) -> str | None:
+    return idempotency_key(request.headers.get("Idempotency-Key") or data.get("idempotency_key"))
 
 
 @bp.post("/login")
@@ -73,16 +75,7 @@ def list_games():
 @bp.post("/games")
 @caller_required
 def new_game():
-    d = body(required=True)
-    created = games.create_game(
-        get_db(),
-        d.get("deck_id"),
-        mode=d.get("mode", "normal"),
-        free_centre=d.get("free_centre"),
-        draw=d.get("draw", "auto"),
-        options=d.get("options"),
-        public_input=d.get("public_input"),
-    )
+    created = games.start_game(get_db(), NewGame.from_json(body(required=True)))
     return jsonify(created), 201
 
 
@@ -95,7 +88,10 @@ def game(game_id: int):
 @caller_required
 def draw(game_id: int):
     d = body()
-    return jsonify(calls.draw_ball(get_db(), game_id, d.get("expect_seq"), _key(d)).to_json())
+    key = _key(d)
+    return jsonify(
+        calls.draw_ball(get_db(), game_id, expect_seq(d.get("expect_seq")), key).to_json()
+    )
 
 
 @bp.post("/games/<int:game_id>/calls")
@@ -107,7 +103,8 @@ def enter(game_id: int):
     ball = d["ball"]
     if isinstance(ball, str) and is_ascii_number(ball.strip(), 2):
         ball = int(ball)  # typed in a form; calls.py checks the range and words the error
-    done = calls.enter_ball(get_db(), game_id, ball, d.get("expect_seq"), _key(d))
+    key = _key(d)
+    done = calls.enter_ball(get_db(), game_id, ball, expect_seq(d.get("expect_seq")), key)
     return jsonify(done.to_json()), 201
 
 
@@ -115,22 +112,23 @@ def enter(game_id: int):
 @caller_required
 def undo(game_id: int):
     d = body(required=True)
-    seq = d.get("seq", d.get("expect_seq"))
-    return jsonify(calls.undo_last(get_db(), game_id, d.get("reason"), seq, _key(d)).to_json())
+    undo = Undo.from_json(d, request.headers.get("Idempotency-Key") or d.get("idempotency_key"))
+    return jsonify(calls.undo_last(get_db(), game_id, undo).to_json())
 
 
 @bp.post("/games/<int:game_id>/public-input")
 @caller_required
 def public_input(game_id: int):
     d = body(required=True)
-    return jsonify(games.set_public_input(get_db(), game_id, d.get("public_input")))
+    return jsonify(games.set_public_input(get_db(), game_id, public_text(d.get("public_input"))))
 
 
 @bp.post("/games/<int:game_id>/rounds")
 @caller_required
 def next_round(game_id: int):
     d = body()
-    return jsonify(games.start_next_round(get_db(), game_id, d.get("public_input"))), 201
+    text = public_text(d.get("public_input"))
+    return jsonify(games.start_next_round(get_db(), game_id, text)), 201
 
 
 @bp.post("/games/<int:game_id>/end")

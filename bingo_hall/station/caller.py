@@ -14,15 +14,10 @@ from ..web.errors import RequestError
 from ..web.security import local_path
 from .auth import PinResult, caller_required, check_pin, csrf_ok, is_caller, log_in_session
 from .decks import list_decks, store_deck
-from .games import (
-    create_game,
-    end_game,
-    get_game,
-    newest_active_game,
-    other_active_games,
-    snapshot,
-)
+from .games import get_game, newest_active_game, snapshot, start_game
 from .hall_settings import load as hall_settings
+from .requests import NewGame
+from .variants import game_kind
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
 
@@ -74,21 +69,8 @@ def new():
     conn = get_db()
     error, status = None, 200
     if request.method == "POST":
-        f = request.form
         try:
-            created = create_game(
-                conn,
-                f.get("deck_id"),
-                mode=f.get("mode", "normal"),
-                free_centre=f.get("free_centre") == "on" or None,
-                draw=f.get("draw", "auto"),
-                public_input=f.get("public_input") or None,
-                prizes=f.get("prizes"),
-            )
-            # One game at a time in a hall: the one being played ends and reveals its seed,
-            # once the new one is accepted (a refused form changes nothing).
-            for old in other_active_games(conn, created["game_id"]):
-                end_game(conn, old)
+            created = start_game(conn, NewGame.from_form(request.form))
             return redirect(url_for("caller.game", game_id=created["game_id"]))
         except RequestError as exc:
             error, status = exc.message(), exc.status
@@ -120,7 +102,7 @@ def upload_deck():
 @caller_required
 def game(game_id: int):
     conn = get_db()
-    get_game(conn, game_id)
+    kind = game_kind(get_game(conn, game_id))
     return render_template(
-        "caller/game.html", snap=snapshot(conn, game_id), hall=hall_settings(conn)
+        "caller/game.html", snap=snapshot(conn, game_id), hall=hall_settings(conn), kind=kind
     )

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import fields
-from typing import Any
 
 from .. import draw as rules
 from ..web.db import transaction
@@ -20,9 +19,8 @@ from ..web.instance import hall
 from . import phrases
 from .games import active_round, last_seq, live_calls, publish
 from .model import Call, DrawMethod, UndoneCall
+from .requests import Undo
 from .spoken import call_label, spoken_both
-
-MAX_REASON = 200
 
 
 def _replayed(conn: sqlite3.Connection, game_id: int, key: str | None, kind: type):
@@ -47,19 +45,9 @@ def _remember(conn: sqlite3.Connection, key: str | None, done: Call | UndoneCall
         )
 
 
-def _check_key(key: Any) -> str | None:
-    if key is None:
-        return None
-    if not isinstance(key, str) or not 1 <= len(key) <= 200:
-        raise RequestError("an idempotency key is text of 1 to 200 characters")
-    return key
-
-
-def _check_expect(expect_seq: Any, actual: int) -> None:
+def _check_expect(expect_seq: int | None, actual: int) -> None:
     if expect_seq is None:
         return
-    if isinstance(expect_seq, bool) or not isinstance(expect_seq, int):
-        raise RequestError("expect_seq must be a whole number")
     if expect_seq != actual:
         raise Conflict(
             "the game has moved on (it is at %(actual)s, the request expected %(expected)s); "
@@ -73,11 +61,10 @@ def _add_call(
     conn: sqlite3.Connection,
     game_id: int,
     source: DrawMethod,
-    ball: Any = None,
-    expect_seq: Any = None,
-    key: Any = None,
+    ball: object = None,
+    expect_seq: int | None = None,
+    key: str | None = None,
 ) -> Call:
-    key = _check_key(key)
     with hall().write_lock:
         with transaction(conn):
             game, rnd = active_round(conn, game_id)
@@ -129,25 +116,29 @@ def _add_call(
     return done
 
 
-def draw_ball(conn: sqlite3.Connection, game_id: int, expect_seq=None, key=None) -> Call:
+def draw_ball(
+    conn: sqlite3.Connection, game_id: int, expect_seq: int | None = None, key: str | None = None
+) -> Call:
     """Auto draw: the next ball of the committed order (bingo_hall.draw)."""
     return _add_call(conn, game_id, DrawMethod.AUTO, expect_seq=expect_seq, key=key)
 
 
-def enter_ball(conn: sqlite3.Connection, game_id: int, ball, expect_seq=None, key=None) -> Call:
-    """Manual entry: the ball that came out of a physical cage or blower."""
+def enter_ball(
+    conn: sqlite3.Connection,
+    game_id: int,
+    ball: object,
+    expect_seq: int | None = None,
+    key: str | None = None,
+) -> Call:
+    """Manual entry: the ball that came out of a physical cage or blower, checked against the
+    game's balls here (the message names the game's range)."""
     return _add_call(conn, game_id, DrawMethod.MANUAL, ball=ball, expect_seq=expect_seq, key=key)
 
 
-def undo_last(
-    conn: sqlite3.Connection, game_id: int, reason: Any, seq: Any = None, key: Any = None
-) -> UndoneCall:
-    """Take back the last live call, logging why. `seq`, if given, must be that call's seq, so a
-    doubled undo request cannot take back a second call."""
-    if not isinstance(reason, str) or not reason.strip():
-        raise RequestError("say why the call is undone (a reason is required)")
-    reason = reason.strip()[:MAX_REASON]
-    key = _check_key(key)
+def undo_last(conn: sqlite3.Connection, game_id: int, undo: Undo) -> UndoneCall:
+    """Take back the last live call, logging why. `undo.seq`, if given, must be that call's seq,
+    so a doubled undo request cannot take back a second call."""
+    reason, seq, key = undo.reason, undo.seq, undo.key
     with hall().write_lock:
         with transaction(conn):
             game, rnd = active_round(conn, game_id)

@@ -17,7 +17,7 @@ from ..web.errors import Conflict, NotFound
 from .state import station_state
 
 
-def store_deck(conn: sqlite3.Connection, deck: Deck | dict[str, Any]) -> Deck:
+def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> Deck[Any]:
     """Add a deck (a Deck or a parsed manifest). Storing the same deck again is a no-op."""
     if not isinstance(deck, Deck):
         deck = deck_from_dict(deck)
@@ -34,7 +34,7 @@ def store_deck(conn: sqlite3.Connection, deck: Deck | dict[str, Any]) -> Deck:
     return deck
 
 
-def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck:
+def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck[Any]:
     state = station_state()
     with state.decks_lock:
         cached = state.decks.get(deck_id)

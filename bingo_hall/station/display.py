@@ -6,12 +6,15 @@ Server-Sent Events (api.py); it can speak each call through the browser's speech
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, current_app, render_template, request, send_from_directory
 from markupsafe import Markup
 
 from ..web.db import get_db
 from ..web.qr import phone_url, qr_svg
 from .games import get_game, newest_active_game, snapshot
+from .variants import GameKind, game_kind
 
 bp = Blueprint("display", __name__)
 
@@ -28,13 +31,13 @@ def favicon():
     return send_from_directory(static, "favicon.ico", max_age=7 * 24 * 3600)
 
 
-def _render(snap, follow: bool) -> str:
+def _render(snap: dict[str, Any] | None, kind: GameKind | None, follow: bool) -> str:
     """The display with its "phones: join" QR: the station's address now (its LAN address when
     the screen is browsed as localhost), whatever address the cards were printed with."""
     join = phone_url(request.host_url, "/display")
     qr = Markup(qr_svg(join))  # our own SVG: one path of squares, no user text
     return render_template(
-        "display/display.html", snap=snap, follow=follow, join_url=join, join_qr=qr
+        "display/display.html", snap=snap, kind=kind, follow=follow, join_url=join, join_qr=qr
     )
 
 
@@ -42,11 +45,13 @@ def _render(snap, follow: bool) -> str:
 def follow():
     conn = get_db()
     game_id = newest_active_game(conn)
-    return _render(snapshot(conn, game_id) if game_id is not None else None, True)
+    if game_id is None:
+        return _render(None, None, True)
+    return _render(snapshot(conn, game_id), game_kind(get_game(conn, game_id)), True)
 
 
 @bp.get("/display/<int:game_id>")
 def fixed(game_id: int):
     conn = get_db()
-    get_game(conn, game_id)
-    return _render(snapshot(conn, game_id), False)
+    kind = game_kind(get_game(conn, game_id))
+    return _render(snapshot(conn, game_id), kind, False)

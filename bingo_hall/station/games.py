@@ -14,18 +14,17 @@ import sqlite3
 from typing import Any
 
 from .. import draw as rules
-from ..ticket_claims import PrizeMode
 from ..web.db import transaction
-from ..web.errors import Conflict, NotFound, RequestError
+from ..web.errors import Conflict, NotFound
 from ..web.instance import hall
 from . import phrases
 from .decks import get_deck
-from .model import DrawMethod, Game, Mode, Round
+from .model import Game, Round
+from .requests import NewGame
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
 from .state import station_state
-
-MAX_PUBLIC_INPUT = 200
+from .variants import kind_of
 
 
 def channel(game_id: int) -> tuple[str, int]:
@@ -130,17 +129,9 @@ def other_active_games(conn: sqlite3.Connection, game_id: int) -> list[int]:
     return [row[0] for row in rows]
 
 
-def _check_public_input(text: Any) -> str | None:
-    if text is None or text == "":
-        return None
-    if not isinstance(text, str) or len(text) > MAX_PUBLIC_INPUT:
-        raise RequestError(
-            "the public input is text of at most %(n)s characters", n=MAX_PUBLIC_INPUT
-        )
-    return text
-
-
-def _new_round(conn: sqlite3.Connection, game_id: int, number: int, public_input: str | None):
+def _new_round(
+    conn: sqlite3.Connection, game_id: int, number: int, public_input: str | None
+) -> str:
     seed = rules.new_seed()
     commitment = rules.commitment(seed)
     conn.execute(
@@ -151,85 +142,46 @@ def _new_round(conn: sqlite3.Connection, game_id: int, number: int, public_input
     return commitment
 
 
-def create_game(
-    conn: sqlite3.Connection,
-    deck_id: Any,
-    mode: Any = Mode.NORMAL,
-    free_centre: Any = None,
-    draw: Any = DrawMethod.AUTO,
-    options: Any = None,
-    public_input: Any = None,
-    prizes: Any = None,
-) -> dict[str, Any]:
+def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
     """Start a game on a loaded deck; round 1 starts with it and its commitment is published.
+    One game at a time in a hall: once the new game is accepted, the one being played ends and
+    reveals its seed (a refused request changes nothing).
 
-    `free_centre` defaults to the deck's: a deck printed with FREE always plays it free; a deck
-    with a number in the centre may play the "espacio franco" house rule (docs/claims.md).
-    A deck of strips (manifest `game` 90) plays a 90-ball game whose `mode` is its prize sequence
-    (`prizes` is the caller form's field for it).
+    The deck's variant reads the request (`station.variants`): a 75-ball game plays Normal or
+    Puntos, its free centre the deck's unless the host plays the "espacio franco" house rule
+    (docs/claims.md); a 90-ball game plays a prize plan.
     """
-    if not isinstance(deck_id, str):
-        raise RequestError("deck_id is required (see GET /api/decks)")
-    deck = get_deck(conn, deck_id)
-    if deck.game == 90:
-        prize_mode = _prize_mode(prizes if prizes is not None else mode)
-        mode, free_centre = Mode.NORMAL, False if free_centre is None else free_centre
-        if free_centre is not False:
-            raise RequestError("a 90-ball ticket has no centre square: free_centre is false")
-    else:
-        prize_mode = None
-    if mode not in tuple(Mode):
-        raise RequestError("mode must be 'normal' or 'points'")
-    if draw not in tuple(DrawMethod):
-        raise RequestError("draw must be 'auto' or 'manual'")
-    if free_centre is None:
-        free_centre = deck.free_centre
-    if not isinstance(free_centre, bool):
-        raise RequestError("free_centre must be true or false")
-    if deck.free_centre and not free_centre:
-        raise RequestError("this deck has FREE printed in the centre, so free_centre must be true")
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise RequestError("options must be a JSON object")
+    deck = get_deck(conn, new.deck_id)
+    chosen = kind_of(deck.variant).choose(new, deck)
+    options = dict(new.options)
     check_keys(options)
-    rules_from(mode, free_centre, options)
-    public_input = _check_public_input(public_input)
+    rules_from(chosen.mode, chosen.free_centre, options)
     with hall().write_lock:
         with transaction(conn):
             cur = conn.execute(
                 "INSERT INTO games (deck_id, mode, free_centre, draw, options, balls, prizes) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
-                    deck_id,
-                    str(mode),
-                    int(free_centre),
-                    str(draw),
+                    deck.deck_id,
+                    str(chosen.mode),
+                    int(chosen.free_centre),
+                    str(new.draw),
                     json.dumps(options),
-                    deck.game,
-                    None if prize_mode is None else str(prize_mode),
+                    deck.variant.balls,
+                    chosen.prizes,
                 ),
             )
-            game_id = int(cur.lastrowid or 0)  # an INSERT always sets it
-            commitment = _new_round(conn, game_id, 1, public_input)
+            game_id = cur.lastrowid
+            assert game_id is not None
+            commitment = _new_round(conn, game_id, 1, new.public_input)
         publish(game_id, "round", {"round": 1, "commitment": commitment})
+        for old in other_active_games(conn, game_id):
+            end_game(conn, old)
     return {"game_id": game_id, "commitment": commitment, "round": 1}
 
 
-def _prize_mode(mode: Any) -> PrizeMode:
-    """A 90-ball game's prize sequence; "normal" (the API's default mode) is the Spanish one."""
-    if mode in (None, "normal"):
-        return PrizeMode.SPANISH
-    if mode not in tuple(PrizeMode):
-        raise RequestError(
-            "a 90-ball game's mode is 'linea-bingo' (línea, then bingo) or 'lines-house' "
-            "(one line, two lines, full house)"
-        )
-    return PrizeMode(mode)
-
-
-def set_public_input(conn: sqlite3.Connection, game_id: int, text: Any) -> dict[str, Any]:
+def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> dict[str, Any]:
     """A player's public input, accepted only before the round's first ball (docs/fairness.md)."""
-    text = _check_public_input(text)
     with hall().write_lock:
         with transaction(conn):
             game, rnd = active_round(conn, game_id)
@@ -241,10 +193,11 @@ def set_public_input(conn: sqlite3.Connection, game_id: int, text: Any) -> dict[
     return data
 
 
-def start_next_round(conn: sqlite3.Connection, game_id: int, public_input: Any = None) -> dict:
+def start_next_round(
+    conn: sqlite3.Connection, game_id: int, public_input: str | None = None
+) -> dict[str, Any]:
     """Close the round (revealing its seed) and commit a new seed: Bingo de Puntos plays a round
     per bingo, scores carrying over, until someone reaches 1000 (docs/claims.md)."""
-    public_input = _check_public_input(public_input)
     with hall().write_lock:
         with transaction(conn):
             game, rnd = active_round(conn, game_id)

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..claims import Mode
 from ..ticket_claims import PrizeMode
+from ..variants import Variant, variant_for
 from .spoken import call_label
 
 
@@ -61,6 +62,11 @@ class Game:
     @property
     def active(self) -> bool:
         return self.status == GameStatus.ACTIVE
+
+    @property
+    def variant(self) -> Variant[Any]:
+        """The kind of game it plays, from its balls (its deck's manifest `game`)."""
+        return variant_for(self.balls)
 
     def to_json(self) -> dict[str, Any]:
         """The API's game: a 90-ball game's `mode` is its prize sequence (docs/api.md)."""

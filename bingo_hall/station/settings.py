@@ -1,6 +1,6 @@
 """The claims settings of a game (target, pattern, hall rules): which keys there are and what
 values they take. One check serves both ways in: the options given when a game is created
-(`games.create_game`) and the settings the Maestro changes later (`verify.store.update_settings`),
+(`games.start_game`) and the settings the Maestro changes later (`verify.store.update_settings`),
 so a game can never be stored with options its card pages, scores and record would refuse.
 """
 

@@ -37,7 +37,7 @@ function renderHero() {
     const number = document.createElement("span");
     number.className = "number";
     number.textContent = s.last.ball;
-    if (s.balls !== 90) { // 90-ball calls have no letter
+    if (s.last.call !== String(s.last.ball)) { // "N 31": a letter (a 90-ball call is the number)
       const letter = document.createElement("span");
       letter.className = "letter l-" + s.last.call[0];
       letter.textContent = s.last.call[0];

@@ -8,7 +8,9 @@
 * `/api/games/<id>/...`: check, players, claims, award, settings (the Maestro's, behind the PIN),
   scores and record (public: the display shows the scores, and the record is for auditors).
 
-The rules are in `bingo_hall.claims`; `store` and `awards` keep them in SQLite.
+The rules are the pure engines (`bingo_hall.claims`, `bingo_hall.ticket_claims`); each route asks
+the game's (or the deck's) variant, `variants.ClaimsKind`, how to judge, draw and store a card, and
+`service`, `store`, `awards` and `prizes` keep what was decided in SQLite.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
 
-from ...cards import LINE_CELLS, SIZE, Card
 from ...errors import KitError
+from ...manifest import Deck
 from ...signing import signature_is_valid
 from ...web import db as core_db
 from ...web.db import get_db
@@ -29,7 +31,12 @@ from ...web.inputs import json_body as body
 from .. import games
 from ..auth import caller_required
 from ..decks import get_deck
-from . import awards, record, schema, store, ticket_page, tickets90
+from ..model import Game
+from ..requests import Award, NewClaim, NewPlayer
+from ..requests import serial as parse_serial
+from . import awards, record, schema, service, store
+from .judged import Checked
+from .variants import ClaimsKind, claims_kind, claims_of
 
 bp = Blueprint(
     "verify",
@@ -40,14 +47,10 @@ bp = Blueprint(
 )
 
 
-def _scores_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-    """Every station snapshot carries the scoreboard, so a screen that reconnects is right."""
-    if tickets90.is_ninety(conn, game_id):
-        return {"scores": None}  # a 90-ball game has prizes instead (tickets90.prize_state)
-    try:
-        return {"scores": awards.scores(conn, game_id)}
-    except KitError:
-        return {"scores": None}
+def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """Every station snapshot carries the scoreboard (75 balls) or the prizes (90 balls), so a
+    screen that reconnects is right."""
+    return claims_kind(games.get_game(conn, game_id)).snapshot(conn, game_id)
 
 
 def register(app: Flask) -> None:
@@ -55,8 +58,7 @@ def register(app: Flask) -> None:
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
     app.register_blueprint(bp)
     with app.app_context():
-        games.add_snapshot_extender(_scores_for_snapshot)
-        games.add_snapshot_extender(tickets90.snapshot_prizes)
+        games.add_snapshot_extender(_board_for_snapshot)
 
 
 def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
@@ -86,60 +88,30 @@ def _game_for_deck(conn: sqlite3.Connection, deck_id: str) -> int | None:
     return row[0] if row else None
 
 
-def card_grid(card: Card, v: dict[str, Any] | None) -> list[list[dict[str, Any]]]:
-    """The card as printed, square by square, with what the verdict says about each square."""
-    covered = {tuple(rc) for rc in v["covered"]} if v else set()
-    winning = {cell for name in v["winning"] for cell in _cells(v, name)} if v else set()
-    last = v["last_call"] if v else None
-    need = set(_pattern_cells(v["pattern"]["mask"])) if v and v["pattern"] else set()
-    return [
-        [
-            {
-                "n": card.number_at(r, c),
-                "covered": (r, c) in covered,
-                "last": last is not None and card.number_at(r, c) == last,
-                "wins": (r, c) in winning,
-                "need": (r, c) in need,
-            }
-            for c in range(SIZE)
-        ]
-        for r in range(SIZE)
-    ]
-
-
-def _pattern_cells(mask: str) -> list[tuple[int, int]]:
-    rows = mask.split("/")
-    return [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "1"]
-
-
-def _cells(v: dict[str, Any], name: str):
-    return _pattern_cells(v["pattern"]["mask"]) if v["pattern"] else LINE_CELLS[name]
-
-
-def _render_card(template: str, deck, card: Card, game, v, board=None) -> str:
+def _render_card(
+    template: str,
+    conn: sqlite3.Connection,
+    kind: ClaimsKind,
+    deck: Deck[Any],
+    card: Any,
+    game: Game | None,
+    checked: Checked | None,
+    page: bool = False,
+) -> str:
+    """The card as its variant draws it, with the verdict itself (`checked`, or None without a
+    game); the public page adds what the card's holder is told."""
+    extra = kind.drawn(card)
+    if page:
+        extra.update(kind.page(conn, game.game_id if game else None, card, checked))
     return render_template(
         template,
         deck=deck,
         card=card,
         game=game,
-        v=v,
-        grid=card_grid(card, v),
-        lines=card.lines_by_name,
-        player=board,
+        v=checked,
+        grid=kind.grid(card, checked),
+        **extra,
     )
-
-
-def _player_view(board: dict[str, Any] | None, serial: int, v) -> dict[str, Any]:
-    """What the player holding the card is told: the rounds this card won (with the points),
-    and "shout!" while it has a bingo in a round not yet awarded (the page never claims)."""
-    if board is None:
-        return {"won": [], "shout": False}
-    won = [a for a in board["awards"] if a["serial"] == serial]
-    return {
-        "won": won,
-        "puntos": board["mode"] == "points",
-        "shout": bool(v and v["bingo"]) and board["awarded"] is None,
-    }
 
 
 @bp.get("/c/<deck_id>/<serial>/<sig>")
@@ -153,17 +125,12 @@ def card_page(deck_id: str, serial: str, sig: str):
         return render_template("verify/not_a_card.html"), 404
     deck, card = found
     gid = _game_for_deck(conn, deck.deck_id)
-    if deck.game == 90:
-        return ticket_page.card_page(conn, deck, card, gid)
-    verdict, game, board = None, None, None
-    if gid is not None:
-        game = games.get_game(conn, gid)
-        verdict = store.check(conn, gid, card.serial).to_json()
-        board = awards.scores(conn, gid)
-    seen = _player_view(board, card.serial, verdict)
-    if request.args.get("part") == "verdict":
-        return _render_card("verify/_card_fragment.html", deck, card, game, verdict, seen)
-    return _render_card("verify/card.html", deck, card, game, verdict, seen)
+    game = None if gid is None else games.get_game(conn, gid)
+    kind = claims_of(deck.variant)
+    checked = None if game is None else service.check_for_page(conn, game, card)
+    part = request.args.get("part") == "verdict"
+    template = kind.card_fragment if part else kind.card_page
+    return _render_card(template, conn, kind, deck, card, game, checked, page=True)
 
 
 @bp.get("/api/games/<int:game_id>/check/<serial>")
@@ -174,17 +141,14 @@ def check(game_id: int, serial: str):
     verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
     conn = get_db()
     _check_scanned(conn, game_id, serial)
-    if tickets90.is_ninety(conn, game_id):
-        return ticket_page.check(conn, game_id, serial)
-    checked = store.check(conn, game_id, serial)
+    kind, checked = service.check(conn, game_id, parse_serial(serial))
     if request.args.get("quiet") != "1":
-        games.publish(checked.game_id, "verdict", shown_verdict(checked.to_json()))
+        shown = kind.shown(checked.to_json(), checked.round, checked.valid)
+        games.publish(checked.game_id, "verdict", shown)
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
-        return _render_card(
-            "verify/_card_fragment.html", deck, checked.card, game, checked.to_json()
-        )
+        return _render_card(kind.card_fragment, conn, kind, deck, checked.ticket, game, checked)
     return jsonify(checked.to_json())
 
 
@@ -198,20 +162,6 @@ def _check_scanned(conn: sqlite3.Connection, game_id: int, serial: str) -> None:
         raise RequestError("this card is from another deck, not the one of game %(n)s", n=game_id)
     if _signed_card(conn, deck_id, serial, sig or "") is None:
         raise RequestError("this card's code does not verify: it was not printed by this hall")
-
-
-def shown_verdict(verdict: dict[str, Any], claim: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What the hall screens show of a checked card or a recorded claim (the `verdict` event):
-    the card as printed with its marks, the verdict and, for a false claim, the penalty."""
-    return {
-        "source": "claim" if claim else "check",
-        "serial": verdict["serial"],
-        "round": verdict["round"],
-        "player": claim["player"] if claim else None,
-        "valid": verdict["bingo"],
-        "penalty": claim["penalty"] if claim else None,
-        "verdict": verdict,
-    }
 
 
 @bp.get("/api/games/<int:game_id>/players")
@@ -231,7 +181,7 @@ def _publish_scores(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
 @caller_required
 def add_player(game_id: int):
     conn = get_db()
-    added = store.add_player(conn, game_id, body(required=True))
+    added = store.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))
     return jsonify({**added, "scores": _publish_scores(conn, added["game_id"])}), 201
 
 
@@ -247,13 +197,15 @@ def settings(game_id: int):
 @caller_required
 def claim(game_id: int):
     conn = get_db()
-    if tickets90.is_ninety(conn, game_id):
-        return ticket_page.claim(conn, game_id, body(required=True))
-    made = store.make_claim(conn, game_id, body(required=True))
-    games.publish(made["game_id"], "claim", made)
-    shown = {**made["verdict"], "round": made["round"]}
-    games.publish(made["game_id"], "verdict", shown_verdict(shown, made))
-    _publish_scores(conn, made["game_id"])
+    made = service.make_claim(conn, game_id, NewClaim.from_json(body(required=True)))
+    gid = made["game_id"]
+    kind = claims_kind(games.get_game(conn, gid))
+    games.publish(gid, "claim", made)
+    shown = kind.shown(
+        {**made["verdict"], "round": made["round"]}, made["round"], made["valid"], made
+    )
+    games.publish(gid, "verdict", shown)
+    games.publish(gid, kind.board_event, kind.board(conn, gid))
     return jsonify(made), 201
 
 
@@ -261,11 +213,8 @@ def claim(game_id: int):
 @caller_required
 def award(game_id: int):
     conn = get_db()
-    if tickets90.is_ninety(conn, game_id):
-        return jsonify(tickets90.award(conn, game_id, body()))
-    settled = awards.award(conn, game_id)
-    games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
-    return jsonify(settled)
+    kind = claims_kind(games.get_game(conn, game_id))
+    return jsonify(kind.award(conn, game_id, Award.from_json(body())))
 
 
 @bp.get("/api/games/<int:game_id>/scores")

@@ -39,7 +39,7 @@ def _round_claims(
             continue
         card = deck.card(row["serial"])
         pens = store.penalties(conn, round_id, row["serial"], before=row["id"])
-        verdict = rules.judge(card, calls, r, pens)  # type: ignore[arg-type]  # as in store.game_card
+        verdict = rules.judge(card, calls, r, pens)
         out.append(rules.Claim(row["id"], row["serial"], row["player"], verdict))
     return out
 
@@ -49,7 +49,7 @@ def still_standing(claim_calls: list[int], live: list[int]) -> bool:
     return live[: len(claim_calls)] == claim_calls
 
 
-def award(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+def award(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """Settle the round by the rules, credit the points and pass the Maestro on; in Puntos,
     reaching the target ends the game. The next round is the Maestro's explicit step."""
     with hall().write_lock:
@@ -104,7 +104,7 @@ def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:
     return scores(conn, gid)["winner"] is not None
 
 
-def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+def scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """The scoreboard: per side (player or Sociedad) the points in Puntos, the wins in Normal;
     who calls now and who calls next; this round's claims; every award so far."""
     game = games.get_game(conn, game_id)
@@ -123,8 +123,9 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
     rnd = games.current_round(conn, gid)
     live = games.called_balls(conn, gid)
     claims = conn.execute(
-        "SELECT id, serial, player, at_call, calls, valid, verdict, penalty FROM claims "
-        "WHERE round_id = ? ORDER BY id",
+        "SELECT id, serial, player, at_call, calls, valid, penalty, "
+        "json_extract(verdict, '$.kind') AS kind, json_extract(verdict, '$.points') AS points "
+        "FROM claims WHERE round_id = ? ORDER BY id",
         (rnd.round_id,),
     ).fetchall()
     awarded = next((a for a in rows if a["round_id"] == rnd.round_id), None)
@@ -140,20 +141,7 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
         "maestro": maestro,
         "next_maestro": rules.next_maestro(names, maestro, None, r) if puntos else None,
         "players": [{"name": n, "team": teams[n]} for n in names],
-        "claims": [
-            {
-                "claim_id": c["id"],
-                "serial": c["serial"],
-                "player": c["player"],
-                "at_call": c["at_call"],
-                "valid": bool(c["valid"]),
-                "undone": not still_standing(json.loads(c["calls"]), live),
-                "kind": json.loads(c["verdict"])["kind"],
-                "points": json.loads(c["verdict"])["points"],
-                "penalty": json.loads(c["penalty"]) if c["penalty"] else None,
-            }
-            for c in claims
-        ],
+        "claims": [_claim_row(c, live) for c in claims],
         "awards": [
             {
                 "round": a["number"],
@@ -170,6 +158,22 @@ def scores(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
             for a in rows
         ],
         "awarded": None if awarded is None else _final_board(conn, awarded),
+    }
+
+
+def _claim_row(c: sqlite3.Row, live: list[int]) -> dict[str, Any]:
+    """A claim on the scoreboard: its stored verdict's kind and points (the verdict is read
+    once; only those two fields are needed, so SQLite extracts them)."""
+    return {
+        "claim_id": c["id"],
+        "serial": c["serial"],
+        "player": c["player"],
+        "at_call": c["at_call"],
+        "valid": bool(c["valid"]),
+        "undone": not still_standing(json.loads(c["calls"]), live),
+        "kind": c["kind"],
+        "points": c["points"],
+        "penalty": json.loads(c["penalty"]) if c["penalty"] else None,
     }
 
 

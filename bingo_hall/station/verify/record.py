@@ -16,7 +16,8 @@ from typing import Any
 from .. import games
 from ..decks import get_deck
 from ..spoken import call_label
-from . import awards, tickets90
+from . import awards
+from .variants import claims_kind
 
 CSV_FIELDS = (
     "round",
@@ -33,10 +34,11 @@ CSV_FIELDS = (
 )
 
 
-def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
+def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     game = games.get_game(conn, game_id)
     gid = game.game_id
     deck = get_deck(conn, game.deck_id)
+    kind = claims_kind(game)
     rounds = []
     for rnd in conn.execute("SELECT * FROM rounds WHERE game_id = ? ORDER BY number", (gid,)):
         calls = conn.execute(
@@ -82,8 +84,7 @@ def record(conn: sqlite3.Connection, game_id: Any) -> dict[str, Any]:
                 ],
             }
         )
-        if game.balls == 90:  # the prizes of a 90-ball round (tickets90), in the order won
-            rounds[-1]["prizes"] = tickets90.awarded(conn, rnd["id"])
+        rounds[-1].update(kind.record_round(conn, rnd["id"]))  # a 90-ball round's prizes
     board = awards.scores(conn, gid)
     by_round = {a["round"]: a for a in board["awards"]}
     for rnd in rounds:

@@ -7,7 +7,7 @@
   `at_call` is how many live calls the round had: claims with the same value were simultaneous.
 * `awards`: one per settled round; its points go to the side (player or team) named there.
 
-Step 2 (90-ball games, `tickets90.py`): `prize_awards`, one row per winner of a prize (línea,
+Step 2 (90-ball games, `prizes.py`): `prize_awards`, one row per winner of a prize (línea,
 bingo; one line, two lines, full house) in a round. A 90-ball claim is a row of `claims` whose
 `line` holds the prize claimed.
 """

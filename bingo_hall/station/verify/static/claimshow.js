@@ -159,7 +159,7 @@ function claimShow(box) {
   S.listen("verdict", (d) => {
     if (!S.state || d.round !== S.state.round || shown === "final") return;
     shown = "verdict";
-    (d.game === 90 ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
+    (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
     delete box.dataset.final;
   });
   S.onChange((kind, data, state) => {

@@ -1,6 +1,6 @@
 // A 90-ball game's prizes, on the caller page (claims panel: check a typed serial, record a claim,
 // award the prize being played) and on /display (the prize being played and its last winners).
-// The state is the snapshot's `prizes`, kept live by the `prize` events (tickets90.prize_state).
+// The state is the snapshot's `prizes`, kept live by the `prize` events (prizes.prize_state).
 import { fill } from "/web/static/ui.js";
 import { Station as S } from "/static/station.js";
 import { claimsPanel } from "./panel.js";

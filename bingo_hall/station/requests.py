@@ -1,0 +1,216 @@
+"""What the caller asks for, parsed once at the route into small frozen values: a new game, a
+claim, an award, an undo. The routes (JSON API and caller form alike) build these; the services
+take them and never a raw dict or `Any`. Parsing checks only the shape of each field (text, true
+or false, a whole number); what a value means for the game (is this mode one the deck's variant
+plays?) is the service's question, since it needs the deck or the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..web.errors import RequestError
+from ..web.inputs import is_ascii_number
+from .model import DrawMethod
+
+MAX_PUBLIC_INPUT = 200
+MAX_NAME = 40
+MAX_REASON = 200
+
+
+def public_input(text: Any) -> str | None:
+    """A player's public input (docs/fairness.md): empty means none."""
+    if text is None or text == "":
+        return None
+    if not isinstance(text, str) or len(text) > MAX_PUBLIC_INPUT:
+        raise RequestError(
+            "the public input is text of at most %(n)s characters", n=MAX_PUBLIC_INPUT
+        )
+    return text
+
+
+def name(value: Any, required: bool = True) -> str | None:
+    """A player's or a team's name, spaces tidied; None when it may be left out and is."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise RequestError("a name is needed")
+        return None
+    if not isinstance(value, str) or len(value.strip()) > MAX_NAME:
+        raise RequestError("a name is text of at most %(n)s characters", n=MAX_NAME)
+    return " ".join(value.split())
+
+
+def idempotency_key(key: Any) -> str | None:
+    """The `Idempotency-Key` header (or `idempotency_key` field): a retried request with the same
+    key gets the first answer again instead of acting twice."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 1 <= len(key) <= 200:
+        raise RequestError("an idempotency key is text of 1 to 200 characters")
+    return key
+
+
+def expect_seq(value: Any) -> int | None:
+    """The call a request was made after (`expect_seq`, or an undo's `seq`): a whole number."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise RequestError("expect_seq must be a whole number")
+    return value
+
+
+def _word(value: Any) -> str | None:
+    """A field that names one of a fixed set of words: any other JSON value names none of
+    them, so the service refuses it with the list of the words it takes."""
+    if value is None or isinstance(value, str):
+        return value
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Start a game on a loaded deck.
+
+    `mode` and `prizes` are the words the caller sent: the deck's variant turns them into its
+    prize plan (a 75-ball game's `mode` is normal or points; a 90-ball game's plan is `prizes`,
+    or else `mode`). `free_centre` None means the deck's own.
+    """
+
+    deck_id: str
+    mode: str | None = "normal"
+    prizes: str | None = None
+    free_centre: bool | None = None
+    draw: DrawMethod = DrawMethod.AUTO
+    options: Mapping[str, Any] = field(default_factory=dict)
+    public_input: str | None = None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> NewGame:
+        return cls._checked(
+            d.get("deck_id"),
+            d.get("mode", "normal"),
+            None,
+            d.get("free_centre"),
+            d.get("draw", "auto"),
+            d.get("options"),
+            d.get("public_input"),
+        )
+
+    @classmethod
+    def from_form(cls, f: Mapping[str, str]) -> NewGame:
+        """The caller's form: a ticked box is "on", and an empty public input is none."""
+        return cls._checked(
+            f.get("deck_id"),
+            f.get("mode", "normal"),
+            f.get("prizes"),
+            True if f.get("free_centre") == "on" else None,
+            f.get("draw", "auto"),
+            None,
+            f.get("public_input") or None,
+        )
+
+    @classmethod
+    def _checked(
+        cls,
+        deck_id: Any,
+        mode: Any,
+        prizes: Any,
+        free_centre: Any,
+        draw: Any,
+        options: Any,
+        text: Any,
+    ) -> NewGame:
+        if not isinstance(deck_id, str):
+            raise RequestError("deck_id is required (see GET /api/decks)")
+        if draw not in tuple(DrawMethod):
+            raise RequestError("draw must be 'auto' or 'manual'")
+        if free_centre is not None and not isinstance(free_centre, bool):
+            raise RequestError("free_centre must be true or false")
+        options = {} if options is None else options
+        if not isinstance(options, dict):
+            raise RequestError("options must be a JSON object")
+        return cls(
+            deck_id=deck_id,
+            mode=_word(mode),
+            prizes=_word(prizes),
+            free_centre=free_centre,
+            draw=DrawMethod(draw),
+            options=options,
+            public_input=public_input(text),
+        )
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    """Seat a player, optionally in a team (a Sociedad) and as the Maestro."""
+
+    name: str
+    team: str | None = None
+    maestro: bool = False
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> NewPlayer:
+        player = name(d.get("name"))
+        assert player is not None  # required
+        team = name(d.get("team"), required=False)
+        maestro = d.get("maestro", False)
+        if not isinstance(maestro, bool):
+            raise RequestError("maestro must be true or false")
+        return cls(player, team, maestro)
+
+
+@dataclass(frozen=True)
+class NewClaim:
+    """A shout on a card or ticket: `serial` as printed, the player (who may be left out in Bingo
+    Normal), and what is claimed: a line of a 75-ball card (R1-R5, B-O, D1, D2; optional) or the
+    prize of a 90-ball game (optional: the prize being played)."""
+
+    serial: int
+    player: str | None = None
+    line: str | None = None
+    prize: str | None = None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> NewClaim:
+        player = name(d.get("player"), required=False)
+        line, prize = d.get("line"), d.get("prize")
+        return cls(serial(d.get("serial")), player, _word(line), _word(prize))
+
+
+def serial(value: Any) -> int:
+    """The whole number printed on a card, as typed (text) or sent (a number)."""
+    if isinstance(value, str) and is_ascii_number(value.strip()):
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError("the serial is the whole number printed on the card")
+    return value
+
+
+@dataclass(frozen=True)
+class Award:
+    """Award the round (75 balls) or the prize being played (90 balls). `prize`, if sent, must
+    be the one being played, so a doubled click cannot award the next."""
+
+    prize: str | None = None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Award:
+        return cls(_word(d.get("prize")))
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last call, with the reason for the corrections log. `seq`, if sent, must be
+    that call's, so a doubled undo cannot take back a second call."""
+
+    reason: str
+    seq: int | None = None  # the call's seq (`seq`, or `expect_seq`)
+    key: str | None = None  # the idempotency key
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], key: Any = None) -> Undo:
+        reason = d.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise RequestError("say why the call is undone (a reason is required)")
+        key = idempotency_key(key)
+        return cls(reason.strip()[:MAX_REASON], expect_seq(d.get("seq", d.get("expect_seq"))), key)

@@ -1,0 +1,138 @@
+"""The station's part of each game variant (`bingo_hall.variants`): how a new game's request
+becomes the variant's rules (its mode, free centre and prize plan), the Tabla Confrontadora the
+screens draw, and which panels the caller page and the display include. The claims side of a
+variant (judging, pages, storage) is `verify/variants.py`.
+
+A game's variant is chosen once, from its `balls` (`variant_of`), or from its deck's manifest
+when the game starts; nothing else in the station tests the number of balls.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..cards import LETTERS
+from ..claims import Mode
+from ..errors import KitError
+from ..manifest import Deck
+from ..variants import CARDS, STRIPS, PrizePlan, Variant
+from ..web.errors import RequestError
+from .model import Game
+from .requests import NewGame
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A new game's rules as its variant reads the request: the columns of `games`."""
+
+    mode: Mode
+    free_centre: bool
+    plan: PrizePlan
+    prizes: str | None  # the prize plan stored for a variant whose plan is not its mode
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """A row of the Tabla Confrontadora: its letter (none in the 90-ball game) and its balls."""
+
+    letter: str
+    balls: range
+
+
+class GameKind(ABC):
+    """One variant as the station plays it."""
+
+    variant: ClassVar[Variant[Any]]
+    caller_panel: ClassVar[str]  # the claims panel of the caller page
+    display_panel: ClassVar[str]  # the scores or prizes of the display
+    board_class: ClassVar[str]  # the Tabla's CSS class
+
+    @abstractmethod
+    def choose(self, new: NewGame, deck: Deck[Any]) -> Chosen:
+        """The rules a new game on `deck` plays, or a RequestError naming the field."""
+
+    @property
+    @abstractmethod
+    def board(self) -> tuple[BoardRow, ...]:
+        """The Tabla Confrontadora, row by row."""
+
+
+class CardGame(GameKind):
+    """75 balls: Bingo Normal or Bingo de Puntos; FREE in the centre as the deck or the host
+    says."""
+
+    variant = CARDS
+    caller_panel = "caller/_claims.html"
+    display_panel = "display/_scores.html"
+    board_class = "tabla"
+
+    def choose(self, new: NewGame, deck: Deck[Any]) -> Chosen:
+        if new.mode not in tuple(Mode):
+            raise RequestError("mode must be 'normal' or 'points'")
+        free = deck.free_centre if new.free_centre is None else new.free_centre
+        if deck.free_centre and not free:
+            raise RequestError(
+                "this deck has FREE printed in the centre, so free_centre must be true"
+            )
+        mode = Mode(new.mode)
+        return Chosen(mode, free, self.variant.plan(str(mode)), None)
+
+    @property
+    def board(self) -> tuple[BoardRow, ...]:
+        return tuple(
+            BoardRow(letter, range(15 * i + 1, 15 * i + 16)) for i, letter in enumerate(LETTERS)
+        )
+
+
+class StripGame(GameKind):
+    """90 balls: a prize plan (línea then bingo, or one line, two lines, full house); no centre.
+    The caller form sends the plan as `prizes`; the JSON API as `mode`, where "normal" (its
+    default) is the Spanish plan."""
+
+    variant = STRIPS
+    caller_panel = "caller/_prizes.html"
+    display_panel = "display/_prizes.html"
+    board_class = "tabla tabla-90"
+
+    def choose(self, new: NewGame, deck: Deck[Any]) -> Chosen:
+        asked = new.prizes if new.prizes is not None else new.mode
+        try:
+            plan = self.variant.plan(None if asked == "normal" else asked)
+        except KitError:
+            raise RequestError(
+                "a 90-ball game's mode is 'linea-bingo' (línea, then bingo) or 'lines-house' "
+                "(one line, two lines, full house)"
+            ) from None
+        if new.free_centre not in (None, False):
+            raise RequestError("a 90-ball ticket has no centre square: free_centre is false")
+        return Chosen(Mode.NORMAL, False, plan, plan.mode)
+
+    @property
+    def board(self) -> tuple[BoardRow, ...]:
+        return tuple(BoardRow("", range(10 * row + 1, 10 * row + 11)) for row in range(9))
+
+
+#: the station's part of each variant, by `Variant.key`
+KINDS: dict[str, GameKind] = {k.variant.key: k for k in (CardGame(), StripGame())}
+
+
+def kind_of(variant: Variant[Any]) -> GameKind:
+    return KINDS[variant.key]
+
+
+def variant_of(game: Game) -> Variant[Any]:
+    """The variant a game plays, chosen once from its balls (its deck's manifest `game`)."""
+    return game.variant
+
+
+def game_kind(game: Game) -> GameKind:
+    return kind_of(variant_of(game))
+
+
+def prize_plan(game: Game) -> PrizePlan:
+    """The prizes a game plays, in order (or open at once), as its variant's data: what the
+    screens list and a ledger pays. The plan is named by the game's API `mode` (its prize plan in
+    the 90-ball game, normal or points in the 75-ball game)."""
+    return variant_of(game).plan(str(game.prizes or game.mode))

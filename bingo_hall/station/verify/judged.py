@@ -1,0 +1,255 @@
+"""A card or ticket judged against its game's calls, as values: the pure rules' verdict with the
+round it was judged in, and what the pages draw from it. The pages get these values (the grid
+reads the verdict's covered squares and winning figures, never a dict); `to_json()` is the
+API's, the events' and the stored claims' shape, unchanged.
+
+One class per variant: `CardCheck` (75 balls, `bingo_hall.claims`) and `TicketCheck` (90 balls,
+`bingo_hall.ticket_claims`). Both answer `serial`, `valid`, `verdict_json()` and `to_json()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ... import claims as rules
+from ...cards import LINE_CELLS, SIZE, Card
+from ...ticket_claims import ROWS_NEEDED, TicketVerdict
+from ...tickets import ROW_NAMES, Ticket
+from ...variants import STRIPS
+from ..spoken import call_label
+
+Cell = tuple[int, int]
+
+
+class Checked(Protocol):
+    """What every variant's judged card answers."""
+
+    @property
+    def game_id(self) -> int: ...
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def serial(self) -> int: ...
+
+    @property
+    def valid(self) -> bool: ...
+
+    @property
+    def ticket(self) -> Any:
+        """The card or ticket judged, as printed."""
+
+    def verdict_json(self) -> dict[str, Any]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """Without a bingo: the figure the card is nearest to, and the numbers it still lacks
+    ("No es bingo: falta el 44")."""
+
+    line: str
+    numbers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CardCheck:
+    """A 75-ball card judged against the calls of its game's current round."""
+
+    game_id: int
+    round: int
+    card: Card
+    verdict: rules.Verdict
+    judged_by: rules.Rules
+
+    @property
+    def serial(self) -> int:
+        return self.card.serial
+
+    @property
+    def ticket(self) -> Card:
+        return self.card
+
+    @property
+    def valid(self) -> bool:
+        return self.verdict.bingo
+
+    @property
+    def nearest(self) -> Nearest | None:
+        if self.verdict.bingo:
+            return None
+        name, numbers = rules.nearest_figure(self.card, self.verdict.covered, self.judged_by)
+        return Nearest(name, numbers)
+
+    def figure_cells(self, name: str) -> frozenset[Cell]:
+        """The squares of a figure: the game's pattern, or the named line."""
+        pattern = self.judged_by.pattern
+        return pattern.cells if pattern is not None else frozenset(LINE_CELLS[name])
+
+    @property
+    def winning_cells(self) -> frozenset[Cell]:
+        return frozenset(c for f in self.verdict.winning for c in self.figure_cells(f.name))
+
+    def verdict_json(self) -> dict[str, Any]:
+        """The verdict with the card as printed (None = FREE), its margin totals, the squares
+        of the winning figures and, without a bingo, the nearest figure and what it lacks."""
+        near = self.nearest
+        return {
+            **self.verdict.to_dict(),
+            "rows": [list(row) for row in self.card.rows],
+            "totals": {name: line.total for name, line in self.card.lines_by_name.items()},
+            "winning_cells": [list(cell) for cell in sorted(self.winning_cells)],
+            "missing": None if near is None else {"line": near.line, "numbers": list(near.numbers)},
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "round": self.round, **self.verdict_json()}
+
+
+@dataclass(frozen=True)
+class Square:
+    """One square of a card on its page."""
+
+    n: int | None  # None: FREE
+    covered: bool
+    last: bool
+    wins: bool
+    need: bool  # part of the game's pattern
+
+
+def card_grid(card: Card, check: CardCheck | None) -> list[list[Square]]:
+    """The card as printed, row by row, with what the verdict says about each square."""
+    v = check.verdict if check else None
+    covered = v.covered if v else frozenset()
+    winning = check.winning_cells if check else frozenset()
+    need = v.pattern.cells if v and v.pattern else frozenset()
+    last = v.last_call if v else None
+    return [
+        [
+            Square(
+                n=(n := card.number_at(r, c)),
+                covered=(r, c) in covered,
+                last=last is not None and n == last,
+                wins=(r, c) in winning,
+                need=(r, c) in need,
+            )
+            for c in range(SIZE)
+        ]
+        for r in range(SIZE)
+    ]
+
+
+@dataclass(frozen=True)
+class TicketCheck:
+    """A 90-ball ticket judged for a prize against the calls of its game's current round."""
+
+    game_id: int
+    round: int
+    ticket: Ticket
+    verdict: TicketVerdict
+    calls: tuple[int, ...]
+
+    @property
+    def serial(self) -> int:
+        return self.ticket.serial
+
+    @property
+    def valid(self) -> bool:
+        return self.verdict.valid
+
+    @property
+    def last_call(self) -> int | None:
+        return self.calls[-1] if self.calls else None
+
+    @property
+    def marked(self) -> list[int]:
+        called = set(self.calls)
+        return sorted(n for n in self.ticket.numbers if n in called)
+
+    @property
+    def complete_rows(self) -> list[str]:
+        return [ROW_NAMES[r] for r in self.verdict.complete_rows]
+
+    def verdict_json(self) -> dict[str, Any]:
+        """The ticket as printed (None = blank), and each row named (L1 top) with its numbers,
+        total, whether it is complete and whether the last call completed it."""
+        v, last = self.verdict, self.last_call
+        done = self.complete_rows
+        return {
+            "game": STRIPS.balls,
+            "serial": v.serial,
+            "strip": v.strip,
+            "prize": str(v.prize),
+            "kind": str(v.prize),  # the record and scoreboard read `kind` from every verdict
+            "points": None,
+            "valid": v.valid,
+            "rows_needed": ROWS_NEEDED[v.prize],
+            "complete_rows": done,
+            "winning": done if v.valid else [],
+            "last_call_rows": [ROW_NAMES[r] for r in v.last_call_rows],
+            "lines": [
+                {
+                    "name": ROW_NAMES[r],
+                    "numbers": list(row),
+                    "total": sum(row),
+                    "complete": r in v.complete_rows,
+                    "completed_by_last_call": r in v.last_call_rows,
+                    "missing": list(v.missing[r]),
+                }
+                for r, row in enumerate(self.ticket.rows)
+            ],
+            "calls": len(self.calls),
+            "last_call": last,
+            "last_call_label": None if last is None else call_label(last, STRIPS.balls),
+            "marked": self.marked,
+            "rows": [list(row) for row in self.ticket.grid],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "round": self.round, **self.verdict_json()}
+
+
+@dataclass(frozen=True)
+class Blank:
+    """One cell of a ticket on its page (n None: a blank)."""
+
+    n: int | None
+    covered: bool
+    last: bool
+
+
+@dataclass(frozen=True)
+class TicketRow:
+    """A ticket's row on its page: its cells, and what the verdict says of the row."""
+
+    name: str
+    numbers: tuple[int, ...]
+    total: int
+    complete: bool
+    by_last_call: bool
+    missing: tuple[int, ...]
+    cells: tuple[Blank, ...]
+
+
+def ticket_grid(ticket: Ticket, check: TicketCheck | None) -> list[TicketRow]:
+    """Row by row: the row's name, total and completeness, and its 9 cells."""
+    v = check.verdict if check else None
+    called = set(check.calls) if check else set()
+    last = check.last_call if check else None
+    return [
+        TicketRow(
+            name=ROW_NAMES[r],
+            numbers=ticket.rows[r],
+            total=sum(ticket.rows[r]),
+            complete=v is not None and r in v.complete_rows,
+            by_last_call=v is not None and r in v.last_call_rows,
+            missing=v.missing[r] if v else (),
+            cells=tuple(
+                Blank(n, n is not None and n in called, n is not None and n == last) for n in row
+            ),
+        )
+        for r, row in enumerate(ticket.grid)
+    ]

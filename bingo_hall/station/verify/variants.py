@@ -1,0 +1,274 @@
+"""The claims side of each game variant (`bingo_hall.variants`, `station.variants`): how a card is
+judged now, how its page draws it, how a claim is judged and stored, how the round's prize is
+awarded, and what the screens keep of it (scores or prizes). The routes ask the game's
+`ClaimsKind` and never test the number of balls; a new variant is one more subclass here.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ... import claims as rules
+from ...cards import LINE_NAMES, Card
+from ...errors import KitError
+from ...ticket_claims import check_ticket_claim
+from ...tickets import Ticket
+from ...variants import CARDS, STRIPS, Variant
+from ...web.errors import Conflict, RequestError
+from .. import games
+from ..model import Game, Round
+from ..requests import Award, NewClaim
+from ..variants import variant_of
+from . import awards, prizes, store
+from .judged import CardCheck, Checked, TicketCheck, card_grid, ticket_grid
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A claim judged inside the write lock, ready to store: its check, the `line` column (the
+    line named, or the prize claimed), the penalty of a false claim, the calls it saw, and the
+    fields the claim's answer adds."""
+
+    check: Checked
+    line: str | None
+    penalty: dict[str, Any] | None
+    calls: list[int]
+    same_call_line: bool = False  # simultaneous claims are those of the same `line` (prize)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class ClaimsKind(ABC):
+    """One variant's claims, pages and awards."""
+
+    card_page: ClassVar[str]
+    card_fragment: ClassVar[str]
+    layout: ClassVar[str]  # what the screens draw a shown verdict as (claimshow.js)
+    board_event: ClassVar[str]  # the event that carries the scores or prizes after a claim
+    shown_extra: ClassVar[dict[str, Any]] = {}  # what else a shown verdict says of its kind
+
+    @abstractmethod
+    def check(self, conn: sqlite3.Connection, game: Game, ticket: Any) -> Checked:
+        """The verdict on a card now, as the Maestro would give it (nothing is written)."""
+
+    @abstractmethod
+    def grid(self, ticket: Any, checked: Any) -> list[Any]:
+        """The card as its page draws it, with the verdict's marks (none without a game)."""
+
+    def drawn(self, ticket: Any) -> dict[str, Any]:
+        """What else the card's drawing needs besides its grid (a card's margin totals)."""
+        return {}
+
+    def page(
+        self, conn: sqlite3.Connection, gid: int | None, ticket: Any, checked: Any
+    ) -> dict[str, Any]:
+        """What the card's public page tells its holder (the rounds it won, in the 75-ball
+        game)."""
+        return {}
+
+    @abstractmethod
+    def judge_claim(
+        self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
+    ) -> Judged:
+        """Judge a claim against the calls committed so far; refuse one that cannot be made."""
+
+    @abstractmethod
+    def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
+        """Settle the round's prize (or the prize being played) by the rules."""
+
+    @abstractmethod
+    def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+        """The scores or the prizes, as the screens keep them."""
+
+    @abstractmethod
+    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+        """`scores` and `prizes` for every snapshot (the one this variant plays is not None)."""
+
+    def record_round(self, conn: sqlite3.Connection, round_id: int) -> dict[str, Any]:
+        """What the game's record adds to each round."""
+        return {}
+
+    @abstractmethod
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+        """The round's prizes awarded so far, in the order won, in one shape for every variant:
+        `{"prize", "at_call", "at", "winners": [{"claim_id", "serial", "player"}]}` (what a
+        ledger pays: who won which prize, on which card and on which call)."""
+
+    def shown(
+        self,
+        verdict: dict[str, Any],
+        round: int,
+        valid: bool,
+        claim: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """What the hall screens show of a checked card or a recorded claim (the `verdict`
+        event): the card as printed with its marks, the verdict and, for a false 75-ball claim,
+        the penalty."""
+        return {
+            "source": "claim" if claim else "check",
+            "layout": self.layout,
+            **self.shown_extra,
+            "serial": verdict["serial"],
+            "round": round,
+            "player": claim["player"] if claim else None,
+            "valid": valid,
+            "penalty": claim["penalty"] if claim else None,
+            "verdict": verdict,
+        }
+
+
+class CardClaims(ClaimsKind):
+    """75 balls: a claim names its line (or not), a false one costs the line's markers, and the
+    round is settled by `claims.settle` (docs/claims.md)."""
+
+    card_page = "verify/card.html"
+    card_fragment = "verify/_card_fragment.html"
+    layout = "card"
+    board_event = "scores"
+
+    def check(self, conn: sqlite3.Connection, game: Game, ticket: Card) -> CardCheck:
+        rnd = games.current_round(conn, game.game_id)
+        calls = games.called_balls(conn, game.game_id)
+        r = store.game_rules(conn, game)
+        verdict = rules.judge(ticket, calls, r, store.penalties(conn, rnd.round_id, ticket.serial))
+        return CardCheck(game.game_id, rnd.number, ticket, verdict, r)
+
+    def grid(self, ticket: Card, checked: CardCheck | None) -> list[Any]:
+        return card_grid(ticket, checked)
+
+    def page(
+        self, conn: sqlite3.Connection, gid: int | None, ticket: Card, checked: Any
+    ) -> dict[str, Any]:
+        """What the card's holder is told: the rounds it won (with the points), and "shout!"
+        while it has a bingo in a round not yet awarded."""
+        seen: dict[str, Any] = {"won": [], "shout": False}
+        if gid is not None:
+            board = awards.scores(conn, gid)
+            seen = {
+                "won": [a for a in board["awards"] if a["serial"] == ticket.serial],
+                "puntos": board["mode"] == "points",
+                "shout": bool(checked and checked.valid) and board["awarded"] is None,
+            }
+        return {"player": seen}
+
+    def drawn(self, ticket: Card) -> dict[str, Any]:
+        return {"lines": ticket.lines_by_name}
+
+    def judge_claim(
+        self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
+    ) -> Judged:
+        line = claim.line
+        if line is not None and line.upper() not in LINE_NAMES:
+            raise RequestError("line is one of R1-R5, B, I, N, G, O, D1, D2")
+        gid, player = game.game_id, claim.player
+        card = store.game_card(conn, game, claim.serial)[1]
+        r = store.game_rules(conn, game)
+        names = store.seated(conn, gid)[0]
+        maestro = store.settings_of(conn, gid)[1]
+        if r.mode == rules.PUNTOS and player is None:
+            raise RequestError("in Bingo de Puntos a claim names the player who shouts")
+        if r.mode == rules.PUNTOS and player not in names:
+            raise RequestError(
+                "%(name)s is not playing in this game; add the player first", name=player
+            )
+        if player is not None and player == maestro:
+            raise Conflict("%(name)s is the Maestro this round and does not play", name=player)
+        if conn.execute("SELECT 1 FROM awards WHERE round_id = ?", (rnd.round_id,)).fetchone():
+            raise Conflict(
+                "round %(n)s is already awarded; press Next round to play on", n=rnd.number
+            )
+        calls = games.called_balls(conn, gid)
+        pens = store.penalties(conn, rnd.round_id, card.serial)
+        verdict = rules.judge(card, calls, r, pens)
+        penalty = None
+        if not verdict.bingo:
+            penalty = store.penalty_json(card, rules.penalty_for(card, calls, r, pens, line))
+        check = CardCheck(gid, rnd.number, card, verdict, r)
+        return Judged(check, line.upper() if line else None, penalty, calls)
+
+    def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
+        settled = awards.award(conn, game_id)
+        games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
+        return settled
+
+    def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+        return awards.scores(conn, game_id)
+
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+        row = conn.execute(
+            "SELECT a.claim_id, a.serial, a.player, a.made, c.at_call FROM awards a "
+            "JOIN claims c ON c.id = a.claim_id WHERE a.round_id = ?",
+            (round_id,),
+        ).fetchone()
+        if row is None:
+            return []
+        (prize,) = CARDS.plan(None).prizes  # one bingo a round, in Normal and in Puntos
+        winner = {"claim_id": row["claim_id"], "serial": row["serial"], "player": row["player"]}
+        return [{"prize": prize, "at_call": row["at_call"], "at": row["made"], "winners": [winner]}]
+
+    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+        try:
+            return {"scores": awards.scores(conn, game_id), "prizes": None}
+        except KitError:
+            return {"scores": None, "prizes": None}
+
+
+class StripClaims(ClaimsKind):
+    """90 balls: a claim is of the prize being played, which the first valid claims share;
+    a false claim costs nothing."""
+
+    card_page = "verify/ticket.html"
+    card_fragment = "verify/_ticket_fragment.html"
+    layout = "ticket"
+    board_event = "prize"
+    shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
+
+    def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
+        rnd = games.current_round(conn, game.game_id)
+        calls = games.called_balls(conn, game.game_id)
+        prize = prizes.judged_prize(conn, game, rnd.round_id)
+        verdict = check_ticket_claim(ticket, calls, prize)
+        return TicketCheck(game.game_id, rnd.number, ticket, verdict, tuple(calls))
+
+    def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
+        return ticket_grid(ticket, checked)
+
+    def judge_claim(
+        self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
+    ) -> Judged:
+        prize = prizes.playing(conn, game, rnd, claim.prize)
+        ticket = store.game_card(conn, game, claim.serial)[1]
+        calls = games.called_balls(conn, game.game_id)
+        verdict = check_ticket_claim(ticket, calls, prize)
+        check = TicketCheck(game.game_id, rnd.number, ticket, verdict, tuple(calls))
+        return Judged(check, str(prize), None, calls, True, {"prize": str(prize)})
+
+    def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
+        return prizes.award(conn, game_id, request)
+
+    def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+        return prizes.prize_state(conn, game_id)
+
+    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+        return {"scores": None, "prizes": prizes.prize_state(conn, game_id)}
+
+    def record_round(self, conn: sqlite3.Connection, round_id: int) -> dict[str, Any]:
+        return {"prizes": prizes.awarded(conn, round_id)}  # in the order won
+
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+        return prizes.awarded(conn, round_id)
+
+
+#: the claims side of each variant, by `Variant.key`
+CLAIMS: dict[str, ClaimsKind] = {"cards": CardClaims(), "strips": StripClaims()}
+
+
+def claims_of(variant: Variant[Any]) -> ClaimsKind:
+    return CLAIMS[variant.key]
+
+
+def claims_kind(game: Game) -> ClaimsKind:
+    """The claims of the variant the game plays (chosen from its balls)."""
+    return claims_of(variant_of(game))

@@ -1,0 +1,272 @@
+"""The kinds of game the kit plays, one class each, the way python-chess's `chess.variant` gives
+each variant its own Board: everything that differs between the 75-ball cards and the 90-ball
+strips is answered here, once, and the manifest, the printer, the station and the CLI ask the
+deck's or the game's variant instead of testing the number of balls.
+
+A variant knows its printed ticket (`Card`, `Ticket`) and how the deck file holds it, how a deck of
+them is made and checked, and the prizes it plays as data (`PrizePlan`): their names, and whether
+they are played one after another or are all open at once. Pure: no Flask, no SQLite, no
+reportlab. The printer's and the station's parts of a variant (layouts, pages, claims storage)
+are adapters keyed by `Variant.key` in `printing/variants.py` and `station/verify/variants.py`.
+
+Adding a game kind is a subclass here plus one entry in each adapter's table: nothing is copied.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .cards import Card, check_card
+from .claims import Mode
+from .deck import check_deck, generate_deck
+from .errors import DeckError, KitError
+from .strips import check_strips, generate_strips, strips_of
+from .ticket_claims import PRIZES, PrizeMode
+from .tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
+
+T = TypeVar("T", Card, Ticket)
+Progress = Callable[[int], None] | None
+
+
+class PrizeOrder(StrEnum):
+    """How a game's prizes are played."""
+
+    SEQUENCE = "sequence"  # one at a time, in order: the next opens when one is awarded
+    OPEN = "open"  # all open at once, each closed by its first award (Tambola)
+
+
+@dataclass(frozen=True)
+class PrizePlan:
+    """The prizes a game plays, as data: what the ledger pays and the screens list.
+
+    `mode` is the word the API and the database use for the plan ("normal", "points",
+    "linea-bingo", "lines-house"); `prizes` are the prizes' names in the order they are played.
+    """
+
+    mode: str
+    prizes: tuple[str, ...]
+    order: PrizeOrder = PrizeOrder.SEQUENCE
+
+    def next_prize(self, awarded: Sequence[str]) -> str | None:
+        """In a sequence, the prize being played after `awarded`; None once all are won."""
+        left = self.open_prizes(awarded)
+        return left[0] if left else None
+
+    def open_prizes(self, awarded: Sequence[str]) -> tuple[str, ...]:
+        """The prizes that can still be won: the next one of a sequence, or every prize of an
+        open set not awarded yet."""
+        left = tuple(p for p in self.prizes if p not in awarded)
+        return left[:1] if self.order == PrizeOrder.SEQUENCE else left
+
+
+class Variant(ABC, Generic[T]):
+    """One kind of game. Subclasses set the class attributes and the ticket's own rules."""
+
+    key: ClassVar[str]  # "cards", "strips": the adapters' tables are keyed by it
+    balls: ClassVar[int]  # the manifest's `game` and the game's `balls`
+    ticket_type: ClassVar[type]
+    ticket_word: ClassVar[tuple[str, str]]  # singular, plural: "card", "cards"
+    deck_word: ClassVar[str]  # how the CLI names such a deck: "deck", "90-ball deck"
+    default_template: ClassVar[str]
+    has_letters: ClassVar[bool]  # calls are "N 31" (75 balls) or "87" (90 balls)
+    free_centre: ClassVar[bool]  # may the deck print FREE in the centre
+    rules_sheet: ClassVar[str]  # `rules_<lang>.md` with {lang}
+
+    # -- the deck file ---------------------------------------------------------------------
+    @abstractmethod
+    def ticket_to_dict(self, ticket: T) -> dict[str, Any]:
+        """The ticket as the deck file holds it."""
+
+    @abstractmethod
+    def ticket_from_dict(self, i: int, raw: Any) -> T:
+        """The deck file's `cards[i-1]`, fully checked; DeckError naming the ticket otherwise."""
+
+    @abstractmethod
+    def check_deck(self, tickets: Sequence[T], free_centre: bool) -> None:
+        """Every guarantee of a deck of these tickets (ranges, shape, unique lines)."""
+
+    @abstractmethod
+    def generate(
+        self, n: int, key: bytes | None, free_centre: bool, progress: Progress
+    ) -> tuple[T, ...]:
+        """`n` (cards or strips) made from `key`, serials from 1."""
+
+    def tickets_from_dicts(self, raw: list[Any], free_centre: bool) -> tuple[T, ...]:
+        tickets = tuple(self.ticket_from_dict(i, r) for i, r in enumerate(raw, start=1))
+        self.check_deck(tickets, free_centre)
+        return tickets
+
+    def tickets_for(self, n: int) -> int:
+        """How many tickets `n` (cards, or strips) make."""
+        return n
+
+    # -- words -----------------------------------------------------------------------------
+    def count_words(self, n_tickets: int) -> str:
+        """How a deck of `n_tickets` is counted in the CLI's messages ("40 cards")."""
+        return f"{n_tickets} {self.ticket_word[1]}"
+
+    @abstractmethod
+    def check_summary(self, tickets: Sequence[T], free_centre: bool) -> str:
+        """What `bingo-hall deck --check` says of a sound deck, after "OK, "."""
+
+    # -- prizes ----------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def plans(self) -> tuple[PrizePlan, ...]:
+        """Every prize plan this variant can play; the first is the default."""
+
+    def plan(self, mode: str | None) -> PrizePlan:
+        """The plan named `mode` (None: the default); KitError for a mode it does not play."""
+        if mode is None:
+            return self.plans[0]
+        for p in self.plans:
+            if p.mode == mode:
+                return p
+        names = ", ".join(repr(p.mode) for p in self.plans)
+        raise KitError(f"a {self.balls}-ball game's mode is one of {names}, not {mode!r}")
+
+
+class Cards75(Variant[Card]):
+    """The 1933 cards: 5x5 under B I N G O, 12 lines each, one bingo a round (Normal or Puntos)."""
+
+    key = "cards"
+    balls = 75
+    ticket_type = Card
+    ticket_word = ("card", "cards")
+    deck_word = "deck"
+    default_template = "classic-4"
+    has_letters = True
+    free_centre = True
+    rules_sheet = "rules_{lang}.md"
+
+    def ticket_to_dict(self, ticket: Card) -> dict[str, Any]:
+        return {
+            "serial": ticket.serial,
+            "columns": [list(col) for col in ticket.columns],
+            "totals": ticket.totals(),
+        }
+
+    def ticket_from_dict(self, i: int, raw: Any) -> Card:
+        _need(isinstance(raw, dict), f"card #{i} is not an object")
+        serial = raw.get("serial")
+        _need(serial == i, f"card #{i}: serial is {serial!r}, expected {i} (serials count from 1)")
+        cols = raw.get("columns")
+        _need(
+            isinstance(cols, list)
+            and len(cols) == 5
+            and all(isinstance(c, list) and len(c) == 5 for c in cols),
+            f"card {i}: columns must be 5 lists of 5 numbers",
+        )
+        card = Card(serial=i, columns=tuple(tuple(c) for c in cols))
+        check_card(card)
+        if raw.get("totals") != card.totals():
+            raise DeckError(f"card {i}: the printed totals do not match its numbers")
+        return card
+
+    def check_deck(self, tickets: Sequence[Card], free_centre: bool) -> None:
+        check_deck(tickets, free_centre)
+
+    def generate(
+        self, n: int, key: bytes | None, free_centre: bool, progress: Progress
+    ) -> tuple[Card, ...]:
+        return tuple(generate_deck(n, seed=key, free_centre=free_centre, progress=progress))
+
+    def check_summary(self, tickets: Sequence[Card], free_centre: bool) -> str:
+        centre = "FREE centre" if free_centre else "numbered centre"
+        return f"{len(tickets)} cards, {centre}, {12 * len(tickets)} unique lines"
+
+    @property
+    def plans(self) -> tuple[PrizePlan, ...]:
+        # one bingo a round; Puntos plays rounds until a side reaches the target
+        return tuple(PrizePlan(str(m), ("bingo",)) for m in Mode)
+
+
+class Strips90(Variant[Ticket]):
+    """The 90-ball game: strips of six 3x9 tickets, prizes one after another (línea, bingo; or
+    one line, two lines, full house)."""
+
+    key = "strips"
+    balls = 90
+    ticket_type = Ticket
+    ticket_word = ("ticket", "tickets")
+    deck_word = "90-ball deck"
+    default_template = "strips-2"
+    has_letters = False
+    free_centre = False
+    rules_sheet = "rules_90_{lang}.md"
+
+    def ticket_to_dict(self, ticket: Ticket) -> dict[str, Any]:
+        return {
+            "serial": ticket.serial,
+            "strip": ticket.strip,
+            "rows": [list(row) for row in ticket.grid],
+            "totals": ticket.totals(),
+        }
+
+    def ticket_from_dict(self, i: int, raw: Any) -> Ticket:
+        _need(isinstance(raw, dict), f"ticket #{i} is not an object")
+        serial, strip = raw.get("serial"), raw.get("strip")
+        _need(
+            serial == i, f"ticket #{i}: serial is {serial!r}, expected {i} (serials count from 1)"
+        )
+        want = (i - 1) // TICKETS_PER_STRIP + 1
+        _need(strip == want, f"ticket {i}: strip is {strip!r}, expected {want} (6 tickets a strip)")
+        rows = raw.get("rows")
+        _need(
+            isinstance(rows, list)
+            and len(rows) == ROWS
+            and all(isinstance(r, list) and len(r) == COLUMNS for r in rows),
+            f"ticket {i}: rows must be 3 lists of 9 cells (null for a blank)",
+        )
+        ticket = Ticket(serial=i, strip=want, grid=tuple(tuple(r) for r in rows))
+        check_ticket(ticket)
+        if raw.get("totals") != ticket.totals():
+            raise DeckError(f"ticket {i}: the printed row totals do not match its numbers")
+        return ticket
+
+    def check_deck(self, tickets: Sequence[Ticket], free_centre: bool) -> None:
+        check_strips(strips_of(tickets))
+
+    def generate(
+        self, n: int, key: bytes | None, free_centre: bool, progress: Progress
+    ) -> tuple[Ticket, ...]:
+        made = generate_strips(n, seed=key, progress=progress)
+        return tuple(t for s in made for t in s.tickets)
+
+    def tickets_for(self, n: int) -> int:
+        return TICKETS_PER_STRIP * n
+
+    def count_words(self, n_tickets: int) -> str:
+        return f"{n_tickets // TICKETS_PER_STRIP} strips ({n_tickets} tickets)"
+
+    def check_summary(self, tickets: Sequence[Ticket], free_centre: bool) -> str:
+        n = len(tickets)
+        return f"{n // TICKETS_PER_STRIP} strips, {n} tickets, {ROWS * n} unique rows"
+
+    @property
+    def plans(self) -> tuple[PrizePlan, ...]:
+        return tuple(PrizePlan(str(m), tuple(str(p) for p in PRIZES[m])) for m in PrizeMode)
+
+
+CARDS = Cards75()
+STRIPS = Strips90()
+
+#: every variant by its number of balls (the manifest's `game`, the game's `balls`)
+VARIANTS: dict[int, Variant[Any]] = {v.balls: v for v in (CARDS, STRIPS)}
+
+
+def variant_for(balls: object) -> Variant[Any]:
+    """The variant of a deck's `game` or a game's `balls`; DeckError for one the kit lacks."""
+    if isinstance(balls, bool) or not isinstance(balls, int) or balls not in VARIANTS:
+        known = " or ".join(str(b) for b in VARIANTS)
+        raise DeckError(f"game must be {known}, not {balls!r}")
+    return VARIANTS[balls]
+
+
+def _need(cond: bool, message: str) -> None:
+    if not cond:
+        raise DeckError(message)
