@@ -7,8 +7,13 @@ TSTAMP  := $(VENV)/.installed-test
 
 .PHONY: run test check dist install install-test system-test-deps catalogs clean
 
+# `make run PORT=5001 LANG=en`: the station's port (the demo cards' QR codes follow it) and the
+# language of the demo cards and pages. LANG counts only on make's command line, never the
+# environment's locale (LANG=en_US.UTF-8).
+RUN_ARGS := $(if $(PORT),--port $(PORT)) $(if $(filter command line,$(origin LANG)),--lang $(LANG))
+
 run: install catalogs
-	$(BIN)/bingo-hall demo
+	$(BIN)/bingo-hall demo $(RUN_ARGS)
 
 test: install-test catalogs system-test-deps
 	$(BIN)/ruff check .
@@ -60,11 +65,15 @@ install-test: $(TSTAMP) $(VENDOR)/jsQR.js
 catalogs: $(STAMP)
 	@for d in $$(find bingo_hall companions firmware_bridge -type d -name translations 2>/dev/null); do $(BIN)/pybabel -q compile -d $$d || exit 1; done
 
-# Debian packages the tests need: a real Chromium (no browser downloads are possible here).
+# Debian packages the tests need: a real Chromium (no browser downloads are possible here), and
+# iproute2's `ip` for the guests' network namespace (tests/security/test_guests.py).
 system-test-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core; }
+	@command -v ip >/dev/null 2>&1 || { \
+	  echo "installing iproute2 for the guests' network namespace"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2; }
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

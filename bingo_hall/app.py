@@ -2,10 +2,11 @@
 (`bingo_hall.web`) and the areas, each registered explicitly. See docs/dev/architecture.md.
 
 Configuration, lowest to highest:
-1. the defaults below;
+1. the defaults (`bingo_hall.web.config`, where every key is declared) and the environment;
 2. `instance/config.py` in the instance folder (Flask's `instance_path`), when it exists;
 3. `settings`, from the command line (`bingo-hall serve --db ... --pin ...`).
-Tests pass `test_config` instead of 2 and 3, as in Flask's tutorial (flaskr).
+Tests pass `test_config` instead of 2 and 3, as in Flask's tutorial (flaskr). The result is
+built once into a frozen `HallConfig` on the app's state (`hall(app).config`).
 
 An area that cannot be imported, or a migration that is missing, stops the start-up with the
 error: nothing is skipped in silence.
@@ -20,7 +21,7 @@ from typing import Any
 
 from flask import Flask
 
-from .web import db, errors, i18n, inputs, instance, security
+from .web import config, db, errors, i18n, inputs, instance, security, static_files
 
 
 def create_app(
@@ -40,13 +41,14 @@ def create_app(
     if not folder.exists():  # it will hold the session key, the PIN and the demo's deck secret
         folder.mkdir(parents=True, mode=0o700)
     app.config.from_mapping(
-        DATABASE=str(folder / "bingo-hall.sqlite"),
-        CALLER_PIN=os.environ.get("BINGO_HALL_PIN") or None,
-        COMPANIONS_ONLY=False,  # `bingo-hall companions`: the table scorekeepers alone
-        DEVICE_URL=None,  # `serve --device`: the flashboard or ball machine (BHP/1)
-        MAX_CONTENT_LENGTH=16 * 1024 * 1024,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_HTTPONLY=True,
+        {
+            "DATABASE": str(folder / "bingo-hall.sqlite"),
+            "CALLER_PIN": None,
+            **config.DEFAULTS,  # every key the hall reads is declared in web/config.py
+            **config.from_environment(),
+            "SESSION_COOKIE_SAMESITE": "Lax",
+            "SESSION_COOKIE_HTTPONLY": True,
+        }
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -60,12 +62,13 @@ def create_app(
     if not app.config.get("CALLER_PIN"):
         app.config["CALLER_PIN"] = instance.kept_secret(folder, "caller_pin", instance.new_pin)
 
-    instance.init_app(app)
+    instance.init_app(app, config.HallConfig.from_mapping(app.config))  # built once, frozen
     inputs.init_app(app)  # the bounded <int:...> converter, before any area adds routes
     db.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    static_files.init_app(app)  # versioned URLs, cached for good by the phones
     _register_areas(app)
     db.init_db(app)
     return app
@@ -76,15 +79,18 @@ def _register_areas(app: Flask) -> None:
     import companions.web
 
     companions.web.register(app)
-    if app.config["COMPANIONS_ONLY"]:
+    settings = instance.hall(app).config
+    if settings.companions_only:
         return
 
     from .station import register as register_station
+    from .station.ledger import register as register_ledger
     from .station.verify import register as register_verify
 
     register_station(app)
     register_verify(app)
-    if app.config["DEVICE_URL"]:
+    register_ledger(app)
+    if settings.device_url:
         from firmware_bridge.embedded import register as register_bridge
 
-        register_bridge(app, app.config["DEVICE_URL"])
+        register_bridge(app, settings.device_url)

@@ -122,21 +122,31 @@ def check_card(card: Card) -> None:
     """Raise DeckError unless the card has the 1933 shape: ranges, 5x5, no repeats."""
     where = f"card {card.serial}"
     if len(card.columns) != SIZE or any(len(col) != SIZE for col in card.columns):
-        raise DeckError(f"{where}: a card needs 5 columns of 5 numbers")
+        raise DeckError("%(where)s: a card needs 5 columns of 5 numbers", where=where)
     seen: set[int] = set()
     for c, col in enumerate(card.columns):
         for r, n in enumerate(col):
             if n is None:
                 if (r, c) != CENTRE:
-                    raise DeckError(f"{where}: only the centre square may be FREE")
+                    raise DeckError("%(where)s: only the centre square may be FREE", where=where)
                 continue
             if isinstance(n, bool) or not isinstance(n, int):
-                raise DeckError(f"{where}: column {LETTERS[c]} holds {n!r}, not a number")
+                raise DeckError(
+                    "%(where)s: column %(letter)s holds %(n)r, not a number",
+                    where=where,
+                    letter=LETTERS[c],
+                    n=n,
+                )
             rng = column_range(c)
             if n not in rng:
                 raise DeckError(
-                    f"{where}: column {LETTERS[c]} has {n}, outside {rng.start}-{rng.stop - 1}"
+                    "%(where)s: column %(letter)s has %(n)s, outside %(low)s-%(high)s",
+                    where=where,
+                    letter=LETTERS[c],
+                    n=n,
+                    low=rng.start,
+                    high=rng.stop - 1,
                 )
             if n in seen:
-                raise DeckError(f"{where}: number {n} appears twice")
+                raise DeckError("%(where)s: number %(n)s appears twice", where=where, n=n)
             seen.add(n)

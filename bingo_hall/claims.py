@@ -96,7 +96,9 @@ class Rules:
             or not isinstance(self.target, int)
             or not 1 <= self.target <= MAX_TARGET
         ):
-            raise KitError(f"the target must be a whole number of points from 1 to {MAX_TARGET}")
+            raise KitError(
+                "the target must be a whole number of points from 1 to %(n)s", n=MAX_TARGET
+            )
         if self.pattern is not None and self.mode != NORMAL:
             raise KitError("patterns are played in Bingo Normal only")
 
@@ -218,10 +220,17 @@ def _figure(card: Card, name: str, cells: Iterable[Cell], by_last_call: bool) ->
     return Figure(name, numbers, sum(numbers), CENTRE in cells, by_last_call)
 
 
-def _figures(card: Card, rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
+def _figures(card: Card | None, rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
     if rules.pattern is not None:
         return [(rules.pattern.name, tuple(sorted(rules.pattern.cells)))]
     return [(name, LINE_CELLS[name]) for name in LINE_NAMES]
+
+
+def figures(rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
+    """The figures a card can complete under `rules` (the game's pattern, else the 12 lines in
+    LINE_NAMES order), each as its name and squares: what a phone following its card needs to
+    see that it is complete, while the verdict stays `judge`'s."""
+    return _figures(None, rules)
 
 
 def doble_points(lines: Sequence[Figure]) -> int:

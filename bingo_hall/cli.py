@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "demo": "bingo_hall.station.cli:demo",
     "audit": "bingo_hall.station.cli:audit",
     "init-db": "bingo_hall.station.cli:init_db",
+    "ledger": "bingo_hall.station.ledger.cli:ledger",
     "bridge": "firmware_bridge.cli:bridge",
     "emulate": "firmware_bridge.cli:emulate",
     "firmware": "firmware_bridge.cli:firmware",

@@ -54,7 +54,12 @@ def check_card_count(n: object, free_centre: bool = False, option: str | None = 
     limit = max_cards(free_centre)
     what = option or "the number of cards"
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise DeckError(f"{what} must be a whole number from 1 to {limit}, not {n!r}")
+        raise DeckError(
+            "%(what)s must be a whole number from 1 to %(limit)s, not %(n)r",
+            what=what,
+            limit=limit,
+            n=n,
+        )
     if n <= limit:
         return n
     if free_centre:
@@ -71,7 +76,13 @@ def check_card_count(n: object, free_centre: bool = False, option: str | None = 
             f"Each card needs its own set of 5 numbers from 1-15 for the B column, and there are "
             f"just {MAX_CARDS} such sets"
         )
-    raise DeckError(f"{what} must be from 1 to {limit}, not {n}. {why}")
+    raise DeckError(
+        "%(what)s must be from 1 to %(limit)s, not %(n)s. %(why)s",
+        what=what,
+        limit=limit,
+        n=n,
+        why=why,
+    )
 
 
 def up(subset: Sequence[int], n: int = 15) -> tuple[int, ...]:
@@ -162,8 +173,13 @@ def check_lines_unique(cards: Iterable[Card]) -> None:
             other = seen.get(key)
             if other is not None:
                 raise DeckError(
-                    f"card {card.serial} line {line.name} repeats card {other[0]} line "
-                    f"{other[1]} ({', '.join(map(str, sorted(key)))})"
+                    "card %(serial)s line %(name)s repeats card %(other)s line %(other_line)s "
+                    "(%(numbers)s)",
+                    serial=card.serial,
+                    name=line.name,
+                    other=other[0],
+                    other_line=other[1],
+                    numbers=", ".join(map(str, sorted(key))),
                 )
             seen[key] = (card.serial, line.name)
 
@@ -174,10 +190,16 @@ def check_deck(cards: Sequence[Card], free_centre: bool) -> None:
         try:
             check_card_count(len(cards), free_centre)
         except DeckError as exc:
-            raise DeckError(f"the deck has {len(cards)} cards, too many: {exc}") from None
+            raise DeckError(
+                "the deck has %(count)s cards, too many: %(exc)s", count=len(cards), exc=exc
+            ) from None
     for card in cards:
         check_card(card)
         if card.free_centre != free_centre:
             want = "FREE" if free_centre else "a number"
-            raise DeckError(f"card {card.serial}: the deck says the centre is {want}")
+            raise DeckError(
+                "card %(serial)s: the deck says the centre is %(want)s",
+                serial=card.serial,
+                want=want,
+            )
     check_lines_unique(cards)

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
 
 from .deck import check_card_count
+from .errors import KitError
 from .manifest import Deck, load_deck, new_variant_deck, save_deck
 from .strips import MAX_STRIPS
 from .variants import variant_for
@@ -34,6 +36,16 @@ def _card_count(count: int | None, strip_count: int | None, free_centre: bool) -
     if count is None:
         raise click.UsageError("give --cards N")
     return check_card_count(count, free_centre, option="--cards")
+
+
+def refuse_to_replace(deck_file: Path, force: bool) -> None:
+    """A deck file is the only key to its printed cards: replacing it by accident makes every
+    printed QR fail, so an existing file is kept unless the host adds --force."""
+    if deck_file.exists() and not force:
+        raise KitError(
+            f"{deck_file} already exists; its printed cards would stop verifying if it were "
+            "replaced. Choose another -o or add --force"
+        )
 
 
 def _strip_count(count: int | None, strip_count: int | None, free_centre: bool) -> int:
@@ -84,13 +96,14 @@ def make_deck(
     "--name", default="Bingo", show_default=True, help="The deck's name, printed on cards."
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Where to write .deck.json.")
+@click.option("--force", is_flag=True, help="Replace an existing deck file of the same name.")
 @click.option(
     "--check",
     "check_path",
     type=click.Path(dir_okay=False),
     help="Validate a deck file instead of making one.",
 )
-def deck(game, count, strip_count, seed, free_centre, name, output, check_path) -> None:
+def deck(game, count, strip_count, seed, free_centre, name, output, force, check_path) -> None:
     """Make a deck whose every line is unique (rows, columns, diagonals; 90 balls: rows), or
     --check one."""
     if check_path:
@@ -103,6 +116,7 @@ def deck(game, count, strip_count, seed, free_centre, name, output, check_path) 
     n = check_counts(game, count, strip_count, free_centre)
     if not output:
         raise click.UsageError("give -o FILE.deck.json")
+    refuse_to_replace(Path(output), force)
     if n >= 1000 and sys.stderr.isatty():
         label = "Making strips" if strip_count is not None else "Making cards"
         with click.progressbar(length=n, label=label, file=sys.stderr) as bar:

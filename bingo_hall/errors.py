@@ -1,8 +1,37 @@
-"""Errors a party host can read. The CLI prints them as one line; the web turns them into a 4xx."""
+"""Errors a party host can read. The CLI prints them as one line; the web turns them into a 4xx.
+
+One convention for every user-facing error, pure modules included: an English `template` with
+`%(name)s` placeholders and its parameters, e.g. `KitError("%(n)s balls at most", n=90)`.
+`str()` is the English sentence (logs, the CLI); the web translates the template at the edge,
+in the reader's language, then fills it in (`text(gettext)`), so a catalog holds one msgid per
+message whatever its values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def _same(template: str) -> str:
+    return template
 
 
 class KitError(Exception):
     """A problem with the user's input or files, worded for the person running the kit."""
+
+    def __init__(self, template: str = "", /, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(self.text())
+
+    def text(self, translate: Callable[[str], str] = _same) -> str:
+        """The message, translated by `translate` (e.g. flask_babel.gettext), then filled in."""
+        words = translate(self.template)
+        return words % self.params if self.params else words
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 class DeckError(KitError):

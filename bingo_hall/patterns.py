@@ -63,6 +63,9 @@ def custom_pattern(mask: str) -> Pattern:
 
 def pattern_from_spec(name: str | None, mask: str | None = None) -> Pattern | None:
     """The pattern a game setting names: None or 'lines' for line play, a built-in, or 'custom'."""
+    known = ", ".join(["lines", *BUILT_IN, "custom"])
+    if name is not None and not isinstance(name, str):  # a list or an object from JSON
+        raise KitError("a pattern is a name: lines, four_corners, x, full_card or custom")
     if name is None or name in ("", "lines"):
         return None
     if name == "custom":
@@ -70,5 +73,4 @@ def pattern_from_spec(name: str | None, mask: str | None = None) -> Pattern | No
     try:
         return BUILT_IN[name]
     except KeyError:
-        known = ", ".join(["lines", *BUILT_IN, "custom"])
         raise KitError(f"unknown pattern {name!r}; use one of {known}") from None

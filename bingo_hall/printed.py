@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import socket
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from . import netaddr
@@ -69,13 +71,87 @@ def is_here(base_url: str, addresses: set[str] | None = None) -> bool:
     return bool(resolved & mine)
 
 
-def stale_note(deck_name: str, deck_path: str | Path, addresses: set[str] | None = None):
-    """One line for `serve` when the newest printing of the deck points elsewhere, else None."""
+@dataclass(frozen=True)
+class Mismatch:
+    """Why phones cannot open a deck's printed cards on this station: `kind` is "elsewhere" (the
+    QR host is not this machine), "port" (it is, on another port) or "host" (the station listens
+    only on an address the QR host is not)."""
+
+    deck_name: str
+    printed_url: str
+    kind: str
+    printed_port: int
+    listen_host: str
+    listen_port: int | None
+
+    def line(self) -> str:
+        """The one line `serve` prints."""
+        where = f"the cards of deck {self.deck_name} point at {self.printed_url}"
+        if self.kind == "port":
+            return (
+                f"warning: {where}, but this station listens on port {self.listen_port}, so "
+                f"phones that scan them reach nothing: serve with --port {self.printed_port} "
+                f"(make run PORT={self.printed_port}), or reprint with --base-url "
+                f"http://HOST:{self.listen_port}"
+            )
+        if self.kind == "host":
+            return (
+                f"warning: {where}, but this station listens only on {self.listen_host}, so "
+                "phones cannot open them: serve with --host 0.0.0.0"
+            )
+        return (
+            f"warning: {where}, which is not this machine's address, so phones cannot open "
+            "them: scan cards at the caller page (Scan card), or reprint with --base-url"
+        )
+
+
+_EVERY_ADDRESS = ("", "0.0.0.0", "::")
+_LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+
+
+def printed_port(base_url: str) -> int:
+    parts = urlsplit(base_url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return port or (443 if parts.scheme == "https" else 80)
+
+
+def mismatch(
+    deck_name: str,
+    deck_path: str | Path,
+    addresses: set[str] | None = None,
+    port: int | None = None,
+    host: str = "0.0.0.0",
+) -> Mismatch | None:
+    """Compare the newest printing of the deck with where the station listens (`host`, `port`;
+    None skips the port): None when the printed QR codes reach it."""
     urls = printed_for(deck_path)
-    if not urls or is_here(urls[-1], addresses):
+    if not urls:
         return None
-    return (
-        f"warning: the cards of deck {deck_name} point at {urls[-1]}, which is not this "
-        "machine's address, so phones cannot open them: scan cards at the caller page "
-        "(Scan card), or reprint with --base-url"
+    url = urls[-1]
+    found: dict[str, Any] = dict(
+        deck_name=deck_name, printed_url=url, printed_port=printed_port(url)
     )
+    found |= dict(listen_host=host, listen_port=port)
+    if not is_here(url, addresses):
+        return Mismatch(kind="elsewhere", **found)
+    if port is not None and found["printed_port"] != port:
+        return Mismatch(kind="port", **found)
+    listening = _LOOPBACK if host.lower() in _LOOPBACK else {host.lower()}
+    if host not in _EVERY_ADDRESS and not is_here(url, listening):
+        return Mismatch(kind="host", **found)
+    return None
+
+
+def stale_note(
+    deck_name: str,
+    deck_path: str | Path,
+    addresses: set[str] | None = None,
+    port: int | None = None,
+    host: str = "0.0.0.0",
+) -> str | None:
+    """One line for `serve` when the newest printing of the deck does not reach it, else None."""
+    found = mismatch(deck_name, deck_path, addresses, port, host)
+    return found.line() if found else None

@@ -183,8 +183,8 @@ def replay(
         entry_id = entry.get("id")
         if won is not None:
             raise EntryError(
-                "The game is over: {name} won. Undo the last hand to change it.",
-                params={"name": won},
+                "The game is over: %(name)s won. Undo the last hand to change it.",
+                name=won,
                 entry_id=entry_id,
             )
         teams = entry.get("teams")

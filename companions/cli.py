@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from bingo_hall import netaddr
 from bingo_hall.errors import KitError
 from bingo_hall.web.server import DEFAULT_THREADS, Server
 
@@ -37,7 +38,8 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
     except Exception as exc:  # sqlite3.DatabaseError and friends: a bad --db file
         raise KitError(f"cannot open the database {db_path or ''}: {exc}") from exc
     server = Server(app, host, port, threads)
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    # What phones type or scan: the LAN address, as the station's banner and the join QR use.
+    shown = (netaddr.lan_address() or "127.0.0.1") if host in ("0.0.0.0", "::", "") else host
     click.echo(f"table scores at http://{shown}:{server.port}/t/  (Ctrl+C to stop)")
     try:
         server.run()

@@ -133,7 +133,7 @@ class OutOfTurn(EntryError):
 
     def __init__(self, number: int, message: str, field: str, player: str) -> None:
         self.number = number
-        super().__init__(message, field=field, params={"player": player})
+        super().__init__(message, field=field, player=player)
 
 
 class Contradiction(EntryError):
@@ -144,11 +144,11 @@ class Contradiction(EntryError):
         listed = ", ".join(f"#{n}" for n in self.events)
         if len(self.events) == 1:  # it clashes with the setup itself
             message = N_(
-                "Contradiction: event {events} cannot be true with your cards and the hand sizes"
+                "Contradiction: event %(events)s cannot be true with your cards and the hand sizes"
             )
         else:
-            message = N_("Contradiction: events {events} cannot all be true")
-        super().__init__(message, params={"events": listed}, entry_id=entry_id)
+            message = N_("Contradiction: events %(events)s cannot all be true")
+        super().__init__(message, entry_id=entry_id, events=listed)
 
 
 _UNKNOWN = {
@@ -183,7 +183,7 @@ class Notebook:
             raise EntryError("Choose which player you are", field="me")
         for c in my_cards:
             if c not in CARD_INDEX:
-                raise EntryError("Unknown card: {value}", field="my_cards", params={"value": c})
+                raise EntryError("Unknown card: %(value)s", field="my_cards", value=c)
         if len(set(my_cards)) != len(my_cards):
             raise EntryError("A card is listed twice in your hand", field="my_cards")
         if hand_sizes is None:
@@ -202,9 +202,9 @@ class Notebook:
             raise EntryError("Hand sizes must add up to 18", field="hand_sizes")
         if sizes[players.index(me)] != len(my_cards):
             raise EntryError(
-                "You hold {size} cards: choose exactly that many",
+                "You hold %(size)s cards: choose exactly that many",
                 field="my_cards",
-                params={"size": sizes[players.index(me)]},
+                size=sizes[players.index(me)],
             )
         self.players = tuple(players)
         self.me = me
@@ -300,9 +300,9 @@ class Notebook:
             self._player(p, "passed")
             if p not in between:
                 raise EntryError(
-                    "{player} was not asked: refutation stops at the first player who shows",
+                    "%(player)s was not asked: refutation stops at the first player who shows",
                     field="passed",
-                    params={"player": p},
+                    player=p,
                 )
         if card in ("", None):
             card = None
@@ -328,7 +328,7 @@ class Notebook:
         if holder != ENVELOPE:
             self._player(holder, "holder")
         if card not in CARD_INDEX:
-            raise EntryError("Unknown card: {value}", field="card", params={"value": card})
+            raise EntryError("Unknown card: %(value)s", field="card", value=card)
         return Seen(holder, card)
 
     def _add(self, event: Event) -> int:
@@ -361,20 +361,20 @@ class Notebook:
             if isinstance(event, Accusation):
                 if event.player in accused:
                     raise OutOfTurn(
-                        n, "{player} has already made an accusation", "player", event.player
+                        n, "%(player)s has already made an accusation", "player", event.player
                     )
                 accused.add(event.player)
             elif isinstance(event, Suggestion) and event.suggester in accused:
                 raise OutOfTurn(
                     n,
-                    "{player} made a wrong accusation and takes no more turns",
+                    "%(player)s made a wrong accusation and takes no more turns",
                     "suggester",
                     event.suggester,
                 )
 
     def _player(self, name: object, field: str) -> None:
         if name not in self.players:
-            raise EntryError("Unknown player: {player}", field=field, params={"player": name})
+            raise EntryError("Unknown player: %(player)s", field=field, player=name)
 
     def _left_of(self, player: str) -> list[str]:
         k = self.players.index(player)
@@ -382,7 +382,7 @@ class Notebook:
 
     def _check_number(self, number: int) -> None:
         if not 1 <= number <= len(self.events):
-            raise EntryError("There is no event #{number}", params={"number": number})
+            raise EntryError("There is no event #%(number)s", number=number)
 
     def _changed(self) -> None:
         self._known = None
@@ -424,7 +424,7 @@ class Notebook:
     def status(self, card: str) -> dict[str, Any]:
         """{"holder": a player, "envelope" or "unknown", "excluded": places known to lack it}."""
         if card not in CARD_INDEX:
-            raise EntryError("Unknown card: {value}", field="card", params={"value": card})
+            raise EntryError("Unknown card: %(value)s", field="card", value=card)
         i = CARD_INDEX[card]
         known = self.known() or {}
         holder = "unknown"
@@ -454,7 +454,7 @@ class Notebook:
         their events are still in the notebook.
         """
         if card not in CARD_INDEX:
-            raise EntryError("Unknown card: {value}", field="card", params={"value": card})
+            raise EntryError("Unknown card: %(value)s", field="card", value=card)
         if place != ENVELOPE:
             self._player(place, "place")
         i, lo = CARD_INDEX[card], self.location(place)

@@ -109,9 +109,7 @@ def _scoring(variant: str) -> Scoring:
     try:
         return VARIANTS[variant]
     except (KeyError, TypeError):
-        raise EntryError(
-            "Unknown variant {variant}", field="variant", params={"variant": variant}
-        ) from None
+        raise EntryError("Unknown variant %(variant)s", field="variant", variant=variant) from None
 
 
 def as_tile(value: Any) -> Tile:
@@ -299,7 +297,7 @@ class Match:
         hand = self._open()
         self._player(player)
         if player in hand.tricks:
-            raise EntryError("{player} already counted their tricks", params={"player": player})
+            raise EntryError("%(player)s already counted their tricks", player=player)
         table_total = trump_table(hand.trump, self.settings["variant"])["total"]
         if tiles is not None:
             captured = [as_tile(t) for t in tiles]
@@ -312,24 +310,24 @@ class Match:
             for other, theirs in claimed.items():
                 if other != player and set(captured) & set(theirs):
                     raise EntryError(
-                        "That tile was captured by {player}",
+                        "That tile was captured by %(player)s",
                         field="tiles",
-                        params={"player": other},
+                        player=other,
                     )
             hand.captured[player] = captured
             variant = self.settings["variant"]
             points = sum([tile_points(t, hand.trump, variant) for t in captured])
         elif type(points) is not int or not 0 <= points <= table_total:
             raise EntryError(
-                "Trick points are between 0 and {total}",
+                "Trick points are between 0 and %(total)s",
                 field="points",
-                params={"total": table_total},
+                total=table_total,
             )
         if sum(hand.tricks.values()) + points > table_total:
             raise EntryError(
-                "Both players' tricks add up to more than {total}",
+                "Both players' tricks add up to more than %(total)s",
                 field="points",
-                params={"total": table_total},
+                total=table_total,
             )
         hand.tricks[player] = points
         if len(hand.tricks) == 2:
@@ -400,15 +398,13 @@ class Match:
 
     def _not_over(self) -> None:
         if self.winner is not None:
-            raise EntryError("The match is over: {player} won", params={"player": self.winner})
+            raise EntryError("The match is over: %(player)s won", player=self.winner)
 
     def _player(self, player: str) -> None:
         if player is None:
             raise EntryError("Say which player", field="player")
         if player not in self.players:
-            raise EntryError(
-                "{player} is not at this table", field="player", params={"player": player}
-            )
+            raise EntryError("%(player)s is not at this table", field="player", player=player)
 
     def _opponent(self, player: str) -> str:
         return self.players[1 - self.players.index(player)]

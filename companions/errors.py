@@ -4,32 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from bingo_hall.errors import KitError
 
-class EntryError(ValueError):
+
+class EntryError(KitError, ValueError):
     """An entry that breaks a rule of the game (or is not a valid entry at all).
 
-    `message` is a fixed English string, translatable as-is; data goes in `params` and is
-    substituted with str.format after translation. `field` names the form field to flag, and
-    `entry_id` the stored entry that fails when a past entry is undone or corrected.
+    As every KitError: an English template with `%(name)s` placeholders and its parameters,
+    translated at the edge. `field` names the form field to flag, and `entry_id` the stored
+    entry that fails when a past entry is undone or corrected.
     """
 
     def __init__(
         self,
-        message: str,
+        template: str,
+        /,
         *,
         field: str | None = None,
-        params: dict[str, Any] | None = None,
         entry_id: int | None = None,
+        **params: Any,
     ) -> None:
-        self.message = message
         self.field = field
-        self.params = params or {}
         self.entry_id = entry_id
-        super().__init__(self.text())
-
-    def text(self, translate=lambda s: s) -> str:
-        """The message, translated by `translate` (e.g. flask_babel.gettext), then filled in."""
-        return translate(self.message).format(**self.params)
+        super().__init__(template, **params)
 
 
 _MAX_SUM = 100_000
@@ -78,9 +75,7 @@ def tiles_total(tiles: Any, values: dict[str, int], *, field: str | None = None)
     for tile in tiles:
         key = str(tile).strip().upper()
         if key not in values:
-            raise EntryError(
-                "{tile} is not a tile: use 1 to 13 or J", field=field, params={"tile": tile}
-            )
+            raise EntryError("%(tile)s is not a tile: use 1 to 13 or J", field=field, tile=tile)
         total += values[key]
     return total
 

@@ -141,21 +141,23 @@ class Sheet:
         left = [n for n in numbers[:box] if n is not None]
         if left and max(left) >= value:
             raise EntryError(
-                "{value} is not larger than everything to its left in the row ({left} is there)",
+                "%(value)s is not larger than everything to its left in the row "
+                "(%(left)s is there)",
                 field="value",
-                params={"value": value, "left": max(left)},
+                value=value,
+                left=max(left),
             )
         right = [n for n in numbers[box + 1 :] if n is not None]
         if right and min(right) <= value:
             raise EntryError(
-                "{value} is not smaller than everything to its right in the row ({right} is there)",
+                "%(value)s is not smaller than everything to its right in the row "
+                "(%(right)s is there)",
                 field="value",
-                params={"value": value, "right": min(right)},
+                value=value,
+                right=min(right),
             )
         if value in self.column_numbers(row.columns[box]):
-            raise EntryError(
-                "{value} is already in this column", field="value", params={"value": value}
-            )
+            raise EntryError("%(value)s is already in this column", field="value", value=value)
 
     def place(self, colour: str, box: int, value: int) -> None:
         """Write `value` in box `box` (0-8) of the `colour` row, or raise the rule it breaks."""
@@ -273,15 +275,15 @@ class Table:
             raise EntryError("The game is over")
         if self.roll is not None and self.roll.player not in self.roll.written:
             raise EntryError(
-                "{player} must write the sum or cross a failed throw before the next roll",
+                "%(player)s must write the sum or cross a failed throw before the next roll",
                 field="player",
-                params={"player": self.roll.player},
+                player=self.roll.player,
             )
         if self.clockwise and self.roll is not None and player != self.next_active():
             raise EntryError(
-                "It is {player}'s turn to throw: the dice pass clockwise",
+                "It is %(player)s's turn to throw: the dice pass clockwise",
                 field="player",
-                params={"player": self.next_active()},
+                player=self.next_active(),
             )
         colours = entry.get("colours")
         if (
@@ -306,13 +308,9 @@ class Table:
         if self.roll is None:
             raise EntryError("Roll first: the active player chooses the dice")
         if player in self.roll.failed:
-            raise EntryError(
-                "{player} crossed a failed throw on this roll", params={"player": player}
-            )
+            raise EntryError("%(player)s crossed a failed throw on this roll", player=player)
         if player in self.roll.written:
-            raise EntryError(
-                "{player} has already written a number on this roll", params={"player": player}
-            )
+            raise EntryError("%(player)s has already written a number on this roll", player=player)
         return self.roll
 
     def _place(self, player: str, entry: dict[str, Any]) -> None:
@@ -327,16 +325,17 @@ class Table:
             _dice_can_make(len(roll.colours), value)
             if roll.sum is not None and value != roll.sum and roll.sum_by is None:
                 raise EntryError(
-                    "The announced sum is {sum}: on one throw everyone writes the same number",
+                    "The announced sum is %(sum)s: on one throw everyone writes the same number",
                     field="value",
-                    params={"sum": roll.sum},
+                    sum=roll.sum,
                 )
             if roll.sum is not None and value != roll.sum:
                 raise EntryError(
-                    "{player} already wrote {sum} on this throw: everyone writes the one sum "
+                    "%(player)s already wrote %(sum)s on this throw: everyone writes the one sum "
                     "the active player announced",
                     field="value",
-                    params={"player": roll.sum_by, "sum": roll.sum},
+                    player=roll.sum_by,
+                    sum=roll.sum,
                 )
         self.sheets[player].place(row.colour, _box(entry.get("box")), value)
         if roll is not None:
@@ -348,9 +347,9 @@ class Table:
         roll = self._turn(player)
         if roll is not None and player != roll.player:
             raise EntryError(
-                "Only the active player ({player}) can cross a failed throw",
+                "Only the active player (%(player)s) can cross a failed throw",
                 field="player",
-                params={"player": roll.player},
+                player=roll.player,
             )
         self.sheets[player].fail()
         if roll is not None:
@@ -436,9 +435,11 @@ def _dice_can_make(count: int, value: int) -> int:
     """One die shows 1-6, so `count` dice add up to `count` ... 6 * `count`."""
     if not count <= value <= 6 * count:
         raise EntryError(
-            "{value} is not a sum of the dice thrown (from {low} to {high})",
+            "%(value)s is not a sum of the dice thrown (from %(low)s to %(high)s)",
             field="value",
-            params={"value": value, "low": count, "high": 6 * count},
+            value=value,
+            low=count,
+            high=6 * count,
         )
     return value
 
@@ -461,7 +462,7 @@ def _check_settings(settings: dict[str, Any] | None) -> dict[str, bool]:
     settings = {**DEFAULT_SETTINGS, **(settings or {})}
     unknown = sorted(set(settings) - set(DEFAULT_SETTINGS))
     if unknown:
-        raise EntryError("Unknown setting: {name}", field=unknown[0], params={"name": unknown[0]})
+        raise EntryError("Unknown setting: %(name)s", field=unknown[0], name=unknown[0])
     if not isinstance(settings["rolls"], bool):
         raise EntryError("Recording the rolls is either on or off", field="rolls")
     if not isinstance(settings["clockwise"], bool):

@@ -62,7 +62,7 @@ class RummyMatch:
             raise EntryError("Enter the racks of the players who did not close")
         unknown = set(racks) - set(self.players)
         if unknown:
-            raise EntryError("{player} is not at this table.", params={"player": min(unknown)})
+            raise EntryError("%(player)s is not at this table.", player=min(unknown))
         points: dict[str, int] = {}
         for player in self.players:
             field = f"racks.{player}"

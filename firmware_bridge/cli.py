@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from bingo_hall.errors import KitError
+from bingo_hall.web.config import from_environment
 
 from .protocol import DEVICE_KINDS
 
@@ -29,9 +30,14 @@ def _stop_on_sigterm() -> None:
 @click.command()
 @click.option("--device", required=True, help="/dev/ttyUSB0, COM3, socket://host:port, a pty…")
 @click.option("--station", default="http://127.0.0.1:5000", show_default=True)
-@click.option("--pin", envvar="BINGO_HALL_PIN", required=True, help="The caller PIN.")
-def bridge(device: str, station: str, pin: str) -> None:
+@click.option("--pin", default=None, help="The caller PIN (or $BINGO_HALL_PIN).  [required]")
+@click.pass_context
+def bridge(ctx: click.Context, device: str, station: str, pin: str | None) -> None:
     """Drive an LED flashboard / ball machine (BHP/1) from a running caller station."""
+    pin = pin or from_environment().get("CALLER_PIN")
+    if pin is None:
+        option = next(p for p in ctx.command.params if p.name == "pin")
+        raise click.MissingParameter(ctx=ctx, param=option)
     import threading
 
     from .follow import Follower
@@ -124,7 +130,7 @@ def emulate(
     try:
         emu.start()
     except OSError as exc:
-        raise KitError(f"cannot start the emulator: {exc}") from None
+        raise KitError("cannot start the emulator: %(exc)s", exc=exc) from None
     click.echo(f"BHP/1 {kind} on {emu.path}  (bingo-hall bridge --device {emu.path} ...)")
     try:
         while True:
@@ -160,7 +166,11 @@ def firmware(folder: str) -> None:
                 continue
             shutil.copyfile(src, dest / src.name)
     except OSError as exc:
-        raise KitError(f"cannot copy the firmware to {dest}: {exc.strerror or exc}") from None
+        raise KitError(
+            "cannot copy the firmware to %(dest)s: %(problem)s",
+            dest=dest,
+            problem=exc.strerror or exc,
+        ) from None
     click.echo(f"firmware in {dest}: " + " ".join(p.name for p in board_files()))
     if kept:
         click.echo("your config.py was kept")

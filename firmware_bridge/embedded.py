@@ -39,7 +39,7 @@ class BrokerSource:
 
     def _with_db(self, fn, *args: Any) -> Any:
         with self.app.app_context():
-            conn = db.connect(self.app.config["DATABASE"])
+            conn = db.connect(hall(self.app).config.database)
             try:
                 return fn(conn, *args)
             finally:
@@ -125,6 +125,7 @@ def device_drop():
     if gid is None or games.get_game(conn, gid).draw != DrawMethod.MANUAL:
         # the machine's ball becomes a manual call, which only a game drawn by hand takes
         raise Conflict("start a game drawn by hand (manual) to use the ball machine")
+    games.check_call_allowed(conn, gid)  # no ball between an award and Next round
     if not link.drop():
         raise Conflict("the ball machine is not ready (%(state)s)", state=status["state"])
     return jsonify(link.status()), 202

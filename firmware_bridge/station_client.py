@@ -46,9 +46,11 @@ class HttpSource:
         try:
             self.token = self._request("POST", "/api/login", {"pin": self.pin})["token"]
         except urllib.error.HTTPError as exc:
-            raise StationError(f"the station refused the PIN ({_message(exc)})") from None
+            raise StationError("the station refused the PIN (%(why)s)", why=_message(exc)) from None
         except (urllib.error.URLError, OSError, ValueError, KeyError) as exc:
-            raise StationError(f"cannot reach the station at {self.base}: {exc}") from None
+            raise StationError(
+                "cannot reach the station at %(base)s: %(exc)s", base=self.base, exc=exc
+            ) from None
 
     def newest_active(self) -> int | None:
         games = self._request("GET", "/api/games")["games"]

@@ -22,6 +22,7 @@ LAYERS = [
     ("bingo_hall.deck_cli", ENTRY, None),
     ("bingo_hall.printing.cli", ENTRY, None),
     ("bingo_hall.station.cli", ENTRY, None),
+    ("bingo_hall.station.ledger.cli", ENTRY, None),
     ("companions.cli", ENTRY, None),
     ("firmware_bridge.cli", ENTRY, None),
     ("bingo_hall.app", FACTORY, None),
@@ -148,3 +149,56 @@ def test_the_check_catches_an_arrow_the_wrong_way(module, imported, why):
 def test_the_bridge_may_drive_the_station_and_the_cli_may_use_everything():
     assert violations("firmware_bridge.embedded", {"bingo_hall.station.games"}) == []
     assert violations("bingo_hall.station.cli", {"bingo_hall.app", "bingo_hall.printing"}) == []
+
+
+#: the decorators that make a function a route (Flask's blueprint and app methods)
+ROUTE_DECORATORS = {"route", "get", "post", "put", "patch", "delete"}
+
+
+def handles_requests(tree: ast.Module) -> bool:
+    """The module answers requests: it defines a route or reads Flask's `request`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "flask":
+            if any(alias.name == "request" for alias in node.names):
+                return True
+        if isinstance(node, ast.FunctionDef):
+            for deco in node.decorator_list:
+                call = deco.func if isinstance(deco, ast.Call) else deco
+                if isinstance(call, ast.Attribute) and call.attr in ROUTE_DECORATORS:
+                    return True
+    return False
+
+
+def publish_calls(tree: ast.Module) -> list[str]:
+    """Every call of something named publish (`games.publish(...)`, `hub.publish(...)`)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            if name.lstrip("_").startswith("publish"):
+                found.append(f"line {node.lineno}: {ast.unparse(node.func)}")
+    return found
+
+
+@pytest.mark.parametrize("path", list(source_modules()), ids=lambda p: str(p.relative_to(ROOT)))
+def test_routes_do_not_publish_events(path: Path):
+    """Events have one owner: the service that commits the change publishes it, under the write
+    lock (docs/dev/architecture.md, "Live events"); a module that answers requests never does."""
+    tree = ast.parse(path.read_text())
+    if handles_requests(tree):
+        assert publish_calls(tree) == []
+
+
+def test_the_check_catches_a_route_that_publishes():
+    route = ast.parse(
+        "from flask import jsonify\n"
+        "@bp.post('/x')\n"
+        "def x():\n"
+        "    games.publish(made)\n"
+        "    return jsonify(made)\n"
+    )
+    helper = ast.parse("from flask import request\ndef _tell(hub):\n    _publish(hub)\n")
+    service = ast.parse("def draw(conn):\n    publish(CallMade(1, done))\n")
+    assert handles_requests(route) and publish_calls(route) == ["line 4: games.publish"]
+    assert handles_requests(helper) and publish_calls(helper) == ["line 3: _publish"]
+    assert not handles_requests(service)

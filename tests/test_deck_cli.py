@@ -89,3 +89,42 @@ def test_bad_strip_counts_and_mixed_options_are_one_line_errors(tmp_path):
     assert "4000" in r.stderr
     _assert_one_line_error(run("deck", "--strips", "3", "-o", out))  # 75 is the default
     _assert_one_line_error(run("deck", "--game", "91", "--strips", "3", "-o", out))
+
+
+def test_deck_refuses_to_replace_an_existing_deck_file_without_force(tmp_path):
+    out = tmp_path / "fiesta.deck.json"
+    assert run("deck", "-n", "5", "--seed", "printed", "-o", str(out)).returncode == 0
+    before = out.read_bytes()
+    r = run("deck", "-n", "7", "--seed", "other", "-o", str(out))
+    _assert_one_line_error(r)
+    assert "--force" in r.stderr and "already exists" in r.stderr
+    assert out.read_bytes() == before  # the printed cards still verify
+    r = run("deck", "-n", "7", "--seed", "other", "-o", str(out), "--force")
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(out.read_text())["cards"]) == 7
+
+
+def _deck_files_written(text: str) -> list[str]:
+    """The deck files the shell lines of a document write: `deck -o X` and `generate -o Y.pdf`
+    (which writes Y.deck.json beside it)."""
+    import re
+    import shlex
+
+    written = []
+    for line in re.findall(r"^bingo-hall (?:deck|generate) .*$", text, re.M):
+        args = shlex.split(line.split("#")[0])
+        if "-o" not in args:
+            continue
+        out = args[args.index("-o") + 1]
+        written.append(out[:-4] + ".deck.json" if out.endswith(".pdf") else out)
+    return written
+
+
+def test_the_readme_examples_never_write_one_deck_file_twice():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for doc in ("README.md", "docs/decks.md", "docs/printing.md"):
+        written = _deck_files_written((root / doc).read_text("utf-8"))
+        assert written, doc
+        assert len(written) == len(set(written)), (doc, written)

@@ -128,6 +128,11 @@ class Hall:
         r = self.client.post(f"/t/{burako}/entries", json={"teams": [hand, hand]})
         assert r.status_code == 201, r.get_json()
         self.entry_id = r.get_json()["id"]
+        price = self.maestro.post(f"/api/games/{self.game_id}/ledger/price", {"amount": "1"})
+        assert price.status_code == 200, price.get_json()
+        sale = self.maestro.post(f"/api/games/{self.game_id}/ledger/sales", {"serials": "1-3"})
+        assert sale.status_code == 201, sale.get_json()
+        self.sale_id = sale.get_json()["sale_id"]
 
     def table(self, game: str) -> str:
         kind = KINDS[game]
@@ -150,6 +155,8 @@ class Hall:
             "sig": ["0" * 20],
             "fmt": ["json"],
             "filename": ["shell.css"],
+            "sale_id": [str(self.sale_id)],
+            "payout_id": ["1"],  # none yet: the route must still answer a readable 404
         }
         missing = set(rule.arguments) - set(known)
         assert not missing, f"{rule.rule}: give the fuzz a real value for {sorted(missing)}"

@@ -1,7 +1,7 @@
 """The pages' own scripts are ES modules (issue 25): loaded with type="module", they share what they
 share by import, never through globals on `window`, and there is one `el` and one `fill` (in
-bingo_hall/web/static/ui.js). The service worker is not a page script; the vendored jsQR is a
-library's own classic script; card.js is the card page's (rewritten by the phones' issue)."""
+bingo_hall/web/static/dom.js). The service worker is not a page script; the vendored jsQR is a
+library's own classic script."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NOT_MODULES = {"sw.js", "jsQR.js", "card.js"}
-SHARED = ROOT / "bingo_hall" / "web" / "static" / "ui.js"
+NOT_MODULES = {"sw.js", "jsQR.js"}
+SHARED = ROOT / "bingo_hall" / "web" / "static" / "dom.js"
 
 
 def page_scripts() -> list[Path]:
@@ -91,6 +91,7 @@ STATIC_URLS = [
     ("bingo_hall/web/static/", "/web/static/"),
     ("bingo_hall/station/static/", "/static/"),
     ("bingo_hall/station/verify/static/", "/verify/static/"),
+    ("bingo_hall/station/ledger/static/", "/ledger/static/"),
     ("companions/web/static/", "/t/static/"),
 ]
 

@@ -4,12 +4,21 @@ folders have a conftest.py and `import conftest` would find whichever came first
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 
 from bingo_hall.manifest import Deck, new_deck
+from bingo_hall.web.instance import hall
 
 TEST_PIN = "246810"  # the caller PIN of the `app` fixture
+
+
+def restart_with_pin(app, pin: str) -> None:
+    """The station as restarted with another caller PIN (same instance folder and database)."""
+    state = hall(app)
+    state.config = dataclasses.replace(state.config, caller_pin=pin)
+    app.config["CALLER_PIN"] = pin
 
 
 def eventually(check: Callable[[], object], timeout: float = 30.0) -> None:
@@ -30,6 +39,18 @@ def scripts_ran(page) -> None:
     from playwright.sync_api import expect
 
     expect(page.locator("#station")).to_have_attribute("data-live", "yes")
+
+
+def page_login(client) -> str:
+    """Log `client` in on the caller pages with the PIN, as the laptop's browser does; the
+    session's CSRF token (what the pages' `<meta name="csrf-token">` carries)."""
+    page = client.get("/caller/login").get_data(as_text=True)
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    pin = client.application.config["CALLER_PIN"]
+    r = client.post("/caller/login", data={"pin": pin, "csrf_token": token})
+    assert r.status_code == 302, r.get_data(as_text=True)[:200]
+    with client.session_transaction() as session:
+        return session["csrf"]
 
 
 class Caller:

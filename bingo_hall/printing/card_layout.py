@@ -107,6 +107,10 @@ def _name_font(text: str) -> str:
     return UNICODE_BOLD
 
 
+#: The deck name's room under a card's grid, in card units: (width, largest font size).
+NAME_BOX = (SIZE - FOOTER - 0.15, 0.34)
+
+
 def fit_name(name: str, width: float, size: float) -> tuple[str, float, str]:
     """(font, size, text) for the deck name: shrunk to at most 2/3 size, then cut with '…'."""
     font = _name_font(name)
@@ -190,7 +194,7 @@ def draw_card_form(
 
     footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
     c.setFillColor(HexColor(theme.accent))
-    font, size, shown = fit_name(deck_name, (SIZE - FOOTER - 0.15) * s, 0.34 * s)
+    font, size, shown = fit_name(deck_name, NAME_BOX[0] * s, NAME_BOX[1] * s)
     c.setFont(font, size)
     c.drawString(gl, footer_top - 0.42 * s, shown)
     c.setFillColor(HexColor(theme.totals))

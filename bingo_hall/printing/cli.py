@@ -15,12 +15,12 @@ from typing import Any
 import click
 
 from .. import printed
-from ..deck_cli import GAME, STRIPS, check_counts, make_deck
+from ..deck_cli import GAME, STRIPS, check_counts, make_deck, refuse_to_replace
 from ..errors import KitError
 from ..manifest import Deck, load_deck, save_deck
 from ..variants import variant_for
 from .base_url import default_base_url
-from .deck_pdf import PAPERS, check_base_url, render_deck_pdf, template_for
+from .deck_pdf import PAPERS, check_base_url, printed_name, render_deck_pdf, template_for
 from .kit import render_kit_pdf
 from .selection import parse_serials
 from .templates import load_template
@@ -70,6 +70,13 @@ def _print_deck(
     template = template_for(deck, template).name if template is None else template
     template_for(deck, template)  # fail on a bad template before any slow work
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
+    if (shown := printed_name(deck)) != deck.name:
+        click.echo(
+            f"bingo-hall: warning: the deck name {deck.name!r} is too long for the "
+            f"{deck.variant.ticket_word[1]}, which show {shown!r}; a name of about "
+            f"{len(shown) - 1} characters prints whole",
+            err=True,
+        )
     if base_url is None:
         base_url, warning = default_base_url()
         if warning:
@@ -155,11 +162,7 @@ def generate(
         raise click.UsageError("--name must not be empty; it is printed on every card")
     pdf_path = Path(output)
     deck_file = deck_path_for(pdf_path)
-    if deck_file.exists() and not force:
-        raise KitError(
-            f"{deck_file} already exists; its printed cards would stop verifying if it were "
-            "replaced. Choose another -o or add --force"
-        )
+    refuse_to_replace(deck_file, force)
     if template is not None:
         tpl = load_template(template)
         if tpl.game != int(game):
@@ -183,6 +186,7 @@ def generate(
 def kit(output, lang, paper, game) -> None:
     """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""
     _write(Path(output), render_kit_pdf(lang=lang, paper=paper, game=int(game)))
+    tokens = "fichas" if lang == "es" else "tokens"
     click.echo(
-        f"wrote {output}: Tabla Confrontadora, {game} fichas and the rules ({lang}, {paper})"
+        f"wrote {output}: Tabla Confrontadora, {game} {tokens} and the rules ({lang}, {paper})"
     )

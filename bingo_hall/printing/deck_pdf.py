@@ -30,7 +30,7 @@ from ..manifest import Deck
 from ..signing import card_url
 from ..tickets import Ticket
 from ..variants import VARIANTS, variant_for
-from .card_layout import GridBox
+from .card_layout import GridBox, fit_name
 from .pdfutil import pdf_bytes
 from .qr import QrPath, qr_path, qr_version
 from .templates import Template, available_templates, load_template
@@ -149,6 +149,13 @@ def template_for(deck: Deck[Any], template: str | None) -> Template:
             f" use one of: {fits}"
         )
     return tpl
+
+
+def printed_name(deck: Deck) -> str:
+    """The deck name as the cards (or tickets) show it: whole, or cut with '…' when even at its
+    smallest size it does not fit (the same on every template: the room scales with the card)."""
+    width, size = layout_for(deck.variant).name_box
+    return fit_name(deck.name, 100 * width, 100 * size)[2]
 
 
 def render_deck_pdf(

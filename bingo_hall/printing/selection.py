@@ -17,14 +17,22 @@ def parse_serials(text: str, deck_size: int) -> list[int]:
     for part in text.split(","):
         match = _PART.match(part)
         if not match:
-            raise KitError(f"--serials: {part.strip()!r} is not a serial or a range like 1-40")
+            raise KitError(
+                "--serials: %(part)r is not a serial or a range like 1-40", part=part.strip()
+            )
         first = int(match.group(1))
         last = int(match.group(2) or first)
         if first > last:
-            raise KitError(f"--serials: the range {first}-{last} runs backwards")
+            raise KitError(
+                "--serials: the range %(first)s-%(last)s runs backwards", first=first, last=last
+            )
         for serial in (first, last):
             if not 1 <= serial <= deck_size:
-                raise KitError(f"--serials: {serial} is outside this deck's cards 1-{deck_size}")
+                raise KitError(
+                    "--serials: %(serial)s is outside this deck's cards 1-%(deck_size)s",
+                    serial=serial,
+                    deck_size=deck_size,
+                )
         for serial in range(first, last + 1):
             if serial not in seen:
                 seen.add(serial)

@@ -69,6 +69,10 @@ def fit_strip(x: float, y: float, w: float, h: float) -> list[TicketBox]:
     ]
 
 
+#: The deck name's room in a ticket's header band, in ticket units: (width, largest font size).
+NAME_BOX = (4.2, 0.4)
+
+
 def draw_ticket_form(c: Canvas, name: str, s: float, theme: Theme, deck_name: str) -> None:
     """Define the form `name`: frame, header band, grid lines, deck name, at a ticket's origin."""
     c.beginForm(name, 0, 0, WIDTH * s, HEIGHT * s)
@@ -81,7 +85,7 @@ def draw_ticket_form(c: Canvas, name: str, s: float, theme: Theme, deck_name: st
     c.setFillColor(HexColor(theme.accent))
     c.rect(gl, gt, band, HEADER * s, stroke=0, fill=1)
     c.setFillColor(HexColor(theme.letter_text))
-    font, size, shown = fit_name(deck_name, 4.2 * s, 0.4 * s)
+    font, size, shown = fit_name(deck_name, NAME_BOX[0] * s, NAME_BOX[1] * s)
     c.setFont(font, size)
     c.drawString(gl + 0.15 * s, gt + 0.22 * s, shown)
     c.setStrokeColor(HexColor(theme.grid))

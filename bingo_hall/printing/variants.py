@@ -14,8 +14,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..manifest import Deck
 from ..variants import Variant
+from .card_layout import NAME_BOX as CARD_NAME_BOX
 from .card_layout import CardInk, GridBox, Ink, draw_card, draw_card_form, fit_card
 from .qr import QrPath
+from .strip_layout import NAME_BOX as TICKET_NAME_BOX
 from .strip_layout import TicketInk, draw_ticket, draw_ticket_form, fit_strip
 from .templates import Template
 
@@ -28,12 +30,14 @@ class Layout:
 
     `fit(x, y, w, h)` gives the ticket boxes of one template slot (a card, or a strip of six);
     `start(canvas, box_scale, template, deck, labels)` defines the shared form and gives the ink;
-    `draw(canvas, form, box, ink, ticket, qr)` draws one ticket on the form.
+    `draw(canvas, form, box, ink, ticket, qr)` draws one ticket on the form;
+    `name_box` is the deck name's room on a ticket, in ticket units: (width, largest size).
     """
 
     fit: Callable[[float, float, float, float], Sequence[GridBox]]
     start: Callable[[Canvas, float, Template, Deck[Any], dict[str, str]], Ink]
     draw: Callable[[Canvas, str, Any, Any, Any, QrPath | None], None]
+    name_box: tuple[float, float]
 
 
 def _start_cards(c: Canvas, s: float, tpl: Template, deck: Deck[Any], labels: dict) -> Ink:
@@ -49,9 +53,14 @@ def _start_strips(c: Canvas, s: float, tpl: Template, deck: Deck[Any], labels: d
 #: the layout of each variant, by `Variant.key`
 LAYOUTS: dict[str, Layout] = {
     "cards": Layout(
-        fit=lambda x, y, w, h: [fit_card(x, y, w, h)], start=_start_cards, draw=draw_card
+        fit=lambda x, y, w, h: [fit_card(x, y, w, h)],
+        start=_start_cards,
+        draw=draw_card,
+        name_box=CARD_NAME_BOX,
     ),
-    "strips": Layout(fit=fit_strip, start=_start_strips, draw=draw_ticket),
+    "strips": Layout(
+        fit=fit_strip, start=_start_strips, draw=draw_ticket, name_box=TICKET_NAME_BOX
+    ),
 }
 
 

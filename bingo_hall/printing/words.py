@@ -54,5 +54,5 @@ WORDS: dict[str, dict[str, str]] = {
 
 def words(lang: str) -> dict[str, str]:
     if lang not in WORDS:
-        raise KitError(f"unknown language {lang!r}; use es or en")
+        raise KitError("unknown language %(lang)r; use es or en", lang=lang)
     return WORDS[lang]

@@ -9,7 +9,7 @@ from flask import Blueprint, Flask
 
 from ..web import db as core_db
 from ..web import errors, i18n
-from . import api, auth, caller, display, hall_settings, phrases, schema
+from . import api, auth, autodraw, caller, display, games, hall_settings, phone, phrases, schema
 
 #: the station's templates and its static files (served at /static/)
 assets = Blueprint(
@@ -24,8 +24,10 @@ assets = Blueprint(
 def register(app: Flask) -> None:
     core_db.add_migrations(app, "station", schema.MIGRATIONS)
     auth.init_app(app)
-    for blueprint in (assets, caller.bp, display.bp, api.bp):
+    for blueprint in (assets, caller.bp, display.bp, phone.bp, api.bp):
         app.register_blueprint(blueprint)
     errors.register_error_page(app, "/", "station/error.html")
     i18n.set_default_language(app, hall_settings.house_language)
     phrases.init_app(app)
+    with app.app_context():
+        games.add_snapshot_extender(autodraw.snapshot_part)

@@ -8,20 +8,20 @@ from flask import Blueprint, jsonify, request
 
 from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized
-from ..web.hub import EventStream, live_stream, sse
+from ..web.hub import EventStream, live_stream
 from ..web.inputs import is_ascii_number
 from ..web.inputs import json_body as body
 from ..web.instance import hall
-from . import calls, games, hall_settings
-from .auth import PinResult, caller_required, check_pin, issue_token
+from . import autodraw, calls, games, hall_settings
+from .auth import PinResult, caller_required, check_pin, end_every_login, issue_token
 from .decks import list_decks, store_deck
+from .events import ROOM_EVENTS
 from .requests import NewGame, Undo, expect_seq, idempotency_key
 from .requests import public_input as public_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 RETRY_MS = 2000  # EventSource reconnects by itself after this
-HEARTBEAT_S = 15.0  # a comment this often, so a screen that went away is noticed
 
 
 def _key(data: dict[str, Any]) -> str | None:
@@ -39,6 +39,14 @@ def login():
     if result == PinResult.WRONG:
         raise Unauthorized("wrong PIN")
     return jsonify(token=issue_token(), token_type="Bearer")
+
+
+@bp.post("/logout")
+@caller_required
+def logout():
+    """End every login: this token, the caller pages' sessions and every other token."""
+    end_every_login()
+    return jsonify(logged_out=True)
 
 
 @bp.get("/decks")
@@ -116,6 +124,13 @@ def undo(game_id: int):
     return jsonify(calls.undo_last(get_db(), game_id, undo).to_json())
 
 
+@bp.post("/games/<int:game_id>/autodraw")
+@caller_required
+def auto_draw(game_id: int):
+    """The automatic draw: {"action": "start", "every": N (3-60 s)}, "pause", "resume", "stop"."""
+    return jsonify(autodraw.command(get_db(), game_id, body(required=True)))
+
+
 @bp.post("/games/<int:game_id>/public-input")
 @caller_required
 def public_input(game_id: int):
@@ -134,21 +149,22 @@ def next_round(game_id: int):
 @bp.post("/games/<int:game_id>/end")
 @caller_required
 def end(game_id: int):
-    return jsonify(games.end_game(get_db(), game_id))
+    ended = games.end_game(get_db(), game_id)
+    autodraw.stop(game_id)
+    return jsonify(ended)
 
 
 @bp.get("/games/<int:game_id>/events")
 @live_stream
 def game_events(game_id: int):
-    conn = get_db()
-    games.get_game(conn, game_id)
     # Under the station's server the stream is written by the event loop: an open screen holds
     # no thread, so there is no limit on screens to keep threads free for the Maestro.
     sub = hall().hub.subscribe(games.channel(game_id))
     try:
-        first = sse("snapshot", games.snapshot(conn, game_id))
+        first = games.snapshot_event(get_db, game_id)  # built once per change (404: no game)
     except BaseException:
         sub.close()
         raise
-    skip = games.ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
-    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=HEARTBEAT_S, skip=skip).response()
+    skip = ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
+    heartbeat_s = hall().config.stream_heartbeat_s  # a gone screen is noticed
+    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=heartbeat_s, skip=skip).response()

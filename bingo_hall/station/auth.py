@@ -3,7 +3,9 @@
 Pages use a login session (cookie) plus a CSRF token: a hidden `csrf_token` field in forms, the
 `X-CSRF-Token` header for fetch() from the station's own pages. The JSON API also takes
 `Authorization: Bearer <token>` from `POST /api/login`; bearer tokens are stored hashed in SQLite,
-so they survive a restart; changing the PIN ends every login and token. Wrong PINs spend one
+so they survive a restart. Logins carry a generation (kept in SQLite) that logout and a PIN
+change advance: a logout, or a PIN change (even one changed back later), ends every login and
+token. Wrong PINs spend one
 budget for the whole station with exponential back-off (`PIN_RULE`); the laptop itself
 (loopback or its own LAN address) is never locked out, and a Maestro already logged in is
 never asked again. Players on the Wi-Fi, who never know the PIN, can only view /display and
@@ -15,20 +17,21 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import json
 import logging
 import math
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any
 
-from flask import current_app, g, redirect, request, session, url_for
+from flask import g, redirect, request, session, url_for
 
-from ..web.db import get_db
+from ..web.db import get_db, transaction
 from ..web.errors import Forbidden, Unauthorized, wants_json
-from ..web.instance import area_state
+from ..web.instance import area_state, hall
 from ..web.limits import Backoff, BackoffRule, from_this_machine
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -66,7 +69,7 @@ def check_pin(pin: Any) -> tuple[PinResult, int]:
     spend the station's budget, and the console shows every attempt as it happens."""
     who = request.remote_addr or "?"
     local = from_this_machine(who)
-    expected = str(current_app.config["CALLER_PIN"])
+    expected = hall().config.caller_pin
     gate = _gate()
     with gate.lock:
         now = time.monotonic()
@@ -94,20 +97,94 @@ def _where() -> str:
     return "API token" if request.path.startswith("/api/") else "caller page"
 
 
+class _Logins:
+    """Which logins are good: a generation that logout and a PIN change advance (kept in SQLite,
+    so a restart keeps it and a PIN changed and changed back does not bring old logins back),
+    the tag of the PIN it was taken under, and the hashes of the API tokens issued in it (so
+    the server can tell the Maestro's requests apart on the event loop, without a query)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.generation: int | None = None
+        self.tag = ""
+        self.tokens: set[str] = set()
+
+
+def _logins(app: Any = None) -> _Logins:
+    return area_state("caller_logins", _Logins, app)
+
+
+#: kept among the hall's settings (hall_settings.load shows only the settings it knows)
+_GEN_KEY, _TAG_KEY = "_caller.generation", "_caller.pin_tag"
+
+
 def _pin_tag() -> str:
-    """A fingerprint of the current PIN: logins made under an older PIN stop working."""
-    pin = str(current_app.config["CALLER_PIN"])
-    return hashlib.sha256(f"bingo-hall pin:{pin}".encode()).hexdigest()[:16]
+    """A keyed fingerprint of the current PIN (never the PIN): when it changes, every login
+    made before ends."""
+    config = hall().config
+    pin, key = config.caller_pin.encode(), config.secret_key.encode()
+    return hmac.new(key, b"bingo-hall pin:" + pin, hashlib.sha256).hexdigest()[:32]
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(f"{_pin_tag()}:{token}".encode()).hexdigest()
+def generation() -> int:
+    """The logins' generation now (advanced here first if the PIN changed since)."""
+    logins, tag = _logins(), _pin_tag()
+    with logins.lock:
+        if logins.generation is not None and logins.tag == tag:
+            return logins.generation
+        conn = get_db()
+        stored = {
+            key: json.loads(value)
+            for key, value in conn.execute(
+                "SELECT key, value FROM hall_settings WHERE key IN (?, ?)", (_GEN_KEY, _TAG_KEY)
+            ).fetchall()
+        }
+        gen = int(stored.get(_GEN_KEY, 0))
+        if stored.get(_TAG_KEY) != tag:  # a new PIN (or the first start): a new generation
+            gen = _advance(conn, gen, tag)
+        logins.generation, logins.tag = gen, tag
+        logins.tokens = {r[0] for r in conn.execute("SELECT token_hash FROM api_tokens").fetchall()}
+        return gen
+
+
+def _advance(conn: Any, gen: int, tag: str) -> int:
+    """Next generation: every session and token of the old ones stops working (tokens are
+    deleted)."""
+    gen += 1
+    with transaction(conn):
+        for key, value in ((_GEN_KEY, gen), (_TAG_KEY, tag)):
+            conn.execute(
+                "INSERT INTO hall_settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, json.dumps(value)),
+            )
+        conn.execute("DELETE FROM api_tokens")
+    return gen
+
+
+def end_every_login() -> None:
+    """Logout: the laptop's, every tablet's and every API token's login ends."""
+    gen = generation()
+    logins = _logins()
+    with logins.lock:
+        logins.generation = _advance(get_db(), gen, logins.tag)
+        logins.tokens = set()
+    console.info("logged out from %s: every login and API token ended", request.remote_addr)
+
+
+def _hash(token: str, gen: int) -> str:
+    return hashlib.sha256(f"{gen}:{token}".encode()).hexdigest()
 
 
 def issue_token() -> str:
     token = secrets.token_urlsafe(32)
-    conn = get_db()
-    conn.execute("INSERT INTO api_tokens (token_hash) VALUES (?)", (_hash(token),))
+    gen = generation()
+    hashed = _hash(token, gen)
+    get_db().execute("INSERT INTO api_tokens (token_hash) VALUES (?)", (hashed,))
+    logins = _logins()
+    with logins.lock:
+        if logins.generation == gen:
+            logins.tokens.add(hashed)
     return token
 
 
@@ -115,19 +192,44 @@ def _bearer_ok() -> bool:
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
         return False
-    token = header[7:].strip()
-    row = (
-        get_db()
-        .execute("SELECT 1 FROM api_tokens WHERE token_hash = ?", (_hash(token),))
-        .fetchone()
-    )
+    hashed = _hash(header[7:].strip(), generation())
+    row = get_db().execute("SELECT 1 FROM api_tokens WHERE token_hash = ?", (hashed,)).fetchone()
     return row is not None
+
+
+def credential_check(app: Any) -> Callable[[Mapping[bytes, bytes]], bool]:
+    """For the server's event loop: does a request carry a login of the current generation?
+    A signature check or a hash and a set lookup, no query (the view checks again, fully)."""
+    serializer = app.session_interface.get_signing_serializer(app)
+    cookie = app.config.get("SESSION_COOKIE_NAME", "session").encode()
+    max_age = int(app.permanent_session_lifetime.total_seconds())
+    logins = _logins(app)
+
+    def check(headers: Mapping[bytes, bytes]) -> bool:
+        gen = logins.generation
+        if gen is None:
+            return False
+        auth = headers.get(b"authorization", b"")
+        if auth.startswith(b"Bearer "):
+            token = auth[7:].strip().decode("latin1")
+            return _hash(token, gen) in logins.tokens
+        for part in headers.get(b"cookie", b"").split(b";"):
+            name, _, value = part.strip().partition(b"=")
+            if name == cookie and serializer is not None:
+                try:
+                    data = serializer.loads(value.decode("latin1"), max_age=max_age)
+                except Exception:  # a forged or stale cookie: a guest's
+                    return False
+                return data.get("caller") is True and data.get("gen") == gen
+        return False
+
+    return check
 
 
 def log_in_session() -> None:
     session.clear()
     session["caller"] = True
-    session["pin_tag"] = _pin_tag()
+    session["gen"] = generation()
     session["csrf"] = secrets.token_urlsafe(24)
     session.permanent = True
 
@@ -146,9 +248,9 @@ def csrf_ok() -> bool:
 
 
 def _session_ok() -> bool:
-    """A login session made under the current PIN (a session without a tag can only have been
-    made by the server itself, since the cookie is signed)."""
-    return session.get("caller") is True and session.get("pin_tag", _pin_tag()) == _pin_tag()
+    """A login session of the current generation: made under the current PIN, and not ended by
+    a logout since."""
+    return session.get("caller") is True and session.get("gen") == generation()
 
 
 def is_caller() -> bool:
@@ -186,5 +288,6 @@ def init_app(app) -> None:
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
         console.addHandler(handler)
         console.setLevel(logging.INFO)
+    hall(app).credential_check = credential_check(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["is_caller"] = is_caller

@@ -12,7 +12,15 @@ from ..manifest import parse_deck
 from ..web.db import get_db
 from ..web.errors import RequestError
 from ..web.security import local_path
-from .auth import PinResult, caller_required, check_pin, csrf_ok, is_caller, log_in_session
+from .auth import (
+    PinResult,
+    caller_required,
+    check_pin,
+    csrf_ok,
+    end_every_login,
+    is_caller,
+    log_in_session,
+)
 from .decks import list_decks, store_deck
 from .games import get_game, newest_active_game, snapshot, start_game
 from .hall_settings import load as hall_settings
@@ -50,6 +58,7 @@ def login():
 @bp.post("/logout")
 @caller_required
 def logout():
+    end_every_login()
     session.clear()
     return redirect(url_for("display.home"))
 

@@ -17,7 +17,8 @@ from ..web.db import transaction
 from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
 from . import phrases
-from .games import active_round, last_seq, live_calls, publish
+from .events import CallMade, CallUndone
+from .games import active_round, check_call_allowed, last_seq, live_calls, publish
 from .model import Call, DrawMethod, UndoneCall
 from .requests import Undo
 from .spoken import call_label, spoken_both
@@ -78,6 +79,7 @@ def _add_call(
                 raise Conflict("this game draws automatically: use Draw")
             last = last_seq(conn, rnd.round_id)
             _check_expect(expect_seq, last)
+            check_call_allowed(conn, gid)
             called = [r["ball"] for r in live_calls(conn, rnd.round_id)]
             n = game.balls
             if source == DrawMethod.AUTO:
@@ -112,7 +114,7 @@ def _add_call(
                 call=call_label(chosen, n),
             )
             _remember(conn, key, done)
-        publish(gid, "call", done.to_json())
+        publish(CallMade(gid, done))
     return done
 
 
@@ -167,5 +169,5 @@ def undo_last(conn: sqlite3.Connection, game_id: int, undo: Undo) -> UndoneCall:
                 call=call_label(last["ball"], game.balls),
             )
             _remember(conn, key, done)
-        publish(gid, "undo", done.to_json())
+        publish(CallUndone(gid, done))
     return done

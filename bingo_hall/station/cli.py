@@ -7,7 +7,7 @@ pool of `--threads` workers serves pages and checks, and the Maestro's actions h
 
 from __future__ import annotations
 
-import os
+import sys
 from pathlib import Path
 
 import click
@@ -15,18 +15,21 @@ import click
 from .. import netaddr
 from ..errors import KitError
 from ..paths import default_instance_dir
-from ..printed import stale_note
+from ..printed import mismatch
+from ..web.config import from_environment
+from ..web.instance import hall
 from ..web.server import DEFAULT_THREADS
 
 
 def _checked_pin(given: str | None) -> str | None:
     """--pin, else $BINGO_HALL_PIN; None lets the app keep (or make once) the PIN in its
     instance folder, so a restarted station keeps the PIN the Maestro already has."""
-    pin = given or os.environ.get("BINGO_HALL_PIN")
+    pin = given if given is not None else from_environment().get("CALLER_PIN")
     if pin is None:
         return None
     if not pin.strip() or len(pin) > 64:
-        raise KitError("the PIN must be 1 to 64 characters")
+        source = "--pin" if given is not None else "$BINGO_HALL_PIN"
+        raise KitError(f"{source} must be 1 to 64 characters (not blank), not {pin!r}")
     return pin.strip()
 
 
@@ -65,7 +68,7 @@ def load_decks(app, paths: tuple[str, ...]) -> list:
     from .decks import store_deck
 
     decks = [load_deck(p) for p in paths]
-    conn = connect(app.config["DATABASE"])
+    conn = connect(hall(app).config.database)
     try:
         for deck in decks:
             store_deck(conn, deck)
@@ -84,17 +87,42 @@ def save_hall_settings(app, **changes) -> None:
         save(get_db(), changes)
 
 
-def run_server(app, host: str, port: int, threads: int, notes=()):
+def mac_port_hint(port: int, platform: str) -> str:
+    """On a Mac, port 5000 is usually the system's AirPlay Receiver, not another station."""
+    if platform != "darwin" or port != 5000:
+        return ""
+    return (
+        " (on a Mac the AirPlay Receiver holds port 5000: turn it off in System Settings > "
+        "General > AirDrop & Handoff, or use --port 5001 and print the cards with --base-url "
+        "http://ADDRESS:5001)"
+    )
+
+
+def run_server(app, host: str, port: int, threads: int, notes=(), printed=()):
+    """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
+    printed for another host or port is pointed out here and on the caller page."""
+    from companions.web import replays
+
     from ..web.server import Server
 
-    server = Server(app, host, port, threads)
+    try:
+        server = Server(app, host, port, threads)
+    except KitError as exc:
+        raise KitError(
+            "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
+        ) from None
+    replays.start()  # the table scorekeepers' replays never hold the Maestro's interpreter
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port
+    found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
+    app.config["PRINTED_MISMATCHES"] = found
+    notes = [*notes, *(m.line() for m in found)]
     click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")
     click.echo(f"  big screen:  http://{shown}:{real_port}/display")
     click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
-    click.echo(f"  caller PIN:  {app.config['CALLER_PIN']}")
-    click.echo(f"  database:    {app.config['DATABASE']}")
+    settings = hall(app).config
+    click.echo(f"  caller PIN:  {settings.caller_pin}")
+    click.echo(f"  database:    {settings.database}")
     for note in notes:
         click.echo(f"  {note}")
     click.echo("Press Ctrl+C to stop.", nl=True)
@@ -148,17 +176,29 @@ def serve(decks, db, host, port, pin, threads, instance, device, lang):
     app = build_app(db, pin, instance, device)
     loaded = load_decks(app, decks)
     notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
-    notes += [n for path, d in zip(decks, loaded) if (n := stale_note(d.name, path))]
-    if lang:
-        save_hall_settings(app, lang=lang)
-        notes.append(f"pages open in: {'Spanish' if lang == 'es' else 'English'} (--lang {lang})")
-    run_server(app, host, port, threads, notes)
+    notes += _night_language(app, lang)
+    run_server(app, host, port, threads, notes, [(d.name, p) for p, d in zip(decks, loaded)])
+
+
+def _night_language(app, lang: str | None) -> list[str]:
+    """--lang: the language pages open in for players who have not chosen one."""
+    if not lang:
+        return []
+    save_hall_settings(app, lang=lang)
+    return [f"pages open in: {'Spanish' if lang == 'es' else 'English'} (--lang {lang})"]
 
 
 @click.command()
 @_with_common
 @click.option("--cards", default=40, show_default=True, type=click.IntRange(1, 3003))
-def demo(db, host, port, pin, threads, instance, cards):
+@click.option(
+    "--lang",
+    type=click.Choice(["es", "en"]),
+    default=None,
+    help="Language of the demo cards (default Spanish) and of the pages for players who have not "
+    "chosen one.",
+)
+def demo(db, host, port, pin, threads, instance, cards, lang):
     """Make (or reuse) a demo deck and its PDF, load it, and run the station."""
     from ..manifest import load_deck, new_deck, save_deck
 
@@ -171,21 +211,22 @@ def demo(db, host, port, pin, threads, instance, cards):
         save_deck(deck, path)
     load_decks(app, (str(path),))
     notes = [f"demo deck:   {path} ({len(deck.cards)} cards)"]
-    notes.append(_demo_pdf(deck, folder, port))
+    notes.append(_demo_pdf(deck, folder, port, lang or "es"))
+    notes += _night_language(app, lang)
     run_server(app, host, port, threads, notes)
 
 
-def _demo_pdf(deck, folder: Path, port: int) -> str:
+def _demo_pdf(deck, folder: Path, port: int, lang: str) -> str:
     try:
         from ..printing import default_base_url, render_deck_pdf
     except ImportError:
         return "cards PDF:   (printing is not installed yet; skipped)"
     base, warning = default_base_url(port=port)
     where = base.split("//", 1)[-1].replace(":", "-").replace("/", "")
-    pdf = folder / f"demo-{deck.deck_id}-{where}.pdf"
+    pdf = folder / f"demo-{deck.deck_id}-{lang}-{where}.pdf"
     if not pdf.exists():
         try:
-            pdf.write_bytes(render_deck_pdf(deck, base_url=base, lang="es"))
+            pdf.write_bytes(render_deck_pdf(deck, base_url=base, lang=lang))
         except Exception as exc:  # printing is another area; the station still runs
             return f"cards PDF:   (could not be made: {exc})"
     note = f"cards PDF:   {pdf}"
@@ -235,4 +276,4 @@ def audit(seed, public_input, calls, balls):
 def init_db(db):
     """Create or update the station's database."""
     app = build_app(db, None, str(default_instance_dir()))
-    click.echo(f"database ready: {app.config['DATABASE']}")
+    click.echo(f"database ready: {hall(app).config.database}")

@@ -32,9 +32,10 @@ def favicon():
 
 
 def _render(snap: dict[str, Any] | None, kind: GameKind | None, follow: bool) -> str:
-    """The display with its "phones: join" QR: the station's address now (its LAN address when
-    the screen is browsed as localhost), whatever address the cards were printed with."""
-    join = phone_url(request.host_url, "/display")
+    """The display with its "phones: join" QR to the phone page (/join, phone.py): the station's
+    address now (its LAN address when the screen is browsed as localhost), whatever address the
+    cards were printed with."""
+    join = phone_url(request.host_url, "/join")
     qr = Markup(qr_svg(join))  # our own SVG: one path of squares, no user text
     return render_template(
         "display/display.html", snap=snap, kind=kind, follow=follow, join_url=join, join_qr=qr

@@ -11,19 +11,24 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
+from collections.abc import Callable
 from typing import Any
 
 from .. import draw as rules
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound
+from ..web.hub import sse
 from ..web.instance import hall
 from . import phrases
 from .decks import get_deck
+from .events import GameEnded, GameEvent, PublicInputSet, RoundStarted
 from .model import Game, Round
 from .requests import NewGame
+from .round_load import load_round
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
-from .state import station_state
+from .state import CallGuard, station_state
 from .variants import kind_of
 
 
@@ -32,15 +37,18 @@ def channel(game_id: int) -> tuple[str, int]:
     return ("game", game_id)
 
 
-#: events for the hall's screens (the projector, the caller page) only: a phone following its
-#: card (`/api/games/<id>/events?view=card`) does not take them, so with a thousand phones a
-#: claim checked by the Maestro costs the phones nothing
-ROOM_EVENTS = frozenset({"verdict"})
+def publish(event: GameEvent) -> None:
+    """Tell every screen following the game. Only services call it: after the change is
+    committed, still holding the write lock, so events go out in the order of the commits."""
+    state = hall()
+    if not _holds(state.write_lock):
+        raise RuntimeError(f"the {event.NAME!r} event is published outside the write lock")
+    state.hub.publish(channel(event.game_id), event.NAME, event.to_json())
 
 
-def publish(game_id: int, event: str, data: dict[str, Any]) -> None:
-    """Tell every screen following the game. Call it only after the change is committed."""
-    hall().hub.publish(channel(game_id), event, data)
+def _holds(lock: Any) -> bool:
+    """This thread holds the RLock (threading.RLock's own check)."""
+    return bool(lock._is_owned())
 
 
 def get_game(conn: sqlite3.Connection, game_id: int) -> Game:
@@ -172,9 +180,9 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
                 ),
             )
             game_id = cur.lastrowid
-            assert game_id is not None
+            assert game_id is not None  # an INSERT always has a row id
             commitment = _new_round(conn, game_id, 1, new.public_input)
-        publish(game_id, "round", {"round": 1, "commitment": commitment})
+        publish(RoundStarted(game_id, 1, commitment))
         for old in other_active_games(conn, game_id):
             end_game(conn, old)
     return {"game_id": game_id, "commitment": commitment, "round": 1}
@@ -188,9 +196,9 @@ def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -
             if last_seq(conn, rnd.round_id):
                 raise Conflict("the public input can only be set before the first ball")
             conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
-        data = {"round": rnd.number, "commitment": rnd.commitment, "public_input": text}
-        publish(game.game_id, "round", data)
-    return data
+        event = PublicInputSet(game.game_id, rnd.number, rnd.commitment, text)
+        publish(event)
+    return event.to_json()
 
 
 def start_next_round(
@@ -203,14 +211,9 @@ def start_next_round(
             game, rnd = active_round(conn, game_id)
             conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
             commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
-        data = {
-            "round": rnd.number + 1,
-            "commitment": commitment,
-            "public_input": public_input,
-            "previous": rnd.reveal(),
-        }
-        publish(game.game_id, "round", data)
-    return data
+        event = RoundStarted(game.game_id, rnd.number + 1, commitment, public_input, rnd.reveal())
+        publish(event)
+    return event.to_json()
 
 
 def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False) -> list[Round]:
@@ -230,9 +233,9 @@ def end_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                 (game.game_id,),
             )
             rounds = _rounds(conn, game.game_id)
-        data = {"seed": rnd.seed, "round": rnd.number, "rounds": [r.reveal() for r in rounds]}
-        publish(game.game_id, "end", data)
-    return {"game_id": game.game_id, **data}
+        event = GameEnded(game.game_id, rnd.seed, rnd.number, tuple(r.reveal() for r in rounds))
+        publish(event)
+    return {"game_id": game.game_id, **event.to_json()}
 
 
 def add_snapshot_extender(fn) -> None:
@@ -243,23 +246,32 @@ def add_snapshot_extender(fn) -> None:
         extenders.append(fn)
 
 
+def add_call_guard(fn: CallGuard) -> None:
+    """`fn(conn, game_id)` is asked before every ball is called (drawn, entered by hand or from
+    the ball machine), inside the call's transaction; it raises a Conflict to refuse it (claims
+    refuses balls between an award and Next round). Call it while the area registers."""
+    guards = station_state().call_guards
+    if fn not in guards:
+        guards.append(fn)
+
+
+def check_call_allowed(conn: sqlite3.Connection, game_id: int) -> None:
+    """Raise the Conflict of the first guard that refuses a ball now."""
+    for guard in list(station_state().call_guards):
+        guard(conn, game_id)
+
+
 def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """Everything a screen needs to draw itself from nothing (sent first on every SSE connect)."""
-    game = get_game(conn, game_id)
+    loaded = load_round(conn, game_id, revealed=True)
+    game, state = loaded.game, loaded.state
     gid = game.game_id
-    rnd = current_round(conn, gid)
     deck = get_deck(conn, game.deck_id)
-    live = live_calls(conn, rnd.round_id)
     n = game.balls
     calls = [
-        {"seq": r["seq"], "ball": r["ball"], "call": call_label(r["ball"], n), "at": r["called_at"]}
-        for r in live
+        {"seq": c.seq, "ball": c.ball, "call": call_label(c.ball, n), "at": c.at}
+        for c in state.calls
     ]
-    undone = conn.execute(
-        "SELECT seq, ball, undo_reason, undone_at FROM calls "
-        "WHERE round_id = ? AND undone_at IS NOT NULL ORDER BY seq",
-        (rnd.round_id,),
-    ).fetchall()
     last = calls[-1] if calls else None
     snap = {
         **game.to_json(),
@@ -270,27 +282,54 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             "free_centre": deck.free_centre,
             "game": deck.game,
         },
-        "round": rnd.number,
-        "commitment": rnd.commitment,
-        "public_input": rnd.public_input,
+        "round": state.round,
+        "commitment": state.commitment,
+        "public_input": state.public_input,
         "calls": calls,
         "last": last,
-        "spoken": spoken_both(last["ball"], n, phrases.current(conn)) if last else None,
-        "last_seq": last_seq(conn, rnd.round_id),
+        "spoken": spoken_both(state.last.ball, n, phrases.current(conn)) if state.last else None,
+        "last_seq": state.last_seq,
         "count": len(calls),
-        "left": n - len(calls),
+        "left": state.left,
         "undone": [
             {
-                "seq": r["seq"],
-                "ball": r["ball"],
-                "call": call_label(r["ball"], n),
-                "reason": r["undo_reason"],
-                "at": r["undone_at"],
+                "seq": u.seq,
+                "ball": u.ball,
+                "call": call_label(u.ball, n),
+                "reason": u.reason,
+                "at": u.at,
             }
-            for r in undone
+            for u in state.undone
         ],
-        "revealed": [r.reveal() for r in _rounds(conn, gid, revealed_only=True)],
+        "revealed": [r.to_dict() for r in state.revealed],
     }
     for extend in list(station_state().snapshot_extenders):
         snap.update(extend(conn, gid))
     return snap
+
+
+#: a snapshot kept for reuse is read again after this long even when nothing was published
+#: (a change no event tells, such as the hall's call phrases, shows within this time)
+SNAPSHOT_MAX_AGE_S = 5.0
+
+
+def snapshot_event(connect: Callable[[], sqlite3.Connection], game_id: int) -> str:
+    """The `snapshot` event's text for a screen that (re)connects, built once per change, not
+    once per screen: a thousand phones coming back from a Wi-Fi blip share one.
+
+    `connect()` gives the database connection, asked for only when the snapshot must be read.
+    The caller subscribes first. The kept text is reused only while no event has been published
+    since it was read (the hub's count is taken before reading, so a change committed meanwhile
+    is published after, and both reach the screen: snapshots and events are idempotent)."""
+    state, hub = station_state(), hall().hub
+    seen = hub.published
+    with state.snapshots_lock:
+        kept = state.snapshots.get(game_id)
+        now = time.monotonic()
+        if kept is not None and kept[0] == seen and now - kept[1] < SNAPSHOT_MAX_AGE_S:
+            return kept[2]
+        # one reader builds it; the others wait for it here instead of reading it too
+        text = sse("snapshot", snapshot(connect(), game_id))
+        if hub.published == seen:
+            state.snapshots[game_id] = (seen, now, text)
+        return text

@@ -27,18 +27,29 @@ def parse(text: str, where: str) -> Phrases:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise KitError(f"{where}: not valid TOML ({exc})") from None
+        raise KitError("%(where)s: not valid TOML (%(exc)s)", where=where, exc=exc) from None
     out: dict[str, dict[int, str]] = {}
     for lang, table in data.items():
         if lang not in LANGS or not isinstance(table, dict):
-            raise KitError(f"{where}: sections are [es] and [en], not [{lang}]")
+            raise KitError(
+                "%(where)s: sections are [es] and [en], not [%(lang)s]", where=where, lang=lang
+            )
         out[lang] = {}
         for key, phrase in table.items():
             if not key.isdigit() or not 1 <= int(key) <= 90:
-                raise KitError(f'{where}: [{lang}] "{key}" is not a ball number from 1 to 90')
+                raise KitError(
+                    '%(where)s: [%(lang)s] "%(key)s" is not a ball number from 1 to 90',
+                    where=where,
+                    lang=lang,
+                    key=key,
+                )
             if not isinstance(phrase, str) or len(phrase) > MAX_PHRASE:
                 raise KitError(
-                    f'{where}: [{lang}] "{key}" must be text of at most {MAX_PHRASE} characters'
+                    '%(where)s: [%(lang)s] "%(key)s" must be text of at most %(n)s characters',
+                    where=where,
+                    lang=lang,
+                    key=key,
+                    n=MAX_PHRASE,
                 )
             out[lang][int(key)] = phrase.strip()
     return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import lazy_gettext
+from flask_babel import LazyString, gettext
 
 from .. import claims as rules
 from ..errors import KitError
@@ -18,20 +18,6 @@ from ..web.errors import RequestError
 SETTING_KEYS = ("target", "pattern", "mask", "completing_call_only", "winner_becomes_maestro")
 JUDGING_KEYS = ("pattern", "mask", "completing_call_only")  # fixed once a round has calls
 FLAGS = ("completing_call_only", "winner_becomes_maestro")
-
-
-def N_(message: str) -> str:
-    """Marks the pure modules' fixed messages for the catalog (see rules_from)."""
-    return message
-
-
-PURE_MESSAGES = (
-    N_("the target must be a whole number of points from 1 to 1000000"),  # MAX_TARGET
-    N_("patterns are played in Bingo Normal only"),
-    N_("a custom pattern is 25 cells of 1 and 0, row by row"),
-    N_("the custom pattern is empty: click at least one square"),
-    N_("the custom pattern cannot be the centre square alone"),
-)
 
 
 def check_keys(data: dict[str, Any], also: tuple[str, ...] = ()) -> None:
@@ -44,8 +30,11 @@ def check_keys(data: dict[str, Any], also: tuple[str, ...] = ()) -> None:
 
 
 def _refused(key: str, exc: KitError) -> RequestError:
-    """The pure module words the problem in English; the catalog has it in Spanish."""
-    return RequestError("the setting %(key)s: %(problem)s", key=key, problem=lazy_gettext(str(exc)))
+    """The pure module words the problem in English; the catalog has it in Spanish (translated
+    when the answer is written, in the reader's language)."""
+    return RequestError(
+        "the setting %(key)s: %(problem)s", key=key, problem=LazyString(exc.text, gettext)
+    )
 
 
 def rules_from(mode: str, free_centre: bool, settings: dict[str, Any]) -> rules.Rules:

@@ -8,10 +8,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import Flask
+
 from ..manifest import Deck
 from ..web.instance import area_state
 
 SnapshotExtender = Callable[[sqlite3.Connection, int], dict[str, Any]]
+#: `fn(conn, game_id) -> None` raises a Conflict when no ball may be called now
+CallGuard = Callable[[sqlite3.Connection, int], None]
+
+
+#: card pages rendered at once; more wait their turn (see StationState.page_gate)
+PAGE_RENDERS = 2
 
 
 @dataclass
@@ -21,7 +29,22 @@ class StationState:
     decks_lock: threading.Lock = field(default_factory=threading.Lock)
     #: `fn(conn, game_id) -> dict` merged into every game snapshot (claims adds `scores`)
     snapshot_extenders: list[SnapshotExtender] = field(default_factory=list)
+    #: `fn(conn, game_id)` asked before every call (drawn or entered) inside its transaction:
+    #: claims refuses a ball between an award and Next round
+    call_guards: list[CallGuard] = field(default_factory=list)
+    #: the automatic draw's tickers by game id (`autodraw.Ticker`)
+    tickers: dict[int, Any] = field(default_factory=dict)
+    #: the newest snapshot event of each game, as (hub events published when read, when, text)
+    snapshots: dict[int, tuple[int, float, str]] = field(default_factory=dict)
+    snapshots_lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the card pages' words for card.js, rendered once per (language, figures, prizes)
+    page_words: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    #: card pages being read and rendered at once (the others wait without holding Python's
+    #: lock): a join storm of phones then leaves the Maestro's draw its share of the CPU
+    page_gate: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(PAGE_RENDERS)
+    )
 
 
-def station_state() -> StationState:
-    return area_state("station", StationState)
+def station_state(app: Flask | None = None) -> StationState:
+    return area_state("station", StationState, app)

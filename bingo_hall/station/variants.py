@@ -74,7 +74,7 @@ class CardGame(GameKind):
         free = deck.free_centre if new.free_centre is None else new.free_centre
         if deck.free_centre and not free:
             raise RequestError(
-                "this deck has FREE printed in the centre, so free_centre must be true"
+                "this deck has FREE printed in the centre, so its games always play a free centre"
             )
         mode = Mode(new.mode)
         return Chosen(mode, free, self.variant.plan(str(mode)), None)
@@ -97,6 +97,12 @@ class StripGame(GameKind):
     board_class = "tabla tabla-90"
 
     def choose(self, new: NewGame, deck: Deck[Any]) -> Chosen:
+        if new.mode == Mode.POINTS:  # even when the form sent a prize plan too
+            raise RequestError(
+                "Bingo de Puntos is played on 75-ball cards; %(deck)s is a deck of 90-ball "
+                "tickets: play Line then Bingo, or one line, two lines, full house",
+                deck=deck.name,
+            )
         asked = new.prizes if new.prizes is not None else new.mode
         try:
             plan = self.variant.plan(None if asked == "normal" else asked)
@@ -106,7 +112,9 @@ class StripGame(GameKind):
                 "(one line, two lines, full house)"
             ) from None
         if new.free_centre not in (None, False):
-            raise RequestError("a 90-ball ticket has no centre square: free_centre is false")
+            raise RequestError(
+                "a 90-ball ticket has no centre square, so it is played without a free centre"
+            )
         return Chosen(Mode.NORMAL, False, plan, plan.mode)
 
     @property

@@ -5,7 +5,8 @@
 - `errors`: one error convention (a message template, translated at the edge) and the handlers;
 - `inputs`: request bodies and route ids turned into checked values (size, depth, text, numbers);
 - `i18n`: Spanish and English for every page;
-- `instance`: the instance folder's files (session key, caller PIN) and `HallState`.
+- `instance`: the instance folder's files (session key, caller PIN) and `HallState`;
+- `config`: `HallConfig`, every setting the hall reads, built once (and the environment's).
 
 This package imports no area (station, companions, bridge): the areas import it, and
 `bingo_hall.app.create_app` puts them together. See docs/dev/architecture.md.

@@ -80,7 +80,7 @@ class DatabaseLost(Unavailable):
 def check_identity(app: Flask) -> None:
     """Refuse to go on when the file is not the one the station started with."""
     state = hall(app)
-    path = app.config["DATABASE"]
+    path = hall(app).config.database
     if state.db_identity is None or _identity(path) == state.db_identity:
         return
     if not state.db_lost_logged:
@@ -100,7 +100,7 @@ def get_db() -> sqlite3.Connection:
     if "db" not in g:
         check_identity(current_app)
         try:
-            conn = connect(current_app.config["DATABASE"])
+            conn = connect(hall().config.database)
         except sqlite3.OperationalError:
             check_identity(current_app)  # it went between the check and the open
             raise
@@ -162,7 +162,7 @@ def _statements(script: str) -> list[str]:
 def init_db(app: Flask) -> None:
     """Create or update the tables, switch the file to WAL (once: the mode is kept in the file)
     and keep one connection open for the app's life (see the module's docstring)."""
-    path = app.config["DATABASE"]
+    path = hall(app).config.database
     conn = connect(path, create=True)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
@@ -182,7 +182,7 @@ def init_db(app: Flask) -> None:
 def init_db_command() -> None:
     """Create or update the database tables."""
     init_db(current_app)
-    click.echo(f"database ready: {current_app.config['DATABASE']}")
+    click.echo(f"database ready: {hall().config.database}")
 
 
 #: SQLite's primary result codes (the low byte of `sqlite_errorcode`)
@@ -197,8 +197,21 @@ def storage_problem(exc: sqlite3.Error) -> str | None:
     if code == SQLITE_READONLY:
         return "the station cannot save: its database file is read-only"
     if code in (SQLITE_IOERR, SQLITE_CANTOPEN):
+        if _out_of_files():  # every file the process may open is taken: not the disk
+            return "too many connections: the station cannot open its database now; try again"
         return "the station cannot read or write its database: check the disk"
     return None
+
+
+def _out_of_files(margin: int = 16) -> bool:
+    """Is this process (nearly) at its open-files limit? (Linux; elsewhere: not known, False.)"""
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        return len(os.listdir("/proc/self/fd")) >= soft - margin
+    except (ImportError, OSError, ValueError):
+        return False
 
 
 def init_app(app: Flask) -> None:
@@ -212,7 +225,7 @@ def init_app(app: Flask) -> None:
         problem = storage_problem(exc)
         if problem is None:
             return unexpected(exc)
-        log.error("%s (%s on %s)", problem, exc, app.config["DATABASE"])
+        log.error("%s (%s on %s)", problem, exc, hall(app).config.database)
         return error_response(503, gettext(problem))
 
 

@@ -2,9 +2,10 @@
 
 An area raises a `RequestError` (400), `NotFound` (404), `Conflict` (409) or `Unavailable` (503)
 with an English message template and named parameters, e.g.
-`NotFound("there is no game %(game)s", game=7)`. The template is translated at the edge, in the
-reader's language (each area's catalog has the Spanish), and `str()` still gives the English
-sentence for logs and the CLI.
+`NotFound("there is no game %(game)s", game=7)`: the convention of `bingo_hall.errors.KitError`,
+which every user-facing error shares (the pure rules' and the table games' `EntryError` too).
+The template is translated at the edge (`translated`), in the reader's language (each area's
+catalog has the Spanish), and `str()` still gives the English sentence for logs and the CLI.
 
 The answer is JSON `{"error": "..."}` (plus any `extra` fields) when the client wants JSON
 (`wants_json`), else a page: the error page registered for the URL's area, or the core's own.
@@ -31,15 +32,15 @@ class RequestError(KitError):
 
     status = 400
 
-    def __init__(self, template: str, *, extra: dict[str, Any] | None = None, **params: Any):
-        self.template = template
-        self.params = params
+    def __init__(
+        self, template: str, /, *, extra: dict[str, Any] | None = None, **params: Any
+    ) -> None:
         self.extra = extra or {}
-        super().__init__(template % params if params else template)
+        super().__init__(template, **params)
 
     def message(self) -> str:
         """The message in the reader's language (needs a request context)."""
-        return gettext(self.template, **self.params)
+        return translated(self)
 
 
 class Unauthorized(RequestError):
@@ -72,6 +73,12 @@ class Unavailable(RequestError):
     """The hall cannot do it now (busy, storage); the client may try again (`retry_after`)."""
 
     status = 503
+
+
+def translated(exc: KitError) -> str:
+    """The edge: any KitError's template in the reader's language, then filled in (a template
+    the catalogs do not have stays English)."""
+    return exc.text(gettext)
 
 
 def wants_json() -> bool:
@@ -127,7 +134,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(KitError)
     def kit_error(exc: KitError):  # a deck file's or a rule's own words
-        return error_response(getattr(exc, "status", 400), str(exc))
+        return error_response(getattr(exc, "status", 400), translated(exc))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

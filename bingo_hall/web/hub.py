@@ -235,6 +235,42 @@ def live_stream(view):
 ENVIRON_KEY = "bingo_hall.event_stream"
 
 
+#: the comment a quiet stream sends (it also finds a screen that went away)
+HEARTBEAT = b": heartbeat\n\n"
+
+
+class StreamPace:
+    """When a live stream sends what: which events it skips, when a quiet stream owes a
+    heartbeat, and when it has run its `max_seconds` (then EventSource reconnects by itself and
+    starts again from a snapshot). One rule for both writers of a stream: `EventStream` (a WSGI
+    server's thread) and the station's event loop (`bingo_hall.web.server`). `now` is any
+    monotonic clock in seconds, the same one for every call."""
+
+    __slots__ = ("skip", "heartbeat_s", "ends", "quiet")
+
+    def __init__(
+        self, now: float, heartbeat_s: float, max_seconds: float | None, skip: frozenset[str]
+    ) -> None:
+        self.skip = skip
+        self.heartbeat_s = heartbeat_s
+        self.ends = now + max_seconds if max_seconds else None
+        self.quiet = now  # when the stream last sent something
+
+    def takes(self, name: str) -> bool:
+        """This screen takes events of this name."""
+        return name not in self.skip
+
+    def sent(self, now: float) -> None:
+        self.quiet = now
+
+    def over(self, now: float) -> bool:
+        """The stream has run its time."""
+        return self.ends is not None and now >= self.ends
+
+    def heartbeat_due(self, now: float) -> bool:
+        return now - self.quiet >= self.heartbeat_s
+
+
 class EventStream:
     """The body of a Server-Sent Events response over one subscription: a `retry:` hint, the
     first message (a snapshot), then each event's text as it comes and a heartbeat comment when
@@ -274,19 +310,23 @@ class EventStream:
         self._closed = False
         self._body = self._lines()
 
+    def pace(self, now: float) -> StreamPace:
+        """The stream's timing and filter, started at `now`."""
+        return StreamPace(now, self.heartbeat_s, self.max_seconds, self.skip)
+
     def _lines(self) -> Generator[bytes, None, None]:
         yield self.head
-        started = quiet = time.monotonic()
-        while self.max_seconds is None or time.monotonic() - started < self.max_seconds:
+        pace = self.pace(time.monotonic())
+        while not pace.over(time.monotonic()):
             event = self.sub.get(timeout=self.heartbeat_s)
             if event is None and self.sub.closed:
                 return
-            if event is not None and event.name not in self.skip:
+            if event is not None and pace.takes(event.name):
                 yield event.wire
-                quiet = time.monotonic()
-            elif time.monotonic() - quiet >= self.heartbeat_s:
-                yield b": heartbeat\n\n"
-                quiet = time.monotonic()
+                pace.sent(time.monotonic())
+            elif pace.heartbeat_due(time.monotonic()):
+                yield HEARTBEAT
+                pace.sent(time.monotonic())
 
     def response(self):
         """The Flask response for this stream (and the hand-over to an event-loop server)."""

@@ -21,13 +21,12 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, request
 from werkzeug.routing import IntegerConverter
 
 from .errors import RequestError
+from .instance import hall
 
-#: a JSON body larger than this is refused before parsing (a 3003-card deck is about 0.6 MB)
-MAX_JSON_BYTES = 2 * 1024 * 1024
 #: arrays and objects nested deeper than this are refused before parsing (a deck needs 3)
 MAX_DEPTH = 32
 #: the longest string a JSON body may hold anywhere (fields have their own, shorter limits)
@@ -79,7 +78,7 @@ class PayloadTooLarge(RequestError):
 def json_body(required: bool = False, max_bytes: int | None = None) -> dict[str, Any]:
     """The JSON object in the request body, checked; `{}` for an empty body unless `required`.
     `max_bytes` lowers the app's limit (`MAX_JSON_BYTES`) for one endpoint."""
-    limit = current_app.config.get("MAX_JSON_BYTES", MAX_JSON_BYTES)
+    limit = hall().config.max_json_bytes
     limit = min(limit, max_bytes or limit)
     too_large = PayloadTooLarge("the request body is larger than %(n)s bytes", n=limit)
     if (request.content_length or 0) > limit:

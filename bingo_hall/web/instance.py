@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from .config import HallConfig
 from .hub import EventHub
 
 EXTENSION = "bingo_hall"
@@ -28,6 +29,8 @@ class HallState:
     """Everything one app keeps between requests. Nothing of it lives in a module global, so
     two apps in one process (tests, benchmarks) never share subscribers, caches or locks."""
 
+    #: the configuration, built once by create_app (web/config.py)
+    config: HallConfig
     hub: EventHub = field(default_factory=EventHub)
     #: serialises the station's writes, so events go out in the order of their commits
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -40,6 +43,9 @@ class HallState:
     db_keeper: sqlite3.Connection | None = None
     db_identity: tuple[int, int] | None = None
     db_lost_logged: bool = False
+    #: does a request carry a valid caller credential? (headers -> bool; the station's auth
+    #: sets it; the server asks it on the event loop to give the Maestro its own workers)
+    credential_check: Callable[[Any], bool] | None = None
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -51,8 +57,8 @@ class HallState:
             return self.areas[name]
 
 
-def init_app(app: Flask) -> HallState:
-    state = HallState()
+def init_app(app: Flask, config: HallConfig) -> HallState:
+    state = HallState(config)
     app.extensions[EXTENSION] = state
     return state
 

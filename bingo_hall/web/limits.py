@@ -66,6 +66,13 @@ class Backoff:
             self.until = now + min(r.max_wait_s, r.first_wait_s * 2 ** min(over, 30))
         return max(0.0, self.until - now)
 
+    def forgive(self) -> None:
+        """Take back one failure counted ahead of a check that then succeeded (a slot is taken
+        before an expensive check, so that a burst cannot pass the wait together)."""
+        self.failures = max(0, self.failures - 1)
+        if self.failures < self.rule.free:
+            self.until = -math.inf
+
 
 class BackoffPerKey:
     """A budget per key (a client address); keys whose streak is forgotten are dropped, so a

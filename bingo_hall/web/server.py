@@ -7,12 +7,16 @@ it installs (Linux, macOS: a third less CPU to write to a thousand sockets), asy
   screen costs a socket and a few KB, never a thread. The hub has ONE subscriber per channel
   for all the loop's screens (`_Relay`): a publish wakes the loop once, and the loop frames the
   event once and writes it to each screen's socket.
-- Everything else runs in the Flask app through a2wsgi's thread pools: requests that change
-  something (the Maestro's draws, undos, claims; POST and the like) in ACTION_THREADS workers of
-  their own, reads (pages, card refreshes, claim checks, static files) in `threads` workers.
-  Streams never hold a worker, a reconnect storm of screens queues in the streams' own pool, and
-  a burst of card pages refreshing after a call queues among the reads: the Maestro's actions
-  always find a free worker by construction, so no "keep the last threads free" rule is needed.
+- Everything else runs in the Flask app through a2wsgi's thread pools, chosen on the event
+  loop by who asks (admission.py): the Maestro's requests (from the laptop itself, or carrying a
+  valid caller credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS
+  for changes, that no guest request can occupy; the guests' changes (POST and the like: score
+  entries, logins) in ACTION_THREADS workers, their reads (pages, card refreshes, files) in
+  `threads` workers. A request's body is read in full on the loop, bounded by size and time,
+  before a worker is given it, so an unfinished body holds a socket, never a thread.
+- Connections are budgeted per guest address and in total, below the open-files limit, with
+  room kept for the laptop (budget.py); the head of a request is bounded in bytes, count and
+  time at the parser (`UvicornConnection`, the one class that touches uvicorn's internals).
 - A slow or dead screen is dropped after a bounded buffer: while its socket is full it keeps at
   most the hub's queue size of events, then it is cut off, and a connection whose socket stays
   full for SEND_STALL_S is aborted. Idle connections are bounded by time: one that sends no
@@ -35,7 +39,6 @@ from typing import Any
 
 import uvicorn
 from a2wsgi import WSGIMiddleware
-from a2wsgi.asgi_typing import HTTPScope, Scope
 from a2wsgi.wsgi import Body, build_environ
 
 try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is the fallback
@@ -44,7 +47,19 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
 from ..errors import KitError
-from .hub import ENVIRON_KEY, LIVE_STREAM, Event, EventHub, EventStream, Subscription
+from .admission import Words, answer_bytes, headers_of, may_have_body, read_body
+from .budget import ConnectionBudget, guest_total
+from .hub import (
+    ENVIRON_KEY,
+    HEARTBEAT,
+    LIVE_STREAM,
+    Event,
+    EventHub,
+    EventStream,
+    Subscription,
+)
+from .instance import hall
+from .static_files import StaticFiles
 
 #: worker threads for reads: pages, card refreshes, claim checks (`serve --threads`)
 DEFAULT_THREADS = 16
@@ -55,8 +70,20 @@ ACTION_THREADS = 4
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: worker threads that open live streams (read the snapshot); never shared with the Maestro
 STREAM_OPENERS = 4
+#: worker threads for the Maestro's reads (the laptop's pages and screens, a logged-in
+#: tablet's): a pool no guest request can occupy, as its twin for changes
+MAESTRO_THREADS = 8
 #: seconds a connection may stay idle before or between requests
 IDLE_S = 15
+#: the head of a request (request line and headers): at most this many bytes, this many
+#: headers, and all of it within HEAD_S of its first byte (common servers allow 8-16 KB)
+MAX_HEAD_BYTES = 16 * 1024
+MAX_HEADERS = 100
+HEAD_S = 10.0
+HEAD_TOO_LARGE = Words(
+    f"the request's headers are larger than {MAX_HEAD_BYTES // 1024} KB or more than {MAX_HEADERS}",
+    f"las cabeceras de la petición pasan de {MAX_HEAD_BYTES // 1024} KB o de {MAX_HEADERS}",
+)
 #: seconds a connection's socket may stay full (the client reads nothing) before it is aborted
 SEND_STALL_S = 20.0
 #: open files wanted: a screen or an idle connection each take one
@@ -98,7 +125,7 @@ class QuietCollector:
 
 #: the connection (protocol) a request came in on: set while uvicorn reads the request, so the
 #: task it starts for the ASGI app inherits it (contextvars) and a live stream can write to it
-_connection: contextvars.ContextVar[_Protocol | None] = contextvars.ContextVar(
+_connection: contextvars.ContextVar[UvicornConnection | None] = contextvars.ContextVar(
     "bingo_hall_connection", default=None
 )
 
@@ -107,26 +134,19 @@ class _Live:
     """One open screen on the event loop: its connection, and the events it could not be given
     yet because its socket was full (bounded: past the hub's queue size it is dropped)."""
 
-    __slots__ = (
-        "conn",
-        "transport",
-        "chunked",
-        "flag",
-        "quiet",
-        "ends",
-        "heartbeat_s",
-        "backlog",
-        "skip",
-    )
+    __slots__ = ("conn", "transport", "chunked", "flag", "pace", "backlog")
 
-    def __init__(self, stream: EventStream, conn: _Protocol, chunked: bool, now: float) -> None:
+    def __init__(
+        self, stream: EventStream, conn: UvicornConnection, chunked: bool, now: float
+    ) -> None:
         self.conn, self.transport, self.chunked = conn, conn.transport, chunked
         self.flag = asyncio.Event()  # set when the stream must end
-        self.quiet = now
-        self.heartbeat_s = stream.heartbeat_s
-        self.skip = stream.skip
-        self.ends = now + stream.max_seconds if stream.max_seconds else None
+        self.pace = stream.pace(now)  # skips, heartbeats and the end: the same rule as WSGI's
         self.backlog: list[bytes] | None = None
+
+    @property
+    def skip(self) -> frozenset[str]:
+        return self.pace.skip
 
     def frame(self, data: bytes) -> bytes:
         """HTTP/1.1 chunk framing, as h11 would write it (HTTP/1.0: the bytes as they are)."""
@@ -136,9 +156,9 @@ class _Live:
         """Write one event's chunk, or keep it while the socket is full. False: over `limit`."""
         if self.flag.is_set():
             return True
-        if self.backlog is None and not self.conn.flow.write_paused:
+        if self.backlog is None and not self.conn.write_paused:
             self.transport.write(chunk)
-            self.quiet = self.conn.loop.time()
+            self.pace.sent(self.conn.now())
             return True
         if self.backlog is None:
             self.backlog = []
@@ -149,15 +169,15 @@ class _Live:
         """The socket can take more (the client read): what waited goes out, in order."""
         if self.backlog and not self.flag.is_set():
             self.transport.write(b"".join(self.backlog))
-            self.quiet = self.conn.loop.time()
+            self.pace.sent(self.conn.now())
         self.backlog = None
 
     def tick(self, now: float) -> None:
         """Once a second: a heartbeat when quiet (it also finds dead sockets), the end when due."""
-        if self.ends is not None and now >= self.ends:
+        if self.pace.over(now):
             self.flag.set()
-        elif now - self.quiet >= self.heartbeat_s and not self.conn.flow.write_paused:
-            self.push(self.frame(b": heartbeat\n\n"), 1 << 30)
+        elif self.pace.heartbeat_due(now) and not self.conn.write_paused:
+            self.push(self.frame(HEARTBEAT), 1 << 30)
 
 
 class _Relay(Subscription):
@@ -225,14 +245,19 @@ class _Relay(Subscription):
 
 
 class HallServer:
-    """The ASGI app: live streams on the event loop, the Flask app for everything else."""
+    """The ASGI app: live streams on the event loop, the Flask app for everything else, in
+    worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
 
     def __init__(self, app, threads: int = DEFAULT_THREADS) -> None:
         self.flask = app
         self.threads = threads
-        self.wsgi = WSGIMiddleware(app, workers=threads)
-        self.actions = WSGIMiddleware(app, workers=ACTION_THREADS)
+        self.wsgi = WSGIMiddleware(app, workers=threads)  # guests' reads
+        self.actions = WSGIMiddleware(app, workers=ACTION_THREADS)  # guests' changes
+        self.maestro_reads = WSGIMiddleware(app, workers=MAESTRO_THREADS)
+        self.maestro_actions = WSGIMiddleware(app, workers=ACTION_THREADS)
         self.openers = ThreadPoolExecutor(STREAM_OPENERS, thread_name_prefix="stream-open")
+        self.maestro_openers = ThreadPoolExecutor(2, thread_name_prefix="stream-open-maestro")
+        self.budget = ConnectionBudget(guest_total(open_files_limit()))
         self.streams = 0  # open live streams (benchmarks and tests read it)
         self.dropped_screens = 0  # screens cut off for not keeping up
         self.lives: set[_Live] = set()
@@ -241,17 +266,42 @@ class HallServer:
         self._stopping = False
         self._tasks: set[asyncio.Task] = set()
         self.collector = QuietCollector(0.0)  # set again, on the loop's clock, at start-up
+        self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
 
-    async def __call__(self, scope: Scope, receive: Callable, send: Callable) -> None:
+    def pools(self) -> list[WSGIMiddleware]:
+        return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
+
+    def is_maestro(self, scope: dict) -> bool:
+        """The laptop itself, or a request with a valid caller credential (the station's
+        check, on the loop: a signature or a hash, no query)."""
+        client = scope.get("client")
+        if client and client[0] in self.budget.laptop:
+            return True
+        check = hall(self.flask).credential_check
+        return check is not None and check(headers_of(scope))
+
+    async def __call__(self, scope: Any, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
-        elif scope["type"] == "http" and scope["method"] not in READS:
-            self.collector.action(asyncio.get_running_loop().time())
-            await self.actions(scope, receive, send)
-        elif scope["type"] == "http" and scope["method"] == "GET" and self._is_stream(scope):
-            await self._stream(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        maestro = self.is_maestro(scope)
+        if may_have_body(headers_of(scope)):
+            replay = await read_body(scope, receive, send, maestro=maestro)
+            if replay is None:
+                return  # answered (413, 408) or the client left
+            receive = replay
+        method = scope["method"]
+        if method not in READS:
+            self.collector.action(self.loop.time() if self.loop else 0.0)
+            await (self.maestro_actions if maestro else self.actions)(scope, receive, send)
+        elif self.statics.serves(scope):  # answered here on the loop, never by a worker
+            await self.statics(scope, receive, send)
+        elif method == "GET" and self._is_stream(scope):
+            await self._stream(scope, receive, send, maestro)
         else:
-            await self.wsgi(scope, receive, send)
+            await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
 
     async def _lifespan(self, receive: Callable, send: Callable) -> None:
         while True:
@@ -277,7 +327,7 @@ class HallServer:
         for task in self._tasks:
             task.cancel()
 
-    def _is_stream(self, scope: HTTPScope) -> bool:
+    def _is_stream(self, scope: dict) -> bool:
         """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
         so the areas declare their streams in one place: their view.)"""
         try:
@@ -287,7 +337,7 @@ class HallServer:
         view = self.flask.view_functions.get(endpoint)
         return getattr(view, LIVE_STREAM, False)
 
-    async def _stream(self, scope: HTTPScope, receive: Callable, send: Callable) -> None:
+    async def _stream(self, scope: Any, receive: Callable, send: Callable, maestro: bool) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is None:  # run without a lifespan (lifespan="off")
             self._started(loop)
@@ -309,7 +359,8 @@ class HallServer:
                 getattr(body, "close", lambda: None)()
 
         ctx = contextvars.copy_context()
-        body, stream = await loop.run_in_executor(self.openers, ctx.run, open_stream)
+        openers = self.maestro_openers if maestro else self.openers
+        body, stream = await loop.run_in_executor(openers, ctx.run, open_stream)
         headers = [
             (k.strip().lower().encode("latin1"), v.strip().encode("latin1"))
             for k, v in started["headers"]
@@ -326,7 +377,7 @@ class HallServer:
             self.streams -= 1
             body.close()  # unsubscribes (EventStream.close) and runs the view's on_close
 
-    async def _pump(self, stream: EventStream, scope: HTTPScope, send: Callable) -> None:
+    async def _pump(self, stream: EventStream, scope: Any, send: Callable) -> None:
         """Write one stream: its head through uvicorn, then its events straight to the socket
         (through its channel's _Relay), until it ends, the client leaves or the server stops."""
         await send({"type": "http.response.body", "body": stream.head, "more_body": True})
@@ -335,9 +386,7 @@ class HallServer:
             raise RuntimeError("a stream outside the station's HTTP protocol")
         # a response of unknown length: httptools says whether it framed it in chunks; h11 does
         # for HTTP/1.1, and not at all (the connection's end ends it) for HTTP/1.0
-        chunked = getattr(conn.cycle, "chunked_encoding", None)
-        if chunked is None:
-            chunked = scope.get("http_version") == "1.1"
+        chunked = conn.response_chunked(scope)
         live = _Live(stream, conn, chunked, asyncio.get_running_loop().time())
         hub, channel = stream.sub.hub, stream.sub.channel
         relay = self.relays.get((id(hub), channel))
@@ -355,7 +404,7 @@ class HallServer:
             self.lives.discard(live)
             relay.leave(live)
         if not live.transport.is_closing():
-            if live.backlog is None and not conn.flow.write_paused:
+            if live.backlog is None and not conn.write_paused:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 return
             live.transport.abort()  # a stalled client: cut it off now, not after SEND_STALL_S
@@ -376,27 +425,146 @@ class HallServer:
             self.collector.tick(now)
 
 
-class _Protocol(_HTTPProtocol):
-    """uvicorn's HTTP protocol with two bounds it lacks: a connection that sends no request within
-    `timeout_keep_alive` seconds is closed (uvicorn only times out idle keep-alive connections
-    after a response), and one whose socket stays full for SEND_STALL_S is aborted."""
+class UvicornConnection(_HTTPProtocol):
+    """uvicorn's HTTP protocol for one connection, with the bounds it lacks. EVERY use of
+    uvicorn's internals is here, and nowhere else (tests/security/test_uvicorn_contract.py
+    fails on a uvicorn that breaks one; pyproject.toml bounds its version):
 
+    - admission: a connection over the budget (`budget.ConnectionBudget`) is answered 503
+      "too many connections" at once and closed;
+    - the head of a request (request line and headers) is limited to MAX_HEAD_BYTES and
+      MAX_HEADERS, measured before the parser sees the bytes (431), and must arrive within
+      HEAD_S of its first byte (408): a byte every 10 s no longer holds a socket for ever;
+    - a connection that sends no request within `timeout_keep_alive` seconds is closed
+      (uvicorn only times out idle keep-alive connections after a response), and one whose
+      socket stays full for SEND_STALL_S is aborted;
+    - the server's own 400 for a malformed request carries the security headers;
+    - what the live streams need of a connection: `write_paused`, `response_chunked`, `now`.
+    """
+
+    #: the HallServer whose budget admits connections (set on a subclass per server)
+    hall: HallServer
     _stall: asyncio.TimerHandle | None = None
+    _head_timer: asyncio.TimerHandle | None = None
     live: _Live | None = None
+    address: str | None = None
+    admitted = False
+    _head = 0  # bytes of the current request's head received so far
+    _in_head = True  # between requests or reading a head (not a body)
+    _headers = 0
+    _too_many_headers = False
 
-    def data_received(self, data: bytes) -> None:
-        token = _connection.set(self)  # the app's task for this request inherits it
-        try:
-            super().data_received(data)
-        finally:
-            _connection.reset(token)
+    # --- what the rest of the server asks of a connection ---------------------------------
+    @property
+    def write_paused(self) -> bool:
+        return self.flow.write_paused
 
+    def response_chunked(self, scope: dict) -> bool:
+        """Is the response being written framed in chunks? httptools says; h11 frames for
+        HTTP/1.1 and not at all (the connection's end ends it) for HTTP/1.0."""
+        chunked = getattr(self.cycle, "chunked_encoding", None)
+        if chunked is None:
+            chunked = scope.get("http_version") == "1.1"
+        return bool(chunked)
+
+    def now(self) -> float:
+        return self.loop.time()
+
+    # --- admission ------------------------------------------------------------------------
     def connection_made(self, transport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.address = peer[0] if isinstance(peer, tuple) and peer else None
+        refusal = self.hall.budget.admit(self.address)
+        if refusal is not None:  # answered before uvicorn sets anything up: a refusal is cheap
+            words = Words(
+                f"{refusal.reason}; try again later", f"{refusal.razon}; inténtalo más tarde"
+            )
+            transport.write(answer_bytes(503, "Service Unavailable", words))
+            transport.close()
+            return
         super().connection_made(transport)
+        self.admitted = True
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler
         )
 
+    def _answer(self, status: int, reason: str, words: Words) -> None:
+        """Answer with the server's own words and close (the request is not read further)."""
+        self._cancel_head_timer()
+        if not self.transport.is_closing():
+            self.transport.write(answer_bytes(status, reason, words))
+            self.transport.close()
+
+    def send_400_response(self, msg: str) -> None:
+        if self._too_many_headers:
+            self._answer(431, "Request Header Fields Too Large", HEAD_TOO_LARGE)
+            return
+        words = Words("the request could not be understood", "no se entendió la petición")
+        self._answer(400, "Bad Request", words)
+
+    # --- the head of each request ---------------------------------------------------------
+    def data_received(self, data: bytes) -> None:
+        if not self.admitted or self.transport.is_closing():
+            return
+        token = _connection.set(self)  # the app's task for this request inherits it
+        try:
+            while data and not self.transport.is_closing():
+                if self._in_head:
+                    room = MAX_HEAD_BYTES - self._head
+                    if room <= 0:
+                        self._answer(431, "Request Header Fields Too Large", HEAD_TOO_LARGE)
+                        return
+                    if self._head == 0 and self._head_timer is None:
+                        self._head_timer = self.loop.call_later(HEAD_S, self._head_too_slow)
+                    part, data = data[:room], data[room:]
+                    self._head += len(part)
+                else:
+                    part, data = data, b""
+                super().data_received(part)
+                if self._too_many_headers:
+                    self._answer(431, "Request Header Fields Too Large", HEAD_TOO_LARGE)
+                    return
+        finally:
+            _connection.reset(token)
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        words = Words(
+            f"the request did not arrive within {HEAD_S:.0f} s",
+            f"la petición no llegó en {HEAD_S:.0f} s",
+        )
+        self._answer(408, "Request Timeout", words)
+
+    def _cancel_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._headers = 0
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._headers += 1
+        if self._headers > MAX_HEADERS:
+            self._too_many_headers = True
+            return
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        self._cancel_head_timer()
+        if self._too_many_headers:
+            return
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        if self._too_many_headers:
+            return
+        super().on_message_complete()
+        self._in_head, self._head = True, 0
+
+    # --- writing --------------------------------------------------------------------------
     def pause_writing(self) -> None:
         super().pause_writing()
         if self._stall is None:
@@ -411,12 +579,33 @@ class _Protocol(_HTTPProtocol):
             self.live.resume()
 
     def connection_lost(self, exc) -> None:
+        if not self.admitted and self.flow is None:  # refused in connection_made
+            return
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
+        self._cancel_head_timer()
+        if self.admitted:
+            self.admitted = False
+            self.hall.budget.release(self.address)
         if self.live is not None:
             self.live.flag.set()
         super().connection_lost(exc)
+
+    @classmethod
+    def for_server(cls, hall: HallServer) -> type[UvicornConnection]:
+        """The protocol class uvicorn makes for each connection of `hall`'s server."""
+        return type("HallConnection", (cls,), {"hall": hall})
+
+
+def open_files_limit() -> int:
+    """The soft limit on open files now in force (0: none, e.g. Windows)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return 0 if soft == resource.RLIM_INFINITY else soft
 
 
 def raise_open_files_limit(wanted: int = WANTED_FILES) -> int:
@@ -457,13 +646,13 @@ class Server:
     `start()` in a thread (tests, benchmarks) and `close()`."""
 
     def __init__(self, app, host: str = "127.0.0.1", port: int = 0, threads: int = DEFAULT_THREADS):
-        raise_open_files_limit()
+        raise_open_files_limit()  # before the budget, which stays below it
         self.hall = HallServer(app, threads)
         self.socket = listen(host, port)
         self.port = self.socket.getsockname()[1]
         config = uvicorn.Config(
             self.hall,
-            http=_Protocol,
+            http=UvicornConnection.for_server(self.hall),
             loop="auto",
             lifespan="on",
             timeout_keep_alive=IDLE_S,
@@ -479,9 +668,10 @@ class Server:
             self.uvicorn.run(sockets=[self.socket])
         finally:
             self.socket.close()
-            self.hall.wsgi.executor.shutdown(wait=False)
-            self.hall.actions.executor.shutdown(wait=False)
+            for pool in self.hall.pools():
+                pool.executor.shutdown(wait=False)
             self.hall.openers.shutdown(wait=False)
+            self.hall.maestro_openers.shutdown(wait=False)
 
     def start(self) -> Server:
         self._thread = threading.Thread(target=self.run, name="station-server", daemon=True)

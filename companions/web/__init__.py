@@ -37,6 +37,10 @@ def register(app: Flask) -> None:
 
     db.add_migrations(app, "companions", schema.MIGRATIONS)
     app.register_blueprint(bp)
+    if app.config.get("COMPANIONS_ONLY"):
+        # `bingo-hall companions` serves nothing else: its start is the tables' page, so "/"
+        # (typed by hand, or the error pages' "Back to the start") leads there.
+        app.add_url_rule("/", "companions_start", views.to_the_tables)
     errors.register_error_page(app, "/t/", "companions/missing.html")
     app.register_error_handler(views.EntryError, views.entry_error)
     with app.app_context():

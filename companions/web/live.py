@@ -1,26 +1,26 @@
 """Live updates for every phone at a table (issue 7: "within a second"), over the app's event
-hub: a writer publishes on the table's channel after its commit, and each open stream then sends
-the table's view at its newest version.
+hub: the store (the only writer) publishes a `TableChanged` on the table's channel after its
+commit, holding the app's write lock, and each open stream then sends the table's view at its
+newest version (the SSE messages `history`, `view` and `next`).
 
 One watch per followed table (EventHub.watch) also looks at the table's version in SQLite every
-`POLL_SECONDS`, so a change made by another process on the same database file is still seen
-within a second: one query per table a second, however many phones follow it.
+`COMPANIONS_POLL_S` (a second), so a change made by another process on the same database file
+is still seen within a second: one query per table a second, however many phones follow it.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from bingo_hall.web.hub import sse
+from bingo_hall.web.hub import EventHub, sse
+from bingo_hall.web.instance import area_state
 
-#: how often a followed table's version is re-checked in SQLite even without an event
-POLL_SECONDS = 1.0
-#: a comment line this often, so a phone that went away is noticed
-KEEPALIVE_SECONDS = 10.0
-#: streams end after this long; EventSource reconnects by itself and gets the current view
-STREAM_SECONDS = 300.0
+#: a phone's EventSource reconnects this long after its stream ended (the stream's length, its
+#: heartbeat and how often a followed table is re-checked in SQLite are the app's configuration:
+#: COMPANIONS_STREAM_SECONDS, COMPANIONS_KEEPALIVE_S, COMPANIONS_POLL_S in bingo_hall/web/config.py)
 RETRY_MS = 1000
 
 
@@ -60,3 +60,32 @@ def render(snap: dict[str, Any]) -> str:
     if snap.get("next"):
         text += sse("next", {"code": snap["next"]}, version)
     return text
+
+
+@dataclass(frozen=True)
+class TableChanged:
+    """A table's entries changed (or it points to a rematch): its phones get the new view."""
+
+    NAME: ClassVar[str] = "changed"
+    #: the SSE messages a phone receives for it (its text is the rendered snapshot)
+    MESSAGES: ClassVar[tuple[str, ...]] = ("history", "view", "next")
+
+    code: str
+    snapshot: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.snapshot["version"]}
+
+
+def publish(hub: EventHub, event: TableChanged, rendered: RenderedViews) -> None:
+    """Tell every phone at the table (the store calls it after its commit, under the write
+    lock); the rendered text is kept so a phone that connects now costs no replay."""
+    text = render(event.snapshot)
+    rendered.put((event.code, event.snapshot["version"]), text)
+    rendered.told[event.code] = event.snapshot["version"]
+    hub.publish(channel(event.code), event.NAME, event.to_json(), text=text)
+
+
+def rendered_views() -> RenderedViews:
+    """The app's cache of rendered views (in the app's state, never a module global)."""
+    return area_state("companions_rendered", RenderedViews)

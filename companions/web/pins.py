@@ -96,23 +96,29 @@ def _limiter() -> WrongPins:
 
 def try_pin(table: Table, pin: object) -> None:
     """Unlock `table` for this phone, or raise: 429 while too many wrong PINs were typed for
-    this table or from this address, 401 for a wrong PIN."""
+    this table or from this address, 401 for a wrong PIN. The try takes its slot (counted as a
+    failure) before the scrypt check, in one step with the wait check, and is forgiven if the
+    PIN was right: a burst of guesses at the moment a wait ends gets one through, not one per
+    worker thread."""
+    stored = pin_hash(get_db(), table.code)
+    if not stored:
+        return
     keys = (f"table:{table.code}", f"addr:{request.remote_addr or '?'}")
     limiter = _limiter()
     with limiter.lock:
         now = time.monotonic()
         budgets = [limiter.budgets.get(key, now) for key in keys]
         wait = math.ceil(max(b.wait(now) for b in budgets))
+        if not wait:
+            for budget in budgets:
+                budget.fail(now)
     if wait:
         raise TooManyRequests(
             "Too many wrong PINs. Try again in %(s)s seconds.", s=wait, extra={"retry_after": wait}
         )
-    stored = pin_hash(get_db(), table.code)
-    if not stored:
-        return
     if not (isinstance(pin, str) and pin_matches(pin.strip(), stored)):
-        with limiter.lock:
-            for budget in budgets:
-                budget.fail(time.monotonic())
         raise Unauthorized("Wrong PIN.")
+    with limiter.lock:
+        for budget in budgets:
+            budget.forgive()
     remember(table)

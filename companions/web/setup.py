@@ -20,14 +20,14 @@ class SetupErrors(ValueError):
 
     def __init__(self, errors: dict[str, Any]) -> None:
         super().__init__("; ".join(errors))
-        #: field -> message, or (message, params) for messages with {placeholders}
+        #: field -> message, or (message, params) for messages with %(name)s placeholders
         self.errors = errors
 
     def texts(self, translate=lambda s: s) -> dict[str, str]:
         out = {}
         for field, value in self.errors.items():
             message, params = value if isinstance(value, tuple) else (value, {})
-            out[field] = translate(message).format(**params)
+            out[field] = translate(message) % params if params else translate(message)
         return out
 
 
@@ -43,7 +43,7 @@ def read_players(
     if kind.teams and len([g for g in teams or [] if any(str(n).strip() for n in g or [])]) > (
         kind.team_count
     ):
-        raise SetupErrors({"team0": (N_("This game takes {n} teams"), {"n": kind.team_count})})
+        raise SetupErrors({"team0": (N_("This game takes %(n)s teams"), {"n": kind.team_count})})
     if kind.teams:
         groups = [[n.strip() for n in (g or []) if n.strip()] for g in (teams or [])]
         groups += [[] for _ in range(kind.team_count - len(groups))]
@@ -64,9 +64,9 @@ def read_players(
     field = "team0" if kind.teams else "player"
     if not errors:
         if len(people) < kind.min_players:
-            errors[field] = (N_("This game needs at least {n} players"), {"n": kind.min_players})
+            errors[field] = (N_("This game needs at least %(n)s players"), {"n": kind.min_players})
         elif len(people) > kind.max_players:
-            errors[field] = (N_("This game takes at most {n} players"), {"n": kind.max_players})
+            errors[field] = (N_("This game takes at most %(n)s players"), {"n": kind.max_players})
         elif any(len(n) > MAX_NAME for n in people):
             errors[field] = N_("Names can be at most 24 characters")
         elif len({n.casefold() for n in people}) != len(people):
@@ -98,7 +98,7 @@ def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> 
             else:
                 shown = ", ".join(str(v) for v in choices)
                 errors[field] = (
-                    N_("{value} is not one of the choices: {choices}"),
+                    N_("%(value)s is not one of the choices: %(choices)s"),
                     {"value": str(raw)[:40], "choices": shown},
                 )
         elif isinstance(default, bool):

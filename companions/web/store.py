@@ -1,9 +1,12 @@
 """Tables and entries in SQLite: the storage side of the shell (issue 7).
 
-Every change runs inside one BEGIN IMMEDIATE transaction that re-reads the table's history,
-replays it through the game's engine with the change applied, and only then writes. Two phones
-posting at the same moment are therefore serialised by SQLite and both entries are stored (unless
-the second one breaks a rule once the first is in, in which case it gets the engine's message).
+Every change re-reads the table's history and replays it through the game's engine with the
+change applied, holding only that table's lock (issue 29: never SQLite's writer, which the
+station's draws need), then stores it in a short BEGIN IMMEDIATE transaction if nothing changed
+meanwhile. Two phones posting at the same moment are serialised by the table's lock and both
+entries are stored (unless the second one breaks a rule once the first is in, in which case it
+gets the engine's message). A table keeps at most MAX_ENTRIES entries and MAX_TABLE_BYTES of
+them and of their old versions (MAX_REVISIONS per entry): the history is kept, but bounded.
 """
 
 from __future__ import annotations
@@ -12,12 +15,18 @@ import copy
 import json
 import secrets
 import sqlite3
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bingo_hall.web.db import transaction
+from bingo_hall.web.db import connect, transaction
+from bingo_hall.web.hub import END
+from bingo_hall.web.instance import HallState, hall
 from companions.errors import EntryError
 from companions.registry import GameKind
+
+from . import live, replays
 
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -156,8 +165,10 @@ def _engine_entries(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> dict[str, Any]:
-    return kind.replay(
-        json.loads(json.dumps(table.settings)), list(table.players), _engine_entries(items)
+    """The table's view: its history replayed by the game's engine (replays.py: in a process
+    of its own while the station serves)."""
+    return replays.replay(
+        kind, json.loads(json.dumps(table.settings)), list(table.players), _engine_entries(items)
     )
 
 
@@ -181,42 +192,176 @@ def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str
     return {"view": view, "history": items, "version": version, "next": next_code}
 
 
-def rematch(conn: sqlite3.Connection, table: Table) -> str:
-    """A new table for the same game, players, house rules and PIN; the old one points to it.
-    Two phones asking at once get the same new table."""
-    with transaction(conn):
-        _version, next_code = _state(conn, table.code)
-        if next_code:
-            return next_code
-        code = _new_code(conn)
-        conn.execute(
-            "INSERT INTO companion_tables (code, game, settings, players, members, pin_hash) "
-            "SELECT ?, game, settings, players, members, pin_hash FROM companion_tables "
-            "WHERE code = ?",
-            (code, table.code),
-        )
-        conn.execute(
-            "UPDATE companion_tables SET next_code = ?, version = version + 1 WHERE code = ?",
-            (code, table.code),
-        )
-        return code
+def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
+    """A new table for the same game, players, house rules and PIN; the old one points to it,
+    and every phone at the old table is told. Two phones asking at once get the same new table."""
+    state = hall()
+    with _table_lock(conn, table.code):  # never the station's write lock: draws need that one
+        with transaction(conn):
+            _version, next_code = _state(conn, table.code)
+            if next_code:
+                code = next_code
+            else:
+                code = _new_code(conn)
+                conn.execute(
+                    "INSERT INTO companion_tables (code, game, settings, players, members, "
+                    "pin_hash) SELECT ?, game, settings, players, members, pin_hash "
+                    "FROM companion_tables WHERE code = ?",
+                    (code, table.code),
+                )
+                conn.execute(
+                    "UPDATE companion_tables SET next_code = ?, version = version + 1 "
+                    "WHERE code = ?",
+                    (code, table.code),
+                )
+        _tell(state, table.code, snapshot(conn, table, kind))
+    return code
+
+
+def _tell(state: HallState, code: str, snap: dict[str, Any]) -> None:
+    """Publish the table's new view, after the commit, holding the table's lock (so a table's
+    phones get its changes in commit order; the station's write lock is the draws', issue 29)."""
+    live.publish(state.hub, live.TableChanged(code, snap), live.rendered_views())
+
+
+def watch_check(database: str, table: Table, kind: GameKind) -> Callable[[], Any]:
+    """The once-a-second check of one followed table (`EventHub.watch`): publish its view when
+    its version moved without an event here (another process wrote the file), END when the
+    table is gone. It runs in the hub's watcher thread, so it keeps what it needs of the app."""
+    state = hall()
+    rendered = live.rendered_views()
+
+    def check() -> Any:
+        conn = connect(database)
+        try:
+            with _table_lock(conn, table.code):
+                version = table_version(conn, table.code)
+                if version is None:
+                    return END
+                if version == rendered.told.get(table.code):
+                    return None
+                snap = snapshot(conn, table, kind)
+                live.publish(state.hub, live.TableChanged(table.code, snap), rendered)
+        finally:
+            conn.close()
+        return None
+
+    return check
 
 
 def _bump(conn: sqlite3.Connection, code: str) -> None:
     conn.execute("UPDATE companion_tables SET version = version + 1 WHERE code = ?", (code,))
 
 
-def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, change) -> dict[str, Any]:
-    """Apply `change(conn)` and bump the version, then replay the whole history as it now
-    stands, all inside one BEGIN IMMEDIATE: an EntryError rolls the change back, and the replay
-    that checked it is the snapshot every phone gets (one replay per change)."""
-    with transaction(conn):
-        change(conn)
-        _bump(conn, table.code)
-        items = history(conn, table.code)
-        view = replay(table, kind, items)
-        version, next_code = _state(conn, table.code)
-        return {"view": view, "history": items, "version": version, "next": next_code}
+# --- bounds ------------------------------------------------------------------------------------
+#: the most entries one table keeps (undone ones included): a long Burako night is about 30
+#: hands, a Clue notebook a few hundred marks
+MAX_ENTRIES = 1000
+#: the most bytes of entries (and their kept old versions) one table keeps
+MAX_TABLE_BYTES = 2_000_000
+#: old versions kept per entry when it is corrected; older ones are dropped
+MAX_REVISIONS = 20
+
+
+def _table_full() -> EntryError:
+    """What a phone is told when its table is full (the history is kept, so it stays)."""
+    return EntryError(
+        "This table is full: it keeps at most %(entries)s entries and %(mb)s MB of notes. "
+        "Start a new table to go on.",
+        entries=MAX_ENTRIES,
+        mb=MAX_TABLE_BYTES // 1_000_000,
+    )
+
+
+def _kept_bytes(conn: sqlite3.Connection, code: str) -> int:
+    row = conn.execute(
+        "SELECT (SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM companion_entries "
+        "WHERE table_code = :code) + (SELECT COALESCE(SUM(LENGTH(r.payload)), 0) "
+        "FROM companion_revisions r JOIN companion_entries e ON e.id = r.entry_id "
+        "WHERE e.table_code = :code)",
+        {"code": code},
+    ).fetchone()
+    return int(row[0])
+
+
+# --- writing: the replay outside SQLite's writer -----------------------------------------------
+#: one writer per table at a time (keyed by database file and code), so that the replay that
+#: checks a change runs BEFORE the SQLite write lock is taken: a flood of entries on one table
+#: queues here, among the guests' workers, and the station's draws never wait for a replay
+_locks: dict[tuple[str, str], threading.Lock] = {}
+_locks_guard = threading.Lock()
+#: tries of the optimistic write (another process on the same file may write in between);
+#: after them the change is made the old way, inside one transaction
+TRIES = 3
+
+
+def _table_lock(conn: sqlite3.Connection, code: str) -> threading.Lock:
+    path = conn.execute("PRAGMA database_list").fetchone()[2] or f"memory:{id(conn)}"
+    with _locks_guard:
+        if len(_locks) > 10_000:  # forget idle tables' locks
+            for key in [k for k, lock in _locks.items() if not lock.locked()]:
+                del _locks[key]
+        return _locks.setdefault((path, code), threading.Lock())
+
+
+def _next_id(conn: sqlite3.Connection) -> int:
+    row = conn.execute(
+        "SELECT seq FROM sqlite_sequence WHERE name = 'companion_entries'"
+    ).fetchone()
+    return (row[0] if row else 0) + 1
+
+
+#: a change: (the history as it stands, the id a new entry would get) -> (the history with the
+#: change applied, the SQL that makes it, the bytes it adds)
+Plan = Callable[[list[dict[str, Any]], int], tuple[list[dict[str, Any]], Callable[..., None], int]]
+
+
+def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -> dict[str, Any]:
+    """Apply a change if the whole history still replays with it, and bump the version. The
+    history is read and replayed with the change applied in memory, holding only this table's
+    lock; SQLite's writer is taken after, for the few statements that store it, and only if
+    nothing changed meanwhile (else the read and replay are done again). An EntryError stores
+    nothing; the replay that checked the change is the snapshot every phone gets."""
+    with _table_lock(conn, table.code):
+        for _ in range(TRIES):
+            conn.execute("BEGIN")
+            try:
+                version, next_code = _state(conn, table.code)
+                items, next_id = history(conn, table.code), _next_id(conn)
+                kept = _kept_bytes(conn, table.code)
+            finally:
+                conn.execute("COMMIT")
+            changed, write, added = plan(items, next_id)
+            if len(changed) > MAX_ENTRIES or kept + added > MAX_TABLE_BYTES:
+                raise _table_full()
+            view = replay(table, kind, changed)
+            with transaction(conn):
+                if (_state(conn, table.code)[0], _next_id(conn)) != (version, next_id):
+                    continue  # another writer came in between: read and replay again
+                write(conn)
+                _bump(conn, table.code)
+                snap = {
+                    "view": view,
+                    "history": history(conn, table.code),
+                    "version": version + 1,
+                    "next": next_code,
+                }
+            _tell(hall(), table.code, snap)  # after the commit, holding the table's lock
+            return snap
+        with transaction(conn):  # a busy file: the change made the old way, in one transaction
+            version, next_code = _state(conn, table.code)
+            changed, write, _added = plan(history(conn, table.code), _next_id(conn))
+            view = replay(table, kind, changed)
+            write(conn)
+            _bump(conn, table.code)
+            snap = {
+                "view": view,
+                "history": history(conn, table.code),
+                "version": version + 1,
+                "next": next_code,
+            }
+        _tell(hall(), table.code, snap)
+        return snap
 
 
 def add_entry(
@@ -228,17 +373,24 @@ def add_entry(
 ) -> dict[str, Any]:
     """Append an entry if the whole history still replays with it. Returns the snapshot plus
     the new entry's `id`."""
+    payload = json.dumps(entry)
     new_id: list[int] = []
 
-    def insert(c: sqlite3.Connection) -> None:
-        cur = c.execute(
-            "INSERT INTO companion_entries (table_code, payload, player) VALUES (?, ?, ?)",
-            (table.code, json.dumps(entry), player),
-        )
-        new_id.append(int(cur.lastrowid or 0))  # an INSERT always sets it
+    def plan(items: list[dict[str, Any]], next_id: int):
+        new_id[:] = [next_id]
+        item = {"id": next_id, "entry": json.loads(payload), "player": player, "undone": False}
+
+        def insert(c: sqlite3.Connection) -> None:
+            c.execute(
+                "INSERT INTO companion_entries (id, table_code, payload, player) "
+                "VALUES (?, ?, ?, ?)",
+                (next_id, table.code, payload, player),
+            )
+
+        return [*items, item], insert, len(payload)
 
     try:
-        snap = _write(conn, table, kind, insert)
+        snap = _write(conn, table, kind, plan)
     except EntryError as exc:
         if new_id and exc.entry_id == new_id[0]:
             exc.entry_id = None  # the entry being posted, which was never stored
@@ -262,30 +414,48 @@ def set_undone(
     """Undo (or restore) one entry; later entries must still replay without (or with) it."""
     _find(conn, table.code, entry_id)
 
-    def mark(c: sqlite3.Connection) -> None:
-        c.execute("UPDATE companion_entries SET undone = ? WHERE id = ?", (int(undone), entry_id))
+    def plan(items: list[dict[str, Any]], _next_id: int):
+        changed = [{**i, "undone": undone} if i["id"] == entry_id else i for i in items]
 
-    return _write(conn, table, kind, mark)
+        def mark(c: sqlite3.Connection) -> None:
+            c.execute(
+                "UPDATE companion_entries SET undone = ? WHERE id = ?", (int(undone), entry_id)
+            )
+
+        return changed, mark, 0
+
+    return _write(conn, table, kind, plan)
 
 
 def correct_entry(
     conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, entry: dict[str, Any]
 ) -> dict[str, Any]:
-    """Replace a past entry; the old payload is kept in companion_revisions."""
+    """Replace a past entry; the old payload is kept in companion_revisions (the newest
+    MAX_REVISIONS of them per entry)."""
     if _find(conn, table.code, entry_id)["undone"]:
         raise EntryError("Restore this entry before correcting it", entry_id=entry_id)
+    payload = json.dumps(entry)
 
-    def replace(c: sqlite3.Connection) -> None:
-        old = _find(c, table.code, entry_id)["payload"]
-        c.execute(
-            "INSERT INTO companion_revisions (entry_id, payload) VALUES (?, ?)", (entry_id, old)
-        )
-        c.execute(
-            "UPDATE companion_entries SET payload = ? WHERE id = ?", (json.dumps(entry), entry_id)
-        )
+    def plan(items: list[dict[str, Any]], _next_id: int):
+        changed = [{**i, "entry": json.loads(payload)} if i["id"] == entry_id else i for i in items]
+
+        def replace(c: sqlite3.Connection) -> None:
+            stored = _find(c, table.code, entry_id)["payload"]
+            c.execute(
+                "INSERT INTO companion_revisions (entry_id, payload) VALUES (?, ?)",
+                (entry_id, stored),
+            )
+            c.execute(
+                "DELETE FROM companion_revisions WHERE entry_id = ? AND id NOT IN (SELECT id "
+                "FROM companion_revisions WHERE entry_id = ? ORDER BY id DESC LIMIT ?)",
+                (entry_id, entry_id, MAX_REVISIONS),
+            )
+            c.execute("UPDATE companion_entries SET payload = ? WHERE id = ?", (payload, entry_id))
+
+        return changed, replace, len(payload)
 
     try:
-        return _write(conn, table, kind, replace)
+        return _write(conn, table, kind, plan)
     except EntryError as exc:
         if exc.entry_id is None:
             exc.entry_id = entry_id

@@ -22,11 +22,12 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
 
-from bingo_hall.web.db import connect, get_db
+from bingo_hall.web.db import get_db
 from bingo_hall.web.errors import NotFound, RequestError, TooManyRequests, error_response
-from bingo_hall.web.hub import END, EventStream, live_stream
+from bingo_hall.web.hub import EventStream, live_stream
 from bingo_hall.web.inputs import json_body
 from bingo_hall.web.instance import area_state, hall
 from bingo_hall.web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
@@ -67,6 +68,11 @@ def entry_error(exc: EntryError):
 
 
 # --- start or join -----------------------------------------------------------------------------
+def to_the_tables() -> ResponseReturnValue:
+    """`/` of `bingo-hall companions` (registered on the app there, not on the blueprint)."""
+    return redirect(url_for("companions.index", **_keep_lang()))
+
+
 @bp.route("/")
 def index():
     return render_template("companions/index.html", kinds=kinds(), errors={}, code="")
@@ -316,9 +322,8 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
     return player
 
 
-def _changed(snap: dict[str, Any], code: str, status: int = 200):
-    """Every phone at the table gets the snapshot the change was checked with."""
-    _publish(hall().hub, snap, code, _rendered())
+def _changed(snap: dict[str, Any], status: int = 200):
+    """The snapshot the change was checked with (every phone at the table got it too)."""
     return jsonify(snap), status
 
 
@@ -328,7 +333,7 @@ def post_entry(code: str):
     data = _entry_body()
     player = _player(table, data)
     snap = store.add_entry(get_db(), table, kind, data, player)
-    return _changed(snap, table.code, 201)
+    return _changed(snap, 201)
 
 
 def _set_undone(code: str, entry_id: int, undone: bool):
@@ -337,7 +342,7 @@ def _set_undone(code: str, entry_id: int, undone: bool):
         snap = store.set_undone(get_db(), table, kind, entry_id, undone)
     except store.NoSuchEntry:
         raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
-    return _changed(snap, table.code)
+    return _changed(snap)
 
 
 @bp.route("/<code>/entries/<int:entry_id>/undo", methods=["POST"])
@@ -359,17 +364,16 @@ def correct_entry(code: str, entry_id: int):
         snap = store.correct_entry(get_db(), table, kind, entry_id, data)
     except store.NoSuchEntry:
         raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
-    return _changed(snap, table.code)
+    return _changed(snap)
 
 
 @bp.route("/<code>/rematch", methods=["POST"])
 def rematch(code: str):
     """Play again with the same players and house rules; every phone at the table is told."""
     table, kind = _open(code)
-    new_code = store.rematch(get_db(), table)
+    new_code = store.rematch(get_db(), table, kind)
     remember(new_code)
     pins.remember(store.load_table(get_db(), new_code))  # same notebook owner, same PIN
-    _changed(store.snapshot(get_db(), table, kind), table.code)
     url = url_for("companions.table", code=new_code)
     return jsonify({"code": new_code, "url": url}), 201
 
@@ -379,10 +383,11 @@ def rematch(code: str):
 def events(code: str):
     """A phone's live view of its table: the current view, then each change as the writer
     published it. No per-phone queries: one watch per table looks at its version in SQLite
-    every POLL_SECONDS (for another process writing the same file), however many phones follow."""
+    every COMPANIONS_POLL_S (another process may write the same file), however many phones
+    follow."""
     table, kind = _open(code)
     conn = get_db()
-    hub = hall().hub
+    hub, settings = hall().hub, hall().config
     sub = hub.subscribe(live.channel(table.code))
     try:
         snap = store.snapshot(conn, table, kind)
@@ -390,55 +395,22 @@ def events(code: str):
         sub.close()
         raise
     first = live.render(snap)
-    rendered = _rendered()
+    rendered = live.rendered_views()
     rendered.put((table.code, snap["version"]), first)
     rendered.told.setdefault(table.code, snap["version"])
     hub.watch(
         live.channel(table.code),
-        _table_watch(current_app.config["DATABASE"], table, kind, rendered),
-        live.POLL_SECONDS,
+        store.watch_check(settings.database, table, kind),
+        settings.companions_poll_s,
     )
     stream = EventStream(
         sub,
         first,
         retry_ms=live.RETRY_MS,
-        heartbeat_s=live.KEEPALIVE_SECONDS,
-        max_seconds=current_app.config.get("COMPANIONS_STREAM_SECONDS", live.STREAM_SECONDS),
+        heartbeat_s=settings.companions_keepalive_s,
+        max_seconds=settings.companions_stream_seconds,
     )
     return stream.response()
-
-
-def _table_watch(database: str, table: store.Table, kind: GameKind, rendered: live.RenderedViews):
-    """The once-a-second check of one table's channel: publish its view when its version moved
-    without an event here (another process), END when the table is gone."""
-    hub = hall().hub
-
-    def check() -> Any:
-        conn = connect(database)
-        try:
-            version = store.table_version(conn, table.code)
-            if version is None:
-                return END
-            if version == rendered.told.get(table.code):
-                return None
-            snap = store.snapshot(conn, table, kind)
-        finally:
-            conn.close()
-        _publish(hub, snap, table.code, rendered)
-        return None
-
-    return check
-
-
-def _publish(hub, snap: dict[str, Any], code: str, rendered: live.RenderedViews) -> None:
-    text = live.render(snap)
-    rendered.put((code, snap["version"]), text)
-    rendered.told[code] = snap["version"]
-    hub.publish(live.channel(code), "changed", {"version": snap["version"]}, text=text)
-
-
-def _rendered() -> live.RenderedViews:
-    return area_state("companions_rendered", live.RenderedViews)
 
 
 # --- installable app and static files ---------------------------------------------------------

@@ -11,7 +11,7 @@ import sys
 import threading
 
 import pytest
-from testkit import Caller, eventually
+from testkit import Caller, eventually, page_login
 
 from firmware_bridge.embedded import register as start_in_station
 
@@ -113,8 +113,7 @@ def test_the_caller_page_shows_the_device_state_in_both_languages(client, emulat
     caller = Caller(client)  # after the bridge: the app's first request
     game = caller.new_game()
     eventually(lambda: bridge.status()["state"] == "connected")
-    with client.session_transaction() as s:
-        s["caller"] = True
+    page_login(client)
     page = client.get(f"/caller/games/{game}?lang=en").get_data(as_text=True)
     assert "Flashboard" in page and "state-connected" in page and "bhk-emu" in page
     emu.unplug()
@@ -254,8 +253,7 @@ def test_a_drop_asked_while_the_machine_is_away_is_refused_not_kept(client, emul
 
 def test_without_a_device_the_caller_page_has_no_device_box(client, caller):
     game = caller.new_game()
-    with client.session_transaction() as s:
-        s["caller"] = True
+    page_login(client)
     page = client.get(f"/caller/games/{game}")
     assert page.status_code == 200 and "bhp-device" not in page.get_data(as_text=True)
     assert client.get("/api/device").status_code == 404

@@ -58,12 +58,14 @@ def test_the_hall_screen_shows_a_checked_claim_and_keeps_the_final_board(client,
     hall.post(f"/api/games/{gid}/claims", {"serial": 36, "player": "Ana"})
     expect(shown).to_be_visible()
     expect(sala.locator("#claim-show .show-head")).to_have_text(
-        f"Ana · No es bingo: falta el {r2[4]} (Hilera 2)"
+        f"Ana · Cartón 36 · No es bingo: falta el {r2[4]} (Hilera 2)"
     )
     _shot(sala, "display-false-claim-es.png", full=False)
     sala.close()
     expect(shown).to_have_class("claim-show false")
-    expect(shown.locator(".show-head")).to_have_text(f"Ana · No bingo: Row 2 lacks {r2[4]}")
+    expect(shown.locator(".show-head")).to_have_text(
+        f"Ana · Card 36 · No bingo: Row 2 lacks {r2[4]}"
+    )
     expect(shown.locator(".show-penalty")).to_contain_text("Row 2")
     expect(shown.locator("td.sq.covered")).to_have_count(4)  # as the card was when claimed
     _shot(page, "display-false-claim.png", full=False)
@@ -72,7 +74,7 @@ def test_the_hall_screen_shows_a_checked_claim_and_keeps_the_final_board(client,
     expect(page.locator(".hero")).to_be_visible()
     col = hall.numbers(36, "O")
     hall.call(gid, *[n for n in col if n not in r2])
-    assert hall.get(f"/api/games/{gid}/check/36").status_code == 200
+    assert hall.post(f"/api/games/{gid}/check/36").status_code == 200
     expect(shown).to_have_class("claim-show valid")
     points = sum(col)  # row 2 lost its markers for the calls before the claim: only O wins
     head = f"¡BINGO! Card 36 · Column O · {points} points"

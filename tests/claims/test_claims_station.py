@@ -40,14 +40,14 @@ def test_a_checked_card_is_shown_on_the_screens_with_the_numbers_it_lacks(app, h
     r2 = hall.numbers(7, "R2")
     hall.call(gid, *r2[:4])  # one short of row 2: the nearest line, lacking its last number
     q = hall_state(app).hub.subscribe(channel(gid))
-    assert hall.get(f"/api/games/{gid}/check/7").status_code == 200
+    assert hall.post(f"/api/games/{gid}/check/7").status_code == 200
     shown = dict(_drain(q))["verdict"]
     assert shown["source"] == "check" and shown["serial"] == 7 and not shown["valid"]
     assert shown["verdict"]["missing"] == {"line": "R2", "numbers": [r2[4]]}
     card = hall.deck.card(7)
     assert shown["verdict"]["totals"]["R2"] == sum(r2) == card.lines_by_name["R2"].total
-    assert hall.get(f"/api/games/{gid}/check/7?quiet=1").status_code == 200
-    assert _drain(q) == []  # the caller page's own refreshes do not put the card back up
+    assert hall.get(f"/api/games/{gid}/check/7").status_code == 200
+    assert _drain(q) == []  # a GET only reads: the caller page's refreshes, or a link
 
 
 def test_a_false_claim_is_shown_with_its_penalty_and_a_valid_one_with_its_line(app, hall):

@@ -238,7 +238,7 @@ def test_the_record_keeps_the_prizes_and_false_claims_of_a_ninety_ball_game(hall
 
 def test_a_checked_or_claimed_ticket_is_shown_on_the_hall_screens(app, hall, strips):
     """The `verdict` event of a 90-ball game carries the ticket (game 90, no penalty), for a
-    check (unless quiet) and for a claim with the player's name."""
+    check shown to the room (a POST; a GET only reads) and for a claim with the player's name."""
     from bingo_hall.station.games import channel
     from bingo_hall.web.instance import hall as hall_state
 
@@ -254,12 +254,12 @@ def test_a_checked_or_claimed_ticket_is_shown_on_the_hall_screens(app, hall, str
         return out
 
     verdicts()
-    check(hall, gid, 2)
+    check(hall, gid, 2)  # a GET only reads
+    assert verdicts() == []
+    assert hall.post(f"/api/games/{gid}/check/2").status_code == 200  # POST shows it
     [shown] = verdicts()
     assert shown["game"] == 90 and shown["source"] == "check" and shown["valid"] is True
     assert shown["penalty"] is None and shown["verdict"]["complete_rows"] == ["L2"]
-    assert hall.get(f"/api/games/{gid}/check/2?quiet=1").status_code == 200
-    assert verdicts() == []
     claim(hall, gid, 5, player="Ana")  # a ticket without the línea: a false claim, shown too
     [shown] = verdicts()
     assert shown["source"] == "claim" and shown["player"] == "Ana" and shown["valid"] is False

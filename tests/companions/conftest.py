@@ -8,25 +8,28 @@ import pytest
 from bingo_hall.app import create_app
 
 
-@pytest.fixture
-def companions_app(tmp_path):
+def companions_only(tmp_path, stream_seconds: float):
     return create_app(
         {
             "TESTING": True,
             "COMPANIONS_ONLY": True,
             "DATABASE": str(tmp_path / "companions.sqlite"),
             "SECRET_KEY": "test-secret",
-            "COMPANIONS_STREAM_SECONDS": 20,
+            "COMPANIONS_STREAM_SECONDS": stream_seconds,
         },
         instance_path=str(tmp_path),
     )
 
 
 @pytest.fixture
-def panel_app(companions_app):
+def companions_app(tmp_path):
+    return companions_only(tmp_path, 20)
+
+
+@pytest.fixture
+def panel_app(tmp_path):
     """The same app with short event streams, so browser tests end quickly."""
-    companions_app.config["COMPANIONS_STREAM_SECONDS"] = 2
-    return companions_app
+    return companions_only(tmp_path, 2)
 
 
 @pytest.fixture

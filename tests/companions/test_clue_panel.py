@@ -187,3 +187,23 @@ def test_the_setup_can_put_the_players_in_seating_order(panel_app):
     assert (
         resp.get_json()["error"] == "El orden de los asientos debe nombrar a cada jugador una vez"
     )
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "% of what is still possible"), ("es", "% de lo que aún es posible")],
+)
+def test_the_advice_speaks_of_possibilities_ruled_out_not_bits(
+    panel_app, serve, phone, lang, words
+):
+    server = serve(panel_app)
+    code = new_notebook(panel_app.test_client())
+    phone.goto(f"{server.url}/t/{code}?lang={lang}")
+    advice = phone.locator("#cl-advice li small")
+    expect(advice.first).to_contain_text(words)
+    said = " ".join(advice.all_inner_texts()) + phone.get_by_test_id("advice").inner_text()
+    assert "bits" not in said
+    # The best suggestion at the start rules out most of what is possible, and says a number.
+    first = advice.first.inner_text()
+    assert 0 < int("".join(c for c in first if c.isdigit())) <= 100

@@ -67,3 +67,29 @@ def test_it_serves_only_the_companions_and_keeps_tables_in_the_db_file(tmp_path)
         proc.terminate()
         proc.wait(timeout=60)
     assert db.exists() and db.stat().st_size > 0
+
+
+def test_on_its_own_it_prints_the_lan_address_and_its_start_leads_to_the_tables(tmp_path):
+    from bingo_hall import netaddr
+
+    port, db = free_port(), tmp_path / "alone.sqlite"
+    proc = subprocess.Popen(
+        [*CLI, "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        banner = proc.stdout.readline()
+        lan = netaddr.lan_address() or "127.0.0.1"
+        assert f"http://{lan}:{port}/t/" in banner and "localhost" not in banner, banner
+        base = f"http://127.0.0.1:{port}"
+        start = requests.get(f"{base}/", timeout=10)
+        assert start.status_code == 200 and start.url == f"{base}/t/"
+        missing = requests.get(f"{base}/nothing-here", timeout=10)
+        assert missing.status_code == 404
+        back = missing.text.split("<a href=", 1)[1].split(">", 1)[0].strip("\"'")
+        assert requests.get(base + back, timeout=10).url == f"{base}/t/"  # not itself
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

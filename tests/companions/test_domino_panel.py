@@ -173,3 +173,23 @@ def test_a_failed_close_and_the_bingo_rubber_on_a_phone_in_spanish(panel_app, se
     assert ana.locator(".dm-point-count").inner_text() == "20"
     assert beto.locator(".dm-point-count").inner_text() == "30"
     assert "el rival cerró y no llegó" in phone.inner_text("#dm-log")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("lang", "one", "none"),
+    [("en", "1 rubber of 7", "0 rubbers of 7"), ("es", "1 partida de 7", "0 partidas de 7")],
+)
+def test_one_rubber_is_said_in_the_singular(panel_app, serve, phone, lang, one, none):
+    server = serve(panel_app)
+    code = requests.post(
+        server.url + "/t/new/domino",
+        json={"players": ["Ana", "Beto"], "settings": {"rubbers_to_win": 7}},
+        timeout=10,
+    ).json()["code"]
+    phone.goto(f"{server.url}/t/{code}?lang={lang}")
+    phone.tap("[data-suit='5']")
+    phone.tap("#dm-events [data-player='Beto'] .dm-bingo")  # 1 rubber for Beto
+    beto = phone.locator(".dm-player[data-player='Beto'] .dm-rubbers")
+    expect(beto).to_have_text(one)
+    expect(phone.locator(".dm-player[data-player='Ana'] .dm-rubbers")).to_have_text(none)

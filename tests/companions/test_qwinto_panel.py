@@ -144,14 +144,41 @@ def test_the_phone_offers_only_sums_of_the_dice_and_names_whose_turn_it_is(panel
     page = phone
     page.goto(f"{server.url}/t/{code}?lang=en")
     throw(page, ["purple"], 4)
-    # one die: the pad offers 1 to 6 and nothing else
+    # the 4 was announced: the pad offers it and nothing else
     page.locator('#qw-sheet [data-colour="purple"][data-box="0"]').click()
     enabled = page.locator("#qw-pad-numbers button:enabled")
-    expect(enabled).to_have_text([str(n) for n in range(1, 7)])
+    expect(enabled).to_have_text(["4"])
     page.locator('#qw-pad-numbers [data-value="4"]').click()
     # Caro picks herself to throw, but it is Beto's turn
     expect(page.get_by_role("button", name="New roll: Beto")).to_be_visible()
     throw(page, ["orange"], 3, who="Caro")
     expect(page.locator("#qw-dice-error")).to_have_text(
         "It is Beto's turn to throw: the dice pass clockwise"
+    )
+
+
+@pytest.mark.browser
+def test_the_pad_offers_only_what_can_be_accepted(panel_app, serve, phone):
+    client = panel_app.test_client()
+    code = new_table(client)
+    base = f"/t/{code}/entries"
+    roll = {"op": "roll", "player": "Ana", "colours": ["orange", "yellow"], "sum": 8}
+    assert client.post(base, json=roll).status_code == 201
+    server = serve(panel_app)
+    phone.goto(f"{server.url}/t/{code}?lang=en")
+    phone.locator('#qw-sheet [data-colour="orange"][data-box="3"]').click()
+    # two dice with 8 announced: only the 8 can be written, not 2-12
+    expect(phone.locator("#qw-pad-numbers button:enabled")).to_have_text(["8"])
+    phone.locator("#qw-pad [data-close]").click()
+    # a roll with no sum said: any sum two dice can make, until someone writes one
+    client.post(
+        base, json={"op": "place", "player": "Ana", "colour": "orange", "box": 3, "value": 8}
+    )
+    roll = {"op": "roll", "player": "Beto", "colours": ["orange", "yellow"]}
+    assert client.post(base, json=roll).status_code == 201
+    phone.reload()
+    phone.locator('.qw-chip[data-player="Beto"]').click()
+    phone.locator('#qw-sheet [data-colour="yellow"][data-box="4"]').click()
+    expect(phone.locator("#qw-pad-numbers button:enabled")).to_have_text(
+        [str(n) for n in range(2, 13)]
     )

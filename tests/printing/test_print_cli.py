@@ -201,3 +201,32 @@ def test_render_deck_pdf_raises_kit_errors_for_bad_arguments(bad):
     kwargs = {"base_url": "http://h", **bad}
     with pytest.raises(KitError):
         render_deck_pdf(new_deck(10, seed="api", name="Api"), **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "not_said"), [("en", "tokens", "fichas"), ("es", "fichas", "tokens")]
+)
+def test_kit_says_what_it_wrote_in_the_language_of_the_print(
+    tmp_path, capsys, lang, said, not_said
+):
+    main(["kit", "-o", str(tmp_path / "kit.pdf"), "--lang", lang, "--game", "90"])
+    out = capsys.readouterr().out
+    assert f"90 {said}" in out and not_said not in out
+
+
+@pytest.mark.parametrize("game", ["75", "90"])
+def test_a_deck_name_too_long_for_the_cards_is_warned_of_at_print_time(tmp_path, capsys, game):
+    long = "Fiesta de la Asociación de Vecinos del Barrio de San Blas 2026"
+    size = ["--strips", "1"] if game == "90" else ["-n", "4"]
+    out = tmp_path / "long.pdf"
+    argv = ["generate", "--game", game, *size, "--name", long, "-o", str(out)]
+    main([*argv, "--base-url", "http://192.168.1.9:5000"])
+    err = capsys.readouterr().err
+    warned = [line for line in err.splitlines() if "too long" in line]
+    assert len(warned) == 1 and long in warned[0], err
+    shown = warned[0].split("which show '", 1)[1].split("'", 1)[0]
+    assert shown.endswith("…") and long.startswith(shown[:-1])
+    text = " ".join(open_pdf(out.read_bytes())[0].get_textpage().get_text_range().split())
+    assert shown in text and long not in text  # what the warning says is what is printed
+    main(["generate", "--game", game, *size, "--name", "Fiesta", "-o", str(tmp_path / "s.pdf")])
+    assert "too long" not in capsys.readouterr().err

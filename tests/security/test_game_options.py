@@ -43,3 +43,33 @@ def test_refused_option_is_named_in_spanish_too(caller):
     )
     assert r.status_code == 400
     assert r.get_json()["error"].startswith("el ajuste mask")
+
+
+#: JSON values of every kind, for a setting that expects a name, a mask, a number or a flag
+ODD_VALUES = [[], {}, [1], {"a": 1}, [[]], None, 1.5, True, -1, 10**18, "x" * 300]
+SETTING_NAMES = ["pattern", "mask", "target", "completing_call_only", "winner_becomes_maestro"]
+
+
+@pytest.mark.parametrize("key", SETTING_NAMES)
+def test_settings_and_options_of_any_json_kind_are_refused_or_taken_never_a_500(caller, key):
+    gid = caller.new_game()
+    for value in ODD_VALUES:
+        changed = caller.post(f"/api/games/{gid}/settings", {key: value})
+        made = caller.post("/api/games", {"deck_id": caller.deck.deck_id, "options": {key: value}})
+        for r in (changed, made):
+            assert r.status_code < 500, (key, value, r.get_json())
+            if r.status_code == 400:
+                assert key in r.get_json()["error"], (key, value, r.get_json())
+
+
+@pytest.mark.parametrize("options", [[], [{"pattern": "x"}], "x", 3, True])
+def test_options_that_are_not_an_object_are_refused(caller, options):
+    r = caller.post("/api/games", {"deck_id": caller.deck.deck_id, "options": options})
+    assert r.status_code == 400
+
+
+def test_a_pattern_given_as_a_list_is_refused_in_words(caller):
+    gid = caller.new_game()
+    r = caller.post(f"/api/games/{gid}/settings", {"pattern": []})
+    assert r.status_code == 400
+    assert "a pattern is a name" in r.get_json()["error"]

@@ -144,3 +144,28 @@ def test_the_caller_page_shows_free_disk_space_when_a_draw_cannot_be_saved(
     page.click("#draw")
     expect(page.locator("#message")).to_have_text(FULL)
     expect(page.locator(".tabla .ball.called")).to_have_count(0)
+
+
+def test_out_of_open_files_is_not_called_a_disk_problem(monkeypatch):
+    """Issue 29, item 2: when the process has used every file it may open, SQLite cannot open
+    the database; the answer says "too many connections", never "check the disk"."""
+    import sqlite3
+
+    from bingo_hall.web import db
+
+    exc = sqlite3.OperationalError("unable to open database file")
+    exc.sqlite_errorcode = db.SQLITE_CANTOPEN  # type: ignore[attr-defined]
+    monkeypatch.setattr(db, "_out_of_files", lambda margin=16: True)
+    assert "too many connections" in db.storage_problem(exc)
+    monkeypatch.setattr(db, "_out_of_files", lambda margin=16: False)
+    assert "check the disk" in db.storage_problem(exc)
+
+
+def test_the_open_files_check_counts_this_process_files():
+    import resource
+
+    from bingo_hall.web import db
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    assert db._out_of_files() is False  # a test process is far from its limit
+    assert db._out_of_files(margin=soft) is True  # with no room at all, any file is too many

@@ -4,7 +4,7 @@ the end's seed reveal, and the bad inputs of issue 4 (4xx with a JSON error, nev
 import hashlib
 
 import pytest
-from testkit import Caller
+from testkit import Caller, restart_with_pin
 
 from bingo_hall.cards import letter_of
 from bingo_hall.station import games
@@ -281,7 +281,7 @@ def test_errors_speak_the_maestros_language(client, auth, caller):
 
 def test_changing_the_pin_ends_old_tokens_and_sessions(client, auth, caller):
     gid = caller.new_game()
-    client.application.config["CALLER_PIN"] = "975310"
+    restart_with_pin(client.application, "975310")
     r = client.post(f"/api/games/{gid}/draw", headers=auth)
     assert r.status_code == 401
     new_login = Caller(client)  # logs in again, with the new PIN
@@ -296,5 +296,5 @@ def test_changing_the_pin_ends_page_logins_too(client, auth, caller):
         "/caller/login", data={"pin": client.application.config["CALLER_PIN"], "csrf_token": token}
     )
     assert client.get("/caller/games/1").status_code == 200
-    client.application.config["CALLER_PIN"] = "975310"
+    restart_with_pin(client.application, "975310")
     assert client.get("/caller/games/1").status_code == 302

@@ -110,3 +110,89 @@ def test_demo_makes_a_deck_and_its_pdf_and_serves_them_with_the_pin(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_serve_refuses_a_blank_pin_in_one_line(tmp_path):
+    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
+    for blank in ("", "   "):
+        try:
+            r = subprocess.run(
+                [*argv, "--pin", blank, "--db", str(tmp_path / "p.sqlite")],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"serve --pin {blank!r} started a station") from None
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--pin" in r.stderr, r.stderr
+
+
+def test_demo_lang_en_prints_the_demo_cards_and_opens_the_pages_in_english(tmp_path):
+    import time
+
+    import pypdfium2
+    import requests
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = [sys.executable, "-m", "bingo_hall.cli", "demo", "--host", "127.0.0.1", "--lang", "en"]
+    argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", "--cards", "4"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
+            lines.append(proc.stdout.readline())
+            assert proc.poll() is None, proc.stderr.read()
+        pdf = next(x.split(":", 1)[1].strip() for x in lines if x.strip().startswith("cards PDF"))
+        text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
+        assert "Card No." in text and "Scan to verify" in text
+        assert "Cartón" not in text and "Escanee" not in text
+        home = requests.get(f"http://127.0.0.1:{port}/", headers={"Accept-Language": "es"}).text
+        assert '<html lang="en">' in home
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_make_run_passes_the_port_and_the_language_to_demo():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    dry = subprocess.run(
+        ["make", "-n", "-C", str(root), "run", "PORT=5001", "LANG=en"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+    ).stdout
+    assert "bingo-hall demo --port 5001 --lang en" in dry
+    plain = subprocess.run(
+        ["make", "-n", "-C", str(root), "run"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "LANG": "en_US.UTF-8", "PORT": ""},
+    ).stdout
+    assert "--lang" not in plain and "--port" not in plain  # the locale is not a --lang
+
+
+def test_a_busy_port_5000_on_a_mac_names_the_airplay_receiver(tmp_path, monkeypatch):
+    from bingo_hall.errors import KitError
+    from bingo_hall.station import cli as station_cli
+
+    assert station_cli.mac_port_hint(5000, "linux") == ""
+    assert station_cli.mac_port_hint(5001, "darwin") == ""
+    assert "AirPlay Receiver" in station_cli.mac_port_hint(5000, "darwin")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        app = station_cli.build_app(str(tmp_path / "m.sqlite"), "1234")
+        monkeypatch.setattr(station_cli, "mac_port_hint", lambda p, s: " (AirPlay hint)")
+        try:
+            station_cli.run_server(app, "127.0.0.1", port, 4)
+        except KitError as exc:
+            said = str(exc)
+        else:
+            raise AssertionError("a busy port started a station")
+    assert f"port {port} is already in use" in said and said.endswith("(AirPlay hint)")

@@ -44,7 +44,7 @@ def test_the_big_screen_shows_a_join_qr_with_the_station_address(
     qr = page.locator(".join svg.qr")
     expect(qr).to_be_visible()
     shown = page.locator(".join [data-join]").text_content()
-    assert shown.endswith(f":{live_server.url.rsplit(':', 1)[1]}/display")
+    assert shown.endswith(f":{live_server.url.rsplit(':', 1)[1]}/join")
     shot = tmp_path / "join.png"
     qr.screenshot(path=str(shot))
     decoded = zxingcpp.read_barcodes(Image.open(shot))

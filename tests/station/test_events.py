@@ -7,7 +7,9 @@ import time
 
 import pytest
 import requests
+from testkit import TEST_PIN, Caller
 
+from bingo_hall.app import create_app
 from bingo_hall.manifest import new_deck
 from bingo_hall.web.instance import hall
 
@@ -85,11 +87,19 @@ def test_a_call_is_in_sqlite_before_it_is_published(app, client, caller):
 
 
 @pytest.mark.slow
-def test_a_quiet_stream_sends_a_heartbeat_comment(live_server, caller, monkeypatch):
-    from bingo_hall.station import api
-
-    monkeypatch.setattr(api, "HEARTBEAT_S", 1.0)
-    gid = caller.new_game()
+def test_a_quiet_stream_sends_a_heartbeat_comment(serve, tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "beat.sqlite"),
+            "SECRET_KEY": "test-secret",
+            "CALLER_PIN": TEST_PIN,
+            "STREAM_HEARTBEAT_S": 1.0,
+        },
+        instance_path=str(tmp_path),
+    )
+    live_server = serve(app)
+    gid = Caller(app.test_client()).new_game()
     url = f"{live_server.url}/api/games/{gid}/events"
     with requests.get(url, stream=True, timeout=10) as resp:
         lines = resp.iter_lines(chunk_size=1, decode_unicode=True)
@@ -115,7 +125,7 @@ def test_a_phone_following_its_card_does_not_take_the_big_screens_claim_verdicts
         screens = [r.iter_lines(chunk_size=1, decode_unicode=True) for r in (big, phone)]
         for lines in screens:
             assert read_events(lines, 1)[0][0] == "snapshot"
-        r = requests.get(f"{url}/api/games/{gid}/check/3", headers=h, timeout=5)
+        r = requests.post(f"{url}/api/games/{gid}/check/3", headers=h, timeout=5)
         assert r.status_code == 200
         call = requests.post(f"{url}/api/games/{gid}/draw", headers=h, timeout=5).json()
         on_big = read_events(screens[0], 2)

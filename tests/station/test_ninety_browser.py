@@ -64,7 +64,7 @@ def test_a_ninety_ball_game_lights_the_nine_by_ten_board_on_both_screens(
     lacks = ", ".join(str(n) for n in missing[nearest])
     shown = screen.locator("#claim-show")
     expect(shown.locator(".show-head")).to_have_text(
-        f"Todavía no: Línea · faltan {lacks} (Línea L{nearest + 1})", timeout=SLOW
+        f"Cartón 3 · Todavía no: Línea · faltan {lacks} (Línea L{nearest + 1})", timeout=SLOW
     )
     expect(shown.locator("tr")).to_have_count(3)
     expect(shown.locator("td.sq.blank")).to_have_count(12)  # 27 squares, 15 numbers

@@ -50,7 +50,7 @@ def test_a_ninety_ball_game_may_play_one_line_two_lines_full_house(hall):
 
 @pytest.mark.parametrize(
     "extra, words",
-    [({"mode": "points"}, "linea-bingo"), ({"free_centre": True}, "no centre square")],
+    [({"mode": "points"}, "Line then Bingo"), ({"free_centre": True}, "no centre square")],
 )
 def test_a_ninety_ball_game_refuses_the_seventy_five_ball_options(hall, extra, words):
     r = hall.post("/api/games", {"deck_id": hall.deck.deck_id, **extra})

@@ -92,3 +92,49 @@ def test_serve_lang_opens_pages_in_that_language_until_the_caller_changes_it(tmp
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_serve_warns_when_the_cards_were_printed_for_another_port(tmp_path):
+    deck_path = tmp_path / "fiesta.deck.json"
+    save_deck(new_deck(3, seed="port", name="Fiesta"), deck_path)
+    remember(deck_path, "http://127.0.0.1:5000")  # this machine, the default port
+    proc, port, lines = _serve(tmp_path, "--deck", str(deck_path))
+    try:
+        warned = [x for x in lines if "http://127.0.0.1:5000" in x]
+        assert len(warned) == 1, lines
+        assert f"listens on port {port}" in warned[0] and "--port 5000" in warned[0]
+        # ... and the Maestro sees it on the caller page too, in the page's language.
+        s = requests.Session()
+        login = s.get(f"http://127.0.0.1:{port}/caller/login").text
+        csrf = login.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+        s.post(f"http://127.0.0.1:{port}/caller/login", data={"pin": "8642", "csrf_token": csrf})
+        token = s.post(f"http://127.0.0.1:{port}/api/login", json={"pin": "8642"}).json()["token"]
+        decks = s.get(
+            f"http://127.0.0.1:{port}/api/decks", headers={"Authorization": "Bearer " + token}
+        ).json()["decks"]
+        r = s.post(
+            f"http://127.0.0.1:{port}/api/games",
+            json={"deck_id": decks[0]["deck_id"], "mode": "normal", "draw": "auto"},
+            headers={"Authorization": "Bearer " + token},
+        )
+        page = s.get(f"http://127.0.0.1:{port}/caller/games/{r.json()['game_id']}").text
+        assert "printed-mismatch" in page and f"port {port}" in page
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_the_printed_port_and_host_are_compared_with_where_the_station_listens(tmp_path):
+    deck_path = tmp_path / "club.deck.json"
+    save_deck(new_deck(3, seed="club", name="Club"), deck_path)
+    remember(deck_path, "http://127.0.0.1:5000")
+    assert stale_note("Club", deck_path, port=5000) is None
+    assert "--port 5000" in stale_note("Club", deck_path, port=5001)
+    remember(deck_path, "http://127.0.0.1")  # no port: http's 80
+    assert stale_note("Club", deck_path, port=80) is None
+    assert "--port 80" in stale_note("Club", deck_path, port=5000)
+    remember(deck_path, "http://10.1.2.3:5000")  # this machine's LAN address, say
+    mine = {"127.0.0.1", "10.1.2.3"}
+    assert stale_note("Club", deck_path, addresses=mine, port=5000) is None
+    only_here = stale_note("Club", deck_path, addresses=mine, port=5000, host="127.0.0.1")
+    assert "--host 0.0.0.0" in only_here

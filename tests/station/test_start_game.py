@@ -112,7 +112,7 @@ def test_a_shown_verdict_says_how_the_screens_draw_its_card(app, client, hall, m
 
     monkeypatch.setattr(hub, "publish", spy)
     cards = hall.new_game()
-    assert hall.get(f"/api/games/{cards}/check/1").status_code == 200
+    assert hall.post(f"/api/games/{cards}/check/1").status_code == 200
     hall.deck = hall.load_deck(new_strip_deck(1, seed="layout", name="Tiras"))
     strips = hall.new_game()
     assert hall.post(f"/api/games/{strips}/claims", {"serial": 2}).status_code == 201

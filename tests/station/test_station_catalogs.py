@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +29,7 @@ ALL = [
 ]
 AREAS = {
     "bingo_hall/station/verify": ["bingo_hall/station/verify"],
+    "bingo_hall/station/ledger": ["bingo_hall/station/ledger"],
     "bingo_hall/station": [p.removesuffix("/translations") for p in ALL],
 }
 
@@ -50,3 +51,21 @@ def test_every_station_string_has_a_spanish_translation(area):
             }
     missing = source_strings(ROOT / area) - translated
     assert not missing, f"untranslated in {area}: {sorted(missing, key=str)}"
+
+
+#: the pure rules whose messages the station's pages show (a setting the Maestro changes)
+PURE_SHOWN = ["bingo_hall/claims.py", "bingo_hall/patterns.py"]
+
+
+def test_the_pure_rules_messages_the_station_shows_have_a_spanish_translation():
+    """A KitError's template is translated at the edge: the claims settings' messages are in the
+    station's catalog (plain English templates; a message built with an f-string is not one)."""
+    with open(ROOT / "bingo_hall/station/translations/es/LC_MESSAGES/messages.po", "rb") as f:
+        translated = {m.id for m in read_po(f) if m.id and m.string and not m.fuzzy}
+    found = set()
+    for rel in PURE_SHOWN:
+        items = extract_from_file("python", ROOT / rel, keywords={"KitError": None})
+        found |= {msg for _line, msg, _comments, _ctx in items}
+    assert "patterns are played in Bingo Normal only" in found
+    missing = found - translated
+    assert not missing, f"untranslated: {sorted(missing)}"

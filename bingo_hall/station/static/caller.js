@@ -83,7 +83,9 @@ document.addEventListener("keydown", (ev) => {
   const t = ev.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.tagName === "BUTTON")) return;
   ev.preventDefault();
-  draw();
+  // with the automatic draw on, Space pauses and resumes it (autodraw.js) instead of drawing
+  if (S.autoDrawToggle && S.state.autodraw && S.state.autodraw.state !== "off") S.autoDrawToggle();
+  else draw();
 });
 
 const manual = document.getElementById("manual");

@@ -25,16 +25,18 @@ from ...manifest import Deck
 from ...signing import signature_is_valid
 from ...web import db as core_db
 from ...web.db import get_db
-from ...web.errors import RequestError
+from ...web.errors import Conflict, RequestError
 from ...web.inputs import is_ascii_number
 from ...web.inputs import json_body as body
-from .. import games
+from .. import autodraw, games
 from ..auth import caller_required
 from ..decks import get_deck
 from ..model import Game
 from ..requests import Award, NewClaim, NewPlayer
+from ..requests import name as player_name
 from ..requests import serial as parse_serial
-from . import awards, record, schema, service, store
+from ..state import station_state
+from . import awards, card_view, record, schema, service, store
 from .judged import Checked
 from .variants import ClaimsKind, claims_kind, claims_of
 
@@ -53,12 +55,20 @@ def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any
     return claims_kind(games.get_game(conn, game_id)).snapshot(conn, game_id)
 
 
+def _refuse_balls_after_the_win(conn: sqlite3.Connection, game_id: int) -> None:
+    """The station's call guard: no ball once the round is won (its variant says when)."""
+    game = games.get_game(conn, game_id)
+    claims_kind(game).refuse_balls(conn, game, games.current_round(conn, game.game_id))
+
+
 def register(app: Flask) -> None:
     """Add card pages and claims to the station (`bingo_hall.app.create_app` calls this)."""
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
     app.register_blueprint(bp)
+    app.jinja_env.globals["follow_words"] = card_view.follow_words
     with app.app_context():
         games.add_snapshot_extender(_board_for_snapshot)
+        games.add_call_guard(_refuse_balls_after_the_win)
 
 
 def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
@@ -76,16 +86,6 @@ def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
         return deck, deck.card(int(serial))
     except KitError:
         return None
-
-
-def _game_for_deck(conn: sqlite3.Connection, deck_id: str) -> int | None:
-    """The game a scanned card belongs to: the newest one in play with its deck, else the
-    newest finished one (its final calls are still worth seeing)."""
-    row = conn.execute(
-        "SELECT id FROM games WHERE deck_id = ? ORDER BY status = 'active' DESC, id DESC LIMIT 1",
-        (deck_id,),
-    ).fetchone()
-    return row[0] if row else None
 
 
 def _render_card(
@@ -117,6 +117,13 @@ def _render_card(
 @bp.get("/c/<deck_id>/<serial>/<sig>")
 @bp.get("/C/<deck_id>/<serial>/<sig>")
 def card_page(deck_id: str, serial: str, sig: str):
+    """A card as printed with the game's calls marked, read once (a handful of queries): the
+    page then follows the game from its events (static/card.js)."""
+    with station_state().page_gate:  # a storm of phones queues here, not for the CPU
+        return _card_page(deck_id, serial, sig)
+
+
+def _card_page(deck_id: str, serial: str, sig: str):
     conn = get_db()
     found = _signed_card(conn, deck_id, serial, sig)
     if found is None:
@@ -124,8 +131,7 @@ def card_page(deck_id: str, serial: str, sig: str):
             return jsonify(error="not a card of this hall"), 404
         return render_template("verify/not_a_card.html"), 404
     deck, card = found
-    gid = _game_for_deck(conn, deck.deck_id)
-    game = None if gid is None else games.get_game(conn, gid)
+    game = card_view.game_for_deck(conn, deck.deck_id)
     kind = claims_of(deck.variant)
     checked = None if game is None else service.check_for_page(conn, game, card)
     part = request.args.get("part") == "verdict"
@@ -133,18 +139,21 @@ def card_page(deck_id: str, serial: str, sig: str):
     return _render_card(template, conn, kind, deck, card, game, checked, page=True)
 
 
-@bp.get("/api/games/<int:game_id>/check/<serial>")
+@bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
 @caller_required
 def check(game_id: int, serial: str):
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
-    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here. The
-    verdict is shown on the hall screens at once (a `verdict` event) unless `?quiet=1`."""
+    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here.
+    GET only reads; POST (with the CSRF token) also shows the verdict on the hall screens (a
+    `verdict` event): a link can never put a verdict on the big screen."""
     conn = get_db()
     _check_scanned(conn, game_id, serial)
-    kind, checked = service.check(conn, game_id, parse_serial(serial))
-    if request.args.get("quiet") != "1":
-        shown = kind.shown(checked.to_json(), checked.round, checked.valid)
-        games.publish(checked.game_id, "verdict", shown)
+    show = request.method == "POST"  # a GET only reads
+    # the player the Maestro chose in the claims form, so the room hears whose card it is
+    player = player_name(request.args.get("player"), required=False)
+    if show:  # the room is shown a claim: no ball meanwhile
+        autodraw.pause(game_id, autodraw.Pause.CLAIM)
+    kind, checked = service.check(conn, game_id, parse_serial(serial), show=show, player=player)
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
@@ -171,41 +180,41 @@ def list_players(game_id: int):
     return jsonify(players=store.players(conn, game_id))
 
 
-def _publish_scores(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
-    board = awards.scores(conn, gid)
-    games.publish(gid, "scores", board)
-    return board
-
-
 @bp.post("/api/games/<int:game_id>/players")
 @caller_required
 def add_player(game_id: int):
     conn = get_db()
-    added = store.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))
-    return jsonify({**added, "scores": _publish_scores(conn, added["game_id"])}), 201
+    return jsonify(service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))), 201
+
+
+@bp.post("/api/games/<int:game_id>/players/rename")
+@caller_required
+def rename_player(game_id: int):
+    """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
+    return jsonify(service.rename_player(get_db(), game_id, body(required=True)))
+
+
+@bp.post("/api/games/<int:game_id>/players/remove")
+@caller_required
+def remove_player(game_id: int):
+    """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
+    record."""
+    return jsonify(service.remove_player(get_db(), game_id, body(required=True)))
 
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
 def settings(game_id: int):
     conn = get_db()
-    changed = store.update_settings(conn, game_id, body(required=True))
-    return jsonify({**changed, "scores": _publish_scores(conn, changed["game_id"])})
+    return jsonify(service.update_settings(conn, game_id, body(required=True)))
 
 
 @bp.post("/api/games/<int:game_id>/claims")
 @caller_required
 def claim(game_id: int):
     conn = get_db()
+    autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
     made = service.make_claim(conn, game_id, NewClaim.from_json(body(required=True)))
-    gid = made["game_id"]
-    kind = claims_kind(games.get_game(conn, gid))
-    games.publish(gid, "claim", made)
-    shown = kind.shown(
-        {**made["verdict"], "round": made["round"]}, made["round"], made["valid"], made
-    )
-    games.publish(gid, "verdict", shown)
-    games.publish(gid, kind.board_event, kind.board(conn, gid))
     return jsonify(made), 201
 
 
@@ -214,7 +223,21 @@ def claim(game_id: int):
 def award(game_id: int):
     conn = get_db()
     kind = claims_kind(games.get_game(conn, game_id))
-    return jsonify(kind.award(conn, game_id, Award.from_json(body())))
+    done = kind.award(conn, game_id, Award.from_json(body()))
+    _pause_once_won(conn, game_id)
+    return jsonify(done)
+
+
+def _pause_once_won(conn: sqlite3.Connection, game_id: int) -> None:
+    """After an award the automatic draw stops with the game (the Puntos target reached), or
+    pauses when the round is won (the call guard refuses a ball)."""
+    if not games.get_game(conn, game_id).active:
+        autodraw.stop(game_id)
+        return
+    try:
+        games.check_call_allowed(conn, game_id)
+    except Conflict:
+        autodraw.pause(game_id, autodraw.Pause.WON)
 
 
 @bp.get("/api/games/<int:game_id>/scores")

@@ -18,8 +18,12 @@ from ...manifest import Deck
 from ...web.db import transaction
 from ...web.errors import Conflict
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
+from ..events import ScoresChanged
+from ..model import Round
+from ..round_load import load_round
+from ..variants import prize_plan
 from . import store
 
 
@@ -91,13 +95,27 @@ def award(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                     ),
                 )
                 store.save_settings(conn, gid, maestro=nxt)
+                won = (hooks.Winner(win.claim_id, win.serial, win.player),)
+                (prize,) = prize_plan(game).prizes  # one bingo a round
+                done = hooks.Awarded(gid, rnd.round_id, rnd.number, prize, win.verdict.calls, won)
+                hooks.awarded(conn, done)
         board = scores(conn, gid)
         award_row = board["awards"][-1]
         finished = board["winner"] is not None
         if finished:
             games.end_game(conn, gid)
             board = scores(conn, gid)
+        games.publish(ScoresChanged(gid, board))
     return {"award": award_row, "finished": finished, "scores": board}
+
+
+def refuse_balls_once_awarded(conn: sqlite3.Connection, rnd: Round) -> None:
+    """No ball between "Award the round" and "Next round": the final board stays as judged."""
+    if conn.execute("SELECT 1 FROM awards WHERE round_id = ?", (rnd.round_id,)).fetchone():
+        raise Conflict(
+            "no more balls: round %(n)s has been awarded; press Next round to play on",
+            n=rnd.number,
+        )
 
 
 def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:
@@ -107,7 +125,8 @@ def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:
 def scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     """The scoreboard: per side (player or Sociedad) the points in Puntos, the wins in Normal;
     who calls now and who calls next; this round's claims; every award so far."""
-    game = games.get_game(conn, game_id)
+    loaded = load_round(conn, game_id)  # the game, its round and its calls, read once
+    game = loaded.game
     gid = game.game_id
     r = store.game_rules(conn, game)
     names, teams = store.seated(conn, gid)
@@ -120,8 +139,8 @@ def scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     puntos = r.mode == rules.PUNTOS
     tallies = [(a["player"], a["points"] if puntos else 1) for a in rows if a["player"]]
     st = rules.standings(names, teams, tallies, r.target if puntos else 10**9)
-    rnd = games.current_round(conn, gid)
-    live = games.called_balls(conn, gid)
+    rnd = loaded.round
+    live = loaded.calls
     claims = conn.execute(
         "SELECT id, serial, player, at_call, calls, valid, penalty, "
         "json_extract(verdict, '$.kind') AS kind, json_extract(verdict, '$.points') AS points "

@@ -64,6 +64,8 @@ class CardCheck:
     card: Card
     verdict: rules.Verdict
     judged_by: rules.Rules
+    calls: tuple[int, ...] = ()  # the round's live calls it was judged against, in order
+    penalties: tuple[rules.Penalty, ...] = ()  # the card's, this round
 
     @property
     def serial(self) -> int:
@@ -143,14 +145,26 @@ def card_grid(card: Card, check: CardCheck | None) -> list[list[Square]]:
 
 
 @dataclass(frozen=True)
+class WonPrize:
+    """A prize a ticket won in its game, and the round it was won in."""
+
+    prize: str
+    round: int
+
+
+@dataclass(frozen=True)
 class TicketCheck:
-    """A 90-ball ticket judged for a prize against the calls of its game's current round."""
+    """A 90-ball ticket judged for a prize against the calls of its game's current round; for
+    its page, also whether the round's last prize is already awarded (it is then judged for it,
+    not played for) and the prizes the ticket has won in the game."""
 
     game_id: int
     round: int
     ticket: Ticket
     verdict: TicketVerdict
     calls: tuple[int, ...]
+    round_over: bool = False
+    won: tuple[WonPrize, ...] = ()
 
     @property
     def serial(self) -> int:
@@ -209,7 +223,14 @@ class TicketCheck:
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "round": self.round, **self.verdict_json()}
+        return {
+            "game_id": self.game_id,
+            "round": self.round,
+            **self.verdict_json(),
+            # None once the round's last prize is awarded: judged for it, no longer played for
+            "playing": None if self.round_over else str(self.verdict.prize),
+            "won": [{"prize": w.prize, "round": w.round} for w in self.won],
+        }
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,10 @@ from ...ticket_claims import Prize, check_ticket_claim
 from ...web.db import transaction
 from ...web.errors import Conflict, RequestError
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
+from ..events import PrizeChanged
+from ..hooks import Awarded, Winner
 from ..model import Game, Round
 from ..requests import Award
 from ..variants import prize_plan
@@ -49,6 +51,26 @@ def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
             {"claim_id": row["claim_id"], "serial": row["serial"], "player": row["player"]}
         )
     return out
+
+
+def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> list[dict[str, Any]]:
+    """The prizes a ticket has won in the game, in order, each with its round's number."""
+    rows = conn.execute(
+        "SELECT pa.prize, r.number FROM prize_awards pa JOIN rounds r ON r.id = pa.round_id "
+        "WHERE pa.game_id = ? AND pa.serial = ? ORDER BY pa.id",
+        (game_id, serial),
+    )
+    return [{"prize": row["prize"], "round": row["number"]} for row in rows]
+
+
+def refuse_balls_once_all_won(conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+    """No ball after the round's last prize is awarded, until the Maestro starts the next round."""
+    if current_prize(conn, game, rnd.round_id) is None:
+        raise Conflict(
+            "no more balls: every prize of round %(n)s has been awarded; press Next round to "
+            "play on, or end the game",
+            n=rnd.number,
+        )
 
 
 def current_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize | None:
@@ -135,8 +157,10 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, A
                     "player, at_call) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (gid, rnd.round_id, str(prize), row["id"], row["serial"], row["player"], first),
                 )
+            won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
+            hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
         state = prize_state(conn, gid)
-        games.publish(gid, "prize", state)
+        games.publish(PrizeChanged(gid, state))
     return {
         "game_id": gid,
         "round": rnd.number,

@@ -13,7 +13,8 @@ import json
 import sqlite3
 from typing import Any
 
-from .. import games
+from ...spreadsheet import spreadsheet_safe
+from .. import games, hooks
 from ..decks import get_deck
 from ..spoken import call_label
 from . import awards
@@ -85,6 +86,7 @@ def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             }
         )
         rounds[-1].update(kind.record_round(conn, rnd["id"]))  # a 90-ball round's prizes
+        rounds[-1]["notes"] = hooks.notes(conn, rnd["id"])  # e.g. a claim on a card not sold
     board = awards.scores(conn, gid)
     by_round = {a["round"]: a for a in board["awards"]}
     for rnd in rounds:
@@ -104,18 +106,6 @@ def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         "standings": board["sides"],
         "winner": board["winner"],
     }
-
-
-#: what makes a spreadsheet read a cell as a formula (OWASP "CSV injection")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, so a
-    player named `=HYPERLINK(...)` is shown as text; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 def record_csv(rec: dict[str, Any]) -> str:
@@ -170,6 +160,8 @@ def record_csv(rec: dict[str, Any]) -> str:
                     "detail": f"next Maestro {a['next_maestro']}" if a["next_maestro"] else "",
                 }
             )
+        for note in rnd.get("notes", ()):
+            rows.append({"round": rnd["round"], **note})
         for prize in rnd.get("prizes", ()):
             for w in prize["winners"]:
                 rows.append(

@@ -10,6 +10,9 @@
 Step 2 (90-ball games, `prizes.py`): `prize_awards`, one row per winner of a prize (línea,
 bingo; one line, two lines, full house) in a round. A 90-ball claim is a row of `claims` whose
 `line` holds the prize claimed.
+
+Step 3 (issue 26): `players.left_at`, when a player who had won points was taken off the table;
+the row stays, so the points and the record keep the player's name and team.
 """
 
 MIGRATIONS: list[str] = [
@@ -71,5 +74,8 @@ MIGRATIONS: list[str] = [
         made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
         UNIQUE (round_id, prize, claim_id)
     );
+    """,
+    """
+    ALTER TABLE players ADD COLUMN left_at TEXT;
     """,
 ]

@@ -1,29 +1,50 @@
 """Checking a card and storing a claim: one path for every variant. The game's `ClaimsKind`
 (`variants.py`) judges; this module holds what all of them share: the write lock, the claims
 table, the simultaneous claims on the same call, and the answer's shape.
+
+It also tells the room (`bingo_hall.station.events`): a claim, a check shown on the screens, a
+player seated or a setting changed is published here, after the commit and before the write
+lock is let go, so the screens see them in the order of the commits, between the calls they
+were judged on. The routes never publish.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import nullcontext
 from typing import Any
 
 from ...web.db import transaction
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
+from ..events import ClaimRecorded, ScoresChanged, VerdictShown
+from ..hooks import Claimed
 from ..model import Game
-from ..requests import NewClaim
-from . import store
+from ..requests import NewClaim, NewPlayer
+from . import awards, players, store
 from .judged import Checked
 from .variants import ClaimsKind, claims_kind
 
 
-def check(conn: sqlite3.Connection, game_id: int, serial: int) -> tuple[ClaimsKind, Checked]:
-    """The verdict on a card now, as the Maestro would give it (nothing is written)."""
-    game = games.get_game(conn, game_id)
-    kind = claims_kind(game)
-    return kind, kind.check(conn, game, store.game_card(conn, game, serial)[1])
+def check(
+    conn: sqlite3.Connection,
+    game_id: int,
+    serial: int,
+    *,
+    show: bool = False,
+    player: str | None = None,
+) -> tuple[ClaimsKind, Checked]:
+    """The verdict on a card now, as the Maestro would give it (nothing is written); `show`
+    puts it on the hall's screens (a `verdict` event), naming the `player` the Maestro chose."""
+    with hall().write_lock if show else nullcontext():
+        game = games.get_game(conn, game_id)
+        kind = claims_kind(game)
+        checked = kind.check(conn, game, store.game_card(conn, game, serial)[1])
+        if show:
+            shown = kind.shown(checked.to_json(), checked.round, checked.valid)
+            games.publish(VerdictShown(game.game_id, {**shown, "player": player}))
+    return kind, checked
 
 
 def check_for_page(conn: sqlite3.Connection, game: Game, ticket: Any) -> Checked:
@@ -33,13 +54,15 @@ def check_for_page(conn: sqlite3.Connection, game: Game, ticket: Any) -> Checked
 
 def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[str, Any]:
     """A shout, judged by the game's variant against the calls committed so far, and stored with
-    its verdict and, for a false 75-ball claim, the penalty (the markers of the line come off)."""
+    its verdict and, for a false 75-ball claim, the penalty (the markers of the line come off).
+    The room is told: the claim, its verdict on the screens, then the scores or prizes."""
     with hall().write_lock:
         with transaction(conn):
             game = store.active_game(conn, game_id)
             gid = game.game_id
             rnd = games.current_round(conn, gid)
-            judged = claims_kind(game).judge_claim(conn, game, rnd, claim)
+            kind = claims_kind(game)
+            judged = kind.judge_claim(conn, game, rnd, claim)
             check, calls = judged.check, judged.calls
             verdict = check.verdict_json()
             cur = conn.execute(
@@ -64,15 +87,59 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
                 sql += " AND line = ?"
                 args.append(judged.line)
             same_call = conn.execute(sql, args).fetchone()[0]
-    return {
-        "claim_id": cur.lastrowid,
-        "game_id": gid,
-        "round": rnd.number,
-        "serial": check.serial,
-        "player": claim.player,
-        **judged.extra,
-        "valid": check.valid,
-        "verdict": verdict,
-        "penalty": judged.penalty,
-        "simultaneous": same_call,
-    }
+            claim_id = cur.lastrowid
+            assert claim_id is not None  # an INSERT always sets it
+            claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
+            extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
+        made = {
+            "claim_id": cur.lastrowid,
+            "game_id": gid,
+            "round": rnd.number,
+            "serial": check.serial,
+            "player": claim.player,
+            **judged.extra,
+            "valid": check.valid,
+            "verdict": verdict,
+            "penalty": judged.penalty,
+            "simultaneous": same_call,
+            **extra,
+        }
+        games.publish(ClaimRecorded(gid, made))
+        shown = kind.shown({**verdict, "round": rnd.number}, rnd.number, check.valid, made)
+        games.publish(VerdictShown(gid, shown))
+        games.publish(kind.board_event(gid, kind.board(conn, gid)))
+    return made
+
+
+def add_player(conn: sqlite3.Connection, game_id: int, player: NewPlayer) -> dict[str, Any]:
+    """A player seated; the answer and the screens get the new scoreboard."""
+    with hall().write_lock:
+        added = store.add_player(conn, game_id, player)
+        return {**added, "scores": _tell_scores(conn, added["game_id"])}
+
+
+def update_settings(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """The claims settings changed; the answer and the screens get the new scoreboard."""
+    with hall().write_lock:
+        changed = store.update_settings(conn, game_id, data)
+        return {**changed, "scores": _tell_scores(conn, changed["game_id"])}
+
+
+def rename_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """A player's name or team fixed (`players.rename`); the screens get the new scoreboard."""
+    with hall().write_lock:
+        renamed = players.rename(conn, game_id, data)
+        return {**renamed, "scores": _tell_scores(conn, renamed["game_id"])}
+
+
+def remove_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """A player taken off the table (`players.remove`); the screens get the new scoreboard."""
+    with hall().write_lock:
+        removed = players.remove(conn, game_id, data)
+        return {**removed, "scores": _tell_scores(conn, removed["game_id"])}
+
+
+def _tell_scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    board = awards.scores(conn, game_id)
+    games.publish(ScoresChanged(game_id, board))
+    return board

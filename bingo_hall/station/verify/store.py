@@ -80,7 +80,8 @@ def penalty_json(card: Card, p: rules.Penalty) -> dict[str, Any]:
 
 def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
     rows = conn.execute(
-        "SELECT name, team, seat FROM players WHERE game_id = ? ORDER BY seat", (gid,)
+        "SELECT name, team, seat FROM players WHERE game_id = ? AND left_at IS NULL ORDER BY seat",
+        (gid,),
     ).fetchall()
     return [{"name": r["name"], "team": r["team"], "seat": r["seat"]} for r in rows]
 
@@ -92,17 +93,25 @@ def add_player(conn: sqlite3.Connection, game_id: int, new: NewPlayer) -> dict[s
         with transaction(conn):
             game = active_game(conn, game_id)
             gid = game.game_id
-            if conn.execute(
-                "SELECT 1 FROM players WHERE game_id = ? AND name = ?", (gid, name)
-            ).fetchone():
+            there = conn.execute(
+                "SELECT left_at FROM players WHERE game_id = ? AND name = ?", (gid, name)
+            ).fetchone()
+            if there is not None and there["left_at"] is None:
                 raise Conflict("%(name)s is already playing in this game", name=name)
             seat = conn.execute(
                 "SELECT COALESCE(MAX(seat), 0) + 1 FROM players WHERE game_id = ?", (gid,)
             ).fetchone()[0]
-            conn.execute(
-                "INSERT INTO players (game_id, name, team, seat) VALUES (?, ?, ?, ?)",
-                (gid, name, team, seat),
-            )
+            if there is not None:  # back at the table, with the points won before
+                conn.execute(
+                    "UPDATE players SET left_at = NULL, seat = ?, team = ? "
+                    "WHERE game_id = ? AND name = ?",
+                    (seat, team, gid, name),
+                )
+            else:
+                conn.execute(
+                    "INSERT INTO players (game_id, name, team, seat) VALUES (?, ?, ?, ?)",
+                    (gid, name, team, seat),
+                )
             current = settings_of(conn, gid)[1]
             if maestro or (current is None and game.mode == rules.PUNTOS and seat == 1):
                 save_settings(conn, gid, maestro=name)
@@ -168,5 +177,7 @@ def rules_json(r: rules.Rules) -> dict[str, Any]:
 
 
 def seated(conn: sqlite3.Connection, gid: int) -> tuple[list[str], dict[str, str | None]]:
-    seated = players(conn, gid)
-    return [p["name"] for p in seated], {p["name"]: p["team"] for p in seated}
+    """The names at the table in seating order, and the team of everyone who played (a player
+    taken off the table keeps the side their points were won for)."""
+    rows = conn.execute("SELECT name, team FROM players WHERE game_id = ?", (gid,)).fetchall()
+    return [p["name"] for p in players(conn, gid)], {r["name"]: r["team"] for r in rows}

@@ -19,11 +19,13 @@ from ...tickets import Ticket
 from ...variants import CARDS, STRIPS, Variant
 from ...web.errors import Conflict, RequestError
 from .. import games
+from ..events import BoardChanged, PrizeChanged, ScoresChanged
 from ..model import Game, Round
 from ..requests import Award, NewClaim
+from ..round_load import load_round
 from ..variants import variant_of
-from . import awards, prizes, store
-from .judged import CardCheck, Checked, TicketCheck, card_grid, ticket_grid
+from . import awards, card_view, prizes, store
+from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,8 @@ class ClaimsKind(ABC):
     card_page: ClassVar[str]
     card_fragment: ClassVar[str]
     layout: ClassVar[str]  # what the screens draw a shown verdict as (claimshow.js)
-    board_event: ClassVar[str]  # the event that carries the scores or prizes after a claim
+    #: the event that carries the scores or prizes after a claim (given `board()`)
+    board_event: ClassVar[type[BoardChanged]]
     shown_extra: ClassVar[dict[str, Any]] = {}  # what else a shown verdict says of its kind
 
     @abstractmethod
@@ -77,6 +80,11 @@ class ClaimsKind(ABC):
     @abstractmethod
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         """Settle the round's prize (or the prize being played) by the rules."""
+
+    @abstractmethod
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        """Raise a Conflict in words when the round is won and no ball may be called until the
+        Maestro starts the next round (the station's call guard asks this)."""
 
     @abstractmethod
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
@@ -126,14 +134,16 @@ class CardClaims(ClaimsKind):
     card_page = "verify/card.html"
     card_fragment = "verify/_card_fragment.html"
     layout = "card"
-    board_event = "scores"
+    board_event = ScoresChanged
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Card) -> CardCheck:
-        rnd = games.current_round(conn, game.game_id)
-        calls = games.called_balls(conn, game.game_id)
+        loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
         r = store.game_rules(conn, game)
-        verdict = rules.judge(ticket, calls, r, store.penalties(conn, rnd.round_id, ticket.serial))
-        return CardCheck(game.game_id, rnd.number, ticket, verdict, r)
+        pens = tuple(store.penalties(conn, loaded.round.round_id, ticket.serial))
+        verdict = rules.judge(ticket, loaded.calls, r, pens)
+        return CardCheck(
+            game.game_id, loaded.state.round, ticket, verdict, r, loaded.state.balls_called, pens
+        )
 
     def grid(self, ticket: Card, checked: CardCheck | None) -> list[Any]:
         return card_grid(ticket, checked)
@@ -144,14 +154,15 @@ class CardClaims(ClaimsKind):
         """What the card's holder is told: the rounds it won (with the points), and "shout!"
         while it has a bingo in a round not yet awarded."""
         seen: dict[str, Any] = {"won": [], "shout": False}
-        if gid is not None:
-            board = awards.scores(conn, gid)
-            seen = {
-                "won": [a for a in board["awards"] if a["serial"] == ticket.serial],
-                "puntos": board["mode"] == "points",
-                "shout": bool(checked and checked.valid) and board["awarded"] is None,
-            }
-        return {"player": seen}
+        if gid is None or checked is None:
+            return {"player": seen, "follow": None}
+        got = card_view.card_awards(conn, gid, ticket.serial)  # one query, not the scoreboard
+        seen = {
+            "won": list(got.won),
+            "puntos": checked.judged_by.mode == rules.PUNTOS,
+            "shout": bool(checked.valid) and not got.awarded,
+        }
+        return {"player": seen, "follow": card_view.follow_card(checked, got)}
 
     def drawn(self, ticket: Card) -> dict[str, Any]:
         return {"lines": ticket.lines_by_name}
@@ -189,9 +200,10 @@ class CardClaims(ClaimsKind):
         return Judged(check, line.upper() if line else None, penalty, calls)
 
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
-        settled = awards.award(conn, game_id)
-        games.publish(settled["scores"]["game_id"], "scores", settled["scores"])
-        return settled
+        return awards.award(conn, game_id)  # which tells the screens the new scores
+
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        awards.refuse_balls_once_awarded(conn, rnd)
 
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return awards.scores(conn, game_id)
@@ -222,18 +234,39 @@ class StripClaims(ClaimsKind):
     card_page = "verify/ticket.html"
     card_fragment = "verify/_ticket_fragment.html"
     layout = "ticket"
-    board_event = "prize"
+    board_event = PrizeChanged
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
-        rnd = games.current_round(conn, game.game_id)
-        calls = games.called_balls(conn, game.game_id)
+        loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
+        rnd = loaded.round
+        playing = prizes.current_prize(conn, game, rnd.round_id)
         prize = prizes.judged_prize(conn, game, rnd.round_id)
-        verdict = check_ticket_claim(ticket, calls, prize)
-        return TicketCheck(game.game_id, rnd.number, ticket, verdict, tuple(calls))
+        verdict = check_ticket_claim(ticket, loaded.calls, prize)
+        won = tuple(
+            WonPrize(w["prize"], w["round"])
+            for w in prizes.won_by(conn, game.game_id, ticket.serial)
+        )
+        return TicketCheck(
+            game.game_id,
+            loaded.state.round,
+            ticket,
+            verdict,
+            loaded.state.balls_called,
+            playing is None,
+            won,
+        )
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
         return ticket_grid(ticket, checked)
+
+    def page(
+        self, conn: sqlite3.Connection, gid: int | None, ticket: Ticket, checked: Any
+    ) -> dict[str, Any]:
+        """What the ticket's page follows the game with (card.js)."""
+        if gid is None or checked is None:
+            return {"follow": None}
+        return {"follow": card_view.follow_ticket(checked)}
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
@@ -247,6 +280,9 @@ class StripClaims(ClaimsKind):
 
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         return prizes.award(conn, game_id, request)
+
+    def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
+        prizes.refuse_balls_once_all_won(conn, game, rnd)
 
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return prizes.prize_state(conn, game_id)

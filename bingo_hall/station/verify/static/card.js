@@ -1,31 +1,301 @@
-// The public card page follows the game: on every change the station announces, it fetches the
-// card and verdict again (rendered by the station, one template for everything). When the card
-// gets a bingo the page says "shout!" and vibrates where the phone allows; it never claims.
-(function () {
-  "use strict";
-  const root = document.getElementById("verify");
+// The public card and ticket pages follow the game from its events (an ES module). The station
+// draws the page once (its HTML) and gives, in #card-state, what this card needs to know that
+// it is complete (card_view.py: the figures' squares, the FREE square, the squares a penalty
+// uncovered, the hall rule on the completing call; or, for a 90-ball ticket, its rows and the
+// rows each prize needs). Then a call, an undo, a new round, a claim, the scores or the prize
+// reach the page as data and it marks its own card: it asks the station for nothing, except
+// the snapshot that every (re)connect brings (live.js) and, in Bingo de Puntos, the verdict's
+// points once its card has a bingo (the points are the rules', bingo_hall.claims.judge).
+// When the card gets a bingo the page says "shout!" and vibrates where the phone allows; it
+// never claims.
+import { el, fill } from "/web/static/dom.js";
+import { follow } from "/web/static/live.js";
+
+const root = document.getElementById("verify");
+const stateEl = document.getElementById("card-state");
+if (root && root.dataset.game && stateEl && window.EventSource) {
+  start(JSON.parse(stateEl.textContent), JSON.parse(document.getElementById("card-words").textContent));
+}
+
+function plural(forms, n) { return fill(forms[n === 1 ? 0 : 1], { n }); }
+
+function start(s, w) {
   const target = document.getElementById("verdict");
-  if (!root || !root.dataset.game || !window.EventSource) return;
-  let pending = null;
-  let shouting = false;
-  function buzz() {
+  const view = s.layout === "ticket" ? ticketView(s, w, target) : cardView(s, w, target);
+  let shouting = !!target.querySelector("[data-shout]");
+
+  function show() {
+    view.render();
     const now = !!target.querySelector("[data-shout]");
     if (now && !shouting && navigator.vibrate) navigator.vibrate([300, 120, 300]);
     shouting = now;
   }
-  function refresh() {
-    clearTimeout(pending);
-    pending = setTimeout(async () => {
-      try {
-        const resp = await fetch(root.dataset.src, { headers: { Accept: "text/html" } });
-        if (resp.ok) { target.innerHTML = await resp.text(); buzz(); }
-      } catch (e) { /* offline: EventSource reconnects and we refresh then */ }
-    }, 150);
+  function newRound(round) {
+    s.round = round;
+    s.calls = [];
+    view.newRound();
   }
-  const es = new EventSource(`/api/games/${root.dataset.game}/events?view=card`);
-  for (const kind of ["snapshot", "call", "undo", "round", "end", "claim", "scores", "prize"]) {
-    es.addEventListener(kind, refresh);
+  const handlers = {
+    snapshot(d) {
+      if (d.round !== s.round) newRound(d.round);
+      s.calls = d.calls.map((c) => c.ball);
+      view.snapshot(d);
+      show();
+      root.dataset.live = "yes";
+    },
+    call(d) {
+      if (d.round !== s.round || s.calls.includes(d.ball)) return;
+      s.calls.push(d.ball);
+      show();
+    },
+    undo(d) {
+      if (d.round !== s.round || !s.calls.includes(d.ball)) return;
+      s.calls = s.calls.filter((b) => b !== d.ball);
+      show();
+    },
+    round(d) {
+      if (d.round === s.round) return; // the public input, set before the first ball
+      newRound(d.round);
+      show();
+    },
+    claim(d) { if (view.claim(d)) show(); },
+    scores(d) { if (view.scores(d)) show(); },
+    prize(d) { if (view.prize(d)) show(); },
+  };
+  follow(`/api/games/${s.game}/events?view=card`, handlers, {
+    onDown() { root.dataset.live = "no"; },
+  });
+}
+
+// A 75-ball card: squares 0-24 row by row, as card_view.follow_card numbers them.
+function cardView(s, w, target) {
+  const cleared = new Map(s.cleared);
+  const free = new Set(s.free);
+  let winningBefore = null;
+
+  function covered() {
+    const at = new Map(s.calls.map((b, i) => [b, i]));
+    return s.numbers.map((n, i) => {
+      if (free.has(i) && !cleared.has(i)) return true;
+      return n !== null && at.has(n) && at.get(n) >= (cleared.get(i) || 0);
+    });
   }
-  buzz();
-  root.dataset.live = "yes";
-})();
+  function render() {
+    const cov = covered();
+    const last = s.calls.length ? s.calls[s.calls.length - 1] : null;
+    const lastCell = s.numbers.indexOf(last);
+    const complete = s.figures.filter((f) => f.cells.every((i) => cov[i]));
+    for (const f of complete) f.byLast = f.cells.includes(lastCell);
+    const winning = s.completing_call_only ? complete.filter((f) => f.byLast) : complete;
+    const bingo = winning.length > 0;
+    const wins = new Set(winning.flatMap((f) => f.cells));
+    const need = new Set(s.pattern ? s.figures[0].cells : []);
+    target.querySelectorAll("table.vcard td.sq").forEach((td, i) => {
+      td.classList.toggle("covered", cov[i]);
+      td.classList.toggle("last", last !== null && s.numbers[i] === last);
+      td.classList.toggle("wins", wins.has(i));
+      td.classList.toggle("need", need.has(i));
+    });
+    const wrap = target.querySelector(".vcard-wrap");
+    wrap.classList.toggle("valid", bingo);
+    wrap.dataset.bingo = bingo ? "yes" : "no";
+    const shout = bingo && !s.awarded;
+    if (shout) wrap.dataset.shout = "yes"; else delete wrap.dataset.shout;
+    wrap.querySelectorAll(":scope > .won, :scope > .shout").forEach((e) => e.remove());
+    const table = wrap.querySelector("table.vcard");
+    for (const a of s.won) {
+      const text = fill(w.won, { r: a.round }) + (s.puntos ? " · " + fill(w.points, { n: a.points }) : "");
+      const p = el("p", "won", text);
+      p.dataset.won = a.round;
+      wrap.insertBefore(p, table);
+    }
+    if (shout) {
+      const p = el("p", "shout", w.shout);
+      p.setAttribute("role", "alert");
+      wrap.insertBefore(p, table);
+    }
+    const section = wrap.querySelector("section.verdict");
+    section.replaceChildren(head(bingo, cov), facts(last, cov));
+    if (s.pattern) section.appendChild(patternLine());
+    if (complete.length) section.appendChild(lines(complete, new Set(winning)));
+    const names = winning.map((f) => f.name).join(" ");
+    if (s.puntos && bingo && names !== winningBefore) points();
+    winningBefore = names;
+  }
+  function head(bingo, cov) {
+    if (bingo) {
+      const p = el("p", "verdict-head yes", "¡BINGO!");
+      if (s.pattern) { p.append(" "); p.appendChild(el("span", "kind", w.kind_pattern)); }
+      return p;
+    }
+    const p = el("p", "verdict-head no", w.no_bingo);
+    // the figure nearest to complete (first in order on a tie), as the verdict's `missing`
+    let best = null;
+    for (const f of s.figures) {
+      const lacking = f.cells.filter((i) => !cov[i]);
+      if (best === null || lacking.length < best.lacking.length) best = { f, lacking };
+    }
+    const numbers = best ? best.lacking.map((i) => s.numbers[i]).filter((n) => n !== null) : [];
+    if (numbers.length && numbers.length <= 2) {
+      const line = w.labels[best.f.name] || best.f.name;
+      const text = numbers.length === 1
+        ? fill(w.lacks_one, { line, number: numbers[0] })
+        : fill(w.lacks_many, { line, numbers: numbers.join(", ") });
+      p.append(" ");
+      p.appendChild(el("span", "missing", "· " + text));
+    }
+    return p;
+  }
+  function facts(last, cov) {
+    const marked = s.numbers.filter((n) => n !== null && s.calls.includes(n)).length;
+    const p = el("p", "vfacts", `${fill(w.round, { r: s.round })} · ${plural(w.calls, s.calls.length)}`);
+    if (last !== null) {
+      p.append(` · ${w.last_call} `);
+      p.appendChild(el("b", "", `${"BINGO"[Math.floor((last - 1) / 15)]} ${last}`));
+    }
+    p.append(` · ${plural(w.card_marked, marked)}`);
+    return p;
+  }
+  function patternLine() {
+    const p = el("p", "vfacts", `${w.pattern}: `);
+    p.dataset.part = "pattern";
+    p.appendChild(el("b", "", w.labels[s.pattern] || s.pattern));
+    p.append(` · ${w.dashed}`);
+    return p;
+  }
+  function settings(r) {
+    // the Maestro changed the pattern or the hall rules (between rounds): the figures change
+    s.completing_call_only = r.completing_call_only;
+    s.pattern = r.pattern;
+    if (!r.pattern) { s.figures = s.lines; return; }
+    const cells = [];
+    r.mask.split("/").forEach((row, i) => [...row].forEach((ch, j) => { if (ch === "1") cells.push(i * 5 + j); }));
+    const total = cells.reduce((a, i) => a + (s.numbers[i] || 0), 0);
+    s.figures = [{ name: r.pattern, cells, total, central: cells.includes(12) }];
+  }
+  function lines(complete, winning) {
+    const ul = el("ul", "lines");
+    for (const f of complete) {
+      const li = el("li", winning.has(f) ? "wins" : "old");
+      const nums = f.cells.map((i) => s.numbers[i]).filter((n) => n !== null);
+      li.appendChild(el("b", "", w.labels[f.name] || f.name));
+      li.append(`: ${nums.join(" · ")} = `);
+      li.appendChild(el("b", "", f.total));
+      const tags = [];
+      if (f.central) tags.push(["tag", w.centre]);
+      if (f.byLast) tags.push(["tag", w.by_last]);
+      if (!winning.has(f)) tags.push(["tag warn", w.not_last]);
+      for (const [cls, text] of tags) { li.append(" · "); li.appendChild(el("span", cls, text)); }
+      ul.appendChild(li);
+    }
+    return ul;
+  }
+  async function points() {
+    // Bingo de Puntos: how many points (Bingo Central, Doble...) is the rules' word
+    try {
+      const resp = await fetch(root.dataset.src, { headers: { Accept: "text/html" } });
+      if (!resp.ok) return;
+      const html = await resp.text();
+      const parsed = new DOMParser().parseFromString(html, "text/html");
+      const fresh = parsed.querySelector(".verdict-head");
+      const mine = target.querySelector(".verdict-head");
+      if (fresh && mine && fresh.classList.contains("yes") && mine.classList.contains("yes")) {
+        mine.replaceWith(document.importNode(fresh, true));
+      }
+    } catch (e) { /* offline: the next snapshot brings the card back */ }
+  }
+  function claimsOf(scores) {
+    cleared.clear();
+    for (const c of scores.claims || []) {
+      if (c.serial === s.serial && c.penalty) addPenalty(c.penalty);
+    }
+  }
+  function addPenalty(p) {
+    for (const [r, c] of p.cells) {
+      const i = r * 5 + c;
+      cleared.set(i, Math.max(cleared.get(i) || 0, p.after_call));
+    }
+  }
+  function scores(d) {
+    if (d.settings) settings(d.settings);
+    s.awarded = !!d.awarded;
+    s.won = (d.awards || []).filter((a) => a.serial === s.serial)
+      .map((a) => ({ round: a.round, points: a.points }));
+    return true;
+  }
+  return {
+    render,
+    newRound() { cleared.clear(); s.awarded = false; winningBefore = null; },
+    snapshot(d) { if (d.scores) { scores(d.scores); claimsOf(d.scores); } },
+    claim(d) {
+      if (d.serial !== s.serial || !d.penalty || d.round !== s.round) return false;
+      addPenalty(d.penalty);
+      return true;
+    },
+    scores(d) { return d.round === s.round ? scores(d) : false; },
+    prize() { return false; },
+  };
+}
+
+// A 90-ball ticket: its rows' numbers, and the prize being played with the rows it needs.
+function ticketView(s, w, target) {
+  function render() {
+    const called = new Set(s.calls);
+    const last = s.calls.length ? s.calls[s.calls.length - 1] : null;
+    const rows = s.rows.map((r) => {
+      const missing = r.numbers.filter((n) => !called.has(n));
+      return { ...r, missing, complete: !missing.length, byLast: !missing.length && r.numbers.includes(last) };
+    });
+    const done = rows.filter((r) => r.complete).map((r) => r.name);
+    const valid = done.length >= s.needs[s.prize];
+    target.querySelectorAll("table.vcard td.sq[data-number]").forEach((td) => {
+      const n = Number(td.dataset.number);
+      td.classList.toggle("covered", called.has(n));
+      td.classList.toggle("last", n === last);
+    });
+    target.querySelectorAll("table.vcard tr[data-row]").forEach((tr, i) => {
+      const row = rows[i];
+      tr.classList.toggle("complete", row.complete);
+      tr.querySelectorAll("td.sq[data-number]").forEach((td) => td.classList.toggle("wins", row.complete));
+      const tot = tr.querySelector("td.rowname");
+      tot.replaceChildren(row.name + (row.complete ? " ✓" : ""), el("br"), String(row.numbers.reduce((a, b) => a + b, 0)));
+    });
+    const wrap = target.querySelector(".vcard-wrap");
+    wrap.dataset.valid = valid ? "yes" : "no";
+    const prize = w.prizes[s.prize] || s.prize;
+    const head = el("p", valid ? "verdict-head yes" : "verdict-head no", fill(valid ? w.prize_won : w.no_prize, { prize }));
+    if (done.length) { head.append(" "); head.appendChild(el("span", "rows", fill(w.rows_complete, { rows: done.join(", ") }))); }
+    const facts = el("p", "vfacts", `${fill(w.round, { r: s.round })} · ${w.playing_for} `);
+    facts.appendChild(el("b", "", prize));
+    facts.append(` · ${plural(w.calls, s.calls.length)}`);
+    if (last !== null) { facts.append(` · ${w.last_call} `); facts.appendChild(el("b", "", last)); }
+    const marked = s.rows.flatMap((r) => r.numbers).filter((n) => called.has(n)).length;
+    facts.append(` · ${plural(w.ticket_marked, marked)}`);
+    const ul = el("ul", "lines");
+    for (const r of rows) {
+      const li = el("li", r.complete ? "wins" : "old");
+      li.dataset.line = r.name;
+      li.appendChild(el("b", "", fill(w.row, { name: r.name })));
+      li.append(`: ${r.numbers.join(" · ")} = `);
+      li.appendChild(el("b", "", r.numbers.reduce((a, b) => a + b, 0)));
+      li.append(" · ");
+      if (r.complete) li.appendChild(el("span", "tag", w.complete));
+      else li.append(fill(w.missing, { numbers: r.missing.join(" · ") }));
+      if (r.byLast) { li.append(" · "); li.appendChild(el("span", "tag", w.by_last)); }
+      ul.appendChild(li);
+    }
+    wrap.querySelector("section.verdict").replaceChildren(head, facts, ul);
+  }
+  function prizeOf(state) {
+    s.prize = state.current || s.sequence[s.sequence.length - 1];
+    return true;
+  }
+  return {
+    render,
+    newRound() { s.prize = s.sequence[0]; },
+    snapshot(d) { if (d.prizes) prizeOf(d.prizes); },
+    claim() { return false; },
+    scores() { return false; },
+    prize: prizeOf,
+  };
+}

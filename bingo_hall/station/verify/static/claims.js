@@ -1,6 +1,6 @@
 // The Maestro's claims panel: typed-serial check, recording claims, awarding the round, seating
 // players and setting the rules, all through /api/games/<id>/... with the page's CSRF token.
-import { fill } from "/web/static/ui.js";
+import { el, fill } from "/web/static/dom.js";
 import { Station } from "/static/station.js";
 import { claimsPanel } from "./panel.js";
 import { lastScores, render as renderScores } from "./scores.js";
@@ -125,10 +125,50 @@ function claimsPage(root) {
     sel.value = keep;
   }
 
+  // The players at the table: fix a name or a team, or take a player off the table (one who
+  // has won is asked about first; the wins stay). Not redrawn while the Maestro is typing in it.
+  function syncPlayerList(s) {
+    const list = $("player-list");
+    if (list.contains(document.activeElement) && document.activeElement.tagName === "INPUT") return;
+    list.innerHTML = "";
+    for (const p of s.players) {
+      const li = document.createElement("li");
+      li.dataset.player = p.name;
+      const name = Object.assign(document.createElement("input"), { className: "pl-name", value: p.name, maxLength: 40 });
+      name.setAttribute("aria-label", T.player_name);
+      const team = Object.assign(document.createElement("input"), { className: "pl-team", value: p.team || "", maxLength: 40, placeholder: T.player_team });
+      team.setAttribute("aria-label", T.player_team);
+      const save = el("button", "button pl-rename", T.rename);
+      const drop = el("button", "button pl-remove", T.remove);
+      save.type = drop.type = "button";
+      save.addEventListener("click", async () => {
+        try {
+          const done = await api("POST", "players/rename", { name: p.name, new_name: name.value, team: team.value || null });
+          say(fill(T.renamed, { old: done.was, new: done.name }));
+          name.blur(); team.blur();
+          renderScores(done.scores);
+        } catch (e) { say(e.message, true); }
+      });
+      drop.addEventListener("click", async () => {
+        const won = s.awards.filter((a) => a.player === p.name);
+        let rounds = won.map((a) => a.round).join(", ");
+        if (s.mode === "points") rounds += " · " + fill(T.points, { n: won.reduce((t, a) => t + a.points, 0) });
+        if (won.length && !confirm(fill(T.confirm_remove, { name: p.name, rounds: rounds }))) return;
+        try {
+          const done = await api("POST", "players/remove", { name: p.name, confirm: won.length > 0 });
+          say(fill(T.removed, { name: done.name }));
+          renderScores(done.scores);
+        } catch (e) { say(e.message, true); }
+      });
+      li.append(name, team, save, drop);
+      list.appendChild(li);
+    }
+  }
+
   function syncClaims(s) {
     listClaims(s.claims, T.none, (c) => {
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "") + " · " + fill(T.at_call, { n: c.at_call }) + " · ";
-      text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: T.figures[c.penalty.line] || c.penalty.line, numbers: c.penalty.numbers.join(", ") });
+      text += c.valid ? T.valid + (c.points !== null ? " · " + fill(T.points, { n: c.points }) : "") : fill(T.false_claim, { line: T.figures[c.penalty.line] || T.lines[c.penalty.line] || c.penalty.line, numbers: c.penalty.numbers.join(", ") });
       return c.undone ? text + " · " + T.undone : text;
     });
     $("award").disabled = !s.claims.some((c) => c.valid && !c.undone) || s.winner !== null || !!s.awarded;
@@ -136,11 +176,11 @@ function claimsPage(root) {
   }
 
   document.addEventListener("bingo:scores", (ev) => {
-    syncRules(ev.detail); syncPlayers(ev.detail); syncClaims(ev.detail);
+    syncRules(ev.detail); syncPlayers(ev.detail); syncPlayerList(ev.detail); syncClaims(ev.detail);
   });
   const s = lastScores();
   if (s) {
-    syncRules(s); syncPlayers(s); syncClaims(s);
+    syncRules(s); syncPlayers(s); syncPlayerList(s); syncClaims(s);
   }
   // A call or undo changes what a shown card looks like: refresh it.
   for (const kind of ["call", "undo"]) {

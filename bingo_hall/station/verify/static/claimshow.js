@@ -4,7 +4,7 @@
 // round's final board until the Maestro starts the next round.
 // The scoreboard comes in scores.js's "bingo:scores" events (a 75-ball game's /display has it; it
 // runs after this module, which comes first in the page, so its first board reaches us too).
-import { el, fill } from "/web/static/ui.js";
+import { el, fill } from "/web/static/dom.js";
 import { Station as S } from "/static/station.js";
 
 function claimShow(box) {
@@ -73,7 +73,8 @@ function claimShow(box) {
       else if (v.kind !== "bingo") head += " · " + (T.kinds[v.kind] || v.kind);
       if (v.points !== null) head += " · " + fill(T.points, { n: v.points });
     } else {
-      head = opts.penalty ? T.no_bingo : T.no_bingo_yet;
+      // the room hears whose claim failed: the card, and the player where the Maestro named one
+      head = fill(T.card, { n: v.serial }) + " · " + (opts.penalty ? T.no_bingo : T.no_bingo_yet);
       if (v.missing && v.missing.numbers.length) {
         const tpl = v.missing.numbers.length === 1 ? T.lacks_one : T.lacks_many;
         head += ": " + fill(tpl, { line: label(v.missing.line), numbers: v.missing.numbers.join(", ") });
@@ -124,7 +125,7 @@ function claimShow(box) {
     const row = (name) => fill(T.row90, { name: name });
     let head = v.valid
       ? fill(T.prize_won, { prize: prize }) + " " + fill(T.ticket, { n: v.serial }) + " · " + v.complete_rows.map(row).join(", ")
-      : fill(T.prize_not_yet, { prize: prize });
+      : fill(T.ticket, { n: v.serial }) + " · " + fill(T.prize_not_yet, { prize: prize });
     if (!v.valid) {
       const nearest = v.lines.filter((l) => !l.complete).sort((a, b) => a.missing.length - b.missing.length)[0];
       if (nearest) head += " · " + fill(T.missing, { numbers: nearest.missing.join(", ") }) + " (" + row(nearest.name) + ")";

@@ -1,6 +1,6 @@
 // What the Maestro's claims panels share (claims.js for 75 balls, prizes.js for 90): the message
 // line, the claims API with the page's CSRF token, the checked card or ticket shown as the
-// station renders it (GET /api/games/<id>/check/<serial>?format=html) and the verdict's look.
+// station renders it (POST /api/games/<id>/check/<serial>?format=html) and the verdict's look.
 // (An ES module.)
 
 // A card from the serial field: a number, or a whole card URL (a keyboard-wedge scanner types
@@ -15,10 +15,19 @@ export function cardRef(text) {
 
 const $ = (id) => document.getElementById(id);
 
-// What the camera scanner (scan.js) read: into the field, then checked as if typed.
-export function checkScanned(text) {
+// What the camera scanner (scan.js) read: into the field, then checked as if typed; a page that
+// does something else with a scanned card (the ledger sells it) says so with onScanned(fn).
+let scanned = (text) => {
   $("claim-serial").value = text;
   $("claim-form").requestSubmit();
+};
+
+export function onScanned(fn) {
+  scanned = fn;
+}
+
+export function checkScanned(text) {
+  scanned(text);
 }
 
 export function claimsPanel(gid) {
@@ -53,14 +62,17 @@ export function claimsPanel(gid) {
     box.classList.toggle("verdict-check", kind === "check");
   }
 
-  // `ref` is a serial or {serial, deck, sig} from cardRef; `quiet` checks without telling the
-  // room (no verdict event on /display) and leaves the verdict's look to the caller.
+  // `ref` is a serial or {serial, deck, sig} from cardRef. A check shows the card to the room
+  // (a POST, with the CSRF token: the verdict goes to /display); `quiet` only reads it (a GET)
+  // and leaves the verdict's look to the caller.
   async function showCard(ref, quiet) {
     if (typeof ref !== "object") ref = { serial: String(ref) };
     const q = new URLSearchParams({ format: "html", lang: lang });
-    if (quiet) q.set("quiet", "1");
+    const player = $("claim-player") && $("claim-player").value.trim();
+    if (player && !quiet) q.set("player", player); // the room hears whose card it is
     if (ref.deck) { q.set("deck", ref.deck); q.set("sig", ref.sig); }
-    const resp = await fetch(`/api/games/${gid}/check/${encodeURIComponent(ref.serial)}?${q}`);
+    const url = `/api/games/${gid}/check/${encodeURIComponent(ref.serial)}?${q}`;
+    const resp = await fetch(url, quiet ? {} : { method: "POST", headers: { "X-CSRF-Token": csrf } });
     if (!resp.ok) {
       const data = await resp.json().catch(() => ({}));
       throw new Error(data.error || resp.statusText);

@@ -1,7 +1,7 @@
 // A 90-ball game's prizes, on the caller page (claims panel: check a typed serial, record a claim,
 // award the prize being played) and on /display (the prize being played and its last winners).
 // The state is the snapshot's `prizes`, kept live by the `prize` events (prizes.prize_state).
-import { fill } from "/web/static/ui.js";
+import { fill } from "/web/static/dom.js";
 import { Station as S } from "/static/station.js";
 import { claimsPanel } from "./panel.js";
 
@@ -34,10 +34,18 @@ function prizesPage(strings) {
   // ---- caller page only ----
   const { say, api, showCard: showTicket, listClaims, readCard } = panel ? claimsPanel(gid) : {};
 
+  // A call, an undo or an award changes what a shown ticket looks like ("Playing for Bingo"):
+  // show it again on the Maestro's panel only (quiet: the room is not shown it again, and a
+  // hands-free draw is not paused as for a claim).
+  function refreshShown() {
+    const shown = $("claim-result").querySelector("[data-serial]");
+    if (shown) showTicket(shown.dataset.serial, true).catch(() => {});
+  }
+
   function renderPanel() {
     $("prize-done").hidden = prizes.current !== null;
     const award = $("award");
-    award.textContent = fill(T.award, { prize: name(prizes.current || prizes.sequence[prizes.sequence.length - 1]) });
+    award.textContent = prizes.current ? fill(T.award, { prize: name(prizes.current) }) : T.all_done;
     const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prizes.current);
     award.disabled = !standing.length || prizes.current === null || (S.state && S.state.status !== "active");
     listClaims(prizes.claims, T.none, (c) => {
@@ -77,13 +85,12 @@ function prizesPage(strings) {
         say(fill(T.awarded, { prize: name(done.prize), who: who(done.winners) }));
         prizes = done.prizes;
         render();
+        refreshShown();
       } catch (e) { say(e.message, true); }
     });
     // A call or undo changes what a shown ticket looks like: refresh it.
     S.onChange((kind) => {
-      if (kind !== "call" && kind !== "undo" && kind !== "snapshot") return;
-      const shown = $("claim-result").querySelector("[data-serial]");
-      if (shown) showTicket(shown.dataset.serial).catch(() => {});
+      if (kind === "call" || kind === "undo" || kind === "snapshot") refreshShown();
     });
   }
 
@@ -93,7 +100,12 @@ function prizesPage(strings) {
     if (kind === "round" && prizes && data.previous) prizes = { ...prizes, awarded: [], claims: [], current: prizes.sequence[0] };
     render();
   });
-  S.listen("prize", (data) => { prizes = data; render(); });
+  S.listen("prize", (data) => {
+    const before = prizes && prizes.current;
+    prizes = data;
+    render();
+    if (panel && prizes.current !== before) refreshShown();
+  });
   render();
 }
 

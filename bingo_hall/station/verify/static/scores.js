@@ -1,7 +1,7 @@
 // The scoreboard on the caller page and /display: drawn from the snapshot's `scores` (added by
 // the claims area to every station snapshot) and redrawn on each `scores` event. (An ES module:
 // claims.js and claimshow.js import render and lastScores.)
-import { el, fill } from "/web/static/ui.js";
+import { el, fill } from "/web/static/dom.js";
 import { Station } from "/static/station.js";
 
 const S = JSON.parse(document.getElementById("score-strings").textContent);

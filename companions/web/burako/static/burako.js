@@ -1,6 +1,7 @@
 /* The Burako panel: a scoreboard of hands and a form for the next hand (or a correction).
    Scores are computed by the engine only; this file just collects what was played. */
-import { fill, node } from "/web/static/ui.js";
+import { fill } from "/web/static/dom.js";
+import { node } from "/web/static/ui.js";
 import { RoundForm } from "../roundform.js";
 import { Table } from "../shell.js";
 import { TilePad } from "../tilepad.js";

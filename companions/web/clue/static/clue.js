@@ -1,6 +1,7 @@
 /* Clue notebook panel: draws the view (grid, why-chains, odds, advice, events) and posts entries
    through Table (the companions shell's module). All reasoning happens on the server. */
-import { fill, node } from "/web/static/ui.js";
+import { fill } from "/web/static/dom.js";
+import { node } from "/web/static/ui.js";
 import { Table } from "../shell.js";
 
 var T = JSON.parse(document.getElementById("cl-text").textContent);
@@ -361,7 +362,10 @@ function drawAdvice() {
   items.slice(0, 3).forEach(function (a) {
     var li = node("li");
     li.appendChild(node("span", {}, [a.suspect, a.weapon, a.room].map(label).join(", ")));
-    li.appendChild(node("small", {}, fill(T.bits, {b: a.bits.toFixed(2)})));
+    // Expected bits b, in players' words: the answer should leave about 1 in 2^b of the deals.
+    var ruledOut = Math.round(100 * (1 - Math.pow(2, -a.bits)));
+    li.appendChild(node("small", {class: "cl-rules-out"},
+      ruledOut > 0 ? fill(T.rules_out, {p: ruledOut}) : T.rules_out_nothing));
     var use = node("button", {type: "button", class: "ghost"}, T.use);
     use.addEventListener("click", function () {
       editing = null; tab = "suggestion"; drawForm();

@@ -1,6 +1,7 @@
 /* Domino Bingo panel (issue 9). Draws the engine's view (companions/domino_bingo.py `view`):
    values, kinds and totals all come from the server; this file only draws and posts entries. */
-import { fill, node } from "/web/static/ui.js";
+import { fill } from "/web/static/dom.js";
+import { node } from "/web/static/ui.js";
 import { Table } from "../shell.js";
 
 var T = JSON.parse(document.getElementById("domino-text").textContent);
@@ -54,7 +55,7 @@ function renderScore(view) {
       node("div", {class: "dm-name", text: name}),
       node("div", {class: "dm-rubbers"}, [
         node("b", {class: "dm-rubber-count", text: String(rub)}),
-        node("span", {class: "small", text: " " + T.rubbers_word + " " + fill(T.of_target, {n: target})}),
+        node("span", {class: "small", text: " " + fill(rub === 1 ? T.rubber_of : T.rubbers_of, {n: target})}),
       ]),
       dots,
       node("div", {class: "dm-points"}, [

@@ -1,7 +1,7 @@
 /* Qwinto's panel. Draws each player's sheet from view.layout (the engine's LAYOUT) and posts
    roll / place / fail entries through Table (the shell's module); every rule is checked by the
    engine. */
-import { el, fill } from "/web/static/ui.js";
+import { el, fill } from "/web/static/dom.js";
 import { Table } from "../shell.js";
 
 var T = JSON.parse(document.getElementById("qw-text").textContent);
@@ -216,9 +216,11 @@ function openPad(colour, box) {
   $("qw-pad-title").textContent = shown + " · " + fill(T.box, {row: T.row[colour], n: box + 1});
   $("qw-pad-error").hidden = true;
   var mark = view.roll && canWrite(shown) ? view.roll.sum : null;
-  // the sum of the dice thrown: one die 1-6, two 2-12, three 3-18
+  // What can be accepted: the announced (or already written) sum alone; else a sum the dice
+  // thrown can make: one die 1-6, two 2-12, three 3-18.
   var count = view.rolls && view.roll ? view.roll.colours.length : 0;
   var lowest = count ? count : view.layout.lowest, highest = count ? 6 * count : view.layout.highest;
+  if (count && view.roll.sum !== null && view.roll.sum !== undefined) lowest = highest = view.roll.sum;
   numbers($("qw-pad-numbers"), lowest, highest, mark, function (n) {
     Table.post({op: "place", player: shown, colour: pad.colour, box: pad.box, value: n})
       .then(closeDialogs, fail("qw-pad-error"));

@@ -1,5 +1,6 @@
 /* The Israeli Rummy panel: one row per game, the racks of those who did not close. */
-import { fill, node } from "/web/static/ui.js";
+import { fill } from "/web/static/dom.js";
+import { node } from "/web/static/ui.js";
 import { RoundForm } from "../roundform.js";
 import { Table } from "../shell.js";
 import { TilePad } from "../tilepad.js";

@@ -1,0 +1,462 @@
+"""Benchmark: a thousand phones following their cards, as the card page does it (issue 24).
+Prints figures; not a test.
+
+    .venv/bin/python benchmarks/phones.py [--phones 100,300,1000] [--balls 75|90]
+        [--station-root DIR] [--page current|legacy]
+
+It starts `bingo-hall serve` as a real process with its default settings (from `--station-root`,
+this checkout unless given: a checkout of main measures "before"), loads a deck (75 balls: 1000
+cards; 90 balls: 500 strips) and starts a game. Then, for each number of phones:
+
+1. join storm: the phones arrive at random within 10 s. Each makes the requests the card page
+   makes: the page, then every style sheet and script its HTML names and every module those
+   scripts import (read from the page and the scripts as served, so the figure follows the page),
+   each once (the URLs are versioned and cached for good); then the page's live stream
+   (`/api/games/<id>/events?view=card`, the URL card.js opens). Join = from arriving to the
+   stream's snapshot (the page is then current and live).
+2. draws: the Maestro draws every 2 s. A phone's card shows the ball when its page has it: on
+   the `call` event (card.js marks the card from the event itself). Figures over every phone and
+   every draw; a phone that has not shown a ball by the next draw counts as "stale".
+3. Wi-Fi blip: every stream drops at once; each phone reconnects as live.js does (after a random
+   time below RETRY_FIRST_MS, read from live.js) and is current again when its snapshot has the
+   newest call. Figure: the time until the last phone is current.
+4. The Maestro's draw answer (POST /draw, on a kept-alive connection) through all of the above.
+
+`--page legacy` simulates the card page before issue 24, for the "before" figures: after every
+event it waited 150 ms and fetched its card fragment (`?part=verdict`), which is when the card
+showed the ball; EventSource reconnected after the station's `retry:` (2000 ms), all at once.
+
+The phones run in this process on uvloop (they share the station's 2 cores). The machine's load
+(`os.getloadavg`) is printed with each figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from station import percentile, start_station  # noqa: E402
+
+from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
+from bingo_hall.signing import card_path  # noqa: E402
+
+PIN = "424242"
+JOIN_WINDOW_S = 10.0
+DRAW_EVERY_S = 2.0
+LIVE_JS = ROOT / "bingo_hall" / "web" / "static" / "live.js"
+CARD_JS = ROOT / "bingo_hall" / "station" / "verify" / "static" / "card.js"
+_ASSET = re.compile(rb'<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+)"')
+_IMPORT = re.compile(rb"""\bimport\b[^"';]*?["']([^"']+\.m?js(?:\?[^"']*)?)["']""")
+_SEQ = re.compile(rb'"seq":(\d+)')
+_LAST_SEQ = re.compile(rb'"last_seq":(\d+)')
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def page_rules() -> dict[str, float]:
+    """What the page does, read from its scripts (so the benchmark follows the page)."""
+    live = LIVE_JS.read_text()
+    card = CARD_JS.read_text()
+    first = int(re.search(r"RETRY_FIRST_MS = (\d+)", live).group(1))
+    assert "events?view=card" in card, "card.js no longer opens the card stream"
+    return {"retry_first_ms": first}
+
+
+class Conn:
+    """One kept-alive HTTP/1.1 connection (a browser's)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: bytes = b"", headers=()) -> tuple:
+        if self.writer is None or self.writer.is_closing():
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}", *headers]
+        if body or method == "POST":
+            head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        raw = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(raw.split(b" ", 2)[1])
+        hdrs = raw.lower()
+        if m := re.search(rb"content-length: *(\d+)", hdrs):
+            data = await self.reader.readexactly(int(m.group(1)))
+        elif b"transfer-encoding: chunked" in hdrs:
+            data = b""
+            while True:
+                size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
+                chunk = await self.reader.readexactly(size + 2)
+                if size == 0:
+                    break
+                data += chunk[:-2]
+        else:
+            data = b""
+        if b"connection: close" in hdrs:
+            self.close()
+        return status, data
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+@dataclass
+class Phone:
+    bench: Bench
+    path: str
+    conn: Conn
+    stream: asyncio.StreamWriter | None = None
+    last_seq: int = 0
+    shown: dict[int, float] = field(default_factory=dict)
+    current_at: float | None = None
+    cached: set[str] = field(default_factory=set)
+    task: asyncio.Task | None = None
+    pending: asyncio.Task | None = None  # the legacy page's refresh timer
+    waiting: int = 0
+    busy: bool = False
+
+    async def join(self) -> float:
+        t0 = time.monotonic()
+        status, html = await self.conn.request("GET", self.path)
+        assert status == 200, (status, html[:200])
+        todo = [u.decode() for u in _ASSET.findall(html)]
+        while todo:
+            url = todo.pop(0).replace("&amp;", "&")
+            if url in self.cached:
+                continue
+            status, body = await self.conn.request("GET", url)
+            assert status == 200, (url, status)
+            self.cached.add(url)
+            if url.split("?")[0].endswith(".js"):
+                todo += [u.decode() for u in _IMPORT.findall(body)]
+        await self.open_stream()
+        return time.monotonic() - t0
+
+    async def open_stream(self) -> None:
+        ready = asyncio.get_running_loop().create_future()
+        self.task = asyncio.create_task(self._stream(ready))
+        await ready
+
+    async def _stream(self, ready: asyncio.Future) -> None:
+        b = self.bench
+        reader, writer = await asyncio.open_connection(b.host, b.port)
+        self.stream = writer
+        writer.write(
+            f"GET /api/games/{b.game_id}/events?view=card HTTP/1.1\r\nHost: {b.host}\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        buf = b""
+        try:
+            while True:
+                data = await reader.read(65536)
+                if not data:
+                    break
+                now = time.monotonic()
+                buf += data
+                while b"\n\n" in buf:
+                    event, buf = buf.split(b"\n\n", 1)
+                    await self.on_event(event, now, ready)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            if not ready.done():
+                ready.set_result(None)
+
+    async def on_event(self, event: bytes, now: float, ready: asyncio.Future) -> None:
+        b = self.bench
+        if b"event: snapshot" in event:
+            m = _LAST_SEQ.search(event)
+            seq = int(m.group(1)) if m else 0
+            if b.legacy:  # the old page fetched its card after every event, 150 ms later
+                self.legacy_event(seq, snapshot=True)
+            else:
+                self.last_seq = seq
+                if seq >= b.newest:
+                    self.current_at = now
+            if not ready.done():
+                ready.set_result(None)
+        elif b"event: call" in event:
+            seq = int(_SEQ.search(event).group(1))
+            if b.legacy:
+                self.legacy_event(seq)
+            else:  # card.js marks the card from the event
+                self.shown[seq] = now
+                self.last_seq = seq
+        elif b.legacy and b"event: " in event and b"event: verdict" not in event:
+            self.legacy_event(None)
+
+    def legacy_event(self, seq: int | None, snapshot: bool = False) -> None:
+        """The old card.js: clearTimeout(pending); pending = setTimeout(fetch fragment, 150)."""
+        if self.pending is not None and not self.pending.done():
+            self.pending.cancel()
+        if seq is not None:
+            self.waiting = max(self.waiting, seq)
+        self.pending = asyncio.create_task(self._legacy_refresh(snapshot))
+
+    async def _legacy_refresh(self, snapshot: bool) -> None:
+        await asyncio.sleep(0.15)
+        # clearTimeout cancels the timer, never a fetch once started
+        asyncio.create_task(self._legacy_fetch(snapshot))
+
+    async def _legacy_fetch(self, snapshot: bool) -> None:
+        seq = self.waiting
+        # a browser opens another connection while one is busy
+        conn = self.conn if not self.busy else Conn(self.bench.host, self.bench.port)
+        self.busy = conn is self.conn or self.busy
+        try:
+            status, _ = await conn.request("GET", self.path + "?part=verdict&lang=en")
+        finally:
+            if conn is self.conn:
+                self.busy = False
+            else:
+                conn.close()
+        assert status == 200
+        now = time.monotonic()
+        for s in range(self.last_seq + 1, seq + 1):
+            self.shown.setdefault(s, now)
+        self.last_seq = max(self.last_seq, seq)
+        if snapshot or seq >= self.bench.newest:
+            if self.last_seq >= self.bench.newest:
+                self.current_at = now
+
+    def drop(self) -> None:
+        if self.stream is not None:
+            self.stream.transport.abort()
+            self.stream = None
+
+
+@dataclass
+class Bench:
+    host: str
+    port: int
+    game_id: int
+    legacy: bool
+    newest: int = 0
+    browser: Any = None  # a real Chromium for one page (--browser)
+    answers: dict[str, list[float]] = field(default_factory=dict)
+    wall: dict[int, float] = field(default_factory=dict)  # ball -> when its draw was sent
+
+
+async def maestro(bench: Bench, token: str, phase: list[str], stop: asyncio.Event, sent: dict):
+    """Draws every DRAW_EVERY_S on one kept-alive connection; the answer time per phase."""
+    conn = Conn(bench.host, bench.port)
+    auth = [f"Authorization: Bearer {token}"]
+    while not stop.is_set():
+        t0 = time.monotonic()
+        status, data = await conn.request("POST", f"/api/games/{bench.game_id}/draw", b"{}", auth)
+        took = time.monotonic() - t0
+        if status == 409:  # all balls called: a new round
+            await conn.request("POST", f"/api/games/{bench.game_id}/rounds", b"{}", auth)
+            continue
+        assert status == 200, (status, data)
+        drawn = json.loads(data)
+        seq = drawn["seq"]
+        bench.newest = seq
+        sent[seq] = (t0, phase[0])
+        bench.wall[drawn["ball"]] = time.time() - (time.monotonic() - t0)
+        bench.answers.setdefault(phase[0], []).append(took)
+        try:
+            await asyncio.wait_for(stop.wait(), DRAW_EVERY_S - took)
+        except TimeoutError:
+            pass
+
+
+def ms(values: list[float], p: float) -> str:
+    return f"{1000 * percentile(values, p):.0f}" if values else "-"
+
+
+async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> None:
+    rng = random.Random(phones_n)
+    serials = [rng.randrange(1, len(deck.cards) + 1) for _ in range(phones_n)]
+    phones = [
+        Phone(bench, card_path(deck.secret, deck.deck_id, s), Conn(bench.host, bench.port))
+        for s in serials
+    ]
+    phase, stop, sent = ["join"], asyncio.Event(), {}
+    bench.answers = {}
+    drawer = asyncio.create_task(maestro(bench, token, phase, stop, sent))
+
+    async def arrive(p: Phone, at: float) -> float:
+        await asyncio.sleep(at)
+        return await p.join()
+
+    joins = await asyncio.gather(*(arrive(p, rng.uniform(0, JOIN_WINDOW_S)) for p in phones))
+    print(
+        f"  [load {load()}] join storm ({phones_n} phones within {JOIN_WINDOW_S:.0f} s): "
+        f"p50 {ms(joins, 50)} ms, p99 {ms(joins, 99)} ms, max {ms(joins, 100)} ms"
+    )
+    page = await real_page(bench, deck) if bench.browser is not None else None
+    opened = time.time()
+    for p in phones:
+        p.shown.clear()
+    phase[0] = "draws"
+    first = bench.newest + 1
+    await asyncio.sleep(DRAW_EVERY_S * 10 + 0.5)
+    steady = [s for s, (_, ph) in sent.items() if ph == "draws" and s >= first][:-1]
+    lat, stale = [], 0
+    for seq in steady:
+        t0 = sent[seq][0]
+        for p in phones:
+            if seq in p.shown:
+                lat.append(p.shown[seq] - t0)
+            else:
+                stale += 1
+    print(
+        f"  [load {load()}] draw -> card shows the ball ({len(steady)} draws, one every "
+        f"{DRAW_EVERY_S:.0f} s): p50 {ms(lat, 50)} ms, p99 {ms(lat, 99)} ms, "
+        f"max {ms(lat, 100)} ms; not shown by the next draw: {stale} of {len(steady) * phones_n}"
+    )
+    if page is not None:
+        seen = await page.evaluate("() => window.__shown")
+        real = [t / 1000 - bench.wall[b] for b, t in seen if bench.wall.get(b, 0) > opened]
+        print(
+            f"  [load {load()}] the same in real Chromium (one card page, the draw -> the "
+            f"page shows it): p50 {ms(real, 50)} ms, p99 {ms(real, 99)} ms ({len(real)} draws)"
+        )
+        await page.close()
+    phase[0] = "blip"
+    for p in phones:
+        p.current_at = None
+    t_blip = time.monotonic()
+    for p in phones:
+        p.drop()
+
+    async def come_back(p: Phone) -> None:
+        if p.task is not None:
+            await p.task
+        if bench.legacy:  # EventSource after the station's retry: 2000 ms, no jitter
+            await asyncio.sleep(2.0)
+        else:  # live.js: retryDelay(0), a random time below RETRY_FIRST_MS
+            await asyncio.sleep(rng.random() * rules["retry_first_ms"] / 1000)
+        await p.open_stream()
+
+    await asyncio.gather(*(come_back(p) for p in phones))
+    for _ in range(200):
+        if all(p.current_at is not None and p.last_seq >= bench.newest for p in phones):
+            break
+        await asyncio.sleep(0.05)
+    back = [p.current_at - t_blip for p in phones if p.current_at is not None]
+    print(
+        f"  [load {load()}] Wi-Fi blip: all {len(back)}/{phones_n} phones current after "
+        f"{max(back) if back else float('nan'):.2f} s (p50 {ms(back, 50)} ms)"
+    )
+    await asyncio.sleep(DRAW_EVERY_S)
+    stop.set()
+    await drawer
+    for name in ("join", "draws", "blip"):
+        a = bench.answers.get(name, [])
+        print(
+            f"  Maestro's draw answer during {name}: p50 {ms(a, 50)} ms, p99 {ms(a, 99)} ms, "
+            f"max {ms(a, 100)} ms ({len(a)} draws)"
+        )
+    for p in phones:
+        p.drop()
+        p.conn.close()
+        if p.task is not None:
+            p.task.cancel()
+
+
+#: in the real page: when each call was shown (card.js writes "last call <b>B 12</b>" in the facts
+#: line, and marks the square if the card has the number)
+WATCH = """
+window.__shown = [];
+document.addEventListener("DOMContentLoaded", () => {
+  new MutationObserver(() => {
+    const facts = document.querySelector(".verdict .vfacts");
+    const bold = facts ? facts.querySelectorAll("b") : [];
+    const last = bold.length ? bold[bold.length - 1].textContent.match(/(\\d+)$/) : null;
+    if (!last) return;
+    const n = Number(last[1]);
+    if (!window.__shown.some((s) => s[0] === n)) window.__shown.push([n, Date.now()]);
+  }).observe(document.body, { childList: true, subtree: true });
+});
+"""
+
+
+async def real_page(bench: Bench, deck):
+    """One real card page (Chromium) among the simulated phones: the benchmark's check that a
+    phone's card shows the ball when the simulated one says it does."""
+    page = await bench.browser.new_page()
+    await page.add_init_script(WATCH)
+    url = f"http://{bench.host}:{bench.port}" + card_path(deck.secret, deck.deck_id, 1)
+    await page.goto(url)
+    await page.locator('#verify[data-live="yes"]').wait_for()
+    return page
+
+
+async def run(args) -> None:
+    rules = page_rules()
+    station_root = Path(args.station_root or ROOT).resolve()
+    with tempfile.TemporaryDirectory() as tmp:
+        deck = new_deck(1000, seed="phones") if args.balls == 75 else new_strip_deck(500, "phones")
+        deck_path = save_deck(deck, Path(tmp) / "bench.deck.json")
+        import station
+
+        station.ROOT = station_root  # serve from the checkout being measured
+        proc, port = start_station(Path(tmp), deck_path)
+        try:
+            conn = Conn("127.0.0.1", port)
+            _, data = await conn.request("POST", "/api/login", json.dumps({"pin": PIN}).encode())
+            token = json.loads(data)["token"]
+            auth = [f"Authorization: Bearer {token}"]
+            body = json.dumps({"deck_id": deck.deck_id}).encode()
+            _, data = await conn.request("POST", "/api/games", body, auth)
+            bench = Bench("127.0.0.1", port, json.loads(data)["game_id"], args.page == "legacy")
+            if args.browser and not bench.legacy:
+                from playwright.async_api import async_playwright
+
+                pw = await async_playwright().start()
+                bench.browser = await pw.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=["--no-sandbox"]
+                )
+            print(
+                f"station from {station_root} on :{port} (default serve settings), "
+                f"{args.balls}-ball deck of {len(deck.cards)} cards, page: {args.page}; "
+                f"{os.cpu_count()} CPUs, load {load()}"
+            )
+            for n in [int(x) for x in args.phones.split(",")]:
+                print(f"--- {n} phones")
+                await level(bench, deck, n, token, rules)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--phones", default="100,300,1000")
+    p.add_argument("--balls", type=int, choices=(75, 90), default=75)
+    p.add_argument("--station-root", default=None, help="the checkout whose station is served")
+    p.add_argument("--page", choices=("current", "legacy"), default="current")
+    p.add_argument(
+        "--no-browser", dest="browser", action="store_false", help="no real Chromium page"
+    )
+    args = p.parse_args()
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(run(args))
+    else:
+        uvloop.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,312 @@
+"""The night's summary as values (issue 27): for each game and round the cards sold, the money
+taken, the prizes and their winners; the totals; what is left for the cause; and each round's
+commitment and revealed seed, so anyone can audit the draws. Pure: the station reads it from
+SQLite (`bingo_hall.station.ledger.summary`), the PDF (`bingo_hall.printing.ledger_pdf`), the
+CSV and the command line's text are made from these values.
+
+What is left for the cause = money taken - prizes awarded - the jackpot still in the pot (set
+aside from tonight's takings and carried over to the next night).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+
+from .errors import KitError
+from .ledger import money
+from .spreadsheet import spreadsheet_safe
+
+NIGHT_ENDS = timedelta(hours=6)  # a game started at 01:30 is still the evening before's
+
+
+def night_of(created: str, tz: tzinfo | None = None) -> str:
+    """The night (a date, "2026-11-24") of a game started at `created` (ISO 8601 UTC, as the
+    station stores it), in the time zone `tz` (default: the machine's)."""
+    at = datetime.fromisoformat(created.replace("Z", "+00:00")).astimezone(tz)
+    return (at - NIGHT_ENDS).date().isoformat()
+
+
+@dataclass(frozen=True)
+class Payout:
+    prize: str
+    serial: int
+    player: str | None
+    at_call: int
+    cents: int
+    jackpot: bool
+    paid: bool
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    round: int
+    cards: int
+    taken: int
+    commitment: str
+    seed: str | None  # None until the round is over
+    payouts: tuple[Payout, ...]
+
+    @property
+    def awarded(self) -> int:
+        return sum(p.cents for p in self.payouts)
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game_id: int
+    deck: str
+    balls: int
+    rounds: tuple[RoundLine, ...]
+
+    @property
+    def cards(self) -> int:
+        return sum(r.cards for r in self.rounds)
+
+    @property
+    def taken(self) -> int:
+        return sum(r.taken for r in self.rounds)
+
+    @property
+    def awarded(self) -> int:
+        return sum(r.awarded for r in self.rounds)
+
+
+@dataclass(frozen=True)
+class Night:
+    currency: str
+    games: tuple[GameLine, ...]
+    carried: int  # the jackpot pot not won tonight, carried to the next night
+    corrections: int  # sales voided, with their reasons, in the corrections log
+    brought: int = 0  # the jackpot pot brought from earlier nights
+    date: str = ""  # the night's date (see `night_of`)
+
+    @property
+    def cards(self) -> int:
+        return sum(g.cards for g in self.games)
+
+    @property
+    def taken(self) -> int:
+        return sum(g.taken for g in self.games)
+
+    @property
+    def awarded(self) -> int:
+        return sum(g.awarded for g in self.games)
+
+    @property
+    def paid(self) -> int:
+        return sum(p.cents for g in self.games for r in g.rounds for p in r.payouts if p.paid)
+
+    @property
+    def unpaid(self) -> int:
+        return self.awarded - self.paid
+
+    @property
+    def left(self) -> int:
+        """What is left for the cause: tonight's takings less the prizes, counting the jackpot
+        brought from earlier nights in and the one carried to the next night out."""
+        return self.taken - self.awarded + self.brought - self.carried
+
+
+WORDS: dict[str, dict[str, str]] = {
+    "es": {
+        "title": "Resumen de la noche",
+        "game": "Partida",
+        "round": "Ronda",
+        "cards": "Cartones vendidos",
+        "taken": "Recaudado",
+        "prizes": "Premios",
+        "no_prizes": "sin premios pagados",
+        "card": "cartón",
+        "at_call": "tras %(n)s bolas",
+        "jackpot": "bote",
+        "unpaid": "sin pagar",
+        "totals": "Totales",
+        "awarded": "Premios otorgados",
+        "paid": "Pagados",
+        "carried": "Bote que pasa a la próxima noche",
+        "brought": "Bote traído de noches anteriores",
+        "left": "Queda para la causa",
+        "corrections": "Ventas corregidas (ver el registro de correcciones)",
+        "audit": "Auditoría de los sorteos: compromiso y semilla de cada ronda",
+        "commitment": "compromiso",
+        "seed": "semilla",
+        "not_revealed": "sin revelar (la ronda sigue)",
+        "linea": "Línea",
+        "bingo": "Bingo",
+        "one-line": "Una línea",
+        "two-lines": "Dos líneas",
+        "full-house": "Cartón lleno",
+        "balls": "bolas",
+    },
+    "en": {
+        "title": "The night's summary",
+        "game": "Game",
+        "round": "Round",
+        "cards": "Cards sold",
+        "taken": "Money taken",
+        "prizes": "Prizes",
+        "no_prizes": "no prizes paid",
+        "card": "card",
+        "at_call": "after %(n)s calls",
+        "jackpot": "jackpot",
+        "unpaid": "unpaid",
+        "totals": "Totals",
+        "awarded": "Prizes awarded",
+        "paid": "Paid",
+        "carried": "Jackpot carried to the next night",
+        "brought": "Jackpot brought from earlier nights",
+        "left": "Left for the cause",
+        "corrections": "Sales corrected (see the corrections log)",
+        "audit": "Auditing the draws: each round's commitment and seed",
+        "commitment": "commitment",
+        "seed": "seed",
+        "not_revealed": "not revealed (the round goes on)",
+        "linea": "Line",
+        "bingo": "Bingo",
+        "one-line": "One line",
+        "two-lines": "Two lines",
+        "full-house": "Full house",
+        "balls": "balls",
+    },
+}
+
+
+def amounts(night: Night, lang: str) -> Callable[[int], str]:
+    """Amounts of the night's currency as `lang` writes them."""
+
+    def fmt(cents: int) -> str:
+        return money(cents, night.currency, lang)
+
+    return fmt
+
+
+def words(lang: str) -> dict[str, str]:
+    if lang not in WORDS:
+        raise KitError(f"unknown language {lang!r}; use es or en")
+    return WORDS[lang]
+
+
+def payout_text(p: Payout, night: Night, lang: str) -> str:
+    w = words(lang)
+    who = f"{w['card']} {p.serial}" + (f" ({p.player})" if p.player else "")
+    text = f"{w.get(p.prize, p.prize)}: {money(p.cents, night.currency, lang)} · {who} · "
+    text += w["at_call"] % {"n": p.at_call}
+    if p.jackpot:
+        text += f" · {w['jackpot']}"
+    if not p.paid:
+        text += f" · {w['unpaid']}"
+    return text
+
+
+def totals(night: Night, lang: str) -> list[tuple[str, str]]:
+    """(label, amount) of the totals, in the order printed."""
+    w, m = words(lang), amounts(night, lang)
+    rows = [
+        (w["cards"], str(night.cards)),
+        (w["taken"], m(night.taken)),
+        (w["awarded"], m(night.awarded)),
+        (w["paid"], m(night.paid)),
+        *([(w["brought"], m(night.brought))] if night.brought else []),
+        (w["carried"], m(night.carried)),
+        (w["left"], m(night.left)),
+    ]
+    if night.corrections:
+        rows.append((w["corrections"], str(night.corrections)))
+    return rows
+
+
+def summary_text(night: Night, lang: str = "en") -> str:
+    """The summary as plain text (`bingo-hall ledger`)."""
+    w, m = words(lang), amounts(night, lang)
+    out = [f"{w['title']} {night.date}".rstrip(), ""]
+    for g in night.games:
+        out.append(f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}")
+        for r in g.rounds:
+            out.append(
+                f"  {w['round']} {r.round}: {w['cards']} {r.cards} · {w['taken']} {m(r.taken)}"
+            )
+            for p in r.payouts:
+                out.append("    " + payout_text(p, night, lang))
+    out += ["", w["totals"]]
+    out += [f"  {label}: {value}" for label, value in totals(night, lang)]
+    out += ["", w["audit"]]
+    for g in night.games:
+        for r in g.rounds:
+            seed = r.seed or w["not_revealed"]
+            out.append(
+                f"  {w['game']} {g.game_id} {w['round']} {r.round}: {w['commitment']} "
+                f"{r.commitment} · {w['seed']} {seed}"
+            )
+    return "\n".join(out) + "\n"
+
+
+CSV_FIELDS = (
+    "game",
+    "round",
+    "row",
+    "prize",
+    "serial",
+    "player",
+    "at_call",
+    "cards",
+    "cents",
+    "amount",
+    "jackpot",
+    "paid",
+    "detail",
+)
+
+
+def summary_csv(night: Night, lang: str = "en") -> str:
+    """One row per round, one per payout, then the totals; amounts in cents and formatted.
+    Every text cell a spreadsheet would run as a formula is neutralised (`spreadsheet_safe`)."""
+    m = amounts(night, lang)
+    rows: list[dict[str, object]] = []
+    for g in night.games:
+        for r in g.rounds:
+            seed = f"; seed {r.seed}" if r.seed else ""
+            rows.append(
+                {
+                    "game": g.game_id,
+                    "round": r.round,
+                    "row": "round",
+                    "cards": r.cards,
+                    "cents": r.taken,
+                    "amount": m(r.taken),
+                    "detail": f"{g.deck}; commitment {r.commitment}{seed}",
+                }
+            )
+            for p in r.payouts:
+                rows.append(
+                    {
+                        "game": g.game_id,
+                        "round": r.round,
+                        "row": "payout",
+                        "prize": p.prize,
+                        "serial": p.serial,
+                        "player": p.player or "",
+                        "at_call": p.at_call,
+                        "cents": p.cents,
+                        "amount": m(p.cents),
+                        "jackpot": "yes" if p.jackpot else "",
+                        "paid": "yes" if p.paid else "no",
+                    }
+                )
+    for key, cents in (
+        ("taken", night.taken),
+        ("awarded", night.awarded),
+        ("paid", night.paid),
+        ("brought", night.brought),
+        ("carried", night.carried),
+        ("left", night.left),
+    ):
+        rows.append({"row": f"total {key}", "cents": cents, "amount": m(cents)})
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows({k: spreadsheet_safe(v) for k, v in row.items()} for row in rows)
+    return out.getvalue()

@@ -1,0 +1,101 @@
+"""What other parts of the station may add to a claim and an award, inside its transaction, and
+to the game record.
+
+The claims code (verify/) calls `claimed` and `awarded` once the row is written and before the
+commit, so what a hook writes is committed with it or not at all. The ledger (issue 27) uses
+them: a claim on a card not sold for the round gets a warning, and an award records who is paid
+how much. A hook must not publish events: the caller publishes after the commit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..web.instance import area_state
+
+
+@dataclass(frozen=True)
+class Winner:
+    claim_id: int
+    serial: int
+    player: str | None
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A claim just stored: its game, round (id and number) and card."""
+
+    game_id: int
+    round_id: int
+    round: int
+    claim_id: int
+    serial: int
+
+
+@dataclass(frozen=True)
+class Awarded:
+    """A prize just awarded: `prize` is "bingo" for a 75-ball round, else the 90-ball prize
+    (linea, bingo, one-line, two-lines, full-house); `at_call` is how many calls it took; the
+    winners are in the order their claims were recorded."""
+
+    game_id: int
+    round_id: int
+    round: int
+    prize: str
+    at_call: int
+    winners: tuple[Winner, ...]
+
+
+ClaimHook = Callable[[sqlite3.Connection, Claimed], dict[str, Any]]
+AwardHook = Callable[[sqlite3.Connection, Awarded], None]
+#: `fn(conn, round_id) -> list of notes`: what the game record says about a round besides its
+#: calls and claims; a note is {"at", "event", "serial", "detail"}
+RecordHook = Callable[[sqlite3.Connection, int], list[dict[str, Any]]]
+
+
+@dataclass
+class _Hooks:
+    claims: list[ClaimHook] = field(default_factory=list)
+    awards: list[AwardHook] = field(default_factory=list)
+    records: list[RecordHook] = field(default_factory=list)
+
+
+def _hooks() -> _Hooks:
+    return area_state("station_hooks", _Hooks)
+
+
+def on_claim(fn: ClaimHook) -> None:
+    """Run `fn` in every claim's transaction; the keys it returns join the claim's answer."""
+    if fn not in _hooks().claims:
+        _hooks().claims.append(fn)
+
+
+def on_award(fn: AwardHook) -> None:
+    """Run `fn` in every award's transaction (a 75-ball round's, each 90-ball prize's)."""
+    if fn not in _hooks().awards:
+        _hooks().awards.append(fn)
+
+
+def on_record(fn: RecordHook) -> None:
+    """Add `fn`'s notes to every round of the game record (JSON and CSV)."""
+    if fn not in _hooks().records:
+        _hooks().records.append(fn)
+
+
+def notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    return [note for fn in list(_hooks().records) for note in fn(conn, round_id)]
+
+
+def claimed(conn: sqlite3.Connection, claim: Claimed) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    for fn in list(_hooks().claims):
+        extra.update(fn(conn, claim))
+    return extra
+
+
+def awarded(conn: sqlite3.Connection, award: Awarded) -> None:
+    for fn in list(_hooks().awards):
+        fn(conn, award)

@@ -1,0 +1,58 @@
+"""`bingo-hall ledger --db FILE`: the night's summary from a station's database, printed as text
+(or `--csv`), and written as a one-page PDF with `--pdf FILE`. The database is opened read-only,
+so it can be read while the station runs, and a mistyped path is an error, never a new file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+import click
+
+from ...errors import KitError
+from ...paths import default_instance_dir
+
+
+def _open(db: str | None) -> sqlite3.Connection:
+    path = Path(db).expanduser() if db else default_instance_dir() / "bingo-hall.sqlite"
+    if not path.is_file():
+        raise KitError(f"no station database at {path}")
+    conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+@click.command("ledger")
+@click.option(
+    "--db", "db", default=None, help="The station's SQLite file (default: the instance folder's)."
+)
+@click.option("--lang", default="en", show_default=True, help="es or en.")
+@click.option(
+    "--night", "night_of", default=None, help="The night, such as 2026-11-24 (default: the newest)."
+)
+@click.option("--csv", "as_csv", is_flag=True, help="Print the summary as CSV.")
+@click.option(
+    "--pdf", "pdf", default=None, help="Also write the one-page PDF summary to this file."
+)
+def ledger(db: str | None, lang: str, night_of: str | None, as_csv: bool, pdf: str | None) -> None:
+    """Print the night's summary: sales, prizes, payouts, what is left for the cause."""
+    from ...night import summary_csv, summary_text, words
+    from .summary import night
+
+    words(lang)  # an unknown language is refused before anything is read
+    conn = _open(db)
+    try:
+        summary = night(conn, night_of)
+    except sqlite3.DatabaseError as exc:
+        raise KitError(f"cannot read the ledger from {db}: {exc}") from None
+    finally:
+        conn.close()
+    if pdf:
+        from ...printing.ledger_pdf import render_summary_pdf
+
+        try:
+            Path(pdf).write_bytes(render_summary_pdf(summary, lang))
+        except OSError as exc:
+            raise KitError(f"cannot write {pdf}: {exc.strerror}") from None
+    click.echo(summary_csv(summary, lang) if as_csv else summary_text(summary, lang), nl=False)

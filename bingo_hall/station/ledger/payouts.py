@@ -1,0 +1,216 @@
+"""Prizes in money (issue 27): what each prize of the round pays before it starts, the payouts
+recorded when a prize is awarded, marking them paid, and the warning for a claim on a card not
+sold for the round.
+
+The award and claim paths of the claims area call `on_award` and `on_claim` inside their own
+transaction (`bingo_hall.station.hooks`), so a payout is committed with its award or not at all.
+The jackpot: every game with a jackpot prize puts its sum into the pot; a full house within the
+prize's calls takes the whole pot (split between simultaneous winners), otherwise the normal
+prize is paid and the pot rolls over to the next game (`bingo_hall.ledger.settle`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext
+
+from ... import ledger as money
+from ...ledger import PrizeKind, PrizeRule
+from ...web.db import transaction
+from ...web.errors import Conflict, NotFound
+from ...web.instance import hall
+from .. import games
+from ..hooks import Awarded, Claimed
+from . import store
+
+
+def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]:
+    """(cards, cents) playing in a round: its own sales and the whole game's, voided sales left
+    out. A percentage prize is a share of this."""
+    cards = cents = 0
+    for s in store.sales(conn, gid, rnd):
+        if s.void is None:
+            cards, cents = cards + s.cards, cents + s.cents
+    return cards, cents
+
+
+def takings(conn: sqlite3.Connection, gid: int) -> dict[int, tuple[int, int]]:
+    """(cards, cents) taken per round, each sale counted once: a whole-game sale in round 1."""
+    out: dict[int, tuple[int, int]] = {}
+    for s in store.sales(conn, gid):
+        if s.void is None:
+            cards, cents = out.get(s.round or 1, (0, 0))
+            out[s.round or 1] = (cards + s.cards, cents + s.cents)
+    return out
+
+
+def pot(conn: sqlite3.Connection, gid: int) -> int:
+    """The jackpot pot when game `gid` plays: the sums of every jackpot of this game and the
+    games before it, less the jackpots already paid."""
+    contributions = []
+    for row in conn.execute(
+        "SELECT DISTINCT game_id FROM ledger_prizes WHERE game_id <= ?", (gid,)
+    ):
+        for rule in store.rules_of(conn, row[0]).values():
+            if rule.kind == PrizeKind.JACKPOT:
+                contributions.append(rule.jackpot)
+    paid = [
+        r[0]
+        for r in conn.execute(
+            "SELECT cents FROM ledger_payouts WHERE jackpot = 1 AND game_id <= ?", (gid,)
+        )
+    ]
+    return money.jackpot_pot(contributions, paid)
+
+
+@dataclass(frozen=True)
+class PrizeNow:
+    """A prize of the round as the screens show it before it is won."""
+
+    prize: str
+    rule: PrizeRule
+    cents: int  # the normal prize on the round's sales so far
+    pot: int  # the jackpot pot (JACKPOT only)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"prize": self.prize, **self.rule.to_json(), "amount": self.cents, "pot": self.pot}
+
+
+def prizes_now(conn: sqlite3.Connection, gid: int) -> list[PrizeNow]:
+    """The current round's prizes with their amounts, in the order they are played."""
+    game = games.get_game(conn, gid)
+    rules = store.rules_of(conn, gid)
+    rnd = games.current_round(conn, gid).number
+    cents = round_sales(conn, gid, rnd)[1]
+    jackpot = pot(conn, gid)
+    return [
+        PrizeNow(
+            p,
+            rules[p],
+            rules[p].normal(cents),
+            jackpot if rules[p].kind == PrizeKind.JACKPOT else 0,
+        )
+        for p in store.game_prizes(game)
+        if p in rules
+    ]
+
+
+def on_claim(conn: sqlite3.Connection, claim: Claimed) -> dict[str, Any]:
+    """A claim on a card not sold for its round, when the game's ledger is kept: the warning is
+    recorded and goes back to the Maestro with the claim. The Maestro decides."""
+    if not store.in_use(conn, claim.game_id):
+        return {}
+    if any(claim.serial in r for r in store.sold(conn, claim.game_id, claim.round)):
+        return {}
+    conn.execute(
+        "INSERT INTO ledger_warnings (game_id, round_id, claim_id, serial) VALUES (?, ?, ?, ?)",
+        (claim.game_id, claim.round_id, claim.claim_id, claim.serial),
+    )
+    return {
+        "unsold": {"serial": claim.serial, "round": claim.round},
+        "warning": gettext("Card %(serial)s was not sold for this round", serial=claim.serial),
+    }
+
+
+def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
+    """Record what the award pays each winner (who, how much, which card, which call)."""
+    rule = store.rules_of(conn, award.game_id).get(award.prize)
+    if rule is None:
+        return  # a prize the host gave no money
+    sales = round_sales(conn, award.game_id, award.round)[1]
+    jackpot = pot(conn, award.game_id) if rule.kind == PrizeKind.JACKPOT else 0
+    settled = money.settle(rule, sales, jackpot, award.at_call, len(award.winners))
+    for w, cents in zip(award.winners, settled.shares, strict=True):
+        conn.execute(
+            "INSERT INTO ledger_payouts (game_id, round_id, prize, claim_id, serial, player, "
+            "at_call, cents, jackpot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                award.game_id,
+                award.round_id,
+                award.prize,
+                w.claim_id,
+                w.serial,
+                w.player,
+                award.at_call,
+                cents,
+                int(settled.jackpot),
+            ),
+        )
+
+
+def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, Any]]:
+    """Every payout (of one game if given), in the order awarded, with whether it is paid."""
+    sql = (
+        "SELECT p.*, r.number AS round, d.made AS paid_at FROM ledger_payouts p "
+        "JOIN rounds r ON r.id = p.round_id LEFT JOIN ledger_paid d ON d.payout_id = p.id"
+    )
+    rows = conn.execute(
+        sql + (" WHERE p.game_id = ?" if gid else "") + " ORDER BY p.id", (gid,) if gid else ()
+    )
+    return [
+        {
+            "payout_id": r["id"],
+            "game_id": r["game_id"],
+            "round": r["round"],
+            "prize": r["prize"],
+            "claim_id": r["claim_id"],
+            "serial": r["serial"],
+            "player": r["player"],
+            "at_call": r["at_call"],
+            "cents": r["cents"],
+            "jackpot": bool(r["jackpot"]),
+            "at": r["made"],
+            "paid": r["paid_at"],
+        }
+        for r in rows
+    ]
+
+
+def mark_paid(conn: sqlite3.Connection, payout_id: int, via: str | None = None) -> dict[str, Any]:
+    with hall().write_lock:
+        with transaction(conn):
+            row = conn.execute("SELECT * FROM ledger_payouts WHERE id = ?", (payout_id,)).fetchone()
+            if row is None:
+                raise NotFound("there is no payout %(n)s", n=payout_id)
+            if conn.execute(
+                "SELECT 1 FROM ledger_paid WHERE payout_id = ?", (payout_id,)
+            ).fetchone():
+                raise Conflict("payout %(n)s is already marked paid", n=payout_id)
+            conn.execute("INSERT INTO ledger_paid (payout_id) VALUES (?)", (payout_id,))
+            store.log(
+                conn, row["game_id"], "paid", {"payout_id": payout_id, "cents": row["cents"]}, via
+            )
+        store._publish(row["game_id"], "paid")
+    return {"payout_id": payout_id, "paid": True}
+
+
+def warnings(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        "SELECT w.*, r.number AS round FROM ledger_warnings w JOIN rounds r ON r.id = w.round_id "
+        "WHERE w.game_id = ? ORDER BY w.id",
+        (gid,),
+    )
+    return [
+        {"round": r["round"], "claim_id": r["claim_id"], "serial": r["serial"], "at": r["made"]}
+        for r in rows
+    ]
+
+
+def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    """The game record's notes of a round: each claim on a card not sold for it."""
+    rows = conn.execute(
+        "SELECT claim_id, serial, made FROM ledger_warnings WHERE round_id = ? ORDER BY id",
+        (round_id,),
+    )
+    return [
+        {
+            "at": r["made"],
+            "event": "warning",
+            "serial": r["serial"],
+            "detail": f"claim {r['claim_id']}: card not sold for this round",
+        }
+        for r in rows
+    ]

@@ -1,0 +1,93 @@
+"""SQLite migrations of the ledger area (issue 27), append-only; see bingo_hall/web/db.py.
+
+Nothing is ever deleted or updated in place: a correction is a new row.
+
+* `ledger_settings`: the night's currency.
+* `ledger_prices`: a game's price, per card or per book of `book` cards; the newest row counts,
+  and each sale keeps the price it was made at.
+* `ledger_prizes`: a game's prize rules (`rule` is `bingo_hall.ledger.PrizeRule` as JSON); the
+  newest row per prize counts.
+* `ledger_sales`: cards sold for a game (`round` NULL: they play every round) or for one round,
+  as serial ranges ("1-40, 55"), by range or by scan, with the money taken.
+  `ledger_corrections` voids a sale, with the reason.
+* `ledger_payouts`: one row per winner of an awarded prize (who, how much, which card, which
+  call, whether it was the jackpot); `ledger_paid` marks one paid.
+* `ledger_warnings`: a claim on a card not sold for its round.
+* `ledger_log`: every ledger action of the Maestro, in order (the audit trail).
+"""
+
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE ledger_settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE ledger_prices (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        cents INTEGER NOT NULL CHECK (cents >= 0),
+        book INTEGER NOT NULL CHECK (book >= 1),
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE ledger_prizes (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        prize TEXT NOT NULL,
+        rule TEXT NOT NULL,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE ledger_sales (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        round INTEGER CHECK (round IS NULL OR round >= 1),
+        serials TEXT NOT NULL,
+        cards INTEGER NOT NULL CHECK (cards >= 1),
+        cents INTEGER NOT NULL CHECK (cents >= 0),
+        price INTEGER NOT NULL,
+        book INTEGER NOT NULL,
+        method TEXT NOT NULL CHECK (method IN ('range', 'scan')),
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE INDEX ledger_sales_round ON ledger_sales (game_id, round);
+    CREATE TABLE ledger_corrections (
+        id INTEGER PRIMARY KEY,
+        sale_id INTEGER NOT NULL UNIQUE REFERENCES ledger_sales(id),
+        reason TEXT NOT NULL,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE ledger_payouts (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        round_id INTEGER NOT NULL REFERENCES rounds(id),
+        prize TEXT NOT NULL,
+        claim_id INTEGER NOT NULL,
+        serial INTEGER NOT NULL,
+        player TEXT,
+        at_call INTEGER NOT NULL,
+        cents INTEGER NOT NULL CHECK (cents >= 0),
+        jackpot INTEGER NOT NULL DEFAULT 0,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        UNIQUE (round_id, prize, claim_id)
+    );
+    CREATE TABLE ledger_paid (
+        payout_id INTEGER PRIMARY KEY REFERENCES ledger_payouts(id),
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE ledger_warnings (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        round_id INTEGER NOT NULL REFERENCES rounds(id),
+        claim_id INTEGER NOT NULL,
+        serial INTEGER NOT NULL,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE ledger_log (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        via TEXT,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    """,
+]

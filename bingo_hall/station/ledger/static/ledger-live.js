@@ -1,0 +1,42 @@
+// The round's prizes in money on the caller page and /display: the line is drawn by the station
+// (GET /ledger/games/<id>/prizes, in the page's language) and fetched again whenever something
+// that changes it happens: a sale, a prize rule (the ledger's own event), an award, a new round. On the caller page, a
+// claim on a card not sold for the round shows its warning (the claim event says `unsold`).
+import { fill } from "/web/static/dom.js";
+import { Station } from "/static/station.js";
+
+function ledgerLine(box) {
+  const gid = Station.gameId;
+  const lang = document.documentElement.lang || "en";
+  let asked = 0;
+
+  async function refresh() {
+    const mine = ++asked;
+    const resp = await fetch(`/ledger/games/${gid}/prizes?lang=${encodeURIComponent(lang)}`);
+    if (!resp.ok || mine !== asked) return;
+    box.innerHTML = await resp.text();
+    box.dataset.loaded = String(mine);
+  }
+
+  if (gid === null) return;
+  const again = () => { refresh().catch(() => {}); };
+  for (const kind of ["ledger", "round", "end", "snapshot"]) Station.listen(kind, again);
+  // a prize awarded may change the line (a jackpot won); claims, which also send these events,
+  // do not, so a room of phones on /display asks only when the number of awards changes
+  const snap = Station.state || {};
+  let awards = snap.prizes ? snap.prizes.awarded.length : snap.scores ? snap.scores.awards.length : null;
+  const awarded = (n) => { if (awards !== null && n !== awards) again(); awards = n; };
+  Station.listen("prize", (data) => awarded(data.awarded.length));
+  Station.listen("scores", (data) => awarded(data.awards.length));
+  const warning = document.getElementById("ledger-warning");
+  if (warning) {
+    Station.listen("claim", (made) => {  // the claim's answer: `unsold` when not sold
+      warning.hidden = !made.unsold;
+      warning.textContent = made.unsold ? fill(warning.dataset.unsold, made.unsold) : "";
+    });
+    Station.listen("round", () => { warning.hidden = true; });
+  }
+}
+
+const box = document.getElementById("ledger-prizes");
+if (box) ledgerLine(box);

@@ -1,0 +1,80 @@
+// The ledger page: every form posts to the ledger's JSON API with the page's CSRF token; a
+// refusal is shown on the message line and nothing changes; a change reloads the page (which
+// the station draws) and says what was done. A card scanned at the door, by a USB scanner that
+// types its code into the field or by the camera (scan.js), is sold at once.
+import { onScanned } from "/verify/static/panel.js";
+
+function ledgerPage(root) {
+  const gid = root.dataset.game;
+  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  const T = JSON.parse(document.getElementById("ledger-strings").textContent);
+  const $ = (id) => document.getElementById(id);
+  const DONE = "ledger-done";
+  const lang = document.documentElement.lang || "en";  // the answers' language: the page's
+
+  function say(text, bad) {
+    const msg = $("ledger-message");
+    msg.hidden = !text;
+    msg.textContent = text || "";
+    msg.classList.toggle("error", !!bad);
+    msg.classList.toggle("notice", !bad);
+  }
+
+  const kept = sessionStorage.getItem(DONE);
+  if (kept) { sessionStorage.removeItem(DONE); say(kept, false); }
+
+  async function post(path, payload, done) {
+    try {
+      const resp = await fetch(`${path}?lang=${encodeURIComponent(lang)}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
+        body: JSON.stringify(payload),
+      });
+      const data = await resp.json().catch(() => ({ error: resp.statusText }));
+      if (!resp.ok) { say(data.error || resp.statusText, true); return; }
+      if (done) sessionStorage.setItem(DONE, done(data));
+      location.reload();
+    } catch (e) { say(e.message, true); }
+  }
+
+  function on(id, fn) {
+    const form = $(id);
+    if (form) form.addEventListener("submit", (ev) => { ev.preventDefault(); fn(form); });
+  }
+  const sold = (d) => T.sold.replace("{cards}", d.serials);
+
+  on("sell-range", () => post(`/api/games/${gid}/ledger/sales`,
+    { serials: $("sale-serials").value, round: $("sale-round").value }, sold));
+  function sellScanned(text) {
+    post(`/api/games/${gid}/ledger/sales`, { scan: text, round: $("sale-round").value }, sold);
+  }
+  on("sell-scan", () => sellScanned($("scan-text").value));
+  onScanned(sellScanned);  // the camera (scan.js)
+
+  on("price-form", () => post(`/api/games/${gid}/ledger/price`,
+    { amount: $("price-amount").value, book: $("price-book").value }));
+  on("currency-form", () => post("/api/ledger/currency", { currency: $("currency").value }));
+  on("prizes-form", (form) => {
+    const prizes = {};
+    form.querySelectorAll(".prize-rule").forEach((set) => {
+      const v = (n) => { const el = set.querySelector(`[name="${n}"]`); return el ? el.value.trim() : ""; };
+      prizes[set.dataset.prize] = !v("kind") ? null  // no money prize
+        : { kind: v("kind"), amount: v("amount"), percent: v("percent"), within: v("within"), jackpot: v("jackpot") };
+    });
+    post(`/api/games/${gid}/ledger/prizes`, { prizes: prizes });
+  });
+  document.querySelectorAll(".correct-form").forEach((form) => {
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const reason = form.querySelector("input").value.trim();
+      if (!reason) { say(T.need_reason, true); return; }
+      post(`/api/ledger/sales/${form.dataset.sale}/correct`, { reason: reason });
+    });
+  });
+  document.querySelectorAll("button.pay").forEach((b) => {
+    b.addEventListener("click", () => post(`/api/ledger/payouts/${b.dataset.payout}/paid`, {}));
+  });
+}
+
+const root = document.getElementById("ledger");
+if (root) ledgerPage(root);

@@ -1,0 +1,69 @@
+"""The night's summary read from the station's database (`bingo_hall.night` values). A station
+keeps its database from one club night to the next, so the games are grouped by night
+(`night_of`: the evening they started); the summary is one night's, the newest by default.
+Money is counted once: a sale for a whole game (every round) counts in its first round."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ...errors import KitError
+from ...night import GameLine, Night, Payout, RoundLine, night_of
+from . import payouts, store
+
+
+def _games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    return conn.execute(
+        "SELECT g.id, g.balls, g.created, d.name FROM games g JOIN decks d USING (deck_id) "
+        "ORDER BY g.id"
+    ).fetchall()
+
+
+def nights(conn: sqlite3.Connection) -> list[str]:
+    """The nights with games, newest first."""
+    return sorted({night_of(g["created"]) for g in _games(conn)}, reverse=True)
+
+
+def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
+    """One night's summary: `date` ("2026-11-24"), by default the newest night."""
+    known = nights(conn)
+    if date is None:
+        date = known[0] if known else ""
+    elif date not in known:
+        raise KitError(
+            f"no games on the night of {date}; the nights are: {', '.join(known) or 'none'}"
+        )
+    games = [g for g in _games(conn) if night_of(g["created"]) == date]
+    paid_out = payouts.payouts(conn)
+    lines = []
+    for g in games:
+        rounds = []
+        taken = payouts.takings(conn, g["id"])
+        for r in conn.execute(
+            "SELECT number, commitment, seed, revealed FROM rounds WHERE game_id = ? "
+            "ORDER BY number",
+            (g["id"],),
+        ).fetchall():
+            cards, cents = taken.get(r["number"], (0, 0))
+            won = tuple(
+                Payout(
+                    p["prize"],
+                    p["serial"],
+                    p["player"],
+                    p["at_call"],
+                    p["cents"],
+                    p["jackpot"],
+                    p["paid"] is not None,
+                )
+                for p in paid_out
+                if p["game_id"] == g["id"] and p["round"] == r["number"]
+            )
+            seed = r["seed"] if r["revealed"] else None
+            rounds.append(RoundLine(r["number"], cards, cents, r["commitment"], seed, won))
+        lines.append(GameLine(g["id"], g["name"], g["balls"], tuple(rounds)))
+    brought = carried = 0
+    if games:
+        brought = payouts.pot(conn, games[0]["id"] - 1)  # what earlier nights left in the pot
+        carried = payouts.pot(conn, games[-1]["id"])
+    corrected = sum(1 for g in games for sale in store.sales(conn, g["id"]) if sale.void)
+    return Night(store.currency(conn), tuple(lines), carried, corrected, brought, date)

@@ -1,0 +1,156 @@
+"""What a card's or a ticket's QR page shows and what it follows the game with, read once.
+
+The page (`static/card.js`) draws itself first from the station's HTML, then follows the game from
+the events: a call, an undo, a new round, a claim, the scores or the prize reach it as data and it
+marks its own card. It needs to know, as data, what makes its card complete; it never judges:
+
+* 75 balls: the figures the game is played for (the 12 lines or the pattern's squares, from
+  `bingo_hall.claims.figures`), the squares covered without a call (FREE), the squares a false
+  claim's penalty uncovered (with the call count before which a ball no longer covers them, as
+  `claims.Penalty`), and the hall rule on the completing call;
+* 90 balls: the ticket's rows and how many complete rows the prize being played needs
+  (`bingo_hall.ticket_claims.ROWS_NEEDED`).
+
+`follow_card` and `follow_ticket` give that data (the page's `#card-state` JSON). Everything is
+built from the judged card (verify/judged.py), itself judged on the round read once
+(bingo_hall.station.round_load): a card page costs a handful of SQL queries however many balls
+have been called.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, replace
+from typing import Any
+
+from flask import render_template
+from flask_babel import get_locale
+from markupsafe import Markup
+
+from ... import claims as rules
+from ...cards import CENTRE, LINE_NAMES, SIZE, Card
+from ...ticket_claims import PRIZES, ROWS_NEEDED, Prize, PrizeMode
+from ...tickets import ROW_NAMES
+from ..model import Game
+from ..state import station_state
+from .judged import CardCheck, TicketCheck
+
+
+def game_for_deck(conn: sqlite3.Connection, deck_id: str) -> Game | None:
+    """The game a scanned card belongs to: the newest one in play with its deck, else the
+    newest finished one (its final calls are still worth seeing). One query."""
+    row = conn.execute(
+        "SELECT * FROM games WHERE deck_id = ? ORDER BY status = 'active' DESC, id DESC LIMIT 1",
+        (deck_id,),
+    ).fetchone()
+    return Game.from_row(row) if row else None
+
+
+@dataclass(frozen=True)
+class CardAwards:
+    """The game's awards as a phone needs them: the rounds this card won (with the points), and
+    whether the round being played is already awarded (then nobody is told to shout)."""
+
+    won: tuple[dict[str, Any], ...]
+    awarded: bool
+
+
+def card_awards(conn: sqlite3.Connection, gid: int, serial: int) -> CardAwards:
+    """One query for what the card's holder is told about awards."""
+    rows = conn.execute(
+        "SELECT a.serial, a.points, r.number, r.number = (SELECT MAX(number) FROM rounds "
+        "WHERE game_id = a.game_id) AS now FROM awards a JOIN rounds r ON r.id = a.round_id "
+        "WHERE a.game_id = ? ORDER BY a.id",
+        (gid,),
+    ).fetchall()
+    won = tuple(
+        {"round": a["number"], "points": a["points"]} for a in rows if a["serial"] == serial
+    )
+    return CardAwards(won, any(a["now"] for a in rows))
+
+
+def _index(cell: tuple[int, int]) -> int:
+    return cell[0] * SIZE + cell[1]
+
+
+def follow_card(checked: CardCheck, awards: CardAwards) -> dict[str, Any]:
+    """The data the 75-ball card page follows the game with (squares numbered row by row,
+    0-24)."""
+    card, r = checked.card, checked.judged_by
+    centre_free = card.number_at(*CENTRE) is None or r.free_centre  # covered without a call
+    free = [_index(CENTRE)] if centre_free else []
+    cleared: dict[int, int] = {}  # a false claim's squares: uncovered for balls called before
+    for p in checked.penalties:
+        for cell in p.cells:
+            cleared[_index(cell)] = max(cleared.get(_index(cell), 0), p.after_call)
+    return {
+        "layout": "card",  # the variant's layout (ClaimsKind.layout), as the screens name it
+        "game": checked.game_id,
+        "serial": card.serial,
+        "round": checked.round,
+        "calls": list(checked.calls),
+        "numbers": [card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)],
+        "free": free,
+        "cleared": sorted(cleared.items()),
+        "figures": _figures(card, r),
+        "lines": _figures(card, replace(r, pattern=None)),  # after a change of pattern
+        "completing_call_only": r.completing_call_only,
+        "puntos": r.mode == rules.PUNTOS,
+        "pattern": None if r.pattern is None else r.pattern.name,
+        "awarded": awards.awarded,
+        "won": list(awards.won),
+    }
+
+
+def _figures(card: Card, r: rules.Rules) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "cells": [_index(cell) for cell in cells],
+            "total": sum(n for cell in cells if (n := card.number_at(*cell)) is not None),
+            "central": CENTRE in cells,
+        }
+        for name, cells in rules.figures(r)
+    ]
+
+
+def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
+    """The data the 90-ball ticket page follows the game with: its rows (the numbers of each),
+    the prize being played and the complete rows each prize needs."""
+    return {
+        "layout": "ticket",
+        "game": checked.game_id,
+        "serial": checked.serial,
+        "round": checked.round,
+        "calls": list(checked.calls),
+        "rows": [
+            {"name": ROW_NAMES[i], "numbers": list(row)}
+            for i, row in enumerate(checked.ticket.rows)
+        ],
+        "prize": str(checked.verdict.prize),
+        "needs": {str(p): n for p, n in ROWS_NEEDED.items()},
+        # the game's prize sequence: the one the prize being played belongs to
+        "sequence": [str(p) for p in _sequence(checked.verdict.prize)],
+    }
+
+
+def _sequence(prize: Prize) -> tuple[Prize, ...]:
+    return next((seq for seq in PRIZES.values() if prize in seq), PRIZES[PrizeMode.SPANISH])
+
+
+#: the named patterns a game may be played for (bingo_hall.patterns), and a drawn one
+PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
+
+
+def follow_words(follow: dict[str, Any]) -> Markup:
+    """The page's words for card.js (verify/_follow_words.html): the same for every card of a
+    game in a language, so rendered once per language, figures and prizes, and kept (a join storm
+    of a thousand phones then translates nothing)."""
+    key = (str(get_locale() or "en"), tuple(follow.get("sequence", ())))
+    kept = station_state().page_words
+    text = kept.get(key)
+    if text is None:
+        names = [*LINE_NAMES, *PATTERN_NAMES]
+        text = render_template("verify/_follow_words.html", follow=follow, names=names)
+        kept[key] = text
+    return Markup(text)

@@ -1,0 +1,149 @@
+"""Request admission on the event loop (issue 29): what a request must show before a worker
+thread is given it, so that a guest on the Wi-Fi can never make the Maestro wait.
+
+- **Who asks.** A request from the laptop itself, or one that carries a valid caller credential
+  (the login cookie or an API token, checked by the station's `credential_check`), is the
+  Maestro's: it runs in workers of its own that no guest request can occupy (`server.HallServer`).
+- **Its body.** The whole body is read here, on the event loop, bounded by size (`MAX_BODY`,
+  `MAX_GUEST_BODY`) and by a deadline for all of it (`BODY_S`, `MAESTRO_BODY_S`), before any
+  worker is given the request. An unfinished body costs a socket, never a thread.
+- **The answers the server gives itself** (408, 413, 431, 503) carry the same security headers as
+  every page (`security.HEADERS`) and close the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .security import HEADERS
+
+#: the largest body the Maestro may send (a deck file; Flask's MAX_CONTENT_LENGTH agrees)
+MAX_BODY = 16 * 1024 * 1024
+#: the largest body a guest may send (a score entry is at most 32 KB; a table's set-up less)
+MAX_GUEST_BODY = 1024 * 1024
+#: seconds a guest has to send a whole body, and the Maestro (a deck over a slow Wi-Fi)
+BODY_S = 10.0
+MAESTRO_BODY_S = 60.0
+
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+#: (the request's headers, lower-case names) -> does it carry a valid caller credential?
+CredentialCheck = Callable[[Mapping[bytes, bytes]], bool]
+
+_SECURITY = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+
+
+@dataclass(frozen=True)
+class Words:
+    """What the server says itself, before it knows the reader's language: in English, then
+    in Spanish, one line each."""
+
+    en: str
+    es: str
+
+    def __str__(self) -> str:
+        return f"{self.en}\n{self.es}"
+
+
+def answer_bytes(status: int, reason: str, words: Words) -> bytes:
+    """A whole HTTP/1.1 answer, written by the server itself: plain text, the security
+    headers, and `Connection: close`."""
+    body = (str(words) + "\n").encode()
+    head = [f"HTTP/1.1 {status} {reason}".encode()]
+    head += [b"%s: %s" % pair for pair in _SECURITY]
+    head += [
+        b"content-type: text/plain; charset=utf-8",
+        b"content-length: %d" % len(body),
+        b"connection: close",
+    ]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
+
+
+async def answer(send: Send, status: int, words: Words) -> None:
+    """The same answer through ASGI (inside a request)."""
+    body = (str(words) + "\n").encode()
+    headers = [
+        *_SECURITY,
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def headers_of(scope: Mapping[str, Any]) -> dict[bytes, bytes]:
+    return {name: value for name, value in scope.get("headers", ())}
+
+
+def may_have_body(headers: Mapping[bytes, bytes]) -> bool:
+    length = headers.get(b"content-length", b"0").strip()
+    return length not in (b"", b"0") or b"transfer-encoding" in headers
+
+
+async def read_body(
+    scope: Mapping[str, Any], receive: Receive, send: Send, *, maestro: bool
+) -> Receive | None:
+    """Read the request's whole body on the event loop. Returns a `receive` that hands it to
+    the app in one message, or None when the request was answered here (413: too large; 408:
+    too slow) or the client left."""
+    headers = headers_of(scope)
+    if not may_have_body(headers):
+        return _replay(b"", receive)
+    limit = MAX_BODY if maestro else MAX_GUEST_BODY
+    deadline = MAESTRO_BODY_S if maestro else BODY_S
+    declared = headers.get(b"content-length", b"").strip()
+    if declared.isdigit() and int(declared) > limit:
+        await answer(send, 413, _too_large(limit))
+        return None
+    parts: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(deadline):
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return None
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    await answer(send, 413, _too_large(limit))
+                    return None
+                parts.append(chunk)
+                if not message.get("more_body", False):
+                    break
+    except TimeoutError:
+        await answer(
+            send,
+            408,
+            Words(
+                f"the request body did not arrive within {deadline:.0f} s",
+                f"el cuerpo de la petición no llegó en {deadline:.0f} s",
+            ),
+        )
+        return None
+    return _replay(b"".join(parts), receive)
+
+
+def _too_large(limit: int) -> Words:
+    return Words(
+        f"the request body is larger than {limit} bytes",
+        f"el cuerpo de la petición pasa de {limit} bytes",
+    )
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that gives the body read on the loop, then waits for the client to leave."""
+    given = False
+
+    async def replay() -> dict[str, Any]:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

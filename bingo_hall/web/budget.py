@@ -1,0 +1,128 @@
+"""How many connections the station keeps open, and for whom (issue 29).
+
+A guest on the hall's Wi-Fi could otherwise hold every file the station may open (about 8,000
+sockets from one phone: reconnecting streams, or a byte every 10 s), and then the Maestro's draws,
+the big screen and the login page all fail. So connections are budgeted:
+
+- **per address**: `PER_ADDRESS` open connections from one guest address. A browser opens at most
+  6 connections to one host (its streams included), so a phone needs a handful; 64 leaves room
+  for about ten phones behind one address (a guest network that shares one address).
+- **in total**: every guest connection together stays `KEPT_FOR_LAPTOP` below the open-files
+  limit, so the laptop's own connections (the Maestro's caller page, the big screen), the
+  database and the log files always find a file.
+- **the laptop** (loopback or its own LAN address) is never refused by either budget.
+
+A connection over budget is answered at once with 503 "too many connections" and closed.
+The numbers are in docs/station.md, "Security".
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import threading
+import time
+from dataclasses import dataclass
+
+from ..netaddr import lan_address
+
+#: open connections one guest address may hold
+PER_ADDRESS = 64
+#: open files always left to the laptop's connections, the database and the logs
+KEPT_FOR_LAPTOP = 1024
+#: the guests' total when the open-files limit is unknown or absent (Windows)
+DEFAULT_GUEST_TOTAL = 7168
+#: seconds the laptop's LAN address is remembered (it changes when the Wi-Fi does)
+LAN_ADDRESS_TTL_S = 30.0
+
+
+def guest_total(open_files: int) -> int:
+    """The guests' budget for an open-files limit (0: no limit known)."""
+    if open_files <= 0:
+        return DEFAULT_GUEST_TOTAL
+    return max(PER_ADDRESS, open_files - KEPT_FOR_LAPTOP)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a connection was refused, in the words of the 503 (English, then Spanish)."""
+
+    reason: str
+    address: str
+    razon: str = ""
+
+
+class LaptopAddresses:
+    """Is an address the laptop's own? Loopback always; its LAN address, asked of the OS at most
+    every LAN_ADDRESS_TTL_S (a connection must not cost a system call)."""
+
+    def __init__(self) -> None:
+        self._lan: str | None = None
+        self._asked = -LAN_ADDRESS_TTL_S
+
+    def __contains__(self, address: object) -> bool:
+        if not isinstance(address, str):
+            return False
+        try:
+            if ipaddress.ip_address(address).is_loopback:
+                return True
+        except ValueError:
+            return False
+        now = time.monotonic()
+        if now - self._asked >= LAN_ADDRESS_TTL_S:
+            self._lan, self._asked = lan_address(), now
+        return address == self._lan
+
+
+class ConnectionBudget:
+    """Open connections counted per guest address and in total; the laptop's are counted apart
+    and never refused. Used from the event loop (one thread), and locked all the same."""
+
+    def __init__(self, total: int, per_address: int = PER_ADDRESS) -> None:
+        self.total = total
+        self.per_address = per_address
+        self.laptop = LaptopAddresses()
+        self.by_address: dict[str, int] = {}
+        self.guests = 0
+        self.laptops = 0
+        self.refused = 0
+        self._lock = threading.Lock()
+
+    def admit(self, address: str | None) -> Refusal | None:
+        """Count a new connection, or say why it is refused (then nothing is counted)."""
+        key = address or "?"
+        with self._lock:
+            if key in self.laptop:
+                self.laptops += 1
+                return None
+            held = self.by_address.get(key, 0)
+            if held >= self.per_address:
+                self.refused += 1
+                return Refusal(
+                    "too many connections from this address",
+                    key,
+                    "demasiadas conexiones desde esta dirección",
+                )
+            if self.guests >= self.total:
+                self.refused += 1
+                return Refusal(
+                    "too many connections to the station",
+                    key,
+                    "demasiadas conexiones a la estación",
+                )
+            self.by_address[key] = held + 1
+            self.guests += 1
+            return None
+
+    def release(self, address: str | None) -> None:
+        """A connection that was admitted has closed."""
+        key = address or "?"
+        with self._lock:
+            held = self.by_address.get(key)
+            if held is None:
+                self.laptops = max(0, self.laptops - 1)
+                return
+            if held <= 1:
+                del self.by_address[key]
+            else:
+                self.by_address[key] = held - 1
+            self.guests -= 1

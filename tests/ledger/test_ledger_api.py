@@ -1,0 +1,402 @@
+"""The night's ledger through the station's API (issue 27): sales by range and by scan, prizes
+paid at award time and split to the cent, the jackpot won or rolled over, a claim on a card not
+sold, corrections, payouts marked paid, bad input refused whole, the summary's CSV and the
+`bingo-hall ledger` command. Expected sums are worked out by hand in each test."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+
+import pytest
+from testkit import Caller
+
+from bingo_hall.cards import LINE_CELLS
+from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.signing import card_path
+
+NBSP = "\u00a0"
+
+
+@pytest.fixture(scope="module")
+def strips():
+    return new_strip_deck(3, seed="ledger-90", name="Tiras")  # 18 tickets
+
+
+@pytest.fixture
+def hall(client, strips):
+    return Caller(client, strips)
+
+
+def row(deck, serial: int, r: int) -> list[int]:
+    """Row r of a ticket, read off its printed grid."""
+    return [n for n in deck.cards[serial - 1].grid[r] if n is not None]
+
+
+def ok(resp, status: int = 200):
+    assert resp.status_code == status, resp.get_json()
+    return resp.get_json()
+
+
+def ledger(hall, gid):
+    return ok(hall.get(f"/api/games/{gid}/ledger"))
+
+
+def log_rows(app) -> int:
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return conn.execute("SELECT COUNT(*) FROM ledger_log").fetchone()[0]
+
+
+def shared_line(strips):
+    """Ticket 1's top row and a ticket of another strip with a row ending on the same ball."""
+    a_row = row(strips, 1, 0)
+    b, r = next(
+        (t.serial, r)
+        for t in strips.cards[6:]
+        for r in range(3)
+        if a_row[-1] in row(strips, t.serial, r)
+    )
+    return a_row, b, row(strips, b, r)
+
+
+# ---- bad input ------------------------------------------------------------------------------
+
+
+def test_a_sale_overlapping_another_or_outside_the_deck_is_refused_and_nothing_is_saved(app, hall):
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1,50"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10"}), 201)
+    before = log_rows(app)
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11"})
+    assert r.status_code == 409 and r.get_json()["error"] == "card 8 is already sold in this game"
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "11-19"})
+    assert r.status_code == 400
+    assert r.get_json()["error"] == "card 19 is not in the deck (its cards are 1 to 18)"
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "11-12", "round": 3})
+    assert r.status_code == 400  # round 1 is played: sales are for round 1 or 2
+    state = ledger(hall, gid)
+    assert [s["serials"] for s in state["sales"]] == ["1-10"]
+    assert state["round_sales"] == {"cards": 10, "cents": 1500}
+    assert log_rows(app) == before
+
+
+def test_a_negative_price_and_a_percentage_over_100_are_refused_and_nothing_is_saved(hall):
+    gid = hall.new_game(draw="manual")
+    r = hall.post(f"/api/games/{gid}/ledger/price", {"amount": "-1,50"})
+    assert r.status_code == 400 and "cannot be negative" in r.get_json()["error"]
+    assert ledger(hall, gid)["price"] is None
+    r = hall.post(
+        f"/api/games/{gid}/ledger/prizes",
+        {
+            "prizes": {
+                "linea": {"kind": "percent", "percent": 20},
+                "bingo": {"kind": "percent", "percent": "100,5"},
+            }
+        },
+    )
+    assert r.status_code == 400 and "at most 100" in r.get_json()["error"]
+    r = hall.post(
+        f"/api/games/{gid}/ledger/prizes",
+        {
+            "prizes": {
+                "linea": {"kind": "percent", "percent": 40},
+                "bingo": {"kind": "percent", "percent": 61},
+            }
+        },
+    )
+    assert r.status_code == 400 and "more than 100" in r.get_json()["error"]
+    assert ledger(hall, gid)["prizes"] == []  # línea's 20 % was not kept either
+    ok(
+        hall.post(
+            f"/api/games/{gid}/ledger/prizes",
+            {"prizes": {"linea": {"kind": "percent", "percent": 60}}},
+        )
+    )
+    r = hall.post(
+        f"/api/games/{gid}/ledger/prizes", {"prizes": {"bingo": {"kind": "percent", "percent": 50}}}
+    )
+    assert r.status_code == 400  # 60 % + 50 %
+    ok(
+        hall.post(
+            f"/api/games/{gid}/ledger/prizes",
+            {"prizes": {"linea": None, "bingo": {"kind": "percent", "percent": 50}}},
+        )
+    )
+    assert [p["prize"] for p in ledger(hall, gid)["prizes"]] == ["bingo"]
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-3"})
+    assert r.status_code == 409 and "price" in r.get_json()["error"]
+
+
+def test_a_jackpot_is_played_on_the_full_house_only(hall):
+    gid = hall.new_game(draw="manual")
+    r = hall.post(
+        f"/api/games/{gid}/ledger/prizes",
+        {"prizes": {"linea": {"kind": "jackpot", "within": 10, "jackpot": "50"}}},
+    )
+    assert r.status_code == 400 and "full house" in r.get_json()["error"]
+
+
+def test_ledger_changes_are_caller_actions(client, hall):
+    gid = hall.new_game(draw="manual")
+    r = client.post(f"/api/games/{gid}/ledger/price", json={"amount": "2"})
+    assert r.status_code == 401
+    with client.session_transaction() as s:  # a logged-in page, but no CSRF token sent
+        s["caller"] = True
+    r = client.post(f"/api/games/{gid}/ledger/price", json={"amount": "2"})
+    assert r.status_code in (401, 403)
+    assert ledger(hall, gid)["price"] is None
+
+
+# ---- sales ----------------------------------------------------------------------------------
+
+
+def test_a_scanned_card_sells_its_whole_book_and_a_forged_code_sells_nothing(hall, strips):
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "5", "book": 6}))
+    url = "http://hall.local" + card_path(strips.secret, strips.deck_id, 8)
+    sale = ok(hall.post(f"/api/games/{gid}/ledger/sales", {"scan": url}), 201)
+    assert sale["serials"] == "7-12" and sale["cents"] == 500 and sale["method"] == "scan"
+    forged = url[:-2] + ("00" if not url.endswith("00") else "11")
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"scan": forged.replace("/8/", "/2/")})
+    assert r.status_code == 400
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"scan": url})
+    assert r.status_code == 409  # the book is sold already
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-7"})
+    assert r.status_code in (400, 409)  # 7 cards are not whole books (and 7 is sold)
+    assert len(ledger(hall, gid)["sales"]) == 1
+
+
+def test_a_corrected_sale_is_voided_with_its_reason_and_its_cards_can_be_sold_again(hall):
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"cents": 200}))
+    sale = ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-5"}), 201)
+    r = hall.post(f"/api/ledger/sales/{sale['sale_id']}/correct", {"reason": ""})
+    assert r.status_code == 400
+    ok(hall.post(f"/api/ledger/sales/{sale['sale_id']}/correct", {"reason": "typed 5, sold 4"}))
+    r = hall.post(f"/api/ledger/sales/{sale['sale_id']}/correct", {"reason": "again"})
+    assert r.status_code == 409
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-4"}), 201)
+    state = ledger(hall, gid)
+    assert [(s["serials"], s["void"]) for s in state["sales"]] == [
+        ("1-5", "typed 5, sold 4"),
+        ("1-4", None),
+    ]
+    assert state["round_sales"] == {"cards": 4, "cents": 800}
+    trail = ok(hall.get("/api/ledger/log"))["log"]
+    assert [e["action"] for e in trail] == ["price", "sale", "correction", "sale"]
+    assert trail[2]["detail"]["reason"] == "typed 5, sold 4" and trail[2]["via"] == "token"
+
+
+def test_cards_sold_for_the_whole_game_play_every_round_and_round_sales_only_theirs(app, client):
+    deck = new_deck(20, seed="ledger-rounds", name="Club")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "2"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-5"}), 201)  # every round
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6-7", "round": 1}), 201)
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "5-6", "round": 2})
+    assert r.status_code == 409 and r.get_json()["error"] == "card 5 is already sold for round 2"
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6", "round": 2}), 201)
+    ok(
+        hall.post(
+            f"/api/games/{gid}/ledger/prizes",
+            {"prizes": {"bingo": {"kind": "percent", "percent": 50}}},
+        )
+    )
+    # round 1: cards 1-7 play, 14,00 €, so the prize is 7,00 €
+    assert ledger(hall, gid)["prizes"][0]["amount"] == 700
+    ok(hall.post(f"/api/games/{gid}/rounds"), 201)
+    # round 2: cards 1-5 and 6 play (12,00 €): 6,00 €; card 7 was sold for round 1 only
+    assert ledger(hall, gid)["round_sales"] == {"cards": 6, "cents": 1200}
+    assert ledger(hall, gid)["prizes"][0]["amount"] == 600
+    assert "warning" not in ok(hall.post(f"/api/games/{gid}/claims", {"serial": 3}), 201)
+    claim = ok(hall.post(f"/api/games/{gid}/claims", {"serial": 7}), 201)
+    assert claim["unsold"] == {"serial": 7, "round": 2}
+    # the money is counted once: 10,00 + 4,00 in round 1, 2,00 in round 2
+    night = ok(hall.get("/api/ledger/summary"))
+    assert (night["cards"], night["taken"]) == (8, 1600)
+
+
+# ---- claims and payouts ---------------------------------------------------------------------
+
+
+def test_a_claim_on_a_card_not_sold_for_the_round_warns_and_is_recorded(hall, strips):
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-6"}), 201)
+    hall.call(gid, *row(strips, 1, 0))
+    sold = ok(hall.post(f"/api/games/{gid}/claims", {"serial": 1}), 201)
+    assert "warning" not in sold
+    unsold = ok(hall.post(f"/api/games/{gid}/claims", {"serial": 17}), 201)
+    assert unsold["warning"] == "Card 17 was not sold for this round"
+    es = hall.client.post(
+        f"/api/games/{gid}/claims?lang=es", json={"serial": 16}, headers=hall.auth
+    ).get_json()
+    assert es["warning"] == "El cartón 16 no se vendió para esta ronda"
+    assert [w["serial"] for w in ledger(hall, gid)["warnings"]] == [17, 16]
+    rec = ok(hall.get(f"/api/games/{gid}/record"))
+    assert [n["serial"] for n in rec["rounds"][0]["notes"]] == [17, 16]
+    rows = csv.DictReader(
+        io.StringIO(hall.get(f"/api/games/{gid}/record.csv").get_data(as_text=True))
+    )
+    assert [r["serial"] for r in rows if r["event"] == "warning"] == ["17", "16"]
+
+
+def test_two_winners_on_the_same_call_split_a_percentage_prize_to_the_cent(hall, strips):
+    a_row, b, b_row = shared_line(strips)
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1,50"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-18"}), 201)  # 27,00 €
+    ok(
+        hall.post(
+            f"/api/games/{gid}/ledger/prizes",
+            {"prizes": {"linea": {"kind": "percent", "percent": 35}}},
+        )
+    )
+    hall.call(gid, *[n for n in a_row + b_row if n != a_row[-1]], a_row[-1])
+    ok(hall.post(f"/api/games/{gid}/claims", {"serial": 1, "player": "Ana"}), 201)
+    ok(hall.post(f"/api/games/{gid}/claims", {"serial": b, "player": "Luis"}), 201)
+    ok(hall.post(f"/api/games/{gid}/award", {"prize": "linea"}))
+    # 35 % of 27,00 € = 9,45 €: 4,73 € to the first claim (Ana), 4,72 € to Luis
+    paid = [(p["serial"], p["player"], p["cents"]) for p in ledger(hall, gid)["payouts"]]
+    assert paid == [(1, "Ana", 473), (b, "Luis", 472)]
+    calls = len(set(a_row + b_row))
+    assert {p["at_call"] for p in ledger(hall, gid)["payouts"]} == {calls}
+
+
+def test_a_jackpot_missed_rolls_over_and_the_next_game_wins_it(hall, strips):
+    ticket = strips.cards[0]
+    house = [n for r in ticket.grid for n in r if n is not None]
+    jackpot = {"kind": "jackpot", "within": 20, "jackpot": "50", "amount": "10"}
+    g1 = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{g1}/ledger/prizes", {"prizes": {"bingo": jackpot}}))
+    others = [n for n in range(1, 91) if n not in house][:6]
+    hall.call(g1, *(house[:5] + others + house[5:]))  # the full house on call 21: too late
+    ok(hall.post(f"/api/games/{g1}/claims", {"serial": 1}), 201)
+    ok(hall.post(f"/api/games/{g1}/award", {"prize": "linea"}))
+    ok(hall.post(f"/api/games/{g1}/claims", {"serial": 1}), 201)
+    ok(hall.post(f"/api/games/{g1}/award", {"prize": "bingo"}))
+    first = ledger(hall, g1)["payouts"]
+    assert [(p["prize"], p["cents"], p["jackpot"], p["at_call"]) for p in first] == [
+        ("bingo", 1000, False, 21)
+    ]
+    ok(hall.post(f"/api/games/{g1}/end"))
+    g2 = hall.new_game(draw="manual")
+    ok(
+        hall.post(
+            f"/api/games/{g2}/ledger/prizes", {"prizes": {"bingo": {**jackpot, "jackpot": "30"}}}
+        )
+    )
+    assert ledger(hall, g2)["prizes"][0]["pot"] == 8000  # 50 rolled over + 30 of this game
+    hall.call(g2, *house)  # 15 calls: within 20
+    ok(hall.post(f"/api/games/{g2}/claims", {"serial": 1}), 201)
+    ok(hall.post(f"/api/games/{g2}/award", {"prize": "linea"}))
+    ok(hall.post(f"/api/games/{g2}/claims", {"serial": 1}), 201)
+    ok(hall.post(f"/api/games/{g2}/award", {"prize": "bingo"}))
+    second = ledger(hall, g2)["payouts"]
+    assert [(p["cents"], p["jackpot"]) for p in second] == [(8000, True)]
+    night = ok(hall.get("/api/ledger/summary"))
+    assert night["carried"] == 0 and night["awarded"] == 9000
+
+
+def test_a_75_ball_round_pays_its_winner_and_the_payout_is_marked_paid_once(client):
+    deck = new_deck(20, seed="ledger-75", name="Fiesta")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "2"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-20"}), 201)
+    ok(
+        hall.post(
+            f"/api/games/{gid}/ledger/prizes",
+            {"prizes": {"bingo": {"kind": "percent", "percent": "50"}}},
+        )
+    )
+    card = deck.card(3)
+    line = [n for r, c in LINE_CELLS["B"] if (n := card.columns[c][r]) is not None]
+    hall.call(gid, *line)
+    ok(hall.post(f"/api/games/{gid}/claims", {"serial": 3, "player": '=HYPERLINK("x")'}), 201)
+    ok(hall.post(f"/api/games/{gid}/award"))
+    (p,) = ledger(hall, gid)["payouts"]
+    assert (p["serial"], p["cents"], p["at_call"], p["paid"]) == (3, 2000, len(line), None)
+    ok(hall.post(f"/api/ledger/payouts/{p['payout_id']}/paid", {}))
+    assert hall.post(f"/api/ledger/payouts/{p['payout_id']}/paid", {}).status_code == 409
+    assert ledger(hall, gid)["payouts"][0]["paid"] is not None
+    rows = list(
+        csv.DictReader(io.StringIO(hall.get("/caller/ledger/summary.csv").get_data(as_text=True)))
+    )
+    payout = next(r for r in rows if r["row"] == "payout")
+    assert payout["player"] == '\'=HYPERLINK("x")' and payout["paid"] == "yes"
+    totals = {r["row"]: int(r["cents"]) for r in rows if r["row"].startswith("total")}
+    assert totals == {
+        "total taken": 4000,
+        "total awarded": 2000,
+        "total paid": 2000,
+        "total brought": 0,
+        "total carried": 0,
+        "total left": 2000,
+    }
+
+
+def test_each_night_has_its_own_summary_and_a_jackpot_not_won_is_brought_to_the_next(app, hall):
+    last_week = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{last_week}/ledger/price", {"amount": "2"}))
+    ok(hall.post(f"/api/games/{last_week}/ledger/sales", {"serials": "1-10"}), 201)
+    jackpot = {"kind": "jackpot", "within": 30, "jackpot": "15"}
+    ok(hall.post(f"/api/games/{last_week}/ledger/prizes", {"prizes": {"bingo": jackpot}}))
+    ok(hall.post(f"/api/games/{last_week}/end"))
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE games SET created = '2026-11-17T20:00:00Z' WHERE id = ?", (last_week,))
+    tonight = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{tonight}/ledger/price", {"amount": "1"}))
+    ok(hall.post(f"/api/games/{tonight}/ledger/sales", {"serials": "1-6"}), 201)
+    ok(
+        hall.post(
+            f"/api/games/{tonight}/ledger/prizes",
+            {"prizes": {"bingo": {**jackpot, "jackpot": "0"}}},
+        )
+    )
+    night = ok(hall.get("/api/ledger/summary"))
+    # tonight: 6,00 € taken, the 15,00 € of last week's jackpot still in the pot: brought in and
+    # carried on, so 6,00 € is left for the cause
+    assert (night["taken"], night["brought"], night["carried"], night["left"]) == (
+        600,
+        1500,
+        1500,
+        600,
+    )
+    old = ok(hall.get("/api/ledger/summary?night=2026-11-17"))
+    # last week: 20,00 € taken, 15,00 € set aside for the jackpot: 5,00 € left
+    assert (old["taken"], old["brought"], old["carried"], old["left"]) == (2000, 0, 1500, 500)
+    r = hall.get("/api/ledger/summary?night=2026-01-01")
+    assert r.status_code == 404 and "2026-01-01" in r.get_json()["error"]
+
+
+# ---- the command line ----------------------------------------------------------------------
+
+
+def test_bingo_hall_ledger_prints_the_summary_and_refuses_bad_input_in_one_line(
+    app, hall, kit_cli, tmp_path
+):
+    gid = hall.new_game(draw="manual")
+    ok(hall.post("/api/ledger/currency", {"currency": "GBP"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1.25"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-8"}), 201)
+    code, out, err = kit_cli(
+        ["ledger", "--db", app.config["DATABASE"], "--pdf", str(tmp_path / "n.pdf")]
+    )
+    assert code == 0, err
+    assert "Cards sold 8 · Money taken £10.00" in out
+    assert "Left for the cause: £10.00" in out
+    assert (tmp_path / "n.pdf").read_bytes().startswith(b"%PDF")
+    code, out, err = kit_cli(["ledger", "--db", app.config["DATABASE"], "--lang", "es"])
+    assert code == 0 and "Recaudado: 10,00" in out  # Spain writes pounds "10,00 GBP"
+    for argv in (
+        ["--db", str(tmp_path / "none.sqlite")],
+        ["--db", app.config["DATABASE"], "--lang", "fr"],
+        ["--db", app.config["DATABASE"], "--night", "1999-01-01"],
+    ):
+        code, out, err = kit_cli(["ledger", *argv])
+        assert code == 2 and err.startswith("bingo-hall: error: ") and err.count("\n") == 1
+    r = hall.post("/api/ledger/currency", {"currency": "EURO"})
+    assert r.status_code == 400

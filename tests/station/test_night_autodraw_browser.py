@@ -1,0 +1,48 @@
+"""Issue 26, item 10 in real Chromium: the Maestro starts the automatic draw on the caller page,
+balls come by themselves, Space pauses and resumes it, a reloaded page shows the station's state,
+and checking a claim pauses it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from testkit import TEST_PIN, Caller
+
+pytestmark = pytest.mark.browser
+SLOW = 20_000  # ms: the first ball comes 3 s after the start, on a busy shared machine
+
+
+def test_the_automatic_draw_runs_pauses_with_space_and_survives_a_reload(client, live_server, page):
+    hall = Caller(client)
+    gid = hall.new_game(draw="auto")
+    page.goto(f"{live_server.url}/caller/login?lang=en&next=/caller/games/{gid}")
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url(f"**/caller/games/{gid}")
+    expect(page.locator("#station")).to_have_attribute("data-live", "yes")
+    page.fill("#autodraw-every", "3")
+    page.locator("#autodraw-start button").click()
+    status = page.locator("#autodraw-status")
+    expect(status).to_contain_text("a ball every 3 s")
+    expect(page.locator(".tabla .ball.called")).to_have_count(1, timeout=SLOW)
+    page.locator("body").click(position={"x": 5, "y": 5})  # the keyboard is the page's
+    page.keyboard.press("Space")  # pauses: no ball is drawn by the key
+    expect(status).to_contain_text("paused: press Resume or Space")
+    expect(page.locator("#autodraw")).to_have_attribute("data-state", "paused")
+    drawn = page.locator(".tabla .ball.called").count()
+    page.reload()
+    expect(page.locator("#station")).to_have_attribute("data-live", "yes")
+    expect(status).to_contain_text("paused: press Resume or Space")
+    assert page.locator(".tabla .ball.called").count() == drawn
+    expect(page.locator("#autodraw-toggle")).to_contain_text("Resume")
+    page.keyboard.press("Space")  # resumes
+    expect(status).to_contain_text(re.compile(r"a ball every 3 s · next in \d s"))
+    expect(page.locator(".tabla .ball.called")).to_have_count(drawn + 1, timeout=SLOW)
+    page.fill("#claim-serial", "5")
+    page.click("#claim-check")
+    expect(status).to_contain_text("a claim is being checked")
+    page.click("#autodraw-stop")
+    expect(page.locator("#autodraw-start")).to_be_visible()
+    assert hall.get(f"/api/games/{gid}").get_json()["autodraw"]["state"] == "off"

@@ -1,0 +1,90 @@
+"""Typed configuration: one frozen HallConfig on the app's state, built once from the defaults,
+the instance's config.py and the command line; every key the hall reads is declared, and the
+environment is read in one place."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from bingo_hall.app import create_app
+from bingo_hall.web.config import DEFAULTS, ENVIRONMENT, HallConfig, from_environment
+from bingo_hall.web.instance import hall
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [
+    p for top in ("bingo_hall", "companions", "firmware_bridge") for p in (ROOT / top).rglob("*.py")
+]
+#: keys Flask and Flask-Babel read themselves (the hall sets them, never reads them)
+FLASK_KEYS = {"SESSION_COOKIE_SAMESITE", "SESSION_COOKIE_HTTPONLY", "TESTING"}
+
+
+def config_reads(tree: ast.AST) -> set[str]:
+    """The keys read as `<...>.config["KEY"]` or `<...>.config.get("KEY", ...)`."""
+    keys = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            target, key = node.value, node.slice
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "get" and node.args:
+            target, key = node.func.value, node.args[0]  # type: ignore[attr-defined]
+        else:
+            continue
+        if getattr(target, "attr", "") == "config" and isinstance(key, ast.Constant):
+            keys.add(key.value)
+    return keys
+
+
+def test_the_reader_finds_a_config_read():
+    tree = ast.parse('a = app.config["DATABASE"]\nb = current_app.config.get("MAX_JSON_BYTES", 1)')
+    assert config_reads(tree) == {"DATABASE", "MAX_JSON_BYTES"}
+
+
+def test_every_key_the_hall_reads_is_declared():
+    read = set().union(*(config_reads(ast.parse(p.read_text())) for p in SOURCES))
+    assert read - set(HallConfig.keys()) - FLASK_KEYS == set()
+
+
+def test_the_environment_is_read_in_one_place():
+    readers = [
+        p.relative_to(ROOT).as_posix()
+        for p in SOURCES
+        if any(var in p.read_text() for var in ENVIRONMENT)
+        and ("os.environ" in p.read_text() or "envvar=" in p.read_text())
+    ]
+    assert readers == ["bingo_hall/web/config.py"]
+    assert from_environment({"BINGO_HALL_PIN": "1234"}) == {"CALLER_PIN": "1234"}
+    assert from_environment({"BINGO_HALL_PIN": ""}) == {}
+
+
+def test_the_config_is_frozen_and_typed(app):
+    config = hall(app).config
+    assert isinstance(config, HallConfig)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.caller_pin = "0"  # type: ignore[misc]
+    assert config.max_json_bytes == DEFAULTS["MAX_JSON_BYTES"] == 2 * 1024 * 1024
+
+
+def test_config_py_then_the_command_line_win_over_the_defaults(tmp_path, monkeypatch):
+    monkeypatch.setenv("BINGO_HALL_PIN", "111111")
+    (tmp_path / "config.py").write_text('CALLER_PIN = "222222"\nMAX_JSON_BYTES = 1000\n')
+    from_file = create_app(instance_path=tmp_path)
+    assert hall(from_file).config.caller_pin == "222222"
+    assert hall(from_file).config.max_json_bytes == 1000
+    command_line = create_app(instance_path=tmp_path, settings={"CALLER_PIN": "333333"})
+    assert hall(command_line).config.caller_pin == "333333"
+    assert hall(command_line).config.max_json_bytes == 1000
+    (tmp_path / "config.py").unlink()
+    assert hall(create_app(instance_path=tmp_path)).config.caller_pin == "111111"
+
+
+def test_a_json_body_over_the_configured_limit_is_refused(tmp_path):
+    app = create_app(
+        {"DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "k", "MAX_JSON_BYTES": 64},
+        instance_path=tmp_path,
+    )
+    r = app.test_client().post("/api/login", json={"pin": "x" * 100})
+    assert r.status_code == 413
+    assert r.get_json()["error"] == "the request body is larger than 64 bytes"
