@@ -7,7 +7,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bingo_hall.station.events import EVENT_NAMES, EVENT_TYPES, ROOM_EVENTS, VerdictShown
+from bingo_hall.station.events import (
+    EVENT_NAMES,
+    EVENT_TYPES,
+    ROOM_EVENTS,
+    AutoDrawChanged,
+    VerdictShown,
+)
 from companions.web.live import TableChanged
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,8 +105,15 @@ def test_every_event_type_has_a_page_that_listens_for_it():
     assert EVENT_NAMES - listened_in(STATION_JS) == set()
 
 
-def test_only_the_verdict_is_kept_from_the_phones():
-    assert ROOM_EVENTS == {VerdictShown.NAME} == {e.NAME for e in EVENT_TYPES if e.ROOM_ONLY}
+def test_only_the_verdict_and_the_automatic_draw_are_kept_from_the_phones():
+    room_only = {VerdictShown.NAME, AutoDrawChanged.NAME}
+    assert ROOM_EVENTS == room_only == {e.NAME for e in EVENT_TYPES if e.ROOM_ONLY}
+
+
+def test_a_card_page_listens_for_no_event_its_stream_skips():
+    card_js = [p for p in STATION_JS if p.name == "card.js"]
+    assert card_js, "the card page's script moved: update this test"
+    assert not listened(card_js[0].read_text()) & ROOM_EVENTS
 
 
 def test_a_table_phone_listens_for_the_messages_a_table_change_sends():

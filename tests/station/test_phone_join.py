@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+from testkit import watch_csp
 
 from bingo_hall.signing import card_path
 from bingo_hall.station.phone import NUMBER_PER_ADDRESS
@@ -31,6 +32,7 @@ def test_the_join_qr_opens_a_page_made_for_phones(caller, live_server, phone390)
     join = display.split("data-join>", 1)[1].split("<", 1)[0]
     assert join.endswith("/join")
     page = phone390
+    blocked = watch_csp(page)
     page.goto(live_server.url + "/join")
     expect(page.locator("#last-call")).to_have_text("O71")
     expect(page.locator(".phone-row.l-B .phone-ball")).to_have_text(["3"])
@@ -43,6 +45,7 @@ def test_the_join_qr_opens_a_page_made_for_phones(caller, live_server, phone390)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
     big = page.locator("#last-call .number").bounding_box()
     assert big["height"] >= 80  # the last ball reads from arm's length
+    assert blocked == []  # its scripts and styles are the station's own
 
 
 @pytest.mark.browser
