@@ -201,7 +201,7 @@ def credential_check(app: Any) -> Callable[[Mapping[bytes, bytes]], bool]:
     """For the server's event loop: does a request carry a login of the current generation?
     A signature check or a hash and a set lookup, no query (the view checks again, fully)."""
     serializer = app.session_interface.get_signing_serializer(app)
-    cookie = app.config.get("SESSION_COOKIE_NAME", "session").encode()
+    cookie = app.session_interface.get_cookie_name(app).encode()
     max_age = int(app.permanent_session_lifetime.total_seconds())
     logins = _logins(app)
 

@@ -75,7 +75,7 @@ def test_static_files_are_answered_while_every_worker_is_busy(app, serve):
 
     def hold():
         busy.release()
-        release.wait(30)
+        release.wait(120)
         return "done"
 
     app.add_url_rule("/test-hold", "test_hold", hold)
@@ -88,7 +88,7 @@ def test_static_files_are_answered_while_every_worker_is_busy(app, serve):
         for t in holders:
             t.start()
         for _ in holders:
-            assert busy.acquire(timeout=30)  # every read worker is now held
+            assert busy.acquire(timeout=120)  # every read worker is now held
         status, _, body = _get(server.url + "/web/static/dom.js")
         assert status == 200 and b"export function el" in body
     finally:

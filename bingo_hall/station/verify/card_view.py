@@ -131,6 +131,8 @@ def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
         "needs": {str(p): n for p, n in ROWS_NEEDED.items()},
         # the game's prize sequence: the one the prize being played belongs to
         "sequence": [str(p) for p in _sequence(checked.verdict.prize)],
+        "over": checked.round_over,  # every prize of the round awarded
+        "won_here": sum(1 for w in checked.won if w.round == checked.round),
     }
 
 
@@ -146,7 +148,7 @@ def follow_words(follow: dict[str, Any]) -> Markup:
     """The page's words for card.js (verify/_follow_words.html): the same for every card of a
     game in a language, so rendered once per language, figures and prizes, and kept (a join storm
     of a thousand phones then translates nothing)."""
-    key = (str(get_locale() or "en"), tuple(follow.get("sequence", ())))
+    key = (str(get_locale() or "en"), follow.get("layout"), tuple(follow.get("sequence", ())))
     kept = station_state().page_words
     text = kept.get(key)
     if text is None:

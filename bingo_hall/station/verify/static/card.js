@@ -265,8 +265,17 @@ function ticketView(s, w, target) {
     const prize = w.prizes[s.prize] || s.prize;
     const head = el("p", valid ? "verdict-head yes" : "verdict-head no", fill(valid ? w.prize_won : w.no_prize, { prize }));
     if (done.length) { head.append(" "); head.appendChild(el("span", "rows", fill(w.rows_complete, { rows: done.join(", ") }))); }
-    const facts = el("p", "vfacts", `${fill(w.round, { r: s.round })} · ${w.playing_for} `);
-    facts.appendChild(el("b", "", prize));
+    const facts = el("p", "vfacts", `${fill(w.round, { r: s.round })} · `);
+    if (s.over) {
+      const none = el("span", "", w.every_prize);
+      none.dataset.playing = "none";
+      facts.appendChild(none);
+    } else {
+      facts.append(`${w.playing_for} `);
+      const playing = el("b", "", prize);
+      playing.dataset.playing = s.prize;
+      facts.appendChild(playing);
+    }
     facts.append(` · ${plural(w.calls, s.calls.length)}`);
     if (last !== null) { facts.append(` · ${w.last_call} `); facts.appendChild(el("b", "", last)); }
     const marked = s.rows.flatMap((r) => r.numbers).filter((n) => called.has(n)).length;
@@ -284,15 +293,36 @@ function ticketView(s, w, target) {
       if (r.byLast) { li.append(" · "); li.appendChild(el("span", "tag", w.by_last)); }
       ul.appendChild(li);
     }
-    wrap.querySelector("section.verdict").replaceChildren(head, facts, ul);
+    wrap.querySelector("section.verdict").replaceChildren(...won, head, facts, ul);
+  }
+  // "You won the Line": the station's words, taken from its verdict when this ticket wins
+  let won = [...target.querySelectorAll("section.verdict .won")];
+  async function wins() {
+    try {
+      const resp = await fetch(root.dataset.src, { headers: { Accept: "text/html" } });
+      if (!resp.ok) return;
+      const parsed = new DOMParser().parseFromString(await resp.text(), "text/html");
+      won = [...parsed.querySelectorAll("section.verdict .won")].map((p) => document.importNode(p, true));
+      render();
+    } catch (e) { /* offline: the next snapshot brings the ticket back */ }
   }
   function prizeOf(state) {
     s.prize = state.current || s.sequence[s.sequence.length - 1];
+    s.over = !state.current;
+    const mine = (state.awarded || [])
+      .filter((a) => (a.winners || []).some((x) => x.serial === s.serial)).length;
+    if (mine > s.won_here) wins(); // this ticket won a prize: the station says it
+    s.won_here = mine;
     return true;
   }
   return {
     render,
-    newRound() { s.prize = s.sequence[0]; },
+    newRound() {
+      s.prize = s.sequence[0];
+      s.over = false;
+      s.won_here = 0;
+      if (won.length) wins(); // its prizes are now of an earlier round, which the words say
+    },
     snapshot(d) { if (d.prizes) prizeOf(d.prizes); },
     claim() { return false; },
     scores() { return false; },
