@@ -1,6 +1,7 @@
 // Hands-free calling on the caller page: start the station's automatic draw (a ball every N
 // seconds), pause and resume it (the button or Space, through caller.js), stop it. The ticker
 // runs in the station; this page shows its state from the snapshot and the `autodraw` events.
+import { el, fill } from "/web/static/dom.js";
 import { Station as S } from "./station.js";
 
 function autodraw(root) {
@@ -39,15 +40,15 @@ function autodraw(root) {
     const status = $("autodraw-status");
     status.hidden = !on;
     if (a.state === "running") {
-      let text = S.fill(T.running, { n: a.every });
-      if (nextAt !== null) text += " · " + S.fill(T.next_in, { s: Math.max(0, Math.ceil((nextAt - Date.now()) / 1000)) });
+      let text = fill(T.running, { n: a.every });
+      if (nextAt !== null) text += " · " + fill(T.next_in, { s: Math.max(0, Math.ceil((nextAt - Date.now()) / 1000)) });
       status.textContent = text;
       $("autodraw-toggle").textContent = T.pause;
     } else if (a.state === "paused") {
       status.textContent = T.reasons[a.reason] || a.reason;
       $("autodraw-toggle").textContent = T.resume;
     }
-    $("autodraw-toggle").append(" ", S.el("kbd", null, T.space));
+    $("autodraw-toggle").append(" ", el("kbd", null, T.space));
     clearTimeout(timer);
     if (a.state === "running" && nextAt !== null) timer = setTimeout(render, 250);
   }
