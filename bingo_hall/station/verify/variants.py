@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ... import claims as rules
-from ...cards import Card
+from ...cards import LINE_NAMES, Card
 from ...errors import KitError
 from ...tickets import Ticket
 from ...variants import CARDS, STRIPS, Variant
@@ -170,7 +170,7 @@ class CardClaims(ClaimsKind):
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
     ) -> Judged:
         line = claim.line
-        if line is not None and line.upper() not in rules.LINE_NAMES:
+        if line is not None and line.upper() not in LINE_NAMES:
             raise RequestError("line is one of R1-R5, B, I, N, G, O, D1, D2")
         gid, player = game.game_id, claim.player
         card = store.game_card(conn, game, claim.serial)[1]

@@ -2,15 +2,14 @@
 // as printed (margin totals), the called numbers marked, the winning line lit and the verdict in
 // big words; a false claim shows its penalty. After the award the winning card stays up as the
 // round's final board until the Maestro starts the next round.
-// Runs once the page's deferred scripts have run, so scores.js's helpers and last board are there.
-document.addEventListener("DOMContentLoaded", function () {
-  "use strict";
-  const box = document.getElementById("claim-show");
-  const S = window.Station;
-  if (!box || !S) return;
+// The scoreboard comes in scores.js's "bingo:scores" events (a 75-ball game's /display has it; it
+// runs after this module, which comes first in the page, so its first board reaches us too).
+import { el, fill } from "/web/static/dom.js";
+import { Station as S } from "/static/station.js";
+
+function claimShow(box) {
   const T = JSON.parse(document.getElementById("claim-show-strings").textContent);
   const hero = document.querySelector(".hero");
-  const { el, fill } = S;
   const label = (name) => T.lines[name] || name;
   let shown = null; // "verdict" | "final" | null
   let finalRound = null;
@@ -167,20 +166,19 @@ document.addEventListener("DOMContentLoaded", function () {
     box.dataset.final = "yes";
   }
 
-  if (window.stationEvents) {
-    window.stationEvents.addEventListener("verdict", (ev) => {
-      const d = JSON.parse(ev.data);
-      if (!S.state || d.round !== S.state.round || shown === "final") return;
-      shown = "verdict";
-      (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
-      delete box.dataset.final;
-    });
-  }
+  S.listen("verdict", (d) => {
+    if (!S.state || d.round !== S.state.round || shown === "final") return;
+    shown = "verdict";
+    (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
+    delete box.dataset.final;
+  });
   S.onChange((kind, data, state) => {
     // The game goes on (a call, an undo, a new round): the checked card leaves the screen.
     if ((kind === "call" || kind === "undo") && shown === "verdict") hide();
     if (kind === "round" && state && finalRound !== null && state.round !== finalRound) hide();
   });
   document.addEventListener("bingo:scores", (ev) => showFinal(ev.detail));
-  if (window.BingoScores && window.BingoScores.last) showFinal(window.BingoScores.last);
-});
+}
+
+const box = document.getElementById("claim-show");
+if (box) claimShow(box);

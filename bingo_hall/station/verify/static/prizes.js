@@ -2,15 +2,15 @@
 // award a prize) and on /display (every prize, who won it, and what can still be won). The
 // state is the snapshot's `prizes`, kept live by the `prize` events (prizes.prize_state): in a
 // sequence one prize is played at a time (`current`); in Tambola every prize of `open` is.
-(function () {
-  "use strict";
-  const $ = (id) => document.getElementById(id);
-  const strings = $("prize-strings");
-  if (!strings || !window.Station) return;
+import { fill } from "/web/static/dom.js";
+import { Station as S } from "/static/station.js";
+import { claimsPanel } from "./panel.js";
+
+const $ = (id) => document.getElementById(id);
+
+function prizesPage(strings) {
   const T = JSON.parse(strings.textContent);
-  const S = window.Station;
   const gid = S.gameId;
-  const fill = window.Station.fill;
   const lang = document.documentElement.lang || "en";
   const panel = $("claims");
   let prizes = S.state && S.state.prizes;
@@ -47,7 +47,7 @@
   }
 
   // ---- caller page only ----
-  const { say, api, showCard: showTicket, listClaims, readCard } = panel ? window.ClaimsPanel(gid) : {};
+  const { say, api, showCard: showTicket, listClaims, readCard } = panel ? claimsPanel(gid) : {};
   const choice = $("claim-prize");  // Tambola: the prize a claim names
   let wasOpen = null;  // the open prizes at the last render (none yet: the page just loaded)
 
@@ -141,13 +141,14 @@
     }
     render();
   });
-  if (window.stationEvents) {
-    window.stationEvents.addEventListener("prize", (ev) => {
-      const before = prizes && prizes.current;
-      prizes = JSON.parse(ev.data);
-      render();
-      if (panel && prizes.current !== before) refreshShown();
-    });
-  }
+  S.listen("prize", (data) => {
+    const before = prizes && prizes.current;
+    prizes = data;
+    render();
+    if (panel && prizes.current !== before) refreshShown();
+  });
   render();
-})();
+}
+
+const strings = $("prize-strings");
+if (strings) prizesPage(strings);
