@@ -114,7 +114,7 @@ def test_a_third_variant_plugs_into_the_deck_file_without_touching_the_manifest(
 
 def test_only_the_variants_test_the_number_of_balls():
     """Issue 25: routes, printing, the manifest and the CLI ask the variant."""
-    pattern = re.compile(r"== 90|is_ninety")
+    pattern = re.compile(r"[=!]=\s*90\b|is_ninety|equalto['\"]?\s*,\s*90\b")
     found = []
     for path in sorted((ROOT / "bingo_hall").rglob("*")):
         if not path.is_file() or path.suffix not in (".py", ".html", ".js"):
