@@ -102,6 +102,31 @@ def test_a_hosts_list_is_played_by_its_key_with_its_own_names_and_order(hall, st
     assert done["open"] == ["second-house"] and done["finished"] is False
 
 
+def test_the_amounts_in_a_hosts_list_are_what_the_ledger_pays_until_the_host_changes_them(
+    hall, strips
+):
+    """The file says Corners 250 and Full House 1000 (the second house names no sum): the
+    ledger pays those as fixed prizes; a rule set in the ledger replaces the file's sum."""
+    gid = hall.new_game(mode="diwali", draw="manual")
+
+    def fixed_sums():
+        prizes = hall.get(f"/api/games/{gid}/ledger").get_json()["prizes"]
+        return {p["prize"]: (p["kind"], p["cents"]) for p in prizes}
+
+    assert fixed_sums() == {"corners": ("fixed", 25000), "full-house": ("fixed", 100000)}
+    grid = strips.cards[0].grid
+    top = [n for n in grid[0] if n is not None]
+    bottom = [n for n in grid[2] if n is not None]
+    hall.call(gid, top[0], top[-1], bottom[0], bottom[-1])
+    hall.post(f"/api/games/{gid}/claims", {"serial": 1, "prize": "corners", "player": "Asha"})
+    assert hall.post(f"/api/games/{gid}/award", {"prize": "corners"}).status_code == 200
+    paid = hall.get(f"/api/games/{gid}/ledger").get_json()["payouts"]
+    assert [(p["prize"], p["player"], p["cents"]) for p in paid] == [("corners", "Asha", 25000)]
+    changed = {"prizes": {"full-house": {"kind": "fixed", "amount": "800"}}}
+    assert hall.post(f"/api/games/{gid}/ledger/prizes", changed).status_code == 200
+    assert fixed_sums() == {"corners": ("fixed", 25000), "full-house": ("fixed", 80000)}
+
+
 def test_the_new_game_form_offers_the_hosts_list_for_ninety_ball_decks(hall):
     # the form is behind the PIN session: log in as the caller page does
     login = hall.client.get("/caller/login").get_data(as_text=True)
