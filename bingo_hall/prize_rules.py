@@ -26,7 +26,7 @@ first is won). This module does no I/O: the station reads the file and passes it
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -34,13 +34,27 @@ from typing import Any
 from .errors import KitError
 from .tickets import PER_ROW, ROWS, Ticket
 
+
+def _same_words(template: str) -> str:
+    return template
+
+
 ROW_WORDS = {"top": 0, "middle": 1, "bottom": 2}
 POSITION_WORDS = {"first": 0, "middle": PER_ROW // 2, "last": PER_ROW - 1}
 MAX_PRIZES = 20
 
 
 class PrizeListError(KitError):
-    """A prize list (a host's TOML file) that cannot be played, worded for the host."""
+    """A prize list (a host's TOML file) that cannot be played, worded for the host: the
+    message names the file (`source`) first, then what is wrong in it."""
+
+    def __init__(self, template: str = "", /, *, source: str = "", **params: Any) -> None:
+        self.source = source
+        super().__init__(template, **params)
+
+    def text(self, translate: Callable[[str], str] = _same_words) -> str:
+        words = super().text(translate)
+        return f"{self.source}: {words}" if self.source else words
 
 
 @dataclass(frozen=True)
@@ -301,18 +315,19 @@ def parse_prize_list(text: str, source: str = "prizes.toml") -> PrizeList:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise PrizeListError(f"{source}: not a TOML file ({exc})") from None
+        raise PrizeListError("not a TOML file (%(error)s)", source=source, error=str(exc)) from None
     return _prize_list(data, source)
 
 
 def _prize_list(data: Mapping[str, Any], source: str) -> PrizeList:
-    def fail(problem: str) -> PrizeListError:
-        return PrizeListError(f"{source}: {problem}")
+    def fail(template: str, /, **params: Any) -> PrizeListError:
+        return PrizeListError(template, source=source, **params)
 
     unknown = set(data) - {"key", "name", "name_es", "open", "prize"}
     if unknown:
         raise fail(
-            f"unknown setting {sorted(unknown)[0]!r} (known: key, name, name_es, open, prize)"
+            "unknown setting %(setting)r (known: key, name, name_es, open, prize)",
+            setting=sorted(unknown)[0],
         )
     stem = source.rsplit("/", 1)[-1].removesuffix(".toml")
     key = _text(data.get("key", stem), "key", fail)
@@ -324,21 +339,25 @@ def _prize_list(data: Mapping[str, Any], source: str) -> PrizeList:
     if not isinstance(raw, list) or not raw:
         raise fail("no prizes: add at least one [[prize]] table")
     if len(raw) > MAX_PRIZES:
-        raise fail(f"{len(raw)} prizes; a game has at most {MAX_PRIZES}")
+        raise fail("%(n)s prizes; a game has at most %(most)s", n=len(raw), most=MAX_PRIZES)
     prizes: list[Prize] = []
     for number, entry in enumerate(raw, start=1):
         if not isinstance(entry, dict):
-            raise fail(f"prize {number} is not a table")
+            raise fail("prize %(number)s is not a table", number=number)
         prizes.append(_prize(entry, f"prize {number}", fail))
     keys = [p.key for p in prizes]
     for k in keys:
         if keys.count(k) > 1:
-            raise fail(f"two prizes have the key {k!r}")
+            raise fail("two prizes have the key %(key)r", key=k)
     for p in prizes:
         if p.after is not None and p.after not in keys:
-            raise fail(f"prize {p.key!r} comes after {p.after!r}, which is not in the list")
+            raise fail(
+                "prize %(key)r comes after %(after)r, which is not in the list",
+                key=p.key,
+                after=p.after,
+            )
         if p.after == p.key:
-            raise fail(f"prize {p.key!r} cannot come after itself")
+            raise fail("prize %(key)r cannot come after itself", key=p.key)
     _check_no_cycle(prizes, fail)
     return PrizeList(
         key=key,
@@ -356,7 +375,7 @@ def _check_no_cycle(prizes: Sequence[Prize], fail: Any) -> None:
         key: str | None = start
         while key is not None:
             if key in seen:
-                raise fail(f"prize {start!r} waits for itself through 'after'")
+                raise fail("prize %(key)r waits for itself through 'after'", key=start)
             seen.add(key)
             key = after.get(key)
 
@@ -365,20 +384,30 @@ def _prize(entry: Mapping[str, Any], where: str, fail: Any) -> Prize:
     known = {"key", "name", "name_es", "numbers", "rows", "lines", "cells", "after", "amount"}
     unknown = set(entry) - known
     if unknown:
-        raise fail(f"{where}: unknown setting {sorted(unknown)[0]!r}")
+        raise fail(
+            "%(where)s: unknown setting %(setting)r", where=where, setting=sorted(unknown)[0]
+        )
     key = _text(entry.get("key"), f"{where}: key", fail)
     if not all(c.isalnum() or c in "-_" for c in key):
-        raise fail(f"{where}: key {key!r} may hold only letters, digits, '-' and '_'")
+        raise fail(
+            "%(where)s: key %(key)r may hold only letters, digits, '-' and '_'",
+            where=where,
+            key=key,
+        )
     where = f"prize {key!r}"
     name = _text(entry.get("name", key), f"{where}: name", fail)
     kinds = [k for k in ("numbers", "rows", "lines", "cells") if k in entry]
     if not kinds:
-        raise fail(f"{where} has no rule: give numbers, rows, lines or cells")
+        raise fail("%(where)s has no rule: give numbers, rows, lines or cells", where=where)
     if "numbers" in entry and len(kinds) > 1:
-        raise fail(f"{where}: numbers cannot be combined with {kinds[1]}")
+        raise fail(
+            "%(where)s: numbers cannot be combined with %(other)s", where=where, other=kinds[1]
+        )
     if "cells" in entry and len(kinds) > 1:
         raise fail(
-            f"{where}: cells cannot be combined with {[k for k in kinds if k != 'cells'][0]}"
+            "%(where)s: cells cannot be combined with %(other)s",
+            where=where,
+            other=[k for k in kinds if k != "cells"][0],
         )
     rule: Rule
     if "numbers" in entry:
@@ -407,15 +436,20 @@ def _prize(entry: Mapping[str, Any], where: str, fail: Any) -> Prize:
 
 def _text(value: Any, what: str, fail: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise fail(f"{what} must be a non-empty text")
+        raise fail("%(what)s must be a non-empty text", what=what)
     if len(value) > 60:
-        raise fail(f"{what} is longer than 60 characters")
+        raise fail("%(what)s is longer than 60 characters", what=what)
     return value.strip()
 
 
 def _whole(value: Any, low: int, high: int, what: str, fail: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise fail(f"{what} must be a whole number from {low} to {high}")
+        raise fail(
+            "%(what)s must be a whole number from %(low)s to %(high)s",
+            what=what,
+            low=low,
+            high=high,
+        )
     return value
 
 
@@ -427,20 +461,20 @@ def _row(value: Any, what: str, fail: Any) -> int:
 
 def _rows(value: Any, where: str, fail: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not value:
-        raise fail(f'{where}: rows must be a list such as ["top"] or [1, 3]')
+        raise fail('%(where)s: rows must be a list such as ["top"] or [1, 3]', where=where)
     rows = tuple(_row(v, f"{where}: a row (top, middle, bottom or 1-{ROWS})", fail) for v in value)
     if len(set(rows)) != len(rows):
-        raise fail(f"{where}: a row is listed twice")
+        raise fail("%(where)s: a row is listed twice", where=where)
     return tuple(sorted(rows))
 
 
 def _cells(value: Any, where: str, fail: Any) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, list) or not value:
-        raise fail(f'{where}: cells must be a list such as [["top", "first"]]')
+        raise fail('%(where)s: cells must be a list such as [["top", "first"]]', where=where)
     cells: list[tuple[int, int]] = []
     for cell in value:
         if not isinstance(cell, list) or len(cell) != 2:
-            raise fail(f'{where}: a cell is [row, position], such as ["top", "last"]')
+            raise fail('%(where)s: a cell is [row, position], such as ["top", "last"]', where=where)
         row = _row(cell[0], f"{where}: a cell's row (top, middle, bottom or 1-{ROWS})", fail)
         pos = cell[1]
         if isinstance(pos, str) and pos.lower() in POSITION_WORDS:
@@ -449,7 +483,7 @@ def _cells(value: Any, where: str, fail: Any) -> tuple[tuple[int, int], ...]:
             what = f"{where}: a cell's position (first, middle, last or 1-{PER_ROW})"
             position = _whole(pos, 1, PER_ROW, what, fail) - 1
         if (row, position) in cells:
-            raise fail(f"{where}: a cell is listed twice")
+            raise fail("%(where)s: a cell is listed twice", where=where)
         cells.append((row, position))
     return tuple(cells)
 
@@ -457,13 +491,18 @@ def _cells(value: Any, where: str, fail: Any) -> tuple[tuple[int, int], ...]:
 def _amount(value: Any, where: str, fail: Any) -> int:
     """Integer cents from "500", "12.50" or 500; never a float (money is exact)."""
     if isinstance(value, bool) or isinstance(value, float):
-        raise fail(f'{where}: amount must be written as text, such as "12.50", or a whole number')
+        raise fail(
+            '%(where)s: amount must be written as text, such as "12.50", or a whole number',
+            where=where,
+        )
     try:
         amount = Decimal(str(value).strip())
     except InvalidOperation:
-        raise fail(f"{where}: amount {value!r} is not a sum of money") from None
+        raise fail(
+            "%(where)s: amount %(value)r is not a sum of money", where=where, value=value
+        ) from None
     if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
-        raise fail(f"{where}: amount must be zero or more, with at most 2 decimals")
+        raise fail("%(where)s: amount must be zero or more, with at most 2 decimals", where=where)
     if amount > 10_000_000:
-        raise fail(f"{where}: amount is larger than 10,000,000")
+        raise fail("%(where)s: amount is larger than 10,000,000", where=where)
     return int(amount * 100)

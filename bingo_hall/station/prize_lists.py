@@ -32,31 +32,31 @@ def load_prize_lists(folder: Path) -> tuple[PrizeList, ...]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise PrizeListError(
-                "%(path)s: cannot be read (%(kind)s)",
-                path=path,
+                "cannot be read (%(kind)s)",
+                source=str(path),
                 kind=exc.__class__.__name__,
             ) from None
         prize_list = parse_prize_list(text, str(path))
         key = prize_list.key
         if not all(c.isalnum() or c in "-_" for c in key):
             raise PrizeListError(
-                "%(path)s: key %(key)r may hold only letters, digits, '-' and '_' (set key = "
+                "key %(key)r may hold only letters, digits, '-' and '_' (set key = "
                 '"..." in the file)',
-                path=path,
+                source=str(path),
                 key=key,
             )
         if key in BUILT_IN or key in RESERVED:
             raise PrizeListError(
-                "%(path)s: key %(key)r is one the kit already uses; choose another",
-                path=path,
+                "key %(key)r is one the kit already uses; choose another",
+                source=str(path),
                 key=key,
             )
         if key in lists:
             raise PrizeListError(
-                "%(path)s: key %(key)r is also the key of %(source)s",
-                path=path,
+                "key %(key)r is also the key of %(other)s",
+                source=str(path),
                 key=key,
-                source=lists[key].source,
+                other=lists[key].source,
             )
         lists[key] = prize_list
     return tuple(lists.values())
