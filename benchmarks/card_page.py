@@ -56,8 +56,10 @@ def main() -> None:
             prof.disable()
         times.append(time.perf_counter() - t)
         assert r.status_code == 200, (p, r.status_code)
-    print(f"{n} distinct {args.balls}-ball pages: median {statistics.median(times) * 1000:.2f} ms,"
-          f" p90 {sorted(times)[int(n * 0.9)] * 1000:.2f} ms per page")
+    print(
+        f"{n} distinct {args.balls}-ball pages: median {statistics.median(times) * 1000:.2f} ms,"
+        f" p90 {sorted(times)[int(n * 0.9)] * 1000:.2f} ms per page"
+    )
     if prof:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(35)
 
