@@ -66,6 +66,7 @@ def register(app: Flask) -> None:
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
     app.register_blueprint(bp)
     app.jinja_env.globals["follow_words"] = card_view.follow_words
+    app.jinja_env.globals["line_labels"] = card_view.line_labels
     with app.app_context():
         games.add_snapshot_extender(_board_for_snapshot)
         games.add_call_guard(_refuse_balls_after_the_win)

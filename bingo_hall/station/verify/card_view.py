@@ -23,7 +23,7 @@ import sqlite3
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import render_template
+from flask import current_app, render_template
 from flask_babel import get_locale
 from markupsafe import Markup
 
@@ -156,3 +156,16 @@ def follow_words(follow: dict[str, Any]) -> Markup:
         text = render_template("verify/_follow_words.html", follow=follow, names=names)
         kept[key] = text
     return Markup(text)
+
+
+def line_labels() -> dict[str, Markup]:
+    """Every line's and pattern's name as a player reads it (verify/_labels.html's line_label),
+    rendered once per language and kept: a card's margin names its twelve lines."""
+    key = ("labels", str(get_locale() or "en"))
+    kept = station_state().page_words
+    labels = kept.get(key)
+    if labels is None:
+        module = current_app.jinja_env.get_template("verify/_labels.html").make_module()
+        labels = {n: Markup(module.line_label(n)) for n in (*LINE_NAMES, *PATTERN_NAMES)}
+        kept[key] = labels
+    return labels
