@@ -1,9 +1,11 @@
 """Following the caller station: which balls the board should show, worked out from the station's
 live events (docs/api.md, "Live events"), and the loop that feeds them to a `DeviceLink`.
 
-`GameView` and `SseParser` are pure. The loop takes a *source*: `station_client.HttpSource`
-(the `bingo-hall bridge` command, over HTTP) or `embedded.BrokerSource` (inside `bingo-hall
-serve`, on the in-process broker). Both yield the same SSE messages, so one piece of code serves.
+`GameView` (over the pure `bingo_hall.round_state.RoundState`, the one round state the station
+and the phones keep too) and `SseParser` are pure. The loop takes a *source*:
+`station_client.HttpSource` (the `bingo-hall bridge` command, over HTTP) or
+`embedded.BrokerSource` (inside `bingo-hall serve`, on the in-process broker). Both yield the
+same SSE messages, so one piece of code serves.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
+
+from bingo_hall.round_state import EventOutOfOrder, RoundState
 
 from .protocol import BallRefused
 
@@ -64,47 +68,46 @@ class SseParser:
 
 
 class GameView:
-    """The current round's live calls of one game, kept from its snapshot and events."""
+    """The current round's live calls of one game, kept from its snapshot and events: the pure
+    `RoundState` (the station's snapshot and the phones' card pages keep the same one), plus the
+    station's count of live calls on each call and undo, which tells a missed event."""
 
     def __init__(self) -> None:
-        self.round: int | None = None
-        self.calls: dict[int, int] = {}  # seq -> ball, in call order
-        self.ended = False
+        self.state: RoundState | None = None
+
+    @property
+    def round(self) -> int | None:
+        return None if self.state is None else self.state.round
 
     @property
     def balls(self) -> tuple[int, ...]:
-        return tuple(self.calls.values())
+        return () if self.state is None else self.state.balls_called
 
-    def load(self, snap: dict) -> None:
-        self.round = snap.get("round")
-        self.calls = {c["seq"]: c["ball"] for c in snap.get("calls", [])}
-        self.ended = snap.get("status") == "ended"
+    @property
+    def ended(self) -> bool:
+        return self.state is not None and self.state.ended
+
+    def load(self, snap: Mapping[str, Any]) -> None:
+        self.state = RoundState.from_snapshot(snap)
 
     def apply(self, event: str, data: Any) -> bool:
         """Apply one event; False when the view can no longer be trusted (a gap: the caller
         should reload the snapshot). A `round` event starts an empty board (Bingo de Puntos plays
-        a round per bingo)."""
+        a round per bingo); the same round again (its public input) changes nothing here."""
         if event == "snapshot":
             self.load(data)
             return True
-        if event == "end":
-            self.ended = True
+        if not isinstance(data, Mapping) or event not in ("call", "undo", "round", "end"):
             return True
-        if not isinstance(data, dict):
+        if self.state is None:
+            return event not in ("call", "undo")
+        if event == "round" and data.get("round") == self.state.round:
             return True
-        if event == "round":
-            if data.get("round") != self.round:
-                self.round, self.calls = data.get("round"), {}
-            return True
-        if event not in ("call", "undo"):
-            return True
-        if data.get("round") != self.round:
+        try:
+            self.state = self.state.apply(event, data)
+        except (EventOutOfOrder, KeyError, TypeError, ValueError):
             return False
-        if event == "call":
-            self.calls.setdefault(data["seq"], data["ball"])
-        else:
-            self.calls.pop(data["seq"], None)
-        return data.get("count") == len(self.calls)
+        return event not in ("call", "undo") or data.get("count") == len(self.state.calls)
 
 
 class Source(Protocol):

@@ -19,7 +19,12 @@ SOURCES = [
     p for top in ("bingo_hall", "companions", "firmware_bridge") for p in (ROOT / top).rglob("*.py")
 ]
 #: keys Flask and Flask-Babel read themselves (the hall sets them, never reads them)
-FLASK_KEYS = {"SESSION_COOKIE_SAMESITE", "SESSION_COOKIE_HTTPONLY", "TESTING"}
+FLASK_KEYS = {
+    "SESSION_COOKIE_SAMESITE",
+    "SESSION_COOKIE_HTTPONLY",
+    "SESSION_COOKIE_NAME",
+    "TESTING",
+}
 
 
 def config_reads(tree: ast.AST) -> set[str]:

@@ -3,6 +3,7 @@ events"): pure, with event streams written by hand."""
 
 from __future__ import annotations
 
+from bingo_hall.round_state import RoundState
 from firmware_bridge.follow import GameView, SseParser
 
 STREAM = (
@@ -75,3 +76,15 @@ def test_other_areas_events_and_bad_json_are_ignored():
     msgs = events('event: scores\ndata: {"x": 1}\n\nevent: call\ndata: {not json\n\n')
     assert msgs == [("scores", {"x": 1})]
     assert view.apply("scores", {"x": 1}) and view.balls == ()
+
+
+def test_the_board_keeps_the_one_round_state_the_station_and_the_phones_keep():
+    """The bridge follows a game with the pure RoundState: fed the same events, its state is the
+    state a phone's card page or the station's snapshot would have."""
+    view, state = GameView(), None
+    for event, data in events(STREAM):
+        if event == "idle":
+            continue
+        assert view.apply(event, data)
+        state = RoundState.from_snapshot(data) if state is None else state.apply(event, data)
+    assert view.state == state and view.balls == state.balls_called == (12, 47, 5)

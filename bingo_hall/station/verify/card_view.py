@@ -131,8 +131,9 @@ def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
         "needs": {str(p): n for p, n in ROWS_NEEDED.items()},
         # the game's prize sequence: the one the prize being played belongs to
         "sequence": [str(p) for p in _sequence(checked.verdict.prize)],
-        "over": checked.round_over,  # every prize of the round awarded
-        "won_here": sum(1 for w in checked.won if w.round == checked.round),
+        # the prizes this ticket won in the game, and whether the round's last one is awarded
+        "won": [{"prize": w.prize, "round": w.round} for w in checked.won],
+        "round_over": checked.round_over,
     }
 
 

@@ -265,16 +265,23 @@ function ticketView(s, w, target) {
     const prize = w.prizes[s.prize] || s.prize;
     const head = el("p", valid ? "verdict-head yes" : "verdict-head no", fill(valid ? w.prize_won : w.no_prize, { prize }));
     if (done.length) { head.append(" "); head.appendChild(el("span", "rows", fill(w.rows_complete, { rows: done.join(", ") }))); }
+    // the prizes this ticket won ("You won the Line"), and nothing played for after the last
+    const won = (s.won || []).map((x) => {
+      const name = w.prizes[x.prize] || x.prize;
+      const p = el("p", "won", x.round === s.round ? fill(w.won_prize, { prize: name }) : fill(w.won_prize_in, { prize: name, r: x.round }));
+      p.dataset.won = x.prize;
+      return p;
+    });
     const facts = el("p", "vfacts", `${fill(w.round, { r: s.round })} · `);
-    if (s.over) {
-      const none = el("span", "", w.every_prize);
-      none.dataset.playing = "none";
-      facts.appendChild(none);
+    if (s.round_over) {
+      const over = el("span", "", w.all_awarded);
+      over.dataset.playing = "none";
+      facts.appendChild(over);
     } else {
       facts.append(`${w.playing_for} `);
-      const playing = el("b", "", prize);
-      playing.dataset.playing = s.prize;
-      facts.appendChild(playing);
+      const b = el("b", "", prize);
+      b.dataset.playing = s.prize;
+      facts.appendChild(b);
     }
     facts.append(` · ${plural(w.calls, s.calls.length)}`);
     if (last !== null) { facts.append(` · ${w.last_call} `); facts.appendChild(el("b", "", last)); }
@@ -295,34 +302,19 @@ function ticketView(s, w, target) {
     }
     wrap.querySelector("section.verdict").replaceChildren(...won, head, facts, ul);
   }
-  // "You won the Line": the station's words, taken from its verdict when this ticket wins
-  let won = [...target.querySelectorAll("section.verdict .won")];
-  async function wins() {
-    try {
-      const resp = await fetch(root.dataset.src, { headers: { Accept: "text/html" } });
-      if (!resp.ok) return;
-      const parsed = new DOMParser().parseFromString(await resp.text(), "text/html");
-      won = [...parsed.querySelectorAll("section.verdict .won")].map((p) => document.importNode(p, true));
-      render();
-    } catch (e) { /* offline: the next snapshot brings the ticket back */ }
-  }
   function prizeOf(state) {
     s.prize = state.current || s.sequence[s.sequence.length - 1];
-    s.over = !state.current;
-    const mine = (state.awarded || [])
-      .filter((a) => (a.winners || []).some((x) => x.serial === s.serial)).length;
-    if (mine > s.won_here) wins(); // this ticket won a prize: the station says it
-    s.won_here = mine;
+    s.round_over = state.current === null;
+    s.won = s.won || [];
+    for (const a of state.awarded || []) {
+      const mine = a.winners.some((x) => x.serial === s.serial);
+      if (mine && !s.won.some((x) => x.prize === a.prize && x.round === s.round)) s.won.push({ prize: a.prize, round: s.round });
+    }
     return true;
   }
   return {
     render,
-    newRound() {
-      s.prize = s.sequence[0];
-      s.over = false;
-      s.won_here = 0;
-      if (won.length) wins(); // its prizes are now of an earlier round, which the words say
-    },
+    newRound() { s.prize = s.sequence[0]; s.round_over = false; },
     snapshot(d) { if (d.prizes) prizeOf(d.prizes); },
     claim() { return false; },
     scores() { return false; },
