@@ -44,6 +44,7 @@ def page(template: str, fragment: str, context: dict[str, Any]) -> str:
         template,
         str(get_locale() or "en"),
         context["deck"].deck_id,
+        context["deck"].name,
         game.game_id if game else None,
         None if follow is None else (follow.get("layout"), tuple(follow.get("sequence", ()))),
     )
