@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 TSTAMP  := $(VENV)/.installed-test
 
-.PHONY: run test dist install install-test system-test-deps catalogs clean
+.PHONY: run test check dist install install-test system-test-deps catalogs clean
 
 # `make run PORT=5001 LANG=en`: the station's port (the demo cards' QR codes follow it) and the
 # language of the demo cards and pages. LANG counts only on make's command line, never the
@@ -17,7 +17,17 @@ run: install catalogs
 
 test: install-test catalogs system-test-deps
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
+
+# The quick loop (well under a minute): lint, format, types, and the tests that need no browser
+# and no long run. `make test` is the whole suite; CI runs that.
+check: install-test catalogs
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q -n 2 -m "not browser and not slow"
 
 # The sdist and the wheel in dist/ (the wheel is built from the sdist and compiles its catalogs):
 # `pipx install ./dist/bingo_hall-*.whl` installs the kit without a clone.

@@ -396,7 +396,7 @@ def next_maestro(
     if rules.mode == PUNTOS:
         if not seating:
             return maestro
-        if maestro not in seating:
+        if maestro is None or maestro not in seating:
             return seating[0]
         return seating[(list(seating).index(maestro) + 1) % len(seating)]
     if rules.winner_becomes_maestro and winner is not None:

@@ -66,7 +66,7 @@ def pattern_from_spec(name: str | None, mask: str | None = None) -> Pattern | No
     known = ", ".join(["lines", *BUILT_IN, "custom"])
     if name is not None and not isinstance(name, str):  # a list or an object from JSON
         raise KitError("a pattern is a name: lines, four_corners, x, full_card or custom")
-    if name in (None, "", "lines"):
+    if name is None or name in ("", "lines"):
         return None
     if name == "custom":
         return custom_pattern(mask or "")

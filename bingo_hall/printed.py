@@ -12,6 +12,7 @@ import json
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from . import netaddr
@@ -130,7 +131,9 @@ def mismatch(
     if not urls:
         return None
     url = urls[-1]
-    found = dict(deck_name=deck_name, printed_url=url, printed_port=printed_port(url))
+    found: dict[str, Any] = dict(
+        deck_name=deck_name, printed_url=url, printed_port=printed_port(url)
+    )
     found |= dict(listen_host=host, listen_port=port)
     if not is_here(url, addresses):
         return Mismatch(kind="elsewhere", **found)

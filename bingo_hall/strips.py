@@ -72,7 +72,7 @@ class Strip:
         return tuple(frozenset(row) for t in self.tickets for row in t.rows)
 
 
-def _splits(b: int, low: int) -> tuple[tuple[int, int, int], ...]:
+def _splits(b: int, low: int) -> tuple[tuple[int, ...], ...]:
     return tuple(x for x in product(range(b + 1), repeat=ROWS) if sum(x) == b and min(x) >= low)
 
 
@@ -126,7 +126,9 @@ def draw_strip(key: bytes, number: int, attempt: int = 0) -> Strip:
     stream = SeededStream(key, b"strip" + number.to_bytes(4, "big") + attempt.to_bytes(2, "big"))
     counts = _column_counts(stream)
     layouts = [_layout(counts[t], stream) for t in range(TICKETS_PER_STRIP)]
-    grids = [[[None] * COLUMNS for _ in range(ROWS)] for _ in range(TICKETS_PER_STRIP)]
+    grids: list[list[list[int | None]]] = [
+        [[None] * COLUMNS for _ in range(ROWS)] for _ in range(TICKETS_PER_STRIP)
+    ]
     for c in range(COLUMNS):
         numbers = list(_RANGES[c])
         stream.shuffle(numbers)

@@ -1,4 +1,7 @@
-"""Checking a 90-ball claim against the calls: pure helpers for the station (docs/decks.md).
+"""Checking a 90-ball claim against the calls: pure helpers (docs/decks.md). The station judges
+prizes with `prize_rules` (every list, Tambola's included); this module keeps the rows of a
+ticket (`complete_rows`, `rows_completed_by_last_call`) and the Spanish and UK sequences by their
+old names, read from `prize_rules`' lists.
 
 A ticket's lines are its three rows. The prizes come in a fixed sequence, the game's mode:
 
@@ -17,7 +20,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .tickets import ROWS, Ticket
+from .prize_rules import SPANISH, UK, RowsRule
+from .tickets import Ticket
 
 
 class PrizeMode(StrEnum):
@@ -35,19 +39,20 @@ class Prize(StrEnum):
     FULL_HOUSE = "full-house"
 
 
+# The sequences and the rows each prize needs are `prize_rules`' lists (SPANISH, UK): one source.
+_LISTS = {PrizeMode.SPANISH: SPANISH, PrizeMode.UK: UK}
+
 #: The prizes of each mode, in the order they are played.
 PRIZES: dict[PrizeMode, tuple[Prize, ...]] = {
-    PrizeMode.SPANISH: (Prize.LINEA, Prize.BINGO),
-    PrizeMode.UK: (Prize.ONE_LINE, Prize.TWO_LINES, Prize.FULL_HOUSE),
+    mode: tuple(Prize(p.key) for p in rules.prizes) for mode, rules in _LISTS.items()
 }
 
 #: How many complete rows of one ticket each prize needs.
 ROWS_NEEDED: dict[Prize, int] = {
-    Prize.LINEA: 1,
-    Prize.BINGO: ROWS,
-    Prize.ONE_LINE: 1,
-    Prize.TWO_LINES: 2,
-    Prize.FULL_HOUSE: ROWS,
+    Prize(p.key): p.rule.needed
+    for rules in _LISTS.values()
+    for p in rules.prizes
+    if isinstance(p.rule, RowsRule)
 }
 
 

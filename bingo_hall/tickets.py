@@ -95,7 +95,7 @@ def check_ticket(ticket: Ticket) -> None:
         if sum(n is not None for n in row) != PER_ROW:
             raise DeckError(f"{where}: row {r} must have exactly 5 numbers")
     for c in range(COLUMNS):
-        column = [grid[r][c] for r in range(ROWS) if grid[r][c] is not None]
+        column = [n for r in range(ROWS) if (n := grid[r][c]) is not None]
         if not column:
             raise DeckError(f"{where}: column {c + 1} is empty")
         if any(a >= b for a, b in zip(column, column[1:])):

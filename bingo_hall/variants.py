@@ -15,7 +15,7 @@ Adding a game kind is a subclass here plus one entry in each adapter's table: no
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
@@ -24,8 +24,8 @@ from .cards import Card, check_card
 from .claims import Mode
 from .deck import check_deck, generate_deck
 from .errors import DeckError, KitError
+from .prize_rules import BUILT_IN, Prize, PrizeList
 from .strips import check_strips, generate_strips, strips_of
-from .ticket_claims import PRIZES, PrizeMode
 from .tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 
 T = TypeVar("T", Card, Ticket)
@@ -44,23 +44,64 @@ class PrizePlan:
     """The prizes a game plays, as data: what the ledger pays and the screens list.
 
     `mode` is the word the API and the database use for the plan ("normal", "points",
-    "linea-bingo", "lines-house"); `prizes` are the prizes' names in the order they are played.
+    "linea-bingo", "lines-house", "tambola" or a host's own list); `prizes` are the prizes' keys
+    in the order they are listed. A 90-ball plan carries its `prize_list` (`prize_rules`): the
+    rule of each prize, its names and, in an open set, which prize waits for another; the plan is
+    that list seen by the station, not a copy of it.
     """
 
     mode: str
     prizes: tuple[str, ...]
     order: PrizeOrder = PrizeOrder.SEQUENCE
+    prize_list: PrizeList | None = None
 
-    def next_prize(self, awarded: Sequence[str]) -> str | None:
+    @classmethod
+    def of(cls, prize_list: PrizeList) -> PrizePlan:
+        """The plan that plays `prize_list` (its key is the plan's mode)."""
+        order = PrizeOrder.OPEN if prize_list.open_at_once else PrizeOrder.SEQUENCE
+        return cls(prize_list.key, tuple(p.key for p in prize_list.prizes), order, prize_list)
+
+    def next_prize(self, awarded: Collection[str]) -> str | None:
         """In a sequence, the prize being played after `awarded`; None once all are won."""
         left = self.open_prizes(awarded)
         return left[0] if left else None
 
-    def open_prizes(self, awarded: Sequence[str]) -> tuple[str, ...]:
-        """The prizes that can still be won: the next one of a sequence, or every prize of an
-        open set not awarded yet."""
+    def open_prizes(self, awarded: Collection[str]) -> tuple[str, ...]:
+        """The prizes that can be won now: the next one of a sequence, or every prize of an
+        open set not awarded yet (and not waiting for another prize, in a host's list)."""
+        if self.prize_list is not None:
+            return tuple(p.key for p in self.prize_list.open_prizes(awarded))
         left = tuple(p for p in self.prizes if p not in awarded)
         return left[:1] if self.order == PrizeOrder.SEQUENCE else left
+
+    def finished(self, awarded: Collection[str]) -> bool:
+        """True once every prize is won: the round has nothing left to draw for."""
+        return all(p in awarded for p in self.prizes)
+
+    def prize(self, key: str) -> Prize:
+        """The prize `key` of a 90-ball plan, with its rule and names (KeyError otherwise)."""
+        if self.prize_list is None:
+            raise KeyError(key)
+        return self.prize_list.prize(key)
+
+    def name(self, key: str, lang: str) -> str:
+        """A prize's name in `lang` (its key where the plan has no names)."""
+        try:
+            return self.prize(key).name(lang)
+        except KeyError:
+            return key
+
+    def list_names(self) -> dict[str, str]:
+        """The plan's own name by language ("Tambola (Housie)...", a host's list's name)."""
+        if self.prize_list is None:
+            return {"en": self.mode}
+        return {lang: self.prize_list.name(lang) for lang in ("en", "es")}
+
+    def names(self) -> dict[str, dict[str, str]]:
+        """Every prize's names by language, for the screens: {key: {"en": ..., "es": ...}}."""
+        if self.prize_list is None:
+            return {}
+        return {p.key: {"en": p.name("en"), "es": p.name("es")} for p in self.prize_list.prizes}
 
 
 class Variant(ABC, Generic[T]):
@@ -119,14 +160,16 @@ class Variant(ABC, Generic[T]):
     def plans(self) -> tuple[PrizePlan, ...]:
         """Every prize plan this variant can play; the first is the default."""
 
-    def plan(self, mode: str | None) -> PrizePlan:
-        """The plan named `mode` (None: the default); KitError for a mode it does not play."""
+    def plan(self, mode: str | None, extra: Sequence[PrizePlan] = ()) -> PrizePlan:
+        """The plan named `mode` (None: the default), among the variant's own and `extra` (a
+        host's lists); KitError for a mode it does not play."""
+        plans = (*self.plans, *extra)
         if mode is None:
-            return self.plans[0]
-        for p in self.plans:
+            return plans[0]
+        for p in plans:
             if p.mode == mode:
                 return p
-        names = ", ".join(repr(p.mode) for p in self.plans)
+        names = ", ".join(repr(p.mode) for p in plans)
         raise KitError(f"a {self.balls}-ball game's mode is one of {names}, not {mode!r}")
 
 
@@ -186,8 +229,8 @@ class Cards75(Variant[Card]):
 
 
 class Strips90(Variant[Ticket]):
-    """The 90-ball game: strips of six 3x9 tickets, prizes one after another (línea, bingo; or
-    one line, two lines, full house)."""
+    """The 90-ball game: strips of six 3x9 tickets; prizes one after another (línea, bingo; or
+    one line, two lines, full house) or all open at once (Tambola), as `prize_rules` lists."""
 
     key = "strips"
     balls = 90
@@ -249,7 +292,7 @@ class Strips90(Variant[Ticket]):
 
     @property
     def plans(self) -> tuple[PrizePlan, ...]:
-        return tuple(PrizePlan(str(m), tuple(str(p) for p in PRIZES[m])) for m in PrizeMode)
+        return tuple(PrizePlan.of(p) for p in BUILT_IN.values())
 
 
 CARDS = Cards75()

@@ -168,7 +168,9 @@ def winner(totals: Sequence[int], sides: Sequence[str], target: int) -> str | No
     return sides[list(totals).index(best)]
 
 
-def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
+def replay(
+    settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The shell's entry point: `players` are the two sides (a player, or a pair "Ana & Beto");
     each entry is one hand, `{"teams": [hand, hand]}` in the order of `players`."""
     rules = rules_from_settings(settings)

@@ -27,13 +27,16 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from bingo_hall.rng import SeededStream
 from companions.clue_solver import Clause, Counting, Problem, advise
 from companions.errors import EntryError
 
 ENVELOPE = "envelope"
-_WHY_MEMO: dict[tuple, dict[tuple[int, int, bool], list[tuple]]] = {}  # setup -> fact -> chains
+_WHY_MEMO: dict[
+    tuple[object, ...], dict[tuple[int, int, bool], list[tuple[Event, ...]]]
+] = {}  # setup -> fact -> chains
 CATEGORIES = ("suspect", "weapon", "room")
 
 
@@ -209,13 +212,14 @@ class Notebook:
         self.hand_sizes = sizes
         self.events: list[Event] = []
         self._known: dict[tuple[int, int], bool] | None = None
-        self._counting = None
+        self._counting: Counting | None = None
         mine = self.players.index(me)
         setup = tuple(((i, mine, CARDS[i].id in my_cards),) for i in range(len(CARDS)))
         self._setup: tuple[Clause, ...] = setup
-        if self.known() is None:
+        known = self.known()
+        if known is None:
             raise EntryError("Your cards do not fit the hand sizes", field="my_cards")
-        self._baseline = dict(self.known())  # what the setup alone proves
+        self._baseline = dict(known)  # what the setup alone proves
 
     # -- events ------------------------------------------------------------------------------
     def suggest(
@@ -266,7 +270,14 @@ class Notebook:
             raise Contradiction([i + 1 for i in bad])
 
     def make_suggestion(
-        self, suggester, suspect, weapon, room, passed=None, shown_by=None, card=None
+        self,
+        suggester: Any,
+        suspect: Any,
+        weapon: Any,
+        room: Any,
+        passed: Any = None,
+        shown_by: Any = None,
+        card: Any = None,
     ) -> Suggestion:
         self._player(suggester, "suggester")
         cards = (
@@ -304,7 +315,7 @@ class Notebook:
                 raise EntryError("Only the suggester sees the card shown", field="card")
         return Suggestion(suggester, *cards, passed=tuple(between), shown_by=shown_by, card=card)
 
-    def make_accusation(self, player, suspect, weapon, room) -> Accusation:
+    def make_accusation(self, player: Any, suspect: Any, weapon: Any, room: Any) -> Accusation:
         self._player(player, "player")
         return Accusation(
             player,
@@ -313,7 +324,7 @@ class Notebook:
             card_id(room, "room", "room"),
         )
 
-    def make_seen(self, holder, card) -> Seen:
+    def make_seen(self, holder: Any, card: Any) -> Seen:
         if holder != ENVELOPE:
             self._player(holder, "holder")
         if card not in CARD_INDEX:
@@ -361,7 +372,7 @@ class Notebook:
                     event.suggester,
                 )
 
-    def _player(self, name, field: str) -> None:
+    def _player(self, name: object, field: str) -> None:
         if name not in self.players:
             raise EntryError("Unknown player: %(player)s", field=field, player=name)
 
@@ -389,7 +400,7 @@ class Notebook:
         if isinstance(event, Suggestion):
             three = [idx[c] for c in event.cards]
             out: list[Clause] = [((c, loc(p), False),) for p in event.passed for c in three]
-            if event.card is not None:
+            if event.card is not None and event.shown_by is not None:  # a card shown has a shower
                 out.append(((idx[event.card], loc(event.shown_by), True),))
             elif event.shown_by is not None:
                 out.append(tuple((c, loc(event.shown_by), True) for c in three))
@@ -410,7 +421,7 @@ class Notebook:
             self._known = self.counting().known()
         return self._known
 
-    def status(self, card: str) -> dict:
+    def status(self, card: str) -> dict[str, Any]:
         """{"holder": a player, "envelope" or "unknown", "excluded": places known to lack it}."""
         if card not in CARD_INDEX:
             raise EntryError("Unknown card: %(value)s", field="card", value=card)
@@ -470,7 +481,11 @@ class Notebook:
             card, loc, has = fact
             if not has:  # "not there" often follows from "it is over there"
                 holder = next(
-                    (lo for lo in range(len(self.players) + 1) if self.known().get((card, lo))),
+                    (
+                        lo
+                        for lo in range(len(self.players) + 1)
+                        if (self.known() or {}).get((card, lo))
+                    ),
                     None,
                 )
                 if holder is not None:
@@ -481,7 +496,7 @@ class Notebook:
         memo.setdefault(fact, []).append(tuple(self.events[k] for k in found))
         return found
 
-    def _setup_key(self) -> tuple:
+    def _setup_key(self) -> tuple[object, ...]:
         return (self.players, self.me, tuple(sorted(self.my_cards)), self.hand_sizes)
 
     def counting(self) -> Counting:
@@ -501,7 +516,7 @@ class Notebook:
             for i, card in enumerate(CARDS)
         }
 
-    def advice(self, room: str | None = None, samples: int = 200) -> list[dict]:
+    def advice(self, room: str | None = None, samples: int = 200) -> list[dict[str, Any]]:
         """Suggestions I could make, the most revealing first (expected bits; see `advise`).
 
         `room` is the room I stand in (a suggestion must name it); None ranks every room. The

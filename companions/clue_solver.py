@@ -79,7 +79,7 @@ class Problem:
 
     def satisfiable(self, events: Iterable[int] | None = None, extra: Sequence[int] = ()) -> bool:
         clauses = self.cnf(events) + [[x] for x in extra]
-        return pycosat.solve(clauses) != "UNSAT"
+        return bool(pycosat.solve(clauses) != "UNSAT")
 
     def known_by_sat(self) -> dict[tuple[int, int], bool] | None:
         """Every cell that all consistent deals agree on, or None when there is no such deal.
@@ -225,13 +225,13 @@ class Counting:
         self._steps = steps
         self._forward: list[dict[int, int]] = [{start: 1}]
         self._edges: list[list[tuple[int, list[tuple[int, int]]]]] = []
-        for i, (_card, options, closes) in enumerate(steps):
-            checks, empty = limits[i + 1]
+        for i, (_card, choices, closes) in enumerate(steps):
+            caps, empty = limits[i + 1]
             layer: dict[int, int] = {}
             edges = []
             for state, ways in self._forward[-1].items():
                 out = []
-                for lo, room, take, bits in options:
+                for lo, room, take, bits in choices:
                     if not state & room:
                         continue
                     nxt = (state - take) | bits
@@ -239,7 +239,7 @@ class Counting:
                         if nxt & closes != closes:
                             continue
                         nxt &= ~closes
-                    if nxt & empty or any((nxt >> sh) & _MASK > cap for sh, cap in checks):
+                    if nxt & empty or any((nxt >> sh) & _MASK > cap for sh, cap in caps):
                         continue
                     out.append((lo, nxt))
                     layer[nxt] = layer.get(nxt, 0) + ways
@@ -375,7 +375,7 @@ def advise(
     return scored
 
 
-_RULES_CACHE: dict[tuple, list[list[int]]] = {}
+_RULES_CACHE: dict[tuple[tuple[int, ...], tuple[int, ...]], list[list[int]]] = {}
 
 
 def _rules_cnf(categories: tuple[int, ...], hand_sizes: tuple[int, ...]) -> list[list[int]]:

@@ -219,7 +219,7 @@ class Hand:
 class Match:
     """A match of Domino Bingo between two players, fed hand by hand and event by event."""
 
-    def __init__(self, players: list[str], settings: dict | None = None) -> None:
+    def __init__(self, players: list[str], settings: dict[str, Any] | None = None) -> None:
         settings = {**DEFAULT_SETTINGS, **(settings or {})}
         for key, value in settings.items():  # a setup form types "30" or "Tradicional"
             if isinstance(value, str):
@@ -246,13 +246,13 @@ class Match:
         self.history: list[Rubber] = []
         self.hand: Hand | None = None  # the hand being played
         self.hands_played = 0
-        self.sheet: list[dict] = []  # one line per finished hand, for the score sheet
+        self.sheet: list[dict[str, Any]] = []  # one line per finished hand, for the score sheet
         self.winner: str | None = None
 
     # -- events ------------------------------------------------------------------------------
     def start_hand(self, trump: int) -> Hand:
         """A new hand with the trump shown by the turned tile; the lead alternates."""
-        self._open(expect_hand=False)
+        self._between_hands()
         leader = self.players[self.hands_played % 2]
         self.hand = Hand(self.hands_played + 1, _suit(trump), leader)
         return self.hand
@@ -292,7 +292,7 @@ class Match:
             raise EntryError("The game is already closed this hand", field="type")
         hand.closed_by = player
 
-    def tricks(self, player: str, tiles: list | None = None, points: int | None = None) -> int:
+    def tricks(self, player: str, tiles: list[Any] | None = None, points: int | None = None) -> int:
         """The tricks a player took: the tiles (each counted once) or a typed total."""
         hand = self._open()
         self._player(player)
@@ -315,7 +315,8 @@ class Match:
                         player=other,
                     )
             hand.captured[player] = captured
-            points = sum(tile_points(t, hand.trump, self.settings["variant"]) for t in captured)
+            variant = self.settings["variant"]
+            points = sum([tile_points(t, hand.trump, variant) for t in captured])
         elif type(points) is not int or not 0 <= points <= table_total:
             raise EntryError(
                 "Trick points are between 0 and %(total)s",
@@ -358,7 +359,7 @@ class Match:
         goal = self.scoring.rubber_points
         over = [p for p in candidates if self.points[p] >= goal]
         if len(over) == 2 and self.points[over[0]] != self.points[over[1]]:
-            over = [max(over, key=self.points.get)]
+            over = [max(over, key=lambda p: self.points[p])]
         made = []
         for p in over:
             opp = self.points[self._opponent(p)]
@@ -383,14 +384,21 @@ class Match:
         if max(a, b) >= target and a != b:
             self.winner = self.players[0] if a > b else self.players[1]
 
-    def _open(self, expect_hand: bool = True) -> Hand | None:
+    def _open(self) -> Hand:
+        """The hand being played, or the rule that says there is none."""
+        self._not_over()
+        if self.hand is None:
+            raise EntryError("Pick the trump for the new hand first", field="trump")
+        return self.hand
+
+    def _between_hands(self) -> None:
+        self._not_over()
+        if self.hand is not None:
+            raise EntryError("Finish the hand first: both players count their tricks")
+
+    def _not_over(self) -> None:
         if self.winner is not None:
             raise EntryError("The match is over: %(player)s won", player=self.winner)
-        if expect_hand and self.hand is None:
-            raise EntryError("Pick the trump for the new hand first", field="trump")
-        if not expect_hand and self.hand is not None:
-            raise EntryError("Finish the hand first: both players count their tricks")
-        return self.hand
 
     def _player(self, player: str) -> None:
         if player is None:
@@ -403,26 +411,31 @@ class Match:
 
 
 # -- the shell's replay (docs/dev/companion-games.md) ------------------------------------------
-def _apply(match: Match, entry: dict) -> None:
+def _raw(entry: dict[str, Any], name: str) -> Any:
+    """A field as the phone sent it (or None): the Match method it goes to checks it."""
+    return entry.get(name)
+
+
+def _apply(match: Match, entry: dict[str, Any]) -> None:
     kind = entry.get("type")
     if kind == "hand":
-        match.start_hand(entry.get("trump"))
+        match.start_hand(_raw(entry, "trump"))
     elif kind == "declare":
-        match.declare(entry.get("player"), entry.get("doubles"), entry.get("bingo") is True)
+        match.declare(_raw(entry, "player"), _raw(entry, "doubles"), entry.get("bingo") is True)
     elif kind == "bingo_double":
-        match.bingo_takes_trump_double(entry.get("player"))
+        match.bingo_takes_trump_double(_raw(entry, "player"))
     elif kind == "close":
-        match.close(entry.get("player"))
+        match.close(_raw(entry, "player"))
     elif kind == "tricks":
         tiles = entry.get("tiles")
         if tiles is not None and not isinstance(tiles, list):
             raise EntryError("Not a domino tile", field="tiles")
-        match.tricks(entry.get("player"), tiles, entry.get("points"))
+        match.tricks(_raw(entry, "player"), tiles, _raw(entry, "points"))
     else:
         raise EntryError("Unknown kind of entry", field="type")
 
 
-def view(match: Match) -> dict:
+def view(match: Match) -> dict[str, Any]:
     """Everything the panel shows, JSON-able; tile values come from here, not from the page."""
     variant = match.settings["variant"]
     hand = match.hand
@@ -466,7 +479,9 @@ def view(match: Match) -> dict:
     }
 
 
-def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
+def replay(
+    settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
+) -> dict[str, Any]:
     """Rebuild the match from the table's entries, in order, and return the panel's view."""
     match = Match(players, settings)
     for entry in entries:

@@ -107,14 +107,14 @@ def _colour(colour: Any) -> Row:
 def _box(box: Any) -> int:
     if isinstance(box, bool) or not isinstance(box, int) or not 0 <= box < BOXES_PER_ROW:
         raise EntryError("There is no such box: boxes are 0 to 8 within a row", field="box")
-    return box
+    return int(box)
 
 
 def check_sum(value: Any) -> int:
     """The announced sum is the total of one, two or three six-sided dice."""
     if isinstance(value, bool) or not isinstance(value, int) or not LOWEST <= value <= HIGHEST:
         raise EntryError("The sum must be a whole number from 1 to 18", field="value")
-    return value
+    return int(value)
 
 
 class Sheet:
@@ -201,15 +201,16 @@ class Sheet:
     def breakdown(self) -> Score:
         """ "Recuento de puntos": an incomplete row scores 1 a number, a complete one its rightmost
         number; a complete 3-box column scores its pentagon; each failed throw costs 5."""
-        rows = {}
+        rows: dict[str, int] = {}
         for colour in COLOURS:
-            numbers = self.boxes[colour]
-            filled = [n for n in numbers if n is not None]
-            rows[colour] = numbers[-1] if len(filled) == BOXES_PER_ROW else len(filled)
-        columns = {}
+            filled = [n for n in self.boxes[colour] if n is not None]
+            rows[colour] = filled[-1] if len(filled) == BOXES_PER_ROW else len(filled)
+        columns: dict[int, int] = {}
         for column in self.complete_columns:
             colour, box = pentagon_of(column)
-            columns[column] = self.boxes[colour][box]
+            number = self.boxes[colour][box]
+            if number is not None:  # always: a complete column has all its boxes filled
+                columns[column] = number
         fails = -FAIL_PENALTY * self.fails
         return Score(rows, columns, fails, sum(rows.values()) + sum(columns.values()) + fails)
 
@@ -336,7 +337,7 @@ class Table:
                     player=roll.sum_by,
                     sum=roll.sum,
                 )
-        self.sheets[player].place(row.colour, entry.get("box"), value)
+        self.sheets[player].place(row.colour, _box(entry.get("box")), value)
         if roll is not None:
             roll.written[player] = entry.get("id")
             if roll.sum is None:  # the first number written fixes the sum nobody typed
@@ -469,7 +470,9 @@ def _check_settings(settings: dict[str, Any] | None) -> dict[str, bool]:
     return settings
 
 
-def replay(settings: dict[str, Any], players: list[str], entries: list[dict]) -> dict[str, Any]:
+def replay(
+    settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
+) -> dict[str, Any]:
     """Rebuild the table from its ordered entries (docs/dev/companion-games.md).
 
     Entries: `{"op": "roll", "player", "colours": [...], "sum"?}` by the active player,

@@ -93,7 +93,9 @@ class RummyMatch:
         return [p for p, t in self.totals.items() if t == low]
 
 
-def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
+def replay(
+    settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The shell's entry point: each entry is one game, `{"closed_by": name, "racks": {...}}`."""
     match = RummyMatch(tuple(players), length=settings.get("games", GAMES_PER_MATCH))
     rows = []

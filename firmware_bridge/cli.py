@@ -45,7 +45,11 @@ def bridge(ctx: click.Context, device: str, station: str, pin: str | None) -> No
     from .station_client import HttpSource
 
     check_url(device)
-    _stop_on_sigterm()
+    # Ctrl-C and a service manager's stop (SIGTERM) only ask the loop below to end: raised as an
+    # exception they could land while the link holds a lock, and the clean stop would wait on it
+    stopping = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stopping.set())
     source = HttpSource(station, pin)
     source.login()
     follower = Follower(source, link=None)
@@ -63,7 +67,7 @@ def bridge(ctx: click.Context, device: str, station: str, pin: str | None) -> No
     threading.Thread(target=drops_from_stdin, daemon=True).start()
     seen: tuple = ()
     try:
-        while True:
+        while not stopping.is_set():
             status = link.status()
             now = (status["state"], status["detail"], follower.game_id, follower.error)
             if now != seen:
@@ -73,9 +77,7 @@ def bridge(ctx: click.Context, device: str, station: str, pin: str | None) -> No
                 if link.hello and link.hello.drops_balls and now[0] == "connected":
                     click.echo("press Enter to release a ball")
                 sys.stdout.flush()
-            time.sleep(0.2)
-    except KeyboardInterrupt:
-        pass
+            stopping.wait(0.2)
     finally:
         follower.stop()
         link.stop()

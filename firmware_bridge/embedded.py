@@ -80,12 +80,12 @@ class EmbeddedBridge:
         self._thread.start()
         return self
 
-    def status(self) -> dict[str, str]:
-        status = self.link.status()
+    def status(self) -> dict[str, str | bool]:
+        status: dict[str, str | bool] = dict(self.link.status())
         hello = self.link.hello
         status["drops_balls"] = bool(hello and hello.drops_balls)
         if self.follower.error:
-            status["detail"] += f" · {self.follower.error}"
+            status["detail"] = f"{status['detail']} · {self.follower.error}"
         return status
 
     def drop(self) -> bool:

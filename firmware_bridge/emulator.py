@@ -217,8 +217,9 @@ class Emulator:
 
     def start(self) -> Emulator:
         if self.tcp is not None:
-            wire: _PtyWire | _TcpWire = _TcpWire(self.tcp)
-            self.tcp = wire.port  # a replug listens on the same port
+            tcp = _TcpWire(self.tcp)
+            self.tcp = tcp.port  # a replug listens on the same port
+            wire: _PtyWire | _TcpWire = tcp
         else:
             wire = _PtyWire()
         self._wire = wire

@@ -238,7 +238,7 @@ class DeviceLink:
                 self.shown = apply(self.shown, verb, ball)
                 if not reply.ok:
                     self.counters["errors"] += 1
-                    if verb == "SHOW" and ball > BOARD_LAMPS and reply.info[0] == "ARG":
+                    if verb == "SHOW" and ball and ball > BOARD_LAMPS and reply.info[0] == "ARG":
                         self.no_lamp.add(ball)
                     self._set_state(LinkState.ERROR, _refused(verb, ball, reply.info[0]))
                 elif not wanted or self.shown == wanted:
@@ -292,7 +292,7 @@ class DeviceLink:
                     return reply
         raise LinkLost(f"no answer to {verb} after {self.resends + 1} tries", reason="silent")
 
-    def _dispatch(self, kind: str, item: object, expect: int | None) -> Reply | None:
+    def _dispatch(self, kind: str, item: bytes | str, expect: int | None) -> Reply | None:
         if kind == "lost":
             raise LinkLost(str(item), reason="lost")
         if kind != "frame":
@@ -337,7 +337,7 @@ class DeviceLink:
     def _read(self, port: serial.SerialBase, inbox: queue.Queue, decoder: FrameDecoder) -> None:
         while True:
             try:
-                data = port.read(port.in_waiting or 1)
+                data = port.read(port.in_waiting or 1)  # type: ignore[attr-defined]  # every serial_for_url port has it; the stub's SerialBase does not
             except Exception as exc:  # pyserial raises several types on unplug
                 if port.is_open:
                     inbox.put(("lost", f"device lost: {exc}"))
@@ -351,7 +351,7 @@ class DeviceLink:
         port, self._port = self._port, None
         if port is not None:
             try:
-                port.cancel_read()
+                port.cancel_read()  # type: ignore[attr-defined]  # as in_waiting above
             except Exception:
                 pass
             try:
@@ -360,10 +360,10 @@ class DeviceLink:
                 pass
 
 
-def _refused(verb: str, ball: int, code: str) -> str:
+def _refused(verb: str, ball: int | None, code: str) -> str:
     """What the Maestro reads when the board refuses a SHOW or HIDE. A 90-ball game's balls
     76-90 have no lamp on a 75-lamp board: the rest of the board still follows the game."""
-    if code == "ARG" and ball > BOARD_LAMPS:
+    if code == "ARG" and ball is not None and ball > BOARD_LAMPS:
         return (
             f"device answered ERR ARG to {verb} {ball}: this board has no lamp for {ball} "
             f"(a 90-ball game needs a 90-lamp board; balls up to {BOARD_LAMPS} are still lit)"

@@ -138,7 +138,7 @@ def apply(shown: tuple[int, ...], verb: str, ball: int | None) -> tuple[int, ...
     """What the board shows after a command it acknowledged (the host's model of the board)."""
     if verb == "CLEAR":
         return ()
-    if verb in ("SHOW", "HIDE"):
+    if verb in ("SHOW", "HIDE") and ball is not None:
         rest = tuple(b for b in shown if b != ball)
         return rest + (ball,) if verb == "SHOW" else rest
     return shown

@@ -23,6 +23,18 @@ CHROMIUM_ARGS = [
 ]
 
 
+#: fixtures that start Chromium: a test that asks for one is a browser test, marked or not
+BROWSER_FIXTURES = {"page", "phone", "browser", "context", "new_context"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`make check` leaves out the browser tests (-m "not browser"): every test that opens
+    Chromium carries the marker, whether its file says so or not."""
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compiled_catalogs():
     """`make` compiles the .po catalogs; do it here too when pytest runs on its own."""
@@ -134,6 +146,15 @@ def serve() -> Iterator[Callable[..., LiveServer]]:
     yield start
     for s in servers:
         s.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def patient_expectations() -> None:
+    """A page's expected state is awaited up to 15 s, not Playwright's 5 s: with both cores busy a
+    page can take longer to show it. A bound on a wait for what the page shows, never a sleep."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")

@@ -26,9 +26,11 @@ CONNECTION = {"open", "error", "message"}
 FIRST = "snapshot"
 
 #: `es.addEventListener("call", ...)`, `window.stationEvents.addEventListener("scores", ...)`,
-#: `source.addEventListener("view", ...)`: listeners on a stream (not on document or a button)
+#: `source.addEventListener("view", ...)`, the station modules' `Station.listen("prize", ...)`:
+#: listeners on a stream (not on document or a button)
 LISTENER = re.compile(
-    r"\b(?:es|source|stationEvents|events|stream)\s*\.\s*addEventListener\(\s*[\"']([\w-]+)[\"']"
+    r"(?:\b(?:es|source|stationEvents|events|stream)\s*\.\s*addEventListener|\b(?:S|Station)\s*\.\s*listen)"
+    r"\(\s*[\"']([\w-]+)[\"']"
 )
 #: `for (const kind of ["snapshot", "call", ...]) es.addEventListener(kind, ...)`
 LISTENED_LIST = re.compile(r"for\s*\(\s*(?:const|let|var)\s+\w+\s+of\s+\[([^\]]*)\]\s*\)")

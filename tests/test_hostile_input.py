@@ -216,6 +216,7 @@ def assert_refusal_is_readable(r) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
+@pytest.mark.slow
 def test_no_body_reaches_a_500_and_a_refused_one_changes_nothing(fuzzed, data):
     hall = fuzzed
     method, url = data.draw(st.sampled_from(routes_with_bodies(hall)), label="route")
@@ -249,6 +250,7 @@ HOSTILE_SEGMENTS = [
 ]
 
 
+@pytest.mark.slow
 def test_no_hostile_url_segment_reaches_a_500(fuzzed):
     """Every route, each argument in turn replaced by a hostile segment (huge ids, Unicode
     digits, bytes that are not UTF-8): a 4xx or a page, never a 5xx."""
@@ -417,6 +419,7 @@ def _depth(value) -> int:
         max_leaves=20,
     )
 )
+@pytest.mark.slow
 def test_the_byte_scan_counts_nesting_as_the_parser_would(value):
     """Brackets inside strings (escaped quotes included) do not count."""
     assert nesting_depth(json.dumps(value).encode()) == _depth(value)

@@ -3,6 +3,7 @@ two lines, and bingo / full house; and which rows the last call completed."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,6 +87,7 @@ TICKETS = [t for s in generate_strips(3, seed="claims") for t in s.tickets]
     st.permutations(range(1, 91)),
     st.integers(min_value=0, max_value=90),
 )
+@pytest.mark.slow
 def test_complete_rows_and_prizes_follow_from_the_grid(ticket, order, n):
     calls = list(order[:n])
     called = set(calls)

@@ -12,6 +12,7 @@ import pytest
 from bingo_hall.cards import Card
 from bingo_hall.errors import DeckError, KitError
 from bingo_hall.manifest import new_variant_deck, parse_deck
+from bingo_hall.prize_rules import SPANISH, TAMBOLA, UK
 from bingo_hall.tickets import Ticket
 from bingo_hall.variants import (
     CARDS,
@@ -46,12 +47,20 @@ def test_a_game_the_kit_does_not_play_is_refused_naming_the_games_it_does(balls)
         variant_for(balls)
 
 
-def test_the_ninety_ball_prizes_are_the_spanish_and_the_uk_sequences():
-    spanish, uk = STRIPS.plans
+def test_the_ninety_ball_prizes_are_the_spanish_and_uk_sequences_and_tambola_open_at_once():
+    spanish, uk, tambola = STRIPS.plans
     assert (spanish.mode, spanish.prizes) == ("linea-bingo", ("linea", "bingo"))
     assert (uk.mode, uk.prizes) == ("lines-house", ("one-line", "two-lines", "full-house"))
+    assert tambola.mode == "tambola" and len(tambola.prizes) == 6
     assert STRIPS.plan(None) == spanish
-    assert {p.order for p in STRIPS.plans} == {PrizeOrder.SEQUENCE}
+    assert [p.order for p in STRIPS.plans] == [
+        PrizeOrder.SEQUENCE,
+        PrizeOrder.SEQUENCE,
+        PrizeOrder.OPEN,
+    ]
+    # one idea, not two copies: each plan carries the prize list that judges its prizes
+    assert [p.prize_list for p in STRIPS.plans] == [SPANISH, UK, TAMBOLA]
+    assert tambola.open_prizes([]) == tambola.prizes
 
 
 def test_a_seventy_five_ball_round_plays_one_bingo_in_normal_and_in_puntos():
@@ -105,7 +114,7 @@ def test_a_third_variant_plugs_into_the_deck_file_without_touching_the_manifest(
 
 def test_only_the_variants_test_the_number_of_balls():
     """Issue 25: routes, printing, the manifest and the CLI ask the variant."""
-    pattern = re.compile(r"== 90|is_ninety")
+    pattern = re.compile(r"[=!]=\s*90\b|is_ninety|equalto['\"]?\s*,\s*90\b")
     found = []
     for path in sorted((ROOT / "bingo_hall").rglob("*")):
         if not path.is_file() or path.suffix not in (".py", ".html", ".js"):

@@ -21,13 +21,24 @@ def restart_with_pin(app, pin: str) -> None:
     app.config["CALLER_PIN"] = pin
 
 
-def eventually(check: Callable[[], object], timeout: float = 5.0) -> None:
-    """Wait for something another thread or process does, failing with what was awaited."""
+def eventually(check: Callable[[], object], timeout: float = 30.0) -> None:
+    """Wait for something another thread or process does, failing with what was awaited. The
+    timeout only bounds a failing wait (a passing one ends as soon as the check holds): it is
+    generous, because with both cores busy a subprocess can take seconds to start."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(f"not true after {timeout} s: {check.__doc__ or check}")
         time.sleep(0.01)
+
+
+def scripts_ran(page) -> None:
+    """Wait until a station page's scripts have all run: its live stream opens only after every
+    module of the page ran (station.js), and then says data-live="yes". A click made before that
+    could be lost on a busy machine."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#station")).to_have_attribute("data-live", "yes")
 
 
 def page_login(client) -> str:

@@ -263,8 +263,9 @@ class Ink:
     def __init__(self, c: Canvas, theme: Theme) -> None:
         c.setFont(BOLD, 10)  # registers both fonts in the document
         c.setFont(REGULAR, 10)
-        self.bold = c._doc.getInternalFontName(BOLD)
-        self.regular = c._doc.getInternalFontName(REGULAR)
+        doc = c._doc  # type: ignore[attr-defined]  # reportlab's one way to a font's PDF name
+        self.bold = doc.getInternalFontName(BOLD)
+        self.regular = doc.getInternalFontName(REGULAR)
         self.numbers = rgb_fill(theme.numbers)
         self.totals = rgb_fill(theme.totals)
 

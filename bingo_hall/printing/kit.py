@@ -17,7 +17,7 @@ from reportlab.lib.colors import HexColor, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Frame, Paragraph
+from reportlab.platypus import Flowable, Frame, Paragraph
 
 from ..cards import LETTERS, column_range
 from ..errors import KitError
@@ -218,7 +218,7 @@ def draw_rules(c: Canvas, page: tuple[float, float], lang: str, game: int = 75) 
             "li", base, leftIndent=14, bulletIndent=2, bulletFontSize=BODY_PT, spaceAfter=3.5
         ),
     }
-    story = [
+    story: list[Flowable] = [
         Paragraph(text, styles[kind], bulletText="\u2022" if kind == "li" else None)
         for kind, text in rules_blocks(lang, game)
     ]

@@ -53,7 +53,8 @@ def _capacity_bits(version: int) -> int:
 
 
 def _segment_bits(length: int, version: int) -> int:
-    return 4 + length_in_bits(MODE_ALPHA_NUM, version) + 11 * (length // 2) + 6 * (length % 2)
+    count_bits = length_in_bits(MODE_ALPHA_NUM, version)  # type: ignore[arg-type]  # the stub says Final[int], not the Literal
+    return 4 + count_bits + 11 * (length // 2) + 6 * (length % 2)
 
 
 def qr_version(longest: str) -> int:
@@ -99,7 +100,7 @@ def _ecc(data: list[int], n: int) -> list[int]:
 
 def _codewords(data: str, version: int) -> list[int]:
     """Data and error-correction codewords, interleaved as the symbol stores them."""
-    count_bits = length_in_bits(MODE_ALPHA_NUM, version)
+    count_bits = length_in_bits(MODE_ALPHA_NUM, version)  # type: ignore[arg-type]  # the stub says Final[int], not the Literal
     acc, nbits = (MODE_ALPHA_NUM << count_bits) | len(data), 4 + count_bits
     values = [_ALPHA[ch] for ch in data]
     for i in range(0, len(values) - 1, 2):
@@ -123,7 +124,7 @@ def _codewords(data: str, version: int) -> list[int]:
         at += b.data_count
         data_blocks.append(chunk)
         ecc_blocks.append(_ecc(chunk, b.total_count - b.data_count))
-    out = []
+    out: list[int] = []
     for group in (data_blocks, ecc_blocks):
         for i in range(max(len(g) for g in group)):
             out.extend(g[i] for g in group if i < len(g))

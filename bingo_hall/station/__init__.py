@@ -9,7 +9,19 @@ from flask import Blueprint, Flask
 
 from ..web import db as core_db
 from ..web import errors, i18n
-from . import api, auth, autodraw, caller, display, games, hall_settings, phone, phrases, schema
+from . import (
+    api,
+    auth,
+    autodraw,
+    caller,
+    display,
+    games,
+    hall_settings,
+    phone,
+    phrases,
+    prize_lists,
+    schema,
+)
 
 #: the station's templates and its static files (served at /static/)
 assets = Blueprint(
@@ -29,5 +41,6 @@ def register(app: Flask) -> None:
     errors.register_error_page(app, "/", "station/error.html")
     i18n.set_default_language(app, hall_settings.house_language)
     phrases.init_app(app)
+    prize_lists.init_app(app)
     with app.app_context():
         games.add_snapshot_extender(autodraw.snapshot_part)

@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 
 from ..errors import KitError
 from ..manifest import parse_deck
+from ..variants import STRIPS
 from ..web.db import get_db
 from ..web.errors import RequestError
 from ..web.security import local_path
@@ -25,7 +26,7 @@ from .decks import list_decks, store_deck
 from .games import get_game, newest_active_game, snapshot, start_game
 from .hall_settings import load as hall_settings
 from .requests import NewGame
-from .variants import game_kind
+from .variants import KINDS, game_kind
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
 
@@ -84,8 +85,9 @@ def new():
         except RequestError as exc:
             error, status = exc.message(), exc.status
     active = newest_active_game(conn)
+    strips = KINDS[STRIPS.key].plans()  # the kit's 90-ball plans, then the host's own
     return render_template(
-        "caller/new.html", decks=list_decks(conn), error=error, active=active
+        "caller/new.html", decks=list_decks(conn), error=error, active=active, plans90=strips
     ), status
 
 

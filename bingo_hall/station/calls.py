@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import fields
 
 from .. import draw as rules
 from ..web.db import transaction
@@ -33,8 +34,8 @@ def _replayed(conn: sqlite3.Connection, game_id: int, key: str | None, kind: typ
     if row is None:
         return None
     stored = json.loads(row["response"])
-    fields = kind.__dataclass_fields__
-    return kind(**{k: v for k, v in stored.items() if k in fields})
+    names = {f.name for f in fields(kind)}
+    return kind(**{k: v for k, v in stored.items() if k in names})
 
 
 def _remember(conn: sqlite3.Connection, key: str | None, done: Call | UndoneCall) -> None:

@@ -13,6 +13,7 @@ import sqlite3
 from typing import Any
 
 from ..manifest import Deck, deck_from_dict
+from ..variants import variant_for
 from ..web.errors import Conflict, NotFound
 from .state import station_state
 
@@ -63,6 +64,7 @@ def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             "free_centre": bool(r["free_centre"]),
             "cards": r["cards"],
             "game": r["game"],  # 75, or 90 for strips (the manifest's `game`)
+            "kind": variant_for(r["game"]).key,  # "cards" or "strips": what the form offers
             "added": r["added"],
         }
         for r in rows

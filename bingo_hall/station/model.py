@@ -14,7 +14,6 @@ from enum import StrEnum
 from typing import Any
 
 from ..claims import Mode
-from ..ticket_claims import PrizeMode
 from ..variants import Variant, variant_for
 from .spoken import call_label
 
@@ -41,7 +40,7 @@ class Game:
     created: str
     ended: str | None
     balls: int = 75  # 90 for a deck of strips (the manifest's `game`)
-    prizes: PrizeMode | None = None  # the 90-ball prize sequence; None in the 75-ball game
+    prizes: str | None = None  # the 90-ball prize plan's key (mode); None in the 75-ball game
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> Game:
@@ -56,7 +55,7 @@ class Game:
             created=r["created"],
             ended=r["ended"],
             balls=r["balls"],
-            prizes=PrizeMode(r["prizes"]) if r["prizes"] else None,
+            prizes=r["prizes"] or None,
         )
 
     @property
@@ -69,7 +68,7 @@ class Game:
         return variant_for(self.balls)
 
     def to_json(self) -> dict[str, Any]:
-        """The API's game: a 90-ball game's `mode` is its prize sequence (docs/api.md)."""
+        """The API's game: a 90-ball game's `mode` is its prize plan (docs/api.md)."""
         return {**asdict(self), "mode": self.prizes or self.mode}
 
 

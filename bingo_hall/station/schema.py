@@ -9,6 +9,8 @@ Step 2 (90-ball strips, docs/decks.md): a game has `balls` (75 or 90, from its d
 and, for 90, `prizes` (the prize sequence it plays: `linea-bingo` or `lines-house`); the calls
 table is rebuilt so that its CHECK admits balls up to 90 (SQLite cannot alter a CHECK), keeping
 every call, undone ones included, with its id and seq.
+
+Step 4 (Tambola, docs/claims.md): `prizes` names any 90-ball prize plan, the kit's or a host's.
 """
 
 MIGRATIONS: list[str] = [
@@ -93,5 +95,14 @@ MIGRATIONS: list[str] = [
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
+    """,
+    # 4: a 90-ball game's `prizes` names any prize plan, the kit's (Tambola) or a host's own list
+    # read from prizes/*.toml (issue 28), so its CHECK of two words goes (a column's own CHECK is
+    # dropped with it; SQLite 3.35+)
+    """
+    ALTER TABLE games ADD COLUMN prize_plan TEXT CHECK (length(prize_plan) BETWEEN 1 AND 60);
+    UPDATE games SET prize_plan = prizes;
+    ALTER TABLE games DROP COLUMN prizes;
+    ALTER TABLE games RENAME COLUMN prize_plan TO prizes;
     """,
 ]

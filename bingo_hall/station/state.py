@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask
 
 from ..manifest import Deck
+from ..prize_rules import PrizeList
 from ..web.instance import area_state
 
 SnapshotExtender = Callable[[sqlite3.Connection, int], dict[str, Any]]
@@ -45,6 +46,8 @@ class StationState:
     page_gate: threading.BoundedSemaphore = field(
         default_factory=lambda: threading.BoundedSemaphore(PAGE_RENDERS)
     )
+    #: the host's own 90-ball prize lists (`prizes/*.toml`), read once at start-up
+    prize_lists: tuple[PrizeList, ...] = ()
 
 
 def station_state(app: Flask | None = None) -> StationState:

@@ -21,6 +21,7 @@ from ..variants import CARDS, STRIPS, PrizePlan, Variant
 from ..web.errors import RequestError
 from .model import Game
 from .requests import NewGame
+from .state import station_state
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,15 @@ class GameKind(ABC):
     def board(self) -> tuple[BoardRow, ...]:
         """The Tabla Confrontadora, row by row."""
 
+    def plans(self) -> tuple[PrizePlan, ...]:
+        """Every prize plan a game of this kind can play here; the first is the default."""
+        return self.variant.plans
+
+    def plan(self, mode: str | None) -> PrizePlan:
+        """The plan named `mode` (None: the default); KitError for one not played here."""
+        plans = self.plans()
+        return self.variant.plan(mode, plans[len(self.variant.plans) :])
+
 
 class CardGame(GameKind):
     """75 balls: Bingo Normal or Bingo de Puntos; FREE in the centre as the deck or the host
@@ -87,9 +97,10 @@ class CardGame(GameKind):
 
 
 class StripGame(GameKind):
-    """90 balls: a prize plan (línea then bingo, or one line, two lines, full house); no centre.
-    The caller form sends the plan as `prizes`; the JSON API as `mode`, where "normal" (its
-    default) is the Spanish plan."""
+    """90 balls: a prize plan (línea then bingo; one line, two lines, full house; Tambola, every
+    prize open at once; or a host's own list from `prizes/*.toml`); no centre. The caller form
+    sends the plan as `prizes`; the JSON API as `mode`, where "normal" (its default) is the
+    Spanish plan."""
 
     variant = STRIPS
     caller_panel = "caller/_prizes.html"
@@ -105,11 +116,11 @@ class StripGame(GameKind):
             )
         asked = new.prizes if new.prizes is not None else new.mode
         try:
-            plan = self.variant.plan(None if asked == "normal" else asked)
+            plan = self.plan(None if asked == "normal" else asked)
         except KitError:
             raise RequestError(
-                "a 90-ball game's mode is 'linea-bingo' (línea, then bingo) or 'lines-house' "
-                "(one line, two lines, full house)"
+                "a 90-ball game's mode is one of %(modes)s",
+                modes=", ".join(repr(p.mode) for p in self.plans()),
             ) from None
         if new.free_centre not in (None, False):
             raise RequestError(
@@ -120,6 +131,10 @@ class StripGame(GameKind):
     @property
     def board(self) -> tuple[BoardRow, ...]:
         return tuple(BoardRow("", range(10 * row + 1, 10 * row + 11)) for row in range(9))
+
+    def plans(self) -> tuple[PrizePlan, ...]:
+        """The kit's lists, then the host's own (read from `prizes/*.toml` at start-up)."""
+        return (*self.variant.plans, *(PrizePlan.of(p) for p in station_state().prize_lists))
 
 
 #: the station's part of each variant, by `Variant.key`
@@ -143,4 +158,13 @@ def prize_plan(game: Game) -> PrizePlan:
     """The prizes a game plays, in order (or open at once), as its variant's data: what the
     screens list and a ledger pays. The plan is named by the game's API `mode` (its prize plan in
     the 90-ball game, normal or points in the 75-ball game)."""
-    return variant_of(game).plan(str(game.prizes or game.mode))
+    mode = str(game.prizes or game.mode)
+    try:
+        return game_kind(game).plan(mode)
+    except KitError:  # a host's list whose file left the prizes folder since the game began
+        raise KitError(
+            "game %(n)s plays the prize list %(mode)r, which is no longer in the prizes folder; "
+            "put its file back and restart the station",
+            n=game.game_id,
+            mode=mode,
+        ) from None

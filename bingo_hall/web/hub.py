@@ -16,7 +16,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,7 +69,7 @@ class Subscription:
 
     def pending(self) -> list[Event]:
         """The events waiting, taken out (for a hand-over)."""
-        out = []
+        out: list[Event] = []
         while True:
             try:
                 event = self._queue.get_nowait()
@@ -314,7 +314,7 @@ class EventStream:
         """The stream's timing and filter, started at `now`."""
         return StreamPace(now, self.heartbeat_s, self.max_seconds, self.skip)
 
-    def _lines(self) -> Iterator[bytes]:
+    def _lines(self) -> Generator[bytes, None, None]:
         yield self.head
         pace = self.pace(time.monotonic())
         while not pace.over(time.monotonic()):

@@ -12,7 +12,7 @@ area: every folder named `translations` inside bingo_hall/, companions/ or firmw
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -82,12 +82,21 @@ def catalog_dirs() -> list[str]:
     return [str(p) for p in found]
 
 
+def in_lang(names: Mapping[str, str]) -> str:
+    """A name given as data in several languages ({"en": ..., "es": ...}, such as a host's prize
+    list), in the reader's language, else in English."""
+    lang = str(get_locale() or "en")
+    return names.get(lang) or names.get("en") or next(iter(names.values()), "")
+
+
 def init_app(app: Flask) -> None:
     dirs = catalog_dirs()
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(dirs))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     Babel(app, locale_selector=select_locale)
     app.register_blueprint(bp)
+    app.jinja_env.globals["in_lang"] = in_lang
+    app.jinja_env.filters["in_lang_filter"] = in_lang
 
     @app.context_processor
     def _lang() -> dict:

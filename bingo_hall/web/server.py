@@ -44,7 +44,7 @@ from a2wsgi.wsgi import Body, build_environ
 try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is the fallback
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HTTPProtocol
 except ImportError:  # pragma: no cover - a platform without httptools wheels
-    from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
 from ..errors import KitError
 from .admission import Words, answer_bytes, headers_of, may_have_body, read_body
@@ -188,7 +188,7 @@ class _Relay(Subscription):
 
     def __init__(self, hall: HallServer, hub: EventHub, channel: Hashable) -> None:
         super().__init__(hub, channel, 1)
-        self.hall, self.loop = hall, hall.loop
+        self.hall, self.loop = hall, asyncio.get_running_loop()  # made on the loop, by _pump
         self.lives: set[_Live] = set()
         self._events: list[Event | None] = []
         self._lock = threading.Lock()
@@ -280,7 +280,7 @@ class HallServer:
         check = hall(self.flask).credential_check
         return check is not None and check(headers_of(scope))
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Any, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
@@ -337,7 +337,7 @@ class HallServer:
         view = self.flask.view_functions.get(endpoint)
         return getattr(view, LIVE_STREAM, False)
 
-    async def _stream(self, scope: dict, receive: Callable, send: Callable, maestro: bool) -> None:
+    async def _stream(self, scope: Any, receive: Callable, send: Callable, maestro: bool) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is None:  # run without a lifespan (lifespan="off")
             self._started(loop)
@@ -377,15 +377,17 @@ class HallServer:
             self.streams -= 1
             body.close()  # unsubscribes (EventStream.close) and runs the view's on_close
 
-    async def _pump(self, stream: EventStream, scope: dict, send: Callable) -> None:
+    async def _pump(self, stream: EventStream, scope: Any, send: Callable) -> None:
         """Write one stream: its head through uvicorn, then its events straight to the socket
         (through its channel's _Relay), until it ends, the client leaves or the server stops."""
         await send({"type": "http.response.body", "body": stream.head, "more_body": True})
         conn = _connection.get()
+        if conn is None:  # never: every request reaches the app through _Protocol
+            raise RuntimeError("a stream outside the station's HTTP protocol")
         # a response of unknown length: httptools says whether it framed it in chunks; h11 does
         # for HTTP/1.1, and not at all (the connection's end ends it) for HTTP/1.0
         chunked = conn.response_chunked(scope)
-        live = _Live(stream, conn, chunked, self.loop.time())
+        live = _Live(stream, conn, chunked, asyncio.get_running_loop().time())
         hub, channel = stream.sub.hub, stream.sub.channel
         relay = self.relays.get((id(hub), channel))
         if relay is None or relay.closed:
@@ -417,7 +419,7 @@ class HallServer:
         """Heartbeats and stream ends for every open screen, once a second."""
         while True:
             await asyncio.sleep(1.0)
-            now = self.loop.time()
+            now = asyncio.get_running_loop().time()
             for live in list(self.lives):
                 live.tick(now)
             self.collector.tick(now)
@@ -469,7 +471,7 @@ class UvicornConnection(_HTTPProtocol):
         return self.loop.time()
 
     # --- admission ------------------------------------------------------------------------
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) and peer else None
         refusal = self.hall.budget.admit(self.address)

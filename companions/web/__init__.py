@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 
 class ShellBlueprint(Blueprint):
     @cached_property
-    def jinja_loader(self) -> FileSystemLoader:  # type: ignore[override]
+    def jinja_loader(self) -> FileSystemLoader:
         game_templates = sorted(p for p in HERE.glob("*/templates") if p.is_dir())
         return FileSystemLoader([str(HERE / "templates"), *map(str, game_templates)])
 

@@ -22,6 +22,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
 
 from bingo_hall.web.db import get_db
@@ -67,7 +68,7 @@ def entry_error(exc: EntryError):
 
 
 # --- start or join -----------------------------------------------------------------------------
-def to_the_tables() -> Response:
+def to_the_tables() -> ResponseReturnValue:
     """`/` of `bingo-hall companions` (registered on the app there, not on the blueprint)."""
     return redirect(url_for("companions.index", **_keep_lang()))
 
@@ -192,10 +193,10 @@ def new_table(game: str):
             "companions/new.html", kind=kind, errors=errors, form=request.form
         ), 400
     except EntryError as exc:
-        field = f"setting.{exc.field}" if exc.field else None
+        setting = f"setting.{exc.field}" if exc.field else None
         if as_json:
-            return error_response(400, exc.text(gettext), field=field)
-        errors = {field or "form": exc.text(gettext)}
+            return error_response(400, exc.text(gettext), field=setting)
+        errors = {setting or "form": exc.text(gettext)}
         return render_template(
             "companions/new.html", kind=kind, errors=errors, form=request.form
         ), 400
@@ -206,7 +207,7 @@ def new_table(game: str):
     return redirect(url_for("companions.table", code=table.code, **_keep_lang()))
 
 
-def _keep_lang() -> dict[str, str]:
+def _keep_lang() -> dict[str, Any]:
     """A `?lang=` the user chose on this page follows them to the next one."""
     lang = request.args.get("lang")
     return {"lang": lang} if lang in ("es", "en") else {}

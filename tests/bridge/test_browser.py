@@ -7,7 +7,7 @@ import os
 
 import pytest
 from playwright.sync_api import expect
-from testkit import Caller, watch_csp
+from testkit import Caller, scripts_ran, watch_csp
 
 from firmware_bridge.embedded import register as start_in_station
 
@@ -26,18 +26,19 @@ def test_the_caller_page_shows_the_board_going_away_and_coming_back(
         page.goto(f"{server.url}/caller/login?lang=en&next=/caller/games/{game}")
         page.fill("input[name=pin]", app.config["CALLER_PIN"])
         page.click("button[type=submit]")
+        scripts_ran(page)
         box = page.locator("#bhp-device")
         expect(box).to_have_class("bhp-device state-connected")
         expect(box.locator(".bhp-detail")).to_contain_text("combo bhk-emu 1.0")
         box.scroll_into_view_if_needed()
         page.screenshot(path=os.environ.get("BHP_SHOT", "/tmp/bhp-connected.png"))
         page.click("#bhp-drop")  # the machine releases a ball; it becomes the call
-        expect(page.locator(".tabla .ball.called")).to_have_count(1, timeout=5000)
+        expect(page.locator(".tabla .ball.called")).to_have_count(1)
         emu.unplug()
-        expect(box).to_have_class("bhp-device state-retrying", timeout=5000)
+        expect(box).to_have_class("bhp-device state-retrying")
         expect(box.locator(".bhp-state")).to_have_text("retrying")
         emu.replug()
-        expect(box).to_have_class("bhp-device state-connected", timeout=5000)
+        expect(box).to_have_class("bhp-device state-connected")
         assert blocked == []
     finally:
         bridge.stop()

@@ -111,6 +111,7 @@ def test_a_truncated_frame_spoils_only_itself_and_the_line_it_runs_into():
     cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=30),
     crlf=st.booleans(),
 )
+@pytest.mark.slow
 def test_however_the_bytes_are_split_the_same_frames_come_out(payloads, cuts, crlf):
     wire = b"".join(encode(p) for p in payloads)
     if crlf:

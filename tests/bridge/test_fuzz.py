@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from testkit import eventually
 
 from firmware_bridge.framing import FrameDecoder, checksum
@@ -51,6 +52,7 @@ def noisy_stream(rng: random.Random, frames: int, eseq_base: int) -> tuple[bytes
     return b"".join(out) + b"\n", valid
 
 
+@pytest.mark.slow
 def test_the_host_decoder_yields_only_the_valid_events_of_100000_noisy_frames():
     stream, valid = noisy_stream(random.Random(2026), FRAMES, eseq_base=0)
     decoder = FrameDecoder()
@@ -67,6 +69,7 @@ def test_the_host_decoder_yields_only_the_valid_events_of_100000_noisy_frames():
     assert decoder.dropped > FRAMES // 2
 
 
+@pytest.mark.slow
 def test_the_bridge_survives_100000_noisy_frames_over_a_pty(emulator, link):
     emu = emulator("balldrop")
     balls: list[int] = []
@@ -85,6 +88,7 @@ def test_the_bridge_survives_100000_noisy_frames_over_a_pty(emulator, link):
     assert emu.device.lit == [4, 8, 15]
 
 
+@pytest.mark.slow
 def test_the_firmware_acts_only_on_the_valid_commands_of_100000_noisy_frames():
     from firmware_bridge.firmware.bhp_device import Device
 

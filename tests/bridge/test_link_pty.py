@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from testkit import eventually
 
 from firmware_bridge.framing import encode
@@ -129,6 +130,7 @@ def test_a_silent_device_is_noticed_and_retried(emulator, link):
     eventually(lambda: emu.device.lit == [8])
 
 
+@pytest.mark.slow
 def test_a_noisy_line_still_ends_with_the_board_correct(emulator, link):
     emu = emulator("board", drop_bytes=0.02, bad_checksum=0.2, seed=11)
     lk = link(emu.path)

@@ -5,7 +5,7 @@ import os
 
 import pytest
 from playwright.sync_api import expect
-from testkit import TEST_PIN
+from testkit import TEST_PIN, scripts_ran
 
 from bingo_hall.signing import card_path
 
@@ -52,6 +52,7 @@ def test_maestro_checks_a_typed_serial_records_the_bingo_and_awards(client, live
     page.fill("input[name=pin]", TEST_PIN)
     page.press("input[name=pin]", "Enter")
     page.wait_for_url(f"**/caller/games/{gid}")
+    scripts_ran(page)
     page.fill("#claim-serial", "2")
     page.click("#claim-check")
     expect(page.locator("#claim-result .verdict-head")).to_contain_text(f"{sum(col)} points")

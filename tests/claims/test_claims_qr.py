@@ -26,6 +26,7 @@ def _card_numbers_shown(html: str) -> set[int]:
     return {int(n) for n in re.findall(r'data-number="(\d+)"', html)}
 
 
+@pytest.mark.slow
 def test_qr_decoded_from_the_printed_pdf_opens_that_card_with_its_marks(hall):
     gid = hall.new_game()
     pdf = render_deck_pdf(hall.deck, base_url="http://192.168.1.20:5000", serials=[5])

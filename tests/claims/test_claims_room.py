@@ -8,7 +8,7 @@ import os
 
 import pytest
 from playwright.sync_api import expect
-from testkit import TEST_PIN
+from testkit import TEST_PIN, scripts_ran
 
 from bingo_hall.signing import card_path
 
@@ -29,6 +29,7 @@ def _log_in(page, url, gid):
     page.fill("input[name=pin]", TEST_PIN)
     page.press("input[name=pin]", "Enter")
     page.wait_for_url(f"**/caller/games/{gid}")
+    scripts_ran(page)
 
 
 def _puntos_with_ana(client):

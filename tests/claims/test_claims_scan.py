@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import qrcode
 from playwright.sync_api import expect
-from testkit import TEST_PIN, Caller
+from testkit import TEST_PIN, Caller, scripts_ran
 
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.signing import card_url
@@ -59,6 +59,7 @@ def scanning(browser_type, launch_args, live_server, gid, deck, serial, tmp_path
         page.fill("input[name=pin]", TEST_PIN)
         page.press("input[name=pin]", "Enter")
         page.wait_for_url(f"**/caller/games/{gid}")
+        scripts_ran(page)
         yield page
     finally:
         browser.close()

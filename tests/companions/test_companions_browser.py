@@ -62,8 +62,8 @@ def test_two_phones_share_a_burako_table_live(companions_app, serve, phone, seco
 
     # 200 + 100 + 65 = 365 | -100 + 30 = -70, on both phones; B never reloads
     for page in (phone, second_phone):
-        expect(page.locator('[data-total="0"]')).to_have_text("365", timeout=2000)
-        expect(page.locator('[data-total="1"]')).to_have_text("-70", timeout=2000)
+        expect(page.locator('[data-total="0"]')).to_have_text("365")
+        expect(page.locator('[data-total="1"]')).to_have_text("-70")
 
     # where the 365 came from, on demand: canastas 200, muerto 100, laid down 65
     second_phone.get_by_role("button", name="Points of hand 1").click()
@@ -74,7 +74,7 @@ def test_two_phones_share_a_burako_table_live(companions_app, serve, phone, seco
     # phone B undoes it; phone A sees the totals go back and a Restore offer
     second_phone.once("dialog", lambda d: d.accept())
     second_phone.get_by_role("button", name="Undo last entry").click()
-    expect(phone.locator('[data-total="0"]')).to_have_text("0", timeout=2000)
+    expect(phone.locator('[data-total="0"]')).to_have_text("0")
     expect(phone.locator("#undone-list")).to_contain_text("Entry 1 was undone")
 
     # the page fits the phone: nothing wider than 360 px
@@ -162,6 +162,6 @@ def test_play_again_takes_every_phone_to_the_new_table(companions_app, serve, ph
     expect(phone.get_by_test_id("table-code")).not_to_have_text(shown)
     new_code = phone.get_by_test_id("table-code").inner_text().strip()
     # the other phone is offered the new table without reloading
-    second_phone.get_by_role("link", name="Go to the new game").click(timeout=3000)
+    second_phone.get_by_role("link", name="Go to the new game").click()
     expect(second_phone.get_by_test_id("table-code")).to_have_text(new_code)
     expect(second_phone.locator('[data-total="0"]')).to_have_text("0")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import time
 
 import requests
+from testkit import eventually
 
 CLI = [sys.executable, "-c", "from bingo_hall.cli import main; main()", "companions"]
 
@@ -52,18 +52,20 @@ def test_it_serves_only_the_companions_and_keeps_tables_in_the_db_file(tmp_path)
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
+
+        def answers() -> bool:  # the server is up once it answers; it may take seconds to start
             try:
-                if requests.get(f"{base}/t/", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                time.sleep(0.1)
+                return requests.get(f"{base}/t/", timeout=5).status_code == 200
+            except requests.RequestException:
+                return False
+
+        eventually(answers, timeout=60)
         r = requests.post(f"{base}/t/new/rummy", json={"players": ["Ana", "Beto"]}, timeout=5)
         assert r.status_code == 201
         assert requests.get(f"{base}/caller", timeout=5).status_code == 404  # no bingo here
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
     assert db.exists() and db.stat().st_size > 0
 
 

@@ -130,7 +130,7 @@ def test_the_caller_page_shows_free_disk_space_when_a_draw_cannot_be_saved(
     disk, tmp_path, serve, page
 ):
     from playwright.sync_api import expect
-    from testkit import Caller
+    from testkit import Caller, scripts_ran
 
     app = station(disk, tmp_path)
     gid = Caller(app.test_client()).new_game()
@@ -139,6 +139,7 @@ def test_the_caller_page_shows_free_disk_space_when_a_draw_cannot_be_saved(
     page.fill("input[name=pin]", "246810")
     page.click("button[type=submit]")
     page.wait_for_url(f"**/caller/games/{gid}")
+    scripts_ran(page)
     fill(disk)
     page.click("#draw")
     expect(page.locator("#message")).to_have_text(FULL)

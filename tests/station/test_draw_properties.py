@@ -3,6 +3,7 @@ are always the first balls of the committed order, with no ball twice and seq al
 
 import hashlib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ ACTIONS = st.lists(st.sampled_from(["draw", "undo", "stale-draw", "retry"]), max
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(actions=ACTIONS)
+@pytest.mark.slow
 def test_live_calls_are_always_a_prefix_of_the_committed_order(client, actions, caller):
     h = caller.auth
     gid = caller.new_game()

@@ -5,6 +5,7 @@ import json
 import sqlite3
 import time
 
+import pytest
 import requests
 from testkit import TEST_PIN, Caller
 
@@ -85,6 +86,7 @@ def test_a_call_is_in_sqlite_before_it_is_published(app, client, caller):
     assert seen == [[(ball,)]]  # another connection already saw the committed call
 
 
+@pytest.mark.slow
 def test_a_quiet_stream_sends_a_heartbeat_comment(serve, tmp_path):
     app = create_app(
         {

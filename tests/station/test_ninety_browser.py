@@ -9,7 +9,7 @@ import os
 
 import pytest
 from playwright.sync_api import expect
-from testkit import Caller
+from testkit import Caller, scripts_ran
 
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.signing import card_path
@@ -43,6 +43,7 @@ def test_a_ninety_ball_game_lights_the_nine_by_ten_board_on_both_screens(
     page.fill("input[name=pin]", app.config["CALLER_PIN"])
     page.click("button[type=submit]")
     expect(page.locator(".tabla-90 .ball")).to_have_count(90)
+    scripts_ran(page)
     page.click('.tabla .ball[data-ball="87"]')
     expect(page.locator("#last-call")).to_have_text("87")
     expect(page.locator('[data-field="left"]').first).to_have_text("89")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 import requests
 
 from bingo_hall.manifest import new_deck, save_deck
@@ -68,6 +69,7 @@ def test_printing_notes_the_address_the_cards_point_at(tmp_path, capsys):
     assert printed_for(tmp_path / "party.deck.json") == ["http://192.168.50.7:5000"]
 
 
+@pytest.mark.slow
 def test_serve_lang_opens_pages_in_that_language_until_the_caller_changes_it(tmp_path):
     proc, port, lines = _serve(tmp_path, "--lang", "es")
     base = f"http://127.0.0.1:{port}"

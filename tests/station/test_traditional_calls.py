@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from testkit import TEST_PIN, Caller
+from testkit import TEST_PIN, Caller, scripts_ran
 
 from bingo_hall.app import create_app
 from bingo_hall.errors import KitError
@@ -77,6 +77,7 @@ def test_the_caller_turns_traditional_calls_on_and_the_display_shows_them(
     page.fill("input[name=pin]", TEST_PIN)
     page.press("input[name=pin]", "Enter")
     page.wait_for_url(f"**/caller/games/{gid}")
+    scripts_ran(page)
     page.click("#hall-settings summary")
     page.check("#hall-traditional")
     page.click("#hall-form button[type=submit]")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import ledger as money
+from ...errors import KitError
 from ...ledger import LedgerError, Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
 from ...web.db import transaction
@@ -135,9 +136,26 @@ def set_price(
 # ---- prize rules ---------------------------------------------------------------------------
 
 
+def listed_amounts(game: Game) -> dict[str, PrizeRule]:
+    """What the game's prize list says each prize pays (`amount = "500"` in a host's prize
+    file, docs/claims.md): a fixed sum, until the ledger sets the prize another rule."""
+    try:
+        listed = prize_plan(game).prize_list
+    except KitError:  # the host's list left the prizes folder: the ledger's own rules stand
+        return {}
+    if listed is None:
+        return {}
+    return {
+        p.key: PrizeRule(PrizeKind.FIXED, cents=p.amount_cents)
+        for p in listed.prizes
+        if p.amount_cents is not None
+    }
+
+
 def rules_of(conn: sqlite3.Connection, gid: int) -> dict[str, PrizeRule]:
-    """The game's prize rules now (the newest row of each prize)."""
-    out: dict[str, PrizeRule] = {}
+    """The game's prize rules now: the newest row of each prize, else the sum its prize list
+    names."""
+    out: dict[str, PrizeRule] = listed_amounts(games.get_game(conn, gid))
     for row in conn.execute(
         "SELECT prize, rule FROM ledger_prizes WHERE game_id = ? ORDER BY id", (gid,)
     ):

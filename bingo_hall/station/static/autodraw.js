@@ -1,11 +1,10 @@
 // Hands-free calling on the caller page: start the station's automatic draw (a ball every N
 // seconds), pause and resume it (the button or Space, through caller.js), stop it. The ticker
 // runs in the station; this page shows its state from the snapshot and the `autodraw` events.
-(function () {
-  "use strict";
-  const S = window.Station;
-  const root = document.getElementById("autodraw");
-  if (!S || !root) return;
+import { el, fill } from "/web/static/dom.js";
+import { Station as S } from "./station.js";
+
+function autodraw(root) {
   const T = JSON.parse(document.getElementById("autodraw-strings").textContent);
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = (id) => document.getElementById(id);
@@ -41,15 +40,15 @@
     const status = $("autodraw-status");
     status.hidden = !on;
     if (a.state === "running") {
-      let text = S.fill(T.running, { n: a.every });
-      if (nextAt !== null) text += " · " + S.fill(T.next_in, { s: Math.max(0, Math.ceil((nextAt - Date.now()) / 1000)) });
+      let text = fill(T.running, { n: a.every });
+      if (nextAt !== null) text += " · " + fill(T.next_in, { s: Math.max(0, Math.ceil((nextAt - Date.now()) / 1000)) });
       status.textContent = text;
       $("autodraw-toggle").textContent = T.pause;
     } else if (a.state === "paused") {
       status.textContent = T.reasons[a.reason] || a.reason;
       $("autodraw-toggle").textContent = T.resume;
     }
-    $("autodraw-toggle").append(" ", S.el("kbd", null, T.space));
+    $("autodraw-toggle").append(" ", el("kbd", null, T.space));
     clearTimeout(timer);
     if (a.state === "running" && nextAt !== null) timer = setTimeout(render, 250);
   }
@@ -74,6 +73,9 @@
       render();
     } else if (kind === "end") render();
   });
-  if (window.stationEvents) window.stationEvents.addEventListener("autodraw", (ev) => update(JSON.parse(ev.data)));
+  S.listen("autodraw", update);
   update(S.state.autodraw || { state: "off" });
-})();
+}
+
+const root = document.getElementById("autodraw");
+if (root) autodraw(root);

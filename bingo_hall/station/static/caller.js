@@ -1,149 +1,147 @@
 // The Maestro's page: Draw (space bar), manual entry, undo, rounds and end, all through the JSON
 // API with the session's CSRF token. Every change request carries expect_seq and an
 // Idempotency-Key, so a double click or a second tab never draws two balls.
-(function () {
-  "use strict";
-  const S = window.Station;
-  const csrf = document.querySelector('meta[name="csrf-token"]').content;
-  const msg = document.getElementById("message");
-  const drawBtn = document.getElementById("draw");
-  let busy = false;
+import { Station as S } from "./station.js";
 
-  function key() {
-    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
-  }
-  function say(text) { msg.textContent = text || ""; msg.hidden = !text; }
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+const msg = document.getElementById("message");
+const drawBtn = document.getElementById("draw");
+let busy = false;
 
-  async function post(path, body) {
-    const request = {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "Idempotency-Key": key() },
-      body: JSON.stringify(body || {}),
-      credentials: "same-origin",
-    };
-    let res;
-    try {
-      res = await fetch(`/api/games/${S.gameId}/${path}`, request);
-    } catch (e) {
-      // The answer was lost (Wi-Fi, station restarting): the same key makes a retry safe.
-      try { res = await fetch(`/api/games/${S.gameId}/${path}`, request); } catch (e2) {
-        say(S.strings.offline);
-        return null;
-      }
-    }
-    let data = {};
-    try { data = await res.json(); } catch (e) { data = { error: res.statusText }; }
-    if (!res.ok) {
-      say(data.error || res.statusText);
-      if (res.status === 409) refresh();
+function key() {
+  return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+}
+function say(text) { msg.textContent = text || ""; msg.hidden = !text; }
+
+async function post(path, body) {
+  const request = {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "Idempotency-Key": key() },
+    body: JSON.stringify(body || {}),
+    credentials: "same-origin",
+  };
+  let res;
+  try {
+    res = await fetch(`/api/games/${S.gameId}/${path}`, request);
+  } catch (e) {
+    // The answer was lost (Wi-Fi, station restarting): the same key makes a retry safe.
+    try { res = await fetch(`/api/games/${S.gameId}/${path}`, request); } catch (e2) {
+      say(S.strings.offline);
       return null;
     }
-    say("");
-    return data;
   }
-
-  async function refresh() {
-    const res = await fetch(`/api/games/${S.gameId}`);
-    if (res.ok) S.apply("snapshot", await res.json());
+  let data = {};
+  try { data = await res.json(); } catch (e) { data = { error: res.statusText }; }
+  if (!res.ok) {
+    say(data.error || res.statusText);
+    if (res.status === 409) refresh();
+    return null;
   }
+  say("");
+  return data;
+}
 
-  async function once(fn) {
-    if (busy) return;
-    busy = true;
-    if (drawBtn) drawBtn.disabled = true;
-    try { await fn(); } finally { busy = false; updateButtons(); }
-  }
+async function refresh() {
+  const res = await fetch(`/api/games/${S.gameId}`);
+  if (res.ok) S.apply("snapshot", await res.json());
+}
 
-  function draw() {
-    return once(async () => {
-      const data = await post("draw", { expect_seq: S.state.last_seq });
-      if (data) S.apply("call", data);
-    });
-  }
+async function once(fn) {
+  if (busy) return;
+  busy = true;
+  if (drawBtn) drawBtn.disabled = true;
+  try { await fn(); } finally { busy = false; updateButtons(); }
+}
 
-  function enter(ball) {
-    return once(async () => {
-      const data = await post("calls", { ball: ball, expect_seq: S.state.last_seq });
-      if (data) S.apply("call", data);
-    });
-  }
+function draw() {
+  return once(async () => {
+    const data = await post("draw", { expect_seq: S.state.last_seq });
+    if (data) S.apply("call", data);
+  });
+}
 
-  function updateButtons() {
-    const s = S.state;
-    const open = s.status === "active";
-    if (drawBtn) drawBtn.disabled = busy || !open || s.left === 0;
-    document.querySelectorAll("#undo button, #next-round, #end-game, #manual button").forEach((b) => { b.disabled = !open; });
-    const title = document.querySelector("#last-call");
-    title.textContent = s.last ? s.last.call : "–";
-  }
-  S.onChange(updateButtons);
+function enter(ball) {
+  return once(async () => {
+    const data = await post("calls", { ball: ball, expect_seq: S.state.last_seq });
+    if (data) S.apply("call", data);
+  });
+}
 
-  if (drawBtn) drawBtn.addEventListener("click", draw);
-  document.addEventListener("keydown", (ev) => {
-    if (ev.code !== "Space" || ev.repeat || !drawBtn) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.tagName === "BUTTON")) return;
+function updateButtons() {
+  const s = S.state;
+  const open = s.status === "active";
+  if (drawBtn) drawBtn.disabled = busy || !open || s.left === 0;
+  document.querySelectorAll("#undo button, #next-round, #end-game, #manual button").forEach((b) => { b.disabled = !open; });
+  const title = document.querySelector("#last-call");
+  title.textContent = s.last ? s.last.call : "–";
+}
+S.onChange(updateButtons);
+
+if (drawBtn) drawBtn.addEventListener("click", draw);
+document.addEventListener("keydown", (ev) => {
+  if (ev.code !== "Space" || ev.repeat || !drawBtn) return;
+  const t = ev.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.tagName === "BUTTON")) return;
+  ev.preventDefault();
+  // with the automatic draw on, Space pauses and resumes it (autodraw.js) instead of drawing
+  if (S.autoDrawToggle && S.state.autodraw && S.state.autodraw.state !== "off") S.autoDrawToggle();
+  else draw();
+});
+
+const manual = document.getElementById("manual");
+if (manual) {
+  manual.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    // with the automatic draw on, Space pauses and resumes it (autodraw.js) instead of drawing
-    if (S.autoDrawToggle && S.state.autodraw && S.state.autodraw.state !== "off") S.autoDrawToggle();
-    else draw();
+    const input = document.getElementById("manual-ball");
+    const ball = Number(input.value);
+    enter(ball).then(() => { input.value = ""; input.focus(); });
   });
+  document.querySelectorAll(".tabla button.ball").forEach((b) => {
+    b.addEventListener("click", () => {
+      if (b.classList.contains("called")) return;
+      enter(Number(b.dataset.ball));
+    });
+  });
+}
 
-  const manual = document.getElementById("manual");
-  if (manual) {
-    manual.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      const input = document.getElementById("manual-ball");
-      const ball = Number(input.value);
-      enter(ball).then(() => { input.value = ""; input.focus(); });
-    });
-    document.querySelectorAll(".tabla button.ball").forEach((b) => {
-      b.addEventListener("click", () => {
-        if (b.classList.contains("called")) return;
-        enter(Number(b.dataset.ball));
-      });
-    });
+document.getElementById("undo").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const reason = document.getElementById("undo-reason");
+  if (!reason.value.trim()) { say(S.strings.need_reason); return; }
+  const last = S.state.last;
+  if (!last) return;
+  const data = await post("undo", { reason: reason.value, seq: last.seq });
+  if (data) {
+    S.apply("undo", data);
+    reason.value = "";
+    say(S.strings.undone.replace("{call}", data.call));
   }
+});
 
-  document.getElementById("undo").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const reason = document.getElementById("undo-reason");
-    if (!reason.value.trim()) { say(S.strings.need_reason); return; }
-    const last = S.state.last;
-    if (!last) return;
-    const data = await post("undo", { reason: reason.value, seq: last.seq });
-    if (data) {
-      S.apply("undo", data);
-      reason.value = "";
-      say(S.strings.undone.replace("{call}", data.call));
-    }
-  });
+const pi = document.getElementById("public-input");
+if (pi) pi.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const data = await post("public-input", { public_input: document.getElementById("public-input-text").value });
+  if (data) S.apply("round", data);
+});
 
-  const pi = document.getElementById("public-input");
-  if (pi) pi.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const data = await post("public-input", { public_input: document.getElementById("public-input-text").value });
-    if (data) S.apply("round", data);
-  });
+document.getElementById("next-round").addEventListener("click", async () => {
+  if (!confirm(S.strings.confirm_round)) return;
+  const data = await post("rounds", {});
+  if (data) S.apply("round", data);
+});
 
-  document.getElementById("next-round").addEventListener("click", async () => {
-    if (!confirm(S.strings.confirm_round)) return;
-    const data = await post("rounds", {});
-    if (data) S.apply("round", data);
-  });
+document.getElementById("end-game").addEventListener("click", async () => {
+  if (!confirm(S.strings.confirm_end)) return;
+  const data = await post("end", {});
+  if (data) S.apply("end", data);
+});
 
-  document.getElementById("end-game").addEventListener("click", async () => {
-    if (!confirm(S.strings.confirm_end)) return;
-    const data = await post("end", {});
-    if (data) S.apply("end", data);
-  });
+// After a click, give the keyboard back to the page so the space bar draws again instead of
+// pressing the last button a second time.
+document.querySelectorAll("#station button").forEach((b) => {
+  if (b.id !== "draw") b.addEventListener("click", () => setTimeout(() => b.blur(), 0));
+});
 
-  // After a click, give the keyboard back to the page so the space bar draws again instead of
-  // pressing the last button a second time.
-  document.querySelectorAll("#station button").forEach((b) => {
-    if (b.id !== "draw") b.addEventListener("click", () => setTimeout(() => b.blur(), 0));
-  });
-
-  updateButtons();
-  S.render();
-})();
+updateButtons();
+S.render();

@@ -1,83 +1,81 @@
 // The big screen: the last call huge, spoken aloud when the voice is on (the words come from the
 // station, in the page's language, and stay visible in #spoken). Follows the newest game.
-(function () {
-  "use strict";
-  const S = window.Station;
-  const root = document.getElementById("station");
-  const lang = S.strings.lang;
-  const voiceBtn = document.getElementById("voice");
-  let voice = localStorage.getItem("bingo-voice") === "on";
+import { Station as S } from "./station.js";
 
-  function showVoice() {
-    voiceBtn.setAttribute("aria-pressed", voice ? "true" : "false");
-    voiceBtn.querySelector(".state").textContent = voice ? S.strings.voice_on : S.strings.voice_off;
-  }
-  voiceBtn.addEventListener("click", () => {
-    voice = !voice;
-    localStorage.setItem("bingo-voice", voice ? "on" : "off");
-    showVoice();
-    if (voice && window.speechSynthesis) speak(document.getElementById("spoken")?.textContent || "");
-  });
+const root = document.getElementById("station");
+const lang = S.strings.lang;
+const voiceBtn = document.getElementById("voice");
+let voice = localStorage.getItem("bingo-voice") === "on";
+
+function showVoice() {
+  voiceBtn.setAttribute("aria-pressed", voice ? "true" : "false");
+  voiceBtn.querySelector(".state").textContent = voice ? S.strings.voice_on : S.strings.voice_off;
+}
+voiceBtn.addEventListener("click", () => {
+  voice = !voice;
+  localStorage.setItem("bingo-voice", voice ? "on" : "off");
   showVoice();
+  if (voice && window.speechSynthesis) speak(document.getElementById("spoken")?.textContent || "");
+});
+showVoice();
 
-  function speak(text) {
-    if (!voice || !text || !window.speechSynthesis) return;
-    const u = new SpeechSynthesisUtterance(text);
-    u.lang = lang === "es" ? "es-ES" : "en-US";
-    u.rate = 0.85;
-    window.speechSynthesis.cancel();
-    window.speechSynthesis.speak(u);
-  }
+function speak(text) {
+  if (!voice || !text || !window.speechSynthesis) return;
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = lang === "es" ? "es-ES" : "en-US";
+  u.rate = 0.85;
+  window.speechSynthesis.cancel();
+  window.speechSynthesis.speak(u);
+}
 
-  function renderHero() {
-    const s = S.state;
-    if (!s) return;
-    const big = document.getElementById("last-call");
-    big.innerHTML = "";
-    if (s.last) {
-      const number = document.createElement("span");
-      number.className = "number";
-      number.textContent = s.last.ball;
-      if (s.last.call !== String(s.last.ball)) { // "N 31": a letter (a 90-ball call is the number)
-        const letter = document.createElement("span");
-        letter.className = "letter l-" + s.last.call[0];
-        letter.textContent = s.last.call[0];
-        big.append(letter);
-      }
-      big.append(number);
-    } else {
-      const w = document.createElement("span");
-      w.className = "waiting";
-      w.textContent = S.strings.ready;
-      big.append(w);
+function renderHero() {
+  const s = S.state;
+  if (!s) return;
+  const big = document.getElementById("last-call");
+  big.innerHTML = "";
+  if (s.last) {
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = s.last.ball;
+    if (s.last.call !== String(s.last.ball)) { // "N 31": a letter (a 90-ball call is the number)
+      const letter = document.createElement("span");
+      letter.className = "letter l-" + s.last.call[0];
+      letter.textContent = s.last.call[0];
+      big.append(letter);
     }
-    document.getElementById("spoken").textContent = s.spoken ? s.spoken[lang] : "";
+    big.append(number);
+  } else {
+    const w = document.createElement("span");
+    w.className = "waiting";
+    w.textContent = S.strings.ready;
+    big.append(w);
   }
+  document.getElementById("spoken").textContent = s.spoken ? s.spoken[lang] : "";
+}
 
-  S.onChange((kind, data) => {
-    renderHero();
-    if (kind === "call") {
-      const big = document.getElementById("last-call");
-      big.classList.remove("flash"); void big.offsetWidth; big.classList.add("flash");
-      speak(data.spoken && data.spoken[lang]);
-    }
-    if (kind === "end" && root.dataset.follow === "yes") setTimeout(follow, 3000);
-  });
-
-  // Follow the newest active game: a new game started on the caller page shows up here by itself.
-  async function follow() {
-    try {
-      const res = await fetch("/api/games");
-      if (!res.ok) return;
-      const active = (await res.json()).games.find((g) => g.status === "active");
-      const current = S.gameId;
-      if (active && active.game_id !== current) location.reload();
-    } catch (e) { /* the station is restarting; try again later */ }
-  }
-  if (root.dataset.follow === "yes") setInterval(follow, 5000);
-
-  document.getElementById("fullscreen").addEventListener("click", () => {
-    if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen();
-  });
+S.onChange((kind, data) => {
   renderHero();
-})();
+  if (kind === "call") {
+    const big = document.getElementById("last-call");
+    big.classList.remove("flash"); void big.offsetWidth; big.classList.add("flash");
+    speak(data.spoken && data.spoken[lang]);
+  }
+  if (kind === "end" && root.dataset.follow === "yes") setTimeout(follow, 3000);
+});
+
+// Follow the newest active game: a new game started on the caller page shows up here by itself.
+async function follow() {
+  try {
+    const res = await fetch("/api/games");
+    if (!res.ok) return;
+    const active = (await res.json()).games.find((g) => g.status === "active");
+    const current = S.gameId;
+    if (active && active.game_id !== current) location.reload();
+  } catch (e) { /* the station is restarting; try again later */ }
+}
+if (root.dataset.follow === "yes") setInterval(follow, 5000);
+
+document.getElementById("fullscreen").addEventListener("click", () => {
+  if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen();
+});
+renderHero();

@@ -1,9 +1,8 @@
 // Tonight's settings on the caller page (the pages' default language, traditional calls), kept
 // by the station in its database through POST /api/hall/settings.
-(function () {
-  "use strict";
-  const form = document.getElementById("hall-form");
-  if (!form) return;
+// (An ES module.)
+const form = document.getElementById("hall-form");
+if (form) {
   const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const saved = document.getElementById("hall-saved");
   const ok = saved.textContent;
@@ -24,4 +23,4 @@
     saved.className = resp.ok ? "notice" : "error";
     saved.hidden = false;
   });
-})();
+}

@@ -1,10 +1,7 @@
 // The new-game form fits the chosen deck: a 75-ball deck offers Bingo Normal or Bingo de Puntos
 // and the free centre; a deck of 90-ball strips offers its prize sequences only. What does not
 // fit is hidden and disabled, so it is not sent either.
-(function () {
-  "use strict";
-  const form = document.getElementById("new-game");
-  if (!form) return;
+function fitTheDeck(form) {
   const deck = form.querySelector('select[name="deck_id"]');
   function fit() {
     const chosen = deck.selectedOptions[0];
@@ -26,4 +23,7 @@
   }
   deck.addEventListener("change", fit);
   fit();
-})();
+}
+
+const form = document.getElementById("new-game");
+if (form) fitTheDeck(form);

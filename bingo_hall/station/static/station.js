@@ -1,155 +1,155 @@
-// Shared by the caller and display pages: the game state kept from the live events (SSE), and
-// the parts of the page both show (Tabla Confrontadora, counts, recent calls, commitment).
-// The page's EventSource is exposed as window.stationEvents so other areas' partials can listen.
-(function () {
-  "use strict";
-  const root = document.getElementById("station");
-  const snapEl = document.getElementById("snapshot");
-  const strings = JSON.parse(document.getElementById("strings").textContent);
-  const Station = {
-    state: JSON.parse(snapEl.textContent),
-    strings: strings,
-    listeners: [],
-    onChange(fn) { this.listeners.push(fn); },
-    gameId: root && root.dataset.game ? Number(root.dataset.game) : null,
-    // helpers for the areas' scripts: "{name}" placeholders filled, and a new element
-    fill: (tpl, vals) => tpl.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : "")),
-    el(tag, cls, text) {
-      const e = document.createElement(tag);
-      if (cls) e.className = cls;
-      if (text !== undefined) e.textContent = text;
-      return e;
-    },
-  };
-  window.Station = Station;
+// Shared by the caller and display pages (an ES module): the game state kept from the live
+// events (SSE), and the parts of the page both show (Tabla Confrontadora, counts, recent calls,
+// commitment). Other areas' partials import Station and listen to the stream with Station.listen.
+const root = document.getElementById("station");
+const snapEl = document.getElementById("snapshot");
+const strings = JSON.parse(document.getElementById("strings").textContent);
 
-  function fire(kind, data) {
-    for (const fn of Station.listeners) fn(kind, data, Station.state);
-  }
+export const Station = {
+  state: JSON.parse(snapEl.textContent),
+  strings: strings,
+  listeners: [],
+  onChange(fn) { this.listeners.push(fn); },
+  gameId: root && root.dataset.game ? Number(root.dataset.game) : null,
+};
 
-  Station.apply = function (kind, data) {
-    const s = Station.state;
-    if (!s && kind !== "snapshot") return;
-    if (kind === "snapshot") {
-      Station.state = data;
-    } else if (kind === "call") {
-      if (data.round !== s.round) return;
-      if (s.calls.some((c) => c.seq === data.seq)) return; // already applied (own answer)
-      s.calls.push({ seq: data.seq, ball: data.ball, call: data.call });
-      s.calls.sort((a, b) => a.seq - b.seq);
-      s.last = s.calls[s.calls.length - 1];
-      s.spoken = data.spoken;
-      s.last_seq = Math.max(s.last_seq, data.seq);
-      s.count = s.calls.length;
-      s.left = (s.balls || 75) - s.count;
-    } else if (kind === "undo") {
-      if (data.round !== s.round) return;
-      const before = s.calls.length;
-      s.calls = s.calls.filter((c) => c.seq !== data.seq);
-      if (s.calls.length === before) return;
-      s.last = s.calls.length ? s.calls[s.calls.length - 1] : null;
-      s.spoken = null;
-      s.count = s.calls.length;
-      s.left = (s.balls || 75) - s.count;
-      s.undone.push({ seq: data.seq, ball: data.ball, call: data.call, reason: data.reason });
-    } else if (kind === "round") {
-      if (data.round !== s.round) {
-        s.round = data.round;
-        s.calls = []; s.last = null; s.spoken = null; s.last_seq = 0;
-        s.count = 0; s.left = s.balls || 75; s.undone = [];
-        if (data.previous) s.revealed.push(data.previous);
-      }
-      s.commitment = data.commitment;
-      s.public_input = data.public_input || null;
-    } else if (kind === "end") {
-      s.status = "ended";
-      s.revealed = data.rounds;
-    } else {
-      fire(kind, data);
-      return;
+function fire(kind, data) {
+  for (const fn of Station.listeners) fn(kind, data, Station.state);
+}
+
+Station.apply = function (kind, data) {
+  const s = Station.state;
+  if (!s && kind !== "snapshot") return;
+  if (kind === "snapshot") {
+    Station.state = data;
+  } else if (kind === "call") {
+    if (data.round !== s.round) return;
+    if (s.calls.some((c) => c.seq === data.seq)) return; // already applied (own answer)
+    s.calls.push({ seq: data.seq, ball: data.ball, call: data.call });
+    s.calls.sort((a, b) => a.seq - b.seq);
+    s.last = s.calls[s.calls.length - 1];
+    s.spoken = data.spoken;
+    s.last_seq = Math.max(s.last_seq, data.seq);
+    s.count = s.calls.length;
+    s.left = (s.balls || 75) - s.count;
+  } else if (kind === "undo") {
+    if (data.round !== s.round) return;
+    const before = s.calls.length;
+    s.calls = s.calls.filter((c) => c.seq !== data.seq);
+    if (s.calls.length === before) return;
+    s.last = s.calls.length ? s.calls[s.calls.length - 1] : null;
+    s.spoken = null;
+    s.count = s.calls.length;
+    s.left = (s.balls || 75) - s.count;
+    s.undone.push({ seq: data.seq, ball: data.ball, call: data.call, reason: data.reason });
+  } else if (kind === "round") {
+    if (data.round !== s.round) {
+      s.round = data.round;
+      s.calls = []; s.last = null; s.spoken = null; s.last_seq = 0;
+      s.count = 0; s.left = s.balls || 75; s.undone = [];
+      if (data.previous) s.revealed.push(data.previous);
     }
-    Station.render();
+    s.commitment = data.commitment;
+    s.public_input = data.public_input || null;
+  } else if (kind === "end") {
+    s.status = "ended";
+    s.revealed = data.rounds;
+  } else {
     fire(kind, data);
-  };
-
-  Station.render = function () {
-    const s = Station.state;
-    if (!s) return;
-    const called = new Set(s.calls.map((c) => c.ball));
-    const last = s.last ? s.last.ball : null;
-    document.querySelectorAll(".tabla .ball").forEach((el) => {
-      const n = Number(el.dataset.ball);
-      el.classList.toggle("called", called.has(n));
-      el.classList.toggle("last", n === last);
-    });
-    const fields = {
-      count: s.count, left: s.left, round: s.round, commitment: s.commitment,
-      public_input: s.public_input || "—", "undone-count": s.undone.length,
-    };
-    for (const [k, v] of Object.entries(fields)) {
-      document.querySelectorAll(`[data-field="${k}"]`).forEach((el) => { el.textContent = v; });
-    }
-    const recent = document.getElementById("recent");
-    if (recent) {
-      recent.innerHTML = "";
-      s.calls.slice(-6, -1).reverse().forEach((c) => {
-        const chip = document.createElement("span");
-        chip.className = "chip l-" + c.call[0];
-        chip.textContent = c.call;
-        recent.appendChild(chip);
-      });
-      recent.parentElement.hidden = recent.children.length === 0;
-    }
-    document.querySelectorAll('[data-show="ended"]').forEach((el) => { el.hidden = s.status !== "ended"; });
-    document.querySelectorAll('[data-show="no-calls"]').forEach((el) => { el.hidden = s.calls.length > 0 || s.status !== "active"; });
-    document.querySelectorAll('[data-show="public-input"]').forEach((el) => { el.hidden = !s.public_input; });
-    const log = document.getElementById("undone-log");
-    if (log) {
-      log.innerHTML = "";
-      s.undone.forEach((u) => {
-        const li = document.createElement("li");
-        li.textContent = `${u.call} — ${u.reason}`;
-        log.appendChild(li);
-      });
-    }
-    const rev = document.getElementById("revealed");
-    if (rev) {
-      rev.innerHTML = "";
-      s.revealed.forEach((r) => {
-        const p = document.createElement("p");
-        p.className = "mono small";
-        p.textContent = strings.seed_of_round.replace("{n}", r.round) + ": " + r.seed;
-        rev.appendChild(p);
-      });
-    }
-  };
-
-  // Listeners other areas' partials add to window.stationEvents, kept so that a fresh
-  // EventSource (after the station refused or lost us) gets them too.
-  const extraListeners = [];
-
-  Station.connect = function () {
-    if (Station.gameId === null) return null;
-    const es = new EventSource(`/api/games/${Station.gameId}/events`);
-    for (const kind of ["snapshot", "call", "undo", "round", "end"]) {
-      es.addEventListener(kind, (ev) => Station.apply(kind, JSON.parse(ev.data)));
-    }
-    const add = es.addEventListener.bind(es);
-    for (const [kind, fn, opts] of extraListeners) add(kind, fn, opts);
-    es.addEventListener = (kind, fn, opts) => { extraListeners.push([kind, fn, opts]); add(kind, fn, opts); };
-    const offline = document.getElementById("offline");
-    add("open", () => { if (offline) offline.hidden = true; root.dataset.live = "yes"; });
-    add("error", () => {
-      if (offline) offline.hidden = false;
-      root.dataset.live = "no";
-      // EventSource retries by itself after a dropped stream, but gives up for good on an error
-      // answer (e.g. 503 when the station is full): then start again a little later.
-      if (es.readyState === EventSource.CLOSED) setTimeout(() => Station.connect(), 5000);
-    });
-    window.stationEvents = es;
-    return es;
-  };
-
+    return;
+  }
   Station.render();
-  Station.connect();
-})();
+  fire(kind, data);
+};
+
+Station.render = function () {
+  const s = Station.state;
+  if (!s) return;
+  const called = new Set(s.calls.map((c) => c.ball));
+  const last = s.last ? s.last.ball : null;
+  document.querySelectorAll(".tabla .ball").forEach((el) => {
+    const n = Number(el.dataset.ball);
+    el.classList.toggle("called", called.has(n));
+    el.classList.toggle("last", n === last);
+  });
+  const fields = {
+    count: s.count, left: s.left, round: s.round, commitment: s.commitment,
+    public_input: s.public_input || "—", "undone-count": s.undone.length,
+  };
+  for (const [k, v] of Object.entries(fields)) {
+    document.querySelectorAll(`[data-field="${k}"]`).forEach((el) => { el.textContent = v; });
+  }
+  const recent = document.getElementById("recent");
+  if (recent) {
+    recent.innerHTML = "";
+    s.calls.slice(-6, -1).reverse().forEach((c) => {
+      const chip = document.createElement("span");
+      chip.className = "chip l-" + c.call[0];
+      chip.textContent = c.call;
+      recent.appendChild(chip);
+    });
+    recent.parentElement.hidden = recent.children.length === 0;
+  }
+  document.querySelectorAll('[data-show="ended"]').forEach((el) => { el.hidden = s.status !== "ended"; });
+  document.querySelectorAll('[data-show="no-calls"]').forEach((el) => { el.hidden = s.calls.length > 0 || s.status !== "active"; });
+  document.querySelectorAll('[data-show="public-input"]').forEach((el) => { el.hidden = !s.public_input; });
+  const log = document.getElementById("undone-log");
+  if (log) {
+    log.innerHTML = "";
+    s.undone.forEach((u) => {
+      const li = document.createElement("li");
+      li.textContent = `${u.call} — ${u.reason}`;
+      log.appendChild(li);
+    });
+  }
+  const rev = document.getElementById("revealed");
+  if (rev) {
+    rev.innerHTML = "";
+    s.revealed.forEach((r) => {
+      const p = document.createElement("p");
+      p.className = "mono small";
+      p.textContent = strings.seed_of_round.replace("{n}", r.round) + ": " + r.seed;
+      rev.appendChild(p);
+    });
+  }
+};
+
+// Listeners other areas' partials add with Station.listen(kind, fn): fn gets the event's data.
+// They are kept, so that a fresh EventSource (after the station refused or lost us) gets them too.
+const extraListeners = [];
+let source = null;
+
+function attach(es, kind, fn) {
+  es.addEventListener(kind, (ev) => fn(JSON.parse(ev.data)));
+}
+
+Station.listen = function (kind, fn) {
+  extraListeners.push([kind, fn]);
+  if (source) attach(source, kind, fn);
+};
+
+Station.connect = function () {
+  if (Station.gameId === null) return null;
+  const es = new EventSource(`/api/games/${Station.gameId}/events`);
+  for (const kind of ["snapshot", "call", "undo", "round", "end"]) {
+    attach(es, kind, (data) => Station.apply(kind, data));
+  }
+  for (const [kind, fn] of extraListeners) attach(es, kind, fn);
+  const offline = document.getElementById("offline");
+  es.addEventListener("open", () => { if (offline) offline.hidden = true; root.dataset.live = "yes"; });
+  es.addEventListener("error", () => {
+    if (offline) offline.hidden = false;
+    root.dataset.live = "no";
+    // EventSource retries by itself after a dropped stream, but gives up for good on an error
+    // answer (e.g. 503 when the station is full): then start again a little later.
+    if (es.readyState === EventSource.CLOSED) setTimeout(() => Station.connect(), 5000);
+  });
+  source = es;
+  return es;
+};
+
+// The stream opens once every script of the page has run (modules run before DOMContentLoaded),
+// so no partial misses an event, and data-live="yes" tells that the page is ready for a click.
+Station.render();
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => Station.connect());
+else Station.connect();

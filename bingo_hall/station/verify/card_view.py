@@ -8,8 +8,9 @@ marks its own card. It needs to know, as data, what makes its card complete; it 
   `bingo_hall.claims.figures`), the squares covered without a call (FREE), the squares a false
   claim's penalty uncovered (with the call count before which a ball no longer covers them, as
   `claims.Penalty`), and the hall rule on the completing call;
-* 90 balls: the ticket's rows and how many complete rows the prize being played needs
-  (`bingo_hall.ticket_claims.ROWS_NEEDED`).
+* 90 balls: the ticket's rows and each prize of the game's list (`bingo_hall.prize_rules`) as
+  groups of the ticket's numbers to complete (a row, the corners) or a count of any numbers
+  (Early Five), and whether the prizes are open at once (Tambola).
 
 `follow_card` and `follow_ticket` give that data (the page's `#card-state` JSON). Everything is
 built from the judged card (verify/judged.py), itself judged on the round read once
@@ -29,8 +30,8 @@ from markupsafe import Markup
 
 from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE, Card
-from ...ticket_claims import PRIZES, ROWS_NEEDED, Prize, PrizeMode
-from ...tickets import ROW_NAMES
+from ...prize_rules import CountRule, RowsRule, Rule
+from ...tickets import ROW_NAMES, Ticket
 from ..model import Game
 from ..state import station_state
 from .judged import CardCheck, TicketCheck
@@ -116,7 +117,11 @@ def _figures(card: Card, r: rules.Rules) -> list[dict[str, Any]]:
 
 def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
     """The data the 90-ball ticket page follows the game with: its rows (the numbers of each),
-    the prize being played and the complete rows each prize needs."""
+    the prize judged, and each prize of the game's list as the page judges it: `groups` of this
+    ticket's numbers of which `needed` must be complete (a line, the corners, the full house),
+    or `any` numbers of the ticket (Early Five); and whether the prizes are open at once."""
+    rules = checked.rules
+    prizes = rules.prizes if rules is not None else (checked.prize,)
     return {
         "layout": "ticket",
         "game": checked.game_id,
@@ -127,18 +132,24 @@ def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
             {"name": ROW_NAMES[i], "numbers": list(row)}
             for i, row in enumerate(checked.ticket.rows)
         ],
-        "prize": str(checked.verdict.prize),
-        "needs": {str(p): n for p, n in ROWS_NEEDED.items()},
-        # the game's prize sequence: the one the prize being played belongs to
-        "sequence": [str(p) for p in _sequence(checked.verdict.prize)],
+        "prize": checked.prize.key,
+        "mode": rules.key if rules is not None else "",
+        "open_at_once": bool(rules and rules.open_at_once),
+        "rules": {p.key: _page_rule(p.rule, checked.ticket) for p in prizes},
+        "names": {p.key: dict(p.names) for p in prizes},
+        "sequence": [p.key for p in prizes],
         # the prizes this ticket won in the game, and whether the round's last one is awarded
         "won": [{"prize": w.prize, "round": w.round} for w in checked.won],
         "round_over": checked.round_over,
     }
 
 
-def _sequence(prize: Prize) -> tuple[Prize, ...]:
-    return next((seq for seq in PRIZES.values() if prize in seq), PRIZES[PrizeMode.SPANISH])
+def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, Any]:
+    if isinstance(rule, CountRule):
+        return {"any": rule.count}
+    if isinstance(rule, RowsRule):
+        return {"groups": [list(ticket.rows[r]) for r in rule.rows], "needed": rule.needed}
+    return {"groups": [sorted(rule.numbers(ticket))], "needed": 1}
 
 
 #: the named patterns a game may be played for (bingo_hall.patterns), and a drawn one
@@ -149,7 +160,12 @@ def follow_words(follow: dict[str, Any]) -> Markup:
     """The page's words for card.js (verify/_follow_words.html): the same for every card of a
     game in a language, so rendered once per language, figures and prizes, and kept (a join storm
     of a thousand phones then translates nothing)."""
-    key = (str(get_locale() or "en"), follow.get("layout"), tuple(follow.get("sequence", ())))
+    key = (
+        str(get_locale() or "en"),
+        follow.get("layout"),
+        follow.get("mode"),
+        tuple(follow.get("sequence", ())),
+    )
     kept = station_state().page_words
     text = kept.get(key)
     if text is None:

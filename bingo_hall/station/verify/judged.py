@@ -4,7 +4,7 @@ reads the verdict's covered squares and winning figures, never a dict); `to_json
 API's, the events' and the stored claims' shape, unchanged.
 
 One class per variant: `CardCheck` (75 balls, `bingo_hall.claims`) and `TicketCheck` (90 balls,
-`bingo_hall.ticket_claims`). Both answer `serial`, `valid`, `verdict_json()` and `to_json()`.
+`bingo_hall.prize_rules`). Both answer `serial`, `valid`, `verdict_json()` and `to_json()`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any, Protocol
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, SIZE, Card
-from ...ticket_claims import ROWS_NEEDED, TicketVerdict
+from ...prize_rules import Prize, PrizeList, PrizeVerdict, RowsRule
+from ...ticket_claims import complete_rows, rows_completed_by_last_call
 from ...tickets import ROW_NAMES, Ticket
 from ...variants import STRIPS
 from ..spoken import call_label
@@ -154,17 +155,22 @@ class WonPrize:
 
 @dataclass(frozen=True)
 class TicketCheck:
-    """A 90-ball ticket judged for a prize against the calls of its game's current round; for
-    its page, also whether the round's last prize is already awarded (it is then judged for it,
-    not played for) and the prizes the ticket has won in the game."""
+    """A 90-ball ticket judged for one prize against the calls of its game's current round, with
+    the open prizes it holds now (one call may complete several); for its page, also whether the
+    round's last prize is already awarded (it is then judged for it, not played for), the prizes
+    the ticket has won in the game and the game's prize list (what the page judges with)."""
 
     game_id: int
     round: int
     ticket: Ticket
-    verdict: TicketVerdict
+    prize: Prize
+    verdict: PrizeVerdict
     calls: tuple[int, ...]
+    held: tuple[Prize, ...] = ()  # the open prizes the ticket holds now
     round_over: bool = False
     won: tuple[WonPrize, ...] = ()
+    rules: PrizeList | None = None
+    board: dict[str, Any] | None = None  # the round's prizes, who won each (prizes._board)
 
     @property
     def serial(self) -> int:
@@ -172,7 +178,9 @@ class TicketCheck:
 
     @property
     def valid(self) -> bool:
-        return self.verdict.valid
+        """The ticket holds the prize (a claim is only judged for an open prize; a check says
+        so of a prize already won too, for the winner's phone)."""
+        return self.verdict.result.holds
 
     @property
     def last_call(self) -> int | None:
@@ -184,34 +192,66 @@ class TicketCheck:
         return sorted(n for n in self.ticket.numbers if n in called)
 
     @property
+    def complete_row_indexes(self) -> tuple[int, ...]:
+        return complete_rows(self.ticket, set(self.calls))
+
+    @property
+    def last_call_row_indexes(self) -> tuple[int, ...]:
+        return rows_completed_by_last_call(self.ticket, self.calls)
+
+    @property
     def complete_rows(self) -> list[str]:
-        return [ROW_NAMES[r] for r in self.verdict.complete_rows]
+        return [ROW_NAMES[r] for r in self.complete_row_indexes]
+
+    @property
+    def prize_names(self) -> dict[str, dict[str, str]]:
+        """Every prize of the game's list by its key, with its names ({"en", "es"})."""
+        prizes = self.rules.prizes if self.rules is not None else (self.prize,)
+        return {p.key: dict(p.names) for p in prizes}
+
+    @property
+    def prize_numbers(self) -> list[int]:
+        """The numbers the prize is made of on this ticket (a row, the corners, all 15)."""
+        return sorted(self.prize.rule.numbers(self.ticket))
 
     def verdict_json(self) -> dict[str, Any]:
-        """The ticket as printed (None = blank), and each row named (L1 top) with its numbers,
-        total, whether it is complete and whether the last call completed it."""
+        """The ticket as printed (None = blank); the prize judged (its key and names, whether it
+        is still open, what it lacks); the open prizes the ticket holds; and each row named (L1
+        top) with its numbers, total, whether it is complete and whether the last call
+        completed it."""
         v, last = self.verdict, self.last_call
         done = self.complete_rows
+        rule = self.prize.rule
+        rows_rule = isinstance(rule, RowsRule)
+        called = set(self.calls)
+        complete, by_last = self.complete_row_indexes, self.last_call_row_indexes
         return {
             "game": STRIPS.balls,
             "serial": v.serial,
-            "strip": v.strip,
-            "prize": str(v.prize),
-            "kind": str(v.prize),  # the record and scoreboard read `kind` from every verdict
+            "strip": self.ticket.strip,
+            "prize": v.prize,
+            "prize_names": dict(self.prize.names),
+            "kind": v.prize,  # the record and scoreboard read `kind` from every verdict
             "points": None,
-            "valid": v.valid,
-            "rows_needed": ROWS_NEEDED[v.prize],
+            "valid": self.valid,
+            "open": v.open,
+            "held": [p.key for p in self.held],
+            "by_last_call": v.by_last_call,
+            "rows_needed": rule.needed if isinstance(rule, RowsRule) else None,
+            "prize_numbers": self.prize_numbers if not rows_rule else [],
+            "prize_missing": list(v.result.missing),
+            "still_needed": v.result.still_needed,
             "complete_rows": done,
-            "winning": done if v.valid else [],
-            "last_call_rows": [ROW_NAMES[r] for r in v.last_call_rows],
+            "winning": (done if rows_rule else []) if self.valid else [],
+            "last_call_rows": [ROW_NAMES[r] for r in by_last],
             "lines": [
                 {
                     "name": ROW_NAMES[r],
                     "numbers": list(row),
                     "total": sum(row),
-                    "complete": r in v.complete_rows,
-                    "completed_by_last_call": r in v.last_call_rows,
-                    "missing": list(v.missing[r]),
+                    "complete": r in complete,
+                    "completed_by_last_call": r in by_last,
+                    "missing": [n for n in row if n not in called],
                 }
                 for r, row in enumerate(self.ticket.rows)
             ],
@@ -228,7 +268,7 @@ class TicketCheck:
             "round": self.round,
             **self.verdict_json(),
             # None once the round's last prize is awarded: judged for it, no longer played for
-            "playing": None if self.round_over else str(self.verdict.prize),
+            "playing": None if self.round_over else self.prize.key,
             "won": [{"prize": w.prize, "round": w.round} for w in self.won],
         }
 
@@ -257,17 +297,18 @@ class TicketRow:
 
 def ticket_grid(ticket: Ticket, check: TicketCheck | None) -> list[TicketRow]:
     """Row by row: the row's name, total and completeness, and its 9 cells."""
-    v = check.verdict if check else None
     called = set(check.calls) if check else set()
     last = check.last_call if check else None
+    complete = check.complete_row_indexes if check else ()
+    by_last = check.last_call_row_indexes if check else ()
     return [
         TicketRow(
             name=ROW_NAMES[r],
             numbers=ticket.rows[r],
             total=sum(ticket.rows[r]),
-            complete=v is not None and r in v.complete_rows,
-            by_last_call=v is not None and r in v.last_call_rows,
-            missing=v.missing[r] if v else (),
+            complete=r in complete,
+            by_last_call=r in by_last,
+            missing=tuple(n for n in ticket.rows[r] if n not in called) if check else (),
             cells=tuple(
                 Blank(n, n is not None and n in called, n is not None and n == last) for n in row
             ),

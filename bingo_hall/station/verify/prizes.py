@@ -1,13 +1,18 @@
-"""A game's prizes over SQLite (issue 17): which are awarded, which is being played, and the award
-that closes one (docs/claims.md, "90 balls"). The prizes are the game's `PrizePlan`, data from its
-variant (`bingo_hall.variants`): línea then bingo (Spanish halls), or one line, two lines, full
-house (UK clubs), played one after another.
+"""A game's prizes over SQLite (issues 17 and 28): which are awarded, which can be won now, and
+the award that closes one (docs/claims.md, "90 balls" and "Tambola"). The prizes are the game's
+`PrizePlan`, data from its variant (`bingo_hall.variants`) and judged by `bingo_hall.prize_rules`:
+línea then bingo (Spanish halls), or one line, two lines, full house (UK clubs), played one after
+another; or Tambola (Early Five, the three lines, Four Corners, Full House) and a host's own
+lists, every prize open at once.
 
-* a claim is stored in `claims` (its `line` column holds the prize claimed) with its verdict;
+* a claim names its prize (it may be left out while only one prize can be won) and is stored in
+  `claims` (its `line` column holds the prize claimed) with its verdict; one call may complete
+  several prizes of one ticket, each claimed on its own;
 * an award goes to `prize_awards`: every valid claim of the prize made on the earliest call on
-  which one was made shares it (claims on the same call were simultaneous). Then the next prize
-  of the plan is played. A round ends with its last prize; the Maestro then starts the next
-  round (whose prizes start again) or ends the game.
+  which one was made shares it (claims on the same call were simultaneous), and the prize is
+  closed: a later claim of it is refused, saying on which call it was won. In a sequence the next
+  prize opens. A round ends when the plan is finished (every prize won); the Maestro then starts
+  the next round (whose prizes start again) or ends the game.
 
 A false claim has no penalty here: the 1933 rules' penalty (the markers of the line come off) is a
 75-ball rule; in the 90-ball game the call simply goes on.
@@ -17,12 +22,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from ...manifest import Deck
-from ...ticket_claims import Prize, check_ticket_claim
+from ...prize_rules import check_prize_claim, judge_rule
+from ...tickets import Ticket
+from ...variants import PrizePlan
 from ...web.db import transaction
 from ...web.errors import Conflict, RequestError
+from ...web.i18n import in_lang
 from ...web.instance import hall
 from .. import games, hooks
 from ..decks import get_deck
@@ -33,6 +42,7 @@ from ..requests import Award
 from ..variants import prize_plan
 from . import store
 from .awards import still_standing
+from .judged import TicketCheck, WonPrize
 
 
 def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
@@ -53,6 +63,10 @@ def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
     return out
 
 
+def _done(conn: sqlite3.Connection, round_id: int) -> list[str]:
+    return [a["prize"] for a in awarded(conn, round_id)]
+
+
 def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> list[dict[str, Any]]:
     """The prizes a ticket has won in the game, in order, each with its round's number."""
     rows = conn.execute(
@@ -64,8 +78,9 @@ def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> list[dict[str
 
 
 def refuse_balls_once_all_won(conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
-    """No ball after the round's last prize is awarded, until the Maestro starts the next round."""
-    if current_prize(conn, game, rnd.round_id) is None:
+    """No ball after the round's last prize is awarded (the plan is finished: in a sequence its
+    last prize, in Tambola every prize), until the Maestro starts the next round."""
+    if prize_plan(game).finished(_done(conn, rnd.round_id)):
         raise Conflict(
             "no more balls: every prize of round %(n)s has been awarded; press Next round to "
             "play on, or end the game",
@@ -73,89 +88,207 @@ def refuse_balls_once_all_won(conn: sqlite3.Connection, game: Game, rnd: Round) 
         )
 
 
-def current_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize | None:
-    """The prize being played now; None once the round's last prize is awarded."""
-    done = [a["prize"] for a in awarded(conn, round_id)]
-    prize = prize_plan(game).next_prize(done)
-    return None if prize is None else Prize(prize)
+def current_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> str | None:
+    """The prize being played now (in Tambola the first open one); None once the round's last
+    prize is awarded."""
+    return prize_plan(game).next_prize(_done(conn, round_id))
 
 
-def judged_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> Prize:
-    """The prize a check is judged for: the one being played, else the round's last."""
-    prize = current_prize(conn, game, round_id)
-    return prize if prize is not None else Prize(prize_plan(game).prizes[-1])
+def prize_name(plan: PrizePlan, key: str) -> str:
+    """A prize's name in the reader's language (the plan's data: the kit's or the host's)."""
+    names = plan.names().get(key)
+    return in_lang(names) if names else key
 
 
-def prize_state(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-    """The `prizes` of the game's snapshot: the plan, what is awarded, what is next."""
-    game = games.get_game(conn, game_id)
-    rnd = games.current_round(conn, game.game_id)
-    done = awarded(conn, rnd.round_id)
+def judge_ticket(
+    conn: sqlite3.Connection,
+    game: Game,
+    rnd: Round,
+    ticket: Ticket,
+    prize: str | None = None,
+    *,
+    calls: Sequence[int] | None = None,
+    won: tuple[WonPrize, ...] = (),
+) -> TicketCheck:
+    """The ticket judged now for `prize`, or, without one, for the open prize it holds first
+    (else the first open prize; once all are won, the plan's last), with every open prize it
+    holds: what a check shows and a claim stores. `calls` when the caller has read them."""
     plan = prize_plan(game)
+    rules = plan.prize_list
+    if rules is None:
+        raise RequestError("this game has no 90-ball prizes")
+    called = list(games.called_balls(conn, game.game_id) if calls is None else calls)
+    won_now = awarded(conn, rnd.round_id)
+    done = [a["prize"] for a in won_now]
+    held = rules.held(ticket, set(called), done)
+    if prize is None:
+        open_now = plan.open_prizes(done)
+        prize = held[0].key if held else open_now[0] if open_now else plan.prizes[-1]
+    verdict = check_prize_claim(rules, ticket, called, prize, done)
+    return TicketCheck(
+        game.game_id,
+        rnd.number,
+        ticket,
+        rules.prize(prize),
+        verdict,
+        tuple(called),
+        held,
+        plan.finished(done),
+        won,
+        rules,
+        _board(plan, won_now),
+    )
+
+
+def _board(plan: PrizePlan, won_now: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round's prizes as the screens list them: each prize, who won it, which are open."""
+    done = [a["prize"] for a in won_now]
     return {
         "mode": plan.mode,
+        "order": str(plan.order),
         "sequence": list(plan.prizes),
-        "awarded": done,
-        "current": plan.next_prize([a["prize"] for a in done]),
-        "claims": claims_this_round(conn, game, rnd),
+        "names": plan.names(),
+        "plan_names": plan.list_names(),
+        "awarded": won_now,
+        "open": list(plan.open_prizes(done)),
+        "first_open": list(plan.open_prizes([])),  # what a new round opens
+        "current": plan.next_prize(done),
+        "finished": plan.finished(done),
     }
 
 
-def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None) -> Prize:
-    """The prize being played, for a claim or an award: 409 once the round's last prize is
-    awarded, or when the request names another prize (a doubled click must not act on the
-    next one)."""
-    prize = current_prize(conn, game, rnd.round_id)
-    if prize is None:
+def prize_state(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """The `prizes` of the game's snapshot: the plan (its prizes, their names, in sequence or
+    open at once), what is awarded, what can be won now, and whether the round is finished."""
+    game = games.get_game(conn, game_id)
+    rnd = games.current_round(conn, game.game_id)
+    plan = prize_plan(game)
+    board = _board(plan, awarded(conn, rnd.round_id))
+    return {**board, "claims": claims_this_round(conn, game, rnd)}
+
+
+def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None) -> str:
+    """The prize a claim or an award is for: the one it names, which must be open now, or,
+    when it names none, the only one that is. 409 once the round's last prize is awarded, for a
+    prize already won (saying on which call) and for one not open yet (a doubled click must not
+    act on the next prize)."""
+    plan = prize_plan(game)
+    won = {a["prize"]: a["at_call"] for a in awarded(conn, rnd.round_id)}
+    open_now = plan.open_prizes(list(won))
+    if not open_now:
         raise Conflict("every prize of this round has been awarded; start the next round")
-    asked = check_prize_name(asked)
-    if asked is not None and asked != prize:
+    asked = check_prize_name(plan, asked)
+    if asked is None:
+        if len(open_now) > 1:
+            raise RequestError("name the prize: %(names)s are open", names=", ".join(open_now))
+        return open_now[0]
+    sequence = plan.prize_list is None or not plan.prize_list.open_at_once
+    if asked in won and sequence:
+        raise Conflict(
+            "%(asked)s is not the prize being played (it is %(prize)s): "
+            "it was already won on call %(n)s",
+            asked=asked,
+            prize=open_now[0],
+            n=won[asked],
+        )
+    if asked in won:
+        raise Conflict(
+            "%(prize)s was already won on call %(n)s",
+            prize=prize_name(plan, asked),
+            n=won[asked],
+        )
+    if asked not in open_now and sequence:
         raise Conflict(
             "%(asked)s is not the prize being played (it is %(prize)s)",
-            asked=str(asked),
-            prize=str(prize),
+            asked=asked,
+            prize=open_now[0],
         )
-    return prize
+    if asked not in open_now:
+        raise Conflict(
+            "%(asked)s is not open yet: it opens once %(after)s is won",
+            asked=prize_name(plan, asked),
+            after=prize_name(plan, str(plan.prize(asked).after)),
+        )
+    return asked
 
 
 def _standing_claims(
-    conn: sqlite3.Connection, deck: Deck[Any], round_id: int, prize: Prize, live: list[int]
+    conn: sqlite3.Connection,
+    deck: Deck[Any],
+    plan: PrizePlan,
+    round_id: int,
+    prize: str,
+    live: list[int],
 ) -> list[sqlite3.Row]:
     """The round's valid claims of `prize` whose calls are still the start of the live calls,
     re-judged on the calls each one saw."""
+    rule = plan.prize(prize).rule
     out = []
     for row in conn.execute(
         "SELECT id, serial, player, at_call, calls FROM claims "
         "WHERE round_id = ? AND line = ? AND valid = 1 ORDER BY id",
-        (round_id, str(prize)),
+        (round_id, prize),
     ):
         calls = json.loads(row["calls"])
-        judged = check_ticket_claim(deck.card(row["serial"]), calls, prize)
-        if still_standing(calls, live) and judged.valid:
+        holds = judge_rule(rule, deck.card(row["serial"]), set(calls)).holds
+        if still_standing(calls, live) and holds:
             out.append(row)
     return out
 
 
+def _to_award(
+    conn: sqlite3.Connection,
+    game: Game,
+    rnd: Round,
+    asked: str | None,
+    deck: Deck[Any],
+    live: list[int],
+) -> tuple[str, list[sqlite3.Row]]:
+    """The prize an award settles and its standing valid claims. Without a name, the only open
+    prize with a standing claim (in a sequence, the prize being played)."""
+    plan = prize_plan(game)
+    if asked is None:
+        done = _done(conn, rnd.round_id)
+        claimed = [
+            (p, rows)
+            for p in plan.open_prizes(done)
+            if (rows := _standing_claims(conn, deck, plan, rnd.round_id, p, live))
+        ]
+        if len(claimed) > 1:
+            raise RequestError(
+                "name the prize to award: %(names)s have valid claims",
+                names=", ".join(p for p, _ in claimed),
+            )
+        if claimed:
+            return claimed[0]
+        if len(plan.open_prizes(done)) > 1:
+            raise Conflict("no valid claim of an open prize to award")
+    prize = playing(conn, game, rnd, asked)
+    return prize, _standing_claims(conn, deck, plan, rnd.round_id, prize, live)
+
+
 def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
-    """Award the prize being played to its first valid claims and move to the next prize."""
+    """Award a prize that can be won now to its first valid claims, which closes it."""
     with hall().write_lock:
         with transaction(conn):
             game = store.active_game(conn, game_id)
             gid = game.game_id
             rnd = games.current_round(conn, gid)
-            prize = playing(conn, game, rnd, request.prize)
             deck = get_deck(conn, game.deck_id)
             live = games.called_balls(conn, gid)
-            valid = _standing_claims(conn, deck, rnd.round_id, prize, live)
+            prize, valid = _to_award(conn, game, rnd, request.prize, deck, live)
             if not valid:
-                raise Conflict("no valid claim of the %(prize)s to award", prize=str(prize))
+                raise Conflict(
+                    "no valid claim of the %(prize)s to award",
+                    prize=prize_name(prize_plan(game), prize),
+                )
             first = min(row["at_call"] for row in valid)
             winners = [row for row in valid if row["at_call"] == first]
             for row in winners:
                 conn.execute(
                     "INSERT INTO prize_awards (game_id, round_id, prize, claim_id, serial, "
                     "player, at_call) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (gid, rnd.round_id, str(prize), row["id"], row["serial"], row["player"], first),
+                    (gid, rnd.round_id, prize, row["id"], row["serial"], row["player"], first),
                 )
             won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
             hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
@@ -164,12 +297,14 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, A
     return {
         "game_id": gid,
         "round": rnd.number,
-        "prize": str(prize),
+        "prize": prize,
         "at_call": first,
         "winners": [
             {"claim_id": w["id"], "serial": w["serial"], "player": w["player"]} for w in winners
         ],
         "next": state["current"],
+        "open": state["open"],
+        "finished": state["finished"],
         "prizes": state,
     }
 
@@ -198,10 +333,11 @@ def claims_this_round(conn: sqlite3.Connection, game: Game, rnd: Round) -> list[
     ]
 
 
-def check_prize_name(value: str | None) -> Prize | None:
-    """The `prize` a request names (so a doubled request cannot act on the next prize)."""
+def check_prize_name(plan: PrizePlan, value: str | None) -> str | None:
+    """The `prize` a request names (so a doubled request cannot act on the next prize): one of
+    the plan's prizes."""
     if value is None:
         return None
-    if value not in tuple(Prize):
-        raise RequestError("prize is one of %(names)s", names=", ".join(Prize))
-    return Prize(value)
+    if value not in plan.prizes:
+        raise RequestError("prize is one of %(names)s", names=", ".join(plan.prizes))
+    return value

@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ... import claims as rules
-from ...cards import Card
+from ...cards import LINE_NAMES, Card
 from ...errors import KitError
-from ...ticket_claims import check_ticket_claim
 from ...tickets import Ticket
 from ...variants import CARDS, STRIPS, Variant
 from ...web.errors import Conflict, RequestError
@@ -171,7 +170,7 @@ class CardClaims(ClaimsKind):
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
     ) -> Judged:
         line = claim.line
-        if line is not None and line.upper() not in rules.LINE_NAMES:
+        if line is not None and line.upper() not in LINE_NAMES:
             raise RequestError("line is one of R1-R5, B, I, N, G, O, D1, D2")
         gid, player = game.game_id, claim.player
         card = store.game_card(conn, game, claim.serial)[1]
@@ -228,8 +227,8 @@ class CardClaims(ClaimsKind):
 
 
 class StripClaims(ClaimsKind):
-    """90 balls: a claim is of the prize being played, which the first valid claims share;
-    a false claim costs nothing."""
+    """90 balls: a claim names a prize that can be won now (the one being played, or any open
+    prize of Tambola), which the first valid claims share; a false claim costs nothing."""
 
     card_page = "verify/ticket.html"
     card_fragment = "verify/_ticket_fragment.html"
@@ -239,22 +238,12 @@ class StripClaims(ClaimsKind):
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
         loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
-        rnd = loaded.round
-        playing = prizes.current_prize(conn, game, rnd.round_id)
-        prize = prizes.judged_prize(conn, game, rnd.round_id)
-        verdict = check_ticket_claim(ticket, loaded.calls, prize)
         won = tuple(
             WonPrize(w["prize"], w["round"])
             for w in prizes.won_by(conn, game.game_id, ticket.serial)
         )
-        return TicketCheck(
-            game.game_id,
-            loaded.state.round,
-            ticket,
-            verdict,
-            loaded.state.balls_called,
-            playing is None,
-            won,
+        return prizes.judge_ticket(
+            conn, game, loaded.round, ticket, calls=loaded.state.balls_called, won=won
         )
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
@@ -263,20 +252,22 @@ class StripClaims(ClaimsKind):
     def page(
         self, conn: sqlite3.Connection, gid: int | None, ticket: Ticket, checked: Any
     ) -> dict[str, Any]:
-        """What the ticket's page follows the game with (card.js)."""
+        """What the ticket's page follows the game with (card.js), and every prize of the round,
+        who won it and which are still open."""
         if gid is None or checked is None:
-            return {"follow": None}
-        return {"follow": card_view.follow_ticket(checked)}
+            return {"follow": None, "prize_board": None}
+        return {
+            "follow": card_view.follow_ticket(checked),
+            "prize_board": checked.board,
+        }
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
     ) -> Judged:
         prize = prizes.playing(conn, game, rnd, claim.prize)
         ticket = store.game_card(conn, game, claim.serial)[1]
-        calls = games.called_balls(conn, game.game_id)
-        verdict = check_ticket_claim(ticket, calls, prize)
-        check = TicketCheck(game.game_id, rnd.number, ticket, verdict, tuple(calls))
-        return Judged(check, str(prize), None, calls, True, {"prize": str(prize)})
+        check = prizes.judge_ticket(conn, game, rnd, ticket, prize)
+        return Judged(check, prize, None, list(check.calls), True, {"prize": prize})
 
     def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
         return prizes.award(conn, game_id, request)

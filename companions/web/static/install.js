@@ -1,7 +1,7 @@
 // Installs the service worker that lets a phone open the scorekeepers offline. The worker's URL
-// and scope come from this script tag's data- attributes (no inline script: see the CSP).
-(function () {
-  var me = document.currentScript;
-  if (!me || !("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register(me.dataset.worker, { scope: me.dataset.scope }).catch(function () {});
-})();
+// and scope come from this script tag's data- attributes (no inline script: see the CSP; an ES
+// module has no document.currentScript, so the tag is found by its data-worker).
+const me = document.querySelector("script[data-worker]");
+if (me && "serviceWorker" in navigator) {
+  navigator.serviceWorker.register(me.dataset.worker, { scope: me.dataset.scope }).catch(() => {});
+}

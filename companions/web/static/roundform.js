@@ -2,51 +2,52 @@
    the shared half of the panels' "✎ correct / undo this / cancel" flow.
    RoundForm({form, title, save, cancel, undoThis, fill, collect, labels, done}) where
    labels = {save, saveCorrection, correct: "... {n} ..."}; fill(entry or null) puts an entry
-   in the fields, collect() reads them; done() runs after a save, undo or cancel. */
-(function () {
-  "use strict";
-  window.RoundForm = function (o) {
-    var correcting = null;
+   in the fields, collect() reads them; done() runs after a save, undo or cancel. (An ES module:
+   the Burako and Rummy panels import RoundForm; both pages have the tile pad.) */
+import { Table } from "./shell.js";
+import { TilePad } from "./tilepad.js";
 
-    function end() {
-      correcting = null;
-      o.fill(null);
-      if (window.TilePad) TilePad.close();
-      Table.clearErrors();
-      o.save.textContent = o.labels.save;
-      o.cancel.hidden = true;
-      o.undoThis.hidden = true;
-      o.form.classList.remove("correcting");
-      o.done();
-    }
+export function RoundForm(o) {
+  var correcting = null;
 
-    function edit(id, number) {
-      var item = Table.history.filter(function (h) { return h.id === id; })[0];
-      if (!item) return;
-      correcting = id;
-      o.form.hidden = false;
-      o.fill(item.entry);
-      o.title.textContent = o.labels.correct.replace("{n}", number);
-      o.save.textContent = o.labels.saveCorrection;
-      o.save.disabled = false;
-      o.cancel.hidden = false;
-      o.undoThis.hidden = false;
-      o.form.classList.add("correcting");
-      o.form.scrollIntoView({behavior: "smooth", block: "start"});
-    }
+  function end() {
+    correcting = null;
+    o.fill(null);
+    TilePad.close();
+    Table.clearErrors();
+    o.save.textContent = o.labels.save;
+    o.cancel.hidden = true;
+    o.undoThis.hidden = true;
+    o.form.classList.remove("correcting");
+    o.done();
+  }
 
-    o.form.addEventListener("submit", function (ev) {
-      ev.preventDefault();
-      var entry = o.collect();
-      var sent = correcting ? Table.correct(correcting, entry) : Table.post(entry);
-      sent.then(function () { end(); window.scrollTo({top: 0, behavior: "smooth"}); })
-          .catch(function () {});
-    });
-    o.cancel.addEventListener("click", end);
-    o.undoThis.addEventListener("click", function () {
-      Table.undo(correcting).then(end).catch(function () {});
-    });
+  function edit(id, number) {
+    var item = Table.history.filter(function (h) { return h.id === id; })[0];
+    if (!item) return;
+    correcting = id;
+    o.form.hidden = false;
+    o.fill(item.entry);
+    o.title.textContent = o.labels.correct.replace("{n}", number);
+    o.save.textContent = o.labels.saveCorrection;
+    o.save.disabled = false;
+    o.cancel.hidden = false;
+    o.undoThis.hidden = false;
+    o.form.classList.add("correcting");
+    o.form.scrollIntoView({behavior: "smooth", block: "start"});
+  }
 
-    return {edit: edit, correcting: function () { return correcting; }};
-  };
-})();
+  o.form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var entry = o.collect();
+    var sent = correcting ? Table.correct(correcting, entry) : Table.post(entry);
+    sent.then(function () { end(); window.scrollTo({top: 0, behavior: "smooth"}); })
+        .catch(function () {});
+  });
+  o.cancel.addEventListener("click", end);
+  o.undoThis.addEventListener("click", function () {
+    Table.undo(correcting).then(end).catch(function () {});
+  });
+
+  return {edit: edit, correcting: function () { return correcting; }};
+}

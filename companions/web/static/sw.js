@@ -1,6 +1,7 @@
 /* The companions' service worker: makes the pages installable and keeps the shell's files for
    offline start. Pages and data always come from the network first (scores must be current);
-   the cache is only a fallback. Live streams and entries are never cached. */
+   the cache is only a fallback (the panels' modules too, and the kit's /web/static/ui.js they
+   import). Live streams and entries are never cached. */
 const CACHE = "companions-v2";
 const SHELL = ["/t/", "/t/static/shell.css", "/t/static/shell.js", "/t/static/install.js",
   "/t/static/recent.js", "/t/static/icon-192.png"];
@@ -22,7 +23,8 @@ self.addEventListener("fetch", (event) => {
   if (req.method !== "GET" || url.origin !== location.origin || url.pathname.endsWith("/events")) return;
   event.respondWith(
     fetch(req).then((resp) => {
-      if (resp.ok && (url.pathname.startsWith("/t/static/") || req.mode === "navigate")) {
+      const kept = url.pathname.startsWith("/t/static/") || url.pathname.startsWith("/web/static/");
+      if (resp.ok && (kept || req.mode === "navigate")) {
         const copy = resp.clone();
         caches.open(CACHE).then((c) => c.put(req, copy));
       }

@@ -2,11 +2,11 @@
 // (GET /ledger/games/<id>/prizes, in the page's language) and fetched again whenever something
 // that changes it happens: a sale, a prize rule (the ledger's own event), an award, a new round. On the caller page, a
 // claim on a card not sold for the round shows its warning (the claim event says `unsold`).
-(function () {
-  "use strict";
-  const box = document.getElementById("ledger-prizes");
-  if (!box || !window.Station) return;
-  const gid = window.Station.gameId;
+import { fill } from "/web/static/dom.js";
+import { Station } from "/static/station.js";
+
+function ledgerLine(box) {
+  const gid = Station.gameId;
   const lang = document.documentElement.lang || "en";
   let asked = 0;
 
@@ -18,24 +18,25 @@
     box.dataset.loaded = String(mine);
   }
 
-  const events = window.stationEvents;
-  if (!events) return;
+  if (gid === null) return;
   const again = () => { refresh().catch(() => {}); };
-  for (const kind of ["ledger", "round", "end", "snapshot"]) events.addEventListener(kind, again);
+  for (const kind of ["ledger", "round", "end", "snapshot"]) Station.listen(kind, again);
   // a prize awarded may change the line (a jackpot won); claims, which also send these events,
   // do not, so a room of phones on /display asks only when the number of awards changes
-  const snap = window.Station.state || {};
+  const snap = Station.state || {};
   let awards = snap.prizes ? snap.prizes.awarded.length : snap.scores ? snap.scores.awards.length : null;
   const awarded = (n) => { if (awards !== null && n !== awards) again(); awards = n; };
-  events.addEventListener("prize", (ev) => awarded(JSON.parse(ev.data).awarded.length));
-  events.addEventListener("scores", (ev) => awarded(JSON.parse(ev.data).awards.length));
+  Station.listen("prize", (data) => awarded(data.awarded.length));
+  Station.listen("scores", (data) => awarded(data.awards.length));
   const warning = document.getElementById("ledger-warning");
   if (warning) {
-    events.addEventListener("claim", (ev) => {
-      const made = JSON.parse(ev.data);  // the claim's answer: `unsold` when not sold
+    Station.listen("claim", (made) => {  // the claim's answer: `unsold` when not sold
       warning.hidden = !made.unsold;
-      warning.textContent = made.unsold ? window.Station.fill(warning.dataset.unsold, made.unsold) : "";
+      warning.textContent = made.unsold ? fill(warning.dataset.unsold, made.unsold) : "";
     });
-    events.addEventListener("round", () => { warning.hidden = true; });
+    Station.listen("round", () => { warning.hidden = true; });
   }
-})();
+}
+
+const box = document.getElementById("ledger-prizes");
+if (box) ledgerLine(box);

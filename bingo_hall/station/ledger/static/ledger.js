@@ -2,10 +2,9 @@
 // refusal is shown on the message line and nothing changes; a change reloads the page (which
 // the station draws) and says what was done. A card scanned at the door, by a USB scanner that
 // types its code into the field or by the camera (scan.js), is sold at once.
-(function () {
-  "use strict";
-  const root = document.getElementById("ledger");
-  if (!root) return;
+import { onScanned } from "/verify/static/panel.js";
+
+function ledgerPage(root) {
   const gid = root.dataset.game;
   const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const T = JSON.parse(document.getElementById("ledger-strings").textContent);
@@ -50,7 +49,7 @@
     post(`/api/games/${gid}/ledger/sales`, { scan: text, round: $("sale-round").value }, sold);
   }
   on("sell-scan", () => sellScanned($("scan-text").value));
-  if (window.BingoClaims) window.BingoClaims.check = sellScanned;  // the camera (scan.js)
+  onScanned(sellScanned);  // the camera (scan.js)
 
   on("price-form", () => post(`/api/games/${gid}/ledger/price`,
     { amount: $("price-amount").value, book: $("price-book").value }));
@@ -75,4 +74,7 @@
   document.querySelectorAll("button.pay").forEach((b) => {
     b.addEventListener("click", () => post(`/api/ledger/payouts/${b.dataset.payout}/paid`, {}));
   });
-})();
+}
+
+const root = document.getElementById("ledger");
+if (root) ledgerPage(root);

@@ -247,7 +247,7 @@ function ticketView(s, w, target) {
       return { ...r, missing, complete: !missing.length, byLast: !missing.length && r.numbers.includes(last) };
     });
     const done = rows.filter((r) => r.complete).map((r) => r.name);
-    const valid = done.length >= s.needs[s.prize];
+    const valid = holds(s.prize, called);
     target.querySelectorAll("table.vcard td.sq[data-number]").forEach((td) => {
       const n = Number(td.dataset.number);
       td.classList.toggle("covered", called.has(n));
@@ -302,9 +302,36 @@ function ticketView(s, w, target) {
     }
     wrap.querySelector("section.verdict").replaceChildren(...won, head, facts, ul);
   }
+  // A prize's rule as data (card_view.follow_ticket): `needed` of its groups complete, or
+  // `any` numbers of the ticket called.
+  function holds(prize, called) {
+    const rule = s.rules[prize];
+    if (!rule) return false;
+    if (rule.any) return s.rows.flatMap((r) => r.numbers).filter((n) => called.has(n)).length >= rule.any;
+    return rule.groups.filter((g) => g.every((n) => called.has(n))).length >= rule.needed;
+  }
+  // The round's prizes: who won each and which are open (the prizes list under the verdict).
+  function board(state) {
+    const won = new Map((state.awarded || []).map((a) => [a.prize, a]));
+    const open = new Set(state.open || []);
+    target.querySelectorAll("#ticket-prizes li[data-prize]").forEach((li) => {
+      const p = li.dataset.prize;
+      const a = won.get(p);
+      li.classList.toggle("done", !!a);
+      li.classList.toggle("now", !a && open.has(p));
+      const who = a ? a.winners.map((x) => x.player || fill(w.ticket_word, { serial: x.serial })).join(", ") : "";
+      li.querySelector(".prize-who").textContent = a ? fill(w.won_by, { who, n: a.at_call }) : (s.open_at_once && open.has(p) ? w.open : "");
+    });
+  }
+  // The prize the page judges: the one being played; in Tambola the first open prize the ticket
+  // holds, else the first open one (as the station's check); the last once all are won.
   function prizeOf(state) {
-    s.prize = state.current || s.sequence[s.sequence.length - 1];
-    s.round_over = state.current === null;
+    const open = state.open || (state.current ? [state.current] : []);
+    const called = new Set(s.calls);
+    s.prize = open.find((p) => holds(p, called)) || open[0] || s.sequence[s.sequence.length - 1];
+    if (!s.open_at_once) s.prize = state.current || s.sequence[s.sequence.length - 1];
+    board(state);
+    s.round_over = state.finished !== undefined ? state.finished : state.current === null;
     s.won = s.won || [];
     for (const a of state.awarded || []) {
       const mine = a.winners.some((x) => x.serial === s.serial);
@@ -314,7 +341,11 @@ function ticketView(s, w, target) {
   }
   return {
     render,
-    newRound() { s.prize = s.sequence[0]; s.round_over = false; },
+    newRound() {
+      s.prize = s.sequence[0];
+      s.round_over = false;
+      board({ awarded: [], open: s.open_at_once ? s.sequence : [s.sequence[0]] });
+    },
     snapshot(d) { if (d.prizes) prizeOf(d.prizes); },
     claim() { return false; },
     scores() { return false; },

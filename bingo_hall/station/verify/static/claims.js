@@ -1,14 +1,15 @@
 // The Maestro's claims panel: typed-serial check, recording claims, awarding the round, seating
 // players and setting the rules, all through /api/games/<id>/... with the page's CSRF token.
-(function () {
-  "use strict";
-  const root = document.getElementById("claims");
-  if (!root) return;
+import { el, fill } from "/web/static/dom.js";
+import { Station } from "/static/station.js";
+import { claimsPanel } from "./panel.js";
+import { lastScores, render as renderScores } from "./scores.js";
+
+function claimsPage(root) {
   const gid = root.dataset.game;
   const T = JSON.parse(document.getElementById("claims-strings").textContent);
   const $ = (id) => document.getElementById(id);
-  const fill = window.Station.fill;
-  const { say, api, showCard, verdictLook, listClaims, readCard } = window.ClaimsPanel(gid);
+  const { say, api, showCard, verdictLook, listClaims, readCard } = claimsPanel(gid);
   const card = () => readCard(T.need_serial);
 
   // Enter in the serial box only checks; recording a claim (and its penalty) takes the button.
@@ -46,7 +47,7 @@
       say(fill(T.awarded, { who: a.player || fill(T.claim_line, { serial: a.serial }) }));
       $("claim-result").innerHTML = "";
       verdictLook(null);
-      window.BingoScores.render(done.scores);
+      renderScores(done.scores);
     } catch (e) { say(e.message, true); }
   });
 
@@ -57,7 +58,7 @@
         name: $("player-name").value, team: $("player-team").value || null, maestro: $("player-maestro").checked,
       });
       $("player-name").value = ""; $("player-maestro").checked = false;
-      window.BingoScores.render(added.scores);
+      renderScores(added.scores);
       $("player-name").focus();
     } catch (e) { say(e.message, true); }
   });
@@ -90,7 +91,7 @@
     }
     try {
       const saved = await api("POST", "settings", payload);
-      window.BingoScores.render(saved.scores);
+      renderScores(saved.scores);
       say(T.saved);
     } catch (e) { say(e.message, true); }
   });
@@ -137,15 +138,15 @@
       name.setAttribute("aria-label", T.player_name);
       const team = Object.assign(document.createElement("input"), { className: "pl-team", value: p.team || "", maxLength: 40, placeholder: T.player_team });
       team.setAttribute("aria-label", T.player_team);
-      const save = window.Station.el("button", "button pl-rename", T.rename);
-      const drop = window.Station.el("button", "button pl-remove", T.remove);
+      const save = el("button", "button pl-rename", T.rename);
+      const drop = el("button", "button pl-remove", T.remove);
       save.type = drop.type = "button";
       save.addEventListener("click", async () => {
         try {
           const done = await api("POST", "players/rename", { name: p.name, new_name: name.value, team: team.value || null });
           say(fill(T.renamed, { old: done.was, new: done.name }));
           name.blur(); team.blur();
-          window.BingoScores.render(done.scores);
+          renderScores(done.scores);
         } catch (e) { say(e.message, true); }
       });
       drop.addEventListener("click", async () => {
@@ -156,7 +157,7 @@
         try {
           const done = await api("POST", "players/remove", { name: p.name, confirm: won.length > 0 });
           say(fill(T.removed, { name: done.name }));
-          window.BingoScores.render(done.scores);
+          renderScores(done.scores);
         } catch (e) { say(e.message, true); }
       });
       li.append(name, team, save, drop);
@@ -177,17 +178,18 @@
   document.addEventListener("bingo:scores", (ev) => {
     syncRules(ev.detail); syncPlayers(ev.detail); syncPlayerList(ev.detail); syncClaims(ev.detail);
   });
-  if (window.BingoScores && window.BingoScores.last) {
-    const s = window.BingoScores.last;
+  const s = lastScores();
+  if (s) {
     syncRules(s); syncPlayers(s); syncPlayerList(s); syncClaims(s);
   }
   // A call or undo changes what a shown card looks like: refresh it.
-  if (window.stationEvents) {
-    for (const kind of ["call", "undo"]) {
-      window.stationEvents.addEventListener(kind, () => {
-        const shown = $("claim-result").querySelector("[data-serial]");
-        if (shown) showCard({ serial: shown.dataset.serial }, true).catch(() => {});
-      });
-    }
+  for (const kind of ["call", "undo"]) {
+    Station.listen(kind, () => {
+      const shown = $("claim-result").querySelector("[data-serial]");
+      if (shown) showCard({ serial: shown.dataset.serial }, true).catch(() => {});
+    });
   }
-})();
+}
+
+const root = document.getElementById("claims");
+if (root) claimsPage(root);

@@ -2,15 +2,14 @@
 // as printed (margin totals), the called numbers marked, the winning line lit and the verdict in
 // big words; a false claim shows its penalty. After the award the winning card stays up as the
 // round's final board until the Maestro starts the next round.
-// Runs once the page's deferred scripts have run, so scores.js's helpers and last board are there.
-document.addEventListener("DOMContentLoaded", function () {
-  "use strict";
-  const box = document.getElementById("claim-show");
-  const S = window.Station;
-  if (!box || !S) return;
+// The scoreboard comes in scores.js's "bingo:scores" events (a 75-ball game's /display has it; it
+// runs after this module, which comes first in the page, so its first board reaches us too).
+import { el, fill } from "/web/static/dom.js";
+import { Station as S } from "/static/station.js";
+
+function claimShow(box) {
   const T = JSON.parse(document.getElementById("claim-show-strings").textContent);
   const hero = document.querySelector(".hero");
-  const { el, fill } = S;
   const label = (name) => T.lines[name] || name;
   let shown = null; // "verdict" | "final" | null
   let finalRound = null;
@@ -122,13 +121,22 @@ document.addEventListener("DOMContentLoaded", function () {
     box.className = "claim-show " + (v.valid ? "valid" : "checked");
     box.dataset.serial = v.serial;
     const words = el("div", "show-words");
-    const prize = T.prizes[v.prize] || v.prize;
+    // The prize's name is the plan's data (the kit's lists or a host's), in the page's language.
+    const lang = document.documentElement.lang || "en";
+    const names = v.prize_names || {};
+    const prize = names[lang] || names.en || T.prizes[v.prize] || v.prize;
     const row = (name) => fill(T.row90, { name: name });
     let head = v.valid
-      ? fill(T.prize_won, { prize: prize }) + " " + fill(T.ticket, { n: v.serial }) + " · " + v.complete_rows.map(row).join(", ")
+      ? fill(T.prize_won, { prize: prize }) + " " + fill(T.ticket, { n: v.serial }) + (v.rows_needed ? " · " + v.complete_rows.map(row).join(", ") : "")
       : fill(T.ticket, { n: v.serial }) + " · " + fill(T.prize_not_yet, { prize: prize });
-    if (!v.valid) {
-      const nearest = v.lines.filter((l) => !l.complete).sort((a, b) => a.missing.length - b.missing.length)[0];
+    if (!v.valid && v.rows_needed === null) {
+      // Early Five needs any numbers; Four Corners (or a host's cells) names the ones missing.
+      head += " · " + (v.prize_missing && v.prize_missing.length ? fill(T.missing, { numbers: v.prize_missing.join(", ") }) : fill(T.more_needed, { n: v.still_needed }));
+    } else if (!v.valid) {
+      // The row the prize lacks (Top Line: the top row), else the nearest row.
+      const want = new Set(v.prize_missing || []);
+      const lacking = v.lines.filter((l) => !l.complete && l.missing.some((n) => want.has(n)));
+      const nearest = lacking.length === 1 ? lacking[0] : v.lines.filter((l) => !l.complete).sort((a, b) => a.missing.length - b.missing.length)[0];
       if (nearest) head += " · " + fill(T.missing, { numbers: nearest.missing.join(", ") }) + " (" + row(nearest.name) + ")";
     }
     words.appendChild(el("p", "show-head", (opts.player ? opts.player + " · " : "") + head));
@@ -158,20 +166,19 @@ document.addEventListener("DOMContentLoaded", function () {
     box.dataset.final = "yes";
   }
 
-  if (window.stationEvents) {
-    window.stationEvents.addEventListener("verdict", (ev) => {
-      const d = JSON.parse(ev.data);
-      if (!S.state || d.round !== S.state.round || shown === "final") return;
-      shown = "verdict";
-      (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
-      delete box.dataset.final;
-    });
-  }
+  S.listen("verdict", (d) => {
+    if (!S.state || d.round !== S.state.round || shown === "final") return;
+    shown = "verdict";
+    (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
+    delete box.dataset.final;
+  });
   S.onChange((kind, data, state) => {
     // The game goes on (a call, an undo, a new round): the checked card leaves the screen.
     if ((kind === "call" || kind === "undo") && shown === "verdict") hide();
     if (kind === "round" && state && finalRound !== null && state.round !== finalRound) hide();
   });
   document.addEventListener("bingo:scores", (ev) => showFinal(ev.detail));
-  if (window.BingoScores && window.BingoScores.last) showFinal(window.BingoScores.last);
-});
+}
+
+const box = document.getElementById("claim-show");
+if (box) claimShow(box);

@@ -1,25 +1,38 @@
 // What the Maestro's claims panels share (claims.js for 75 balls, prizes.js for 90): the message
 // line, the claims API with the page's CSRF token, the checked card or ticket shown as the
 // station renders it (POST /api/games/<id>/check/<serial>?format=html) and the verdict's look.
+// (An ES module.)
 
 // A card from the serial field: a number, or a whole card URL (a keyboard-wedge scanner types
 // it; the camera scanner hands it over). From a URL only the path counts, never the host:
 // /c/<deck>/<serial>/<sig> (QR codes print it upper case).
-window.BingoClaims = {
-  cardRef: function (text) {
-    "use strict";
-    const t = String(text || "").trim();
-    if (/^\d+$/.test(t)) return { serial: t };
-    const m = t.match(/\/c\/([A-Za-z0-9_-]+)\/(\d+)\/([0-9A-Za-z]+)\/?(?:[?#].*)?$/i);
-    return m ? { serial: m[2], deck: m[1], sig: m[3] } : null;
-  },
+export function cardRef(text) {
+  const t = String(text || "").trim();
+  if (/^\d+$/.test(t)) return { serial: t };
+  const m = t.match(/\/c\/([A-Za-z0-9_-]+)\/(\d+)\/([0-9A-Za-z]+)\/?(?:[?#].*)?$/i);
+  return m ? { serial: m[2], deck: m[1], sig: m[3] } : null;
+}
+
+const $ = (id) => document.getElementById(id);
+
+// What the camera scanner (scan.js) read: into the field, then checked as if typed; a page that
+// does something else with a scanned card (the ledger sells it) says so with onScanned(fn).
+let scanned = (text) => {
+  $("claim-serial").value = text;
+  $("claim-form").requestSubmit();
 };
 
-window.ClaimsPanel = function (gid) {
-  "use strict";
+export function onScanned(fn) {
+  scanned = fn;
+}
+
+export function checkScanned(text) {
+  scanned(text);
+}
+
+export function claimsPanel(gid) {
   const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const lang = document.documentElement.lang || "en";
-  const $ = (id) => document.getElementById(id);
 
   function say(text, bad) {
     const msg = $("claim-message");
@@ -72,17 +85,11 @@ window.ClaimsPanel = function (gid) {
   // The serial field: a number, or a whole card URL (a keyboard-wedge scanner, the camera);
   // after reading it shows just the serial. Null, with `need` said, when it is neither.
   function readCard(need) {
-    const ref = window.BingoClaims.cardRef($("claim-serial").value);
+    const ref = cardRef($("claim-serial").value);
     if (!ref) { say(need, true); return null; }
     $("claim-serial").value = ref.serial;
     return ref;
   }
-
-  // What the camera scanner (scan.js) read: into the field, then checked as if typed.
-  window.BingoClaims.check = (text) => {
-    $("claim-serial").value = text;
-    $("claim-form").requestSubmit();
-  };
 
   // The round's claims, newest last: `describe(c)` writes a claim's line; a click shows its card.
   function listClaims(claims, none, describe) {
@@ -106,4 +113,4 @@ window.ClaimsPanel = function (gid) {
   return {
     say: say, api: api, showCard: showCard, verdictLook: verdictLook, listClaims: listClaims, readCard: readCard,
   };
-};
+}

@@ -1,18 +1,27 @@
 // A 90-ball game's prizes, on the caller page (claims panel: check a typed serial, record a claim,
-// award the prize being played) and on /display (the prize being played and its last winners).
-// The state is the snapshot's `prizes`, kept live by the `prize` events (prizes.prize_state).
-(function () {
-  "use strict";
-  const $ = (id) => document.getElementById(id);
-  const strings = $("prize-strings");
-  if (!strings || !window.Station) return;
+// award a prize) and on /display (every prize, who won it, and what can still be won). The
+// state is the snapshot's `prizes`, kept live by the `prize` events (prizes.prize_state): in a
+// sequence one prize is played at a time (`current`); in Tambola every prize of `open` is.
+import { fill } from "/web/static/dom.js";
+import { Station as S } from "/static/station.js";
+import { claimsPanel } from "./panel.js";
+
+const $ = (id) => document.getElementById(id);
+
+function prizesPage(strings) {
   const T = JSON.parse(strings.textContent);
-  const S = window.Station;
   const gid = S.gameId;
-  const fill = window.Station.fill;
-  const name = (p) => T.names[p] || p;
+  const lang = document.documentElement.lang || "en";
   const panel = $("claims");
   let prizes = S.state && S.state.prizes;
+
+  function name(p) {
+    const names = prizes && prizes.names && prizes.names[p];
+    return (names && (names[lang] || names.en)) || T.names[p] || p;
+  }
+  const openSet = () => prizes.order === "open";
+  const openNow = () => prizes.open || (prizes.current ? [prizes.current] : []);
+  const finished = () => (prizes.finished !== undefined ? prizes.finished : prizes.current === null);
 
   function who(winners) {
     return winners.map((w) => w.player || fill(T.claim_line, { serial: w.serial })).join(", ");
@@ -20,10 +29,16 @@
 
   function render() {
     if (!prizes) return;
-    const done = new Set(prizes.awarded.map((a) => a.prize));
+    const won = new Map(prizes.awarded.map((a) => [a.prize, a]));
+    const open = new Set(openNow());
     document.querySelectorAll("#prize-steps li").forEach((li) => {
-      li.classList.toggle("done", done.has(li.dataset.prize));
-      li.classList.toggle("now", li.dataset.prize === prizes.current);
+      const p = li.dataset.prize;
+      li.classList.toggle("done", won.has(p));
+      li.classList.toggle("now", open.has(p));
+      const whoEl = li.querySelector(".prize-who");
+      if (!whoEl) return;
+      const a = won.get(p);
+      whoEl.textContent = a ? fill(T.won_by, { who: who(a.winners), n: a.at_call }) : (openSet() && open.has(p) ? T.open : "");
     });
     const last = prizes.awarded[prizes.awarded.length - 1];
     const winners = $("prize-winners");
@@ -32,7 +47,15 @@
   }
 
   // ---- caller page only ----
-  const { say, api, showCard: showTicket, listClaims, readCard } = panel ? window.ClaimsPanel(gid) : {};
+  const { say, api, showCard: showTicket, listClaims, readCard } = panel ? claimsPanel(gid) : {};
+  const choice = $("claim-prize");  // Tambola: the prize a claim names
+  let wasOpen = null;  // the open prizes at the last render (none yet: the page just loaded)
+
+  // The prize a claim or the award is for: the one chosen (Tambola) or the one being played.
+  function chosen() {
+    if (choice) return choice.value;
+    return prizes.current || prizes.sequence[prizes.sequence.length - 1];
+  }
 
   // A call, an undo or an award changes what a shown ticket looks like ("Playing for Bingo"):
   // show it again on the Maestro's panel only (quiet: the room is not shown it again, and a
@@ -43,11 +66,23 @@
   }
 
   function renderPanel() {
-    $("prize-done").hidden = prizes.current !== null;
+    $("prize-done").hidden = !finished();
+    if (choice) {
+      const open = new Set(openNow());
+      for (const opt of choice.options) {
+        opt.textContent = name(opt.value) + (open.has(opt.value) ? "" : " · " + T.won);
+        opt.dataset.open = open.has(opt.value) ? "yes" : "no";
+      }
+      // The prize chosen was just won: move on to the first open one (a closed prize chosen on
+      // purpose stays chosen, and its claim is told when it was won).
+      if ((wasOpen === null || wasOpen.has(choice.value)) && !open.has(choice.value) && open.size) choice.value = openNow()[0];
+      wasOpen = open;
+    }
+    const prize = chosen();
     const award = $("award");
-    award.textContent = prizes.current ? fill(T.award, { prize: name(prizes.current) }) : T.all_done;
-    const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prizes.current);
-    award.disabled = !standing.length || prizes.current === null || (S.state && S.state.status !== "active");
+    award.textContent = finished() ? T.all_done : fill(T.award, { prize: name(prize) });
+    const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prize);
+    award.disabled = !standing.length || !openNow().includes(prize) || (S.state && S.state.status !== "active");
     listClaims(prizes.claims, T.none, (c) => {
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "");
       text += " · " + name(c.prize) + " · " + fill(T.at_call, { n: c.at_call }) + " · " + (c.valid ? T.valid : T.false_claim);
@@ -65,23 +100,26 @@
       if (!ref) return;
       try { say(""); await showTicket(ref); } catch (e) { say(e.message, true); }
     });
+    if (choice) choice.addEventListener("change", () => render());
     $("claim-submit").addEventListener("click", async () => {
       const ref = ticket();
       if (!ref) return;
       const payload = { serial: ref.serial };
       if ($("claim-player").value.trim()) payload.player = $("claim-player").value.trim();
-      if (prizes.current) payload.prize = prizes.current;
+      if (choice || prizes.current) payload.prize = chosen();
       try {
         const made = await api("POST", "claims", payload);
-        await showTicket(ref);
+        await showTicket(ref, true);  // the room already sees the claim's own verdict
         say(name(made.prize) + " · " + (made.valid ? T.valid : T.false_claim), !made.valid);
       } catch (e) { say(e.message, true); }
     });
     $("award").addEventListener("click", async () => {
-      const current = prizes.current;
-      if (!current || !confirm(fill(T.confirm_award, { prize: name(current) }))) return;
+      const prize = chosen();
+      if (!openNow().includes(prize)) return;
+      const ask = openSet() ? T.confirm_award_open : T.confirm_award;
+      if (!confirm(fill(ask, { prize: name(prize) }))) return;
       try {
-        const done = await api("POST", "award", { prize: current });
+        const done = await api("POST", "award", { prize: prize });
         say(fill(T.awarded, { prize: name(done.prize), who: who(done.winners) }));
         prizes = done.prizes;
         render();
@@ -96,17 +134,21 @@
 
   S.onChange((kind, data, state) => {
     if (kind === "snapshot") prizes = (state && state.prizes) || prizes;
-    // A new round plays the sequence again from its first prize.
-    if (kind === "round" && prizes && data.previous) prizes = { ...prizes, awarded: [], claims: [], current: prizes.sequence[0] };
+    // A new round plays the prizes again: the sequence from its first, Tambola all open.
+    if (kind === "round" && prizes && data.previous) {
+      const first = prizes.first_open || [prizes.sequence[0]];
+      prizes = { ...prizes, awarded: [], claims: [], current: first[0], open: first, finished: false };
+    }
     render();
   });
-  if (window.stationEvents) {
-    window.stationEvents.addEventListener("prize", (ev) => {
-      const before = prizes && prizes.current;
-      prizes = JSON.parse(ev.data);
-      render();
-      if (panel && prizes.current !== before) refreshShown();
-    });
-  }
+  S.listen("prize", (data) => {
+    const before = prizes && prizes.current;
+    prizes = data;
+    render();
+    if (panel && prizes.current !== before) refreshShown();
+  });
   render();
-})();
+}
+
+const strings = $("prize-strings");
+if (strings) prizesPage(strings);

@@ -1,12 +1,11 @@
 // "Scan card" on the caller page: the laptop's camera reads a card's QR code with jsQR (served
 // from the package: static/vendor, no internet needed at the hall). The code's URL goes to the
 // serial field as if typed, and claims.js takes deck, serial and signature from its path,
-// ignoring the host the card was printed for.
-(function () {
-  "use strict";
-  const button = document.getElementById("scan-card");
-  const box = document.getElementById("scan-box");
-  if (!button || !box) return;
+// ignoring the host the card was printed for. (An ES module; jsQR is the vendored library's
+// classic script, which defines window.jsQR.)
+import { cardRef, checkScanned } from "./panel.js";
+
+function scanner(button, box) {
   const video = box.querySelector("video");
   const note = box.querySelector(".scan-note");
   const T = box.dataset;  // hold, noCamera, notACard: in the page's language
@@ -30,9 +29,9 @@
       ctx.drawImage(video, 0, 0);
       const img = ctx.getImageData(0, 0, canvas.width, canvas.height);
       const code = window.jsQR(img.data, img.width, img.height, { inversionAttempts: "dontInvert" });
-      if (code && window.BingoClaims.cardRef(code.data)) {
+      if (code && cardRef(code.data)) {
         stop();
-        window.BingoClaims.check(code.data);
+        checkScanned(code.data);
         return;
       }
       if (code) note.textContent = T.notACard;
@@ -60,4 +59,8 @@
     requestAnimationFrame(look);
   });
   box.querySelector(".scan-stop").addEventListener("click", stop);
-})();
+}
+
+const button = document.getElementById("scan-card");
+const box = document.getElementById("scan-box");
+if (button && box) scanner(button, box);

@@ -1,121 +1,117 @@
 /* The Burako panel: a scoreboard of hands and a form for the next hand (or a correction).
    Scores are computed by the engine only; this file just collects what was played. */
-(function () {
-  "use strict";
-  var B = JSON.parse(document.getElementById("burako-data").textContent);
-  var form = document.getElementById("hand-form");
-  var rounds = null;         // the RoundForm: a new hand, or a correction
-  var open = {};             // hand ids whose breakdown is shown
+import { fill } from "/web/static/dom.js";
+import { node } from "/web/static/ui.js";
+import { RoundForm } from "../roundform.js";
+import { Table } from "../shell.js";
+import { TilePad } from "../tilepad.js";
 
-  function fmt(s, vals) { return s.replace(/\{(\w+)\}/g, function (_, k) { return vals[k]; }); }
-  function el(tag, attrs, text) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    if (text != null) e.textContent = text;
-    return e;
-  }
-  function input(name) { return form.querySelector('[name="' + name + '"]'); }
+var B = JSON.parse(document.getElementById("burako-data").textContent);
+var form = document.getElementById("hand-form");
+var rounds = null;         // the RoundForm: a new hand, or a correction
+var open = {};             // hand ids whose breakdown is shown
 
-  function renderBoard(view) {
-    var body = document.querySelector("#scoreboard tbody");
-    body.textContent = "";
-    view.hands.forEach(function (h) {
-      // tap a hand's number to see where its points came from (settles arguments at the table)
-      var tr = el("tr", {"data-entry": h.id});
-      var num = el("td", {class: "num"});
-      var more = el("button", {type: "button", class: "ghost", "aria-expanded": String(!!open[h.id]),
-                               "aria-label": fmt(B.text.details, {n: h.number})}, h.number + " ▾");
-      num.appendChild(more);
-      tr.appendChild(num);
-      h.scores.forEach(function (s) { tr.appendChild(el("td", {}, String(s))); });
-      var act = el("td", {class: "act"});
-      var edit = el("button", {type: "button", class: "ghost edit",
-                               "aria-label": fmt(B.text.edit, {n: h.number})}, "✎");
-      edit.addEventListener("click", function () { rounds.edit(h.id, h.number); });
-      act.appendChild(edit);
-      tr.appendChild(act);
-      body.appendChild(tr);
-      var detail = el("tr", {class: "detail"});
+function input(name) { return form.querySelector('[name="' + name + '"]'); }
+
+function renderBoard(view) {
+  var body = document.querySelector("#scoreboard tbody");
+  body.textContent = "";
+  view.hands.forEach(function (h) {
+    // tap a hand's number to see where its points came from (settles arguments at the table)
+    var tr = node("tr", {"data-entry": h.id});
+    var num = node("td", {class: "num"});
+    var more = node("button", {type: "button", class: "ghost", "aria-expanded": String(!!open[h.id]),
+                             "aria-label": fill(B.text.details, {n: h.number})}, h.number + " ▾");
+    num.appendChild(more);
+    tr.appendChild(num);
+    h.scores.forEach(function (s) { tr.appendChild(node("td", {}, String(s))); });
+    var act = node("td", {class: "act"});
+    var edit = node("button", {type: "button", class: "ghost edit",
+                             "aria-label": fill(B.text.edit, {n: h.number})}, "✎");
+    edit.addEventListener("click", function () { rounds.edit(h.id, h.number); });
+    act.appendChild(edit);
+    tr.appendChild(act);
+    body.appendChild(tr);
+    var detail = node("tr", {class: "detail"});
+    detail.hidden = !open[h.id];
+    detail.appendChild(node("td", {}));
+    h.parts.forEach(function (parts) {
+      var td = node("td", {});
+      Object.keys(parts).forEach(function (k) {
+        if (parts[k]) td.appendChild(node("div", {}, B.text.parts[k] + " " + parts[k]));
+      });
+      detail.appendChild(td);
+    });
+    detail.appendChild(node("td", {}));
+    body.appendChild(detail);
+    more.addEventListener("click", function () {
+      open[h.id] = !open[h.id];
       detail.hidden = !open[h.id];
-      detail.appendChild(el("td", {}));
-      h.parts.forEach(function (parts) {
-        var td = el("td", {});
-        Object.keys(parts).forEach(function (k) {
-          if (parts[k]) td.appendChild(el("div", {}, B.text.parts[k] + " " + parts[k]));
-        });
-        detail.appendChild(td);
-      });
-      detail.appendChild(el("td", {}));
-      body.appendChild(detail);
-      more.addEventListener("click", function () {
-        open[h.id] = !open[h.id];
-        detail.hidden = !open[h.id];
-        more.setAttribute("aria-expanded", String(open[h.id]));
-      });
-    });
-    view.totals.forEach(function (t, i) {
-      document.querySelector('[data-total="' + i + '"]').textContent = t;
-      document.querySelector('[data-to-go="' + i + '"]').textContent = view.to_go[i];
-    });
-    if (!rounds.correcting()) {
-      document.getElementById("hand-title").textContent = fmt(B.text.hand, {n: view.hands.length + 1});
-      document.getElementById("save-hand").disabled = view.finished;
-      form.hidden = view.finished;  // nothing more to enter; ✎ still corrects a past round
-    }
-  }
-
-  form.querySelectorAll(".stepper").forEach(function (st) {
-    var out = st.querySelector("output");
-    st.querySelectorAll(".step").forEach(function (b) {
-      b.addEventListener("click", function () {
-        out.value = String(Math.max(0, Number(out.value) + Number(b.dataset.step)));
-      });
+      more.setAttribute("aria-expanded", String(open[h.id]));
     });
   });
-
-  function collect() {
-    return {
-      teams: Table.players.map(function (_, i) {
-        var p = "teams." + i + ".";
-        var muerto = form.querySelector('[name="' + p + 'muerto"]:checked');
-        return {
-          puras: Number(input(p + "puras").value),
-          impuras: Number(input(p + "impuras").value),
-          closed: input(p + "closed").checked,
-          muerto: muerto ? muerto.value : null,
-          down: TilePad.value(p + "down"),
-          left: TilePad.value(p + "left"),
-        };
-      }),
-    };
+  view.totals.forEach(function (t, i) {
+    document.querySelector('[data-total="' + i + '"]').textContent = t;
+    document.querySelector('[data-to-go="' + i + '"]').textContent = view.to_go[i];
+  });
+  if (!rounds.correcting()) {
+    document.getElementById("hand-title").textContent = fill(B.text.hand, {n: view.hands.length + 1});
+    document.getElementById("save-hand").disabled = view.finished;
+    form.hidden = view.finished;  // nothing more to enter; ✎ still corrects a past round
   }
+}
 
-  function fill(entry) {
-    var teams = entry ? entry.teams : Table.players.map(function () { return {}; });
-    teams.forEach(function (t, i) {
+form.querySelectorAll(".stepper").forEach(function (st) {
+  var out = st.querySelector("output");
+  st.querySelectorAll(".step").forEach(function (b) {
+    b.addEventListener("click", function () {
+      out.value = String(Math.max(0, Number(out.value) + Number(b.dataset.step)));
+    });
+  });
+});
+
+function collect() {
+  return {
+    teams: Table.players.map(function (_, i) {
       var p = "teams." + i + ".";
-      input(p + "puras").value = String(t.puras || 0);
-      input(p + "impuras").value = String(t.impuras || 0);
-      input(p + "closed").checked = !!t.closed;
-      form.querySelectorAll('[name="' + p + 'muerto"]').forEach(function (r) {
-        r.checked = r.value === t.muerto;
-      });
-      TilePad.set(p + "down", t.down);
-      TilePad.set(p + "left", t.left);
+      var muerto = form.querySelector('[name="' + p + 'muerto"]:checked');
+      return {
+        puras: Number(input(p + "puras").value),
+        impuras: Number(input(p + "impuras").value),
+        closed: input(p + "closed").checked,
+        muerto: muerto ? muerto.value : null,
+        down: TilePad.value(p + "down"),
+        left: TilePad.value(p + "left"),
+      };
+    }),
+  };
+}
+
+function fillForm(entry) {
+  var teams = entry ? entry.teams : Table.players.map(function () { return {}; });
+  teams.forEach(function (t, i) {
+    var p = "teams." + i + ".";
+    input(p + "puras").value = String(t.puras || 0);
+    input(p + "impuras").value = String(t.impuras || 0);
+    input(p + "closed").checked = !!t.closed;
+    form.querySelectorAll('[name="' + p + 'muerto"]').forEach(function (r) {
+      r.checked = r.value === t.muerto;
     });
-  }
-
-  rounds = RoundForm({
-    form: form,
-    title: document.getElementById("hand-title"),
-    save: document.getElementById("save-hand"),
-    cancel: document.getElementById("cancel-correction"),
-    undoThis: document.getElementById("undo-this"),
-    fill: fill,
-    collect: collect,
-    labels: {save: B.text.save, saveCorrection: B.text.save_correction, correct: B.text.correct},
-    done: function () { renderBoard(Table.view); },
+    TilePad.set(p + "down", t.down);
+    TilePad.set(p + "left", t.left);
   });
+}
 
-  Table.onView(renderBoard);
-})();
+rounds = RoundForm({
+  form: form,
+  title: document.getElementById("hand-title"),
+  save: document.getElementById("save-hand"),
+  cancel: document.getElementById("cancel-correction"),
+  undoThis: document.getElementById("undo-this"),
+  fill: fillForm,
+  collect: collect,
+  labels: {save: B.text.save, saveCorrection: B.text.save_correction, correct: B.text.correct},
+  done: function () { renderBoard(Table.view); },
+});
+
+Table.onView(renderBoard);

@@ -1,88 +1,84 @@
 /* The Israeli Rummy panel: one row per game, the racks of those who did not close. */
-(function () {
-  "use strict";
-  var R = JSON.parse(document.getElementById("rummy-data").textContent);
-  var form = document.getElementById("game-form");
-  var rounds = null;         // the RoundForm: a new game, or a correction
+import { fill } from "/web/static/dom.js";
+import { node } from "/web/static/ui.js";
+import { RoundForm } from "../roundform.js";
+import { Table } from "../shell.js";
+import { TilePad } from "../tilepad.js";
 
-  function fmt(s, vals) { return s.replace(/\{(\w+)\}/g, function (_, k) { return vals[k]; }); }
-  function el(tag, attrs, text) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    if (text != null) e.textContent = text;
-    return e;
-  }
+var R = JSON.parse(document.getElementById("rummy-data").textContent);
+var form = document.getElementById("game-form");
+var rounds = null;         // the RoundForm: a new game, or a correction
 
-  function renderBoard(view) {
-    var body = document.querySelector("#scoreboard tbody");
-    body.textContent = "";
-    view.games.forEach(function (g) {
-      var tr = el("tr", {"data-entry": g.id});
-      var num = el("td", {class: "num"});
-      var edit = el("button", {type: "button", class: "ghost", "aria-label": fmt(R.text.edit, {n: g.number})},
-                    g.number + " ✎");
-      edit.addEventListener("click", function () { rounds.edit(g.id, g.number); });
-      num.appendChild(edit);
-      tr.appendChild(num);
-      g.points.forEach(function (pts, i) {
-        tr.appendChild(el("td", {class: view.players[i] === g.closed_by ? "closer" : ""}, String(pts)));
-      });
-      body.appendChild(tr);
+
+function renderBoard(view) {
+  var body = document.querySelector("#scoreboard tbody");
+  body.textContent = "";
+  view.games.forEach(function (g) {
+    var tr = node("tr", {"data-entry": g.id});
+    var num = node("td", {class: "num"});
+    var edit = node("button", {type: "button", class: "ghost", "aria-label": fill(R.text.edit, {n: g.number})},
+                  g.number + " ✎");
+    edit.addEventListener("click", function () { rounds.edit(g.id, g.number); });
+    num.appendChild(edit);
+    tr.appendChild(num);
+    g.points.forEach(function (pts, i) {
+      tr.appendChild(node("td", {class: view.players[i] === g.closed_by ? "closer" : ""}, String(pts)));
     });
-    view.totals.forEach(function (t, i) {
-      var td = document.querySelector('[data-total="' + i + '"]');
-      td.textContent = t;
-      td.className = view.leaders.indexOf(view.players[i]) >= 0 ? "leader" : "";
-    });
-    document.getElementById("match-note").textContent = view.finished ? R.text.over :
-      fmt(R.text.left, {n: view.length - view.games.length});
-    if (!rounds.correcting()) {
-      document.getElementById("game-title").textContent =
-        fmt(R.text.game, {n: Math.min(view.games.length + 1, view.length), of: view.length});
-      document.getElementById("save-game").disabled = view.finished;
-      form.hidden = view.finished;  // nothing more to enter; ✎ still corrects a past round
-    }
-  }
-
-  function markCloser() {
-    var chosen = form.querySelector('[name="closed_by"]:checked');
-    form.querySelectorAll(".rack").forEach(function (r) {
-      var isCloser = chosen && chosen.value === r.dataset.player;
-      r.classList.toggle("closer", !!isCloser);
-      r.querySelectorAll("input, button").forEach(function (x) { x.disabled = !!isCloser; });
-    });
-  }
-  form.querySelectorAll('[name="closed_by"]').forEach(function (r) { r.addEventListener("change", markCloser); });
-
-  function collect() {
-    var chosen = form.querySelector('[name="closed_by"]:checked');
-    var closer = chosen ? (chosen.value || null) : undefined;
-    var racks = {};
-    Table.players.forEach(function (p) { if (p !== closer) racks[p] = TilePad.value("racks." + p); });
-    return {closed_by: closer === undefined ? "?" : closer, racks: racks};
-  }
-
-  function fill(entry) {
-    form.querySelectorAll('[name="closed_by"]').forEach(function (r) {
-      r.checked = !!entry && r.value === (entry.closed_by || "");
-    });
-    Table.players.forEach(function (p) {
-      TilePad.set("racks." + p, entry && entry.racks ? entry.racks[p] : null);
-    });
-    markCloser();
-  }
-
-  rounds = RoundForm({
-    form: form,
-    title: document.getElementById("game-title"),
-    save: document.getElementById("save-game"),
-    cancel: document.getElementById("cancel-correction"),
-    undoThis: document.getElementById("undo-this"),
-    fill: fill,
-    collect: collect,
-    labels: {save: R.text.save, saveCorrection: R.text.save_correction, correct: R.text.correct},
-    done: function () { renderBoard(Table.view); },
+    body.appendChild(tr);
   });
+  view.totals.forEach(function (t, i) {
+    var td = document.querySelector('[data-total="' + i + '"]');
+    td.textContent = t;
+    td.className = view.leaders.indexOf(view.players[i]) >= 0 ? "leader" : "";
+  });
+  document.getElementById("match-note").textContent = view.finished ? R.text.over :
+    fill(R.text.left, {n: view.length - view.games.length});
+  if (!rounds.correcting()) {
+    document.getElementById("game-title").textContent =
+      fill(R.text.game, {n: Math.min(view.games.length + 1, view.length), of: view.length});
+    document.getElementById("save-game").disabled = view.finished;
+    form.hidden = view.finished;  // nothing more to enter; ✎ still corrects a past round
+  }
+}
 
-  Table.onView(renderBoard);
-})();
+function markCloser() {
+  var chosen = form.querySelector('[name="closed_by"]:checked');
+  form.querySelectorAll(".rack").forEach(function (r) {
+    var isCloser = chosen && chosen.value === r.dataset.player;
+    r.classList.toggle("closer", !!isCloser);
+    r.querySelectorAll("input, button").forEach(function (x) { x.disabled = !!isCloser; });
+  });
+}
+form.querySelectorAll('[name="closed_by"]').forEach(function (r) { r.addEventListener("change", markCloser); });
+
+function collect() {
+  var chosen = form.querySelector('[name="closed_by"]:checked');
+  var closer = chosen ? (chosen.value || null) : undefined;
+  var racks = {};
+  Table.players.forEach(function (p) { if (p !== closer) racks[p] = TilePad.value("racks." + p); });
+  return {closed_by: closer === undefined ? "?" : closer, racks: racks};
+}
+
+function fillForm(entry) {
+  form.querySelectorAll('[name="closed_by"]').forEach(function (r) {
+    r.checked = !!entry && r.value === (entry.closed_by || "");
+  });
+  Table.players.forEach(function (p) {
+    TilePad.set("racks." + p, entry && entry.racks ? entry.racks[p] : null);
+  });
+  markCloser();
+}
+
+rounds = RoundForm({
+  form: form,
+  title: document.getElementById("game-title"),
+  save: document.getElementById("save-game"),
+  cancel: document.getElementById("cancel-correction"),
+  undoThis: document.getElementById("undo-this"),
+  fill: fillForm,
+  collect: collect,
+  labels: {save: R.text.save, saveCorrection: R.text.save_correction, correct: R.text.correct},
+  done: function () { renderBoard(Table.view); },
+});
+
+Table.onView(renderBoard);

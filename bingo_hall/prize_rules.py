@@ -1,0 +1,469 @@
+"""90-ball prizes as data: a prize is a rule over one ticket and the calls (docs/claims.md).
+
+Spanish halls and UK clubs play their prizes one after another (línea -> bingo; one line -> two
+lines -> full house). Tambola (Housie), as India and its diaspora play it, opens every prize at
+once, and each closes at its first valid claim, in any order:
+
+* **Early Five** (Jaldi Five): any 5 numbers of the ticket called;
+* **Top Line**, **Middle Line**, **Bottom Line**: that row complete;
+* **Four Corners**: the first and last number of the top row and of the bottom row;
+* **Full House**: all 15.
+
+Hosts add or leave out prizes and write their own list in a small TOML file
+(`parse_prize_list`). Three kinds of rule cover the prizes halls play:
+
+* `RowsRule`: `needed` of the listed rows complete (a line, two lines, the full house, the top
+  line); in a host's file `rows = [...]` asks for all of those rows, `lines = N` for any N;
+* `CountRule`: any `count` numbers of the ticket called (Early Five);
+* `CellsRule`: named cells called, a cell being (row, position among that row's 5 numbers), so
+  the corners are the first and last number of the top and the bottom row, whatever the columns.
+
+A prize list is a sequence (the next prize opens when the one before it is awarded) or a set open
+at once; in a set a prize may still wait for another (`after`: a second Full House opens once the
+first is won). This module does no I/O: the station reads the file and passes its text.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .errors import KitError
+from .tickets import PER_ROW, ROWS, Ticket
+
+ROW_WORDS = {"top": 0, "middle": 1, "bottom": 2}
+POSITION_WORDS = {"first": 0, "middle": PER_ROW // 2, "last": PER_ROW - 1}
+MAX_PRIZES = 20
+
+
+class PrizeListError(KitError):
+    """A prize list (a host's TOML file) that cannot be played, worded for the host."""
+
+
+@dataclass(frozen=True)
+class RowsRule:
+    """`needed` of `rows` (0 = top) complete: a line, two lines, a named line or the full house."""
+
+    needed: int = 1
+    rows: tuple[int, ...] = tuple(range(ROWS))
+
+    def numbers(self, ticket: Ticket) -> frozenset[int]:
+        return frozenset(n for r in self.rows for n in ticket.rows[r])
+
+
+@dataclass(frozen=True)
+class CountRule:
+    """Any `count` of the ticket's numbers called (Early Five is 5)."""
+
+    count: int
+
+    def numbers(self, ticket: Ticket) -> frozenset[int]:
+        return ticket.numbers
+
+
+@dataclass(frozen=True)
+class CellsRule:
+    """Every named cell called; a cell is (row, position among the row's numbers), 0-based."""
+
+    cells: tuple[tuple[int, int], ...]
+
+    def numbers(self, ticket: Ticket) -> frozenset[int]:
+        return frozenset(ticket.rows[r][p] for r, p in self.cells)
+
+
+Rule = RowsRule | CountRule | CellsRule
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    """How far one ticket is from one prize.
+
+    `missing` lists the numbers still needed where they are known (a row, the corners); for a
+    count rule any numbers will do, so `missing` is empty and `still_needed` says how many.
+    """
+
+    holds: bool
+    marked: frozenset[int]  # the prize's numbers already called
+    still_needed: int
+    missing: tuple[int, ...]
+
+
+def judge_rule(rule: Rule, ticket: Ticket, called: Collection[int]) -> RuleResult:
+    """Whether `ticket` holds `rule` once `called` have been called, and what is missing."""
+    if isinstance(rule, CountRule):
+        marked = frozenset(n for n in ticket.numbers if n in called)
+        short = max(0, rule.count - len(marked))
+        return RuleResult(short == 0, marked, short, ())
+    if isinstance(rule, CellsRule):
+        wanted = rule.numbers(ticket)
+        missing = tuple(sorted(n for n in wanted if n not in called))
+        return RuleResult(not missing, wanted - set(missing), len(missing), missing)
+    # RowsRule: the nearest `needed` rows decide what is missing.
+    per_row = sorted(
+        ((tuple(n for n in ticket.rows[r] if n not in called), r) for r in rule.rows),
+        key=lambda item: (len(item[0]), item[1]),
+    )
+    nearest = per_row[: rule.needed]
+    missing = tuple(sorted(n for row_missing, _ in nearest for n in row_missing))
+    marked = frozenset(n for n in rule.numbers(ticket) if n in called)
+    return RuleResult(not missing, marked, len(missing), missing)
+
+
+@dataclass(frozen=True)
+class Prize:
+    """One prize of a list: its key (stable, in the record), its names, its rule.
+
+    `after` names a prize that must be awarded before this one opens (a second Full House).
+    `amount_cents`, where the list sets one, is what the night's ledger pays.
+    """
+
+    key: str
+    names: Mapping[str, str]
+    rule: Rule
+    after: str | None = None
+    amount_cents: int | None = None
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names["en"]
+
+
+@dataclass(frozen=True)
+class PrizeList:
+    """The prizes a 90-ball game plays: in sequence, or all open at once (Tambola)."""
+
+    key: str
+    names: Mapping[str, str]
+    prizes: tuple[Prize, ...]
+    open_at_once: bool
+    source: str = field(default="", compare=False)
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names["en"]
+
+    def prize(self, key: str) -> Prize:
+        for p in self.prizes:
+            if p.key == key:
+                return p
+        raise KeyError(key)
+
+    def open_prizes(self, awarded: Collection[str]) -> tuple[Prize, ...]:
+        """The prizes a claim can win now, once the prizes in `awarded` have been won.
+
+        A sequence has at most one open prize (the first not yet awarded); a set has every prize
+        not yet awarded whose `after` prize (if any) has been.
+        """
+        waiting = [p for p in self.prizes if p.key not in awarded]
+        if not self.open_at_once:
+            return tuple(waiting[:1])
+        return tuple(p for p in waiting if p.after is None or p.after in awarded)
+
+    def finished(self, awarded: Collection[str]) -> bool:
+        """True once every prize has been awarded: no draw is left to play for."""
+        return all(p.key in awarded for p in self.prizes)
+
+    def held(
+        self, ticket: Ticket, called: Collection[int], awarded: Collection[str] = ()
+    ) -> tuple[Prize, ...]:
+        """The open prizes the ticket holds now (one call may satisfy several at once)."""
+        return tuple(
+            p for p in self.open_prizes(awarded) if judge_rule(p.rule, ticket, called).holds
+        )
+
+
+@dataclass(frozen=True)
+class PrizeVerdict:
+    """What the Maestro reads out for a ticket claimed for one prize."""
+
+    serial: int
+    prize: str
+    valid: bool
+    open: bool  # False: the prize is already won, or not open yet
+    result: RuleResult
+    by_last_call: bool  # the newest call completed it (a hall may pay only those)
+
+
+def check_prize_claim(
+    plan: PrizeList,
+    ticket: Ticket,
+    calls: Sequence[int],
+    prize_key: str,
+    awarded: Collection[str] = (),
+) -> PrizeVerdict:
+    """Check a claim of `prize_key` on `ticket` after `calls` (in call order).
+
+    A closed prize is never valid, whatever the ticket holds: the first valid claim (or the
+    simultaneous ones, which the station awards together) closed it.
+    """
+    prize = plan.prize(prize_key)
+    called = set(calls)
+    result = judge_rule(prize.rule, ticket, called)
+    is_open = prize in plan.open_prizes(awarded)
+    by_last = bool(
+        result.holds and calls and not judge_rule(prize.rule, ticket, called - {calls[-1]}).holds
+    )
+    return PrizeVerdict(
+        serial=ticket.serial,
+        prize=prize.key,
+        valid=result.holds and is_open,
+        open=is_open,
+        result=result,
+        by_last_call=by_last,
+    )
+
+
+# --- the lists the kit knows --------------------------------------------------------------
+
+
+def _names(en: str, es: str) -> dict[str, str]:
+    return {"en": en, "es": es}
+
+
+FULL_ROWS = RowsRule(needed=ROWS)
+CORNERS = CellsRule(cells=((0, 0), (0, PER_ROW - 1), (ROWS - 1, 0), (ROWS - 1, PER_ROW - 1)))
+
+SPANISH = PrizeList(
+    key="linea-bingo",
+    names=_names("Line, then Bingo", "Línea y después bingo"),
+    prizes=(
+        Prize("linea", _names("Line", "Línea"), RowsRule(needed=1)),
+        Prize("bingo", _names("Bingo", "Bingo"), FULL_ROWS),
+    ),
+    open_at_once=False,
+)
+
+UK = PrizeList(
+    key="lines-house",
+    names=_names("One line, two lines, full house", "Una línea, dos líneas, cartón lleno"),
+    prizes=(
+        Prize("one-line", _names("One line", "Una línea"), RowsRule(needed=1)),
+        Prize("two-lines", _names("Two lines", "Dos líneas"), RowsRule(needed=2)),
+        Prize("full-house", _names("Full house", "Cartón lleno"), FULL_ROWS),
+    ),
+    open_at_once=False,
+)
+
+TAMBOLA = PrizeList(
+    key="tambola",
+    names=_names("Tambola (Housie)", "Tambola (Housie)"),
+    prizes=(
+        Prize("early-five", _names("Early Five", "Cinco primeros"), CountRule(count=5)),
+        Prize("top-line", _names("Top Line", "Línea de arriba"), RowsRule(rows=(0,))),
+        Prize("middle-line", _names("Middle Line", "Línea del medio"), RowsRule(rows=(1,))),
+        Prize("bottom-line", _names("Bottom Line", "Línea de abajo"), RowsRule(rows=(2,))),
+        Prize("four-corners", _names("Four Corners", "Cuatro esquinas"), CORNERS),
+        Prize("full-house", _names("Full House", "Cartón lleno"), FULL_ROWS),
+    ),
+    open_at_once=True,
+)
+
+BUILT_IN: dict[str, PrizeList] = {p.key: p for p in (SPANISH, UK, TAMBOLA)}
+
+
+# --- a host's own list (TOML) -------------------------------------------------------------
+
+
+def parse_prize_list(text: str, source: str = "prizes.toml") -> PrizeList:
+    """A host's prize list from the text of a TOML file; `PrizeListError` names what is wrong.
+
+    The file, in the host's words (rows and positions count from 1, or use top/middle/bottom and
+    first/middle/last)::
+
+        key = "diwali"                      # optional; the file's name otherwise
+        name = "Diwali Tambola"
+        name_es = "Tambola de Diwali"       # optional
+        open = true                         # all prizes open at once (false: one after another)
+
+        [[prize]]
+        key = "early-five"
+        name = "Early Five"
+        numbers = 5                         # any 5 numbers of the ticket
+
+        [[prize]]
+        key = "top-line"
+        name = "Top Line"
+        rows = ["top"]                      # that row complete
+
+        [[prize]]
+        key = "corners"
+        name = "Four Corners"
+        cells = [["top", "first"], ["top", "last"], ["bottom", "first"], ["bottom", "last"]]
+
+        [[prize]]
+        key = "second-house"
+        name = "Second Full House"
+        lines = 3                           # how many complete rows (3: the full house)
+        after = "full-house"                # opens once that prize is won
+        amount = "500"                      # optional: what the ledger pays
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PrizeListError(f"{source}: not a TOML file ({exc})") from None
+    return _prize_list(data, source)
+
+
+def _prize_list(data: Mapping[str, Any], source: str) -> PrizeList:
+    def fail(problem: str) -> PrizeListError:
+        return PrizeListError(f"{source}: {problem}")
+
+    unknown = set(data) - {"key", "name", "name_es", "open", "prize"}
+    if unknown:
+        raise fail(
+            f"unknown setting {sorted(unknown)[0]!r} (known: key, name, name_es, open, prize)"
+        )
+    stem = source.rsplit("/", 1)[-1].removesuffix(".toml")
+    key = _text(data.get("key", stem), "key", fail)
+    name = _text(data.get("name", key), "name", fail)
+    open_at_once = data.get("open", True)
+    if not isinstance(open_at_once, bool):
+        raise fail("open must be true or false")
+    raw = data.get("prize")
+    if not isinstance(raw, list) or not raw:
+        raise fail("no prizes: add at least one [[prize]] table")
+    if len(raw) > MAX_PRIZES:
+        raise fail(f"{len(raw)} prizes; a game has at most {MAX_PRIZES}")
+    prizes: list[Prize] = []
+    for number, entry in enumerate(raw, start=1):
+        if not isinstance(entry, dict):
+            raise fail(f"prize {number} is not a table")
+        prizes.append(_prize(entry, f"prize {number}", fail))
+    keys = [p.key for p in prizes]
+    for k in keys:
+        if keys.count(k) > 1:
+            raise fail(f"two prizes have the key {k!r}")
+    for p in prizes:
+        if p.after is not None and p.after not in keys:
+            raise fail(f"prize {p.key!r} comes after {p.after!r}, which is not in the list")
+        if p.after == p.key:
+            raise fail(f"prize {p.key!r} cannot come after itself")
+    _check_no_cycle(prizes, fail)
+    return PrizeList(
+        key=key,
+        names={"en": name, "es": _text(data.get("name_es", name), "name_es", fail)},
+        prizes=tuple(prizes),
+        open_at_once=open_at_once,
+        source=source,
+    )
+
+
+def _check_no_cycle(prizes: Sequence[Prize], fail: Any) -> None:
+    after = {p.key: p.after for p in prizes}
+    for start in after:
+        seen: set[str] = set()
+        key: str | None = start
+        while key is not None:
+            if key in seen:
+                raise fail(f"prize {start!r} waits for itself through 'after'")
+            seen.add(key)
+            key = after.get(key)
+
+
+def _prize(entry: Mapping[str, Any], where: str, fail: Any) -> Prize:
+    known = {"key", "name", "name_es", "numbers", "rows", "lines", "cells", "after", "amount"}
+    unknown = set(entry) - known
+    if unknown:
+        raise fail(f"{where}: unknown setting {sorted(unknown)[0]!r}")
+    key = _text(entry.get("key"), f"{where}: key", fail)
+    if not all(c.isalnum() or c in "-_" for c in key):
+        raise fail(f"{where}: key {key!r} may hold only letters, digits, '-' and '_'")
+    where = f"prize {key!r}"
+    name = _text(entry.get("name", key), f"{where}: name", fail)
+    kinds = [k for k in ("numbers", "rows", "lines", "cells") if k in entry]
+    if not kinds:
+        raise fail(f"{where} has no rule: give numbers, rows, lines or cells")
+    if "numbers" in entry and len(kinds) > 1:
+        raise fail(f"{where}: numbers cannot be combined with {kinds[1]}")
+    if "cells" in entry and len(kinds) > 1:
+        raise fail(
+            f"{where}: cells cannot be combined with {[k for k in kinds if k != 'cells'][0]}"
+        )
+    rule: Rule
+    if "numbers" in entry:
+        rule = CountRule(_whole(entry["numbers"], 1, PER_ROW * ROWS, f"{where}: numbers", fail))
+    elif "cells" in entry:
+        rule = CellsRule(_cells(entry["cells"], where, fail))
+    else:
+        rows = tuple(range(ROWS))
+        if "rows" in entry:
+            rows = _rows(entry["rows"], where, fail)
+        needed = len(rows) if "lines" not in entry and "rows" in entry else 1
+        if "lines" in entry:
+            needed = _whole(entry["lines"], 1, len(rows), f"{where}: lines", fail)
+        rule = RowsRule(needed=needed, rows=rows)
+    after = entry.get("after")
+    if after is not None:
+        after = _text(after, f"{where}: after", fail)
+    return Prize(
+        key=key,
+        names={"en": name, "es": _text(entry.get("name_es", name), f"{where}: name_es", fail)},
+        rule=rule,
+        after=after,
+        amount_cents=_amount(entry["amount"], where, fail) if "amount" in entry else None,
+    )
+
+
+def _text(value: Any, what: str, fail: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise fail(f"{what} must be a non-empty text")
+    if len(value) > 60:
+        raise fail(f"{what} is longer than 60 characters")
+    return value.strip()
+
+
+def _whole(value: Any, low: int, high: int, what: str, fail: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise fail(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+def _row(value: Any, what: str, fail: Any) -> int:
+    if isinstance(value, str) and value.lower() in ROW_WORDS:
+        return ROW_WORDS[value.lower()]
+    return _whole(value, 1, ROWS, what, fail) - 1
+
+
+def _rows(value: Any, where: str, fail: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value:
+        raise fail(f'{where}: rows must be a list such as ["top"] or [1, 3]')
+    rows = tuple(_row(v, f"{where}: a row (top, middle, bottom or 1-{ROWS})", fail) for v in value)
+    if len(set(rows)) != len(rows):
+        raise fail(f"{where}: a row is listed twice")
+    return tuple(sorted(rows))
+
+
+def _cells(value: Any, where: str, fail: Any) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, list) or not value:
+        raise fail(f'{where}: cells must be a list such as [["top", "first"]]')
+    cells: list[tuple[int, int]] = []
+    for cell in value:
+        if not isinstance(cell, list) or len(cell) != 2:
+            raise fail(f'{where}: a cell is [row, position], such as ["top", "last"]')
+        row = _row(cell[0], f"{where}: a cell's row (top, middle, bottom or 1-{ROWS})", fail)
+        pos = cell[1]
+        if isinstance(pos, str) and pos.lower() in POSITION_WORDS:
+            position = POSITION_WORDS[pos.lower()]
+        else:
+            what = f"{where}: a cell's position (first, middle, last or 1-{PER_ROW})"
+            position = _whole(pos, 1, PER_ROW, what, fail) - 1
+        if (row, position) in cells:
+            raise fail(f"{where}: a cell is listed twice")
+        cells.append((row, position))
+    return tuple(cells)
+
+
+def _amount(value: Any, where: str, fail: Any) -> int:
+    """Integer cents from "500", "12.50" or 500; never a float (money is exact)."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise fail(f'{where}: amount must be written as text, such as "12.50", or a whole number')
+    try:
+        amount = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise fail(f"{where}: amount {value!r} is not a sum of money") from None
+    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+        raise fail(f"{where}: amount must be zero or more, with at most 2 decimals")
+    if amount > 10_000_000:
+        raise fail(f"{where}: amount is larger than 10,000,000")
+    return int(amount * 100)

@@ -1,0 +1,53 @@
+"""A host's own 90-ball prize lists (issue 28): every `*.toml` file in the `prizes/` folder of the
+instance folder, read once when the station starts (docs/claims.md, "Tambola"). Each becomes a
+prize plan offered for 90-ball decks next to the kit's own (línea-bingo, lines-house, tambola),
+named by its key. A file that cannot be played stops the station with one line naming the file
+and the problem (`PrizeListError`, a KitError the CLI prints), so a party never starts on a
+list the host did not mean.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from ..prize_rules import BUILT_IN, PrizeList, PrizeListError, parse_prize_list
+from ..web.instance import area_state
+from .state import StationState
+
+FOLDER = "prizes"
+#: the words a 75-ball game's mode already uses, and what the API's "normal" means for 90 balls
+RESERVED = frozenset({"normal", "points"})
+
+
+def load_prize_lists(folder: Path) -> tuple[PrizeList, ...]:
+    """The lists in `folder` (none if it does not exist), by file name; PrizeListError names the
+    file and the problem of the first one that cannot be played."""
+    if not folder.is_dir():
+        return ()
+    lists: dict[str, PrizeList] = {}
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PrizeListError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
+        prize_list = parse_prize_list(text, str(path))
+        key = prize_list.key
+        if not all(c.isalnum() or c in "-_" for c in key):
+            raise PrizeListError(
+                f"{path}: key {key!r} may hold only letters, digits, '-' and '_' "
+                '(set key = "..." in the file)'
+            )
+        if key in BUILT_IN or key in RESERVED:
+            raise PrizeListError(f"{path}: key {key!r} is one the kit already uses; choose another")
+        if key in lists:
+            raise PrizeListError(f"{path}: key {key!r} is also the key of {lists[key].source}")
+        lists[key] = prize_list
+    return tuple(lists.values())
+
+
+def init_app(app: Flask) -> None:
+    """Read the instance folder's prize lists once (a broken one stops the app from starting)."""
+    state: StationState = area_state("station", StationState, app)
+    state.prize_lists = load_prize_lists(Path(app.instance_path) / FOLDER)
