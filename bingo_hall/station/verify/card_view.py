@@ -156,16 +156,21 @@ def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, Any]:
 PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
 
 
-def follow_words(follow: dict[str, Any]) -> Markup:
-    """The page's words for card.js (verify/_follow_words.html): the same for every card of a
-    game in a language, so rendered once per language, figures and prizes, and kept (a join storm
-    of a thousand phones then translates nothing)."""
-    key = (
+def words_key(follow: dict[str, Any]) -> tuple[Any, ...]:
+    """What the page's words depend on: the language, the layout and the prizes played."""
+    return (
         str(get_locale() or "en"),
         follow.get("layout"),
         follow.get("mode"),
         tuple(follow.get("sequence", ())),
     )
+
+
+def follow_words(follow: dict[str, Any]) -> Markup:
+    """The page's words for card.js (verify/_follow_words.html): the same for every card of a
+    game in a language, so rendered once per language, figures and prizes, and kept (a join storm
+    of a thousand phones then translates nothing)."""
+    key = words_key(follow)
     kept = station_state().page_words
     text = kept.get(key)
     if text is None:

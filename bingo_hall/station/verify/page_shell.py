@@ -18,6 +18,7 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 from ..state import station_state
+from . import card_view
 
 SERIAL = "QxSERIALxQ"
 STRIP = "QxSTRIPxQ"
@@ -46,7 +47,7 @@ def page(template: str, fragment: str, context: dict[str, Any]) -> str:
         context["deck"].deck_id,
         context["deck"].name,
         game.game_id if game else None,
-        None if follow is None else (follow.get("layout"), tuple(follow.get("sequence", ()))),
+        None if follow is None else card_view.words_key(follow),  # the page's words
     )
     kept = station_state().page_words
     shell = kept.get(key)
