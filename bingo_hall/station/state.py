@@ -38,8 +38,9 @@ class StationState:
     #: the newest snapshot event of each game, as (hub events published when read, when, text)
     snapshots: dict[int, tuple[int, float, str]] = field(default_factory=dict)
     snapshots_lock: threading.Lock = field(default_factory=threading.Lock)
-    #: the card pages' words for card.js, rendered once per (language, figures, prizes)
-    page_words: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    #: the card pages' words for card.js, rendered once per (language, figures, prizes), their
+    #: line names and the page around a card (verify/page_shell.py), once per game and language
+    page_words: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     #: card pages being read and rendered at once (the others wait without holding Python's
     #: lock): a join storm of phones then leaves the Maestro's draw its share of the CPU
     page_gate: threading.BoundedSemaphore = field(

@@ -36,7 +36,7 @@ from ..requests import Award, NewClaim, NewPlayer
 from ..requests import name as player_name
 from ..requests import serial as parse_serial
 from ..state import station_state
-from . import awards, card_view, record, schema, service, store
+from . import awards, card_view, page_shell, record, schema, service, store
 from .judged import Checked
 from .variants import ClaimsKind, claims_kind, claims_of
 
@@ -66,6 +66,7 @@ def register(app: Flask) -> None:
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
     app.register_blueprint(bp)
     app.jinja_env.globals["follow_words"] = card_view.follow_words
+    app.jinja_env.globals["line_labels"] = card_view.line_labels
     with app.app_context():
         games.add_snapshot_extender(_board_for_snapshot)
         games.add_call_guard(_refuse_balls_after_the_win)
@@ -103,15 +104,11 @@ def _render_card(
     extra = kind.drawn(card)
     if page:
         extra.update(kind.page(conn, game.game_id if game else None, card, checked))
-    return render_template(
-        template,
-        deck=deck,
-        card=card,
-        game=game,
-        v=checked,
-        grid=kind.grid(card, checked),
-        **extra,
-    )
+    context = dict(deck=deck, card=card, game=game, v=checked, **extra)
+    fragment = render_template(kind.card_fragment, grid=kind.grid(card, checked), **context)
+    if template == kind.card_fragment:
+        return fragment
+    return page_shell.page(template, fragment, context)  # the page around it, rendered once
 
 
 @bp.get("/c/<deck_id>/<serial>/<sig>")

@@ -24,7 +24,7 @@ import sqlite3
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import render_template
+from flask import current_app, render_template
 from flask_babel import get_locale
 from markupsafe import Markup
 
@@ -156,16 +156,21 @@ def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, Any]:
 PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
 
 
-def follow_words(follow: dict[str, Any]) -> Markup:
-    """The page's words for card.js (verify/_follow_words.html): the same for every card of a
-    game in a language, so rendered once per language, figures and prizes, and kept (a join storm
-    of a thousand phones then translates nothing)."""
-    key = (
+def words_key(follow: dict[str, Any]) -> tuple[Any, ...]:
+    """What the page's words depend on: the language, the layout and the prizes played."""
+    return (
         str(get_locale() or "en"),
         follow.get("layout"),
         follow.get("mode"),
         tuple(follow.get("sequence", ())),
     )
+
+
+def follow_words(follow: dict[str, Any]) -> Markup:
+    """The page's words for card.js (verify/_follow_words.html): the same for every card of a
+    game in a language, so rendered once per language, figures and prizes, and kept (a join storm
+    of a thousand phones then translates nothing)."""
+    key = words_key(follow)
     kept = station_state().page_words
     text = kept.get(key)
     if text is None:
@@ -173,3 +178,16 @@ def follow_words(follow: dict[str, Any]) -> Markup:
         text = render_template("verify/_follow_words.html", follow=follow, names=names)
         kept[key] = text
     return Markup(text)
+
+
+def line_labels() -> dict[str, Markup]:
+    """Every line's and pattern's name as a player reads it (verify/_labels.html's line_label),
+    rendered once per language and kept: a card's margin names its twelve lines."""
+    key = ("labels", str(get_locale() or "en"))
+    kept = station_state().page_words
+    labels = kept.get(key)
+    if labels is None:
+        module = current_app.jinja_env.get_template("verify/_labels.html").make_module()
+        labels = {n: Markup(module.line_label(n)) for n in (*LINE_NAMES, *PATTERN_NAMES)}
+        kept[key] = labels
+    return labels
