@@ -188,6 +188,7 @@ def line_labels() -> dict[str, Markup]:
     labels = kept.get(key)
     if labels is None:
         module = current_app.jinja_env.get_template("verify/_labels.html").make_module()
-        labels = {n: Markup(module.line_label(n)) for n in (*LINE_NAMES, *PATTERN_NAMES)}
+        label = module.line_label  # type: ignore[attr-defined]  # a macro of _labels.html
+        labels = {n: Markup(label(n)) for n in (*LINE_NAMES, *PATTERN_NAMES)}
         kept[key] = labels
     return labels
