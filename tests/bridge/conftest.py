@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware_bridge.embedded import register as start_in_station
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.host import DeviceLink
 
@@ -35,3 +36,17 @@ def link():
     yield make
     for lk in made:
         lk.stop()
+
+
+@pytest.fixture
+def embedded(app):
+    """start(url) runs the bridge inside `app`, as `bingo-hall serve --device url` does."""
+    started = []
+
+    def start(url: str):
+        started.append(start_in_station(app, url))
+        return started[-1]
+
+    yield start
+    for bridge in started:
+        bridge.stop()

@@ -3,24 +3,9 @@ started (409 in words), and a ball the machine reads anyway is refused and shown
 
 from __future__ import annotations
 
-import pytest
 from testkit import Caller, eventually
 
 from bingo_hall.manifest import new_deck
-from firmware_bridge.embedded import register as start_in_station
-
-
-@pytest.fixture
-def embedded(app):
-    started = []
-
-    def start(url: str):
-        started.append(start_in_station(app, url))
-        return started[-1]
-
-    yield start
-    for bridge in started:
-        bridge.stop()
 
 
 def test_the_ball_machine_gives_no_ball_between_the_award_and_next_round(

@@ -13,22 +13,6 @@ import threading
 import pytest
 from testkit import Caller, eventually, page_login
 
-from firmware_bridge.embedded import register as start_in_station
-
-
-@pytest.fixture
-def embedded(app):
-    """start(url) runs the bridge inside `app`, as `bingo-hall serve --device url` does."""
-    started = []
-
-    def start(url: str):
-        started.append(start_in_station(app, url))
-        return started[-1]
-
-    yield start
-    for bridge in started:
-        bridge.stop()
-
 
 def live_balls(client, game_id: int) -> list[int]:
     return [c["ball"] for c in client.get(f"/api/games/{game_id}").get_json()["calls"]]
