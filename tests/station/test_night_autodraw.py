@@ -36,6 +36,7 @@ def test_a_game_drawn_by_hand_has_no_automatic_draw(hall):
     assert r.status_code == 409 and "drawn by hand" in r.get_json()["error"]
 
 
+@pytest.mark.slow  # it waits for two balls three seconds apart
 def test_the_station_draws_by_itself_every_n_seconds(hall):
     gid = hall.new_game(draw="auto")
     assert auto(hall, gid, action="start", every=3).get_json()["state"] == "running"
