@@ -340,12 +340,7 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -
                     continue  # another writer came in between: read and replay again
                 write(conn)
                 _bump(conn, table.code)
-                snap = {
-                    "view": view,
-                    "history": history(conn, table.code),
-                    "version": version + 1,
-                    "next": next_code,
-                }
+                snap = _snapshot(conn, table.code, view, version + 1, next_code)
             _tell(hall(), table.code, snap)  # after the commit, holding the table's lock
             return snap
         with transaction(conn):  # a busy file: the change made the old way, in one transaction
@@ -354,12 +349,7 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -
             view = replay(table, kind, changed)
             write(conn)
             _bump(conn, table.code)
-            snap = {
-                "view": view,
-                "history": history(conn, table.code),
-                "version": version + 1,
-                "next": next_code,
-            }
+            snap = _snapshot(conn, table.code, view, version + 1, next_code)
         _tell(hall(), table.code, snap)
         return snap
 
@@ -460,3 +450,10 @@ def correct_entry(
         if exc.entry_id is None:
             exc.entry_id = entry_id
         raise
+
+
+def _snapshot(
+    conn: sqlite3.Connection, code: str, view: Any, version: int, next_code: Any
+) -> dict[str, Any]:
+    """What a table's phones get after a change: the new view, the history, the version."""
+    return {"view": view, "history": history(conn, code), "version": version, "next": next_code}
