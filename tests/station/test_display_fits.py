@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from testkit import Caller
+from testkit import Caller, scripts_ran
 
 from bingo_hall.manifest import new_deck, new_strip_deck
 
@@ -73,6 +73,7 @@ def test_calls_and_scores_with_8_players_fit_the_screen(hall, live_server, page)
 @pytest.mark.browser
 def test_a_claim_shown_fits_the_screen_with_its_totals(hall, live_server, page):
     page.goto(f"{live_server.url}/display/{hall.gid}")
+    scripts_ran(page)  # a check is shown to the screens that are listening, not replayed later
     expect(page.locator(".scoreboard tr")).to_have_count(len(PLAYERS) + 1)
     assert hall.post(f"/api/games/{hall.gid}/check/{hall.serial}").status_code == 200
     expect(page.locator("#claim-show .vcard")).to_be_visible()
@@ -106,6 +107,7 @@ def test_a_90_ball_game_with_its_prizes_and_a_ticket_fits_the_screen(client, liv
     ticket = hall.deck.card(4)
     hall.call(gid, *[n for n in ticket.rows[0] if n], 90, 45, 60, 2, 81)
     page.goto(f"{live_server.url}/display/{gid}")
+    scripts_ran(page)
     expect(page.locator("#prize-steps li")).to_have_count(3)
     assert overflow(page, ALWAYS + HERO + ["#prize-board"]) == []
     assert hall.post(f"/api/games/{gid}/check/4").status_code == 200
