@@ -22,7 +22,7 @@ from ..events import ClaimRecorded, ScoresChanged, VerdictShown
 from ..hooks import Claimed
 from ..model import Game
 from ..requests import NewClaim, NewPlayer
-from . import awards, players, store
+from . import awards, on_show, players, store
 from .judged import Checked
 from .variants import ClaimsKind, claims_kind
 
@@ -36,14 +36,17 @@ def check(
     player: str | None = None,
 ) -> tuple[ClaimsKind, Checked]:
     """The verdict on a card now, as the Maestro would give it (nothing is written); `show`
-    puts it on the hall's screens (a `verdict` event), naming the `player` the Maestro chose."""
+    puts it on the hall's screens (a `verdict` event, its card kept for them to draw, `shown`),
+    naming the `player` the Maestro chose."""
     with hall().write_lock if show else nullcontext():
         game = games.get_game(conn, game_id)
         kind = claims_kind(game)
         checked = kind.check(conn, game, store.game_card(conn, game, serial)[1])
         if show:
-            shown = kind.shown(checked.to_json(), checked.round, checked.valid)
-            games.publish(VerdictShown(game.game_id, {**shown, "player": player}))
+            verdict = checked.to_json()
+            shown = {**kind.shown(verdict, checked.round, checked.valid), "player": player}
+            data = on_show.show(game.game_id, kind, checked, shown, verdict["calls"])
+            games.publish(VerdictShown(game.game_id, data))
     return kind, checked
 
 
@@ -106,6 +109,7 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
         }
         games.publish(ClaimRecorded(gid, made))
         shown = kind.shown({**verdict, "round": rnd.number}, rnd.number, check.valid, made)
+        shown = on_show.show(gid, kind, check, shown, len(calls), claim_id)
         games.publish(VerdictShown(gid, shown))
         games.publish(kind.board_event(gid, kind.board(conn, gid)))
     return made

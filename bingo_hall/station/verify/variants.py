@@ -46,6 +46,7 @@ class ClaimsKind(ABC):
 
     card_page: ClassVar[str]
     card_fragment: ClassVar[str]
+    shown_table: ClassVar[str]  # its table on the hall screens (GET /api/games/<id>/shown/<key>)
     layout: ClassVar[str]  # what the screens draw a shown verdict as (claimshow.js)
     #: the event that carries the scores or prizes after a claim (given `board()`)
     board_event: ClassVar[type[BoardChanged]]
@@ -132,6 +133,7 @@ class CardClaims(ClaimsKind):
 
     card_page = "verify/card.html"
     card_fragment = "verify/_card_fragment.html"
+    shown_table = "verify/_card_shown.html"
     layout = "card"
     board_event = ScoresChanged
 
@@ -232,6 +234,7 @@ class StripClaims(ClaimsKind):
 
     card_page = "verify/ticket.html"
     card_fragment = "verify/_ticket_fragment.html"
+    shown_table = "verify/_ticket_shown.html"
     layout = "ticket"
     board_event = PrizeChanged
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}

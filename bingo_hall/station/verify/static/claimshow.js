@@ -1,7 +1,9 @@
 // The hall screen shows the claim the Maestro is checking, as the room should see it: the card
 // as printed (margin totals), the called numbers marked, the winning line lit and the verdict in
 // big words; a false claim shows its penalty. After the award the winning card stays up as the
-// round's final board until the Maestro starts the next round.
+// round's final board until the Maestro starts the next round. The words are this module's; the
+// card's table is the station's (the one drawer, templates/verify/_vcard.html), asked for once
+// per card shown.
 // The scoreboard comes in scores.js's "bingo:scores" events (a 75-ball game's /display has it; it
 // runs after this module, which comes first in the page, so its first board reaches us too).
 import { el, fill } from "/web/static/dom.js";
@@ -11,44 +13,9 @@ function claimShow(box) {
   const T = JSON.parse(document.getElementById("claim-show-strings").textContent);
   const hero = document.querySelector(".hero");
   const label = (name) => T.lines[name] || name;
+  const lang = document.documentElement.lang || "en";
   let shown = null; // "verdict" | "final" | null
   let finalRound = null;
-
-  function card(v) {
-    const covered = new Set(v.covered.map(([r, c]) => r + "," + c));
-    const wins = new Set(v.winning_cells.map(([r, c]) => r + "," + c));
-    const lit = new Set(v.winning);
-    const table = el("table", "vcard");
-    const head = el("tr");
-    head.appendChild(el("th"));
-    for (const l of "BINGO") head.appendChild(el("th", "letter l-" + l, l));
-    head.appendChild(el("th"));
-    table.appendChild(head);
-    const tot = (name) => el("td", "tot" + (lit.has(name) ? " lit" : "") + (name[0] === "D" ? " diag" : ""), String(v.totals[name]));
-    v.rows.forEach((row, r) => {
-      const tr = el("tr");
-      tr.appendChild(el("td", "tot"));
-      row.forEach((n, c) => {
-        const key = r + "," + c;
-        let cls = "sq";
-        if (covered.has(key)) cls += " covered";
-        if (wins.has(key)) cls += " wins";
-        if (n === null) cls += " free";
-        if (n !== null && n === v.last_call) cls += " last";
-        const td = el("td", cls, n === null ? T.free : String(n));
-        td.dataset.number = n === null ? "FREE" : String(n);
-        tr.appendChild(td);
-      });
-      tr.appendChild(tot("R" + (r + 1)));
-      table.appendChild(tr);
-    });
-    const foot = el("tr", "tots");
-    foot.appendChild(tot("D2"));
-    for (const l of "BINGO") foot.appendChild(tot(l));
-    foot.appendChild(tot("D1"));
-    table.appendChild(foot);
-    return table;
-  }
 
   function lines(v) {
     const out = [];
@@ -90,30 +57,8 @@ function claimShow(box) {
       words.appendChild(el("p", "show-final", fill(T.won_round, { r: opts.final })));
       words.appendChild(el("p", "muted", T.next_soon));
     }
-    box.append(words, card(v));
-    box.hidden = false;
-    if (hero) hero.hidden = true;
-  }
-
-  // A 90-ball ticket as printed: 3 rows of 9 with blanks, row totals in the margin, the called
-  // numbers marked and complete rows lit; the verdict names the prize being played.
-  function ticket(v) {
-    const marked = new Set(v.marked);
-    const complete = new Set(v.complete_rows);
-    const table = el("table", "vcard ticket90");
-    v.rows.forEach((row, r) => {
-      const name = v.lines[r].name;
-      const tr = el("tr", complete.has(name) ? "complete" : "");
-      row.forEach((n) => {
-        let cls = n === null ? "sq blank" : "sq";
-        if (n !== null && marked.has(n)) cls += complete.has(name) ? " covered wins" : " covered";
-        if (n !== null && n === v.last_call) cls += " last";
-        tr.appendChild(el("td", cls, n === null ? "" : String(n)));
-      });
-      tr.appendChild(el("td", "tot" + (complete.has(name) ? " lit" : ""), String(v.lines[r].total)));
-      table.appendChild(tr);
-    });
-    return table;
+    box.append(words);
+    show(opts.drawn);
   }
 
   function drawTicket(v, opts) {
@@ -122,7 +67,6 @@ function claimShow(box) {
     box.dataset.serial = v.serial;
     const words = el("div", "show-words");
     // The prize's name is the plan's data (the kit's lists or a host's), in the page's language.
-    const lang = document.documentElement.lang || "en";
     const names = v.prize_names || {};
     const prize = names[lang] || names.en || T.prizes[v.prize] || v.prize;
     const row = (name) => fill(T.row90, { name: name });
@@ -140,14 +84,37 @@ function claimShow(box) {
       if (nearest) head += " · " + fill(T.missing, { numbers: nearest.missing.join(", ") }) + " (" + row(nearest.name) + ")";
     }
     words.appendChild(el("p", "show-head", (opts.player ? opts.player + " · " : "") + head));
-    box.append(words, ticket(v));
+    box.append(words);
+    show(opts.drawn);
+  }
+
+  // The card itself comes drawn by the station (templates/verify/_vcard.html, the one drawer
+  // that the card pages and the Maestro's check use too), in this screen's language: one
+  // request per card shown, named by its verdict's `drawn` key ("r<n>": round n's winner).
+  function show(key) {
+    box.dataset.drawn = key || "";
     box.hidden = false;
     if (hero) hero.hidden = true;
+    if (key) drawn(key);
+  }
+
+  async function drawn(key) {
+    const url = `/api/games/${S.gameId}/shown/${encodeURIComponent(key)}?lang=${encodeURIComponent(lang)}`;
+    try {
+      const resp = await fetch(url, { headers: { Accept: "text/html" } });
+      const html = resp.ok ? await resp.text() : "";
+      if (!html || box.hidden || box.dataset.drawn !== key) return; // another card came since
+      const t = document.createElement("template");
+      t.innerHTML = html.trim();
+      box.querySelectorAll(":scope > table.vcard").forEach((old) => old.remove());
+      box.append(t.content);
+    } catch (e) { /* offline: the words stay up; the next snapshot brings the card back */ }
   }
 
   function hide() {
     box.hidden = true;
     box.innerHTML = "";
+    delete box.dataset.drawn;
     shown = null;
     finalRound = null;
     if (hero) hero.hidden = false;
@@ -162,17 +129,31 @@ function claimShow(box) {
     if (shown === "final" && finalRound === a.round) return;
     shown = "final";
     finalRound = a.round;
-    draw(a.verdict, { player: a.player, final: a.round });
+    draw(a.verdict, { player: a.player, final: a.round, drawn: "r" + a.round });
     box.dataset.final = "yes";
   }
 
-  S.listen("verdict", (d) => {
+  function verdict(d) {
     if (!S.state || d.round !== S.state.round || shown === "final") return;
     shown = "verdict";
-    (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty });
+    (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty, drawn: d.drawn });
     delete box.dataset.final;
-  });
+  }
+
+  // A screen that (re)connects while a card is up shows it too: the newest card shown, if no
+  // call, undo or round came since it was judged (the stream does not replay `verdict`).
+  async function replay() {
+    try {
+      const resp = await fetch(`/api/games/${S.gameId}/shown`, { headers: { Accept: "application/json" } });
+      const d = resp.ok ? await resp.json() : null;
+      const now = S.state;
+      if (d && shown === null && now && d.round === now.round && d.calls === now.calls.length) verdict(d);
+    } catch (e) { /* offline: nothing to show again */ }
+  }
+
+  S.listen("verdict", verdict);
   S.onChange((kind, data, state) => {
+    if (kind === "snapshot" && shown === null && S.gameId !== null) replay();
     // The game goes on (a call, an undo, a new round): the checked card leaves the screen.
     if ((kind === "call" || kind === "undo") && shown === "verdict") hide();
     if (kind === "round" && state && finalRound !== null && state.round !== finalRound) hide();
