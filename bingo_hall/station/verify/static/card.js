@@ -7,7 +7,8 @@
 // the snapshot that every (re)connect brings (live.js) and, in Bingo de Puntos, the verdict's
 // points once its card has a bingo (the points are the rules', bingo_hall.claims.judge).
 // When the card gets a bingo the page says "shout!" and vibrates where the phone allows; it
-// never claims.
+// never claims. The card's table is drawn once, by the station (templates/verify/_vcard.html,
+// the one drawer every view of a card shares); this module only marks its squares.
 import { el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 
@@ -257,8 +258,8 @@ function ticketView(s, w, target) {
       const row = rows[i];
       tr.classList.toggle("complete", row.complete);
       tr.querySelectorAll("td.sq[data-number]").forEach((td) => td.classList.toggle("wins", row.complete));
-      const tot = tr.querySelector("td.rowname");
-      tot.replaceChildren(row.name + (row.complete ? " ✓" : ""), el("br"), String(row.numbers.reduce((a, b) => a + b, 0)));
+      // the row's name in the margin gets its tick; the table itself is the station's (_vcard.html)
+      tr.querySelector("td.rowname").firstChild.textContent = row.name + (row.complete ? " ✓" : "");
     });
     const wrap = target.querySelector(".vcard-wrap");
     wrap.dataset.valid = valid ? "yes" : "no";
