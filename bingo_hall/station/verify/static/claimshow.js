@@ -29,9 +29,7 @@ function claimShow(box) {
   }
 
   function draw(v, opts) {
-    box.innerHTML = "";
-    box.className = "claim-show " + (v.bingo ? "valid" : opts.penalty ? "false" : "checked");
-    box.dataset.serial = v.serial;
+    const look = "claim-show " + (v.bingo ? "valid" : opts.penalty ? "false" : "checked");
     const words = el("div", "show-words");
     let head;
     if (v.bingo) {
@@ -57,14 +55,11 @@ function claimShow(box) {
       words.appendChild(el("p", "show-final", fill(T.won_round, { r: opts.final })));
       words.appendChild(el("p", "muted", T.next_soon));
     }
-    box.append(words);
-    show(opts.drawn);
+    put(look, v.serial, words, opts.drawn);
   }
 
   function drawTicket(v, opts) {
-    box.innerHTML = "";
-    box.className = "claim-show " + (v.valid ? "valid" : "checked");
-    box.dataset.serial = v.serial;
+    const look = "claim-show " + (v.valid ? "valid" : "checked");
     const words = el("div", "show-words");
     // The prize's name is the plan's data (the kit's lists or a host's), in the page's language.
     const names = v.prize_names || {};
@@ -84,34 +79,47 @@ function claimShow(box) {
       if (nearest) head += " · " + fill(T.missing, { numbers: nearest.missing.join(", ") }) + " (" + row(nearest.name) + ")";
     }
     words.appendChild(el("p", "show-head", (opts.player ? opts.player + " · " : "") + head));
-    box.append(words);
-    show(opts.drawn);
+    put(look, v.serial, words, opts.drawn);
   }
 
   // The card itself comes drawn by the station (templates/verify/_vcard.html, the one drawer
   // that the card pages and the Maestro's check use too), in this screen's language: one
-  // request per card shown, named by its verdict's `drawn` key ("r<n>": round n's winner).
-  function show(key) {
+  // request per card shown, named by its verdict's `drawn` key ("r<n>": round n's winner). The
+  // words and the card go up together; an answer for a card no longer wanted is dropped.
+  let wanted = 0;
+  async function put(look, serial, words, key) {
+    const mine = ++wanted;
+    const table = key ? await drawn(key) : null;
+    if (mine !== wanted) return; // another card came, or the game went on
+    box.replaceChildren(words);
+    if (table) box.append(table);
+    box.className = look;
+    box.dataset.serial = serial;
     box.dataset.drawn = key || "";
     box.hidden = false;
     if (hero) hero.hidden = true;
-    if (key) drawn(key);
   }
 
   async function drawn(key) {
     const url = `/api/games/${S.gameId}/shown/${encodeURIComponent(key)}?lang=${encodeURIComponent(lang)}`;
     try {
       const resp = await fetch(url, { headers: { Accept: "text/html" } });
-      const html = resp.ok ? await resp.text() : "";
-      if (!html || box.hidden || box.dataset.drawn !== key) return; // another card came since
+      if (!resp.ok) return null;
       const t = document.createElement("template");
-      t.innerHTML = html.trim();
-      box.querySelectorAll(":scope > table.vcard").forEach((old) => old.remove());
-      box.append(t.content);
-    } catch (e) { /* offline: the words stay up; the next snapshot brings the card back */ }
+      t.innerHTML = (await resp.text()).trim();
+      return t.content;
+    } catch (e) {
+      return null; // offline: the words go up alone; the next snapshot asks again
+    }
+  }
+
+  async function drawAgain(key) {
+    const table = await drawn(key);
+    if (table && !box.hidden && box.dataset.drawn === key && !box.querySelector("table.vcard")) box.append(table);
   }
 
   function hide() {
+    wanted++;
     box.hidden = true;
     box.innerHTML = "";
     delete box.dataset.drawn;
@@ -154,6 +162,8 @@ function claimShow(box) {
   S.listen("verdict", verdict);
   S.onChange((kind, data, state) => {
     if (kind === "snapshot" && shown === null && S.gameId !== null) replay();
+    // a card whose table did not come (the Wi-Fi dropped): asked again on reconnecting
+    else if (kind === "snapshot" && box.dataset.drawn && !box.querySelector("table.vcard")) drawAgain(box.dataset.drawn);
     // The game goes on (a call, an undo, a new round): the checked card leaves the screen.
     if ((kind === "call" || kind === "undo") && shown === "verdict") hide();
     if (kind === "round" && state && finalRound !== null && state.round !== finalRound) hide();
