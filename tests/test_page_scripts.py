@@ -126,7 +126,9 @@ def test_only_live_js_opens_an_event_source():
     """live.js owns the live stream and its reconnecting, for the station's pages, the card
     pages and the companions: no other script opens an EventSource of its own."""
     opened = re.compile(r"\bnew\s+(window\.)?EventSource\b")
-    owners = [p.relative_to(ROOT).as_posix() for p in shipped_scripts() if opened.search(p.read_text())]
+    owners = [
+        p.relative_to(ROOT).as_posix() for p in shipped_scripts() if opened.search(p.read_text())
+    ]
     assert owners == [LIVE.relative_to(ROOT).as_posix()]
 
 
