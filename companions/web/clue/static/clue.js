@@ -97,7 +97,7 @@ function drawSetup(values) {
   drawSizes(values.hand_sizes);
 }
 function setupSizes() {
-  return Array.prototype.map.call(setupForm.querySelectorAll("input[name=size]"), (i) => Number(i.value));
+  return Array.from(setupForm.querySelectorAll("input[name=size]"), (i) => Number(i.value));
 }
 function countCards() {
   const who = setupForm.dataset.me, sizes = setupSizes();
