@@ -190,8 +190,7 @@ def shown_card(game_id: int, key: str):
     """A card the hall's screens were shown (the `drawn` key of its `verdict` event, or "r<n>":
     the card that won round n, its final board), drawn as every view draws it, in the screen's
     language. Public and read-only: only a card the screens showed can be drawn."""
-    conn = get_db()
-    on = on_show.shown_cards().get(game_id, key) or _final_board(conn, game_id, key)
+    on = on_show.find(get_db(), game_id, key)
     if on is None:
         raise NotFound("that card is not on the hall's screens")
     card = on.checked.ticket
@@ -199,27 +198,6 @@ def shown_card(game_id: int, key: str):
     return render_template(
         on.kind.shown_table, card=card, grid=grid, v=on.checked, **on.kind.drawn(card)
     )
-
-
-def _final_board(conn: sqlite3.Connection, game_id: int, key: str) -> on_show.OnShow | None:
-    """The card that won round n ("r<n>"): as its claim was shown, or, once the station has
-    forgotten it (a restart), judged again while its round is the game's current one (no ball
-    is called after the award, so it is judged on the same calls)."""
-    if not (key.startswith("r") and is_ascii_number(key[1:], 6)):
-        return None
-    row = conn.execute(
-        "SELECT a.claim_id, a.serial, r.id = (SELECT MAX(id) FROM rounds WHERE game_id = ?) "
-        "AS current FROM awards a JOIN rounds r ON r.id = a.round_id "
-        "WHERE a.game_id = ? AND r.number = ?",
-        (game_id, game_id, int(key[1:])),
-    ).fetchone()
-    if row is None:
-        return None
-    kept = on_show.shown_cards().get(game_id, f"c{row['claim_id']}")
-    if kept is not None or not row["current"]:
-        return kept
-    kind, checked = service.check(conn, game_id, row["serial"])
-    return on_show.OnShow(key, kind, checked, {}, checked.verdict_json()["calls"])
 
 
 def _check_scanned(conn: sqlite3.Connection, game_id: int, serial: str) -> None:

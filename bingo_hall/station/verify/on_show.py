@@ -11,19 +11,23 @@ nothing.
 
 The keep is bounded (the newest `KEEP` cards of the newest `GAMES` games) and lives on the app
 (`area_state`), not in a module global; a station that restarts forgets it, and the round's
-final board is then judged again (`__init__.shown_card`).
+final board is then judged again (`find`).
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...web.inputs import is_ascii_number
 from ...web.instance import area_state
+from .. import games
+from . import store
 from .judged import Checked
-from .variants import ClaimsKind
+from .variants import ClaimsKind, claims_kind
 
 #: cards kept per game, and games kept
 KEEP = 32
@@ -100,3 +104,28 @@ def show(
     data = {**shown, "drawn": key}
     keep.put(game_id, OnShow(key, kind, checked, data, calls))
     return data
+
+
+def find(conn: sqlite3.Connection, game_id: int, key: str) -> OnShow | None:
+    """A card the game's screens were shown, by its key, or "r<n>": the card that won round n
+    (its final board), as its claim was shown or, once the station has forgotten it (a
+    restart), judged again while its round is the game's current one (no ball is called after
+    the award, so it is judged on the same calls). None for anything else."""
+    kept = shown_cards().get(game_id, key)
+    if kept is not None or not (key.startswith("r") and is_ascii_number(key[1:], 6)):
+        return kept
+    row = conn.execute(
+        "SELECT a.claim_id, a.serial, r.id = (SELECT MAX(id) FROM rounds WHERE game_id = ?) "
+        "AS current FROM awards a JOIN rounds r ON r.id = a.round_id "
+        "WHERE a.game_id = ? AND r.number = ?",
+        (game_id, game_id, int(key[1:])),
+    ).fetchone()
+    if row is None:
+        return None
+    kept = shown_cards().get(game_id, f"c{row['claim_id']}")
+    if kept is not None or not row["current"]:
+        return kept
+    game = games.get_game(conn, game_id)
+    kind = claims_kind(game)
+    checked = kind.check(conn, game, store.game_card(conn, game, row["serial"])[1])
+    return OnShow(key, kind, checked, {}, checked.verdict_json()["calls"])
