@@ -81,13 +81,18 @@ def kit_cli(capsys) -> Callable[[list[str]], tuple[int, str, str]]:
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, request):
+    """The hall's app on a fresh database. A test that needs other settings (a shorter idle
+    bound, a smaller table) says so with `@pytest.mark.hall_config(IDLE_S=4, ...)`: the keys of
+    web/config.py, passed to `create_app` as a host's config.py would, never patched."""
+    marker = request.node.get_closest_marker("hall_config")
     return create_app(
         {
             "TESTING": True,
             "DATABASE": str(tmp_path / "test.sqlite"),
             "SECRET_KEY": "test-secret",
             "CALLER_PIN": TEST_PIN,
+            **(marker.kwargs if marker else {}),
         },
         instance_path=str(tmp_path),
     )

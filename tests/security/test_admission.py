@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import socket
 
-from bingo_hall.web import admission
+import pytest
+
 from bingo_hall.web.budget import KEPT_FOR_LAPTOP, PER_ADDRESS, ConnectionBudget, guest_total
+from bingo_hall.web.instance import hall
 from bingo_hall.web.security import CSP
 
 
@@ -21,14 +23,15 @@ def _exchange(port: int, data: bytes) -> bytes:
 
 
 def test_a_body_larger_than_the_limit_is_refused_before_it_is_read(live_server):
+    limit = hall(live_server.app).config.max_content_length  # loopback is the Maestro's
     head = b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-    head += b"Content-Length: %d\r\n\r\n" % (admission.MAX_BODY + 1)
+    head += b"Content-Length: %d\r\n\r\n" % (limit + 1)
     answer = _exchange(live_server.port, head + b"{")
     assert answer.startswith(b"HTTP/1.1 413 ") and CSP.encode() in answer
 
 
-def test_a_body_that_does_not_arrive_in_time_is_answered_408(live_server, monkeypatch):
-    monkeypatch.setattr(admission, "MAESTRO_BODY_S", 0.3)  # loopback is the Maestro's
+@pytest.mark.hall_config(MAESTRO_BODY_S=0.3)  # loopback is the Maestro's
+def test_a_body_that_does_not_arrive_in_time_is_answered_408(live_server):
     head = b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
     answer = _exchange(live_server.port, head + b"Content-Length: 20\r\n\r\n{")
     assert answer.startswith(b"HTTP/1.1 408 ") and CSP.encode() in answer

@@ -152,14 +152,16 @@ def _exchange(port: int, data: bytes, timeout: float = 10.0) -> bytes:
 
 
 def test_a_head_larger_than_the_limit_is_answered_431_with_the_security_headers(station):
-    big = b"GET /display HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (srv.MAX_HEAD_BYTES + 10)
+    limit = station.server.hall.config.max_head_bytes
+    big = b"GET /display HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (limit + 10)
     answer = _exchange(station.port, big + b"\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 431 ")
     assert CSP.encode() in answer and b"x-frame-options: DENY" in answer
 
 
 def test_too_many_headers_are_answered_431(station):
-    many = b"".join(b"X-%d: y\r\n" % i for i in range(srv.MAX_HEADERS + 5))
+    limit = station.server.hall.config.max_headers
+    many = b"".join(b"X-%d: y\r\n" % i for i in range(limit + 5))
     answer = _exchange(station.port, b"GET /display HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
     assert answer.startswith(b"HTTP/1.1 431 ")
 
@@ -170,8 +172,8 @@ def test_a_malformed_request_gets_the_servers_400_with_the_security_headers(stat
     assert CSP.encode() in answer
 
 
-def test_a_head_that_does_not_arrive_in_time_is_answered_408(station, monkeypatch):
-    monkeypatch.setattr(srv, "HEAD_S", 0.3)
+@pytest.mark.hall_config(HEAD_S=0.3)
+def test_a_head_that_does_not_arrive_in_time_is_answered_408(station):
     answer = _exchange(station.port, b"GET /display HTTP/1.1\r\nHost: x\r\n")  # and no end
     assert answer.startswith(b"HTTP/1.1 408 ")
 
