@@ -5,8 +5,11 @@ with its type and default; the environment is read here and nowhere else (`from_
 
 A key a host may set (in `instance/config.py`, upper case as Flask's) is the field's name in
 upper case: `DATABASE`, `CALLER_PIN`, `SECRET_KEY`, `DEVICE_URL`, `MAX_CONTENT_LENGTH`,
-`MAX_JSON_BYTES`, ... A tunable is a field too, so a test passes the value it needs
-(`create_app({"STREAM_HEARTBEAT_S": 1.0, ...})`) instead of patching a module constant.
+`MAX_JSON_BYTES`, ... A tunable is a field too (the server's worker pools and connection bounds,
+the companions' table bounds), so a test passes the value it needs
+(`create_app({"STREAM_HEARTBEAT_S": 1.0, ...})`, or `@pytest.mark.hall_config(IDLE_S=4)` for the
+`app` fixture) instead of patching a module constant. A number must be positive (a whole one
+where the default is): a bad one stops the start-up with one line naming the key.
 """
 
 from __future__ import annotations
