@@ -26,9 +26,17 @@ class KitError(Exception):
         super().__init__(self.text())
 
     def text(self, translate: Callable[[str], str] = _same) -> str:
-        """The message, translated by `translate` (e.g. flask_babel.gettext), then filled in."""
+        """The message, translated by `translate` (e.g. flask_babel.gettext), then filled in. A
+        parameter that is itself a KitError (a message inside a message: "the deck has 3004
+        cards, too many: ...") is translated the same way, so no English sentence ends up
+        inside a Spanish one."""
         words = translate(self.template)
-        return words % self.params if self.params else words
+        if not self.params:
+            return words
+        params = {
+            k: v.text(translate) if isinstance(v, KitError) else v for k, v in self.params.items()
+        }
+        return words % params
 
     def __str__(self) -> str:
         return self.text()
