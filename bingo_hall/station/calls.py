@@ -18,7 +18,14 @@ from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
 from . import phrases
 from .events import CallMade, CallUndone
-from .games import active_round, check_call_allowed, last_seq, live_calls, publish
+from .games import (
+    active_round,
+    check_call_allowed,
+    check_undo_allowed,
+    last_seq,
+    live_calls,
+    publish,
+)
 from .model import Call, DrawMethod, UndoneCall
 from .requests import Undo
 from .spoken import call_label, spoken_both
@@ -153,6 +160,7 @@ def undo_last(conn: sqlite3.Connection, game_id: int, undo: Undo) -> UndoneCall:
                 raise Conflict("there is no call to undo in this round")
             last = calls[-1]
             _check_expect(seq, last["seq"])
+            check_undo_allowed(conn, gid, len(calls))
             conn.execute(
                 "UPDATE calls SET undone_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), "
                 "undo_reason = ? WHERE round_id = ? AND seq = ?",

@@ -28,7 +28,7 @@ from .requests import NewGame
 from .round_load import load_round
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
-from .state import CallGuard, station_state
+from .state import CallGuard, UndoGuard, station_state
 from .variants import kind_of
 
 
@@ -259,6 +259,21 @@ def check_call_allowed(conn: sqlite3.Connection, game_id: int) -> None:
     """Raise the Conflict of the first guard that refuses a ball now."""
     for guard in list(station_state().call_guards):
         guard(conn, game_id)
+
+
+def add_undo_guard(fn: UndoGuard) -> None:
+    """`fn(conn, game_id, position)` is asked before the round's last call (the `position`-th)
+    is taken back, inside the undo's transaction; it raises a Conflict to refuse it (claims
+    refuses to take back a call an award rests on). Call it while the area registers."""
+    guards = station_state().undo_guards
+    if fn not in guards:
+        guards.append(fn)
+
+
+def check_undo_allowed(conn: sqlite3.Connection, game_id: int, position: int) -> None:
+    """Raise the Conflict of the first guard that refuses taking back the `position`-th call."""
+    for guard in list(station_state().undo_guards):
+        guard(conn, game_id, position)
 
 
 def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from ..web.instance import area_state
 SnapshotExtender = Callable[[sqlite3.Connection, int], dict[str, Any]]
 #: `fn(conn, game_id) -> None` raises a Conflict when no ball may be called now
 CallGuard = Callable[[sqlite3.Connection, int], None]
+#: asked before the last call is taken back: (conn, game id, that call's position in the round)
+UndoGuard = Callable[[sqlite3.Connection, int, int], None]
 
 
 #: card pages rendered at once; more wait their turn (see StationState.page_gate)
@@ -33,6 +35,7 @@ class StationState:
     #: `fn(conn, game_id)` asked before every call (drawn or entered) inside its transaction:
     #: claims refuses a ball between an award and Next round
     call_guards: list[CallGuard] = field(default_factory=list)
+    undo_guards: list[UndoGuard] = field(default_factory=list)
     #: the automatic draw's tickers by game id (`autodraw.Ticker`)
     tickers: dict[int, Any] = field(default_factory=dict)
     #: the newest snapshot event of each game, as (hub events published when read, when, text)

@@ -400,3 +400,62 @@ def test_bingo_hall_ledger_prints_the_summary_and_refuses_bad_input_in_one_line(
         assert code == 2 and err.startswith("bingo-hall: error: ") and err.count("\n") == 1
     r = hall.post("/api/ledger/currency", {"currency": "EURO"})
     assert r.status_code == 400
+
+
+def test_a_payout_marked_paid_by_mistake_is_marked_not_paid_with_its_reason(client):
+    """Nothing is deleted: a mistaken "paid" is corrected by a new mark that says why, kept in
+    the audit trail; the summary stops counting it paid, and it can be paid again later."""
+    deck = new_deck(20, seed="ledger-unpaid", name="Fiesta")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual")
+    prizes = {"prizes": {"bingo": {"kind": "fixed", "amount": "15"}}}
+    ok(hall.post(f"/api/games/{gid}/ledger/prizes", prizes))
+    card = deck.card(7)
+    hall.call(gid, *[n for r, c in LINE_CELLS["B"] if (n := card.columns[c][r]) is not None])
+    ok(hall.post(f"/api/games/{gid}/claims", {"serial": 7, "player": "Ana"}), 201)
+    ok(hall.post(f"/api/games/{gid}/award"))
+    (p,) = ledger(hall, gid)["payouts"]
+    path = f"/api/ledger/payouts/{p['payout_id']}"
+    # not paid yet: there is nothing to take back
+    assert hall.post(f"{path}/unpaid", {"reason": "wrong row"}).status_code == 409
+    ok(hall.post(f"{path}/paid", {}))
+    for bad in ({}, {"reason": "  "}, {"reason": "x" * 201}, {"reason": 5}):
+        refused = hall.post(f"{path}/unpaid", bad)
+        assert refused.status_code == 400 and "say why" in refused.get_json()["error"], bad
+    assert ledger(hall, gid)["payouts"][0]["paid"] is not None  # a refusal changes nothing
+    ok(hall.post(f"{path}/unpaid", {"reason": "Ana was not at the table"}))
+    now = ledger(hall, gid)["payouts"][0]
+    assert (now["paid"], now["unpaid"]) == (None, "Ana was not at the table")
+    assert ok(hall.get("/api/ledger/summary"))["paid"] == 0
+    ok(hall.post(f"{path}/paid", {}))  # paid for real, later
+    assert ledger(hall, gid)["payouts"][0]["paid"] is not None
+    trail = [e for e in ok(hall.get("/api/ledger/log"))["log"] if e["action"] in ("paid", "unpaid")]
+    assert [e["action"] for e in trail] == ["paid", "unpaid", "paid"]
+    assert trail[1]["detail"]["reason"] == "Ana was not at the table"
+    assert client.post(f"{path}/unpaid", json={"reason": "x"}).status_code in (401, 403)
+
+
+def test_marks_made_before_the_correction_existed_still_count_as_paid(tmp_path):
+    """A night's database from the first ledger (step 1: one `ledger_paid` row per payout) keeps
+    its payouts paid after the upgrade."""
+    from bingo_hall.station.ledger import schema
+    from bingo_hall.web.db import migrate
+
+    conn = sqlite3.connect(tmp_path / "old.sqlite")
+    conn.executescript(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY); CREATE TABLE rounds (id INTEGER PRIMARY KEY);"
+    )
+    migrate(conn, {"ledger": schema.MIGRATIONS[:1]})
+    conn.execute("INSERT INTO games (id) VALUES (1)")
+    conn.execute("INSERT INTO rounds (id) VALUES (1)")
+    for pid in (1, 2):
+        conn.execute(
+            "INSERT INTO ledger_payouts (id, game_id, round_id, prize, claim_id, serial, at_call,"
+            " cents) VALUES (?, 1, 1, 'bingo', ?, ?, 20, 500)",
+            (pid, pid, pid),
+        )
+    conn.execute("INSERT INTO ledger_paid (payout_id) VALUES (2)")
+    conn.commit()
+    migrate(conn, {"ledger": schema.MIGRATIONS})
+    marks = conn.execute("SELECT payout_id, paid FROM ledger_paid_marks").fetchall()
+    assert marks == [(2, 1)]

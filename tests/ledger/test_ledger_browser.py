@@ -209,6 +209,19 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         expect(page.locator("#payouts tbody tr")).to_have_count(3)
         page.locator("#payouts button.pay").first.click()
         expect(page.locator("#payouts .paid")).to_have_count(1)
+        # Luis's share marked paid by mistake, then taken back with the reason (a new mark)
+        page.locator("#payouts button.pay").first.click()
+        expect(page.locator("#payouts .paid")).to_have_count(2)
+        taken_back = page.locator("#payouts .unpay-form").nth(1)
+        taken_back.locator("input").fill("Luis no estaba en la mesa")
+        taken_back.locator("button").click()
+        expect(page.locator("#payouts .paid")).to_have_count(1)
+        expect(page.locator("#payouts .unpaid")).to_have_text(
+            "marcado como no pagado: Luis no estaba en la mesa"
+        )
+        expect(page.locator("details.log li").last).to_contain_text(
+            "marcado como no pagado: Luis no estaba en la mesa"
+        )
         shoot(page, "ledger-payouts")
 
         pdf_resp = page.request.get(f"{url}/caller/ledger/summary.pdf?lang=es")

@@ -213,6 +213,14 @@ def paid(payout_id: int):
     return jsonify(payouts.mark_paid(get_db(), payout_id, _via()))
 
 
+@bp.post("/api/ledger/payouts/<int:payout_id>/unpaid")
+@caller_required
+def unpaid(payout_id: int):
+    """A payout marked paid by mistake: marked not paid, with the reason (nothing is deleted)."""
+    reason = body(required=True).get("reason")
+    return jsonify(payouts.mark_unpaid(get_db(), payout_id, reason, _via()))
+
+
 @bp.get("/api/ledger/log")
 @caller_required
 def audit_log():

@@ -142,10 +142,13 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
 
 
 def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, Any]]:
-    """Every payout (of one game if given), in the order awarded, with whether it is paid."""
+    """Every payout (of one game if given), in the order awarded: `paid` is when its newest mark
+    said paid (None if not paid), `unpaid` the reason of a mark that took a payment back."""
     sql = (
-        "SELECT p.*, r.number AS round, d.made AS paid_at FROM ledger_payouts p "
-        "JOIN rounds r ON r.id = p.round_id LEFT JOIN ledger_paid d ON d.payout_id = p.id"
+        "SELECT p.*, r.number AS round, d.paid AS paid_now, d.made AS marked, d.reason "
+        "FROM ledger_payouts p JOIN rounds r ON r.id = p.round_id "
+        "LEFT JOIN ledger_paid_marks d ON d.id = "
+        "(SELECT MAX(id) FROM ledger_paid_marks WHERE payout_id = p.id)"
     )
     rows = conn.execute(
         sql + (" WHERE p.game_id = ?" if gid else "") + " ORDER BY p.id", (gid,) if gid else ()
@@ -163,28 +166,57 @@ def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, 
             "cents": r["cents"],
             "jackpot": bool(r["jackpot"]),
             "at": r["made"],
-            "paid": r["paid_at"],
+            "paid": r["marked"] if r["paid_now"] else None,
+            "unpaid": r["reason"] if r["paid_now"] == 0 else None,
         }
         for r in rows
     ]
 
 
 def mark_paid(conn: sqlite3.Connection, payout_id: int, via: str | None = None) -> dict[str, Any]:
+    """The winner has the money: the payout is marked paid (once; a mistake is corrected by
+    `mark_unpaid`, never by deleting the mark)."""
+    _mark(conn, payout_id, True, None, via)
+    return {"payout_id": payout_id, "paid": True}
+
+
+def mark_unpaid(
+    conn: sqlite3.Connection, payout_id: int, reason: Any, via: str | None = None
+) -> dict[str, Any]:
+    """A payout marked paid by mistake is marked not paid, saying why: a new mark, kept with the
+    reason in the audit trail, as a sale's correction is."""
+    why = store.correction_reason(
+        reason, "say why the payout was not paid after all (at most %(n)s characters)"
+    )
+    _mark(conn, payout_id, False, why, via)
+    return {"payout_id": payout_id, "paid": False, "reason": why}
+
+
+def _mark(
+    conn: sqlite3.Connection, payout_id: int, paid: bool, reason: str | None, via: str | None
+) -> None:
     with hall().write_lock:
         with transaction(conn):
             row = conn.execute("SELECT * FROM ledger_payouts WHERE id = ?", (payout_id,)).fetchone()
             if row is None:
                 raise NotFound("there is no payout %(n)s", n=payout_id)
-            if conn.execute(
-                "SELECT 1 FROM ledger_paid WHERE payout_id = ?", (payout_id,)
-            ).fetchone():
+            last = conn.execute(
+                "SELECT paid FROM ledger_paid_marks WHERE payout_id = ? ORDER BY id DESC LIMIT 1",
+                (payout_id,),
+            ).fetchone()
+            if paid and last is not None and last["paid"]:
                 raise Conflict("payout %(n)s is already marked paid", n=payout_id)
-            conn.execute("INSERT INTO ledger_paid (payout_id) VALUES (?)", (payout_id,))
-            store.log(
-                conn, row["game_id"], "paid", {"payout_id": payout_id, "cents": row["cents"]}, via
+            if not paid and (last is None or not last["paid"]):
+                raise Conflict("payout %(n)s is not marked paid", n=payout_id)
+            conn.execute(
+                "INSERT INTO ledger_paid_marks (payout_id, paid, reason) VALUES (?, ?, ?)",
+                (payout_id, int(paid), reason),
             )
-        store._publish(row["game_id"], "paid")
-    return {"payout_id": payout_id, "paid": True}
+            detail: dict[str, Any] = {"payout_id": payout_id, "cents": row["cents"]}
+            if reason is not None:
+                detail["reason"] = reason
+            store.log(conn, row["game_id"], "paid" if paid else "unpaid", detail, via)
+        store._publish(row["game_id"], "paid" if paid else "unpaid")
 
 
 def warnings(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:

@@ -11,7 +11,9 @@ Nothing is ever deleted or updated in place: a correction is a new row.
   as serial ranges ("1-40, 55"), by range or by scan, with the money taken.
   `ledger_corrections` voids a sale, with the reason.
 * `ledger_payouts`: one row per winner of an awarded prize (who, how much, which card, which
-  call, whether it was the jackpot); `ledger_paid` marks one paid.
+  call, whether it was the jackpot); `ledger_paid` marked one paid (step 1 only).
+* `ledger_paid_marks` (step 2): a payout marked paid, or, with the reason, marked not paid after
+  all (a correction, as with a sale); the newest mark counts. Step 2 copies step 1's marks.
 * `ledger_warnings`: a claim on a card not sold for its round.
 * `ledger_log`: every ledger action of the Maestro, in order (the audit trail).
 """
@@ -89,5 +91,17 @@ MIGRATIONS: list[str] = [
         via TEXT,
         made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     );
+    """,
+    """
+    CREATE TABLE ledger_paid_marks (
+        id INTEGER PRIMARY KEY,
+        payout_id INTEGER NOT NULL REFERENCES ledger_payouts(id),
+        paid INTEGER NOT NULL CHECK (paid IN (0, 1)),
+        reason TEXT,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE INDEX ledger_paid_marks_payout ON ledger_paid_marks (payout_id, id);
+    INSERT INTO ledger_paid_marks (payout_id, paid, made)
+        SELECT payout_id, 1, made FROM ledger_paid ORDER BY made;
     """,
 ]

@@ -382,12 +382,19 @@ def sell(
     return {**detail, "game_id": gid, "cards": cards, "method": method}
 
 
+def correction_reason(reason: Any, template: str) -> str:
+    """The reason a correction gives (a sale voided, a payout not paid after all): required, at
+    most MAX_REASON characters; `template` says what must be explained."""
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+        raise RequestError(template, n=MAX_REASON)
+    return reason.strip()
+
+
 def correct(
     conn: sqlite3.Connection, sale_id: int, reason: Any, via: str | None = None
 ) -> dict[str, Any]:
     """Void a sale, saying why (kept in the corrections log); sell the right cards again."""
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
-        raise RequestError("say why the sale is corrected (at most %(n)s characters)", n=MAX_REASON)
+    reason = correction_reason(reason, "say why the sale is corrected (at most %(n)s characters)")
     with hall().write_lock:
         with transaction(conn):
             row = conn.execute("SELECT * FROM ledger_sales WHERE id = ?", (sale_id,)).fetchone()
@@ -399,23 +406,31 @@ def correct(
                 raise Conflict("sale %(sale)s is already corrected", sale=sale_id)
             conn.execute(
                 "INSERT INTO ledger_corrections (sale_id, reason) VALUES (?, ?)",
-                (sale_id, reason.strip()),
+                (sale_id, reason),
             )
             log(
                 conn,
                 row["game_id"],
                 "correction",
-                {"sale_id": sale_id, "reason": reason.strip()},
+                {"sale_id": sale_id, "reason": reason},
                 via,
             )
         _publish(row["game_id"], "correction")
-    return {"sale_id": sale_id, "game_id": row["game_id"], "reason": reason.strip()}
+    return {"sale_id": sale_id, "game_id": row["game_id"], "reason": reason}
 
 
 def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """The corrections log of the night, newest last."""
+    """The corrections log of the night, oldest first: sales voided (`kind` "sale") and payouts
+    marked not paid after all (`kind` "payout"), each with its reason."""
     rows = conn.execute(
-        "SELECT c.sale_id, c.reason, c.made, s.game_id, s.round, s.serials, s.cents "
-        "FROM ledger_corrections c JOIN ledger_sales s ON s.id = c.sale_id ORDER BY c.id"
+        "SELECT 'sale' AS kind, c.sale_id, NULL AS payout_id, c.reason, c.made AS made, s.game_id,"
+        " s.round, s.serials, NULL AS serial, s.cents "
+        "FROM ledger_corrections c JOIN ledger_sales s ON s.id = c.sale_id "
+        "UNION ALL "
+        "SELECT 'payout', NULL, m.payout_id, m.reason, m.made, p.game_id, r.number, NULL,"
+        " p.serial, p.cents "
+        "FROM ledger_paid_marks m JOIN ledger_payouts p ON p.id = m.payout_id "
+        "JOIN rounds r ON r.id = p.round_id WHERE m.paid = 0 "
+        "ORDER BY made"
     )
     return [dict(r) for r in rows]

@@ -61,6 +61,23 @@ def _refuse_balls_after_the_win(conn: sqlite3.Connection, game_id: int) -> None:
     claims_kind(game).refuse_balls(conn, game, games.current_round(conn, game.game_id))
 
 
+def _keep_the_calls_an_award_rests_on(
+    conn: sqlite3.Connection, game_id: int, position: int
+) -> None:
+    """The station's undo guard: an awarded prize stands, so the calls it was won on stay (a
+    ball drawn after a 90-ball línea can still be taken back, not the línea's own)."""
+    game = games.get_game(conn, game_id)
+    rnd = games.current_round(conn, game.game_id)
+    at = claims_kind(game).awarded_at(conn, rnd)
+    if at is not None and position <= at:
+        raise Conflict(
+            "call %(n)s cannot be undone: a prize of round %(r)s was awarded on it; the award "
+            "stands",
+            n=position,
+            r=rnd.number,
+        )
+
+
 def register(app: Flask) -> None:
     """Add card pages and claims to the station (`bingo_hall.app.create_app` calls this)."""
     core_db.add_migrations(app, "claims", schema.MIGRATIONS)
@@ -70,6 +87,7 @@ def register(app: Flask) -> None:
     with app.app_context():
         games.add_snapshot_extender(_board_for_snapshot)
         games.add_call_guard(_refuse_balls_after_the_win)
+        games.add_undo_guard(_keep_the_calls_an_award_rests_on)
 
 
 def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):

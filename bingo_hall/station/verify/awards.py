@@ -118,6 +118,15 @@ def refuse_balls_once_awarded(conn: sqlite3.Connection, rnd: Round) -> None:
         )
 
 
+def awarded_at(conn: sqlite3.Connection, rnd: Round) -> int | None:
+    """The call count the round's award was won at (None before the award)."""
+    row = conn.execute(
+        "SELECT c.at_call FROM awards a JOIN claims c ON c.id = a.claim_id WHERE a.round_id = ?",
+        (rnd.round_id,),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
 def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:
     return scores(conn, gid)["winner"] is not None
 

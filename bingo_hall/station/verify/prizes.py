@@ -88,6 +88,14 @@ def refuse_balls_once_all_won(conn: sqlite3.Connection, game: Game, rnd: Round) 
         )
 
 
+def awarded_at(conn: sqlite3.Connection, rnd: Round) -> int | None:
+    """The call count of the round's latest prize award (None before the first)."""
+    row = conn.execute(
+        "SELECT MAX(at_call) FROM prize_awards WHERE round_id = ?", (rnd.round_id,)
+    ).fetchone()
+    return None if row[0] is None else int(row[0])
+
+
 def current_prize(conn: sqlite3.Connection, game: Game, round_id: int) -> str | None:
     """The prize being played now (in Tambola the first open one); None once the round's last
     prize is awarded."""

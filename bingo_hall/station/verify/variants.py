@@ -86,6 +86,11 @@ class ClaimsKind(ABC):
         Maestro starts the next round (the station's call guard asks this)."""
 
     @abstractmethod
+    def awarded_at(self, conn: sqlite3.Connection, rnd: Round) -> int | None:
+        """How many calls the round had when its latest award was won (None before any award):
+        the calls up to there are what the award rests on (the station's undo guard)."""
+
+    @abstractmethod
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         """The scores or the prizes, as the screens keep them."""
 
@@ -204,6 +209,9 @@ class CardClaims(ClaimsKind):
     def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
         awards.refuse_balls_once_awarded(conn, rnd)
 
+    def awarded_at(self, conn: sqlite3.Connection, rnd: Round) -> int | None:
+        return awards.awarded_at(conn, rnd)
+
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return awards.scores(conn, game_id)
 
@@ -274,6 +282,9 @@ class StripClaims(ClaimsKind):
 
     def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
         prizes.refuse_balls_once_all_won(conn, game, rnd)
+
+    def awarded_at(self, conn: sqlite3.Connection, rnd: Round) -> int | None:
+        return prizes.awarded_at(conn, rnd)
 
     def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         return prizes.prize_state(conn, game_id)

@@ -63,14 +63,19 @@ function ledgerPage(root) {
     });
     post(`/api/games/${gid}/ledger/prizes`, { prizes: prizes });
   });
-  document.querySelectorAll(".correct-form").forEach((form) => {
-    form.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      const reason = form.querySelector("input").value.trim();
-      if (!reason) { say(T.need_reason, true); return; }
-      post(`/api/ledger/sales/${form.dataset.sale}/correct`, { reason: reason });
+  // A correction says why: a sale voided, a payout marked paid by mistake.
+  const corrections = [[".correct-form", (f) => `/api/ledger/sales/${f.dataset.sale}/correct`],
+                       [".unpay-form", (f) => `/api/ledger/payouts/${f.dataset.payout}/unpaid`]];
+  for (const [selector, path] of corrections) {
+    document.querySelectorAll(selector).forEach((form) => {
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const reason = form.querySelector("input").value.trim();
+        if (!reason) { say(T.need_reason, true); return; }
+        post(path(form), { reason: reason });
+      });
     });
-  });
+  }
   document.querySelectorAll("button.pay").forEach((b) => {
     b.addEventListener("click", () => post(`/api/ledger/payouts/${b.dataset.payout}/paid`, {}));
   });
