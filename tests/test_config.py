@@ -163,8 +163,14 @@ def test_seconds_may_be_whole_and_threads_come_from_config_py_or_the_command_lin
     assert hall(build_app(None, "1234", str(tmp_path))).config.threads == DEFAULTS["THREADS"]
 
 
-@pytest.mark.hall_config(THREADS=5, ACTION_THREADS=2, MAESTRO_THREADS=3)
-def test_the_server_sizes_its_pools_from_the_apps_config(live_server):
+@pytest.mark.hall_config(
+    THREADS=5, ACTION_THREADS=2, MAESTRO_THREADS=3, CONNECTIONS_PER_ADDRESS=7, KEPT_FOR_LAPTOP=100
+)
+def test_the_server_sizes_its_pools_and_budgets_from_the_apps_config(live_server):
+    from bingo_hall.web.server import open_files_limit
+
     server = live_server.server.hall
     workers = [pool.executor._max_workers for pool in server.pools()]
     assert workers == [5, 2, 3, 2]
+    assert server.budget.per_address == 7
+    assert server.budget.total == max(7, (open_files_limit() or 8192) - 100)

@@ -94,6 +94,12 @@ class HallConfig:
     maestro_body_s: float = 60.0
     #: open files wanted (the soft limit is raised towards it): each screen holds a socket
     wanted_files: int = 8192
+    #: open connections one guest address may hold (a phone needs a handful; 64 leaves room
+    #: for about ten phones behind one address, a guest network that shares one)
+    connections_per_address: int = 64
+    #: open files always left to the laptop's connections, the database and the logs: every
+    #: guest connection together stays this far below the open-files limit
+    kept_for_laptop: int = 1024
     #: the full garbage collection (`server.QuietCollector`): once the Maestro has been quiet
     #: this long, at most this often, and at the latest after this long whatever happens
     gc_quiet_s: float = 2.0

@@ -251,7 +251,9 @@ class HallServer:
         self.maestro_actions = WSGIMiddleware(app, workers=config.action_threads)
         self.openers = ThreadPoolExecutor(config.stream_openers, thread_name_prefix="stream-open")
         self.maestro_openers = ThreadPoolExecutor(2, thread_name_prefix="stream-open-maestro")
-        self.budget = ConnectionBudget(guest_total(open_files_limit()))
+        self.budget = ConnectionBudget(
+            guest_total(open_files_limit(), config), config.connections_per_address
+        )
         self.streams = 0  # open live streams (benchmarks and tests read it)
         self.dropped_screens = 0  # screens cut off for not keeping up
         self.lives: set[_Live] = set()

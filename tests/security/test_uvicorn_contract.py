@@ -58,7 +58,7 @@ def test_the_state_the_class_reads_is_set_by_uvicorn():
         from uvicorn.server import ServerState
 
         hall = srv.HallServer.__new__(srv.HallServer)
-        hall.budget = ConnectionBudget(10)
+        hall.budget = ConnectionBudget(10, per_address=10)
         cls = srv.UvicornConnection.for_server(hall)
         conn = cls(config=config, server_state=ServerState(), app_state={}, _loop=loop)
         a, b = socket.socketpair()
@@ -181,7 +181,7 @@ def test_a_head_that_does_not_arrive_in_time_is_answered_408(station):
 
 def test_a_connection_over_the_budget_is_answered_503_too_many_connections(station):
     hall = station.server.hall
-    budget = ConnectionBudget(total=0)
+    budget = ConnectionBudget(total=0, per_address=64)
     budget.laptop = frozenset()  # type: ignore[assignment]  (here loopback is a guest)
     kept, hall.budget = hall.budget, budget
     try:
