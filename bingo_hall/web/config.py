@@ -52,6 +52,9 @@ class HallConfig:
     max_json_bytes: int = 2 * 1024 * 1024
     #: a game's screens get a heartbeat comment this often when quiet (a gone screen is noticed)
     stream_heartbeat_s: float = 15.0
+    #: events a screen may have waiting (its socket full) before it is dropped; it reconnects
+    #: and starts again from a snapshot
+    stream_queue_size: int = 256
     #: a table phone's stream ends after this long; EventSource reconnects to the current view
     companions_stream_seconds: float = 300.0
     #: a table phone's stream sends a comment this often when quiet

@@ -20,9 +20,6 @@ from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-#: events a subscriber may have waiting before it is dropped
-QUEUE_SIZE = 256
-
 
 @dataclass(frozen=True)
 class Event:
@@ -109,7 +106,10 @@ END = object()
 
 
 class EventHub:
-    def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
+    """`queue_size`: the events a subscriber may have waiting before it is dropped (the hall's
+    STREAM_QUEUE_SIZE, web/config.py)."""
+
+    def __init__(self, queue_size: int) -> None:
         self.queue_size = queue_size
         self._lock = threading.Lock()
         self._channels: dict[Hashable, set[Subscription]] = {}

@@ -123,7 +123,7 @@ def test_every_screen_gets_every_call_in_order_while_a_stalled_one_is_dropped(
     expected = [(d["seq"], d["ball"]) for d in drawn]
     assert [d["seq"] for d in drawn] == list(range(1, DRAWS + 1))
     assert all(screen.calls == expected for screen in screens)
-    # The stalled phone's buffer is bounded: once QUEUE_SIZE events wait for it, it is dropped.
+    # The stalled phone's buffer is bounded: past STREAM_QUEUE_SIZE waiting events it is dropped.
     streams = live_server.server.hall
     assert streams.dropped_screens == 0  # still there, stuck, all along the draws
     for _ in range(hub.queue_size):
