@@ -105,3 +105,41 @@ def test_modules_import_only_files_that_exist():
             if not file_of(url).is_file():
                 missing.append(f"{p.relative_to(ROOT)} imports {spec}")
     assert missing == []
+
+
+def shipped_scripts() -> list[Path]:
+    """Every script the kit serves that is its own (page modules and the service worker)."""
+    found = [
+        p
+        for area in ("bingo_hall", "companions")
+        for p in (ROOT / area).rglob("*.js")
+        if "vendor" not in p.parts
+    ]
+    assert any(p.name == "sw.js" for p in found) and len(found) >= 25, found
+    return sorted(found)
+
+
+LIVE = ROOT / "bingo_hall" / "web" / "static" / "live.js"
+
+
+def test_only_live_js_opens_an_event_source():
+    """live.js owns the live stream and its reconnecting, for the station's pages, the card
+    pages and the companions: no other script opens an EventSource of its own."""
+    opened = re.compile(r"\bnew\s+(window\.)?EventSource\b")
+    owners = [
+        p.relative_to(ROOT).as_posix() for p in shipped_scripts() if opened.search(p.read_text())
+    ]
+    assert owners == [LIVE.relative_to(ROOT).as_posix()]
+
+
+def test_every_script_is_written_in_one_version_of_the_language():
+    """One version of JavaScript everywhere (ES2017+, as the station's modules): no `var`
+    declarations, which only the companions' older ES5 scripts had."""
+    declared = re.compile(r"(^|[;{(]|\bfor\s*\()\s*var\s+[A-Za-z_$]")
+    offenders = [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+        for p in shipped_scripts()
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if declared.search(line)
+    ]
+    assert offenders == []

@@ -41,6 +41,30 @@ def scripts_ran(page) -> None:
     expect(page.locator("#station")).to_have_attribute("data-live", "yes")
 
 
+def refuse_streams(page, path: str) -> dict[str, bool]:
+    """Answer the page's requests for the live stream at `path` with a 503 "too many
+    connections" (what a full station answers a guest) while `gate["refuse"]` is true; then let
+    them through. Made at the browser's network edge (Playwright's route), because the station
+    never refuses the laptop's own address, where the tests run."""
+    import re
+
+    gate = {"refuse": True}
+
+    def handle(route) -> None:
+        if gate["refuse"]:
+            route.fulfill(status=503, content_type="text/plain", body="too many connections")
+        else:
+            route.continue_()
+
+    page.route(re.compile(re.escape(path) + r"(\?|$)"), handle)
+    return gate
+
+
+def stream_refused(response) -> bool:
+    """A live stream answered 503 (a predicate for page.expect_response)."""
+    return response.url.split("?")[0].endswith("/events") and response.status == 503
+
+
 def page_login(client) -> str:
     """Log `client` in on the caller pages with the PIN, as the laptop's browser does; the
     session's CSRF token (what the pages' `<meta name="csrf-token">` carries)."""

@@ -18,9 +18,11 @@ from typing import Any, ClassVar
 from bingo_hall.web.hub import EventHub, sse
 from bingo_hall.web.instance import area_state
 
-#: a phone's EventSource reconnects this long after its stream ended (the stream's length, its
-#: heartbeat and how often a followed table is re-checked in SQLite are the app's configuration:
-#: COMPANIONS_STREAM_SECONDS, COMPANIONS_KEEPALIVE_S, COMPANIONS_POLL_S in bingo_hall/web/config.py)
+#: the stream's `retry:`, for a client that lets EventSource reconnect by itself (the shell's
+#: live.js closes an ended stream and comes back after a random time below 1 s instead). The
+#: stream's length, its heartbeat and how often a followed table is re-checked in SQLite are the
+#: app's configuration: COMPANIONS_STREAM_SECONDS, COMPANIONS_KEEPALIVE_S, COMPANIONS_POLL_S in
+#: bingo_hall/web/config.py.
 RETRY_MS = 1000
 
 

@@ -1,6 +1,8 @@
 // Shared by the caller and display pages (an ES module): the game state kept from the live
 // events (SSE), and the parts of the page both show (Tabla Confrontadora, counts, recent calls,
 // commitment). Other areas' partials import Station and listen to the stream with Station.listen.
+import { follow } from "/web/static/live.js";
+
 const root = document.getElementById("station");
 const snapEl = document.getElementById("snapshot");
 const strings = JSON.parse(document.getElementById("strings").textContent);
@@ -115,37 +117,32 @@ Station.render = function () {
 };
 
 // Listeners other areas' partials add with Station.listen(kind, fn): fn gets the event's data.
-// They are kept, so that a fresh EventSource (after the station refused or lost us) gets them too.
-const extraListeners = [];
-let source = null;
-
-function attach(es, kind, fn) {
-  es.addEventListener(kind, (ev) => fn(JSON.parse(ev.data)));
-}
+// live.js keeps them, so that a fresh stream (after the station refused or lost us) gets them too;
+// those added before the stream opens are kept here until it does.
+const early = [];
+let live = null;
 
 Station.listen = function (kind, fn) {
-  extraListeners.push([kind, fn]);
-  if (source) attach(source, kind, fn);
+  if (live) live.listen(kind, fn);
+  else early.push([kind, fn]);
 };
 
+// Follow the game's events (live.js opens the stream, and opens it again, with a growing random
+// wait, after it dropped or the station refused it): #offline shows while the stream is down,
+// and #station[data-live] says "yes" while it is open.
 Station.connect = function () {
-  if (Station.gameId === null) return null;
-  const es = new EventSource(`/api/games/${Station.gameId}/events`);
-  for (const kind of ["snapshot", "call", "undo", "round", "end"]) {
-    attach(es, kind, (data) => Station.apply(kind, data));
-  }
-  for (const [kind, fn] of extraListeners) attach(es, kind, fn);
+  if (Station.gameId === null || live) return live;
   const offline = document.getElementById("offline");
-  es.addEventListener("open", () => { if (offline) offline.hidden = true; root.dataset.live = "yes"; });
-  es.addEventListener("error", () => {
-    if (offline) offline.hidden = false;
-    root.dataset.live = "no";
-    // EventSource retries by itself after a dropped stream, but gives up for good on an error
-    // answer (e.g. 503 when the station is full): then start again a little later.
-    if (es.readyState === EventSource.CLOSED) setTimeout(() => Station.connect(), 5000);
+  const handlers = {};
+  for (const kind of ["snapshot", "call", "undo", "round", "end"]) {
+    handlers[kind] = (data) => Station.apply(kind, data);
+  }
+  live = follow(`/api/games/${Station.gameId}/events`, handlers, {
+    onUp() { if (offline) offline.hidden = true; root.dataset.live = "yes"; },
+    onDown() { if (offline) offline.hidden = false; root.dataset.live = "no"; },
   });
-  source = es;
-  return es;
+  for (const [kind, fn] of early.splice(0)) live.listen(kind, fn);
+  return live;
 };
 
 // The stream opens once every script of the page has run (modules run before DOMContentLoaded),

@@ -1,5 +1,7 @@
 // The tables this phone has opened (shell.js remembers them), listed on the start page.
 // (An ES module.)
+import { el } from "/web/static/dom.js";
+
 function recentTables() {
   try {
     return JSON.parse(localStorage.getItem("companions:recent") || "[]");
@@ -13,12 +15,10 @@ const box = document.getElementById("recent");
 if (box && list.length) {
   const ul = box.querySelector("ul");
   for (const t of list) {
-    const li = document.createElement("li"), a = document.createElement("a"), s = document.createElement("small");
-    a.className = "big";
+    const a = el("a", "big", `${t.title} · ${t.code} `);
     a.href = box.dataset.base + encodeURIComponent(t.code);
-    a.textContent = t.title + " · " + t.code + " ";
-    s.textContent = t.players;
-    a.appendChild(s);
+    a.appendChild(el("small", "", t.players));
+    const li = el("li");
     li.appendChild(a);
     ul.appendChild(li);
   }

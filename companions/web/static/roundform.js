@@ -4,11 +4,12 @@
    labels = {save, saveCorrection, correct: "... {n} ..."}; fill(entry or null) puts an entry
    in the fields, collect() reads them; done() runs after a save, undo or cancel. (An ES module:
    the Burako and Rummy panels import RoundForm; both pages have the tile pad.) */
+import { fill } from "/web/static/dom.js";
 import { Table } from "./shell.js";
 import { TilePad } from "./tilepad.js";
 
 export function RoundForm(o) {
-  var correcting = null;
+  let correcting = null;
 
   function end() {
     correcting = null;
@@ -23,31 +24,31 @@ export function RoundForm(o) {
   }
 
   function edit(id, number) {
-    var item = Table.history.filter(function (h) { return h.id === id; })[0];
+    const item = Table.history.find((h) => h.id === id);
     if (!item) return;
     correcting = id;
     o.form.hidden = false;
     o.fill(item.entry);
-    o.title.textContent = o.labels.correct.replace("{n}", number);
+    o.title.textContent = fill(o.labels.correct, { n: number });
     o.save.textContent = o.labels.saveCorrection;
     o.save.disabled = false;
     o.cancel.hidden = false;
     o.undoThis.hidden = false;
     o.form.classList.add("correcting");
-    o.form.scrollIntoView({behavior: "smooth", block: "start"});
+    o.form.scrollIntoView({ behavior: "smooth", block: "start" });
   }
 
-  o.form.addEventListener("submit", function (ev) {
+  o.form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    var entry = o.collect();
-    var sent = correcting ? Table.correct(correcting, entry) : Table.post(entry);
-    sent.then(function () { end(); window.scrollTo({top: 0, behavior: "smooth"}); })
-        .catch(function () {});
+    const entry = o.collect();
+    const sent = correcting ? Table.correct(correcting, entry) : Table.post(entry);
+    sent.then(() => { end(); window.scrollTo({ top: 0, behavior: "smooth" }); })
+      .catch(() => {});
   });
   o.cancel.addEventListener("click", end);
-  o.undoThis.addEventListener("click", function () {
-    Table.undo(correcting).then(end).catch(function () {});
+  o.undoThis.addEventListener("click", () => {
+    Table.undo(correcting).then(end).catch(() => {});
   });
 
-  return {edit: edit, correcting: function () { return correcting; }};
+  return { edit, correcting: () => correcting };
 }

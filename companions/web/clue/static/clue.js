@@ -4,22 +4,22 @@ import { fill } from "/web/static/dom.js";
 import { node } from "/web/static/ui.js";
 import { Table } from "../shell.js";
 
-var T = JSON.parse(document.getElementById("cl-text").textContent);
-var $ = function (id) { return document.getElementById(id); };
-var form = $("cl-add"), setupForm = $("cl-setup");
-var view = null, tab = "suggestion", editing = null, picked = null, chosenCards = [], seating = [];
-var shower = "", shownCard = "", drawnSetup = null;
-var ENV = "envelope";
+const T = JSON.parse(document.getElementById("cl-text").textContent);
+const $ = (id) => document.getElementById(id);
+const form = $("cl-add"), setupForm = $("cl-setup");
+let view = null, tab = "suggestion", editing = null, picked = null, chosenCards = [], seating = [];
+let shower = "", shownCard = "", drawnSetup = null;
+const ENV = "envelope";
 
 function label(id) {
-  var c = view.cards.find(function (x) { return x.id === id; });
+  const c = view.cards.find((x) => x.id === id);
   return c ? (Table.lang === "es" ? c.es : c.en) : id;
 }
 function place(p) { return p === ENV ? T.envelope : p; }
 function me() { return view.setup && view.setup.me; }
 function short(name) { return name.length <= 3 ? name : name.slice(0, 3); }
 function pct(p) {
-  var v = p * 100;
+  const v = p * 100;
   if (v > 0 && v < 1) return "<1";
   if (v < 100 && v > 99) return ">99";
   return String(Math.round(v));
@@ -27,20 +27,20 @@ function pct(p) {
 
 /* ---- setup ---------------------------------------------------------------------------- */
 function choice(box, value, text, on, handler) {
-  var b = node("button", {type: "button", "aria-pressed": on ? "true" : "false", "data-value": value}, text);
+  const b = node("button", {type: "button", "aria-pressed": on ? "true" : "false", "data-value": value}, text);
   b.addEventListener("click", handler);
   box.appendChild(b);
   return b;
 }
 function drawSeating() {
-  var box = $("cl-seating");
+  const box = $("cl-seating");
   box.textContent = "";
-  seating.forEach(function (p, i) {
-    var li = node("li");
-    li.appendChild(node("span", {}, (i + 1) + ". " + p));
+  seating.forEach((p, i) => {
+    const li = node("li");
+    li.appendChild(node("span", {}, `${i + 1}. ${p}`));
     if (i > 0) {
-      var up = node("button", {type: "button", class: "ghost", "aria-label": fill(T.move_up, {name: p})}, "↑");
-      up.addEventListener("click", function () {
+      const up = node("button", {type: "button", class: "ghost", "aria-label": fill(T.move_up, {name: p})}, "↑");
+      up.addEventListener("click", () => {
         seating.splice(i - 1, 0, seating.splice(i, 1)[0]);
         drawSeating();
         drawSizes(null);
@@ -51,13 +51,13 @@ function drawSeating() {
   });
 }
 function drawSizes(sizes) {
-  var sizeBox = $("cl-sizes");
+  const sizeBox = $("cl-sizes");
   if (!sizes) sizes = view.default_sizes;  // a new order: deal again from the first seat
   sizeBox.textContent = "";
-  seating.forEach(function (p, i) {
-    var wrap = node("label", {class: "cl-size"});
+  seating.forEach((p, i) => {
+    const wrap = node("label", {class: "cl-size"});
     wrap.appendChild(node("span", {}, p));
-    var input = node("input", {type: "number", inputmode: "numeric", min: "0", max: "15", name: "size", value: sizes[i]});
+    const input = node("input", {type: "number", inputmode: "numeric", min: "0", max: "15", name: "size", value: sizes[i]});
     input.addEventListener("input", countCards);
     wrap.appendChild(input);
     sizeBox.appendChild(wrap);
@@ -65,28 +65,28 @@ function drawSizes(sizes) {
   countCards();
 }
 function drawSetup(values) {
-  var who = values.me;
+  const who = values.me;
   seating = (values.seating || view.players).slice();
   drawSeating();
-  var meBox = $("cl-me");
+  const meBox = $("cl-me");
   meBox.textContent = "";
-  view.players.forEach(function (p) {
-    choice(meBox, p, p, p === who, function () {
-      meBox.querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.value === p); });
+  view.players.forEach((p) => {
+    choice(meBox, p, p, p === who, () => {
+      meBox.querySelectorAll("button").forEach((b) => { b.setAttribute("aria-pressed", b.dataset.value === p); });
       setupForm.dataset.me = p;
       countCards();
     });
   });
   setupForm.dataset.me = who || "";
   chosenCards = (values.cards || []).slice();
-  var cardsBox = $("cl-mycards");
+  const cardsBox = $("cl-mycards");
   cardsBox.textContent = "";
-  ["suspect", "weapon", "room"].forEach(function (cat) {
-    var group = node("div", {class: "cl-choices cl-cardset"});
-    cardsBox.appendChild(node("p", {class: "small"}, T[cat + "s"]));
-    view.cards.filter(function (c) { return c.category === cat; }).forEach(function (c) {
-      var b = choice(group, c.id, label(c.id), chosenCards.indexOf(c.id) >= 0, function () {
-        var i = chosenCards.indexOf(c.id);
+  ["suspect", "weapon", "room"].forEach((cat) => {
+    const group = node("div", {class: "cl-choices cl-cardset"});
+    cardsBox.appendChild(node("p", {class: "small"}, T[`${cat}s`]));
+    view.cards.filter((c) => c.category === cat).forEach((c) => {
+      const b = choice(group, c.id, label(c.id), chosenCards.includes(c.id), () => {
+        const i = chosenCards.indexOf(c.id);
         if (i >= 0) chosenCards.splice(i, 1); else chosenCards.push(c.id);
         b.setAttribute("aria-pressed", i < 0);
         countCards();
@@ -97,42 +97,42 @@ function drawSetup(values) {
   drawSizes(values.hand_sizes);
 }
 function setupSizes() {
-  return Array.prototype.map.call(setupForm.querySelectorAll("input[name=size]"), function (i) { return Number(i.value); });
+  return Array.from(setupForm.querySelectorAll("input[name=size]"), (i) => Number(i.value));
 }
 function countCards() {
-  var who = setupForm.dataset.me, sizes = setupSizes();
-  var want = who ? sizes[seating.indexOf(who)] : "?";
-  $("cl-count").textContent = "· " + fill(T.chosen, {n: chosenCards.length, m: want});
+  const who = setupForm.dataset.me, sizes = setupSizes();
+  const want = who ? sizes[seating.indexOf(who)] : "?";
+  $("cl-count").textContent = `· ${fill(T.chosen, {n: chosenCards.length, m: want})}`;
 }
-setupForm.addEventListener("submit", function (ev) {
+setupForm.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  var entry = {type: "setup", seating: seating.slice(), me: setupForm.dataset.me, cards: chosenCards.slice(),
+  const entry = {type: "setup", seating: seating.slice(), me: setupForm.dataset.me, cards: chosenCards.slice(),
                hand_sizes: setupSizes()};
-  var done = view.setup ? Table.correct(view.setup.id, entry) : Table.post(entry);
-  done.then(function () {
+  const done = view.setup ? Table.correct(view.setup.id, entry) : Table.post(entry);
+  done.then(() => {
     setupForm.dataset.editing = "";
     draw(Table.view);
     // the long setup form is gone: start at the top of the notes, not where the button was
     window.scrollTo(0, 0);
-  }).catch(function () {});
+  }).catch(() => {});
 });
-$("cl-edit-setup").addEventListener("click", function () {
+$("cl-edit-setup").addEventListener("click", () => {
   setupForm.dataset.editing = "1";
   draw(view);
   setupForm.scrollIntoView({block: "start"});
 });
-$("cl-setup-cancel").addEventListener("click", function () { setupForm.dataset.editing = ""; draw(view); });
+$("cl-setup-cancel").addEventListener("click", () => { setupForm.dataset.editing = ""; draw(view); });
 
 /* ---- envelope, grid, why ------------------------------------------------------------- */
 function drawEnvelope() {
-  var box = $("cl-env");
+  const box = $("cl-env");
   box.textContent = "";
-  ["suspect", "weapon", "room"].forEach(function (cat) {
-    var known = view.envelope[cat], cell = node("div", {class: "cl-env-box" + (known ? " solved" : "")});
+  ["suspect", "weapon", "room"].forEach((cat) => {
+    const known = view.envelope[cat], cell = node("div", {class: `cl-env-box${known ? " solved" : ""}`});
     cell.appendChild(node("small", {}, T[cat]));
-    if (known) cell.appendChild(node("b", {}, "✓ " + label(known)));
+    if (known) cell.appendChild(node("b", {}, `✓ ${label(known)}`));
     else {
-      var best = view.likely[cat];
+      const best = view.likely[cat];
       if (best.card) {
         cell.appendChild(node("b", {}, label(best.card)));
         cell.appendChild(node("small", {}, fill(T.likely, {p: pct(best.p)})));
@@ -148,37 +148,37 @@ function drawEnvelope() {
     : fill(T.deals, {n: Number(view.deals).toLocaleString(Table.lang)});
 }
 function drawGrid() {
-  var grid = $("cl-grid"), places = view.players.concat([ENV]);
+  const grid = $("cl-grid"), places = view.players.concat([ENV]);
   grid.textContent = "";
-  var head = node("tr");
+  const head = node("tr");
   head.appendChild(node("th", {scope: "col"}));
-  places.forEach(function (p) {
-    var th = node("th", {scope: "col", title: place(p), class: p === me() ? "me" : ""}, p === ENV ? "✉" : short(p));
+  places.forEach((p) => {
+    const th = node("th", {scope: "col", title: place(p), class: p === me() ? "me" : ""}, p === ENV ? "✉" : short(p));
     head.appendChild(th);
   });
-  var thead = grid.appendChild(node("thead"));
+  const thead = grid.appendChild(node("thead"));
   thead.appendChild(head);
   // how much of each hand is known: the hand-size argument at a glance
-  var counts = node("tr", {class: "cl-counts", title: T.known_of_hand});
+  const counts = node("tr", {class: "cl-counts", title: T.known_of_hand});
   counts.appendChild(node("th", {scope: "row", class: "small"}, T.known_of_hand));
-  places.forEach(function (p, i) {
-    var has = view.cards.filter(function (c) { return view.grid[c.id][p] === "has"; }).length;
-    var size = p === ENV ? 3 : view.setup.hand_sizes[i];
-    counts.appendChild(node("th", {class: has === size ? "full" : ""}, has + "/" + size));
+  places.forEach((p, i) => {
+    const has = view.cards.filter((c) => view.grid[c.id][p] === "has").length;
+    const size = p === ENV ? 3 : view.setup.hand_sizes[i];
+    counts.appendChild(node("th", {class: has === size ? "full" : ""}, `${has}/${size}`));
   });
   thead.appendChild(counts);
-  var body = grid.appendChild(node("tbody"));
-  ["suspect", "weapon", "room"].forEach(function (cat) {
-    var sep = node("tr", {class: "cl-cat"});
-    sep.appendChild(node("th", {colspan: places.length + 1, scope: "rowgroup"}, T[cat + "s"]));
+  const body = grid.appendChild(node("tbody"));
+  ["suspect", "weapon", "room"].forEach((cat) => {
+    const sep = node("tr", {class: "cl-cat"});
+    sep.appendChild(node("th", {colspan: places.length + 1, scope: "rowgroup"}, T[`${cat}s`]));
     body.appendChild(sep);
-    view.cards.filter(function (c) { return c.category === cat; }).forEach(function (c) {
-      var row = node("tr", {class: view.grid[c.id][ENV] === "has" ? "cl-answer" : ""});
+    view.cards.filter((c) => c.category === cat).forEach((c) => {
+      const row = node("tr", {class: view.grid[c.id][ENV] === "has" ? "cl-answer" : ""});
       row.appendChild(node("th", {scope: "row"}, label(c.id)));
-      places.forEach(function (p) {
-        var state = view.grid[c.id][p];
-        var text = state === "has" ? "✓" : state === "lacks" ? "✗" : pct(view.odds[c.id][p]);
-        var td = node("td", {class: "cl-" + state + (p === me() ? " me" : ""), "data-card": c.id,
+      places.forEach((p) => {
+        const state = view.grid[c.id][p];
+        const text = state === "has" ? "✓" : state === "lacks" ? "✗" : pct(view.odds[c.id][p]);
+        const td = node("td", {class: `cl-${state}${p === me() ? " me" : ""}`, "data-card": c.id,
                            "data-place": p, tabindex: "0", role: "button"}, text);
         if (picked && picked.card === c.id && picked.place === p) td.classList.add("picked");
         row.appendChild(td);
@@ -191,49 +191,49 @@ function pick(td) {
   picked = {card: td.dataset.card, place: td.dataset.place};
   drawGrid();
   drawWhy();
-  var again = $("cl-grid").querySelector('td[data-card="' + picked.card + '"][data-place="' + CSS.escape(picked.place) + '"]');
+  const again = $("cl-grid").querySelector(`td[data-card="${picked.card}"][data-place="${CSS.escape(picked.place)}"]`);
   if (again && document.activeElement === document.body) again.focus({preventScroll: true});
 }
-$("cl-grid").addEventListener("click", function (ev) {
-  var td = ev.target.closest("td[data-card]");
+$("cl-grid").addEventListener("click", (ev) => {
+  const td = ev.target.closest("td[data-card]");
   if (td) pick(td);
 });
-$("cl-grid").addEventListener("keydown", function (ev) {
-  var td = ev.target.closest("td[data-card]");
+$("cl-grid").addEventListener("keydown", (ev) => {
+  const td = ev.target.closest("td[data-card]");
   if (td && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); pick(td); }
 });
 function eventText(e) {
-  var cards = [e.suspect, e.weapon, e.room].map(label).join(", ");
+  const cards = [e.suspect, e.weapon, e.room].map(label).join(", ");
   if (e.type === "suggestion") {
-    var parts = [fill(T.ev_suggestion, {who: e.suggester, cards: cards})];
+    const parts = [fill(T.ev_suggestion, {who: e.suggester, cards})];
     if (e.passed.length && e.shown_by) parts.push(fill(T.passed, {names: e.passed.join(", ")}));
     if (!e.shown_by) parts.push(T.ev_nobody);
     else if (e.card) parts.push(fill(T.ev_showed_card, {who: e.shown_by, card: label(e.card)}));
     else parts.push(fill(T.ev_showed, {who: e.shown_by}));
     return parts.join(" · ");
   }
-  if (e.type === "accusation") return fill(T.ev_accusation, {who: e.player, cards: cards});
+  if (e.type === "accusation") return fill(T.ev_accusation, {who: e.player, cards});
   if (e.holder === ENV) return fill(T.ev_seen_env, {card: label(e.card)});
   return fill(T.ev_seen, {card: label(e.card), place: e.holder});
 }
 function drawWhy() {
-  var box = $("cl-why");
+  const box = $("cl-why");
   if (!picked || !view.grid) { box.hidden = true; return; }
-  var state = view.grid[picked.card][picked.place], card = label(picked.card);
+  const state = view.grid[picked.card][picked.place], card = label(picked.card);
   box.textContent = "";
-  var env = picked.place === ENV;
+  const env = picked.place === ENV;
   if (state === "unknown") {
-    box.appendChild(node("p", {}, fill(T.chance, {p: pct(view.odds[picked.card][picked.place]), card: card})));
+    box.appendChild(node("p", {}, fill(T.chance, {p: pct(view.odds[picked.card][picked.place]), card})));
   } else {
-    var key = (env ? "env_" : "") + (state === "has" ? "has" : "lacks");
-    box.appendChild(node("p", {class: "cl-why-fact"}, fill(T[key], {place: place(picked.place), card: card})));
-    var chain = view.why[picked.card][picked.place] || [];
+    const key = (env ? "env_" : "") + (state === "has" ? "has" : "lacks");
+    box.appendChild(node("p", {class: "cl-why-fact"}, fill(T[key], {place: place(picked.place), card})));
+    const chain = view.why[picked.card][picked.place] || [];
     if (!chain.length) box.appendChild(node("p", {class: "small"}, T.from_setup));
     else {
       box.appendChild(node("p", {class: "small"}, T.because));
-      var list = node("ol", {class: "cl-chain"});
-      chain.forEach(function (n) {
-        var li = node("li", {value: n}, eventText(view.events[n - 1]));
+      const list = node("ol", {class: "cl-chain"});
+      chain.forEach((n) => {
+        const li = node("li", {value: n}, eventText(view.events[n - 1]));
         list.appendChild(li);
       });
       box.appendChild(list);
@@ -244,33 +244,33 @@ function drawWhy() {
 
 /* ---- the event form ------------------------------------------------------------------ */
 function fillSelect(sel, items, value) {
-  var keep = value != null ? value : sel.value;
+  const keep = value != null ? value : sel.value;
   sel.textContent = "";
-  items.forEach(function (it) { sel.appendChild(node("option", {value: it[0]}, it[1])); });
-  if (items.some(function (it) { return it[0] === keep; })) sel.value = keep;
+  items.forEach((it) => { sel.appendChild(node("option", {value: it[0]}, it[1])); });
+  if (items.some((it) => it[0] === keep)) sel.value = keep;
 }
 function cardItems(cat) {
-  return view.cards.filter(function (c) { return c.category === cat; }).map(function (c) { return [c.id, label(c.id)]; });
+  return view.cards.filter((c) => c.category === cat).map((c) => [c.id, label(c.id)]);
 }
 function playerItems(extra) {
-  return view.players.map(function (p) { return [p, p === me() ? p + " (" + T.you + ")" : p]; }).concat(extra || []);
+  return view.players.map((p) => [p, p === me() ? `${p} (${T.you})` : p]).concat(extra || []);
 }
 function leftOf(p) {
-  var i = view.players.indexOf(p);
+  const i = view.players.indexOf(p);
   return view.players.slice(i + 1).concat(view.players.slice(0, i));
 }
 function drawForm() {
-  form.querySelectorAll("[role=tab]").forEach(function (b) { b.setAttribute("aria-selected", b.dataset.tab === tab); });
-  form.querySelectorAll("[data-pane]").forEach(function (p) { p.hidden = p.dataset.pane !== tab; });
-  var sel = form.elements;
+  form.querySelectorAll("[role=tab]").forEach((b) => { b.setAttribute("aria-selected", b.dataset.tab === tab); });
+  form.querySelectorAll("[data-pane]").forEach((p) => { p.hidden = p.dataset.pane !== tab; });
+  const sel = form.elements;
   fillSelect(sel.suggester, playerItems());
-  ["suspect", "weapon", "room"].forEach(function (cat) {
+  ["suspect", "weapon", "room"].forEach((cat) => {
     fillSelect(sel[cat], cardItems(cat));
-    fillSelect(sel["acc_" + cat], cardItems(cat));
+    fillSelect(sel[`acc_${cat}`], cardItems(cat));
   });
   fillSelect(sel.player, playerItems());
   fillSelect(sel.holder, playerItems([[ENV, T.envelope]]));
-  fillSelect(sel.seen_card, view.cards.map(function (c) { return [c.id, label(c.id)]; }));
+  fillSelect(sel.seen_card, view.cards.map((c) => [c.id, label(c.id)]));
   drawRefutation();
   $("cl-editing").hidden = !editing;
   if (editing) $("cl-editing").textContent = fill(T.editing, {n: editing.n});
@@ -278,40 +278,40 @@ function drawForm() {
   $("cl-save").textContent = editing ? T.save_edit : T.add;
 }
 function drawRefutation() {
-  var sel = form.elements, who = sel.suggester.value, order = leftOf(who);
-  if (shower && order.indexOf(shower) < 0) shower = "";
-  var box = $("cl-shower");
+  const sel = form.elements, who = sel.suggester.value, order = leftOf(who);
+  if (shower && !order.includes(shower)) shower = "";
+  const box = $("cl-shower");
   box.textContent = "";
-  [""].concat(order).forEach(function (p) {
-    choice(box, p, p ? p : T.nobody, p === shower, function () { shower = p; shownCard = ""; drawRefutation(); });
+  [""].concat(order).forEach((p) => {
+    choice(box, p, p ? p : T.nobody, p === shower, () => { shower = p; shownCard = ""; drawRefutation(); });
   });
-  var passed = shower ? order.slice(0, order.indexOf(shower)) : order;
+  const passed = shower ? order.slice(0, order.indexOf(shower)) : order;
   $("cl-passed").textContent = !shower ? fill(T.all_passed, {name: who})
     : passed.length ? fill(T.passed, {names: passed.join(", ")}) : T.none_passed;
-  var seesCard = shower && (who === me() || shower === me());
+  const seesCard = shower && (who === me() || shower === me());
   $("cl-card-box").hidden = !seesCard;
-  var cards = $("cl-card");
+  const cards = $("cl-card");
   cards.textContent = "";
   if (seesCard) {
-    [sel.suspect.value, sel.weapon.value, sel.room.value].forEach(function (c) {
-      choice(cards, c, label(c), c === shownCard, function () { shownCard = c; drawRefutation(); });
+    [sel.suspect.value, sel.weapon.value, sel.room.value].forEach((c) => {
+      choice(cards, c, label(c), c === shownCard, () => { shownCard = c; drawRefutation(); });
     });
   }
 }
-form.addEventListener("change", function (ev) {
-  if (["suggester", "suspect", "weapon", "room"].indexOf(ev.target.name) >= 0) {
+form.addEventListener("change", (ev) => {
+  if (["suggester", "suspect", "weapon", "room"].includes(ev.target.name)) {
     if (ev.target.name !== "suggester" && shownCard && shownCard !== form.elements[ev.target.name].value) {
-      var three = [form.elements.suspect.value, form.elements.weapon.value, form.elements.room.value];
-      if (three.indexOf(shownCard) < 0) shownCard = "";
+      const three = [form.elements.suspect.value, form.elements.weapon.value, form.elements.room.value];
+      if (!three.includes(shownCard)) shownCard = "";
     }
     drawRefutation();
   }
 });
-form.querySelectorAll("[role=tab]").forEach(function (b) {
-  b.addEventListener("click", function () { tab = b.dataset.tab; drawForm(); });
+form.querySelectorAll("[role=tab]").forEach((b) => {
+  b.addEventListener("click", () => { tab = b.dataset.tab; drawForm(); });
 });
 function entryFromForm() {
-  var s = form.elements;
+  const s = form.elements;
   if (tab === "suggestion") {
     return {type: "suggestion", suggester: s.suggester.value, suspect: s.suspect.value, weapon: s.weapon.value,
             room: s.room.value, shown_by: shower || null, card: shownCard || null};
@@ -322,24 +322,24 @@ function entryFromForm() {
   }
   return {type: "seen", holder: s.holder.value, card: s.seen_card.value};
 }
-form.addEventListener("submit", function (ev) {
+form.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  var entry = entryFromForm();
+  const entry = entryFromForm();
   if (entry.type === "suggestion" && entry.shown_by && entry.suggester === me() && !entry.card) {
     Table.clearErrors();
     Table.showError("card", T.pick_card);
     $("cl-card-box").hidden = false;
     return;
   }
-  var done = editing ? Table.correct(editing.id, entry) : Table.post(entry);
-  done.then(function () { editing = null; shower = ""; shownCard = ""; draw(Table.view); }).catch(function () {});
+  const done = editing ? Table.correct(editing.id, entry) : Table.post(entry);
+  done.then(() => { editing = null; shower = ""; shownCard = ""; draw(Table.view); }).catch(() => {});
 });
-$("cl-cancel").addEventListener("click", function () { editing = null; shower = ""; shownCard = ""; drawForm(); });
+$("cl-cancel").addEventListener("click", () => { editing = null; shower = ""; shownCard = ""; drawForm(); });
 function startEdit(e) {
   editing = e;
   tab = e.type;
   drawForm();
-  var s = form.elements;
+  const s = form.elements;
   if (e.type === "suggestion") {
     s.suggester.value = e.suggester; s.suspect.value = e.suspect; s.weapon.value = e.weapon; s.room.value = e.room;
     shower = e.shown_by || ""; shownCard = e.card || "";
@@ -353,23 +353,23 @@ function startEdit(e) {
 }
 
 /* ---- advice and the event list ------------------------------------------------------- */
-var roomSel = $("cl-in-room");
+const roomSel = $("cl-in-room");
 roomSel.addEventListener("change", drawAdvice);
 function drawAdvice() {
   fillSelect(roomSel, [["", T.any_room]].concat(cardItems("room")));
-  var list = $("cl-advice"), items = roomSel.value ? (view.advice_by_room[roomSel.value] || []) : view.advice;
+  const list = $("cl-advice"), items = roomSel.value ? (view.advice_by_room[roomSel.value] || []) : view.advice;
   list.textContent = "";
-  items.slice(0, 3).forEach(function (a) {
-    var li = node("li");
+  items.slice(0, 3).forEach((a) => {
+    const li = node("li");
     li.appendChild(node("span", {}, [a.suspect, a.weapon, a.room].map(label).join(", ")));
     // Expected bits b, in players' words: the answer should leave about 1 in 2^b of the deals.
-    var ruledOut = Math.round(100 * (1 - Math.pow(2, -a.bits)));
+    const ruledOut = Math.round(100 * (1 - Math.pow(2, -a.bits)));
     li.appendChild(node("small", {class: "cl-rules-out"},
       ruledOut > 0 ? fill(T.rules_out, {p: ruledOut}) : T.rules_out_nothing));
-    var use = node("button", {type: "button", class: "ghost"}, T.use);
-    use.addEventListener("click", function () {
+    const use = node("button", {type: "button", class: "ghost"}, T.use);
+    use.addEventListener("click", () => {
       editing = null; tab = "suggestion"; drawForm();
-      var s = form.elements;
+      const s = form.elements;
       s.suggester.value = me(); s.suspect.value = a.suspect; s.weapon.value = a.weapon; s.room.value = a.room;
       shower = ""; shownCard = ""; drawRefutation();
       form.scrollIntoView({block: "start"});
@@ -379,18 +379,18 @@ function drawAdvice() {
   });
 }
 function drawEvents() {
-  var list = $("cl-events");
+  const list = $("cl-events");
   list.textContent = "";
   if (!view.events.length) list.appendChild(node("li", {class: "small cl-empty"}, T.no_events));
-  view.events.forEach(function (e) {
-    var li = node("li", {value: e.n, "data-id": e.id});
+  view.events.forEach((e) => {
+    const li = node("li", {value: e.n, "data-id": e.id});
     li.appendChild(node("span", {}, eventText(e)));
-    var tools = node("span", {class: "cl-tools"});
-    var edit = node("button", {type: "button", class: "ghost"}, T.edit);
-    edit.addEventListener("click", function () { startEdit(e); });
-    var undo = node("button", {type: "button", class: "ghost", "aria-label": T.undo + " #" + e.n}, "↶");
-    undo.addEventListener("click", function () {
-      if (window.confirm(fill(T.confirm_undo, {n: e.n}))) Table.undo(e.id).catch(function () {});
+    const tools = node("span", {class: "cl-tools"});
+    const edit = node("button", {type: "button", class: "ghost"}, T.edit);
+    edit.addEventListener("click", () => { startEdit(e); });
+    const undo = node("button", {type: "button", class: "ghost", "aria-label": `${T.undo} #${e.n}`}, "↶");
+    undo.addEventListener("click", () => {
+      if (window.confirm(fill(T.confirm_undo, {n: e.n}))) Table.undo(e.id).catch(() => {});
     });
     tools.appendChild(edit);
     tools.appendChild(undo);
@@ -400,20 +400,20 @@ function drawEvents() {
 }
 
 function nextSuggester() {
-  var last = view.events.filter(function (e) { return e.type === "suggestion"; }).pop();
+  const last = view.events.filter((e) => e.type === "suggestion").pop();
   return last ? leftOf(last.suggester)[0] : me();
 }
 
 function draw(v) {
-  var first = !view || !view.setup;
+  const first = !view || !view.setup;
   view = v;
-  var settingUp = !v.setup || setupForm.dataset.editing === "1";
+  const settingUp = !v.setup || setupForm.dataset.editing === "1";
   setupForm.hidden = !settingUp;
   $("cl-setup-cancel").hidden = !v.setup;
   $("cl-setup-save").textContent = v.setup ? T.save_setup : T.start_setup;
   $("cl-main").hidden = !v.setup;
   // redraw the setup form only when the stored setup changed, never under the user's fingers
-  var setupKey = JSON.stringify([v.setup, v.players, settingUp]);
+  const setupKey = JSON.stringify([v.setup, v.players, settingUp]);
   if (settingUp && setupKey !== drawnSetup) {
     drawSetup(v.setup || {me: Table.me || "", cards: [], hand_sizes: v.default_sizes});
   }
@@ -430,11 +430,11 @@ function draw(v) {
   drawAdvice();
   drawEvents();
 }
-var lastVersion = null;
-Table.onView(function (v) {
+let lastVersion = null;
+Table.onView((v) => {
   if (lastVersion === v) return;
   lastVersion = v;
-  var wasSetup = view && view.setup, count = view ? view.events.length : 0;
+  const wasSetup = view && view.setup, count = view ? view.events.length : 0;
   draw(v);
   if (!editing && wasSetup && v.events.length !== count) {
     form.elements.suggester.value = nextSuggester();

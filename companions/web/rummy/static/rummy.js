@@ -5,31 +5,31 @@ import { RoundForm } from "../roundform.js";
 import { Table } from "../shell.js";
 import { TilePad } from "../tilepad.js";
 
-var R = JSON.parse(document.getElementById("rummy-data").textContent);
-var form = document.getElementById("game-form");
-var rounds = null;         // the RoundForm: a new game, or a correction
+const R = JSON.parse(document.getElementById("rummy-data").textContent);
+const form = document.getElementById("game-form");
+let rounds = null;         // the RoundForm: a new game, or a correction
 
 
 function renderBoard(view) {
-  var body = document.querySelector("#scoreboard tbody");
+  const body = document.querySelector("#scoreboard tbody");
   body.textContent = "";
-  view.games.forEach(function (g) {
-    var tr = node("tr", {"data-entry": g.id});
-    var num = node("td", {class: "num"});
-    var edit = node("button", {type: "button", class: "ghost", "aria-label": fill(R.text.edit, {n: g.number})},
-                  g.number + " ✎");
-    edit.addEventListener("click", function () { rounds.edit(g.id, g.number); });
+  view.games.forEach((g) => {
+    const tr = node("tr", {"data-entry": g.id});
+    const num = node("td", {class: "num"});
+    const edit = node("button", {type: "button", class: "ghost", "aria-label": fill(R.text.edit, {n: g.number})},
+                  `${g.number} ✎`);
+    edit.addEventListener("click", () => { rounds.edit(g.id, g.number); });
     num.appendChild(edit);
     tr.appendChild(num);
-    g.points.forEach(function (pts, i) {
+    g.points.forEach((pts, i) => {
       tr.appendChild(node("td", {class: view.players[i] === g.closed_by ? "closer" : ""}, String(pts)));
     });
     body.appendChild(tr);
   });
-  view.totals.forEach(function (t, i) {
-    var td = document.querySelector('[data-total="' + i + '"]');
+  view.totals.forEach((t, i) => {
+    const td = document.querySelector(`[data-total="${i}"]`);
     td.textContent = t;
-    td.className = view.leaders.indexOf(view.players[i]) >= 0 ? "leader" : "";
+    td.className = view.leaders.includes(view.players[i]) ? "leader" : "";
   });
   document.getElementById("match-note").textContent = view.finished ? R.text.over :
     fill(R.text.left, {n: view.length - view.games.length});
@@ -42,43 +42,43 @@ function renderBoard(view) {
 }
 
 function markCloser() {
-  var chosen = form.querySelector('[name="closed_by"]:checked');
-  form.querySelectorAll(".rack").forEach(function (r) {
-    var isCloser = chosen && chosen.value === r.dataset.player;
+  const chosen = form.querySelector('[name="closed_by"]:checked');
+  form.querySelectorAll(".rack").forEach((r) => {
+    const isCloser = chosen && chosen.value === r.dataset.player;
     r.classList.toggle("closer", !!isCloser);
-    r.querySelectorAll("input, button").forEach(function (x) { x.disabled = !!isCloser; });
+    r.querySelectorAll("input, button").forEach((x) => { x.disabled = !!isCloser; });
   });
 }
-form.querySelectorAll('[name="closed_by"]').forEach(function (r) { r.addEventListener("change", markCloser); });
+form.querySelectorAll('[name="closed_by"]').forEach((r) => { r.addEventListener("change", markCloser); });
 
 function collect() {
-  var chosen = form.querySelector('[name="closed_by"]:checked');
-  var closer = chosen ? (chosen.value || null) : undefined;
-  var racks = {};
-  Table.players.forEach(function (p) { if (p !== closer) racks[p] = TilePad.value("racks." + p); });
-  return {closed_by: closer === undefined ? "?" : closer, racks: racks};
+  const chosen = form.querySelector('[name="closed_by"]:checked');
+  const closer = chosen ? (chosen.value || null) : undefined;
+  const racks = {};
+  Table.players.forEach((p) => { if (p !== closer) racks[p] = TilePad.value(`racks.${p}`); });
+  return {closed_by: closer === undefined ? "?" : closer, racks};
 }
 
 function fillForm(entry) {
-  form.querySelectorAll('[name="closed_by"]').forEach(function (r) {
+  form.querySelectorAll('[name="closed_by"]').forEach((r) => {
     r.checked = !!entry && r.value === (entry.closed_by || "");
   });
-  Table.players.forEach(function (p) {
-    TilePad.set("racks." + p, entry && entry.racks ? entry.racks[p] : null);
+  Table.players.forEach((p) => {
+    TilePad.set(`racks.${p}`, entry && entry.racks ? entry.racks[p] : null);
   });
   markCloser();
 }
 
 rounds = RoundForm({
-  form: form,
+  form,
   title: document.getElementById("game-title"),
   save: document.getElementById("save-game"),
   cancel: document.getElementById("cancel-correction"),
   undoThis: document.getElementById("undo-this"),
   fill: fillForm,
-  collect: collect,
+  collect,
   labels: {save: R.text.save, saveCorrection: R.text.save_correction, correct: R.text.correct},
-  done: function () { renderBoard(Table.view); },
+  done() { renderBoard(Table.view); },
 });
 
 Table.onView(renderBoard);
