@@ -188,3 +188,13 @@ def test_a_deck_of_an_unknown_game_lists_the_games_with_a_spanish_or(client, cal
     )
     assert r.status_code == 400
     assert "75 o 90, no 80" in r.get_json()["error"] and " or " not in r.get_json()["error"]
+
+
+def test_a_json_file_that_is_no_deck_is_refused_in_spanish_words(client, caller):
+    r = client.post(
+        "/api/decks?lang=es", data="{}", headers=caller.auth, content_type="application/json"
+    )
+    assert r.status_code == 400
+    assert r.get_json()["error"] == (
+        "no es un archivo de mazo: no tiene formato (se esperaba 'bingo-hall-deck/1')"
+    )
