@@ -144,15 +144,19 @@ def _checked(name: str, value: Any) -> Any:
         return value
     whole = isinstance(default, int)
     number = isinstance(value, int) if whole else isinstance(value, int | float)
-    if not number or isinstance(value, bool) or not value > 0:
+    if number and not isinstance(value, bool) and value > 0:
+        return value if whole else float(value)
+    if whole:
         raise KitError(
-            "the configuration's %(key)s must be a positive whole number, not %(value)r"
-            if whole
-            else "the configuration's %(key)s must be a positive number of seconds, not %(value)r",
+            "the configuration's %(key)s must be a positive whole number, not %(value)r",
             key=name.upper(),
             value=value,
         )
-    return value if whole else float(value)
+    raise KitError(
+        "the configuration's %(key)s must be a positive number of seconds, not %(value)r",
+        key=name.upper(),
+        value=value,
+    )
 
 
 #: the hall's settings with every default (the required keys are placeholders)
