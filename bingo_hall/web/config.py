@@ -55,7 +55,7 @@ class HallConfig:
     #: events a screen may have waiting (its socket full) before it is dropped; it reconnects
     #: and starts again from a snapshot
     stream_queue_size: int = 256
-    #: a table phone's stream ends after this long; the page (live.js) reconnects to the current view
+    #: a table phone's stream ends after this long; its page (live.js) reconnects to the view
     companions_stream_seconds: float = 300.0
     #: a table phone's stream sends a comment this often when quiet
     companions_keepalive_s: float = 10.0

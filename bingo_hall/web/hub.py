@@ -280,10 +280,10 @@ class EventStream:
     following its card): with a thousand phones, an event only the projector shows then costs
     the phones nothing.
 
-    The stream ends after `max_seconds` (the page, live.js, then reconnects by itself and starts
-    again from a snapshot), when the subscriber is dropped for not keeping up or its channel is ended
-    (`EventHub.end`), and when the server closes the response, which unsubscribes and calls
-    `on_close`.
+    The stream ends after `max_seconds` (the page, live.js, then reconnects by itself and
+    starts again from a snapshot), when the subscriber is dropped for not keeping up or its
+    channel is ended (`EventHub.end`), and when the server closes the response, which
+    unsubscribes and calls `on_close`.
 
     Under the station's server (bingo_hall.web.server) the view only opens the stream: `response()`
     leaves it in the request's environ and the event loop writes it to the screen, so an open
