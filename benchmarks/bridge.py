@@ -141,11 +141,12 @@ def http(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
             "DATABASE": str(tmp / "h.sqlite"),
             "CALLER_PIN": PIN,
             "SECRET_KEY": "bench",
+            "THREADS": 8,
         },
         instance_path=str(tmp),
     )
     _time_publishes(app)
-    server = Server(app, "127.0.0.1", 0, threads=8).start()
+    server = Server(app, "127.0.0.1", 0).start()
     url = f"http://127.0.0.1:{server.port}"
     emu = Emulator("board", link=str(tmp / "board-h")).start()
     source = HttpSource(url, PIN)

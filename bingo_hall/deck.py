@@ -52,36 +52,49 @@ def check_card_count(n: object, free_centre: bool = False, option: str | None = 
     `--free-centre` as the flag behind the lower limit.
     """
     limit = max_cards(free_centre)
-    what = option or "the number of cards"
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if option:
+            raise DeckError(
+                "%(option)s must be a whole number from 1 to %(limit)s, not %(n)r",
+                option=option,
+                limit=limit,
+                n=n,
+            )
         raise DeckError(
-            "%(what)s must be a whole number from 1 to %(limit)s, not %(n)r",
-            what=what,
+            "the number of cards must be a whole number from 1 to %(limit)s, not %(n)r",
             limit=limit,
             n=n,
         )
     if n <= limit:
         return n
+    # whole sentences, each one template: a Spanish page never shows an English "why"
+    params = {"limit": limit, "n": n, "most": MAX_CARDS}
+    if free_centre and option:
+        raise DeckError(
+            "%(option)s must be from 1 to %(limit)s, not %(n)s. The limit comes from "
+            "--free-centre: the N column then holds only 4 numbers, and 15 numbers make just "
+            "%(limit)s different sets of 4 (without it a deck can have %(most)s cards)",
+            option=option,
+            **params,
+        )
     if free_centre:
-        free, without = (
-            ("--free-centre", "without it") if option else ("the FREE centre", "without FREE")
+        raise DeckError(
+            "the number of cards must be from 1 to %(limit)s, not %(n)s. The limit comes from "
+            "the FREE centre: the N column then holds only 4 numbers, and 15 numbers make just "
+            "%(limit)s different sets of 4 (without FREE a deck can have %(most)s cards)",
+            **params,
         )
-        why = (
-            f"The limit comes from {free}: the N column then holds only 4 numbers, and 15 "
-            f"numbers make just {MAX_CARDS_FREE} different sets of 4 ({without} a deck can have "
-            f"{MAX_CARDS} cards)"
-        )
-    else:
-        why = (
-            f"Each card needs its own set of 5 numbers from 1-15 for the B column, and there are "
-            f"just {MAX_CARDS} such sets"
+    if option:
+        raise DeckError(
+            "%(option)s must be from 1 to %(limit)s, not %(n)s. Each card needs its own set of "
+            "5 numbers from 1-15 for the B column, and there are just %(limit)s such sets",
+            option=option,
+            **params,
         )
     raise DeckError(
-        "%(what)s must be from 1 to %(limit)s, not %(n)s. %(why)s",
-        what=what,
-        limit=limit,
-        n=n,
-        why=why,
+        "the number of cards must be from 1 to %(limit)s, not %(n)s. Each card needs its own "
+        "set of 5 numbers from 1-15 for the B column, and there are just %(limit)s such sets",
+        **params,
     )
 
 
@@ -196,10 +209,11 @@ def check_deck(cards: Sequence[Card], free_centre: bool) -> None:
     for card in cards:
         check_card(card)
         if card.free_centre != free_centre:
-            want = "FREE" if free_centre else "a number"
+            if free_centre:
+                raise DeckError(
+                    "card %(serial)s: the deck says the centre is FREE", serial=card.serial
+                )
             raise DeckError(
-                "card %(serial)s: the deck says the centre is %(want)s",
-                serial=card.serial,
-                want=want,
+                "card %(serial)s: the deck says the centre is a number", serial=card.serial
             )
     check_lines_unique(cards)

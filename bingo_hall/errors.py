@@ -10,6 +10,7 @@ message whatever its values.
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 
@@ -25,10 +26,31 @@ class KitError(Exception):
         self.params = params
         super().__init__(self.text())
 
-    def text(self, translate: Callable[[str], str] = _same) -> str:
-        """The message, translated by `translate` (e.g. flask_babel.gettext), then filled in."""
+    def text(
+        self,
+        translate: Callable[[str], str] = _same,
+        number: Callable[[Decimal | float], str] = str,
+    ) -> str:
+        """The message, translated by `translate` (e.g. flask_babel.gettext), then filled in. A
+        parameter that is itself a KitError (a message inside a message: "the deck has 3004
+        cards, too many: ...") is translated the same way, so no English sentence ends up
+        inside a Spanish one; a decimal number is written by `number` (the reader's decimal
+        comma, e.g. flask_babel.format_decimal)."""
         words = translate(self.template)
-        return words % self.params if self.params else words
+        if not self.params:
+            return words
+        params = {k: self._param(v, translate, number) for k, v in self.params.items()}
+        return words % params
+
+    @staticmethod
+    def _param(
+        value: Any, translate: Callable[[str], str], number: Callable[[Decimal | float], str]
+    ) -> Any:
+        if isinstance(value, KitError):
+            return value.text(translate, number)
+        if isinstance(value, Decimal | float):
+            return number(value)
+        return value
 
     def __str__(self) -> str:
         return self.text()

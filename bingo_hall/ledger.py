@@ -263,7 +263,7 @@ class PrizeRule:
         if min(self.cents, self.jackpot) < 0:
             raise LedgerError(NEGATIVE["prize"])
         if not Decimal(0) <= self.percent <= 100:
-            raise LedgerError("a percentage is at most 100, not %(pct)s", pct=str(self.percent))
+            raise LedgerError("a percentage is at most 100, not %(pct)s", pct=self.percent)
         if self.kind == PrizeKind.JACKPOT and not 1 <= self.within <= MAX_WITHIN:
             raise LedgerError("a jackpot is won within 1 to %(n)s calls", n=MAX_WITHIN)
 

@@ -148,6 +148,11 @@ def _need(cond: bool, template: str, /, **params: Any) -> None:
 def deck_from_dict(data: Any) -> Deck[Any]:
     """Validate a parsed manifest and build the Deck. Raises DeckError naming the problem."""
     _need(isinstance(data, dict), "not a deck file: expected a JSON object")
+    _need(  # said in words: a Spanish page must not read "el formato es None"
+        data.get("format") is not None,
+        "not a deck file: it has no format (expected %(expected)r)",
+        expected=FORMAT,
+    )
     _need(
         data.get("format") == FORMAT,
         "not a deck file: format is %(found)r, expected %(expected)r",

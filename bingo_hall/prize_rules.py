@@ -52,8 +52,12 @@ class PrizeListError(KitError):
         self.source = source
         super().__init__(template, **params)
 
-    def text(self, translate: Callable[[str], str] = _same_words) -> str:
-        words = super().text(translate)
+    def text(
+        self,
+        translate: Callable[[str], str] = _same_words,
+        number: Callable[[Decimal | float], str] = str,
+    ) -> str:
+        words = super().text(translate, number)
         return f"{self.source}: {words}" if self.source else words
 
 

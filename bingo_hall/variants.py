@@ -326,8 +326,13 @@ VARIANTS: dict[int, Variant[Any]] = {v.balls: v for v in (CARDS, STRIPS)}
 def variant_for(balls: object) -> Variant[Any]:
     """The variant of a deck's `game` or a game's `balls`; DeckError for one the kit lacks."""
     if isinstance(balls, bool) or not isinstance(balls, int) or balls not in VARIANTS:
-        known = " or ".join(str(b) for b in VARIANTS)
-        raise DeckError("game must be %(known)s, not %(balls)r", known=known, balls=balls)
+        *others, last = (str(b) for b in VARIANTS)  # "or" is the template's: translated
+        raise DeckError(
+            "game must be %(others)s or %(last)s, not %(balls)r",
+            others=", ".join(others),
+            last=last,
+            balls=balls,
+        )
     return VARIANTS[balls]
 
 

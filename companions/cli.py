@@ -8,7 +8,8 @@ import click
 
 from bingo_hall import netaddr
 from bingo_hall.errors import KitError
-from bingo_hall.web.server import DEFAULT_THREADS, Server
+from bingo_hall.web.config import DEFAULT
+from bingo_hall.web.server import Server
 
 
 @click.command()
@@ -17,17 +18,19 @@ from bingo_hall.web.server import DEFAULT_THREADS, Server
 @click.option("--db", "db_path", default=None, help="SQLite file [default: per-user data folder].")
 @click.option(
     "--threads",
-    default=DEFAULT_THREADS,
-    show_default=True,
+    default=None,
+    show_default=f"{DEFAULT.threads}, or THREADS in the instance's config.py",
     type=click.IntRange(4, 256),
     help="Worker threads for pages and entries; open phones' live updates take none.",
 )
-def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
+def companions(host: str, port: int, db_path: str | None, threads: int | None) -> None:
     """Serve only the phone scorekeepers (Burako, Rummy, ...) at /t/."""
     from bingo_hall.app import create_app
     from bingo_hall.paths import default_instance_dir
 
     config: dict = {"COMPANIONS_ONLY": True}
+    if threads is not None:
+        config["THREADS"] = threads
     if db_path:
         parent = Path(db_path).expanduser().resolve().parent
         if not parent.is_dir():
@@ -39,7 +42,7 @@ def companions(host: str, port: int, db_path: str | None, threads: int) -> None:
         raise KitError(
             "cannot open the database %(db_path)s: %(reason)s", db_path=db_path or "", reason=exc
         ) from exc
-    server = Server(app, host, port, threads)
+    server = Server(app, host, port)
     # What phones type or scan: the LAN address, as the station's banner and the join QR use.
     shown = (netaddr.lan_address() or "127.0.0.1") if host in ("0.0.0.0", "::", "") else host
     click.echo(f"table scores at http://{shown}:{server.port}/t/  (Ctrl+C to stop)")

@@ -146,3 +146,132 @@ def test_the_check_finds_formatted_messages_and_spares_templates(tmp_path, monke
         "sample_errors_pkg/mod.py:12",
         "sample_errors_pkg/mod.py:19",
     ]
+
+
+#: parameters that are data, never words of the sentence: the field a message is about (its
+#: JSON path, also given apart) and the answer's extra keys
+DATA_PARAMS = {"field", "extra", "entry_id"}
+
+
+def _literal_words(value: ast.expr, assigned: dict[str, list[ast.expr]]) -> list[str]:
+    """The string literals that can end up in a parameter's value as words: the value itself,
+    either side of `a or b` / `a if c else b` / `a + b`, an f-string's text, a `join`'s
+    separator, and what a local name was assigned."""
+    if isinstance(value, ast.Constant):
+        return [value.value] if isinstance(value.value, str) else []
+    if isinstance(value, ast.JoinedStr):
+        return [v.value for v in value.values if isinstance(v, ast.Constant)]
+    if isinstance(value, ast.BoolOp):
+        return [w for v in value.values for w in _literal_words(v, assigned)]
+    if isinstance(value, ast.IfExp):
+        return _literal_words(value.body, assigned) + _literal_words(value.orelse, assigned)
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        return _literal_words(value.left, assigned) + _literal_words(value.right, assigned)
+    if isinstance(value, ast.Call) and getattr(value.func, "attr", "") == "join":
+        return _literal_words(value.func.value, assigned)  # type: ignore[attr-defined]
+    if isinstance(value, ast.Name):
+        return [w for v in assigned.get(value.id, []) for w in _literal_words(v, {})]
+    return []
+
+
+#: one English word that reads as a sentence's word, not as a key or a value's name
+_WORDS = {"none", "nothing", "nobody", "and", "or", "yes", "no", "true", "false", "unknown"}
+
+
+def _english(text: str) -> bool:
+    """Words, not a name: a phrase (letters and a space: "the body", " or "), or one of the
+    words above. A single token ("mask", "--pin", "$BINGO_HALL_PIN", "FREE") names something."""
+    letters = any(c.isalpha() for c in text)
+    return letters and (" " in text or text.strip().lower() in _WORDS)
+
+
+def _scopes(tree: ast.AST) -> list[tuple[ast.AST, list[ast.AST]]]:
+    """The module and each function, with the nodes that belong to it (not to a function
+    nested inside it): a local name is looked up where it is assigned."""
+    scopes = []
+    for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]:
+        own: list[ast.AST] = []
+        todo = list(ast.iter_child_nodes(scope))
+        while todo:
+            node = todo.pop()
+            own.append(node)
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                todo.extend(ast.iter_child_nodes(node))
+        scopes.append((scope, own))
+    return scopes
+
+
+def english_params(path: Path, root: Path = ROOT) -> list[str]:
+    """`file:line param` of each KitError made with a parameter that carries English words
+    (a phrase, a word such as "none", " or " between items, an f-string): filled into a
+    translated template, they put English inside a Spanish sentence. Such words belong in the
+    template itself."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    if not any(isinstance(node, ast.Raise) for node in ast.walk(tree)):
+        return []  # as preformatted_raises: a module that raises nothing (or runs on a board)
+    module = importlib.import_module(_module_name(path, root))
+    found = []
+    for _scope, own in _scopes(tree):
+        assigned: dict[str, list[ast.expr]] = {}
+        for node in own:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        assigned.setdefault(target.id, []).append(node.value)
+        for node in own:
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            names = _dotted(node.func)
+            if not names or names[0] in ("request", "g", "session", "current_app"):
+                continue  # Flask's context-bound names: never an error class
+            if not _is_kit_error(module, names):
+                continue
+            for kw in node.keywords:
+                if kw.arg is None or kw.arg in DATA_PARAMS:
+                    continue
+                if any(_english(w) for w in _literal_words(kw.value, assigned)):
+                    found.append(f"{path.relative_to(root).as_posix()}:{node.lineno} {kw.arg}")
+    return sorted(set(found))
+
+
+def test_no_message_parameter_carries_english_words():
+    offenders = [
+        where
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for where in english_params(path)
+    ]
+    assert offenders == [], "put these words in the template:\n" + "\n".join(offenders)
+
+
+def test_the_check_finds_english_words_in_parameters(tmp_path, monkeypatch):
+    pkg = tmp_path / "sample_params_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text(
+        "from bingo_hall.errors import KitError\n"
+        "def a(known):\n"
+        "    raise KitError('the nights: %(names)s', names=', '.join(known) or 'none')\n"
+        "def b(free):\n"
+        "    want = 'FREE' if free else 'a number'\n"
+        "    raise KitError('the centre is %(want)s', want=want)\n"
+        "def c(n):\n"
+        "    return KitError('%(n)s cards', n=n, field='cards')\n"
+        "def d(n):\n"
+        "    raise KitError('%(why)s', why=f'there are just {n} sets')\n"
+        "def e(known):\n"
+        "    raise KitError('use %(names)s', names=', '.join(known))\n"
+        "def f(known, given):\n"
+        "    source = '--pin' if given else '$BINGO_HALL_PIN'\n"
+        "    raise KitError('%(source)s or %(k)s', source=source, k=' or '.join(known))\n"
+        "def h(settings):\n"
+        "    key = 'mask' if settings else 'pattern'\n"
+        "    raise KitError('%(key)s is bad', key=key)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert english_params(pkg / "mod.py", tmp_path) == [
+        "sample_params_pkg/mod.py:10 why",
+        "sample_params_pkg/mod.py:15 k",
+        "sample_params_pkg/mod.py:3 names",
+        "sample_params_pkg/mod.py:6 want",
+    ]

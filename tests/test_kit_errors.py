@@ -105,3 +105,96 @@ def test_an_uploaded_deck_files_problem_is_flashed_in_spanish(client):
     )
     assert r.status_code == 200
     assert "cartón 2: los totales impresos no coinciden con sus números" in r.get_data(as_text=True)
+
+
+def test_a_message_inside_a_message_is_translated_too():
+    inner = DeckError("%(n)s cards at most", n=3003)
+    outer = DeckError("too many: %(exc)s", exc=inner)
+    words = {"too many: %(exc)s": "demasiados: %(exc)s", "%(n)s cards at most": "%(n)s como mucho"}
+    assert outer.text(words.get) == "demasiados: 3003 como mucho"
+    assert str(outer) == "too many: 3003 cards at most"
+
+
+def _too_many_cards(free_centre: bool) -> str:
+    data = json.loads(new_deck(2, seed="count").to_json())
+    data["free_centre"] = free_centre
+    data["cards"] = [dict(data["cards"][0], serial=i + 1) for i in range(3004)]
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "free_centre, spanish, english",
+    [
+        (
+            True,
+            "El límite viene del centro FREE: la columna N tiene entonces solo 4 números",
+            "The limit comes from the FREE centre: the N column then holds only 4 numbers",
+        ),
+        (
+            False,
+            "Cada cartón necesita su propio conjunto de 5 números del 1 al 15 para la columna B",
+            "Each card needs its own set of 5 numbers from 1-15 for the B column",
+        ),
+    ],
+)
+def test_a_deck_with_too_many_cards_is_refused_all_in_the_readers_language(
+    client, caller, free_centre, spanish, english
+):
+    """The reason the deck is refused is a message inside a message: the whole answer is in
+    Spanish (no English "the number of cards ..." inside a Spanish sentence)."""
+    deck = _too_many_cards(free_centre)
+    limit = 1365 if free_centre else 3003
+    answers = {}
+    for lang in ("es", "en"):
+        r = client.post(
+            f"/api/decks?lang={lang}",
+            data=deck,
+            headers=caller.auth,
+            content_type="application/json",
+        )
+        assert r.status_code == 400
+        answers[lang] = r.get_json()["error"]
+    assert answers["es"].startswith(
+        f"el mazo tiene 3004 cartones, demasiados: el número de cartones debe ser del 1 al {limit}"
+    )
+    assert spanish in answers["es"] and "number" not in answers["es"]
+    assert answers["en"].startswith(
+        f"the deck has 3004 cards, too many: the number of cards must be from 1 to {limit}"
+    )
+    assert english in answers["en"]
+
+
+def test_a_deck_whose_centre_disagrees_says_so_in_spanish(client, caller):
+    data = json.loads(new_deck(2, seed="centre").to_json())
+    data["free_centre"] = True  # the cards have a number in the centre
+    r = client.post(
+        "/api/decks?lang=es",
+        data=json.dumps(data),
+        headers=caller.auth,
+        content_type="application/json",
+    )
+    assert r.status_code == 400
+    assert r.get_json()["error"] == "cartón 1: según el mazo, el centro es FREE"
+
+
+def test_a_deck_of_an_unknown_game_lists_the_games_with_a_spanish_or(client, caller):
+    data = json.loads(new_deck(2, seed="game").to_json())
+    data["game"] = 80
+    r = client.post(
+        "/api/decks?lang=es",
+        data=json.dumps(data),
+        headers=caller.auth,
+        content_type="application/json",
+    )
+    assert r.status_code == 400
+    assert "75 o 90, no 80" in r.get_json()["error"] and " or " not in r.get_json()["error"]
+
+
+def test_a_json_file_that_is_no_deck_is_refused_in_spanish_words(client, caller):
+    r = client.post(
+        "/api/decks?lang=es", data="{}", headers=caller.auth, content_type="application/json"
+    )
+    assert r.status_code == 400
+    assert r.get_json()["error"] == (
+        "no es un archivo de mazo: no tiene formato (se esperaba 'bingo-hall-deck/1')"
+    )

@@ -3,6 +3,7 @@ iterator (`EventStream`) and the station's event loop both ask `StreamPace`."""
 
 from __future__ import annotations
 
+from bingo_hall.web.config import DEFAULT
 from bingo_hall.web.hub import HEARTBEAT, EventHub, EventStream, StreamPace
 
 
@@ -26,7 +27,7 @@ def test_a_phone_skips_the_room_events_and_takes_the_rest():
 
 
 def test_the_wsgi_stream_skips_and_beats_by_the_same_rule():
-    hub = EventHub()
+    hub = EventHub(DEFAULT.stream_queue_size)
     sub = hub.subscribe("c")
     stream = EventStream(
         sub, "event: snapshot\ndata: {}\n\n", retry_ms=1, heartbeat_s=0.01, skip=frozenset({"x"})

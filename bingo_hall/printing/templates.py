@@ -80,15 +80,14 @@ def _number(data: dict, key: str, where: str, lo: float, hi: float, integer: boo
     value = data.get(key)
     kind = int if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or not lo <= value <= hi:
-        what = "a whole number" if integer else "a number"
+        params = {"where": where, "key": key, "lo": lo, "hi": hi, "value": value}
+        if integer:
+            raise TemplateError(
+                "%(where)s: %(key)s must be a whole number from %(lo)g to %(hi)g, not %(value)r",
+                **params,
+            )
         raise TemplateError(
-            "%(where)s: %(key)s must be %(what)s from %(lo)g to %(hi)g, not %(value)r",
-            where=where,
-            key=key,
-            what=what,
-            lo=lo,
-            hi=hi,
-            value=value,
+            "%(where)s: %(key)s must be a number from %(lo)g to %(hi)g, not %(value)r", **params
         )
     return value
 

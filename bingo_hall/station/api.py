@@ -21,7 +21,7 @@ from .requests import public_input as public_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-RETRY_MS = 2000  # EventSource reconnects by itself after this
+RETRY_MS = 2000  # a bare EventSource would retry after this; the pages (live.js) retry with jitter
 
 
 def _key(data: dict[str, Any]) -> str | None:

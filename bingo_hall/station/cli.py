@@ -16,9 +16,8 @@ from .. import netaddr
 from ..errors import KitError
 from ..paths import default_instance_dir
 from ..printed import mismatch
-from ..web.config import from_environment
+from ..web.config import DEFAULT, from_environment
 from ..web.instance import hall
-from ..web.server import DEFAULT_THREADS
 
 
 def _checked_pin(given: str | None) -> str | None:
@@ -41,7 +40,11 @@ def lan_address() -> str:
 
 
 def build_app(
-    db: str | None, pin: str | None, instance: str | None = None, device: str | None = None
+    db: str | None,
+    pin: str | None,
+    instance: str | None = None,
+    device: str | None = None,
+    threads: int | None = None,
 ):
     """The app as the command line asks for it: `--instance` is Flask's instance folder (its
     `config.py` is read), and the options given on the command line win over that file."""
@@ -55,6 +58,8 @@ def build_app(
         settings["DATABASE"] = str(Path(db).expanduser().resolve())
     if device:
         settings["DEVICE_URL"] = device
+    if threads is not None:
+        settings["THREADS"] = threads
     folder = Path(instance).expanduser().resolve() if instance else None
     try:
         return create_app(instance_path=folder, settings=settings)
@@ -100,7 +105,7 @@ def mac_port_hint(port: int, platform: str) -> str:
     )
 
 
-def run_server(app, host: str, port: int, threads: int, notes=(), printed=()):
+def run_server(app, host: str, port: int, notes=(), printed=()):
     """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
     printed for another host or port is pointed out here and on the caller page."""
     from companions.web import replays
@@ -108,7 +113,7 @@ def run_server(app, host: str, port: int, threads: int, notes=(), printed=()):
     from ..web.server import Server
 
     try:
-        server = Server(app, host, port, threads)
+        server = Server(app, host, port)
     except KitError as exc:
         raise KitError(
             "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
@@ -141,8 +146,8 @@ _common = [
     click.option("--pin", default=None, help="Caller PIN (or $BINGO_HALL_PIN; else one is made)."),
     click.option(
         "--threads",
-        default=DEFAULT_THREADS,
-        show_default=True,
+        default=None,
+        show_default=f"{DEFAULT.threads}, or THREADS in the instance's config.py",
         type=click.IntRange(4, 256),
         help="Worker threads for pages and checks; live screens take none, and the Maestro's "
         "actions have 4 of their own.",
@@ -175,11 +180,11 @@ def _with_common(fn):
 )
 def serve(decks, db, host, port, pin, threads, instance, device, lang):
     """Run the caller station with the given decks loaded."""
-    app = build_app(db, pin, instance, device)
+    app = build_app(db, pin, instance, device, threads)
     loaded = load_decks(app, decks)
     notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
     notes += _night_language(app, lang)
-    run_server(app, host, port, threads, notes, [(d.name, p) for p, d in zip(decks, loaded)])
+    run_server(app, host, port, notes, [(d.name, p) for p, d in zip(decks, loaded)])
 
 
 def _night_language(app, lang: str | None) -> list[str]:
@@ -204,7 +209,7 @@ def demo(db, host, port, pin, threads, instance, cards, lang):
     """Make (or reuse) a demo deck and its PDF, load it, and run the station."""
     from ..manifest import load_deck, new_deck, save_deck
 
-    app = build_app(db, pin, instance)
+    app = build_app(db, pin, instance, threads=threads)
     folder = Path(app.instance_path)
     path = folder / "demo.deck.json"
     deck = load_deck(path) if path.exists() else None
@@ -215,7 +220,7 @@ def demo(db, host, port, pin, threads, instance, cards, lang):
     notes = [f"demo deck:   {path} ({len(deck.cards)} cards)"]
     notes.append(_demo_pdf(deck, folder, port, lang or "es"))
     notes += _night_language(app, lang)
-    run_server(app, host, port, threads, notes)
+    run_server(app, host, port, notes)
 
 
 def _demo_pdf(deck, folder: Path, port: int, lang: str) -> str:

@@ -84,8 +84,18 @@ class NewGame:
     options: Mapping[str, Any] = field(default_factory=dict)
     public_input: str | None = None
 
+    #: what `POST /api/games` takes (a 90-ball game's prize plan is its `mode`)
+    JSON_FIELDS = ("deck_id", "mode", "free_centre", "draw", "options", "public_input")
+
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> NewGame:
+        unknown = sorted(set(d) - set(cls.JSON_FIELDS))
+        if unknown:  # a misspelt or misplaced setting would be silently left out
+            raise RequestError(
+                "%(fields)s: not a field of a new game; it takes %(known)s",
+                fields=", ".join(unknown),
+                known=", ".join(cls.JSON_FIELDS),
+            )
         return cls._checked(
             d.get("deck_id"),
             d.get("mode", "normal"),

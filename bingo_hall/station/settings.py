@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import LazyString, gettext
-
 from .. import claims as rules
 from ..errors import KitError
 from ..patterns import pattern_from_spec
@@ -30,11 +28,9 @@ def check_keys(data: dict[str, Any], also: tuple[str, ...] = ()) -> None:
 
 
 def _refused(key: str, exc: KitError) -> RequestError:
-    """The pure module words the problem in English; the catalog has it in Spanish (translated
-    when the answer is written, in the reader's language)."""
-    return RequestError(
-        "the setting %(key)s: %(problem)s", key=key, problem=LazyString(exc.text, gettext)
-    )
+    """The pure module's problem inside the setting's message: both are translated when the
+    answer is written, in the reader's language (a KitError parameter is, `KitError.text`)."""
+    return RequestError("the setting %(key)s: %(problem)s", key=key, problem=exc)
 
 
 def rules_from(mode: str, free_centre: bool, settings: dict[str, Any]) -> rules.Rules:

@@ -4,9 +4,11 @@ thread is given it, so that a guest on the Wi-Fi can never make the Maestro wait
 - **Who asks.** A request from the laptop itself, or one that carries a valid caller credential
   (the login cookie or an API token, checked by the station's `credential_check`), is the
   Maestro's: it runs in workers of its own that no guest request can occupy (`server.HallServer`).
-- **Its body.** The whole body is read here, on the event loop, bounded by size (`MAX_BODY`,
-  `MAX_GUEST_BODY`) and by a deadline for all of it (`BODY_S`, `MAESTRO_BODY_S`), before any
-  worker is given the request. An unfinished body costs a socket, never a thread.
+- **Its body.** The whole body is read here, on the event loop, bounded by size
+  (`MAX_CONTENT_LENGTH` for the Maestro, `MAX_GUEST_BODY`) and by a deadline for all of it
+  (`MAESTRO_BODY_S`, `BODY_S`), before any worker is given the request: `BodyLimits`, which the
+  server takes from the hall's config (web/config.py). An unfinished body costs a socket, never
+  a thread.
 - **The answers the server gives itself** (408, 413, 431, 503) carry the same security headers as
   every page (`security.HEADERS`) and close the connection.
 """
@@ -20,20 +22,20 @@ from typing import Any
 
 from .security import HEADERS
 
-#: the largest body the Maestro may send (a deck file; Flask's MAX_CONTENT_LENGTH agrees)
-MAX_BODY = 16 * 1024 * 1024
-#: the largest body a guest may send (a score entry is at most 32 KB; a table's set-up less)
-MAX_GUEST_BODY = 1024 * 1024
-#: seconds a guest has to send a whole body, and the Maestro (a deck over a slow Wi-Fi)
-BODY_S = 10.0
-MAESTRO_BODY_S = 60.0
-
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 #: (the request's headers, lower-case names) -> does it carry a valid caller credential?
 CredentialCheck = Callable[[Mapping[bytes, bytes]], bool]
 
 _SECURITY = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+
+
+@dataclass(frozen=True)
+class BodyLimits:
+    """How large a request's body may be (bytes), and the seconds all of it may take."""
+
+    size: int
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ def may_have_body(headers: Mapping[bytes, bytes]) -> bool:
 
 
 async def read_body(
-    scope: Mapping[str, Any], receive: Receive, send: Send, *, maestro: bool
+    scope: Mapping[str, Any], receive: Receive, send: Send, limits: BodyLimits
 ) -> Receive | None:
     """Read the request's whole body on the event loop. Returns a `receive` that hands it to
     the app in one message, or None when the request was answered here (413: too large; 408:
@@ -93,8 +95,7 @@ async def read_body(
     headers = headers_of(scope)
     if not may_have_body(headers):
         return _replay(b"", receive)
-    limit = MAX_BODY if maestro else MAX_GUEST_BODY
-    deadline = MAESTRO_BODY_S if maestro else BODY_S
+    limit, deadline = limits.size, limits.seconds
     declared = headers.get(b"content-length", b"").strip()
     if declared.isdigit() and int(declared) > limit:
         await answer(send, 413, _too_large(limit))

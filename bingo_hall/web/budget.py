@@ -4,12 +4,14 @@ A guest on the hall's Wi-Fi could otherwise hold every file the station may open
 sockets from one phone: reconnecting streams, or a byte every 10 s), and then the Maestro's draws,
 the big screen and the login page all fail. So connections are budgeted:
 
-- **per address**: `PER_ADDRESS` open connections from one guest address. A browser opens at most
-  6 connections to one host (its streams included), so a phone needs a handful; 64 leaves room
-  for about ten phones behind one address (a guest network that shares one address).
-- **in total**: every guest connection together stays `KEPT_FOR_LAPTOP` below the open-files
+- **per address**: CONNECTIONS_PER_ADDRESS open connections from one guest address. A browser
+  opens at most 6 connections to one host (its streams included), so a phone needs a handful;
+  64 leaves room for about ten phones behind one address (a guest network that shares one).
+- **in total**: every guest connection together stays KEPT_FOR_LAPTOP below the open-files
   limit, so the laptop's own connections (the Maestro's caller page, the big screen), the
   database and the log files always find a file.
+
+The numbers in capitals are the hall's configuration keys (web/config.py).
 - **the laptop** (loopback or its own LAN address) is never refused by either budget.
 
 A connection over budget is answered at once with 503 "too many connections" and closed.
@@ -24,22 +26,17 @@ import time
 from dataclasses import dataclass
 
 from ..netaddr import lan_address
+from .config import HallConfig
 
-#: open connections one guest address may hold
-PER_ADDRESS = 64
-#: open files always left to the laptop's connections, the database and the logs
-KEPT_FOR_LAPTOP = 1024
-#: the guests' total when the open-files limit is unknown or absent (Windows)
-DEFAULT_GUEST_TOTAL = 7168
 #: seconds the laptop's LAN address is remembered (it changes when the Wi-Fi does)
 LAN_ADDRESS_TTL_S = 30.0
 
 
-def guest_total(open_files: int) -> int:
-    """The guests' budget for an open-files limit (0: no limit known)."""
-    if open_files <= 0:
-        return DEFAULT_GUEST_TOTAL
-    return max(PER_ADDRESS, open_files - KEPT_FOR_LAPTOP)
+def guest_total(open_files: int, config: HallConfig) -> int:
+    """The guests' budget for an open-files limit (0: none known, e.g. Windows: the limit the
+    station asks for, WANTED_FILES, stands in for it)."""
+    limit = open_files if open_files > 0 else config.wanted_files
+    return max(config.connections_per_address, limit - config.kept_for_laptop)
 
 
 @dataclass(frozen=True)
@@ -77,7 +74,7 @@ class ConnectionBudget:
     """Open connections counted per guest address and in total; the laptop's are counted apart
     and never refused. Used from the event loop (one thread), and locked all the same."""
 
-    def __init__(self, total: int, per_address: int = PER_ADDRESS) -> None:
+    def __init__(self, total: int, per_address: int) -> None:
         self.total = total
         self.per_address = per_address
         self.laptop = LaptopAddresses()

@@ -5,8 +5,11 @@ with its type and default; the environment is read here and nowhere else (`from_
 
 A key a host may set (in `instance/config.py`, upper case as Flask's) is the field's name in
 upper case: `DATABASE`, `CALLER_PIN`, `SECRET_KEY`, `DEVICE_URL`, `MAX_CONTENT_LENGTH`,
-`MAX_JSON_BYTES`, ... A tunable is a field too, so a test passes the value it needs
-(`create_app({"STREAM_HEARTBEAT_S": 1.0, ...})`) instead of patching a module constant.
+`MAX_JSON_BYTES`, ... A tunable is a field too (the server's worker pools and connection bounds,
+the companions' table bounds), so a test passes the value it needs
+(`create_app({"STREAM_HEARTBEAT_S": 1.0, ...})`, or `@pytest.mark.hall_config(IDLE_S=4)` for the
+`app` fixture) instead of patching a module constant. A number must be positive (a whole one
+where the default is): a bad one stops the start-up with one line naming the key.
 """
 
 from __future__ import annotations
@@ -49,12 +52,62 @@ class HallConfig:
     max_json_bytes: int = 2 * 1024 * 1024
     #: a game's screens get a heartbeat comment this often when quiet (a gone screen is noticed)
     stream_heartbeat_s: float = 15.0
-    #: a table phone's stream ends after this long; EventSource reconnects to the current view
+    #: events a screen may have waiting (its socket full) before it is dropped; it reconnects
+    #: and starts again from a snapshot
+    stream_queue_size: int = 256
+    #: a table phone's stream ends after this long; its page (live.js) reconnects to the view
     companions_stream_seconds: float = 300.0
     #: a table phone's stream sends a comment this often when quiet
     companions_keepalive_s: float = 10.0
     #: how often a followed table's version is re-checked in SQLite (another process's writes)
     companions_poll_s: float = 1.0
+    #: a table keeps at most this many entries (undone ones included): a long Burako night is
+    #: about 30 hands, a Clue notebook a few hundred marks
+    companions_max_entries: int = 1000
+    #: ... and at most this many bytes of entries and of their kept old versions
+    companions_max_table_bytes: int = 2_000_000
+    #: old versions kept per entry when it is corrected; older ones are dropped
+    companions_max_revisions: int = 20
+
+    # --- the server (`bingo_hall.web.server`, `admission`); `serve --threads` sets THREADS ---
+    #: worker threads for the guests' reads: pages, card refreshes, claim checks
+    threads: int = 16
+    #: worker threads for changes (POST, ...), a pool for the guests and one for the Maestro,
+    #: so that card pages refreshing after a call never queue ahead of the next draw
+    action_threads: int = 4
+    #: worker threads for the Maestro's reads (the laptop's pages, a logged-in tablet's)
+    maestro_threads: int = 8
+    #: worker threads that open live streams (read the snapshot); never the Maestro's
+    stream_openers: int = 4
+    #: seconds a connection may stay idle before or between requests (whole seconds: uvicorn's
+    #: keep-alive timeout)
+    idle_s: int = 15
+    #: the head of a request (request line and headers): at most this many bytes and headers,
+    #: all of it within HEAD_S of its first byte (common servers allow 8-16 KB)
+    max_head_bytes: int = 16 * 1024
+    max_headers: int = 100
+    head_s: float = 10.0
+    #: seconds a connection's socket may stay full (the client reads nothing) before it is cut
+    send_stall_s: float = 20.0
+    #: the largest body a guest may send (a score entry is at most 32 KB); the Maestro's limit
+    #: is MAX_CONTENT_LENGTH
+    max_guest_body: int = 1024 * 1024
+    #: seconds a guest has to send a whole body, and the Maestro (a deck over a slow Wi-Fi)
+    body_s: float = 10.0
+    maestro_body_s: float = 60.0
+    #: open files wanted (the soft limit is raised towards it): each screen holds a socket
+    wanted_files: int = 8192
+    #: open connections one guest address may hold (a phone needs a handful; 64 leaves room
+    #: for about ten phones behind one address, a guest network that shares one)
+    connections_per_address: int = 64
+    #: open files always left to the laptop's connections, the database and the logs: every
+    #: guest connection together stays this far below the open-files limit
+    kept_for_laptop: int = 1024
+    #: the full garbage collection (`server.QuietCollector`): once the Maestro has been quiet
+    #: this long, at most this often, and at the latest after this long whatever happens
+    gc_quiet_s: float = 2.0
+    gc_every_s: float = 30.0
+    gc_latest_s: float = 300.0
 
     @classmethod
     def keys(cls) -> dict[str, str]:
@@ -69,6 +122,8 @@ class HallConfig:
             if not given.get(name):
                 raise KitError("the configuration has no %(key)s", key=name.upper())
         given["caller_pin"] = str(given["caller_pin"])
+        for name, value in given.items():
+            given[name] = _checked(name, value)
         return cls(**given)
 
     def defaults(self) -> dict[str, Any]:
@@ -80,5 +135,32 @@ class HallConfig:
         }
 
 
+def _checked(name: str, value: Any) -> Any:
+    """A tunable (a number by default) must be a positive number: a host's `IDLE_S = "15"` or
+    `THREADS = 0` in config.py stops the start-up with the key's name, not later with a
+    traceback. An integer key takes a whole number; a seconds key takes either."""
+    default = _DEFAULT_VALUES.get(name)
+    if not isinstance(default, int | float) or isinstance(default, bool):
+        return value
+    whole = isinstance(default, int)
+    number = isinstance(value, int) if whole else isinstance(value, int | float)
+    if number and not isinstance(value, bool) and value > 0:
+        return value if whole else float(value)
+    if whole:
+        raise KitError(
+            "the configuration's %(key)s must be a positive whole number, not %(value)r",
+            key=name.upper(),
+            value=value,
+        )
+    raise KitError(
+        "the configuration's %(key)s must be a positive number of seconds, not %(value)r",
+        key=name.upper(),
+        value=value,
+    )
+
+
+#: the hall's settings with every default (the required keys are placeholders)
+DEFAULT = HallConfig(database="-", caller_pin="-", secret_key="-")
+_DEFAULT_VALUES = {f.name: getattr(DEFAULT, f.name) for f in fields(HallConfig)}
 #: the defaults of the optional keys
-DEFAULTS = HallConfig(database="-", caller_pin="-", secret_key="-").defaults()
+DEFAULTS = DEFAULT.defaults()

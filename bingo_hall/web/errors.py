@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, current_app, jsonify, make_response, render_template, request
-from flask_babel import gettext
+from flask_babel import format_decimal, gettext
 from werkzeug.exceptions import HTTPException
 
 from ..errors import KitError
@@ -77,8 +77,8 @@ class Unavailable(RequestError):
 
 def translated(exc: KitError) -> str:
     """The edge: any KitError's template in the reader's language, then filled in (a template
-    the catalogs do not have stays English)."""
-    return exc.text(gettext)
+    the catalogs do not have stays English), its decimal numbers as the reader writes them."""
+    return exc.text(gettext, format_decimal)
 
 
 def wants_json() -> bool:

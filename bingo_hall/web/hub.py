@@ -6,7 +6,7 @@ wire text (Server-Sent Events) is made once at publish time and shared by every 
 
 A subscriber's buffer is bounded: a screen that stops reading (a phone that left the Wi-Fi) is
 dropped when its buffer is full, so it never slows the others or the Maestro. A dropped screen
-reconnects by itself (EventSource) and starts again from a snapshot.
+reconnects by itself (the pages' live.js) and starts again from a snapshot.
 """
 
 from __future__ import annotations
@@ -19,9 +19,6 @@ import time
 from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
-
-#: events a subscriber may have waiting before it is dropped
-QUEUE_SIZE = 256
 
 
 @dataclass(frozen=True)
@@ -109,7 +106,10 @@ END = object()
 
 
 class EventHub:
-    def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
+    """`queue_size`: the events a subscriber may have waiting before it is dropped (the hall's
+    STREAM_QUEUE_SIZE, web/config.py)."""
+
+    def __init__(self, queue_size: int) -> None:
         self.queue_size = queue_size
         self._lock = threading.Lock()
         self._channels: dict[Hashable, set[Subscription]] = {}
@@ -241,8 +241,8 @@ HEARTBEAT = b": heartbeat\n\n"
 
 class StreamPace:
     """When a live stream sends what: which events it skips, when a quiet stream owes a
-    heartbeat, and when it has run its `max_seconds` (then EventSource reconnects by itself and
-    starts again from a snapshot). One rule for both writers of a stream: `EventStream` (a WSGI
+    heartbeat, and when it has run its `max_seconds` (then the page reconnects by itself, live.js,
+    and starts again from a snapshot). One rule for both writers of a stream: `EventStream` (a WSGI
     server's thread) and the station's event loop (`bingo_hall.web.server`). `now` is any
     monotonic clock in seconds, the same one for every call."""
 
@@ -280,10 +280,10 @@ class EventStream:
     following its card): with a thousand phones, an event only the projector shows then costs
     the phones nothing.
 
-    The stream ends after `max_seconds` (EventSource then reconnects by itself and starts again
-    from a snapshot), when the subscriber is dropped for not keeping up or its channel is ended
-    (`EventHub.end`), and when the server closes the response, which unsubscribes and calls
-    `on_close`.
+    The stream ends after `max_seconds` (the page, live.js, then reconnects by itself and
+    starts again from a snapshot), when the subscriber is dropped for not keeping up or its
+    channel is ended (`EventHub.end`), and when the server closes the response, which
+    unsubscribes and calls `on_close`.
 
     Under the station's server (bingo_hall.web.server) the view only opens the stream: `response()`
     leaves it in the request's environ and the event loop writes it to the screen, so an open

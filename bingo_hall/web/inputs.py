@@ -127,10 +127,17 @@ def check_value(value: Any) -> None:
         return
     path, problem = found
     field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
-    shown = _short(field or "the body")
+    if not field:  # the body itself (not an object): said in words, not with an English "field"
+        if problem == "number":
+            raise RequestError("the request body is a number too large to keep")
+        raise RequestError(
+            "the request body is not valid text, or longer than %(n)s characters", n=MAX_TEXT
+        )
     if problem == "number":
-        raise RequestError("%(field)s is a number too large to keep", field=shown, extra=_f(field))
-    check_text(value if not path else _at(value, path), field or "the body")
+        raise RequestError(
+            "%(field)s is a number too large to keep", field=_short(field), extra=_f(field)
+        )
+    check_text(_at(value, path), field)
 
 
 def _problem(value: Any) -> tuple[list[str | int], str] | None:

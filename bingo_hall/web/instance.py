@@ -31,7 +31,8 @@ class HallState:
 
     #: the configuration, built once by create_app (web/config.py)
     config: HallConfig
-    hub: EventHub = field(default_factory=EventHub)
+    #: the live events' hub, its queues sized by the config (STREAM_QUEUE_SIZE)
+    hub: EventHub = field(init=False)
     #: serialises the station's writes, so events go out in the order of their commits
     write_lock: threading.RLock = field(default_factory=threading.RLock)
     #: every area's SQL migrations (area name -> its append-only list), see db.py
@@ -49,6 +50,9 @@ class HallState:
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.hub = EventHub(self.config.stream_queue_size)
 
     def area(self, name: str, make: Callable[[], Any]) -> Any:
         with self._lock:

@@ -12,7 +12,7 @@ it installs (Linux, macOS: a third less CPU to write to a thousand sockets), asy
   valid caller credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS
   for changes, that no guest request can occupy; the guests' changes (POST and the like: score
   entries, logins) in ACTION_THREADS workers, their reads (pages, card refreshes, files) in
-  `threads` workers. A request's body is read in full on the loop, bounded by size and time,
+  THREADS workers. A request's body is read in full on the loop, bounded by size and time,
   before a worker is given it, so an unfinished body holds a socket, never a thread.
 - Connections are budgeted per guest address and in total, below the open-files limit, with
   room kept for the laptop (budget.py); the head of a request is bounded in bytes, count and
@@ -22,6 +22,10 @@ it installs (Linux, macOS: a third less CPU to write to a thousand sockets), asy
   full for SEND_STALL_S is aborted. Idle connections are bounded by time: one that sends no
   request within IDLE_S, or nothing after a response within IDLE_S (keep-alive), is closed.
   Idle sockets cost the event loop nothing while they wait, so they never delay a draw.
+
+The names in capitals are the hall's configuration keys (`web/config.py`, `hall(app).config`):
+the server reads them from the app it serves, so a test passes the value it needs to
+`create_app` and never patches this module.
 """
 
 from __future__ import annotations
@@ -47,8 +51,9 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
 from ..errors import KitError
-from .admission import Words, answer_bytes, headers_of, may_have_body, read_body
+from .admission import BodyLimits, Words, answer_bytes, headers_of, may_have_body, read_body
 from .budget import ConnectionBudget, guest_total
+from .config import HallConfig
 from .hub import (
     ENVIRON_KEY,
     HEARTBEAT,
@@ -61,33 +66,16 @@ from .hub import (
 from .instance import hall
 from .static_files import StaticFiles
 
-#: worker threads for reads: pages, card refreshes, claim checks (`serve --threads`)
-DEFAULT_THREADS = 16
-#: worker threads for requests that change something (POST, ...): the Maestro's draws, undos
-#: and claims, and the phones' score entries. A pool of their own, so that hundreds of card
-#: pages refreshing after a call never queue ahead of the Maestro's next draw.
-ACTION_THREADS = 4
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
-#: worker threads that open live streams (read the snapshot); never shared with the Maestro
-STREAM_OPENERS = 4
-#: worker threads for the Maestro's reads (the laptop's pages and screens, a logged-in
-#: tablet's): a pool no guest request can occupy, as its twin for changes
-MAESTRO_THREADS = 8
-#: seconds a connection may stay idle before or between requests
-IDLE_S = 15
-#: the head of a request (request line and headers): at most this many bytes, this many
-#: headers, and all of it within HEAD_S of its first byte (common servers allow 8-16 KB)
-MAX_HEAD_BYTES = 16 * 1024
-MAX_HEADERS = 100
-HEAD_S = 10.0
-HEAD_TOO_LARGE = Words(
-    f"the request's headers are larger than {MAX_HEAD_BYTES // 1024} KB or more than {MAX_HEADERS}",
-    f"las cabeceras de la petición pasan de {MAX_HEAD_BYTES // 1024} KB o de {MAX_HEADERS}",
-)
-#: seconds a connection's socket may stay full (the client reads nothing) before it is aborted
-SEND_STALL_S = 20.0
-#: open files wanted: a screen or an idle connection each take one
-WANTED_FILES = 8192
+
+
+def head_too_large(config: HallConfig) -> Words:
+    return Words(
+        f"the request's headers are larger than {config.max_head_bytes // 1024} KB or more than "
+        f"{config.max_headers}",
+        f"las cabeceras de la petición pasan de {config.max_head_bytes // 1024} KB o de "
+        f"{config.max_headers}",
+    )
 
 
 class QuietCollector:
@@ -95,13 +83,17 @@ class QuietCollector:
     connection's objects (tens of milliseconds), and left to itself it runs in the middle of
     whatever allocates next, often a draw. So the server freezes what start-up made (never
     walked again), leaves the young generations to Python, and runs the full collection itself
-    from its once-a-second ticker: when the Maestro has been quiet for QUIET_S, at most every
-    EVERY_S, and after LATEST_S whatever happens, so a long night's memory stays bounded."""
+    from its once-a-second ticker: when the Maestro has been quiet for `quiet_s`, at most every
+    `every_s`, and after `latest_s` whatever happens, so a long night's memory stays bounded
+    (GC_QUIET_S, GC_EVERY_S, GC_LATEST_S in the hall's config)."""
 
-    QUIET_S, EVERY_S, LATEST_S = 2.0, 30.0, 300.0
-
-    def __init__(self, now: float) -> None:
+    def __init__(self, now: float, config: HallConfig) -> None:
         self.last_action = self.last_full = now
+        self.quiet_s, self.every_s, self.latest_s = (
+            config.gc_quiet_s,
+            config.gc_every_s,
+            config.gc_latest_s,
+        )
 
     def start(self) -> None:
         gc.collect()
@@ -114,8 +106,8 @@ class QuietCollector:
 
     def due(self, now: float) -> bool:
         since = now - self.last_full
-        quiet = now - self.last_action >= self.QUIET_S
-        return since >= self.LATEST_S or (quiet and since >= self.EVERY_S)
+        quiet = now - self.last_action >= self.quiet_s
+        return since >= self.latest_s or (quiet and since >= self.every_s)
 
     def tick(self, now: float) -> None:
         if self.due(now):
@@ -248,16 +240,20 @@ class HallServer:
     """The ASGI app: live streams on the event loop, the Flask app for everything else, in
     worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
 
-    def __init__(self, app, threads: int = DEFAULT_THREADS) -> None:
+    def __init__(self, app) -> None:
         self.flask = app
-        self.threads = threads
-        self.wsgi = WSGIMiddleware(app, workers=threads)  # guests' reads
-        self.actions = WSGIMiddleware(app, workers=ACTION_THREADS)  # guests' changes
-        self.maestro_reads = WSGIMiddleware(app, workers=MAESTRO_THREADS)
-        self.maestro_actions = WSGIMiddleware(app, workers=ACTION_THREADS)
-        self.openers = ThreadPoolExecutor(STREAM_OPENERS, thread_name_prefix="stream-open")
+        self.config = config = hall(app).config  # the server's tunables: web/config.py
+        self.threads = config.threads
+        self.head_too_large = head_too_large(config)
+        self.wsgi = WSGIMiddleware(app, workers=config.threads)  # guests' reads
+        self.actions = WSGIMiddleware(app, workers=config.action_threads)  # guests' changes
+        self.maestro_reads = WSGIMiddleware(app, workers=config.maestro_threads)
+        self.maestro_actions = WSGIMiddleware(app, workers=config.action_threads)
+        self.openers = ThreadPoolExecutor(config.stream_openers, thread_name_prefix="stream-open")
         self.maestro_openers = ThreadPoolExecutor(2, thread_name_prefix="stream-open-maestro")
-        self.budget = ConnectionBudget(guest_total(open_files_limit()))
+        self.budget = ConnectionBudget(
+            guest_total(open_files_limit(), config), config.connections_per_address
+        )
         self.streams = 0  # open live streams (benchmarks and tests read it)
         self.dropped_screens = 0  # screens cut off for not keeping up
         self.lives: set[_Live] = set()
@@ -265,11 +261,17 @@ class HallServer:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
         self._tasks: set[asyncio.Task] = set()
-        self.collector = QuietCollector(0.0)  # set again, on the loop's clock, at start-up
+        self.collector = QuietCollector(0.0, config)  # set again, on the loop's clock, at start-up
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
 
     def pools(self) -> list[WSGIMiddleware]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
+
+    def body_limits(self, maestro: bool) -> BodyLimits:
+        """How large a body may be, and how long it may take (the Maestro's, a guest's)."""
+        if maestro:
+            return BodyLimits(self.config.max_content_length, self.config.maestro_body_s)
+        return BodyLimits(self.config.max_guest_body, self.config.body_s)
 
     def is_maestro(self, scope: dict) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's
@@ -288,7 +290,7 @@ class HallServer:
             return
         maestro = self.is_maestro(scope)
         if may_have_body(headers_of(scope)):
-            replay = await read_body(scope, receive, send, maestro=maestro)
+            replay = await read_body(scope, receive, send, self.body_limits(maestro))
             if replay is None:
                 return  # answered (413, 408) or the client left
             receive = replay
@@ -315,7 +317,7 @@ class HallServer:
 
     def _started(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.collector = QuietCollector(loop.time())
+        self.collector = QuietCollector(loop.time(), self.config)
         self.collector.start()
         self._tasks.add(loop.create_task(self._ticker()))
 
@@ -434,7 +436,8 @@ class UvicornConnection(_HTTPProtocol):
       "too many connections" at once and closed;
     - the head of a request (request line and headers) is limited to MAX_HEAD_BYTES and
       MAX_HEADERS, measured before the parser sees the bytes (431), and must arrive within
-      HEAD_S of its first byte (408): a byte every 10 s no longer holds a socket for ever;
+      HEAD_S of its first byte (408): a byte every 10 s no longer holds a socket for ever
+      (the hall's config, `hall.config`);
     - a connection that sends no request within `timeout_keep_alive` seconds is closed
       (uvicorn only times out idle keep-alive connections after a response), and one whose
       socket stays full for SEND_STALL_S is aborted;
@@ -497,7 +500,7 @@ class UvicornConnection(_HTTPProtocol):
 
     def send_400_response(self, msg: str) -> None:
         if self._too_many_headers:
-            self._answer(431, "Request Header Fields Too Large", HEAD_TOO_LARGE)
+            self._too_large()
             return
         words = Words("the request could not be understood", "no se entendió la petición")
         self._answer(400, "Bad Request", words)
@@ -510,28 +513,34 @@ class UvicornConnection(_HTTPProtocol):
         try:
             while data and not self.transport.is_closing():
                 if self._in_head:
-                    room = MAX_HEAD_BYTES - self._head
+                    room = self.hall.config.max_head_bytes - self._head
                     if room <= 0:
-                        self._answer(431, "Request Header Fields Too Large", HEAD_TOO_LARGE)
+                        self._too_large()
                         return
                     if self._head == 0 and self._head_timer is None:
-                        self._head_timer = self.loop.call_later(HEAD_S, self._head_too_slow)
+                        self._head_timer = self.loop.call_later(
+                            self.hall.config.head_s, self._head_too_slow
+                        )
                     part, data = data[:room], data[room:]
                     self._head += len(part)
                 else:
                     part, data = data, b""
                 super().data_received(part)
                 if self._too_many_headers:
-                    self._answer(431, "Request Header Fields Too Large", HEAD_TOO_LARGE)
+                    self._too_large()
                     return
         finally:
             _connection.reset(token)
 
+    def _too_large(self) -> None:
+        self._answer(431, "Request Header Fields Too Large", self.hall.head_too_large)
+
     def _head_too_slow(self) -> None:
         self._head_timer = None
+        head_s = self.hall.config.head_s
         words = Words(
-            f"the request did not arrive within {HEAD_S:.0f} s",
-            f"la petición no llegó en {HEAD_S:.0f} s",
+            f"the request did not arrive within {head_s:.0f} s",
+            f"la petición no llegó en {head_s:.0f} s",
         )
         self._answer(408, "Request Timeout", words)
 
@@ -546,7 +555,7 @@ class UvicornConnection(_HTTPProtocol):
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._headers += 1
-        if self._headers > MAX_HEADERS:
+        if self._headers > self.hall.config.max_headers:
             self._too_many_headers = True
             return
         super().on_header(name, value)
@@ -568,7 +577,7 @@ class UvicornConnection(_HTTPProtocol):
     def pause_writing(self) -> None:
         super().pause_writing()
         if self._stall is None:
-            self._stall = self.loop.call_later(SEND_STALL_S, self.transport.abort)
+            self._stall = self.loop.call_later(self.hall.config.send_stall_s, self.transport.abort)
 
     def resume_writing(self) -> None:
         super().resume_writing()
@@ -608,7 +617,7 @@ def open_files_limit() -> int:
     return 0 if soft == resource.RLIM_INFINITY else soft
 
 
-def raise_open_files_limit(wanted: int = WANTED_FILES) -> int:
+def raise_open_files_limit(wanted: int) -> int:
     """Raise this process's soft limit on open files towards `wanted` (every screen holds a
     socket; Linux and macOS often start at 1024 or 256). Windows has no such limit. Returns the
     limit now in force (0 where there is none)."""
@@ -651,22 +660,23 @@ class Server:
     """One station server on one socket: `run()` in the foreground (the CLI, Ctrl+C stops it) or
     `start()` in a thread (tests, benchmarks) and `close()`."""
 
-    def __init__(self, app, host: str = "127.0.0.1", port: int = 0, threads: int = DEFAULT_THREADS):
-        raise_open_files_limit()  # before the budget, which stays below it
-        self.hall = HallServer(app, threads)
+    def __init__(self, app, host: str = "127.0.0.1", port: int = 0):
+        config = hall(app).config  # its tunables (threads, bounds): the hall's config, built once
+        raise_open_files_limit(config.wanted_files)  # before the budget, which stays below it
+        self.hall = HallServer(app)
         self.socket = listen(host, port)
         self.port = self.socket.getsockname()[1]
-        config = uvicorn.Config(
+        settings = uvicorn.Config(
             self.hall,
             http=UvicornConnection.for_server(self.hall),
             loop="auto",
             lifespan="on",
-            timeout_keep_alive=IDLE_S,
+            timeout_keep_alive=config.idle_s,
             timeout_graceful_shutdown=1,
             log_level="warning",
             access_log=False,
         )
-        self.uvicorn = _Uvicorn(config, self.hall)
+        self.uvicorn = _Uvicorn(settings, self.hall)
         self._thread: threading.Thread | None = None
 
     def run(self) -> None:

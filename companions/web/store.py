@@ -5,8 +5,9 @@ change applied, holding only that table's lock (issue 29: never SQLite's writer,
 station's draws need), then stores it in a short BEGIN IMMEDIATE transaction if nothing changed
 meanwhile. Two phones posting at the same moment are serialised by the table's lock and both
 entries are stored (unless the second one breaks a rule once the first is in, in which case it
-gets the engine's message). A table keeps at most MAX_ENTRIES entries and MAX_TABLE_BYTES of
-them and of their old versions (MAX_REVISIONS per entry): the history is kept, but bounded.
+gets the engine's message). A table keeps at most COMPANIONS_MAX_ENTRIES entries and
+COMPANIONS_MAX_TABLE_BYTES of them and of their old versions (COMPANIONS_MAX_REVISIONS per
+entry): the history is kept, but bounded (the hall's config, bingo_hall/web/config.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bingo_hall.web.config import HallConfig
 from bingo_hall.web.db import connect, transaction
 from bingo_hall.web.hub import END
 from bingo_hall.web.instance import HallState, hall
@@ -253,23 +255,14 @@ def _bump(conn: sqlite3.Connection, code: str) -> None:
     conn.execute("UPDATE companion_tables SET version = version + 1 WHERE code = ?", (code,))
 
 
-# --- bounds ------------------------------------------------------------------------------------
-#: the most entries one table keeps (undone ones included): a long Burako night is about 30
-#: hands, a Clue notebook a few hundred marks
-MAX_ENTRIES = 1000
-#: the most bytes of entries (and their kept old versions) one table keeps
-MAX_TABLE_BYTES = 2_000_000
-#: old versions kept per entry when it is corrected; older ones are dropped
-MAX_REVISIONS = 20
-
-
-def _table_full() -> EntryError:
+# --- bounds (the hall's config: COMPANIONS_MAX_ENTRIES, _TABLE_BYTES, _REVISIONS) ---------------
+def _table_full(config: HallConfig) -> EntryError:
     """What a phone is told when its table is full (the history is kept, so it stays)."""
     return EntryError(
         "This table is full: it keeps at most %(entries)s entries and %(mb)s MB of notes. "
         "Start a new table to go on.",
-        entries=MAX_ENTRIES,
-        mb=MAX_TABLE_BYTES // 1_000_000,
+        entries=config.companions_max_entries,
+        mb=f"{config.companions_max_table_bytes / 1_000_000:g}",
     )
 
 
@@ -322,6 +315,7 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -
     lock; SQLite's writer is taken after, for the few statements that store it, and only if
     nothing changed meanwhile (else the read and replay are done again). An EntryError stores
     nothing; the replay that checked the change is the snapshot every phone gets."""
+    config = hall().config
     with _table_lock(conn, table.code):
         for _ in range(TRIES):
             conn.execute("BEGIN")
@@ -332,8 +326,11 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -
             finally:
                 conn.execute("COMMIT")
             changed, write, added = plan(items, next_id)
-            if len(changed) > MAX_ENTRIES or kept + added > MAX_TABLE_BYTES:
-                raise _table_full()
+            if (
+                len(changed) > config.companions_max_entries
+                or kept + added > config.companions_max_table_bytes
+            ):
+                raise _table_full(config)
             view = replay(table, kind, changed)
             with transaction(conn):
                 if (_state(conn, table.code)[0], _next_id(conn)) != (version, next_id):
@@ -421,7 +418,8 @@ def correct_entry(
     conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, entry: dict[str, Any]
 ) -> dict[str, Any]:
     """Replace a past entry; the old payload is kept in companion_revisions (the newest
-    MAX_REVISIONS of them per entry)."""
+    COMPANIONS_MAX_REVISIONS of them per entry)."""
+    kept = hall().config.companions_max_revisions
     if _find(conn, table.code, entry_id)["undone"]:
         raise EntryError("Restore this entry before correcting it", entry_id=entry_id)
     payload = json.dumps(entry)
@@ -438,7 +436,7 @@ def correct_entry(
             c.execute(
                 "DELETE FROM companion_revisions WHERE entry_id = ? AND id NOT IN (SELECT id "
                 "FROM companion_revisions WHERE entry_id = ? ORDER BY id DESC LIMIT ?)",
-                (entry_id, entry_id, MAX_REVISIONS),
+                (entry_id, entry_id, kept),
             )
             c.execute("UPDATE companion_entries SET payload = ? WHERE id = ?", (payload, entry_id))
 

@@ -26,7 +26,13 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
 
 from bingo_hall.web.db import get_db
-from bingo_hall.web.errors import NotFound, RequestError, TooManyRequests, error_response
+from bingo_hall.web.errors import (
+    NotFound,
+    RequestError,
+    TooManyRequests,
+    error_response,
+    translated,
+)
 from bingo_hall.web.hub import EventStream, live_stream
 from bingo_hall.web.inputs import json_body
 from bingo_hall.web.instance import area_state, hall
@@ -64,7 +70,7 @@ def _helpers() -> dict[str, Any]:
 
 def entry_error(exc: EntryError):
     """A rule of the game refused the entry: its message, and the field or entry to flag."""
-    return error_response(400, exc.text(gettext), field=exc.field, entry_id=exc.entry_id)
+    return error_response(400, translated(exc), field=exc.field, entry_id=exc.entry_id)
 
 
 # --- start or join -----------------------------------------------------------------------------
@@ -195,8 +201,8 @@ def new_table(game: str):
     except EntryError as exc:
         setting = f"setting.{exc.field}" if exc.field else None
         if as_json:
-            return error_response(400, exc.text(gettext), field=setting)
-        errors = {setting or "form": exc.text(gettext)}
+            return error_response(400, translated(exc), field=setting)
+        errors = {setting or "form": translated(exc)}
         return render_template(
             "companions/new.html", kind=kind, errors=errors, form=request.form
         ), 400

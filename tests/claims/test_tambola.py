@@ -159,6 +159,8 @@ def test_a_tambola_claim_must_name_an_open_prize_of_the_game(hall):
     gid = hall.new_game(mode="tambola", draw="manual")
     r = hall.post(f"/api/games/{gid}/claims", {"serial": 1})
     assert r.status_code == 400 and "name the prize" in r.get_json()["error"]
+    # the prizes by the names the room uses, and the keys a claim names them by
+    assert "Early Five" in r.get_json()["error"] and "early-five" in r.get_json()["error"]
     r = hall.post(f"/api/games/{gid}/claims", {"serial": 1, "prize": "linea"})
     assert r.status_code == 400 and "early-five" in r.get_json()["error"]
     r = hall.post(f"/api/games/{gid}/award", {})

@@ -107,6 +107,14 @@ def test_a_negative_price_and_a_percentage_over_100_are_refused_and_nothing_is_s
     )
     assert r.status_code == 400 and "more than 100" in r.get_json()["error"]
     assert ledger(hall, gid)["prizes"] == []  # línea's 20 % was not kept either
+    half = {"linea": {"kind": "percent", "percent": 40}, "bingo": {"percent": "60,5"}}
+    half["bingo"]["kind"] = "percent"
+    es = hall.client.post(
+        f"/api/games/{gid}/ledger/prizes?lang=es", json={"prizes": half}, headers=hall.auth
+    )
+    assert "100,5 %" in es.get_json()["error"]  # a Spanish page writes the decimal comma
+    en = hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": half})
+    assert "100.5 %" in en.get_json()["error"]
     ok(
         hall.post(
             f"/api/games/{gid}/ledger/prizes",

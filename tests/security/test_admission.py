@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import socket
 
-from bingo_hall.web import admission
-from bingo_hall.web.budget import KEPT_FOR_LAPTOP, PER_ADDRESS, ConnectionBudget, guest_total
+import pytest
+
+from bingo_hall.web.budget import ConnectionBudget, guest_total
+from bingo_hall.web.config import DEFAULT
+from bingo_hall.web.instance import hall
 from bingo_hall.web.security import CSP
 
 
@@ -21,14 +24,15 @@ def _exchange(port: int, data: bytes) -> bytes:
 
 
 def test_a_body_larger_than_the_limit_is_refused_before_it_is_read(live_server):
+    limit = hall(live_server.app).config.max_content_length  # loopback is the Maestro's
     head = b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-    head += b"Content-Length: %d\r\n\r\n" % (admission.MAX_BODY + 1)
+    head += b"Content-Length: %d\r\n\r\n" % (limit + 1)
     answer = _exchange(live_server.port, head + b"{")
     assert answer.startswith(b"HTTP/1.1 413 ") and CSP.encode() in answer
 
 
-def test_a_body_that_does_not_arrive_in_time_is_answered_408(live_server, monkeypatch):
-    monkeypatch.setattr(admission, "MAESTRO_BODY_S", 0.3)  # loopback is the Maestro's
+@pytest.mark.hall_config(MAESTRO_BODY_S=0.3)  # loopback is the Maestro's
+def test_a_body_that_does_not_arrive_in_time_is_answered_408(live_server):
     head = b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
     answer = _exchange(live_server.port, head + b"Content-Length: 20\r\n\r\n{")
     assert answer.startswith(b"HTTP/1.1 408 ") and CSP.encode() in answer
@@ -43,8 +47,8 @@ def test_a_whole_body_still_reaches_the_app(live_server):
 
 
 def test_one_address_gets_its_budget_and_no_more():
-    budget = ConnectionBudget(total=1000)
-    assert all(budget.admit("10.0.0.7") is None for _ in range(PER_ADDRESS))
+    budget = ConnectionBudget(total=1000, per_address=64)
+    assert all(budget.admit("10.0.0.7") is None for _ in range(64))
     refusal = budget.admit("10.0.0.7")
     assert refusal is not None and "too many connections" in refusal.reason
     assert budget.admit("10.0.0.8") is None  # another address has its own
@@ -53,7 +57,7 @@ def test_one_address_gets_its_budget_and_no_more():
 
 
 def test_all_guests_together_stay_within_the_total_and_the_laptop_is_never_refused():
-    budget = ConnectionBudget(total=3)
+    budget = ConnectionBudget(total=3, per_address=64)
     assert [budget.admit(f"10.0.1.{i}") for i in range(3)] == [None] * 3
     refusal = budget.admit("10.0.1.9")
     assert refusal is not None and "to the station" in refusal.reason
@@ -62,6 +66,8 @@ def test_all_guests_together_stay_within_the_total_and_the_laptop_is_never_refus
 
 
 def test_the_guests_total_keeps_room_for_the_laptop_below_the_open_files_limit():
-    assert guest_total(8192) == 8192 - KEPT_FOR_LAPTOP
-    assert guest_total(8192) < 8192
-    assert guest_total(100) >= PER_ADDRESS  # a tiny limit still lets one guest in
+    kept, per_address = DEFAULT.kept_for_laptop, DEFAULT.connections_per_address
+    assert guest_total(8192, DEFAULT) == 8192 - kept
+    assert guest_total(8192, DEFAULT) < 8192
+    assert guest_total(100, DEFAULT) >= per_address  # a tiny limit still lets one guest in
+    assert guest_total(0, DEFAULT) == DEFAULT.wanted_files - kept == 7168  # no limit (Windows)

@@ -1,7 +1,8 @@
 """Issue 29, items 4 and 5: a table's entries are bounded by count and bytes, and a correction
-keeps only the newest MAX_REVISIONS old versions, so a guest's flood of 30 KB corrections cannot
-fill the disk; the refusal says so in words (Spanish too). The replay that checks an entry runs
-outside SQLite's writer, so the station can write while a table's replay is running."""
+keeps only the newest COMPANIONS_MAX_REVISIONS old versions, so a guest's flood of 30 KB
+corrections cannot fill the disk; the refusal says so in words (Spanish too). The replay that
+checks an entry runs outside SQLite's writer, so the station can write while a table's replay
+is running."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import threading
 import pytest
 
 from bingo_hall.app import create_app
+from bingo_hall.web.instance import hall
 from companions.web import store
 
 #: about 27 KB of notes on a Rummy hand (the engine keeps what it knows and ignores the rest)
@@ -19,10 +21,11 @@ HAND = {"closed_by": "Ana", "racks": {"Beto": "9"}}
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, request):
     config = {"TESTING": True, "COMPANIONS_ONLY": True, "SECRET_KEY": "test-secret"}
     config["DATABASE"] = str(tmp_path / "companions.sqlite")
-    return create_app(config, instance_path=str(tmp_path))
+    marker = request.node.get_closest_marker("hall_config")  # as tests/conftest.py's app
+    return create_app({**config, **(marker.kwargs if marker else {})}, instance_path=str(tmp_path))
 
 
 def _table(client) -> str:
@@ -42,23 +45,25 @@ def _count(app, sql: str, *args) -> int:
 def test_a_flood_of_corrections_keeps_only_the_newest_old_versions(app):
     client = app.test_client()
     code = _table(client)
+    revisions = hall(app).config.companions_max_revisions
     entry_id = client.post(f"/t/{code}/entries", json=HAND).get_json()["id"]
-    for i in range(store.MAX_REVISIONS + 15):
+    for i in range(revisions + 15):
         r = client.put(f"/t/{code}/entries/{entry_id}", json={**HAND, **BULKY, "n": i})
         assert r.status_code == 200, r.get_json()
     kept = _count(app, "SELECT COUNT(*) FROM companion_revisions WHERE entry_id = ?", entry_id)
-    assert kept == store.MAX_REVISIONS
+    assert kept == revisions
     newest = _count(app, "SELECT MAX(id) FROM companion_revisions WHERE entry_id = ?", entry_id)
     assert newest is not None  # the history is kept: the newest old versions stay
     stored = _count(app, "SELECT SUM(LENGTH(payload)) FROM companion_revisions")
-    assert stored <= store.MAX_REVISIONS * (len(str(BULKY)) + 200)
+    assert stored <= revisions * (len(str(BULKY)) + 200)
 
 
 def test_a_table_refuses_entries_past_its_bytes_in_words(app):
     client = app.test_client()
     code = _table(client)
+    table_bytes = hall(app).config.companions_max_table_bytes
     statuses = []
-    for _ in range(store.MAX_TABLE_BYTES // 27_000 + 5):
+    for _ in range(table_bytes // 27_000 + 5):
         r = client.post(f"/t/{code}/entries", json={**HAND, **BULKY})
         statuses.append(r.status_code)
         if r.status_code == 400:
@@ -69,15 +74,15 @@ def test_a_table_refuses_entries_past_its_bytes_in_words(app):
     assert "This table is full" in r.get_json()["error"]
     assert "2 MB" in r.get_json()["error"]
     stored = _count(app, "SELECT SUM(LENGTH(payload)) FROM companion_entries")
-    assert stored <= store.MAX_TABLE_BYTES
+    assert stored <= table_bytes
     es = client.post(
         f"/t/{code}/entries?lang=es", json={**HAND, **BULKY}, headers={"Accept-Language": "es"}
     )
     assert es.status_code == 400 and "Esta mesa está llena" in es.get_json()["error"]
 
 
-def test_a_table_refuses_entries_past_its_count(app, monkeypatch):
-    monkeypatch.setattr(store, "MAX_ENTRIES", 12)
+@pytest.mark.hall_config(COMPANIONS_MAX_ENTRIES=12)
+def test_a_table_refuses_entries_past_its_count(app):
     client = app.test_client()
     code = _table(client)
     for _ in range(12):

@@ -28,7 +28,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import guests  # noqa: E402
 
-from bingo_hall.web.budget import PER_ADDRESS  # noqa: E402
+from bingo_hall.web.config import DEFAULT  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +72,8 @@ def _check_each_run(figures: guests.Figures, attack: guests.Attack) -> None:
     assert status == 200 and page, figures.line()
     if attack.kind in ("bodies", "slowloris", "streams", "slowread"):
         # the guest held what it was given, and no more than its address's budget
-        assert 0 < figures.guests["held"] <= PER_ADDRESS, figures.line()
+        # the station runs with its defaults (benchmarks/guests.py: `bingo-hall serve`)
+        assert 0 < figures.guests["held"] <= DEFAULT.connections_per_address, figures.line()
         assert figures.guests["opened"] + figures.guests["failed"] == attack.count
     if attack.kind == "header":
         assert figures.guests.get("headers_sent_whole", 0) == 0, figures.line()

@@ -13,7 +13,7 @@ import urllib.request
 from testkit import Caller
 
 from bingo_hall.signing import card_path
-from bingo_hall.web.server import MAESTRO_THREADS
+from bingo_hall.web.instance import hall
 
 
 def _get(url: str, headers: dict[str, str] | None = None):
@@ -84,7 +84,7 @@ def test_static_files_are_answered_while_every_worker_is_busy(app, serve):
         # a request from this machine is the laptop's: it is read by the Maestro's workers
         holders = [
             threading.Thread(target=_get, args=(server.url + "/test-hold",))
-            for _ in range(MAESTRO_THREADS)
+            for _ in range(hall(app).config.maestro_threads)
         ]
         for t in holders:
             t.start()

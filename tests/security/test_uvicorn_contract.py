@@ -58,7 +58,7 @@ def test_the_state_the_class_reads_is_set_by_uvicorn():
         from uvicorn.server import ServerState
 
         hall = srv.HallServer.__new__(srv.HallServer)
-        hall.budget = ConnectionBudget(10)
+        hall.budget = ConnectionBudget(10, per_address=10)
         cls = srv.UvicornConnection.for_server(hall)
         conn = cls(config=config, server_state=ServerState(), app_state={}, _loop=loop)
         a, b = socket.socketpair()
@@ -152,14 +152,16 @@ def _exchange(port: int, data: bytes, timeout: float = 10.0) -> bytes:
 
 
 def test_a_head_larger_than_the_limit_is_answered_431_with_the_security_headers(station):
-    big = b"GET /display HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (srv.MAX_HEAD_BYTES + 10)
+    limit = station.server.hall.config.max_head_bytes
+    big = b"GET /display HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (limit + 10)
     answer = _exchange(station.port, big + b"\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 431 ")
     assert CSP.encode() in answer and b"x-frame-options: DENY" in answer
 
 
 def test_too_many_headers_are_answered_431(station):
-    many = b"".join(b"X-%d: y\r\n" % i for i in range(srv.MAX_HEADERS + 5))
+    limit = station.server.hall.config.max_headers
+    many = b"".join(b"X-%d: y\r\n" % i for i in range(limit + 5))
     answer = _exchange(station.port, b"GET /display HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
     assert answer.startswith(b"HTTP/1.1 431 ")
 
@@ -170,15 +172,16 @@ def test_a_malformed_request_gets_the_servers_400_with_the_security_headers(stat
     assert CSP.encode() in answer
 
 
-def test_a_head_that_does_not_arrive_in_time_is_answered_408(station, monkeypatch):
-    monkeypatch.setattr(srv, "HEAD_S", 0.3)
-    answer = _exchange(station.port, b"GET /display HTTP/1.1\r\nHost: x\r\n")  # and no end
+@pytest.mark.hall_config(HEAD_S=0.3)
+def test_a_head_that_does_not_arrive_in_time_is_answered_408(station):
+    # HEAD_S is the app's: well within the read's 5 s here (the default, 10 s, would not be)
+    answer = _exchange(station.port, b"GET /display HTTP/1.1\r\nHost: x\r\n", timeout=5.0)
     assert answer.startswith(b"HTTP/1.1 408 ")
 
 
 def test_a_connection_over_the_budget_is_answered_503_too_many_connections(station):
     hall = station.server.hall
-    budget = ConnectionBudget(total=0)
+    budget = ConnectionBudget(total=0, per_address=64)
     budget.laptop = frozenset()  # type: ignore[assignment]  (here loopback is a guest)
     kept, hall.budget = hall.budget, budget
     try:

@@ -190,7 +190,7 @@ def test_a_busy_port_5000_on_a_mac_names_the_airplay_receiver(tmp_path, monkeypa
         app = station_cli.build_app(str(tmp_path / "m.sqlite"), "1234")
         monkeypatch.setattr(station_cli, "mac_port_hint", lambda p, s: " (AirPlay hint)")
         try:
-            station_cli.run_server(app, "127.0.0.1", port, 4)
+            station_cli.run_server(app, "127.0.0.1", port)
         except KitError as exc:
             said = str(exc)
         else:

@@ -35,7 +35,15 @@ def test_a_new_game_from_the_api_ends_the_running_one_and_reveals_its_seed(hall)
 
 @pytest.mark.parametrize(
     "bad",
-    [{"mode": "doble"}, {"draw": "cage"}, {"free_centre": "yes"}, {"options": [1]}, {"deck_id": 7}],
+    [
+        {"mode": "doble"},
+        {"draw": "cage"},
+        {"free_centre": "yes"},
+        {"options": [1]},
+        {"deck_id": 7},
+        {"pattern": "x"},  # a setting of the round, not of the new game
+        {"prizes": "tambola"},  # a 90-ball game's plan is its mode
+    ],
 )
 def test_a_refused_new_game_leaves_the_running_one_playing(hall, bad):
     first = hall.new_game()
@@ -43,6 +51,16 @@ def test_a_refused_new_game_leaves_the_running_one_playing(hall, bad):
     r = hall.post("/api/games", payload)
     assert r.status_code == 400 and r.get_json()["error"]
     assert _status(hall, first) == "active"
+
+
+def test_a_field_a_new_game_does_not_take_is_named_in_the_refusal(hall):
+    r = hall.post("/api/games", {"deck_id": hall.deck.deck_id, "mode": "normal", "patern": "x"})
+    assert r.status_code == 400
+    assert r.get_json()["error"].startswith("patern: not a field of a new game; it takes deck_id")
+    es = hall.client.post(
+        "/api/games?lang=es", json={"deck_id": hall.deck.deck_id, "Mode": "x"}, headers=hall.auth
+    )
+    assert es.get_json()["error"].startswith("Mode: no es un campo de una partida nueva")
 
 
 def test_the_caller_form_and_the_api_read_the_same_new_game():

@@ -202,7 +202,7 @@ def set_prizes(
             if share > 100:
                 raise RequestError(
                     "the prizes would share %(pct)s %% of the sales, more than 100 %%",
-                    pct=str(share),
+                    pct=share,
                 )
             specs = {p: None if r is None else r.to_json() for p, r in new.items()}
             for prize, spec in specs.items():

@@ -29,11 +29,13 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
     known = nights(conn)
     if date is None:
         date = known[0] if known else ""
+    elif not known:
+        raise KitError("no games on the night of %(date)s; no night has games yet", date=date)
     elif date not in known:
         raise KitError(
             "no games on the night of %(date)s; the nights are: %(names)s",
             date=date,
-            names=", ".join(known) or "none",
+            names=", ".join(known),
         )
     games = [g for g in _games(conn) if night_of(g["created"]) == date]
     paid_out = payouts.payouts(conn)

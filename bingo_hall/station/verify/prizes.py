@@ -108,6 +108,12 @@ def prize_name(plan: PrizePlan, key: str) -> str:
     return in_lang(names) if names else key
 
 
+def _named(plan: PrizePlan, key: str) -> str:
+    """A prize as a refusal names it: the room's name and the key a request names it by."""
+    name = prize_name(plan, key)
+    return key if name == key else f"{name} ({key})"
+
+
 def judge_ticket(
     conn: sqlite3.Connection,
     game: Game,
@@ -188,15 +194,19 @@ def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None)
     asked = check_prize_name(plan, asked)
     if asked is None:
         if len(open_now) > 1:
-            raise RequestError("name the prize: %(names)s are open", names=", ".join(open_now))
+            raise RequestError(
+                "name the prize: %(names)s are open (%(keys)s)",
+                names=", ".join(prize_name(plan, p) for p in open_now),
+                keys=", ".join(open_now),
+            )
         return open_now[0]
     sequence = plan.prize_list is None or not plan.prize_list.open_at_once
     if asked in won and sequence:
         raise Conflict(
             "%(asked)s is not the prize being played (it is %(prize)s): "
             "it was already won on call %(n)s",
-            asked=asked,
-            prize=open_now[0],
+            asked=_named(plan, asked),
+            prize=_named(plan, open_now[0]),
             n=won[asked],
         )
     if asked in won:
@@ -208,8 +218,8 @@ def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None)
     if asked not in open_now and sequence:
         raise Conflict(
             "%(asked)s is not the prize being played (it is %(prize)s)",
-            asked=asked,
-            prize=open_now[0],
+            asked=_named(plan, asked),
+            prize=_named(plan, open_now[0]),
         )
     if asked not in open_now:
         raise Conflict(
@@ -264,8 +274,9 @@ def _to_award(
         ]
         if len(claimed) > 1:
             raise RequestError(
-                "name the prize to award: %(names)s have valid claims",
-                names=", ".join(p for p, _ in claimed),
+                "name the prize to award: %(names)s have valid claims (%(keys)s)",
+                names=", ".join(prize_name(plan, p) for p, _ in claimed),
+                keys=", ".join(p for p, _ in claimed),
             )
         if claimed:
             return claimed[0]
