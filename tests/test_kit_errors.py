@@ -164,15 +164,19 @@ def test_a_deck_with_too_many_cards_is_refused_all_in_the_readers_language(
     assert english in answers["en"]
 
 
-def test_a_deck_whose_centre_disagrees_says_so_in_spanish(client, caller):
-    data = json.loads(new_deck(2, seed="centre").to_json())
-    data["free_centre"] = True  # the cards have a number in the centre
-    r = client.post(
+def _load_deck_in_spanish(client, caller, data: dict):
+    return client.post(
         "/api/decks?lang=es",
         data=json.dumps(data),
         headers=caller.auth,
         content_type="application/json",
     )
+
+
+def test_a_deck_whose_centre_disagrees_says_so_in_spanish(client, caller):
+    data = json.loads(new_deck(2, seed="centre").to_json())
+    data["free_centre"] = True  # the cards have a number in the centre
+    r = _load_deck_in_spanish(client, caller, data)
     assert r.status_code == 400
     assert r.get_json()["error"] == "cartón 1: según el mazo, el centro es FREE"
 
@@ -180,12 +184,7 @@ def test_a_deck_whose_centre_disagrees_says_so_in_spanish(client, caller):
 def test_a_deck_of_an_unknown_game_lists_the_games_with_a_spanish_or(client, caller):
     data = json.loads(new_deck(2, seed="game").to_json())
     data["game"] = 80
-    r = client.post(
-        "/api/decks?lang=es",
-        data=json.dumps(data),
-        headers=caller.auth,
-        content_type="application/json",
-    )
+    r = _load_deck_in_spanish(client, caller, data)
     assert r.status_code == 400
     assert "75 o 90, no 80" in r.get_json()["error"] and " or " not in r.get_json()["error"]
 
