@@ -7,6 +7,7 @@ pool of `--threads` workers serves pages and checks, and the Maestro's actions h
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -133,10 +134,21 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
     for note in notes:
         click.echo(f"  {note}")
     click.echo("Press Ctrl+C to stop.", nl=True)
+    # A stop by SIGTERM (a service manager, `kill`) ends like Ctrl+C: uvicorn shuts down, then
+    # raises the signal again, and this handler makes that a normal exit, so the replays'
+    # worker and its semaphores are cleaned up (the default handler would end the process
+    # there, and Python's resource tracker would warn of leaked semaphores).
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 _common = [

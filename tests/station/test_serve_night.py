@@ -4,6 +4,7 @@ cards were printed for an address that is not this machine's is pointed out in o
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import sys
@@ -138,3 +139,17 @@ def test_the_printed_port_and_host_are_compared_with_where_the_station_listens(t
     assert stale_note("Club", deck_path, addresses=mine, port=5000) is None
     only_here = stale_note("Club", deck_path, addresses=mine, port=5000, host="127.0.0.1")
     assert "--host 0.0.0.0" in only_here
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_station_stopped_by_a_signal_exits_cleanly_without_leaked_semaphore_warnings(
+    tmp_path, stop
+):
+    """Ctrl+C (SIGINT) or a service manager's SIGTERM: the station shuts down, exits 0 and the
+    table replays' worker leaves nothing behind for Python's resource tracker to warn about."""
+    proc, port, _lines = _serve(tmp_path)
+    assert requests.get(f"http://127.0.0.1:{port}/display", timeout=30).ok  # serving
+    proc.send_signal(stop)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "leaked" not in err and "Traceback" not in err, err
