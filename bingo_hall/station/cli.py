@@ -134,21 +134,23 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
     for note in notes:
         click.echo(f"  {note}")
     click.echo("Press Ctrl+C to stop.", nl=True)
-    # A stop by SIGTERM (a service manager, `kill`) ends like Ctrl+C: uvicorn shuts down, then
-    # raises the signal again, and this handler makes that a normal exit, so the replays'
-    # worker and its semaphores are cleaned up (the default handler would end the process
-    # there, and Python's resource tracker would warn of leaked semaphores).
-    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+
+    # Ctrl+C (SIGINT) and a service manager's SIGTERM stop the station the same way, whenever
+    # they come: while serving, uvicorn takes both signals and shuts down, then raises the
+    # signal again, which lands here and is done with; before it has taken them (the instant
+    # after the line above) this asks it to stop as soon as it has started. Either way the run
+    # returns and Python exits normally, so the replays' worker and its semaphores are cleaned
+    # up (a default SIGTERM would end the process at once, and Python's resource tracker would
+    # warn of leaked semaphores; an early SIGINT left a traceback).
+    def stop(signum: int, frame: object) -> None:
+        server.uvicorn.should_exit = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         server.run()
-    except KeyboardInterrupt:
-        pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _exit_on_sigterm(signum: int, frame: object) -> None:
-    raise SystemExit(0)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 _common = [
