@@ -7,7 +7,6 @@ pool of `--threads` workers serves pages and checks, and the Maestro's actions h
 
 from __future__ import annotations
 
-import signal
 import sys
 from pathlib import Path
 
@@ -134,23 +133,7 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
     for note in notes:
         click.echo(f"  {note}")
     click.echo("Press Ctrl+C to stop.", nl=True)
-
-    # Ctrl+C (SIGINT) and a service manager's SIGTERM stop the station the same way, whenever
-    # they come: while serving, uvicorn takes both signals and shuts down, then raises the
-    # signal again, which lands here and is done with; before it has taken them (the instant
-    # after the line above) this asks it to stop as soon as it has started. Either way the run
-    # returns and Python exits normally, so the replays' worker and its semaphores are cleaned
-    # up (a default SIGTERM would end the process at once, and Python's resource tracker would
-    # warn of leaked semaphores; an early SIGINT left a traceback).
-    def stop(signum: int, frame: object) -> None:
-        server.uvicorn.should_exit = True
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        server.run()
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    server.run_until_stopped()
 
 
 _common = [

@@ -34,6 +34,7 @@ import asyncio
 import contextvars
 import errno
 import gc
+import signal
 import socket
 import threading
 import time
@@ -688,6 +689,25 @@ class Server:
                 pool.executor.shutdown(wait=False)
             self.hall.openers.shutdown(wait=False)
             self.hall.maestro_openers.shutdown(wait=False)
+
+    def run_until_stopped(self) -> None:
+        """Serve until Ctrl+C (SIGINT) or a service manager's SIGTERM, whenever it comes, and
+        return (call it from the main thread). While serving, uvicorn takes both signals and
+        shuts down, then raises the signal again, which lands here and is done with; in the
+        instant before it has taken them (just after the banner) this asks it to stop as soon
+        as it has started. Either way Python then exits normally, so worker processes and their
+        semaphores are cleaned up (a default SIGTERM would end the process at once, and the
+        resource tracker would warn of leaked semaphores; an early SIGINT left a traceback)."""
+
+        def stop(signum: int, frame: object) -> None:
+            self.uvicorn.should_exit = True
+
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            self.run()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
     def start(self) -> Server:
         self._thread = threading.Thread(target=self.run, name="station-server", daemon=True)
