@@ -154,6 +154,11 @@ def test_a_station_stopped_by_a_signal_exits_cleanly_without_leaked_semaphore_wa
     if when == "serving":
         assert requests.get(f"http://127.0.0.1:{port}/display", timeout=30).ok
     proc.send_signal(stop)
-    out, err = proc.communicate(timeout=30)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # it did not stop: leave no station running after the test
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 0, err
     assert "leaked" not in err and "Traceback" not in err and "Warning" not in err, err
