@@ -45,5 +45,6 @@ def companions(host: str, port: int, db_path: str | None, threads: int | None) -
     server = Server(app, host, port)
     # What phones type or scan: the LAN address, as the station's banner and the join QR use.
     shown = (netaddr.lan_address() or "127.0.0.1") if host in ("0.0.0.0", "::", "") else host
-    click.echo(f"table scores at http://{shown}:{server.port}/t/  (Ctrl+C to stop)")
-    server.run_until_stopped()
+    with server.stopped_by_signals():  # before the banner: a Ctrl+C on reading it stops too
+        click.echo(f"table scores at http://{shown}:{server.port}/t/  (Ctrl+C to stop)")
+        server.run()

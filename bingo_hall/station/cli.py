@@ -124,16 +124,17 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
     found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
     app.config["PRINTED_MISMATCHES"] = found
     notes = [*notes, *(m.line() for m in found)]
-    click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")
-    click.echo(f"  big screen:  http://{shown}:{real_port}/display")
-    click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
     settings = hall(app).config
-    click.echo(f"  caller PIN:  {settings.caller_pin}")
-    click.echo(f"  database:    {settings.database}")
-    for note in notes:
-        click.echo(f"  {note}")
-    click.echo("Press Ctrl+C to stop.", nl=True)
-    server.run_until_stopped()
+    with server.stopped_by_signals():  # before the banner: a Ctrl+C on reading it stops too
+        click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")
+        click.echo(f"  big screen:  http://{shown}:{real_port}/display")
+        click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
+        click.echo(f"  caller PIN:  {settings.caller_pin}")
+        click.echo(f"  database:    {settings.database}")
+        for note in notes:
+            click.echo(f"  {note}")
+        click.echo("Press Ctrl+C to stop.", nl=True)
+        server.run()
 
 
 _common = [

@@ -31,6 +31,7 @@ the server reads them from the app it serves, so a test passes the value it need
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import errno
 import gc
@@ -38,7 +39,7 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -690,21 +691,24 @@ class Server:
             self.hall.openers.shutdown(wait=False)
             self.hall.maestro_openers.shutdown(wait=False)
 
-    def run_until_stopped(self) -> None:
-        """Serve until Ctrl+C (SIGINT) or a service manager's SIGTERM, whenever it comes, and
-        return (call it from the main thread). While serving, uvicorn takes both signals and
-        shuts down, then raises the signal again, which lands here and is done with; in the
-        instant before it has taken them (just after the banner) this asks it to stop as soon
-        as it has started. Either way Python then exits normally, so worker processes and their
-        semaphores are cleaned up (a default SIGTERM would end the process at once, and the
-        resource tracker would warn of leaked semaphores; an early SIGINT left a traceback)."""
+    @contextlib.contextmanager
+    def stopped_by_signals(self) -> Iterator[None]:
+        """Within it, Ctrl+C (SIGINT) or a service manager's SIGTERM stops the station whenever
+        it comes: `with server.stopped_by_signals(): print the banner; server.run()` (from the
+        main thread; the banner inside, so a signal sent on reading it finds this in place).
+        While serving, uvicorn takes both signals and shuts down, then raises the signal again,
+        which lands here and is done with; before it has taken them this asks it to stop as
+        soon as it has started. Either way `run` returns and Python exits normally, so worker
+        processes and their semaphores are cleaned up (a default SIGTERM would end the process
+        at once, and the resource tracker would warn of leaked semaphores; an early SIGINT left
+        a traceback)."""
 
         def stop(signum: int, frame: object) -> None:
             self.uvicorn.should_exit = True
 
         previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
-            self.run()
+            yield
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
