@@ -21,7 +21,6 @@ import re
 import subprocess
 import sys
 import tarfile
-import time
 import tomllib
 import zipfile
 from pathlib import Path
@@ -31,6 +30,7 @@ import requests
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from printing.pdfread import PAYLOAD, open_pdf, scan_qr_codes
+from testkit import station_process
 
 pytestmark = pytest.mark.slow
 
@@ -142,15 +142,8 @@ def test_the_demo_from_the_wheel_keeps_its_files_in_the_user_folder_and_speaks_s
     user_data = home / ".local" / "share" / "bingo-hall"  # the XDG default on Linux
     argv = [str(venv / "bin" / "bingo-hall"), "demo", "--host", "127.0.0.1", "--port", "0"]
     argv += ["--pin", "8642", "--cards", "8"]
-    proc = subprocess.Popen(
-        argv, cwd=here, env=kit_env(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    proc, lines = station_process(argv, timeout=60, cwd=here, env=kit_env(home))
     try:
-        lines: list[str] = []
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
-            lines.append(proc.stdout.readline())
-            assert proc.poll() is None, proc.stderr.read()
         said = dict(x.strip().split(": ", 1) for x in lines if ": " in x)
         base = re.search(r"http://127\.0\.0\.1:\d+", said["Bingo Hall station"]).group(0)
 

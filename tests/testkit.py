@@ -5,6 +5,8 @@ folders have a conftest.py and `import conftest` would find whichever came first
 from __future__ import annotations
 
 import dataclasses
+import socket
+import subprocess
 import time
 from collections.abc import Callable
 
@@ -30,6 +32,28 @@ def eventually(check: Callable[[], object], timeout: float = 30.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"not true after {timeout} s: {check.__doc__ or check}")
         time.sleep(0.01)
+
+
+def free_port() -> int:
+    """A port nothing listens on now, for a station started as a process."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def station_process(argv: list[str], timeout: float = 90, **popen) -> tuple:
+    """Start a station command (`serve`, `demo`) as a real process and read its banner up to
+    "Press Ctrl+C to stop.": (the process, the banner's lines). A process that ends first fails
+    the test with what it wrote to stderr."""
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen
+    )
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
+        lines.append(proc.stdout.readline())
+        assert proc.poll() is None, proc.stderr.read()
+    return proc, lines
 
 
 def scripts_ran(page) -> None:

@@ -5,6 +5,8 @@ import socket
 import subprocess
 import sys
 
+from testkit import free_port, station_process
+
 from .helpers import order_from_document
 
 SEED = bytes.fromhex("9f" * 32)
@@ -80,22 +82,14 @@ def test_init_db_creates_the_station_tables(tmp_path, kit_cli):
 
 
 def test_demo_makes_a_deck_and_its_pdf_and_serves_them_with_the_pin(tmp_path):
-    import time
 
     import requests
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     argv = [sys.executable, "-m", "bingo_hall.cli", "demo", "--host", "127.0.0.1"]
     argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", "--cards", "8"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, lines = station_process(argv)
     try:
-        lines = []
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
-            lines.append(proc.stdout.readline())
-            assert proc.poll() is None, proc.stderr.read()
         out = "".join(lines)
         assert f"http://127.0.0.1:{port}/" in out and "caller PIN:  8642" in out
         assert str(tmp_path / "bingo-hall.sqlite") in out
@@ -128,23 +122,15 @@ def test_serve_refuses_a_blank_pin_in_one_line(tmp_path):
 
 
 def test_demo_lang_en_prints_the_demo_cards_and_opens_the_pages_in_english(tmp_path):
-    import time
 
     import pypdfium2
     import requests
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     argv = [sys.executable, "-m", "bingo_hall.cli", "demo", "--host", "127.0.0.1", "--lang", "en"]
     argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", "--cards", "4"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, lines = station_process(argv)
     try:
-        lines = []
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
-            lines.append(proc.stdout.readline())
-            assert proc.poll() is None, proc.stderr.read()
         pdf = next(x.split(":", 1)[1].strip() for x in lines if x.strip().startswith("cards PDF"))
         text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
         assert "Card No." in text and "Scan to verify" in text

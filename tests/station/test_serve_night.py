@@ -5,13 +5,11 @@ cards were printed for an address that is not this machine's is pointed out in o
 from __future__ import annotations
 
 import signal
-import socket
-import subprocess
 import sys
-import time
 
 import pytest
 import requests
+from testkit import free_port, station_process
 
 from bingo_hall.manifest import new_deck, save_deck
 from bingo_hall.printed import printed_for, remember, stale_note
@@ -20,17 +18,10 @@ ELSEWHERE = "http://10.254.254.253:5000"  # never this machine (a reserved-looki
 
 
 def _serve(tmp_path, *extra):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
     argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", *extra]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines: list[str] = []
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
-        lines.append(proc.stdout.readline())
-        assert proc.poll() is None, proc.stderr.read()
+    proc, lines = station_process(argv, timeout=60)
     return proc, port, lines
 
 

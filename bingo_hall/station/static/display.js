@@ -1,6 +1,6 @@
 // The big screen: the last call huge, spoken aloud when the voice is on (the words come from the
 // station, in the page's language, and stay visible in #spoken). Follows the newest game.
-import { Station as S } from "./station.js";
+import { Station as S, showLastCall } from "./station.js";
 
 const root = document.getElementById("station");
 const lang = S.strings.lang;
@@ -29,28 +29,7 @@ function speak(text) {
 }
 
 function renderHero() {
-  const s = S.state;
-  if (!s) return;
-  const big = document.getElementById("last-call");
-  big.innerHTML = "";
-  if (s.last) {
-    const number = document.createElement("span");
-    number.className = "number";
-    number.textContent = s.last.ball;
-    if (s.last.call !== String(s.last.ball)) { // "N 31": a letter (a 90-ball call is the number)
-      const letter = document.createElement("span");
-      letter.className = "letter l-" + s.last.call[0];
-      letter.textContent = s.last.call[0];
-      big.append(letter);
-    }
-    big.append(number);
-  } else {
-    const w = document.createElement("span");
-    w.className = "waiting";
-    w.textContent = S.strings.ready;
-    big.append(w);
-  }
-  document.getElementById("spoken").textContent = s.spoken ? s.spoken[lang] : "";
+  showLastCall(document.getElementById("last-call"), document.getElementById("spoken"));
 }
 
 S.onChange((kind, data) => {

@@ -2,7 +2,7 @@
 // for them (by letter, or by tens in a 90-ball game, the columns of a ticket), kept live by
 // station.js. Follows the newest game, as the big screen does.
 import { el } from "/web/static/dom.js";
-import { Station as S } from "./station.js";
+import { Station as S, showLastCall } from "./station.js";
 
 // A call with a letter ("N 31") is grouped under its letter, a call that is only its number
 // (90 balls) under its ten, as a ticket's columns hold them: 1-9, 10-19 ... 80-90.
@@ -24,15 +24,7 @@ function groups(s) {
 function render() {
   const s = S.state;
   if (!s) return;
-  const big = document.getElementById("last-call");
-  big.textContent = "";
-  if (s.last) {
-    if (lettered(s.last)) big.append(el("span", "letter l-" + s.last.call[0], s.last.call[0]));
-    big.append(el("span", "number", String(s.last.ball)));
-  } else {
-    big.append(el("span", "waiting", S.strings.ready));
-  }
-  document.getElementById("spoken").textContent = s.spoken ? s.spoken[S.strings.lang] : "";
+  showLastCall(document.getElementById("last-call"), document.getElementById("spoken"));
   const box = document.getElementById("called");
   box.textContent = "";
   if (!s.calls.length) { box.append(el("p", "hint", S.strings.none_yet)); return; }

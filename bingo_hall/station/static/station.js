@@ -1,6 +1,7 @@
 // Shared by the caller and display pages (an ES module): the game state kept from the live
 // events (SSE), and the parts of the page both show (Tabla Confrontadora, counts, recent calls,
 // commitment). Other areas' partials import Station and listen to the stream with Station.listen.
+import { el } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 
 const root = document.getElementById("station");
@@ -115,6 +116,23 @@ Station.render = function () {
     });
   }
 };
+
+// The last call large, as the big screen and a phone's /join show it: its letter ("N 31"; a
+// 90-ball call is only its number), then its number, or "Ready" before the first ball; and its
+// words in the page's language (#spoken).
+export function showLastCall(big, spoken) {
+  const s = Station.state;
+  if (!s) return;
+  big.textContent = "";
+  if (s.last) {
+    const c = s.last;
+    if (c.call !== String(c.ball)) big.append(el("span", "letter l-" + c.call[0], c.call[0]));
+    big.append(el("span", "number", String(c.ball)));
+  } else {
+    big.append(el("span", "waiting", strings.ready));
+  }
+  if (spoken) spoken.textContent = s.spoken ? s.spoken[strings.lang] : "";
+}
 
 // Listeners other areas' partials add with Station.listen(kind, fn): fn gets the event's data.
 // live.js keeps them, so that a fresh stream (after the station refused or lost us) gets them too;
