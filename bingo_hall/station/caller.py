@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 
 from ..errors import KitError
 from ..manifest import parse_deck
-from ..variants import STRIPS
+from ..variants import STRIPS, variant_for
 from ..web.db import get_db
 from ..web.errors import RequestError, translated
 from ..web.security import local_path
@@ -26,7 +26,7 @@ from .decks import list_decks, store_deck
 from .games import get_game, newest_active_game, snapshot, start_game
 from .hall_settings import load as hall_settings
 from .requests import NewGame
-from .variants import KINDS, game_kind
+from .variants import PLAY, game_kind
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
 
@@ -85,9 +85,12 @@ def new():
         except RequestError as exc:
             error, status = exc.message(), exc.status
     active = newest_active_game(conn)
-    strips = KINDS[STRIPS.key].plans()  # the kit's 90-ball plans, then the host's own
+    decks = list_decks(conn)
+    offered = {variant_for(d["game"]) for d in decks}
+    # the kit's 90-ball plans, then the host's own, when a deck of strips is loaded
+    strips = PLAY[STRIPS].plans() if STRIPS in offered else ()
     return render_template(
-        "caller/new.html", decks=list_decks(conn), error=error, active=active, plans90=strips
+        "caller/new.html", decks=decks, error=error, active=active, plans90=strips
     ), status
 
 

@@ -253,9 +253,10 @@ def _demo_pdf(deck, folder: Path, port: int, lang: str) -> str:
 def audit(seed, public_input, calls, balls):
     """Print a finished game's commitment and draw order, and optionally check its calls."""
     from ..draw import audit_round, commitment, draw_order, parse_seed
+    from ..variants import ball_counts
     from .spoken import call_label
 
-    if balls not in ("75", "90"):
+    if balls not in ball_counts():
         raise KitError("--balls is 75 or 90, not %(balls)r", balls=balls)
     count = int(balls)
     key = parse_seed(seed)

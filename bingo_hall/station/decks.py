@@ -64,7 +64,8 @@ def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             "free_centre": bool(r["free_centre"]),
             "cards": r["cards"],
             "game": r["game"],  # 75, or 90 for strips (the manifest's `game`)
-            "kind": variant_for(r["game"]).key,  # "cards" or "strips": what the form offers
+            "kind": variant_for(r["game"]).key,  # "cards" or "strips"
+            "layout": variant_for(r["game"]).layout,  # the new-game form's part for it
             "added": r["added"],
         }
         for r in rows

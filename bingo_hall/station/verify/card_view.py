@@ -32,6 +32,7 @@ from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE, Card
 from ...prize_rules import CountRule, RowsRule, Rule
 from ...tickets import ROW_NAMES, Ticket
+from ...variants import CARDS, STRIPS
 from ..model import Game
 from ..state import station_state
 from .judged import CardCheck, TicketCheck
@@ -85,7 +86,7 @@ def follow_card(checked: CardCheck, awards: CardAwards) -> dict[str, Any]:
         for cell in p.cells:
             cleared[_index(cell)] = max(cleared.get(_index(cell), 0), p.after_call)
     return {
-        "layout": "card",  # the variant's layout (ClaimsKind.layout), as the screens name it
+        "layout": CARDS.layout,  # the variant's layout, the key of card.js's VIEWS
         "game": checked.game_id,
         "serial": card.serial,
         "round": checked.round,
@@ -123,7 +124,7 @@ def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
     rules = checked.rules
     prizes = rules.prizes if rules is not None else (checked.prize,)
     return {
-        "layout": "ticket",
+        "layout": STRIPS.layout,
         "game": checked.game_id,
         "serial": checked.serial,
         "round": checked.round,

@@ -15,7 +15,7 @@ from ... import claims as rules
 from ...cards import LINE_NAMES, Card
 from ...errors import KitError
 from ...tickets import Ticket
-from ...variants import CARDS, STRIPS, Variant
+from ...variants import CARDS, STRIPS, ByVariant, Cards75, Strips90, Variant
 from ...web.errors import Conflict, RequestError
 from .. import games
 from ..events import BoardChanged, PrizeChanged, ScoresChanged
@@ -44,10 +44,10 @@ class Judged:
 class ClaimsKind(ABC):
     """One variant's claims, pages and awards."""
 
+    variant: ClassVar[Variant[Any]]
     card_page: ClassVar[str]
     card_fragment: ClassVar[str]
     shown_table: ClassVar[str]  # its table on the hall screens (GET /api/games/<id>/shown/<key>)
-    layout: ClassVar[str]  # what the screens draw a shown verdict as (claimshow.js)
     #: the event that carries the scores or prizes after a claim (given `board()`)
     board_event: ClassVar[type[BoardChanged]]
     shown_extra: ClassVar[dict[str, Any]] = {}  # what else a shown verdict says of its kind
@@ -121,7 +121,7 @@ class ClaimsKind(ABC):
         the penalty."""
         return {
             "source": "claim" if claim else "check",
-            "layout": self.layout,
+            "layout": self.variant.layout,  # what the screens draw it as (claimshow.js VIEWS)
             **self.shown_extra,
             "serial": verdict["serial"],
             "round": round,
@@ -136,10 +136,10 @@ class CardClaims(ClaimsKind):
     """75 balls: a claim names its line (or not), a false one costs the line's markers, and the
     round is settled by `claims.settle` (docs/claims.md)."""
 
+    variant = CARDS
     card_page = "verify/card.html"
     card_fragment = "verify/_card_fragment.html"
     shown_table = "verify/_card_shown.html"
-    layout = "card"
     board_event = ScoresChanged
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Card) -> CardCheck:
@@ -240,10 +240,10 @@ class StripClaims(ClaimsKind):
     """90 balls: a claim names a prize that can be won now (the one being played, or any open
     prize of Tambola), which the first valid claims share; a false claim costs nothing."""
 
+    variant = STRIPS
     card_page = "verify/ticket.html"
     card_fragment = "verify/_ticket_fragment.html"
     shown_table = "verify/_ticket_shown.html"
-    layout = "ticket"
     board_event = PrizeChanged
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
@@ -302,12 +302,14 @@ class StripClaims(ClaimsKind):
         return prizes.awarded(conn, round_id)
 
 
-#: the claims side of each variant, by `Variant.key`
-CLAIMS: dict[str, ClaimsKind] = {"cards": CardClaims(), "strips": StripClaims()}
+#: the claims side of each variant, by the variant's class
+CLAIMS: ByVariant[ClaimsKind] = ByVariant(
+    "station.verify.variants.CLAIMS", {Cards75: CardClaims(), Strips90: StripClaims()}
+)
 
 
 def claims_of(variant: Variant[Any]) -> ClaimsKind:
-    return CLAIMS[variant.key]
+    return CLAIMS[variant]
 
 
 def claims_kind(game: Game) -> ClaimsKind:

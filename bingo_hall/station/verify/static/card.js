@@ -18,11 +18,14 @@ if (root && root.dataset.game && stateEl && window.EventSource) {
   start(JSON.parse(stateEl.textContent), JSON.parse(document.getElementById("card-words").textContent));
 }
 
+// The page's view of each variant, by the layout the station names (`Variant.layout`).
+const VIEWS = { card: cardView, ticket: ticketView };
+
 function plural(forms, n) { return fill(forms[n === 1 ? 0 : 1], { n }); }
 
 function start(s, w) {
   const target = document.getElementById("verdict");
-  const view = s.layout === "ticket" ? ticketView(s, w, target) : cardView(s, w, target);
+  const view = VIEWS[s.layout](s, w, target);
   let shouting = !!target.querySelector("[data-shout]");
 
   function show() {
