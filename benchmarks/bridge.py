@@ -178,7 +178,14 @@ def http(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="75 draws each")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.games = 1
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as tmp:
         for name, fn in (("embedded", embedded), ("http", http)):

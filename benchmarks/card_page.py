@@ -31,7 +31,14 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=200)
     ap.add_argument("--balls", type=int, choices=(75, 90), default=75)
     ap.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    ap.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
+    )
     args = ap.parse_args()
+    if args.smoke:
+        args.pages = 5
     folder = tempfile.mkdtemp(prefix="card-page-")
     app = create_app(
         {"DATABASE": f"{folder}/s.sqlite", "SECRET_KEY": "bench", "CALLER_PIN": PIN},

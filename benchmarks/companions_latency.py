@@ -40,7 +40,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--phones", type=int, default=4)
     ap.add_argument("--hands", type=int, default=60)
+    ap.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
+    )
     args = ap.parse_args()
+    if args.smoke:
+        args.phones, args.hands = 2, 3
     tmp = Path(tempfile.mkdtemp())
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -449,7 +449,14 @@ def main() -> None:
     p.add_argument(
         "--no-browser", dest="browser", action="store_false", help="no real Chromium page"
     )
+    p.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
+    )
     args = p.parse_args()
+    if args.smoke:
+        args.phones, args.browser = "5", False
     try:
         import uvloop
     except ImportError:

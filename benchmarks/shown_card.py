@@ -118,7 +118,14 @@ def main() -> None:
     p.add_argument("--checks", type=int, default=40)
     p.add_argument("--reloads", type=int, default=5)
     p.add_argument("--station-root", default=None, help="the checkout whose station is served")
+    p.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
+    )
     args = p.parse_args()
+    if args.smoke:
+        args.checks, args.reloads = 2, 1
     print(f"load average before: {load()}")
     run(args)
 

@@ -468,7 +468,15 @@ def main() -> None:
     p.add_argument(
         "--screens", default=None, help="ramp: comma-separated screen counts, e.g. 250,500,1000"
     )
-    asyncio.run(run(p.parse_args()))
+    p.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
+    )
+    args = p.parse_args()
+    if args.smoke:
+        args.clients, args.draws, args.pollers, args.workers = 10, 3, 2, 1
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -469,7 +469,7 @@ def _whole(value: Any, low: int, high: int, what: str, fail: Any) -> int:
             low=low,
             high=high,
         )
-    return value
+    return int(value)
 
 
 def _row(value: Any, what: str, fail: Any) -> int:
