@@ -216,6 +216,7 @@ _BRANCHES = re.compile(
             r"[(\[]\s*['\"]?75['\"]?\s*,\s*['\"]?90\b",  # GAMES = (75, 90), Choice(["75", "90"])
             r"isinstance\([^)]*,\s*\(?\s*(?:Card|Ticket|Strip)\b",  # isinstance(t, Ticket)
             r"\blayout\s*[!=]==?",  # layout == "ticket", s.layout === "ticket"
+            r"\blayout['\"]?\s*[:=]\s*['\"](?:card|ticket)\b",  # "layout": "card", named by hand
             r"[!=]==?\s*['\"](?:card|ticket|cards|strips)['\"]",  # == 'strips'
             r"equalto['\"]?\s*,\s*['\"]?(?:75|90|card|ticket|cards|strips)\b",  # equalto 90
             r"\bis_ninety\b",
@@ -264,6 +265,8 @@ def _branches_on_the_variant(path: Path, text: str) -> list[str]:
         "{% if games | selectattr('balls', 'equalto', 90) | list %}",
         "{% if d.kind == 'strips' %}",
         "if game.is_ninety:",
+        '        "layout": "card",  # the variant\'s layout, named by hand',
+        '    layout = "ticket"',
         "    ALTER TABLE games ADD COLUMN balls INTEGER CHECK (balls IN (75, 90, 80));",
     ],
 )
