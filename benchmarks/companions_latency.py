@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import requests
+from _smoke import add_smoke
 
 from companions import burako
 
@@ -40,11 +41,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--phones", type=int, default=4)
     ap.add_argument("--hands", type=int, default=60)
-    ap.add_argument(
-        "--smoke",
-        action="store_true",
-        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
-    )
+    add_smoke(ap)
     args = ap.parse_args()
     if args.smoke:
         args.phones, args.hands = 2, 3

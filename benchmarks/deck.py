@@ -3,9 +3,10 @@
 Run: .venv/bin/python benchmarks/deck.py [--smoke]
 """
 
-import argparse
 import statistics
 import time
+
+from _smoke import smoke_only
 
 from bingo_hall.deck import generate_deck
 
@@ -20,13 +21,7 @@ def median_time(n: int, free: bool, runs: int = 7) -> float:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--smoke",
-        action="store_true",
-        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
-    )
-    smoke = parser.parse_args().smoke
+    smoke = smoke_only(__doc__)
     sizes = [(100, False)] if smoke else [(100, False), (1000, False), (3003, False), (1365, True)]
     for n, free in sizes:
         t = median_time(n, free, runs=1 if smoke else 7)

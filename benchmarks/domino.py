@@ -4,10 +4,11 @@ post): 60 hands, 240 entries. Median and p95 of 200 runs.
 Run: .venv/bin/python benchmarks/domino.py [--smoke]
 """
 
-import argparse
 import random
 import statistics
 import time
+
+from _smoke import smoke_only
 
 from companions.domino_bingo import TILES, replay
 
@@ -26,13 +27,7 @@ def long_table(hands: int = 60, seed: int = 9) -> list[dict]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--smoke",
-        action="store_true",
-        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
-    )
-    smoke = parser.parse_args().smoke
+    smoke = smoke_only(__doc__)
     entries = long_table(hands=5 if smoke else 60)
     runs = 3 if smoke else 200
     times = []

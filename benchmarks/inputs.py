@@ -12,6 +12,8 @@ import argparse
 import statistics
 import time
 
+from _smoke import add_smoke
+
 from bingo_hall.manifest import new_deck
 from bingo_hall.web.config import HallConfig
 from bingo_hall.web.errors import RequestError
@@ -41,11 +43,7 @@ def refused(raw: bytes) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument(
-        "--smoke",
-        action="store_true",
-        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
-    )
+    add_smoke(parser)
     args = parser.parse_args()
     runs = 1 if args.smoke else args.runs
     deck = new_deck(100 if args.smoke else 3003, seed="bench", name="Bench").to_json().encode()

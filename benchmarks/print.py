@@ -10,10 +10,11 @@ Target: <= 8 s wall on a 2-core machine and <= 3 KB per card. Median of 3 runs e
 Run: .venv/bin/python benchmarks/print.py [--smoke]
 """
 
-import argparse
 import os
 import statistics
 import time
+
+from _smoke import smoke_only
 
 from bingo_hall.manifest import new_deck
 from bingo_hall.printing import deck_pdf, render_deck_pdf
@@ -31,13 +32,7 @@ def timed(deck, runs: int = 3, **kwargs) -> tuple[float, int]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--smoke",
-        action="store_true",
-        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
-    )
-    smoke = parser.parse_args().smoke
+    smoke = smoke_only(__doc__)
     runs = 1 if smoke else 3
     deck = new_deck(40 if smoke else 3003, seed="benchmark", name="Benchmark")
     n = len(deck.cards)

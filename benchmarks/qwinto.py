@@ -6,10 +6,11 @@ entry at the end of a game. Median and p95 of 50 runs per game.
 Run: .venv/bin/python benchmarks/qwinto.py [--smoke]
 """
 
-import argparse
 import random
 import statistics
 import time
+
+from _smoke import smoke_only
 
 from companions.qwinto import BOXES_PER_ROW, COLOURS, Sheet, replay
 
@@ -43,13 +44,7 @@ def random_game(players: list[str], seed: int) -> list[dict]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--smoke",
-        action="store_true",
-        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
-    )
-    smoke = parser.parse_args().smoke
+    smoke = smoke_only(__doc__)
     runs = 3 if smoke else 50
     for seed in (1,) if smoke else (1, 2, 3):
         entries = random_game(PLAYERS, seed)

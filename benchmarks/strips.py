@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _smoke import add_smoke
+
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.printing import render_deck_pdf
 from bingo_hall.rng import seed_bytes
@@ -82,11 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--compare", type=Path, help="a local checkout of BingoTicketGen")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument(
-        "--smoke",
-        action="store_true",
-        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
-    )
+    add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
         args.runs = 1

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
+BENCHMARKS = sorted(p for p in (ROOT / "benchmarks").glob("*.py") if not p.name.startswith("_"))
 NEEDS_ROOT = {"guests.py"}  # a network namespace for the guests (ip netns)
 AT_ONCE = 3
 LIMIT_S = 300
