@@ -12,14 +12,14 @@
 import { el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 
+// The page's view of each variant, by the layout the station names (`Variant.layout`).
+const VIEWS = { card: cardView, ticket: ticketView };
+
 const root = document.getElementById("verify");
 const stateEl = document.getElementById("card-state");
 if (root && root.dataset.game && stateEl && window.EventSource) {
   start(JSON.parse(stateEl.textContent), JSON.parse(document.getElementById("card-words").textContent));
 }
-
-// The page's view of each variant, by the layout the station names (`Variant.layout`).
-const VIEWS = { card: cardView, ticket: ticketView };
 
 function plural(forms, n) { return fill(forms[n === 1 ? 0 : 1], { n }); }
 
