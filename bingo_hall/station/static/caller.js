@@ -70,12 +70,16 @@ function enter(ball) {
 function updateButtons() {
   const s = S.state;
   const open = s.status === "active";
-  if (drawBtn) drawBtn.disabled = busy || !open || s.left === 0;
+  // dim when the station would refuse a ball: the round won (until Next round), none left
+  if (drawBtn) drawBtn.disabled = busy || !open || s.left === 0 || s.draw_open === false;
   document.querySelectorAll("#undo button, #next-round, #end-game, #manual button").forEach((b) => { b.disabled = !open; });
   const title = document.querySelector("#last-call");
   title.textContent = s.last ? s.last.call : "–";
 }
 S.onChange(updateButtons);
+// an award (the board's event) or a new round changes whether a ball may be drawn: the
+// snapshot says so again
+for (const kind of ["scores", "prize", "round"]) S.listen(kind, () => refresh());
 
 if (drawBtn) drawBtn.addEventListener("click", draw);
 document.addEventListener("keydown", (ev) => {
