@@ -65,18 +65,21 @@ def test_the_caller_page_follows_a_won_round_draw_dims_and_next_round_asks_for_r
     status = page.locator("#autodraw-status")
     expect(status).to_contain_text("a ball every 60 s")
     draw = page.locator("#draw")
-    expect(draw).to_be_enabled()
+    expect(draw).to_have_attribute("data-refused", "no")
     # the Maestro awards card 1's bingo (from another tab, or the API): the page follows
     assert hall.post(f"/api/games/{gid}/claims", {"serial": 1}).status_code == 201
     assert hall.post(f"/api/games/{gid}/award").status_code == 200
     expect(status).to_contain_text("the round is won")
-    expect(draw).to_be_disabled()  # the station refuses a ball until Next round
-    assert hall.post(f"/api/games/{gid}/draw", {}).status_code == 409  # as the button says
+    # the station refuses a ball until Next round: Draw is dim, and a press says why
+    expect(draw).to_have_attribute("data-refused", "yes")
+    assert float(draw.evaluate("b => getComputedStyle(b).opacity")) < 0.6
+    draw.click()
+    expect(page.locator("#message")).to_contain_text("Next round")
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#next-round")
     expect(status).to_contain_text("the new round is ready")
     expect(status).not_to_contain_text("Next round")
-    expect(draw).to_be_enabled()
+    expect(draw).to_have_attribute("data-refused", "no")
     page.keyboard.press("Space")  # resumes in the new round
     expect(status).to_contain_text(re.compile(r"a ball every 60 s · next in \d+ s"))
     page.click("#autodraw-stop")

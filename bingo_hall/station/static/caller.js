@@ -70,8 +70,10 @@ function enter(ball) {
 function updateButtons() {
   const s = S.state;
   const open = s.status === "active";
-  // dim when the station would refuse a ball: the round won (until Next round), none left
-  if (drawBtn) drawBtn.disabled = busy || !open || s.left === 0 || s.draw_open === false;
+  if (drawBtn) drawBtn.disabled = busy || !open || s.left === 0;
+  // dim when the station would refuse a ball (the round won, until Next round); still pressable,
+  // so a press says why
+  if (drawBtn) drawBtn.dataset.refused = s.draw_open === false ? "yes" : "no";
   document.querySelectorAll("#undo button, #next-round, #end-game, #manual button").forEach((b) => { b.disabled = !open; });
   const title = document.querySelector("#last-call");
   title.textContent = s.last ? s.last.call : "–";
