@@ -260,3 +260,13 @@ def test_a_hall_name_cut_on_small_cards_prints_whole_on_the_one_card_template(tm
     assert hall not in small and "too long" in small_err  # four to a page: no room, and said so
     big, big_err = texts["classic-1"]
     assert hall in big and "too long" not in big_err  # the poster card has the room: used
+
+
+def test_an_english_kit_names_its_tokens_in_english_and_a_spanish_one_in_spanish(tmp_path):
+    titles = {}
+    for lang in ("en", "es"):
+        out = tmp_path / f"kit-{lang}.pdf"
+        main(["kit", "-o", str(out), "--lang", lang])
+        titles[lang] = open_pdf(out.read_bytes())[1].get_textpage().get_text_range()
+    assert "Calling tokens" in titles["en"] and "ficha" not in titles["en"].lower()
+    assert "Fichas" in titles["es"] and "token" not in titles["es"].lower()
