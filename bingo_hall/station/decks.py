@@ -32,7 +32,14 @@ def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> De
         "INSERT INTO decks (deck_id, name, free_centre, cards, manifest) VALUES (?, ?, ?, ?, ?)",
         (deck.deck_id, deck.name, int(deck.free_centre), len(deck.cards), manifest),
     )
+    tell_deck_listeners(deck)
     return deck
+
+
+def tell_deck_listeners(deck: Deck[Any]) -> None:
+    """A deck was loaded or a game starts on it: its card pages are drawn ahead of need."""
+    for listener in list(station_state().deck_listeners):
+        listener(deck)
 
 
 def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck[Any]:
