@@ -13,7 +13,6 @@ import urllib.request
 import pytest
 from flask import template_rendered
 from playwright.sync_api import expect
-from testkit import marked_card
 
 from bingo_hall.app import create_app
 from bingo_hall.manifest import new_deck
