@@ -12,6 +12,8 @@ import json
 import sqlite3
 from typing import Any
 
+from flask import has_app_context
+
 from ..manifest import Deck, deck_from_dict
 from ..variants import variant_for
 from ..web.errors import Conflict, NotFound
@@ -37,7 +39,10 @@ def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> De
 
 
 def tell_deck_listeners(deck: Deck[Any]) -> None:
-    """A deck was loaded or a game starts on it: its card pages are drawn ahead of need."""
+    """A deck was loaded or a game starts on it: its card pages are drawn ahead of need. (Not
+    when `serve` loads its decks before the station runs: nothing listens yet.)"""
+    if not has_app_context():
+        return
     for listener in list(station_state().deck_listeners):
         listener(deck)
 

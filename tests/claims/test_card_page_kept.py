@@ -147,8 +147,11 @@ def test_a_deck_is_drawn_ahead_of_need_in_a_worker_process(app, client, rendered
     deck = new_deck(8, seed="drawn ahead", name="Ahead")
     card_pages.start(app, create_app)
     try:
-        hall = Hall(client, deck)
-        for future in card_pages.predraw(app, deck):  # what loading it started, done
+        futures = card_pages.predraw(app, deck)  # what loading a deck starts
+        assert len(futures) == 2  # a task per language (8 cards)
+        hall = Hall(client, deck)  # loading it: drawn already, not again
+        assert card_pages.predraw(app, deck) == []
+        for future in futures:
             future.result(timeout=120)
         pages = CardPages.of(app)
         assert pages.tables.count(deck.deck_id, "en") == pages.tables.count(deck.deck_id, "es") == 8

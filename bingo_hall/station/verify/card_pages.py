@@ -126,6 +126,9 @@ class CardPages:
         self.shells: dict[tuple[Any, ...], Shell] = {}
         self.now: dict[str, DeckNow] = {}
         self._building = threading.Lock()
+        #: (deck id, language) -> tasks of the worker process still drawing its tables
+        self.drawing: dict[tuple[str, str], int] = {}
+        self.drawing_lock = threading.Lock()
         self.drawn = 0  # tables drawn in this process (tests read it)
         self.loop_answers = 0  # pages answered on the event loop
 
@@ -363,23 +366,33 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
     manifest = deck.to_json()
     futures: list[Future] = []
     for lang in LANGUAGES:
-        if pages.tables.count(deck_id, lang) >= len(serials):
-            continue
-        for i in range(0, len(serials), PREDRAW_CHUNK):
-            chunk = serials[i : i + PREDRAW_CHUNK]
+        key = (deck_id, lang)
+        with pages.drawing_lock:
+            if key in pages.drawing or pages.tables.count(deck_id, lang) >= len(serials):
+                continue  # being drawn (a deck loaded, then its game started), or drawn
+            chunks = [serials[i : i + PREDRAW_CHUNK] for i in range(0, len(serials), PREDRAW_CHUNK)]
+            pages.drawing[key] = len(chunks)
+        for chunk in chunks:
             try:
                 fut = pool.submit(_in_worker, factory, manifest, lang, chunk)
             except RuntimeError:  # the pool was stopped meanwhile
+                pages.drawing.pop(key, None)
                 return futures
-            fut.add_done_callback(_keep(pages, deck_id, lang))
+            fut.add_done_callback(_keep(pages, key))
             futures.append(fut)
     return futures
 
 
-def _keep(pages: CardPages, deck_id: str, lang: str) -> Callable[[Future], None]:
+def _keep(pages: CardPages, key: tuple[str, str]) -> Callable[[Future], None]:
     def done(fut: Future) -> None:
         if not fut.cancelled() and fut.exception() is None:
-            pages.tables.put(deck_id, lang, fut.result())
+            pages.tables.put(key[0], key[1], fut.result())
+        with pages.drawing_lock:
+            left = pages.drawing.get(key, 1) - 1
+            if left <= 0:
+                pages.drawing.pop(key, None)
+            else:
+                pages.drawing[key] = left
 
     return done
 
