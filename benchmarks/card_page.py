@@ -21,7 +21,6 @@ reader can compare runs made on different machines.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
