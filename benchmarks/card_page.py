@@ -45,6 +45,7 @@ from bingo_hall.station.verify.card_pages import CardPages  # noqa: E402
 from bingo_hall.web.i18n import LANGUAGES  # noqa: E402
 
 STATIC = ROOT / "bingo_hall" / "web" / "static"
+QUIET_DRAWS = 20  # the Maestro's draws with nothing drawn meanwhile, to compare with
 
 
 def make_deck(balls: int, cards: int):
@@ -64,6 +65,12 @@ def ahead_of_need(deck, balls: int) -> dict[str, float]:
     card_pages.start(app, create_app)
     try:
         client = app.test_client()
+        small = Caller(client, new_deck(12, seed="before"))
+        r = small.post("/api/games", {"deck_id": small.deck.deck_id})
+        left = iter(range(QUIET_DRAWS))  # the worker made, the small deck's tables drawn
+        maestro_draws(small, r.get_json()["game_id"], lambda: next(left, None) is not None)
+        left = iter(range(QUIET_DRAWS))
+        alone = maestro_draws(small, r.get_json()["game_id"], lambda: next(left, None) is not None)
         t0 = time.perf_counter()
         hall = Caller(client, deck)
         r = hall.post("/api/games", {"deck_id": deck.deck_id})  # drawn by the station
@@ -72,16 +79,11 @@ def ahead_of_need(deck, balls: int) -> dict[str, float]:
         started = time.perf_counter() - t0
         pages = CardPages.of(app)
         n = len(deck.cards)
-        draws = []
-        while any(pages.tables.count(deck.deck_id, lang) < n for lang in LANGUAGES):
-            t = time.perf_counter()
-            r = hall.post(f"/api/games/{gid}/draw", {})
-            if r.status_code == 409:  # every ball called: the next round
-                hall.post(f"/api/games/{gid}/rounds", {})
-            else:
-                assert r.status_code == 200, r.get_json()
-                draws.append(time.perf_counter() - t)
-            time.sleep(0.2)
+        draws = maestro_draws(
+            hall,
+            gid,
+            lambda: any(pages.tables.count(deck.deck_id, lang) < n for lang in LANGUAGES),
+        )
         took = time.perf_counter() - t0
         return {
             "drawn_s": took,
@@ -90,9 +92,26 @@ def ahead_of_need(deck, balls: int) -> dict[str, float]:
             "draw_p50_ms": percentile(draws, 50) * 1000 if draws else float("nan"),
             "draw_p99_ms": percentile(draws, 99) * 1000 if draws else float("nan"),
             "kept_mb": card_pages.kept_size_mb(pages),
+            "alone_p50_ms": percentile(alone, 50) * 1000,
+            "alone_p99_ms": percentile(alone, 99) * 1000,
         }
     finally:
-        card_pages.stop()
+        card_pages.stop(app)
+
+
+def maestro_draws(hall: Caller, gid: int, more) -> list[float]:
+    """The Maestro draws every 0.2 s (through the app, in this process) while `more()`."""
+    draws: list[float] = []
+    while more():
+        t = time.perf_counter()
+        r = hall.post(f"/api/games/{gid}/draw", {})
+        if r.status_code == 409:  # every ball called: the next round
+            hall.post(f"/api/games/{gid}/rounds", {})
+        else:
+            assert r.status_code == 200, r.get_json()
+            draws.append(time.perf_counter() - t)
+        time.sleep(0.2)
+    return draws
 
 
 def cpu_s(pid: int) -> float:
@@ -186,7 +205,9 @@ def main() -> None:
             f"  run {run + 1}: every table drawn (both languages) {a['drawn_s']:.1f} s after "
             f"the deck was loaded (the game started at {a['started_s']:.1f} s); "
             f"{a['draws']:.0f} draws meanwhile, p50 "
-            f"{a['draw_p50_ms']:.1f} ms, p99 {a['draw_p99_ms']:.1f} ms; kept {a['kept_mb']:.1f} MB"
+            f"{a['draw_p50_ms']:.1f} ms, p99 {a['draw_p99_ms']:.1f} ms (with nothing drawn: "
+            f"p50 {a['alone_p50_ms']:.1f} ms, p99 {a['alone_p99_ms']:.1f} ms); "
+            f"kept {a['kept_mb']:.1f} MB"
         )
         h = over_http(deck, args.balls, args.pages, a["drawn_s"] + 1)
         http.append(h)
@@ -203,7 +224,8 @@ def main() -> None:
 
     print(
         f"medians of {args.runs}: tables drawn in {med(ahead, 'drawn_s'):.1f} s "
-        f"({med(ahead, 'draws'):.0f} draws, p99 {med(ahead, 'draw_p99_ms'):.1f} ms), "
+        f"({med(ahead, 'draws'):.0f} draws, p99 {med(ahead, 'draw_p99_ms'):.1f} ms; "
+        f"{med(ahead, 'alone_p99_ms'):.1f} ms with nothing drawn), "
         f"{med(ahead, 'kept_mb'):.1f} MB kept; card page {med(http, 'kept_ms'):.2f} ms vs "
         f"static file {med(http, 'static_ms'):.2f} ms "
         f"(x{med(http, 'kept_ms') / med(http, 'static_ms'):.2f}); CPU per page "

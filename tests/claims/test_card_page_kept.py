@@ -162,7 +162,7 @@ def test_a_deck_is_drawn_ahead_of_need_in_a_worker_process(app, client, rendered
             assert r.status_code == 200 and f'aria-label="Cartón {serial}"' in r.text
         assert "verify/_card_table.html" not in rendered and pages.drawn == 0
     finally:
-        card_pages.stop()
+        card_pages.stop(app)
 
 
 def _open(phone, url: str) -> None:

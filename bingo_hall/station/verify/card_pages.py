@@ -129,6 +129,7 @@ class CardPages:
         #: (deck id, language) -> tasks of the worker process still drawing its tables
         self.drawing: dict[tuple[str, str], int] = {}
         self.drawing_lock = threading.Lock()
+        self.sent: set[str] = set()  # the decks the worker process was given
         self.drawn = 0  # tables drawn in this process (tests read it)
         self.loop_answers = 0  # pages answered on the event loop
 
@@ -339,10 +340,14 @@ def start(app: Flask, factory: Callable[..., Flask]) -> None:
             predraw(app, get_deck(conn, row["deck_id"]))
 
 
-def stop() -> None:
+def stop(app: Flask | None = None) -> None:
+    """No more worker process (the next `start` makes a new one, which is given the decks
+    again)."""
     global _pool
     with _guard:
         pool, _pool = _pool, None
+    if app is not None:
+        CardPages.of(app).sent.clear()
     if pool is not None:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -363,7 +368,7 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
         return []
     pages, deck_id = CardPages.of(app), deck.deck_id
     serials = [c.serial for c in deck.cards]
-    manifest = deck.to_json()
+    manifest: str | None = None  # the deck, sent to the worker once (it keeps it)
     futures: list[Future] = []
     for lang in LANGUAGES:
         key = (deck_id, lang)
@@ -373,8 +378,12 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
             chunks = [serials[i : i + PREDRAW_CHUNK] for i in range(0, len(serials), PREDRAW_CHUNK)]
             pages.drawing[key] = len(chunks)
         for chunk in chunks:
+            if manifest is None and deck_id not in pages.sent:
+                manifest = deck.to_json()
+                pages.sent.add(deck_id)
             try:
-                fut = pool.submit(_in_worker, factory, manifest, lang, chunk)
+                fut = pool.submit(_in_worker, factory, deck_id, manifest, lang, chunk)
+                manifest = None
             except RuntimeError:  # the pool was stopped meanwhile
                 pages.drawing.pop(key, None)
                 return futures
@@ -402,10 +411,15 @@ _worker_decks: dict[str, Deck[Any]] = {}
 
 
 def _in_worker(
-    factory: Callable[..., Flask], manifest: str, lang: str, serials: list[int]
+    factory: Callable[..., Flask],
+    deck_id: str,
+    manifest: str | None,
+    lang: str,
+    serials: list[int],
 ) -> dict[int, str]:
     """In the worker: the tables of `serials` in `lang`, drawn by an app of the worker's own (an
-    empty station in a folder of its own: the same templates and catalogs)."""
+    empty station in a folder of its own: the same templates and catalogs). The deck's
+    `manifest` comes with its first task only (one worker takes the tasks in order)."""
     global _worker_app
     import json
 
@@ -415,10 +429,9 @@ def _in_worker(
             {"DATABASE": os.path.join(folder, "tables.sqlite"), "SECRET_KEY": "tables"},
             instance_path=folder,
         )
-    data = json.loads(manifest)
-    deck = _worker_decks.get(data["deck_id"])
-    if deck is None:
-        deck = _worker_decks[data["deck_id"]] = deck_from_dict(data)
+    if manifest is not None:
+        _worker_decks[deck_id] = deck_from_dict(json.loads(manifest))
+    deck = _worker_decks[deck_id]
     kind = claims_of(deck.variant)
     with _worker_app.test_request_context(f"/?lang={lang}"):
         return {s: draw_table(kind, deck.card(s)) for s in serials}
