@@ -138,7 +138,10 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
         for note in notes:
             click.echo(f"  {note}")
         click.echo("Press Ctrl+C to stop.", nl=True)
-        server.run()
+        try:
+            server.run()
+        finally:
+            card_pages.stop(app)  # a deck being drawn does not hold the exit
 
 
 _common = [

@@ -349,7 +349,11 @@ def stop(app: Flask | None = None) -> None:
     if app is not None:
         CardPages.of(app).sent.clear()
     if pool is not None:
+        # a deck being drawn must not hold the station's exit: its worker is ended, not awaited
+        workers = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
 
 
 def _lower_priority() -> None:
