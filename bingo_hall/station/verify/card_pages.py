@@ -64,6 +64,8 @@ from .variants import ClaimsKind, claims_of
 
 #: what the kept tables may hold: a 3003-card deck in two languages takes about 21 MB
 KEPT_TABLES_BYTES = 48 * 1024 * 1024
+#: cards whose facts (as JSON) are kept at most; past it all are made again as asked
+CARD_JSON_KEPT = 8000
 #: cards drawn per task of the worker process (its results come back a part at a time)
 PREDRAW_CHUNK = 250
 
@@ -82,6 +84,12 @@ class DeckNow:
     facts: Any
     round: int
     state: str
+    facts_key: str = ""  # the facts as text: a card's facts are kept while it is the same
+    words: tuple[Any, ...] = ()  # what the page's words depend on (card_view.words_key)
+
+    @property
+    def game_id(self) -> int | None:
+        return None if self.game is None else self.game.game_id
 
     def fresh(self, published: int, now: float) -> bool:
         return self.published == published and now - self.when < SNAPSHOT_MAX_AGE_S
@@ -125,6 +133,7 @@ class CardPages:
         self.tables = KeptTables()
         self.shells: dict[tuple[Any, ...], Shell] = {}
         self.now: dict[str, DeckNow] = {}
+        self.card_json: dict[tuple[Any, ...], str] = {}  # each card's facts, as JSON
         self._building = threading.Lock()
         #: (deck id, language) -> tasks of the worker process still drawing its tables
         self.drawing: dict[tuple[str, str], int] = {}
@@ -174,15 +183,7 @@ class CardPages:
     ) -> str | None:
         kind = claims_of(deck.variant)
         game = now.game
-        facts = None if game is None else kind.card_facts(game.game_id, now.round, card, now.facts)
-        key = (
-            kind.card_page,
-            lang,
-            deck.deck_id,
-            deck.name,
-            None if game is None else game.game_id,
-            None if facts is None else card_view.words_key(facts, lang),
-        )
+        key = (kind.card_page, lang, deck.deck_id, deck.name, now.game_id, now.words)
         shell = self.shells.get(key)
         table = self.tables.get(deck.deck_id, lang, card.serial)
         if shell is None or table is None:
@@ -191,12 +192,29 @@ class CardPages:
             if table is None:
                 table = self._draw_table(kind, deck, card, lang)
             if shell is None:
+                facts = None
+                if game is not None:
+                    facts = kind.card_facts(game.game_id, now.round, card, now.facts)
                 shell = self.shells[key] = _render_shell(kind, deck, game, now, facts)
         values = page_shell.values(card, path, full)
         values["TABLE"] = table
-        values["CARD"] = "" if facts is None else page_shell.html_json(facts)
+        values["CARD"] = "" if game is None else self._card_json(kind, deck, card, now)
         values["STATE"] = now.state
         return shell.fill(values)
+
+    def _card_json(self, kind: ClaimsKind, deck: Deck[Any], card: Any, now: DeckNow) -> str:
+        """The card's own facts as the page's JSON, kept while the game's facts are the same
+        (its rules, its prize list, who won what: not its calls)."""
+        assert now.game is not None  # a page with a game
+        gid = now.game.game_id
+        key = (deck.deck_id, card.serial, gid, now.round, now.facts_key)
+        text = self.card_json.get(key)
+        if text is None:
+            if len(self.card_json) >= CARD_JSON_KEPT:
+                self.card_json.clear()  # a new game's, or a long night's: made again as asked
+            facts = kind.card_facts(gid, now.round, card, now.facts)
+            text = self.card_json[key] = page_shell.html_json(facts)
+        return text
 
     def _draw_table(self, kind: ClaimsKind, deck: Deck[Any], card: Any, lang: str) -> str:
         table = draw_table(kind, card)
@@ -274,7 +292,10 @@ def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
     kind = claims_of(deck.variant)
     snap = games.snapshot(conn, game.game_id)
     facts = kind.page_facts(conn, game)
-    return DeckNow(published, when, house, game, facts, snap["round"], page_shell.html_json(snap))
+    rnd = snap["round"]
+    words = card_view.words_key(kind.card_facts(game.game_id, rnd, deck.cards[0], facts), "")
+    state = page_shell.html_json(snap)
+    return DeckNow(published, when, house, game, facts, rnd, state, repr(facts), words[1:])
 
 
 def _render_shell(
