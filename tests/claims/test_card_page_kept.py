@@ -8,6 +8,7 @@ page (checked in a browser whose live stream is cut off, so only the page's own 
 from __future__ import annotations
 
 import re
+import urllib.error
 import urllib.request
 
 import pytest
@@ -219,3 +220,35 @@ def test_each_change_of_the_game_gives_the_right_page(client, live_server, phone
     _open(phone, url.replace("lang=en", "lang=es"))  # a language switch
     expect(phone.locator(".vfacts").first).to_contain_text("Ronda 2")
     expect(phone.locator("h1")).to_contain_text("Cartón 5")
+
+
+def test_what_a_guest_sends_to_a_kept_page_never_breaks_it(app, client, live_server):
+    """The event loop reads the request's own parts (path, query, cookie, Accept-Language):
+    odd ones are answered as Flask answers them, never with a 500."""
+    hall = Hall(client)
+    hall.new_game()
+    path = card_path(hall.deck.secret, hall.deck.deck_id, 8)
+    base = live_server.url
+    with urllib.request.urlopen(base + path) as r:  # built once: kept from now on
+        assert r.status == 200
+    asked = [
+        (path, {"Cookie": "a=b; lang=es; =; ;;"}, 200, "Cartón 8"),
+        (path, {"Cookie": 'lang="es'}, 200, "Card 8"),
+        (path, {"Accept-Language": "es;q=abc, *;q=-1, " + "x" * 2000}, 200, "Card 8"),
+        (path + "?lang=xx", {}, 200, "Card 8"),
+        (path + "?lang=es&lang=en", {}, 200, "Cartón 8"),
+        (path[:-2] + "AA", {}, 404, None),
+        (path.replace("/8/", "/999999/"), {}, 404, None),
+        (path.replace("/8/", "/0008/"), {}, 200, "Card 8"),  # the same serial, as Flask reads it
+        (path + "/extra", {}, 404, None),
+    ]
+    for target, headers, status, text in asked:
+        request = urllib.request.Request(base + target, headers=headers)
+        try:
+            with urllib.request.urlopen(request) as r:
+                got, body = r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            got, body = e.code, e.read().decode()
+        assert got == status, (target, headers, got, body[:200])
+        if text:
+            assert f"<h1>{text} <small>" in body, (target, headers)

@@ -38,14 +38,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
 from flask import Flask, render_template
 from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
+from werkzeug.http import parse_accept_header, parse_cookie
 
 from ...manifest import Deck, deck_from_dict
 from ...signing import signature_is_valid
@@ -267,13 +266,8 @@ def _language(scope: dict[str, Any], asked: dict[str, list[str]], house: str | N
     if lang not in LANGUAGES:
         lang = ""
         raw = headers.get(b"cookie")
-        if raw:
-            try:
-                jar = SimpleCookie(raw.decode("latin-1"))
-            except CookieError:
-                jar = SimpleCookie()
-            morsel = jar.get("lang")
-            lang = morsel.value if morsel is not None else ""
+        if raw:  # read as Flask reads it (werkzeug's parser)
+            lang = parse_cookie(raw.decode("latin-1")).get("lang", "")
     if lang in LANGUAGES:
         return lang
     if house in LANGUAGES:
