@@ -30,6 +30,7 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -346,7 +347,10 @@ def start(app: Flask, factory: Callable[..., Flask]) -> None:
     with _guard:
         if _pool is None:
             context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+            _pool = ProcessPoolExecutor(
+                1, mp_context=context, initializer=_worker_start, initargs=(factory,)
+            )
+            _pool.submit(int)  # the worker starts now (its app made), not with the first deck
             _factory = factory
             atexit.register(stop)
     with app.app_context():
@@ -371,11 +375,13 @@ def stop(app: Flask | None = None) -> None:
             worker.terminate()
 
 
-def _lower_priority() -> None:
+def _worker_start(factory: Callable[..., Flask]) -> None:
+    """The worker process, at a lower CPU priority than the station, makes its app."""
     try:
         os.nice(10)
     except (AttributeError, OSError):  # pragma: no cover - Windows has no nice()
         pass
+    _worker_app_of(factory)
 
 
 def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
@@ -389,7 +395,8 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
     serials = [c.serial for c in deck.cards]
     manifest: str | None = None  # the deck, sent to the worker once (it keeps it)
     futures: list[Future] = []
-    for lang in LANGUAGES:
+    house = _house_language()
+    for lang in sorted(LANGUAGES, key=lambda code: code != house):  # the hall's first
         key = (deck_id, lang)
         with pages.drawing_lock:
             if key in pages.drawing or pages.tables.count(deck_id, lang) >= len(serials):
@@ -411,6 +418,14 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
     return futures
 
 
+def _house_language() -> str | None:
+    """The hall's language (most phones open their card in it), when it can be read."""
+    try:
+        return hall_settings.house_language()
+    except (sqlite3.Error, RuntimeError):  # no app, a lost database: any order will do
+        return None
+
+
 def _keep(pages: CardPages, key: tuple[str, str]) -> Callable[[Future], None]:
     def done(fut: Future) -> None:
         if not fut.cancelled() and fut.exception() is None:
@@ -429,6 +444,17 @@ _worker_app: Flask | None = None
 _worker_decks: dict[str, Deck[Any]] = {}
 
 
+def _worker_app_of(factory: Callable[..., Flask]) -> Flask:
+    global _worker_app
+    if _worker_app is None:
+        folder = tempfile.mkdtemp(prefix="bingo-hall-tables-")
+        _worker_app = factory(
+            {"DATABASE": os.path.join(folder, "tables.sqlite"), "SECRET_KEY": "tables"},
+            instance_path=folder,
+        )
+    return _worker_app
+
+
 def _in_worker(
     factory: Callable[..., Flask],
     deck_id: str,
@@ -439,20 +465,14 @@ def _in_worker(
     """In the worker: the tables of `serials` in `lang`, drawn by an app of the worker's own (an
     empty station in a folder of its own: the same templates and catalogs). The deck's
     `manifest` comes with its first task only (one worker takes the tasks in order)."""
-    global _worker_app
     import json
 
-    if _worker_app is None:
-        folder = tempfile.mkdtemp(prefix="bingo-hall-tables-")
-        _worker_app = factory(
-            {"DATABASE": os.path.join(folder, "tables.sqlite"), "SECRET_KEY": "tables"},
-            instance_path=folder,
-        )
+    app = _worker_app_of(factory)
     if manifest is not None:
         _worker_decks[deck_id] = deck_from_dict(json.loads(manifest))
     deck = _worker_decks[deck_id]
     kind = claims_of(deck.variant)
-    with _worker_app.test_request_context(f"/?lang={lang}"):
+    with app.test_request_context(f"/?lang={lang}"):
         return {s: draw_table(kind, deck.card(s)) for s in serials}
 
 
