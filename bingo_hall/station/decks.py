@@ -41,7 +41,6 @@ def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> De
     return deck
 
 
-<<<<<<< HEAD
 def tell_deck_listeners(deck: Deck[Any]) -> None:
     """A deck was loaded or a game starts on it: its card pages are drawn ahead of need. (Not
     when `serve` loads its decks before the station runs: nothing listens yet.)"""
@@ -49,11 +48,11 @@ def tell_deck_listeners(deck: Deck[Any]) -> None:
         return
     for listener in list(station_state().deck_listeners):
         listener(deck)
-=======
+
+
 _NOW = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 #: a deck loaded within this time is one of tonight's (the New game form offers them first)
 TONIGHT = timedelta(hours=12)
->>>>>>> main
 
 
 def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck[Any]:
