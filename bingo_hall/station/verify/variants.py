@@ -25,6 +25,7 @@ from ..round_load import load_round
 from ..variants import variant_of
 from . import awards, card_view, prizes, store
 from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
+from .prizes import TicketFacts
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class ClaimsKind(ABC):
     variant: ClassVar[Variant[Any]]
     card_page: ClassVar[str]
     card_fragment: ClassVar[str]
+    table_template: ClassVar[str]  # its table without marks, as its page keeps it
     shown_table: ClassVar[str]  # its table on the hall screens (GET /api/games/<id>/shown/<key>)
     #: the event that carries the scores or prizes after a claim (given `board()`)
     board_event: ClassVar[type[BoardChanged]]
@@ -69,6 +71,19 @@ class ClaimsKind(ABC):
     ) -> dict[str, Any]:
         """What the card's public page tells its holder (the rounds it won, in the 75-ball
         game)."""
+        return {}
+
+    @abstractmethod
+    def page_facts(self, conn: sqlite3.Connection, game: Game) -> Any:
+        """What every card's page of `game` is drawn from besides its card, read once per change
+        of the game (verify/card_pages.py): the rules, or the prize list and who won what."""
+
+    @abstractmethod
+    def card_facts(self, game_id: int, round: int, ticket: Any, facts: Any) -> dict[str, Any]:
+        """The card's own data on its page (its `#card-state`), from `page_facts`' `facts`."""
+
+    def bare_extra(self, facts: Any) -> dict[str, Any]:
+        """What the card's fragment draws without marks besides the card (the prizes' list)."""
         return {}
 
     @abstractmethod
@@ -139,6 +154,7 @@ class CardClaims(ClaimsKind):
     variant = CARDS
     card_page = "verify/card.html"
     card_fragment = "verify/_card_fragment.html"
+    table_template = "verify/_card_table.html"
     shown_table = "verify/_card_shown.html"
     board_event = ScoresChanged
 
@@ -172,6 +188,12 @@ class CardClaims(ClaimsKind):
 
     def drawn(self, ticket: Card) -> dict[str, Any]:
         return {"lines": ticket.lines_by_name}
+
+    def page_facts(self, conn: sqlite3.Connection, game: Game) -> rules.Rules:
+        return store.game_rules(conn, game)
+
+    def card_facts(self, game_id: int, round: int, ticket: Card, facts: Any) -> dict[str, Any]:
+        return card_view.card_facts(game_id, round, ticket, facts)
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
@@ -243,6 +265,7 @@ class StripClaims(ClaimsKind):
     variant = STRIPS
     card_page = "verify/ticket.html"
     card_fragment = "verify/_ticket_fragment.html"
+    table_template = "verify/_ticket_table.html"
     shown_table = "verify/_ticket_shown.html"
     board_event = PrizeChanged
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
@@ -259,6 +282,16 @@ class StripClaims(ClaimsKind):
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
         return ticket_grid(ticket, checked)
+
+    def page_facts(self, conn: sqlite3.Connection, game: Game) -> TicketFacts:
+        return prizes.ticket_facts(conn, game)
+
+    def card_facts(self, game_id: int, round: int, ticket: Ticket, facts: Any) -> dict[str, Any]:
+        won = facts.won.get(ticket.serial, [])
+        return card_view.ticket_facts(game_id, round, ticket, facts.rules, won)
+
+    def bare_extra(self, facts: Any) -> dict[str, Any]:
+        return {"prize_board": facts.board}
 
     def page(
         self, conn: sqlite3.Connection, gid: int | None, ticket: Ticket, checked: Any
