@@ -66,7 +66,7 @@ def shared_line(strips):
 def test_a_sale_overlapping_another_or_outside_the_deck_is_refused_and_nothing_is_saved(app, hall):
     gid = hall.new_game(draw="manual")
     ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1,50"}))
-    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10"}), 201)
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10", "round": "all"}), 201)
     before = log_rows(app)
     r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11"})
     assert r.status_code == 409 and r.get_json()["error"] == "card 8 is already sold in this game"
@@ -196,28 +196,31 @@ def test_a_corrected_sale_is_voided_with_its_reason_and_its_cards_can_be_sold_ag
     assert trail[2]["detail"]["reason"] == "typed 5, sold 4" and trail[2]["via"] == "token"
 
 
-def test_cards_sold_for_the_whole_game_play_every_round_and_round_sales_only_theirs(app, client):
+def test_a_whole_game_sale_plays_every_round_and_its_money_counts_once_in_its_round(app, client):
     deck = new_deck(20, seed="ledger-rounds", name="Club")
     hall = Caller(client, deck)
     gid = hall.new_game(draw="manual")
     ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "2"}))
-    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-5"}), 201)  # every round
-    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6-7", "round": 1}), 201)
+    whole = {"serials": "1-5", "round": "all"}  # every round; its money counts in round 1
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", whole), 201)
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6-7"}), 201)  # blank: round 1
     r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "5-6", "round": 2})
     assert r.status_code == 409 and r.get_json()["error"] == "card 5 is already sold for round 2"
     ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6", "round": 2}), 201)
+    assert [s["round"] for s in ledger(hall, gid)["sales"]] == [None, 1, 2]
     ok(
         hall.post(
             f"/api/games/{gid}/ledger/prizes",
             {"prizes": {"bingo": {"kind": "percent", "percent": 50}}},
         )
     )
-    # round 1: cards 1-7 play, 14,00 €, so the prize is 7,00 €
+    # round 1 took cards 1-7, 14,00 €, so the prize is 7,00 €
+    assert ledger(hall, gid)["round_sales"] == {"cards": 7, "cents": 1400}
     assert ledger(hall, gid)["prizes"][0]["amount"] == 700
     ok(hall.post(f"/api/games/{gid}/rounds"), 201)
-    # round 2: cards 1-5 and 6 play (12,00 €): 6,00 €; card 7 was sold for round 1 only
-    assert ledger(hall, gid)["round_sales"] == {"cards": 6, "cents": 1200}
-    assert ledger(hall, gid)["prizes"][0]["amount"] == 600
+    # round 2 took card 6 only (2,00 €): 1,00 €. Cards 1-5 play, but their money was round 1's
+    assert ledger(hall, gid)["round_sales"] == {"cards": 1, "cents": 200}
+    assert ledger(hall, gid)["prizes"][0]["amount"] == 100
     assert "warning" not in ok(hall.post(f"/api/games/{gid}/claims", {"serial": 3}), 201)
     claim = ok(hall.post(f"/api/games/{gid}/claims", {"serial": 7}), 201)
     assert claim["unsold"] == {"serial": 7, "round": 2}

@@ -27,24 +27,16 @@ from ..hooks import Awarded, Claimed
 from . import store
 
 
-def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]:
-    """(cards, cents) playing in a round: its own sales and the whole game's, voided sales left
-    out. A percentage prize is a share of this."""
-    cards = cents = 0
-    for s in store.sales(conn, gid, rnd):
-        if s.void is None:
-            cards, cents = cards + s.cards, cents + s.cents
-    return cards, cents
-
-
 def takings(conn: sqlite3.Connection, gid: int) -> dict[int, tuple[int, int]]:
-    """(cards, cents) taken per round, each sale counted once: a whole-game sale in round 1."""
-    out: dict[int, tuple[int, int]] = {}
-    for s in store.sales(conn, gid):
-        if s.void is None:
-            cards, cents = out.get(s.round or 1, (0, 0))
-            out[s.round or 1] = (cards + s.cards, cents + s.cents)
-    return out
+    """(cards, cents) taken per round, each sale counted once (`bingo_hall.ledger.takings`: a
+    sale for the whole game in the round being played when it was made)."""
+    return money.takings(s.counted() for s in store.sales(conn, gid))
+
+
+def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]:
+    """(cards, cents) a round took: what its percentage prizes are shares of, what the ledger
+    page and the summary show for it (one count for all three)."""
+    return takings(conn, gid).get(rnd, (0, 0))
 
 
 def pot(conn: sqlite3.Connection, gid: int) -> int:
@@ -60,7 +52,9 @@ def pot(conn: sqlite3.Connection, gid: int) -> int:
     paid = [
         r[0]
         for r in conn.execute(
-            "SELECT cents FROM ledger_payouts WHERE jackpot = 1 AND game_id <= ?", (gid,)
+            "SELECT COALESCE(from_pot, cents) FROM ledger_payouts WHERE jackpot = 1 "
+            "AND game_id <= ?",
+            (gid,),
         )
     ]
     return money.jackpot_pot(contributions, paid)
@@ -123,10 +117,11 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
     sales = round_sales(conn, award.game_id, award.round)[1]
     jackpot = pot(conn, award.game_id) if rule.kind == PrizeKind.JACKPOT else 0
     settled = money.settle(rule, sales, jackpot, award.at_call, len(award.winners))
-    for w, cents in zip(award.winners, settled.shares, strict=True):
+    shares = zip(award.winners, settled.shares, settled.from_pot, strict=True)
+    for w, cents, from_pot in shares:
         conn.execute(
             "INSERT INTO ledger_payouts (game_id, round_id, prize, claim_id, serial, player, "
-            "at_call, cents, jackpot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "at_call, cents, jackpot, from_pot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 award.game_id,
                 award.round_id,
@@ -137,6 +132,7 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
                 award.at_call,
                 cents,
                 int(settled.jackpot),
+                from_pot,
             ),
         )
 
