@@ -68,7 +68,9 @@ def test_a_sale_overlapping_another_or_outside_the_deck_is_refused_and_nothing_i
     ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1,50"}))
     ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10", "round": "all"}), 201)
     before = log_rows(app)
-    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11"})
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11"})  # round 1
+    assert r.status_code == 409 and r.get_json()["error"] == "card 8 is already sold for round 1"
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11", "round": "all"})
     assert r.status_code == 409 and r.get_json()["error"] == "card 8 is already sold in this game"
     r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "11-19"})
     assert r.status_code == 400
