@@ -239,15 +239,19 @@ def parse_serials(text: object, deck_size: int) -> tuple[Serials, ...]:
         first, last = int(m.group(1)), int(m.group(2) or m.group(1))
         if first > last:
             raise LedgerError("the range %(part)s runs backwards", part=part)
-        if first < 1 or last > deck_size:
-            # the first card outside the deck: 0, or the one after the deck's last card
-            bad = first if first < 1 or first > deck_size else deck_size + 1
-            raise LedgerError(
-                "card %(serial)s is not in the deck (its cards are 1 to %(n)s)",
-                serial=bad,
-                n=deck_size,
-            )
         out.append(Serials(first, last))
+    # the first card named outside the deck: 0, or the lowest one after the deck's last card
+    outside = [
+        r.first if r.first < 1 or r.first > deck_size else deck_size + 1
+        for r in out
+        if r.first < 1 or r.last > deck_size
+    ]
+    if outside:
+        raise LedgerError(
+            "card %(serial)s is not in the deck (its cards are 1 to %(n)s)",
+            serial=min(outside),
+            n=deck_size,
+        )
     clash = first_overlap(out, ())
     if clash is not None:
         raise LedgerError("card %(serial)s is named twice", serial=clash)
