@@ -311,7 +311,8 @@ def test_a_zero_percent_prize_is_refused_like_a_negative_one(pct):
 
 
 @pytest.mark.parametrize(
-    ("typed", "first_outside"), [("55-70", 61), ("58-60, 62", 62), ("70, 55-65", 61), ("61-65", 61), ("0-3", 0)]
+    ("typed", "first_outside"),
+    [("55-70", 61), ("58-60, 62", 62), ("70, 55-65", 61), ("61-65", 61), ("0-3", 0)],
 )
 def test_the_out_of_deck_error_names_the_first_card_outside_the_deck(typed, first_outside):
     with pytest.raises(LedgerError) as refused:

@@ -534,7 +534,9 @@ def test_a_sale_at_a_book_price_is_whole_books_and_refused_in_words_naming_the_b
         "cards are sold in whole books of 6: book 1 is cards 1-6, and this sale has only part of it"
     )
     r = hall.client.post(
-        f"/api/games/{gid}/ledger/sales?lang=es", json={"serials": "13-15, 22-24"}, headers=hall.auth
+        f"/api/games/{gid}/ledger/sales?lang=es",
+        json={"serials": "13-15, 22-24"},
+        headers=hall.auth,
     )
     assert r.status_code == 400 and r.get_json()["error"] == (
         "los cartones se venden en libros enteros de 6: el libro 3 son los cartones 13-18, "
