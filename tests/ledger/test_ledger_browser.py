@@ -76,7 +76,7 @@ def sell(page, serials: str) -> None:
 def jackpot(page, normal: str, within: str, adds: str) -> None:
     """Bingo as a jackpot on the ledger page's prize form, saved with the other prizes."""
     bingo = page.locator('.prize-rule[data-prize="bingo"]')
-    bingo.locator("select").select_option("jackpot")
+    bingo.locator('select[name="kind"]').select_option("jackpot")
     bingo.locator('[name="amount"]').fill(normal)
     bingo.locator('[name="within"]').fill(within)
     bingo.locator('[name="jackpot"]').fill(adds)

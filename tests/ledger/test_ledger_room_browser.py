@@ -106,3 +106,22 @@ def test_a_tambola_check_shows_the_room_the_prize_the_maestro_chose(
     expect(shown).not_to_contain_text("Middle Line")
     expect(page.locator("#claim-result")).to_contain_text("Full House")
     shoot(screen, "tambola-check-chosen-prize-screen")
+
+
+def test_the_ledger_page_refuses_a_sale_that_is_not_whole_books_naming_the_book(
+    page, client, live_server, app
+):
+    hall = Caller(client, new_deck(30, seed="room-books", name="Club"))
+    gid = hall.new_game(draw="manual")
+    price = {"amount": "6", "book": 6}
+    assert hall.post(f"/api/games/{gid}/ledger/price", price).status_code == 200
+    log_in(page, live_server.url, app.config["CALLER_PIN"])
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{live_server.url}/caller/ledger?game={gid}&lang=en")
+    page.fill("#sale-serials", "2-7")
+    page.click("#sell-range button[type=submit]")
+    expect(page.locator("#ledger-message.error")).to_have_text(
+        "cards are sold in whole books of 6: book 1 is cards 1-6, and this sale has only part of it"
+    )
+    expect(page.locator("#sales tbody tr")).to_have_text(["No sales yet."])
+    shoot(page, "ledger-whole-books-laptop")
