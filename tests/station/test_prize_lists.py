@@ -203,6 +203,10 @@ def test_a_second_full_house_goes_to_another_ticket_on_a_later_call(hall, strips
     again = hall.post(f"/api/games/{gid}/claims", {"serial": 1, "prize": "second-house"})
     assert again.status_code == 201 and again.get_json()["valid"] is False
     assert again.get_json()["verdict"]["barred"] == "won-before"
+    page = hall.get(f"/api/games/{gid}/check/1?prize=second-house&format=html&lang=en")
+    assert "Second Full House goes to another ticket: this one won the prize before it" in (
+        page.get_data(as_text=True)
+    )
     shared = hall.post(f"/api/games/{gid}/claims", {"serial": same, "prize": "second-house"})
     assert shared.get_json()["valid"] is False
     assert shared.get_json()["verdict"]["barred"] == "same-call"
