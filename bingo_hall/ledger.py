@@ -393,8 +393,8 @@ def rule_from_json(data: object) -> PrizeRule:
         pct = parse_percent(raw_pct, zero=kind == PrizeKind.JACKPOT)
     within, pot, mode = 0, 0, JackpotMode.INSTEAD
     if kind == PrizeKind.JACKPOT:
-        raw_mode = data.get("mode", JackpotMode.INSTEAD)
-        if raw_mode not in tuple(JackpotMode):
+        raw_mode = data.get("mode") or JackpotMode.INSTEAD  # left out or blank: instead
+        if not isinstance(raw_mode, str) or raw_mode not in tuple(JackpotMode):
             raise LedgerError("a jackpot is paid instead of the prize or on top of it")
         mode = JackpotMode(raw_mode)
         raw = data.get("within")
