@@ -35,6 +35,11 @@ _DECK_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _HEX = re.compile(r"^(?:[0-9a-fA-F]{2})*$")
 
 
+def is_deck_id(text: str) -> bool:
+    """Is `text` shaped as a deck id (as a deck file's `deck_id` must be)?"""
+    return bool(_DECK_ID.match(text))
+
+
 def new_deck_id() -> str:
     """8 upper-case base32 characters: URL-safe and QR alphanumeric-mode friendly."""
     return b32encode(secrets.token_bytes(5)).decode()

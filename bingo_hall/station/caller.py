@@ -4,12 +4,16 @@ token, so there is one implementation of every action."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_babel import format_date
 from flask_babel import gettext as _
 
 from ..errors import KitError
 from ..manifest import parse_deck
-from ..variants import STRIPS
+from ..variants import STRIPS, VARIANTS
 from ..web.db import get_db
 from ..web.errors import RequestError, translated
 from ..web.security import local_path
@@ -86,9 +90,37 @@ def new():
             error, status = exc.message(), exc.status
     active = newest_active_game(conn)
     strips = KINDS[STRIPS.key].plans()  # the kit's 90-ball plans, then the host's own
+    decks = [{**d, "when": _when(d)} for d in list_decks(conn)]
     return render_template(
-        "caller/new.html", decks=list_decks(conn), error=error, active=active, plans90=strips
+        "caller/new.html",
+        tonight=[d for d in decks if d["tonight"]],
+        earlier=[d for d in decks if not d["tonight"]],
+        chosen=default_deck(decks),
+        decks=decks,
+        error=error,
+        active=active,
+        plans90=strips,
     ), status
+
+
+def _when(deck: dict[str, Any]) -> str:
+    """When a deck was loaded, as the form says it: the laptop's time for tonight's decks
+    ("19:42"), the date for earlier nights' ("20 Nov 2026")."""
+    loaded = datetime.fromisoformat(deck["loaded"]).astimezone()  # the laptop's own clock
+    if deck["tonight"]:
+        return loaded.strftime("%H:%M")
+    return format_date(loaded.date(), format="medium")
+
+
+def default_deck(decks: list[dict[str, Any]]) -> str | None:
+    """The deck the New game form picks: the last loaded of the kit's main game (the first
+    variant: 75-ball cards, which offer Normal and Puntos), tonight's before earlier nights';
+    else the last loaded of any game."""
+    main = next(iter(VARIANTS.values())).balls
+    for d in sorted(decks, key=lambda d: not d["tonight"]):  # stable: last loaded first
+        if d["game"] == main:
+            return d["deck_id"]
+    return decks[0]["deck_id"] if decks else None
 
 
 @bp.post("/decks")

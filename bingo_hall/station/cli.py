@@ -180,7 +180,10 @@ def serve(decks, db, host, port, pin, threads, instance, device, lang):
     """Run the caller station with the given decks loaded."""
     app = build_app(db, pin, instance, device, threads)
     loaded = load_decks(app, decks)
-    notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
+    notes = [
+        f"deck loaded: {d.name} ({d.variant.count_words(len(d.cards))}, id {d.deck_id})"
+        for d in loaded
+    ]
     notes += _night_language(app, lang)
     run_server(app, host, port, notes, [(d.name, p) for p, d in zip(decks, loaded)])
 
@@ -215,7 +218,7 @@ def demo(db, host, port, pin, threads, instance, cards, lang):
         deck = new_deck(cards, seed=f"demo-{cards}", name="Demo")
         save_deck(deck, path)
     load_decks(app, (str(path),))
-    notes = [f"demo deck:   {path} ({len(deck.cards)} cards)"]
+    notes = [f"demo deck:   {path} ({deck.variant.count_words(len(deck.cards))})"]
     notes.append(_demo_pdf(deck, folder, port, lang or "es"))
     notes += _night_language(app, lang)
     run_server(app, host, port, notes)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..manifest import Deck, deck_from_dict
@@ -27,12 +28,19 @@ def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> De
     if row is not None:
         if json.loads(row["manifest"]) != json.loads(manifest):
             raise Conflict("another deck with id %(deck)s is already loaded", deck=deck.deck_id)
+        conn.execute(f"UPDATE decks SET loaded = {_NOW} WHERE deck_id = ?", (deck.deck_id,))
         return deck
     conn.execute(
-        "INSERT INTO decks (deck_id, name, free_centre, cards, manifest) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO decks (deck_id, name, free_centre, cards, manifest, loaded) "
+        f"VALUES (?, ?, ?, ?, ?, {_NOW})",
         (deck.deck_id, deck.name, int(deck.free_centre), len(deck.cards), manifest),
     )
     return deck
+
+
+_NOW = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+#: a deck loaded within this time is one of tonight's (the New game form offers them first)
+TONIGHT = timedelta(hours=12)
 
 
 def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck[Any]:
@@ -51,12 +59,14 @@ def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck[Any]:
 
 
 def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """The decks, newest first, without their secrets (those never leave the station)."""
+    """The decks, the last loaded first, without their secrets (those never leave the station).
+    `tonight`: loaded (or loaded again) within TONIGHT."""
     rows = conn.execute(
-        "SELECT deck_id, name, free_centre, cards, added, "
+        "SELECT deck_id, name, free_centre, cards, added, COALESCE(loaded, added) AS loaded, "
         "COALESCE(json_extract(manifest, '$.game'), 75) AS game "
-        "FROM decks ORDER BY added DESC, rowid DESC"
+        "FROM decks ORDER BY COALESCE(loaded, added) DESC, rowid DESC"
     ).fetchall()
+    since = datetime.now(UTC) - TONIGHT
     return [
         {
             "deck_id": r["deck_id"],
@@ -66,6 +76,8 @@ def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             "game": r["game"],  # 75, or 90 for strips (the manifest's `game`)
             "kind": variant_for(r["game"]).key,  # "cards" or "strips": what the form offers
             "added": r["added"],
+            "loaded": r["loaded"],
+            "tonight": datetime.fromisoformat(r["loaded"]) >= since,
         }
         for r in rows
     ]

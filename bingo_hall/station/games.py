@@ -261,6 +261,20 @@ def check_call_allowed(conn: sqlite3.Connection, game_id: int) -> None:
         guard(conn, game_id)
 
 
+def draw_open_part(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """Snapshot extender: `draw_open`, whether a ball may be drawn now (the game in play, a ball
+    left, no guard refusing it: the round won), so the caller page's Draw is dim when it would
+    be refused."""
+    game = get_game(conn, game_id)
+    if not game.active or len(called_balls(conn, game_id)) >= game.balls:
+        return {"draw_open": False}
+    try:
+        check_call_allowed(conn, game_id)
+    except Conflict:
+        return {"draw_open": False}
+    return {"draw_open": True}
+
+
 def add_undo_guard(fn: UndoGuard) -> None:
     """`fn(conn, game_id, position)` is asked before the round's last call (the `position`-th)
     is taken back, inside the undo's transaction; it raises a Conflict to refuse it (claims

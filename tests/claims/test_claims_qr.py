@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 import pypdfium2 as pdfium
 import pytest
 import zxingcpp
+from playwright.sync_api import expect
 
 from bingo_hall.manifest import new_deck
 from bingo_hall.printing import render_deck_pdf
@@ -107,3 +108,22 @@ def test_a_card_of_a_deck_not_yet_in_play_shows_unmarked(hall):
     assert "No game is being played with this deck yet." in html
     assert _card_numbers_shown(html) == set(hall.deck.card(6).numbers)
     assert "sq covered" not in html
+
+
+@pytest.mark.browser
+def test_a_card_of_another_night_says_so_and_does_not_send_the_player_to_type_its_number(
+    hall, live_server, page
+):
+    hall.new_game()  # tonight's game, with tonight's deck
+    last_month = new_deck(12, seed="last month", name="Verbena")  # never loaded here
+    page.goto(live_server.url + card_path(last_month.secret, last_month.deck_id, 3) + "?lang=en")
+    said = page.locator("main")
+    expect(said).to_contain_text("This card is from another deck")
+    expect(said).to_contain_text(f"deck {last_month.deck_id}")  # as its code names it
+    expect(said).to_contain_text("a card of tonight with the same number is a different card")
+    expect(said).not_to_contain_text("type its serial")  # that would check tonight's card 3
+    # a code of tonight's deck that was changed is still "changed", not "another night"
+    sig = card_signature(hall.deck.secret, hall.deck.deck_id, 3)
+    page.goto(f"{live_server.url}/C/{hall.deck.deck_id}/4/{sig}?lang=es")
+    expect(said).to_contain_text("No es un cartón de esta sala")
+    expect(said).not_to_contain_text("otro mazo")

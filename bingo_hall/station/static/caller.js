@@ -71,11 +71,17 @@ function updateButtons() {
   const s = S.state;
   const open = s.status === "active";
   if (drawBtn) drawBtn.disabled = busy || !open || s.left === 0;
+  // dim when the station would refuse a ball (the round won, until Next round); still pressable,
+  // so a press says why
+  if (drawBtn) drawBtn.dataset.refused = s.draw_open === false ? "yes" : "no";
   document.querySelectorAll("#undo button, #next-round, #end-game, #manual button").forEach((b) => { b.disabled = !open; });
   const title = document.querySelector("#last-call");
   title.textContent = s.last ? s.last.call : "–";
 }
 S.onChange(updateButtons);
+// an award (the board's event) or a new round changes whether a ball may be drawn: the
+// snapshot says so again
+for (const kind of ["scores", "prize", "round"]) S.listen(kind, () => refresh());
 
 if (drawBtn) drawBtn.addEventListener("click", draw);
 document.addEventListener("keydown", (ev) => {

@@ -21,7 +21,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
 
 from ...errors import KitError
-from ...manifest import Deck
+from ...manifest import Deck, is_deck_id
 from ...signing import signature_is_valid
 from ...web import db as core_db
 from ...web.db import get_db
@@ -107,6 +107,17 @@ def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
         return None
 
 
+def _other_deck(conn: sqlite3.Connection, deck_id: str) -> str | None:
+    """The deck a refused QR code names, when it is a deck id this station never loaded (a card
+    of another night or hall): the page says so, since typing its number here would check
+    another card. None when the deck is loaded (then the code itself was changed) or the path
+    is not a deck id at all. The code's own words, so nothing of the station is told."""
+    if not is_deck_id(deck_id):
+        return None
+    known = conn.execute("SELECT 1 FROM decks WHERE deck_id = ?", (deck_id,)).fetchone()
+    return None if known else deck_id
+
+
 def _render_card(
     template: str,
     conn: sqlite3.Connection,
@@ -144,7 +155,7 @@ def _card_page(deck_id: str, serial: str, sig: str):
     if found is None:
         if request.args.get("part") == "verdict":
             return jsonify(error="not a card of this hall"), 404
-        return render_template("verify/not_a_card.html"), 404
+        return render_template("verify/not_a_card.html", other_deck=_other_deck(conn, deck_id)), 404
     deck, card = found
     game = card_view.game_for_deck(conn, deck.deck_id)
     kind = claims_of(deck.variant)
