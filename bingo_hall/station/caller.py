@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from ..errors import KitError
 from ..manifest import parse_deck
 from ..variants import STRIPS
+from ..web.admission import SMALL_BODY, guest_body
 from ..web.db import get_db
 from ..web.errors import RequestError, translated
 from ..web.security import local_path
@@ -36,6 +37,7 @@ def _safe_next(target: str | None) -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@guest_body(SMALL_BODY)
 def login():
     error, status = None, 200
     if request.method == "GET" and is_caller():

@@ -89,9 +89,9 @@ class HallConfig:
     head_s: float = 10.0
     #: seconds a connection's socket may stay full (the client reads nothing) before it is cut
     send_stall_s: float = 20.0
-    #: the largest body a guest may send (a score entry is at most 32 KB); the Maestro's limit
-    #: is MAX_CONTENT_LENGTH
-    max_guest_body: int = 1024 * 1024
+    #: the largest body a guest may send (a score entry is at most 32 KB; a login or a table's
+    #: setup 4 KB, admission.SMALL_BODY); the Maestro's limit is MAX_CONTENT_LENGTH
+    max_guest_body: int = 64 * 1024
     #: seconds a guest has to send a whole body, and the Maestro (a deck over a slow Wi-Fi)
     body_s: float = 10.0
     maestro_body_s: float = 60.0

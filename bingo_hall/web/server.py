@@ -46,6 +46,8 @@ from typing import Any
 import uvicorn
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import Body, build_environ
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RoutingException
 
 try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is the fallback
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HTTPProtocol
@@ -53,7 +55,16 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
 from ..errors import KitError
-from .admission import BodyLimits, Words, answer_bytes, headers_of, may_have_body, read_body
+from .admission import (
+    GUEST_BODY,
+    BodyLimits,
+    Words,
+    answer_bytes,
+    guest_limits,
+    headers_of,
+    may_have_body,
+    read_body,
+)
 from .budget import ConnectionBudget, guest_total
 from .config import HallConfig
 from .hub import (
@@ -265,15 +276,29 @@ class HallServer:
         self._tasks: set[asyncio.Task] = set()
         self.collector = QuietCollector(0.0, config)  # set again, on the loop's clock, at start-up
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
+        self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
+        self._routes: Any = None  # the URL map, bound once (route_body)
 
     def pools(self) -> list[WSGIMiddleware]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
 
-    def body_limits(self, maestro: bool) -> BodyLimits:
-        """How large a body may be, and how long it may take (the Maestro's, a guest's)."""
+    def body_limits(self, maestro: bool, scope: dict | None = None) -> BodyLimits:
+        """How large a body may be, and how long it may take (the Maestro's, a guest's: no
+        larger than its route asks, `admission.guest_body`, with a budget for its JSON)."""
         if maestro:
             return BodyLimits(self.config.max_content_length, self.config.maestro_body_s)
-        return BodyLimits(self.config.max_guest_body, self.config.body_s)
+        limits = guest_limits(self.config.max_guest_body, self.config.body_s)
+        return limits if scope is None else limits.at_most(self.route_body(scope))
+
+    def route_body(self, scope: dict) -> int | None:
+        """The guest body limit the request's view declares (`guest_body`), if any."""
+        if self._routes is None:
+            self._routes = self.flask.url_map.bind("station")
+        try:
+            endpoint, _ = self._routes.match(scope.get("path", "/"), scope["method"])
+        except (HTTPException, RoutingException):  # no such route, a redirect: Flask answers
+            return None
+        return getattr(self.flask.view_functions.get(endpoint), GUEST_BODY, None)
 
     def is_maestro(self, scope: dict) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's
@@ -292,7 +317,7 @@ class HallServer:
             return
         maestro = self.is_maestro(scope)
         if may_have_body(headers_of(scope)):
-            replay = await read_body(scope, receive, send, self.body_limits(maestro))
+            replay = await read_body(scope, receive, send, self.body_limits(maestro, scope))
             if replay is None:
                 return  # answered (413, 408) or the client left
             receive = replay
