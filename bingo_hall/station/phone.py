@@ -25,14 +25,16 @@ from flask import (
     request,
     session,
 )
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from werkzeug.wrappers import Response
 
 from ..errors import KitError
 from ..signing import card_path
 from ..web.db import get_db
+from ..web.i18n import LANGUAGES
 from ..web.instance import area_state
 from ..web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
+from ..web.pages import shared_page
 from .decks import get_deck
 from .games import get_game, snapshot
 
@@ -61,14 +63,30 @@ def shown_game(conn: sqlite3.Connection) -> int | None:
 
 
 def _page(error: str | None = None, number: str = "", status: int = 200, retry: int = 0):
-    conn = get_db()
-    gid = shown_game(conn)
-    snap = snapshot(conn, gid) if gid is not None else None
-    page = render_template("phone/join.html", snap=snap, error=error, number=number)
+    """/join, or its answer to a typed number that opens no card (`error`)."""
+    gid = shown_game(get_db())
+    lang_arg = request.args.get("lang") if request.args.get("lang") in LANGUAGES else None
+    if error is None:  # the page every phone asks for: built once per change (web/pages.py)
+        key = ("join", gid, str(get_locale()), lang_arg)
+        page = shared_page(key, lambda: _build(gid, lang_arg, None, ""))
+    else:
+        page = _build(gid, lang_arg, error, number)
     resp = make_response(page, status)
     if retry:
         resp.headers["Retry-After"] = str(retry)
     return resp
+
+
+def _build(gid: int | None, lang_arg: str | None, error: str | None, number: str) -> str:
+    snap = snapshot(get_db(), gid) if gid is not None else None
+    return render_template(
+        "phone/join.html",
+        snap=snap,
+        error=error,
+        number=number,
+        lang_arg=lang_arg,
+        lang_next=request.path,  # never the query: nothing of the request is in a kept page
+    )
 
 
 @bp.get("/join")
