@@ -1,9 +1,12 @@
 """The players' phone page, where the big screen's "Phones: join" QR leads (`/join`): the last
 ball, the calls, a box to open one's card by its printed number, and the table games.
 
-A card whose QR will not scan (creased, wet, a phone without a camera app) is opened by typing
-the big number printed on it: the station sends the phone to the card's own signed page, the one
-its QR opens, read-only as always. Typed numbers are slowed down as table codes are
+A card whose QR will not scan (creased, wet, a phone without a camera app) is followed by typing
+the big number printed on it: /join then shows that card's table (drawn by the one drawer,
+verify/_vcard.html) with the calls marked, kept marked by phone_card.js as the balls come. It is
+a view, never the card's signed page: the signed path (what the printed QR holds) is the proof of
+holding a card, which a claim and a sale-by-scan rely on, so a typed number never hands it out
+(issue 38; docs/station.md, "Security"). Typed numbers are slowed down as table codes are
 (`bingo_hall.web.limits`): every new number a phone opens counts against its address, and
 numbers that are no card of the deck count for the whole station; numbers this phone already
 opened (kept in its session) and the laptop itself are never held up.
@@ -15,12 +18,12 @@ import math
 import sqlite3
 import threading
 import time
+from typing import Any
 
 from flask import (
     Blueprint,
     current_app,
     make_response,
-    redirect,
     render_template,
     request,
     session,
@@ -29,7 +32,6 @@ from flask_babel import get_locale, gettext
 from werkzeug.wrappers import Response
 
 from ..errors import KitError
-from ..signing import card_path
 from ..web.db import get_db
 from ..web.i18n import LANGUAGES
 from ..web.instance import area_state
@@ -37,6 +39,8 @@ from ..web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
 from ..web.pages import shared_page
 from .decks import get_deck
 from .games import get_game, snapshot
+from .verify.service import check_for_page
+from .verify.variants import claims_of
 
 bp = Blueprint("phone", __name__)
 
@@ -62,13 +66,19 @@ def shown_game(conn: sqlite3.Connection) -> int | None:
     return row[0] if row else None
 
 
-def _page(error: str | None = None, number: str = "", status: int = 200, retry: int = 0):
+def _page(
+    error: str | None = None,
+    number: str = "",
+    status: int = 200,
+    retry: int = 0,
+    serial: int | None = None,
+):
     """/join, or its answer to a typed number that opens no card (`error`)."""
     gid = shown_game(get_db())
     lang_arg = request.args.get("lang") if request.args.get("lang") in LANGUAGES else None
     if error is None:  # the page every phone asks for: built once per change (web/pages.py)
-        key = ("join", gid, str(get_locale()), lang_arg)
-        page = shared_page(key, lambda: _build(gid, lang_arg, None, ""))
+        key = ("join", gid, serial, str(get_locale()), lang_arg)
+        page = shared_page(key, lambda: _build(gid, lang_arg, None, number, serial))
     else:
         page = _build(gid, lang_arg, error, number)
     resp = make_response(page, status)
@@ -77,16 +87,35 @@ def _page(error: str | None = None, number: str = "", status: int = 200, retry: 
     return resp
 
 
-def _build(gid: int | None, lang_arg: str | None, error: str | None, number: str) -> str:
-    snap = snapshot(get_db(), gid) if gid is not None else None
+def _build(
+    gid: int | None,
+    lang_arg: str | None,
+    error: str | None,
+    number: str,
+    serial: int | None = None,
+) -> str:
+    conn = get_db()
+    snap = snapshot(conn, gid) if gid is not None else None
     return render_template(
         "phone/join.html",
         snap=snap,
         error=error,
         number=number,
         lang_arg=lang_arg,
+        followed=None if gid is None or serial is None else _followed(conn, gid, serial),
         lang_next=request.path,  # never the query: nothing of the request is in a kept page
     )
+
+
+def _followed(conn: sqlite3.Connection, gid: int, serial: int) -> dict[str, Any]:
+    """A card of the shown game's deck as its page draws it, with the calls marked: its
+    table, never its signed path."""
+    game = get_game(conn, gid)
+    deck = get_deck(conn, game.deck_id)
+    card = deck.card(serial)
+    kind = claims_of(deck.variant)
+    checked = check_for_page(conn, game, card)
+    return {"serial": serial, "grid": kind.grid(card, checked), **kind.drawn(card)}
 
 
 @bp.get("/join")
@@ -136,6 +165,4 @@ def card_by_number() -> Response:
         return _page(message, raw, 404)
     cards = [c for c in session.get("cards", []) if c != f"{deck.deck_id}:{serial}"]
     session["cards"] = [*cards, f"{deck.deck_id}:{serial}"][-REMEMBERED:]
-    lang = request.args.get("lang")  # a language chosen by link follows the player to the card
-    keep = f"?lang={lang}" if lang in ("es", "en") else ""
-    return redirect(card_path(deck.secret, deck.deck_id, serial) + keep)
+    return _page(number=str(serial), serial=serial)
