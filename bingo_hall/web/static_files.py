@@ -162,8 +162,13 @@ class StaticFiles:
     async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
         found = self.entry(scope["path"])
         if found is None:  # not one of the files: never looked for on disk
-            headers = [(b"content-type", b"text/plain; charset=utf-8"), *_SECURITY]
-            await _answer(send, 404, headers, b"not found\nno encontrado\n")
+            body = b"not found\nno encontrado\n"
+            headers = [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                *_SECURITY,
+            ]
+            await _answer(send, 404, headers, body)
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         cache = FOREVER if query.get("v") == [found.version] else CHECK
