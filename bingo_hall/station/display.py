@@ -11,8 +11,7 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from ..web.db import get_db
-from ..web.instance import area_state
-from ..web.pages import shared_page
+from ..web.pages import screen_host, shared, shared_page
 from ..web.qr import phone_url, qr_svg
 from .games import get_game, newest_active_game, snapshot
 from .variants import game_kind
@@ -32,18 +31,10 @@ def favicon():
     return send_from_directory(static, "favicon.ico", max_age=7 * 24 * 3600)
 
 
-#: addresses the big screen is opened by, each with its own join QR; past these, a new one
-#: (a guest sending made-up Host headers) is shown the station's LAN address
-SCREEN_HOSTS = 8
-
-
 def _host_url() -> str:
-    """The address the screen was opened by, or, past SCREEN_HOSTS of them, localhost (which
-    `phone_url` turns into the station's LAN address)."""
-    hosts: set[str] = area_state("display_hosts", set)
-    if request.host not in hosts and len(hosts) < SCREEN_HOSTS:
-        hosts.add(request.host)
-    if request.host in hosts:
+    """The address the screen was opened by, or, past `pages.SCREEN_HOSTS` of them, localhost
+    (which `phone_url` turns into the station's LAN address)."""
+    if screen_host(request.host) is not None:
         return request.host_url
     return f"{request.scheme}://localhost:{request.environ.get('SERVER_PORT', '80')}/"
 
@@ -76,6 +67,7 @@ def _build(game_id: int | None, follow: bool, host: str) -> str:
 
 
 @bp.get("/display")
+@shared
 def follow():
     return _render(newest_active_game(get_db()), True)
 

@@ -36,7 +36,7 @@ from ..web.db import get_db
 from ..web.i18n import LANGUAGES
 from ..web.instance import area_state
 from ..web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
-from ..web.pages import shared_page
+from ..web.pages import shared, shared_page
 from .decks import get_deck
 from .games import get_game, snapshot
 from .verify.service import check_for_page
@@ -119,6 +119,7 @@ def _followed(conn: sqlite3.Connection, gid: int, serial: int) -> dict[str, Any]
 
 
 @bp.get("/join")
+@shared
 def join() -> Response:
     return _page()
 

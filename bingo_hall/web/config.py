@@ -100,6 +100,11 @@ class HallConfig:
     #: open connections one guest address may hold (a phone needs a handful; 64 leaves room
     #: for about ten phones behind one address, a guest network that shares one)
     connections_per_address: int = 64
+    #: requests one guest address may make per second, on average (budget.RequestPace: past
+    #: the burst, the next waits its turn; a phone's page and its files are a dozen, and ten
+    #: phones behind one address loading at once fit in the burst)
+    requests_per_address_s: float = 50.0
+    request_burst: int = 200
     #: open files always left to the laptop's connections, the database and the logs: every
     #: guest connection together stays this far below the open-files limit
     kept_for_laptop: int = 1024

@@ -100,7 +100,7 @@ class JsonBudget:
     depth: int = MAX_DEPTH
 
     def over(self, raw: bytes) -> str | None:
-        """"size", "values" or "depth": the first bound `raw` passes, or None."""
+        """ "size", "values" or "depth": the first bound `raw` passes, or None."""
         if len(raw) > self.size:
             return "size"
         bare = raw

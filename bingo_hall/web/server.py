@@ -65,7 +65,7 @@ from .admission import (
     may_have_body,
     read_body,
 )
-from .budget import ConnectionBudget, guest_total
+from .budget import ConnectionBudget, RequestPace, guest_total
 from .config import HallConfig
 from .hub import (
     ENVIRON_KEY,
@@ -77,6 +77,7 @@ from .hub import (
     Subscription,
 )
 from .instance import hall
+from .pages import VERSION_HEADER, LoopPages
 from .static_files import StaticFiles
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -267,6 +268,7 @@ class HallServer:
         self.budget = ConnectionBudget(
             guest_total(open_files_limit(), config), config.connections_per_address
         )
+        self.pace = RequestPace(config.requests_per_address_s, config.request_burst)
         self.streams = 0  # open live streams (benchmarks and tests read it)
         self.dropped_screens = 0  # screens cut off for not keeping up
         self.lives: set[_Live] = set()
@@ -278,6 +280,7 @@ class HallServer:
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
         self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
         self._routes: Any = None  # the URL map, bound once (route_body)
+        self.pages = LoopPages(app)  # /display, /join: kept per change, answered here
 
     def pools(self) -> list[WSGIMiddleware]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
@@ -316,6 +319,10 @@ class HallServer:
         if scope["type"] != "http":
             return
         maestro = self.is_maestro(scope)
+        if not maestro and (client := scope.get("client")):  # a guest waits its turn, if due
+            wait = self.pace.wait(client[0], asyncio.get_running_loop().time())
+            if wait > 0:
+                await asyncio.sleep(wait)
         if may_have_body(headers_of(scope)):
             replay = await read_body(scope, receive, send, self.body_limits(maestro, scope))
             if replay is None:
@@ -327,10 +334,41 @@ class HallServer:
             await (self.maestro_actions if maestro else self.actions)(scope, receive, send)
         elif self.statics.serves(scope):  # answered here on the loop, never by a worker
             await self.statics(scope, receive, send)
+        elif (page := self.pages.key(scope)) is not None:
+            await self._shared(scope, receive, send, page, maestro)
         elif method == "GET" and self._is_stream(scope):
             await self._stream(scope, receive, send, maestro)
         else:
             await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
+
+    async def _shared(
+        self, scope: dict, receive: Callable, send: Callable, key: tuple, maestro: bool
+    ) -> None:
+        """A page every guest asks for (web/pages.py): from memory while nothing changed, else
+        from the app, whose answer is kept for the version it was built at."""
+        kept = self.pages.answer(key)
+        if kept is not None:
+            headers, body = kept
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        marker = VERSION_HEADER.lower().encode()
+        said: dict[str, Any] = {"body": []}
+
+        async def capture(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != marker]
+                version = [v for k, v in message["headers"] if k.lower() == marker]
+                said.update(status=message["status"], headers=headers, version=version)
+                message = {**message, "headers": headers}
+            elif message["type"] == "http.response.body":
+                said["body"].append(message.get("body", b""))
+            await send(message)
+
+        await (self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
+        if said.get("status") == 200 and said.get("version"):
+            body = b"".join(said["body"])
+            self.pages.keep(key, int(said["version"][0]), said["headers"], body)
 
     async def _lifespan(self, receive: Callable, send: Callable) -> None:
         while True:
