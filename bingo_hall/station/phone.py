@@ -29,9 +29,11 @@ from flask import (
     session,
 )
 from flask_babel import get_locale, gettext
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ..errors import KitError
+from ..manifest import Deck
 from ..web.db import get_db
 from ..web.i18n import LANGUAGES
 from ..web.instance import area_state
@@ -39,10 +41,13 @@ from ..web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
 from ..web.pages import shared, shared_page
 from .decks import get_deck
 from .games import get_game, snapshot
-from .verify.service import check_for_page
 from .verify.variants import claims_of
 
 bp = Blueprint("phone", __name__)
+
+#: the kept drawings of typed cards (their own cache: a guest typing many numbers never pushes
+#: /join or /display out of theirs)
+CARDS = "followed_cards"
 
 #: As the companions' table codes: 10 in a row from one address, or 100 unknown numbers over the
 #: whole station, then 1 s, doubling up to a minute; forgotten after 10 quiet minutes.
@@ -66,19 +71,31 @@ def shown_game(conn: sqlite3.Connection) -> int | None:
     return row[0] if row else None
 
 
+#: where a followed card goes in the kept /join page (never reachable from a request: the kept
+#: page holds nothing the request said, and its JSON escapes "<")
+FOLLOWED = "<!--bh:followed-card-->"
+
+
 def _page(
     error: str | None = None,
     number: str = "",
     status: int = 200,
     retry: int = 0,
+    deck: Deck[Any] | None = None,
     serial: int | None = None,
 ):
-    """/join, or its answer to a typed number that opens no card (`error`)."""
+    """/join, with the card typed (`serial` of `deck`) when there is one, or its answer to a
+    typed number that opens no card (`error`)."""
     gid = shown_game(get_db())
     lang_arg = request.args.get("lang") if request.args.get("lang") in LANGUAGES else None
+    lang = str(get_locale())
     if error is None:  # the page every phone asks for: built once per change (web/pages.py)
-        key = ("join", gid, serial, str(get_locale()), lang_arg)
-        page = shared_page(key, lambda: _build(gid, lang_arg, None, number, serial))
+        key = ("join", gid, lang, lang_arg)
+        page = shared_page(key, lambda: _build(gid, lang_arg, None, ""))
+        if deck is not None and serial is not None:
+            drawn = ("followed", deck.deck_id, serial, lang)
+            card = shared_page(drawn, lambda: _followed(deck, serial), CARDS)
+            page = page.replace(FOLLOWED, card, 1)
     else:
         page = _build(gid, lang_arg, error, number)
     resp = make_response(page, status)
@@ -87,35 +104,27 @@ def _page(
     return resp
 
 
-def _build(
-    gid: int | None,
-    lang_arg: str | None,
-    error: str | None,
-    number: str,
-    serial: int | None = None,
-) -> str:
-    conn = get_db()
-    snap = snapshot(conn, gid) if gid is not None else None
+def _build(gid: int | None, lang_arg: str | None, error: str | None, number: str) -> str:
+    snap = snapshot(get_db(), gid) if gid is not None else None
     return render_template(
         "phone/join.html",
         snap=snap,
         error=error,
         number=number,
         lang_arg=lang_arg,
-        followed=None if gid is None or serial is None else _followed(conn, gid, serial),
-        lang_next=request.path,  # never the query: nothing of the request is in a kept page
+        followed_slot=Markup(FOLLOWED),
+        lang_next="/join",  # never the query: nothing of the request is in a kept page
     )
 
 
-def _followed(conn: sqlite3.Connection, gid: int, serial: int) -> dict[str, Any]:
-    """A card of the shown game's deck as its page draws it, with the calls marked: its
-    table, never its signed path."""
-    game = get_game(conn, gid)
-    deck = get_deck(conn, game.deck_id)
+def _followed(deck: Deck[Any], serial: int) -> str:
+    """A card of the shown game's deck as its page draws it (verify/_vcard.html), unmarked:
+    phone_card.js marks it from the calls. Its table, never its signed path."""
     card = deck.card(serial)
     kind = claims_of(deck.variant)
-    checked = check_for_page(conn, game, card)
-    return {"serial": serial, "grid": kind.grid(card, checked), **kind.drawn(card)}
+    return render_template(
+        "phone/_followed.html", serial=serial, grid=kind.grid(card, None), **kind.drawn(card)
+    )
 
 
 @bp.get("/join")
@@ -166,4 +175,4 @@ def card_by_number() -> Response:
         return _page(message, raw, 404)
     cards = [c for c in session.get("cards", []) if c != f"{deck.deck_id}:{serial}"]
     session["cards"] = [*cards, f"{deck.deck_id}:{serial}"][-REMEMBERED:]
-    return _page(number=str(serial), serial=serial)
+    return _page(deck=deck, serial=serial)

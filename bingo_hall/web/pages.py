@@ -81,14 +81,14 @@ class ChangeCache:
             return found
 
 
-def shared_page(key: Hashable, build: Callable[[], str]) -> str:
+def shared_page(key: Hashable, build: Callable[[], str], cache: str = "shared_pages") -> str:
     """The app's page for `key` as of the last published change (`ChangeCache`). The version is
     read before the page is built: a change that lands during the build is seen by the next
-    request, never missed. The request is marked so that the server's loop may keep the answer
-    for this version (`LoopPages`)."""
+    request, never missed. `cache` names the app's cache it is kept in. The request is marked
+    so that the server's loop may keep the answer for this version (`LoopPages`)."""
     version = hall().hub.published
-    request.environ[SHARED] = version
-    return area_state("shared_pages", ChangeCache).page(key, version, build)
+    request.environ.setdefault(SHARED, version)
+    return area_state(cache, ChangeCache).page(key, version, build)
 
 
 def shared(view):
