@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -35,6 +36,9 @@ from .instance import area_state, hall
 
 #: pages kept at most (keys: the few paths, two languages, a handful of addresses)
 SIZE = 32
+#: a kept page is built again after this long even when nothing was published (a change no
+#: event tells, such as the hall's call phrases, shows within this time; as games.snapshot_event)
+MAX_AGE_S = 5.0
 #: addresses a screen is opened by, each with its own page (a join QR names it); past these, a
 #: new one (a guest sending made-up Host headers) gets the page of "another address"
 SCREEN_HOSTS = 8
@@ -50,7 +54,7 @@ class ChangeCache:
 
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
-        self._pages: OrderedDict[tuple[Hashable, int], str] = OrderedDict()
+        self._pages: OrderedDict[tuple[Hashable, int], tuple[float, str]] = OrderedDict()
         self._lock = threading.Lock()  # the dictionary
         self._building = threading.Lock()  # one build at a time: a burst waits for it
         self.built = 0  # pages built so far (tests read it)
@@ -68,7 +72,7 @@ class ChangeCache:
             made = build()
             self.built += 1
             with self._lock:
-                self._pages[full] = made
+                self._pages[full] = (time.monotonic(), made)
                 while len(self._pages) > self.size:
                     self._pages.popitem(last=False)
             return made
@@ -76,9 +80,10 @@ class ChangeCache:
     def _get(self, full: tuple[Hashable, int]) -> str | None:
         with self._lock:
             found = self._pages.get(full)
-            if found is not None:
-                self._pages.move_to_end(full)
-            return found
+            if found is None or time.monotonic() - found[0] >= MAX_AGE_S:
+                return None
+            self._pages.move_to_end(full)
+            return found[1]
 
 
 def shared_page(key: Hashable, build: Callable[[], str], cache: str = "shared_pages") -> str:
@@ -168,14 +173,16 @@ class LoopPages:
         found = self._kept.get(key)
         if found is None or found[0] != self.hub.published:
             return None
+        if time.monotonic() - found[1] >= MAX_AGE_S:
+            return None
         self._kept.move_to_end(key)
         self.answered += 1
-        return found[1], found[2]
+        return found[2], found[3]
 
     def keep(self, key: tuple, version: int, headers: list[tuple[bytes, bytes]], body: bytes):
         if any(name.lower() == b"set-cookie" for name, _ in headers):
             return  # an answer for one reader only
-        self._kept[key] = (version, headers, body)
+        self._kept[key] = (version, time.monotonic(), headers, body)
         self._kept.move_to_end(key)
         while len(self._kept) > self.size:
             self._kept.popitem(last=False)
