@@ -359,16 +359,21 @@ class HallServer:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message["headers"] if k.lower() != marker]
                 version = [v for k, v in message["headers"] if k.lower() == marker]
+                length = [v for k, v in headers if k.lower() == b"content-length"]
                 said.update(status=message["status"], headers=headers, version=version)
+                said["length"] = int(length[0]) if length else -1
                 message = {**message, "headers": headers}
             elif message["type"] == "http.response.body":
                 said["body"].append(message.get("body", b""))
+                whole = sum(map(len, said["body"])) == said["length"]
+                if whole and said["status"] == 200 and said["version"]:
+                    # kept before the reader has all of it: its next request finds it
+                    body = b"".join(said["body"])
+                    self.pages.keep(key, int(said["version"][0]), said["headers"], body)
+                    said["version"] = None
             await send(message)
 
         await (self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
-        if said.get("status") == 200 and said.get("version"):
-            body = b"".join(said["body"])
-            self.pages.keep(key, int(said["version"][0]), said["headers"], body)
 
     async def _lifespan(self, receive: Callable, send: Callable) -> None:
         while True:
