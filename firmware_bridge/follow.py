@@ -21,7 +21,6 @@ from bingo_hall.round_state import EventOutOfOrder, RoundState
 
 from .protocol import BallRefused
 
-
 #: the only line ends of an event stream (WHATWG): CR LF, LF, CR; never U+2028 or U+0085, which
 #: `str.splitlines()` would also split on
 _LINE_END = re.compile(r"\r\n|\r|\n")

@@ -93,7 +93,8 @@ def number_text(value: Decimal | float) -> str:
     size: an everyday number by Babel, any other (1e26, -1e300, 1e-9, inf) as Python writes it in
     scientific notation (`1e+26`), never an exception in the middle of an error message."""
     try:
-        if value == 0 or (math.isfinite(value) and _PLAIN[0] <= abs(value) < _PLAIN[1]):
+        size = abs(float(value))
+        if size == 0 or (math.isfinite(size) and _PLAIN[0] <= size < _PLAIN[1]):
             return format_decimal(value)
     except (ArithmeticError, ValueError):  # a Babel that still cannot write it
         pass

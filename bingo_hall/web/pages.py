@@ -145,9 +145,12 @@ class LoopPages:
         self.paths = {
             rule.rule
             for rule in app.url_map.iter_rules()
-            if not rule.arguments and getattr(app.view_functions.get(rule.endpoint), SHARED, 0)
+            if not rule.arguments and getattr(app.view_functions.get(rule.endpoint), SHARED, False)
         }
-        self._kept: OrderedDict[tuple, tuple[int, list[tuple[bytes, bytes]], bytes]] = OrderedDict()
+        #: key -> (version, when kept, headers, body)
+        self._kept: OrderedDict[tuple, tuple[int, float, list[tuple[bytes, bytes]], bytes]] = (
+            OrderedDict()
+        )
         self.answered = 0  # answers given from memory (tests read it)
 
     def key(self, scope: dict[str, Any]) -> tuple | None:

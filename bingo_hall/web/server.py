@@ -342,7 +342,7 @@ class HallServer:
             await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
 
     async def _shared(
-        self, scope: dict, receive: Callable, send: Callable, key: tuple, maestro: bool
+        self, scope: Any, receive: Callable, send: Callable, key: tuple, maestro: bool
     ) -> None:
         """A page every guest asks for (web/pages.py): from memory while nothing changed, else
         from the app, whose answer is kept for the version it was built at."""
@@ -355,7 +355,7 @@ class HallServer:
         marker = VERSION_HEADER.lower().encode()
         said: dict[str, Any] = {"body": []}
 
-        async def capture(message: dict) -> None:
+        async def capture(message: Any) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message["headers"] if k.lower() != marker]
                 version = [v for k, v in message["headers"] if k.lower() == marker]
