@@ -538,7 +538,8 @@ async def guest_main(kind: str, address: str, count: int, target: str) -> None:
     elif kind == "header":
         tasks += [asyncio.create_task(_big_header(g, head, stop)) for _ in range(count)]
     elif kind == "clue":
-        tasks += [asyncio.create_task(_flood(g, head, stop)) for _ in range(count)]
+        suggestion = _post(target, head, json.dumps(SUGGESTION).encode())
+        tasks += [_task(_ask(g, lambda: suggestion, stop)) for _ in range(count)]
     elif kind == "aliases":
         alias = lambda: f"/static/{secrets.token_hex(8)}/../vendor/jsQR.js"  # noqa: E731
         tasks += [_task(_ask(g, lambda: _get(alias(), head), stop)) for _ in range(count)]
@@ -761,34 +762,6 @@ async def _big_header(g: Guests, head: bytes, stop: asyncio.Event) -> None:
             g.stats["headers_cut_off"] = g.stats.get("headers_cut_off", 0) + 1
         g.stats["mb_sent"] = g.stats.get("mb_sent", 0) + sent // (1 << 20)
         sock.close()
-
-
-async def _flood(g: Guests, head: bytes, stop: asyncio.Event) -> None:
-    """Post the same Clue suggestion again and again on one keep-alive connection."""
-    body = json.dumps(SUGGESTION).encode()
-    request = f"POST {g.target} HTTP/1.1\r\n".encode() + head
-    request += b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body
-    while not stop.is_set():
-        try:
-            reader, writer = await asyncio.open_connection(g.host, g.port)
-        except OSError:
-            await asyncio.sleep(0.1)
-            continue
-        try:
-            while not stop.is_set():
-                writer.write(request)
-                status = (await reader.readline()).split(b" ")[1:2]
-                length = 0
-                while (line := await reader.readline()) not in (b"\r\n", b""):
-                    if line.lower().startswith(b"content-length:"):
-                        length = int(line.split(b":")[1])
-                await reader.readexactly(length)
-                key = "answers_" + (status[0].decode() if status else "none")
-                g.stats[key] = g.stats.get(key, 0) + 1
-        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
-            g.stats["dropped"] = g.stats.get("dropped", 0) + 1
-        finally:
-            writer.close()
 
 
 # --- the benchmark -------------------------------------------------------------------------------
