@@ -12,7 +12,9 @@ the big screen and the login page all fail. So connections are budgeted:
   database and the log files always find a file.
 
 - **requests per address** (issue 38): REQUESTS_PER_ADDRESS_S a second from one guest address
-  on average, after a burst of REQUEST_BURST (`RequestPace`). Past it, a request waits its turn
+  on average, after a burst of REQUEST_BURST (`RequestPace`); a change (a POST: a score entry,
+  a login) counts for CHANGE_COST requests, as it costs a worker far more than a page kept in
+  memory. Past it, a request waits its turn
   on the event loop (a timer, no thread) before anything is done for it: sixteen connections
   asking for /display as fast as they can, answered from memory or not, then cost the loop a
   steady share, and the Maestro's draw does not queue behind a flood.
@@ -131,6 +133,10 @@ class ConnectionBudget:
             self.guests -= 1
 
 
+#: what a guest's change (POST, PUT...) counts for in its address's pace: 10 a second at most
+CHANGE_COST = 5.0
+
+
 class RequestPace:
     """Requests per guest address: a token bucket of `burst` refilled at `rate` a second. `wait`
     reserves the address's next turn and says how long until it (0: now). A request that waits
@@ -143,9 +149,10 @@ class RequestPace:
         self.rate, self.burst = rate, float(burst)
         self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
 
-    def wait(self, address: str, now: float) -> float:
+    def wait(self, address: str, now: float, cost: float = 1.0) -> float:
+        """`cost`: how many requests this one counts for (a change costs more than a read)."""
         tokens, at = self._buckets.get(address, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - at) * self.rate) - 1.0
+        tokens = min(self.burst, tokens + (now - at) * self.rate) - cost
         if len(self._buckets) >= self.KEEP and address not in self._buckets:
             self._forget(now)
         self._buckets[address] = (tokens, now)

@@ -65,7 +65,7 @@ from .admission import (
     may_have_body,
     read_body,
 )
-from .budget import ConnectionBudget, RequestPace, guest_total
+from .budget import CHANGE_COST, ConnectionBudget, RequestPace, guest_total
 from .config import HallConfig
 from .hub import (
     ENVIRON_KEY,
@@ -320,7 +320,8 @@ class HallServer:
             return
         maestro = self.is_maestro(scope)
         if not maestro and (client := scope.get("client")):  # a guest waits its turn, if due
-            wait = self.pace.wait(client[0], asyncio.get_running_loop().time())
+            cost = 1.0 if scope["method"] in READS else CHANGE_COST
+            wait = self.pace.wait(client[0], asyncio.get_running_loop().time(), cost)
             if wait > 0:
                 await asyncio.sleep(wait)
         if may_have_body(headers_of(scope)):

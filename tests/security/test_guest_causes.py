@@ -20,7 +20,7 @@ import urllib.request
 import pytest
 
 from bingo_hall.web import admission
-from bingo_hall.web.budget import RequestPace
+from bingo_hall.web.budget import CHANGE_COST, RequestPace
 from bingo_hall.web.errors import number_text
 from bingo_hall.web.hub import sse
 from bingo_hall.web.inputs import GUEST_VALUES, MAX_DEPTH, JsonBudget
@@ -178,6 +178,9 @@ def test_a_guest_address_waits_its_turn_past_its_burst():
     assert waits == pytest.approx([0.02, 0.04, 0.06, 0.08, 0.10])
     assert pace.wait("10.0.0.3", 0.0) == 0.0  # another address has its own
     assert pace.wait("10.0.0.2", 10.0) == 0.0  # and the bucket fills again
+    # a change counts for CHANGE_COST requests: ten a second, not fifty
+    changes = [pace.wait("10.0.0.4", 0.0, CHANGE_COST) for _ in range(3)]
+    assert changes == pytest.approx([0.0, 0.0, (3 * CHANGE_COST - 10) / 50.0])
 
 
 # --- E: numbers in messages ----------------------------------------------------------------------
