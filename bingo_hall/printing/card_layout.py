@@ -111,12 +111,18 @@ def _name_font(text: str) -> str:
 NAME_BOX = (SIZE - FOOTER - 0.15, 0.34)
 
 
+#: The smallest size a long deck name shrinks to on a large card (a poster, one card a page), in
+#: points: still read across a table. A small card never shrinks it below 2/3 of its size.
+NAME_MIN_PT = 11.0
+
+
 def fit_name(name: str, width: float, size: float) -> tuple[str, float, str]:
-    """(font, size, text) for the deck name: shrunk to at most 2/3 size, then cut with '…'."""
+    """(font, size, text) for the deck name: shrunk (to 2/3 of its size, or to NAME_MIN_PT on a
+    card large enough to have that room), then cut with '…'."""
     font = _name_font(name)
     natural = stringWidth(name, font, size)
     if natural > width:
-        size = max(size * 2 / 3, size * width / natural)
+        size = max(min(size * 2 / 3, NAME_MIN_PT), size * width / natural)
     while len(name) > 1 and stringWidth(name, font, size) > width:
         name = name[:-2].rstrip() + "…"
     return font, size, name

@@ -18,13 +18,15 @@ from .. import printed
 from ..deck_cli import GAME, STRIPS, check_counts, make_deck, refuse_to_replace
 from ..errors import KitError
 from ..manifest import Deck, load_deck, save_deck
-from ..variants import variant_for
+from ..variants import ball_counts, variant_for
 from .base_url import default_base_url
 from .deck_pdf import PAPERS, check_base_url, printed_name, render_deck_pdf, template_for
 from .kit import render_kit_pdf
 from .selection import parse_serials
 from .templates import load_template
 
+#: the printed language, as the line after a print names it (the cards' words: "Cartón Nº"...)
+LANGUAGES = {"es": "Spanish", "en": "English"}
 _PROGRESS_FROM = 200  # cards; smaller prints finish before a bar would be readable
 
 
@@ -72,11 +74,12 @@ def _print_deck(
     template = template_for(deck, template).name if template is None else template
     template_for(deck, template)  # fail on a bad template before any slow work
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
-    if (shown := printed_name(deck)) != deck.name:
+    if (shown := printed_name(deck, template, paper)) != deck.name:
         click.echo(
             f"bingo-hall: warning: the deck name {deck.name!r} is too long for the "
-            f"{deck.variant.ticket_word[1]}, which show {shown!r}; a name of about "
-            f"{len(shown) - 1} characters prints whole",
+            f"{deck.variant.ticket_word[1]} of template {template}, which show {shown!r}; a name "
+            f"of about {len(shown) - 1} characters prints whole (a one-card template has more "
+            "room)",
             err=True,
         )
     if base_url is None:
@@ -104,7 +107,8 @@ def _print_deck(
     _write(output, pdf)
     click.echo(
         f"wrote {output}: {count} {what} of deck {deck.name!r} ({deck.deck_id}), "
-        f"template {template}, {paper}, QR codes to {base_url}"
+        f"template {template}, {paper}, printed in {LANGUAGES[lang]} (--lang), QR codes to "
+        f"{base_url} (--base-url)"
     )
     return base_url
 
@@ -113,7 +117,7 @@ def _print_deck(
 @click.argument("deck_file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
 @click.option(
-    "--game", type=click.Choice(["75", "90"]), help="Refuse the file unless it is of this game."
+    "--game", type=click.Choice(ball_counts()), help="Refuse the file unless it is of this game."
 )
 @print_options
 def print_cmd(deck_file, output, game, template, paper, lang, base_url, serials) -> None:

@@ -40,7 +40,7 @@ from .words import words
 T = TypeVar("T", Card, Ticket)
 
 PAPERS = {"a4": A4, "letter": LETTER}
-DEFAULT_TEMPLATES = {balls: v.default_template for balls, v in VARIANTS.items()}
+DEFAULT_TEMPLATES = {v.balls: v.default_template for v in VARIANTS}
 _PARALLEL_FROM = 200  # below this many cards a worker pool costs more than it saves
 _CHUNK = 64
 
@@ -160,11 +160,13 @@ def template_for(deck: Deck[Any], template: str | None) -> Template:
     return tpl
 
 
-def printed_name(deck: Deck) -> str:
-    """The deck name as the cards (or tickets) show it: whole, or cut with '…' when even at its
-    smallest size it does not fit (the same on every template: the room scales with the card)."""
+def printed_name(deck: Deck, template: str | None = None, paper: str = "a4") -> str:
+    """The deck name as the cards (or tickets) of `template` on `paper` show it: whole, or cut
+    with '…' when even at its smallest size it does not fit (a larger card has more room)."""
+    tpl = template_for(deck, template)
+    s = slots(tpl, page_size(paper, tpl))[0].s
     width, size = layout_for(deck.variant).name_box
-    return fit_name(deck.name, 100 * width, 100 * size)[2]
+    return fit_name(deck.name, width * s, size * s)[2]
 
 
 def render_deck_pdf(

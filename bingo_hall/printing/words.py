@@ -5,7 +5,9 @@ in a plain table rather than the Flask-Babel catalogs. Names of the game stay Sp
 languages (Tabla Confrontadora, Maestro, Bingo de Puntos), as docs/rules.md asks.
 
 The Spanish word for a card is "cartón", as in Spanish bingo halls, here and in the station's
-pages alike. `card_no` labels the serial, the number the Maestro types to check a claim.
+pages alike. `card_no` labels the serial, the number the Maestro types to check a claim. What the
+Maestro draws from the bag is a "ficha" in Spanish and a "calling token" in English (an English
+hall's page or print never reads the Spanish word; docs/glossary.md).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ WORDS: dict[str, dict[str, str]] = {
         "scan": "Scan to verify",
         "tabla_title": "Tabla Confrontadora",
         "tabla_note": "The Maestro places each token, face up, on its own number.",
-        "tokens_title": "Tokens (fichas)",
+        "tokens_title": "Calling tokens",
         "tokens_note": "Cut along the dotted lines. Each token is the size of its spot on the "
         "Tabla Confrontadora.",
         "page": "page",

@@ -44,3 +44,4 @@ def register(app: Flask) -> None:
     prize_lists.init_app(app)
     with app.app_context():
         games.add_snapshot_extender(autodraw.snapshot_part)
+        games.add_snapshot_extender(games.draw_open_part)

@@ -145,7 +145,9 @@ def public_input(game_id: int):
 def next_round(game_id: int):
     d = body()
     text = public_text(d.get("public_input"))
-    return jsonify(games.start_next_round(get_db(), game_id, text)), 201
+    started = games.start_next_round(get_db(), game_id, text)
+    autodraw.round_started(game_id)
+    return jsonify(started), 201
 
 
 @bp.post("/games/<int:game_id>/end")

@@ -46,6 +46,7 @@ class Pause(StrEnum):
     MAESTRO = "maestro"
     CLAIM = "claim"
     WON = "won"
+    NEW_ROUND = "new_round"  # was WON: Next round was pressed, the room waits for Resume
     ALL_CALLED = "all_called"
 
 
@@ -219,6 +220,14 @@ def pause(game_id: int, reason: Pause = Pause.MAESTRO) -> dict[str, Any]:
     if ticker is not None:
         _set_paused(ticker, reason)
     return state(game_id).to_json()
+
+
+def round_started(game_id: int) -> None:
+    """Next round: a ticker paused because the round was won now waits for Resume in the new
+    round (the status no longer asks for Next round). Paused by the Maestro, it stays so."""
+    ticker = _tickers().get(game_id)
+    if ticker is not None and ticker.view().paused in (Pause.WON, Pause.ALL_CALLED):
+        _set_paused(ticker, Pause.NEW_ROUND)
 
 
 def resume(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:

@@ -4,12 +4,16 @@ token, so there is one implementation of every action."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_babel import format_date
 from flask_babel import gettext as _
 
 from ..errors import KitError
 from ..manifest import parse_deck
-from ..variants import STRIPS
+from ..variants import STRIPS, VARIANTS, variant_for
 from ..web.admission import SMALL_BODY, guest_body
 from ..web.db import get_db
 from ..web.errors import RequestError, translated
@@ -27,7 +31,7 @@ from .decks import list_decks, store_deck
 from .games import get_game, newest_active_game, snapshot, start_game
 from .hall_settings import load as hall_settings
 from .requests import NewGame
-from .variants import KINDS, game_kind
+from .variants import PLAY, game_kind
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
 
@@ -87,10 +91,40 @@ def new():
         except RequestError as exc:
             error, status = exc.message(), exc.status
     active = newest_active_game(conn)
-    strips = KINDS[STRIPS.key].plans()  # the kit's 90-ball plans, then the host's own
+    decks = [{**d, "when": _when(d)} for d in list_decks(conn)]
+    offered = {variant_for(d["game"]) for d in decks}
+    # the kit's 90-ball plans, then the host's own, when a deck of strips is loaded
+    strips = PLAY[STRIPS].plans() if STRIPS in offered else ()
     return render_template(
-        "caller/new.html", decks=list_decks(conn), error=error, active=active, plans90=strips
+        "caller/new.html",
+        tonight=[d for d in decks if d["tonight"]],
+        earlier=[d for d in decks if not d["tonight"]],
+        chosen=default_deck(decks),
+        decks=decks,
+        error=error,
+        active=active,
+        plans90=strips,
     ), status
+
+
+def _when(deck: dict[str, Any]) -> str:
+    """When a deck was loaded, as the form says it: the laptop's time for tonight's decks
+    ("19:42"), the date for earlier nights' ("20 Nov 2026")."""
+    loaded = datetime.fromisoformat(deck["loaded"]).astimezone()  # the laptop's own clock
+    if deck["tonight"]:
+        return loaded.strftime("%H:%M")
+    return format_date(loaded.date(), format="medium")
+
+
+def default_deck(decks: list[dict[str, Any]]) -> str | None:
+    """The deck the New game form picks: the last loaded of the kit's main game (the first
+    variant: 75-ball cards, which offer Normal and Puntos), tonight's before earlier nights';
+    else the last loaded of any game."""
+    main = VARIANTS[0]
+    for d in sorted(decks, key=lambda d: not d["tonight"]):  # stable: last loaded first
+        if variant_for(d["game"]) is main:
+            return d["deck_id"]
+    return decks[0]["deck_id"] if decks else None
 
 
 @bp.post("/decks")

@@ -110,7 +110,9 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
     printed for another host or port is pointed out here and on the caller page."""
     from companions.web import replays
 
+    from ..app import create_app
     from ..web.server import Server
+    from .verify import card_pages
 
     try:
         server = Server(app, host, port)
@@ -119,6 +121,8 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
             "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
         ) from None
     replays.start()  # the table scorekeepers' replays never hold the Maestro's interpreter
+    # the card pages' tables are drawn ahead of need in a worker process (issue 32)
+    card_pages.start(app, create_app)
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port
     found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
@@ -134,7 +138,10 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
         for note in notes:
             click.echo(f"  {note}")
         click.echo("Press Ctrl+C to stop.", nl=True)
-        server.run()
+        try:
+            server.run()
+        finally:
+            card_pages.stop(app)  # a deck being drawn does not hold the exit
 
 
 _common = [
@@ -180,7 +187,10 @@ def serve(decks, db, host, port, pin, threads, instance, device, lang):
     """Run the caller station with the given decks loaded."""
     app = build_app(db, pin, instance, device, threads)
     loaded = load_decks(app, decks)
-    notes = [f"deck loaded: {d.name} ({len(d.cards)} cards, id {d.deck_id})" for d in loaded]
+    notes = [
+        f"deck loaded: {d.name} ({d.variant.count_words(len(d.cards))}, id {d.deck_id})"
+        for d in loaded
+    ]
     notes += _night_language(app, lang)
     run_server(app, host, port, notes, [(d.name, p) for p, d in zip(decks, loaded)])
 
@@ -215,7 +225,7 @@ def demo(db, host, port, pin, threads, instance, cards, lang):
         deck = new_deck(cards, seed=f"demo-{cards}", name="Demo")
         save_deck(deck, path)
     load_decks(app, (str(path),))
-    notes = [f"demo deck:   {path} ({len(deck.cards)} cards)"]
+    notes = [f"demo deck:   {path} ({deck.variant.count_words(len(deck.cards))})"]
     notes.append(_demo_pdf(deck, folder, port, lang or "es"))
     notes += _night_language(app, lang)
     run_server(app, host, port, notes)
@@ -253,9 +263,10 @@ def _demo_pdf(deck, folder: Path, port: int, lang: str) -> str:
 def audit(seed, public_input, calls, balls):
     """Print a finished game's commitment and draw order, and optionally check its calls."""
     from ..draw import audit_round, commitment, draw_order, parse_seed
+    from ..variants import ball_counts
     from .spoken import call_label
 
-    if balls not in ("75", "90"):
+    if balls not in ball_counts():
         raise KitError("--balls is 75 or 90, not %(balls)r", balls=balls)
     count = int(balls)
     key = parse_seed(seed)

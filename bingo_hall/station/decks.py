@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from flask import has_app_context
 
 from ..manifest import Deck, deck_from_dict
 from ..variants import variant_for
@@ -27,12 +30,29 @@ def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> De
     if row is not None:
         if json.loads(row["manifest"]) != json.loads(manifest):
             raise Conflict("another deck with id %(deck)s is already loaded", deck=deck.deck_id)
+        conn.execute(f"UPDATE decks SET loaded = {_NOW} WHERE deck_id = ?", (deck.deck_id,))
         return deck
     conn.execute(
-        "INSERT INTO decks (deck_id, name, free_centre, cards, manifest) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO decks (deck_id, name, free_centre, cards, manifest, loaded) "
+        f"VALUES (?, ?, ?, ?, ?, {_NOW})",
         (deck.deck_id, deck.name, int(deck.free_centre), len(deck.cards), manifest),
     )
+    tell_deck_listeners(deck)
     return deck
+
+
+def tell_deck_listeners(deck: Deck[Any]) -> None:
+    """A deck was loaded or a game starts on it: its card pages are drawn ahead of need. (Not
+    when `serve` loads its decks before the station runs: nothing listens yet.)"""
+    if not has_app_context():
+        return
+    for listener in list(station_state().deck_listeners):
+        listener(deck)
+
+
+_NOW = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+#: a deck loaded within this time is one of tonight's (the New game form offers them first)
+TONIGHT = timedelta(hours=12)
 
 
 def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck[Any]:
@@ -51,12 +71,14 @@ def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck[Any]:
 
 
 def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """The decks, newest first, without their secrets (those never leave the station)."""
+    """The decks, the last loaded first, without their secrets (those never leave the station).
+    `tonight`: loaded (or loaded again) within TONIGHT."""
     rows = conn.execute(
-        "SELECT deck_id, name, free_centre, cards, added, "
+        "SELECT deck_id, name, free_centre, cards, added, COALESCE(loaded, added) AS loaded, "
         "COALESCE(json_extract(manifest, '$.game'), 75) AS game "
-        "FROM decks ORDER BY added DESC, rowid DESC"
+        "FROM decks ORDER BY COALESCE(loaded, added) DESC, rowid DESC"
     ).fetchall()
+    since = datetime.now(UTC) - TONIGHT
     return [
         {
             "deck_id": r["deck_id"],
@@ -64,8 +86,11 @@ def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             "free_centre": bool(r["free_centre"]),
             "cards": r["cards"],
             "game": r["game"],  # 75, or 90 for strips (the manifest's `game`)
-            "kind": variant_for(r["game"]).key,  # "cards" or "strips": what the form offers
+            "kind": variant_for(r["game"]).key,  # "cards" or "strips"
+            "layout": variant_for(r["game"]).layout,  # the new-game form's part for it
             "added": r["added"],
+            "loaded": r["loaded"],
+            "tonight": datetime.fromisoformat(r["loaded"]) >= since,
         }
         for r in rows
     ]

@@ -21,7 +21,7 @@ from ..web.errors import Conflict, NotFound
 from ..web.hub import sse
 from ..web.instance import hall
 from . import phrases
-from .decks import get_deck
+from .decks import get_deck, tell_deck_listeners
 from .events import GameEnded, GameEvent, PublicInputSet, RoundStarted
 from .model import Game, Round
 from .requests import NewGame
@@ -185,6 +185,7 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
         publish(RoundStarted(game_id, 1, commitment))
         for old in other_active_games(conn, game_id):
             end_game(conn, old)
+    tell_deck_listeners(deck)
     return {"game_id": game_id, "commitment": commitment, "round": 1}
 
 
@@ -259,6 +260,20 @@ def check_call_allowed(conn: sqlite3.Connection, game_id: int) -> None:
     """Raise the Conflict of the first guard that refuses a ball now."""
     for guard in list(station_state().call_guards):
         guard(conn, game_id)
+
+
+def draw_open_part(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """Snapshot extender: `draw_open`, whether a ball may be drawn now (the game in play, a ball
+    left, no guard refusing it: the round won), so the caller page's Draw is dim when it would
+    be refused."""
+    game = get_game(conn, game_id)
+    if not game.active or len(called_balls(conn, game_id)) >= game.balls:
+        return {"draw_open": False}
+    try:
+        check_call_allowed(conn, game_id)
+    except Conflict:
+        return {"draw_open": False}
+    return {"draw_open": True}
 
 
 def add_undo_guard(fn: UndoGuard) -> None:

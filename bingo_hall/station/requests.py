@@ -152,19 +152,21 @@ class NewGame:
 
 @dataclass(frozen=True)
 class NewPlayer:
-    """Seat a player, optionally in a team (a Sociedad) and as the Maestro."""
+    """Seat a player, optionally in a team (a Sociedad) and as the Maestro. `maestro`: True or
+    False as the Maestro chose it (the caller page always says); None, not said (the API's
+    older form): then the first player seated in a Bingo de Puntos game with no Maestro is it."""
 
     name: str
     team: str | None = None
-    maestro: bool = False
+    maestro: bool | None = None
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> NewPlayer:
         player = name(d.get("name"))
         assert player is not None  # required
         team = name(d.get("team"), required=False)
-        maestro = d.get("maestro", False)
-        if not isinstance(maestro, bool):
+        maestro = d.get("maestro")
+        if maestro is not None and not isinstance(maestro, bool):
             raise RequestError("maestro must be true or false")
         return cls(player, team, maestro)
 
@@ -179,12 +181,20 @@ class NewClaim:
     player: str | None = None
     line: str | None = None
     prize: str | None = None
+    #: seat `player` first when not at the table (a name typed on the spot: checked as the
+    #: players' form checks it, and seated with the claim or not at all)
+    add_player: bool = False
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> NewClaim:
         player = name(d.get("player"), required=False)
         line, prize = d.get("line"), d.get("prize")
-        return cls(serial(d.get("serial")), player, _word(line), _word(prize))
+        add = d.get("add_player", False)
+        if not isinstance(add, bool):
+            raise RequestError("add_player must be true or false")
+        if add and player is None:
+            raise RequestError("type the name of the new player who shouts")
+        return cls(serial(d.get("serial")), player, _word(line), _word(prize), add)
 
 
 def serial(value: Any) -> int:

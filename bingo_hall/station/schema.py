@@ -105,4 +105,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games DROP COLUMN prizes;
     ALTER TABLE games RENAME COLUMN prize_plan TO prizes;
     """,
+    # 5: when each deck was last loaded (a `serve --deck` of a known deck, or an upload, loads it
+    # again): the New game form offers tonight's decks first, saying when each came
+    """
+    ALTER TABLE decks ADD COLUMN loaded TEXT;
+    UPDATE decks SET loaded = added;
+    """,
 ]

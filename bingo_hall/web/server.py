@@ -35,6 +35,7 @@ import contextlib
 import contextvars
 import errno
 import gc
+import logging
 import signal
 import socket
 import threading
@@ -78,6 +79,7 @@ from .hub import (
 )
 from .instance import hall
 from .pages import VERSION_HEADER, LoopPages
+from .security import HEADERS
 from .static_files import StaticFiles
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -281,6 +283,8 @@ class HallServer:
         self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
         self._routes: Any = None  # the URL map, bound once (route_body)
         self.pages = LoopPages(app)  # /display, /join: kept per change, answered here
+        self.loop_pages = hall(app).loop_pages  # pages answered from memory on the loop
+        self.page_headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
     def pools(self) -> list[WSGIMiddleware]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
@@ -335,8 +339,11 @@ class HallServer:
             await (self.maestro_actions if maestro else self.actions)(scope, receive, send)
         elif self.statics.serves(scope):  # answered here on the loop, never by a worker
             await self.statics(scope, receive, send)
-        elif (page := self.pages.key(scope)) is not None:
-            await self._shared(scope, receive, send, page, maestro)
+        elif (shared := self.pages.key(scope)) is not None:
+            await self._shared(scope, receive, send, shared, maestro)
+        elif method == "GET" and (page := self._from_memory(scope)) is not None:
+            await send({"type": "http.response.start", "status": 200, "headers": page[0]})
+            await send({"type": "http.response.body", "body": page[1]})
         elif method == "GET" and self._is_stream(scope):
             await self._stream(scope, receive, send, maestro)
         else:
@@ -375,6 +382,25 @@ class HallServer:
             await send(message)
 
         await (self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
+
+    def _from_memory(self, scope: dict) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        """A page an area answers from what it keeps (`HallState.loop_pages`: the card pages),
+        here on the loop with no worker, no Flask and no SQL; None: not one of those, or not
+        kept yet (the app builds it)."""
+        for answer in self.loop_pages:
+            try:
+                body = answer(scope)
+            except Exception:  # never a 500 from here: the app answers the request instead
+                logging.getLogger(__name__).exception("a page answered on the loop failed")
+                body = None
+            if body is not None:
+                headers = [
+                    (b"content-type", b"text/html; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                    *self.page_headers,
+                ]
+                return headers, body
+        return None
 
     async def _lifespan(self, receive: Callable, send: Callable) -> None:
         while True:

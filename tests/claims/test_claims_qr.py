@@ -7,6 +7,8 @@ from urllib.parse import urlsplit
 import pypdfium2 as pdfium
 import pytest
 import zxingcpp
+from playwright.sync_api import expect
+from testkit import marked_card
 
 from bingo_hall.manifest import new_deck
 from bingo_hall.printing import render_deck_pdf
@@ -27,7 +29,8 @@ def _card_numbers_shown(html: str) -> set[int]:
 
 
 @pytest.mark.slow
-def test_qr_decoded_from_the_printed_pdf_opens_that_card_with_its_marks(hall):
+@pytest.mark.browser
+def test_qr_decoded_from_the_printed_pdf_opens_that_card_with_its_marks(hall, live_server, phone):
     gid = hall.new_game()
     pdf = render_deck_pdf(hall.deck, base_url="http://192.168.1.20:5000", serials=[5])
     page = pdfium.PdfDocument(pdf)[0]
@@ -40,9 +43,11 @@ def test_qr_decoded_from_the_printed_pdf_opens_that_card_with_its_marks(hall):
     assert url.path.startswith(f"/C/{hall.deck.deck_id}/5/")
     r1 = hall.numbers(5, "R1")
     hall.call(gid, *r1)
-    r = hall.client.get(url.path)
-    html = r.get_data(as_text=True)
-    assert r.status_code == 200 and "Card 5" in html
+    assert hall.client.get(url.path).status_code == 200
+    html = marked_card(
+        phone, live_server.url + url.path + "?lang=en"
+    )  # issue 32: marked by card.js
+    assert "Card 5" in html
     card = hall.deck.card(5)
     assert _card_numbers_shown(html) == set(card.numbers)
     covered = {int(n) for n in re.findall(r'class="sq covered[^"]*" data-number="(\d+)"', html)}
@@ -107,3 +112,22 @@ def test_a_card_of_a_deck_not_yet_in_play_shows_unmarked(hall):
     assert "No game is being played with this deck yet." in html
     assert _card_numbers_shown(html) == set(hall.deck.card(6).numbers)
     assert "sq covered" not in html
+
+
+@pytest.mark.browser
+def test_a_card_of_another_night_says_so_and_does_not_send_the_player_to_type_its_number(
+    hall, live_server, page
+):
+    hall.new_game()  # tonight's game, with tonight's deck
+    last_month = new_deck(12, seed="last month", name="Verbena")  # never loaded here
+    page.goto(live_server.url + card_path(last_month.secret, last_month.deck_id, 3) + "?lang=en")
+    said = page.locator("main")
+    expect(said).to_contain_text("This card is from another deck")
+    expect(said).to_contain_text(f"deck {last_month.deck_id}")  # as its code names it
+    expect(said).to_contain_text("a card of tonight with the same number is a different card")
+    expect(said).not_to_contain_text("type its serial")  # that would check tonight's card 3
+    # a code of tonight's deck that was changed is still "changed", not "another night"
+    sig = card_signature(hall.deck.secret, hall.deck.deck_id, 3)
+    page.goto(f"{live_server.url}/C/{hall.deck.deck_id}/4/{sig}?lang=es")
+    expect(said).to_contain_text("No es un cartón de esta sala")
+    expect(said).not_to_contain_text("otro mazo")

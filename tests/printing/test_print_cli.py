@@ -230,3 +230,43 @@ def test_a_deck_name_too_long_for_the_cards_is_warned_of_at_print_time(tmp_path,
     assert shown in text and long not in text  # what the warning says is what is printed
     main(["generate", "--game", game, *size, "--name", "Fiesta", "-o", str(tmp_path / "s.pdf")])
     assert "too long" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang, language", [("es", "Spanish"), ("en", "English")])
+def test_generate_says_the_cards_language_on_the_line_with_their_address(
+    tmp_path, capsys, lang, language
+):
+    out = tmp_path / "party.pdf"
+    address = "http://192.168.7.20:5000"
+    main(["generate", "-n", "4", "--lang", lang, "--base-url", address, "-o", str(out)])
+    wrote = [line for line in capsys.readouterr().out.splitlines() if str(out) in line]
+    assert len(wrote) == 1 and address in wrote[0] and language in wrote[0], wrote
+    assert "--lang" in wrote[0] and "--base-url" in wrote[0]  # how to change either
+    card_word = {"es": "Cartón", "en": "Card"}[lang]  # what the printed card itself says
+    assert card_word in open_pdf(out.read_bytes())[0].get_textpage().get_text_range()
+
+
+def test_a_hall_name_cut_on_small_cards_prints_whole_on_the_one_card_template(tmp_path, capsys):
+    hall = "St Mary's Church Hall Charity Night 2026"
+    texts = {}
+    for template in ("classic-4", "classic-1"):
+        out = tmp_path / f"{template}.pdf"
+        argv = ["generate", "-n", "2", "--name", hall, "--template", template, "-o", str(out)]
+        main([*argv, "--base-url", "http://192.168.7.20:5000"])
+        err = capsys.readouterr().err
+        page = open_pdf(out.read_bytes())[0]
+        texts[template] = (" ".join(page.get_textpage().get_text_range().split()), err)
+    small, small_err = texts["classic-4"]
+    assert hall not in small and "too long" in small_err  # four to a page: no room, and said so
+    big, big_err = texts["classic-1"]
+    assert hall in big and "too long" not in big_err  # the poster card has the room: used
+
+
+def test_an_english_kit_names_its_tokens_in_english_and_a_spanish_one_in_spanish(tmp_path):
+    titles = {}
+    for lang in ("en", "es"):
+        out = tmp_path / f"kit-{lang}.pdf"
+        main(["kit", "-o", str(out), "--lang", lang])
+        titles[lang] = open_pdf(out.read_bytes())[1].get_textpage().get_text_range()
+    assert "Calling tokens" in titles["en"] and "ficha" not in titles["en"].lower()
+    assert "Fichas" in titles["es"] and "token" not in titles["es"].lower()

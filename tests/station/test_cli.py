@@ -182,3 +182,23 @@ def test_a_busy_port_5000_on_a_mac_names_the_airplay_receiver(tmp_path, monkeypa
         else:
             raise AssertionError("a busy port started a station")
     assert f"port {port} is already in use" in said and said.endswith("(AirPlay hint)")
+
+
+def test_serve_announces_a_strips_deck_in_strips_and_tickets_not_cards(tmp_path):
+    from bingo_hall.manifest import new_deck, new_variant_deck, save_deck
+    from bingo_hall.variants import variant_for
+
+    strips = new_variant_deck(variant_for(90), 25, seed="banner", name="Tombola")  # 25 strips
+    cards = new_deck(12, seed="banner", name="Fiesta")
+    files = [save_deck(d, tmp_path / f"{d.name}.deck.json") for d in (strips, cards)]
+    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
+    argv += ["--port", str(free_port()), "--db", str(tmp_path / "s.sqlite"), "--pin", "8642"]
+    proc, lines = station_process(argv + [a for f in files for a in ("--deck", str(f))])
+    try:
+        loaded = [x.strip() for x in lines if x.strip().startswith("deck loaded")]
+        assert len(loaded) == 2, lines
+        assert "Tombola (25 strips (150 tickets)" in loaded[0] and "cards" not in loaded[0]
+        assert "Fiesta (12 cards" in loaded[1]
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -46,3 +46,40 @@ def test_the_automatic_draw_runs_pauses_with_space_and_survives_a_reload(client,
     page.click("#autodraw-stop")
     expect(page.locator("#autodraw-start")).to_be_visible()
     assert hall.get(f"/api/games/{gid}").get_json()["autodraw"]["state"] == "off"
+
+
+def test_the_caller_page_follows_a_won_round_draw_dims_and_next_round_asks_for_resume(
+    client, live_server, page
+):
+    hall = Caller(client)
+    gid = hall.new_game(draw="auto")
+    while not hall.get(f"/api/games/{gid}/check/1?quiet=1").get_json()["bingo"]:
+        hall.post(f"/api/games/{gid}/draw", {})
+    page.goto(f"{live_server.url}/caller/login?lang=en&next=/caller/games/{gid}")
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url(f"**/caller/games/{gid}")
+    expect(page.locator("#station")).to_have_attribute("data-live", "yes")
+    page.fill("#autodraw-every", "60")  # no ball comes by itself during this test
+    page.locator("#autodraw-start button").click()
+    status = page.locator("#autodraw-status")
+    expect(status).to_contain_text("a ball every 60 s")
+    draw = page.locator("#draw")
+    expect(draw).to_have_attribute("data-refused", "no")
+    # the Maestro awards card 1's bingo (from another tab, or the API): the page follows
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 1}).status_code == 201
+    assert hall.post(f"/api/games/{gid}/award").status_code == 200
+    expect(status).to_contain_text("the round is won")
+    # the station refuses a ball until Next round: Draw is dim, and a press says why
+    expect(draw).to_have_attribute("data-refused", "yes")
+    assert float(draw.evaluate("b => getComputedStyle(b).opacity")) < 0.6
+    draw.click()
+    expect(page.locator("#message")).to_contain_text("Next round")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#next-round")
+    expect(status).to_contain_text("the new round is ready")
+    expect(status).not_to_contain_text("Next round")
+    expect(draw).to_have_attribute("data-refused", "no")
+    page.keyboard.press("Space")  # resumes in the new round
+    expect(status).to_contain_text(re.compile(r"a ball every 60 s · next in \d+ s"))
+    page.click("#autodraw-stop")

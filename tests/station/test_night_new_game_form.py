@@ -82,3 +82,38 @@ def test_the_form_shows_only_what_the_chosen_deck_can_play(decks, live_server, p
     gid = int(page.url.rsplit("/", 1)[1])
     snap = hall.get(f"/api/games/{gid}").get_json()
     assert snap["balls"] == 90 and snap["mode"] == "lines-house"
+
+
+@pytest.mark.browser
+def test_the_form_offers_tonights_decks_first_with_their_time_and_picks_the_newest_75_ball(
+    app, client, live_server, page
+):
+    import sqlite3
+
+    old = new_deck(40, seed="last month", name="Demo")
+    hall = Caller(client, old)  # loaded first...
+    with sqlite3.connect(app.config["DATABASE"]) as db:  # ...on an earlier night
+        db.execute(
+            "UPDATE decks SET loaded = '2026-10-30T20:00:00Z' WHERE deck_id = ?", (old.deck_id,)
+        )
+    cards = hall.load_deck(new_deck(12, seed="tonight", name="Fiesta"))
+    strips = hall.load_deck(new_strip_deck(2, seed="tonight", name="Tiras"))  # the newest
+    page.goto(f"{live_server.url}/caller/login?lang=en&next=/caller/new")
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url("**/caller/new")
+    groups = page.locator('select[name="deck_id"] optgroup')
+    expect(groups).to_have_count(2)
+    assert groups.nth(0).get_attribute("label") == "Loaded tonight"
+    assert groups.nth(1).get_attribute("label") == "Earlier nights"
+    tonight = [o.get_attribute("value") for o in groups.nth(0).locator("option").all()]
+    assert tonight == [strips.deck_id, cards.deck_id]  # the last loaded first
+    assert [o.get_attribute("value") for o in groups.nth(1).locator("option").all()] == [
+        old.deck_id
+    ]
+    fiesta = groups.nth(0).locator(f'option[value="{cards.deck_id}"]')
+    expect(fiesta).to_contain_text(re.compile(r"Fiesta · 12 cards · loaded \d\d:\d\d$"))
+    expect(groups.nth(1).locator("option")).to_contain_text("loaded Oct 30, 2026")
+    # the newest 75-ball deck is chosen, so Normal / Puntos is offered at once
+    expect(page.locator('select[name="deck_id"]')).to_have_value(cards.deck_id)
+    expect(page.locator('input[name="mode"][value="points"]')).to_be_visible()

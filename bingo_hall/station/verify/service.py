@@ -65,6 +65,10 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
             gid = game.game_id
             rnd = games.current_round(conn, gid)
             kind = claims_kind(game)
+            if claim.add_player and claim.player not in store.seated(conn, gid)[0]:
+                # a name typed on the spot: seated now, as the players' form seats (never as
+                # the Maestro), and with the claim, or not at all when the claim is refused
+                store.seat_player(conn, game, NewPlayer(claim.player or "", maestro=False))
             judged = kind.judge_claim(conn, game, rnd, claim)
             check, calls = judged.check, judged.calls
             verdict = check.verdict_json()

@@ -88,33 +88,38 @@ def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
 
 def add_player(conn: sqlite3.Connection, game_id: int, new: NewPlayer) -> dict[str, Any]:
     """Seat a player (clockwise, after the last one), optionally in a team and as the Maestro."""
-    name, team, maestro = new.name, new.team, new.maestro
     with hall().write_lock:
         with transaction(conn):
-            game = active_game(conn, game_id)
-            gid = game.game_id
-            there = conn.execute(
-                "SELECT left_at FROM players WHERE game_id = ? AND name = ?", (gid, name)
-            ).fetchone()
-            if there is not None and there["left_at"] is None:
-                raise Conflict("%(name)s is already playing in this game", name=name)
-            seat = conn.execute(
-                "SELECT COALESCE(MAX(seat), 0) + 1 FROM players WHERE game_id = ?", (gid,)
-            ).fetchone()[0]
-            if there is not None:  # back at the table, with the points won before
-                conn.execute(
-                    "UPDATE players SET left_at = NULL, seat = ?, team = ? "
-                    "WHERE game_id = ? AND name = ?",
-                    (seat, team, gid, name),
-                )
-            else:
-                conn.execute(
-                    "INSERT INTO players (game_id, name, team, seat) VALUES (?, ?, ?, ?)",
-                    (gid, name, team, seat),
-                )
-            current = settings_of(conn, gid)[1]
-            if maestro or (current is None and game.mode == rules.PUNTOS and seat == 1):
-                save_settings(conn, gid, maestro=name)
+            return seat_player(conn, active_game(conn, game_id), new)
+
+
+def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> dict[str, Any]:
+    """`add_player` within the caller's transaction (a claim that names a new player seats
+    them with it, or not at all)."""
+    name, team, maestro = new.name, new.team, new.maestro
+    gid = game.game_id
+    there = conn.execute(
+        "SELECT left_at FROM players WHERE game_id = ? AND name = ?", (gid, name)
+    ).fetchone()
+    if there is not None and there["left_at"] is None:
+        raise Conflict("%(name)s is already playing in this game", name=name)
+    seat = conn.execute(
+        "SELECT COALESCE(MAX(seat), 0) + 1 FROM players WHERE game_id = ?", (gid,)
+    ).fetchone()[0]
+    if there is not None:  # back at the table, with the points won before
+        conn.execute(
+            "UPDATE players SET left_at = NULL, seat = ?, team = ? WHERE game_id = ? AND name = ?",
+            (seat, team, gid, name),
+        )
+    else:
+        conn.execute(
+            "INSERT INTO players (game_id, name, team, seat) VALUES (?, ?, ?, ?)",
+            (gid, name, team, seat),
+        )
+    current = settings_of(conn, gid)[1]
+    unsaid = maestro is None and current is None and game.mode == rules.PUNTOS
+    if maestro or (unsaid and seat == 1):
+        save_settings(conn, gid, maestro=name)
     return {"game_id": gid, "name": name, "team": team, "seat": seat}
 
 

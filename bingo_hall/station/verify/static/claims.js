@@ -24,11 +24,14 @@ function claimsPage(root) {
     const ref = card();
     if (!ref) return;
     const payload = { serial: Number(ref.serial) };
-    if ($("claim-player").value) payload.player = $("claim-player").value;
+    const typed = $("claim-new-box").hidden ? "" : $("claim-new-player").value.trim();
+    if (typed) { payload.player = typed; payload.add_player = true; } // seated with the claim
+    else if ($("claim-player").value) payload.player = $("claim-player").value;
     if ($("claim-line").value) payload.line = $("claim-line").value;
     try {
       say("");
       const made = await api("POST", "claims", payload);
+      if (typed) newPlayerBox(false, made.player);
       await showCard(ref, true);
       verdictLook(made.valid ? "valid" : "false");
       const head = document.createElement("p");
@@ -38,6 +41,19 @@ function claimsPage(root) {
       $("claim-result").prepend(head);
     } catch (e) { say(e.message, true); }
   });
+
+  // A player not at the table yet is typed on the spot: the claim seats them (the station
+  // checks the name as the players' form does), then they are chosen in the list.
+  function newPlayerBox(open, seated) {
+    $("claim-new-box").hidden = !open;
+    $("claim-new").setAttribute("aria-expanded", open ? "true" : "false");
+    $("claim-player").disabled = open;
+    if (open) { $("claim-new-player").focus(); return; }
+    $("claim-new-player").value = "";
+    if (seated) { chosen = seated; $("claim-player").value = seated; say(fill(T.seated, { name: seated })); }
+  }
+  let chosen = "";
+  $("claim-new").addEventListener("click", () => newPlayerBox($("claim-new-box").hidden));
 
   $("award").addEventListener("click", async () => {
     if (!confirm(T.confirm_award)) return;
@@ -113,7 +129,9 @@ function claimsPage(root) {
 
   function syncPlayers(s) {
     const sel = $("claim-player");
-    const keep = sel.value;
+    const keep = chosen || sel.value;
+    chosen = "";
+    $("no-maestro").hidden = !(s.mode === "points" && !s.maestro);
     sel.innerHTML = '<option value="">—</option>';
     for (const p of s.players) {
       const o = document.createElement("option");
