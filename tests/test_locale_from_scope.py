@@ -25,6 +25,6 @@ def test_the_loop_reads_a_request_s_language_as_flask_does(app):
         environ = {k.decode().upper().replace("-", "_"): v.decode() for k, v in headers}
         environ = {("HTTP_" + k): v for k, v in environ.items()}
         with app.test_request_context("/", query_string=query, environ_base=environ):
-            i18n.set_default_language(app, lambda: house)
+            i18n.set_default_language(app, lambda house=house: house)
             flask_says = i18n.select_locale()
         assert i18n.locale_of(scope, house) == flask_says, (query, cookie, house, accept)
