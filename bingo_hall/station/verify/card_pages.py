@@ -353,6 +353,8 @@ def stop(app: Flask | None = None) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.terminate()
+        for worker in workers:  # reaped before the station exits (a short wait: it was killed)
+            worker.join(timeout=2)
 
 
 def _worker_start(factory: Callable[..., Flask]) -> None:
