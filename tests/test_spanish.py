@@ -425,3 +425,13 @@ def test_a_false_claim_is_the_maestros_to_undo_in_both_languages():
     }
     assert len(found) == 2 and all("the Maestro removes" in m for m in found)
     assert all("el Maestro quita los marcadores" in s for s in found.values())
+
+
+def test_a_msgid_has_one_spanish_text_across_the_catalogs():
+    """Flask-Babel merges every area's catalog: a msgid translated two ways shows whichever loads
+    first ("Scores" read "Anotador" on the big screen, from the companions, not "Puntaje")."""
+    seen: dict[str, set[str]] = {}
+    for path in CATALOGS:
+        for ids, strs in _messages(path):
+            seen.setdefault(ids[0], set()).add(" | ".join(strs))
+    assert {msgid: texts for msgid, texts in seen.items() if len(texts) > 1} == {}
