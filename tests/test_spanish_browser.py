@@ -80,7 +80,8 @@ def test_the_new_game_page_says_libre_as_the_printed_card_does(client, live_serv
     option = page.locator("select[name=deck_id] option").first
     expect(option).to_contain_text("Fiesta · 8 cartones · LIBRE · cargado")
     expect(page.locator("[data-free-printed]")).to_have_text(
-        "Este mazo tiene LIBRE impreso en el centro: sus partidas siempre juegan con espacio franco."
+        "Este mazo tiene LIBRE impreso en el centro: sus partidas siempre juegan con espacio "
+        "franco."
     )
     expect(page.locator("body")).not_to_contain_text("FREE")
     _shot(page, "spanish-new-game.png")

@@ -23,8 +23,8 @@ from .base_url import default_base_url
 from .deck_pdf import PAPERS, check_base_url, printed_name, render_deck_pdf, template_for
 from .kit import render_kit_pdf
 from .selection import parse_serials
-from .words import cli_line
 from .templates import load_template
+from .words import cli_line
 
 _PROGRESS_FROM = 200  # cards; smaller prints finish before a bar would be readable
 
@@ -83,7 +83,15 @@ def _print_deck(
         fits = len(shown) - 1
         click.echo(
             "bingo-hall: "
-            + cli_line(lang, "long_name", name=deck.name, what=what, template=template, shown=shown, fits=fits),
+            + cli_line(
+                lang,
+                "long_name",
+                name=deck.name,
+                what=what,
+                template=template,
+                shown=shown,
+                fits=fits,
+            ),
             err=True,
         )
     if base_url is None:
@@ -94,7 +102,9 @@ def _print_deck(
     count = len(chosen) if chosen is not None else len(deck.cards)
     what = _what(deck, lang)
     if count >= _PROGRESS_FROM and sys.stderr.isatty():
-        with click.progressbar(length=count, label=cli_line(lang, "printing", what=what), file=sys.stderr) as bar:
+        with click.progressbar(
+            length=count, label=cli_line(lang, "printing", what=what), file=sys.stderr
+        ) as bar:
             pdf = render_deck_pdf(
                 deck,
                 template=template,
@@ -217,6 +227,4 @@ def kit(output, lang, paper, game) -> None:
     """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""
     _write(Path(output), render_kit_pdf(lang=lang, paper=paper, game=int(game)))
     language = cli_line(lang, "language")
-    click.echo(
-        cli_line(lang, "wrote_kit", path=output, game=game, language=language, paper=paper)
-    )
+    click.echo(cli_line(lang, "wrote_kit", path=output, game=game, language=language, paper=paper))

@@ -44,7 +44,7 @@ def test_the_winning_tickets_page_says_you_won_the_line(client, strips):
     other = client.get(card_path(strips.secret, strips.deck_id, 2) + "?lang=en").text
     assert 'class="won"' not in other
     es = client.get(card_path(strips.secret, strips.deck_id, 1) + "?lang=es").text
-    assert "Ganaste el premio: Línea" in es
+    assert "Ganó el premio: Línea" in es
 
 
 def test_after_the_last_prize_the_ticket_is_not_played_for_anything(client, strips):

@@ -229,7 +229,20 @@ def test_a_deck_name_too_long_for_the_cards_is_warned_of_at_print_time(tmp_path,
     assert shown.endswith("…") and long.startswith(shown[:-1])
     text = " ".join(open_pdf(out.read_bytes())[0].get_textpage().get_text_range().split())
     assert shown in text and long not in text  # what the warning says is what is printed
-    main(["generate", "--game", game, *size, "--name", "Fiesta", "-o", str(tmp_path / "s.pdf"), "--lang", "en"])
+    main(
+        [
+            "generate",
+            "--game",
+            game,
+            *size,
+            "--name",
+            "Fiesta",
+            "-o",
+            str(tmp_path / "s.pdf"),
+            "--lang",
+            "en",
+        ]
+    )
     assert "too long" not in capsys.readouterr().err
 
 
