@@ -448,3 +448,14 @@ def test_a_msgid_has_one_spanish_text_across_the_catalogs():
         for ids, strs in _messages(path):
             seen.setdefault(ids[0], set()).add(" | ".join(strs))
     assert {msgid: texts for msgid, texts in seen.items() if len(texts) > 1} == {}
+
+
+def test_the_table_companions_speak_tu_throughout():
+    """The companions are notebooks friends share at one table: tú, and never usted."""
+    usted = re.compile(
+        r"\b(escriba|pulse|vuelva|inténtelo|muestre|elija|abra|escanee|usted|reinicie)\b", re.I
+    )
+    companions = [p for p in CATALOGS if p.parts[len(ROOT.parts)] == "companions"]
+    assert companions
+    found = [s for p in companions for _, strs in _messages(p) for s in strs if usted.search(s)]
+    assert found == []

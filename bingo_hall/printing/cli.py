@@ -31,7 +31,7 @@ _PROGRESS_FROM = 200  # cards; smaller prints finish before a bar would be reada
 
 def _what(deck: Deck[Any], lang: str) -> str:
     """What the deck holds, in the print's language: cards, or 90-ball tickets."""
-    return cli_line(lang, "tickets" if deck.game == 90 else "cards")
+    return cli_line(lang, deck.variant.ticket_word[1])  # CLI_LINES has "cards" and "tickets"
 
 
 def _write(path: Path, data: bytes) -> None:
