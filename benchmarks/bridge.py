@@ -27,6 +27,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from _smoke import add_smoke
+
 from bingo_hall.app import create_app
 from bingo_hall.manifest import new_deck
 from bingo_hall.web.instance import hall
@@ -178,7 +180,10 @@ def http(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="75 draws each")
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.games = 1
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as tmp:
         for name, fn in (("embedded", embedded), ("http", http)):

@@ -1,69 +1,236 @@
-"""The server's CPU cost of one card (or ticket) QR page: N distinct pages through Flask's test
-client, median per page (issue 24's join storm: a thousand phones each open their own card).
+"""Benchmark: what a card (or ticket) QR page costs, done ahead of need (issues 24 and 32). Prints
+figures; not a test.
 
-    .venv/bin/python benchmarks/card_page.py [--pages 200] [--balls 75|90] [--profile]
+    .venv/bin/python benchmarks/card_page.py [--cards 3003] [--pages 500] [--balls 75|90]
+        [--runs 3] [--smoke]
+
+1. Ahead of need, in this process with the station's own worker process: a deck of `--cards`
+   cards is loaded and its game started, as a host does; the time until every card's table is
+   drawn in both languages, the Maestro's draws made meanwhile (one every 0.2 s, through the app)
+   and their answer times, and what the kept tables take in memory.
+2. Over HTTP against the real server (`bingo-hall serve`, a process of its own, default
+   settings): `--pages` distinct card pages of a game with 30 calls, each asked twice on a kept
+   connection (the first ask may be built by Flask; the second is answered from what is kept),
+   beside a static file of the same size from the same server. Median and p90 per page, and the
+   station's CPU per page (from /proc). Medians of `--runs` runs.
+
+A calibration line comes first (a fixed pure-Python loop, and a static file over HTTP), so a
+reader can compare runs made on different machines.
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import pstats
+import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.append(str(ROOT / "tests"))  # testkit; after benchmarks/ (tests/station is a package)
 
+import calibrate  # noqa: E402
+from station import PIN, percentile, start_station  # noqa: E402
 from testkit import Caller  # noqa: E402
 
 from bingo_hall.app import create_app  # noqa: E402
-from bingo_hall.manifest import new_deck, new_strip_deck  # noqa: E402
+from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
 from bingo_hall.signing import card_path  # noqa: E402
+from bingo_hall.station.verify import card_pages  # noqa: E402
+from bingo_hall.station.verify.card_pages import CardPages  # noqa: E402
+from bingo_hall.web.i18n import LANGUAGES  # noqa: E402
 
-PIN = "2468"
+STATIC = ROOT / "bingo_hall" / "web" / "static"
+QUIET_DRAWS = 20  # the Maestro's draws with nothing drawn meanwhile, to compare with
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pages", type=int, default=200)
-    ap.add_argument("--balls", type=int, choices=(75, 90), default=75)
-    ap.add_argument("--profile", action="store_true", help="print cProfile's top functions")
-    args = ap.parse_args()
+def make_deck(balls: int, cards: int):
+    if balls == 75:
+        return new_deck(cards, seed="card-page bench")
+    return new_strip_deck(-(-cards // 6), seed="card-page bench")
+
+
+def ahead_of_need(deck, balls: int) -> dict[str, float]:
+    """Load the deck and start its game with the worker process running; the Maestro draws
+    every 0.2 s until every table is kept."""
     folder = tempfile.mkdtemp(prefix="card-page-")
     app = create_app(
         {"DATABASE": f"{folder}/s.sqlite", "SECRET_KEY": "bench", "CALLER_PIN": PIN},
         instance_path=folder,
     )
-    client = app.test_client()
-    n = args.pages
-    deck = new_deck(n, seed="bench") if args.balls == 75 else new_strip_deck(n // 6 + 1, seed="b")
-    hall = Caller(client, deck)
-    gid = hall.new_game("normal", "manual") if args.balls == 75 else hall.new_game(draw="manual")
-    hall.call(gid, *range(1, 31, 2))
-    paths = [card_path(deck.secret, deck.deck_id, s) for s in range(1, n + 1)]
-    client.get(paths[0])  # the deck parsed, the templates compiled
-    prof = cProfile.Profile() if args.profile else None
-    times, cpu = [], []
-    for p in paths:
-        t, c = time.perf_counter(), time.process_time()
-        if prof:
-            prof.enable()
-        r = client.get(p)
-        if prof:
-            prof.disable()
-        times.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
-        assert r.status_code == 200, (p, r.status_code)
+    card_pages.start(app, create_app)
+    try:
+        client = app.test_client()
+        small = Caller(client, new_deck(12, seed="before"))
+        r = small.post("/api/games", {"deck_id": small.deck.deck_id})
+        left = iter(range(QUIET_DRAWS))  # the worker made, the small deck's tables drawn
+        maestro_draws(small, r.get_json()["game_id"], lambda: next(left, None) is not None)
+        left = iter(range(QUIET_DRAWS))
+        alone = maestro_draws(small, r.get_json()["game_id"], lambda: next(left, None) is not None)
+        t0 = time.perf_counter()
+        hall = Caller(client, deck)
+        r = hall.post("/api/games", {"deck_id": deck.deck_id})  # drawn by the station
+        assert r.status_code == 201, r.get_json()
+        gid = r.get_json()["game_id"]
+        started = time.perf_counter() - t0
+        pages = CardPages.of(app)
+        n = len(deck.cards)
+        draws = maestro_draws(
+            hall,
+            gid,
+            lambda: any(pages.tables.count(deck.deck_id, lang) < n for lang in LANGUAGES),
+        )
+        took = time.perf_counter() - t0
+        return {
+            "drawn_s": took,
+            "started_s": started,
+            "draws": len(draws),
+            "draw_p50_ms": percentile(draws, 50) * 1000 if draws else float("nan"),
+            "draw_p99_ms": percentile(draws, 99) * 1000 if draws else float("nan"),
+            "kept_mb": card_pages.kept_size_mb(pages),
+            "alone_p50_ms": percentile(alone, 50) * 1000,
+            "alone_p99_ms": percentile(alone, 99) * 1000,
+        }
+    finally:
+        card_pages.stop(app)
+
+
+def maestro_draws(hall: Caller, gid: int, more) -> list[float]:
+    """The Maestro draws every 0.2 s (through the app, in this process) while `more()`."""
+    draws: list[float] = []
+    while more():
+        t = time.perf_counter()
+        r = hall.post(f"/api/games/{gid}/draw", {})
+        if r.status_code == 409:  # every ball called: the next round
+            hall.post(f"/api/games/{gid}/rounds", {})
+        else:
+            assert r.status_code == 200, r.get_json()
+            draws.append(time.perf_counter() - t)
+        time.sleep(0.2)
+    return draws
+
+
+def cpu_s(pid: int) -> float:
+    """The process's user + system CPU so far (Linux /proc), in s."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def over_http(deck, balls: int, pages_n: int, wait_s: float) -> dict[str, float]:
+    """The real server: card pages against a static file of the same size."""
+    import asyncio
+
+    from station import Bench
+
+    folder = Path(tempfile.mkdtemp(prefix="card-page-http-"))
+    deck_path = save_deck(deck, folder / "bench.deck.json")
+    proc, port = start_station(folder, deck_path)
+    static = STATIC / f"bench-{os.getpid()}.txt"
+    try:
+        bench = Bench("127.0.0.1", port, 0, {}, deck, proc.pid)
+        _, login = asyncio.run(bench.request("POST", "/api/login", {"pin": PIN}, auth=False))
+        bench.headers = {"Authorization": f"Bearer {login['token']}"}
+        _, game = asyncio.run(bench.request("POST", "/api/games", {"deck_id": deck.deck_id}))
+        gid = game["game_id"]
+        for _ in range(30):
+            asyncio.run(bench.request("POST", f"/api/games/{gid}/draw", {}))
+        time.sleep(wait_s)  # the worker draws the tables meanwhile (part 1's time)
+        serials = list(range(1, min(pages_n, len(deck.cards)) + 1))
+        paths = [card_path(deck.secret, deck.deck_id, s) + "?lang=es" for s in serials]
+        c0 = cpu_s(proc.pid)
+        first = calibrate.timed_gets("127.0.0.1", port, paths)
+        c1 = cpu_s(proc.pid)
+        kept = calibrate.timed_gets("127.0.0.1", port, paths)
+        c2 = cpu_s(proc.pid)
+        size = len(calibrate_body(port, paths[0]))
+        static.write_bytes(b"x" * size)
+        url = f"/web/static/{static.name}"
+        calibrate.timed_gets("127.0.0.1", port, [url])  # read once
+        c3 = cpu_s(proc.pid)
+        files = calibrate.timed_gets("127.0.0.1", port, [url] * len(paths))
+        c4 = cpu_s(proc.pid)
+        n = len(paths)
+        return {
+            "size_kb": size / 1024,
+            "first_ms": statistics.median(first) * 1000,
+            "kept_ms": statistics.median(kept) * 1000,
+            "kept_p90_ms": percentile(kept, 90) * 1000,
+            "static_ms": statistics.median(files) * 1000,
+            "first_cpu_ms": (c1 - c0) / n * 1000,
+            "kept_cpu_ms": (c2 - c1) / n * 1000,
+            "static_cpu_ms": (c4 - c3) / n * 1000,
+        }
+    finally:
+        static.unlink(missing_ok=True)
+        proc.terminate()
+        proc.wait(10)
+
+
+def calibrate_body(port: int, path: str) -> bytes:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", path)
+    body = conn.getresponse().read()
+    conn.close()
+    return body
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cards", type=int, default=3003)
+    ap.add_argument("--pages", type=int, default=500)
+    ap.add_argument("--balls", type=int, choices=(75, 90), default=75)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="a few iterations, seconds")
+    args = ap.parse_args()
+    if args.smoke:
+        args.cards, args.pages, args.runs = 30, 20, 1
+    deck = make_deck(args.balls, args.cards)
+    print(calibrate.line())
     print(
-        f"{n} distinct {args.balls}-ball pages: median {statistics.median(times) * 1000:.2f} ms,"
-        f" p90 {sorted(times)[int(n * 0.9)] * 1000:.2f} ms per page;"
-        f" CPU median {statistics.median(cpu) * 1000:.2f} ms, total {sum(cpu):.2f} s"
+        f"{args.balls}-ball deck of {len(deck.cards)} cards; {os.cpu_count()} CPUs, "
+        f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
-    if prof:
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(35)
+    ahead, http = [], []
+    for run in range(args.runs):
+        a = ahead_of_need(deck, args.balls)
+        ahead.append(a)
+        print(
+            f"  run {run + 1}: every table drawn (both languages) {a['drawn_s']:.1f} s after "
+            f"the deck was loaded (the game started at {a['started_s']:.1f} s); "
+            f"{a['draws']:.0f} draws meanwhile, p50 "
+            f"{a['draw_p50_ms']:.1f} ms, p99 {a['draw_p99_ms']:.1f} ms (with nothing drawn: "
+            f"p50 {a['alone_p50_ms']:.1f} ms, p99 {a['alone_p99_ms']:.1f} ms); "
+            f"kept {a['kept_mb']:.1f} MB"
+        )
+        h = over_http(deck, args.balls, args.pages, a["drawn_s"] + 1)
+        http.append(h)
+        print(
+            f"  run {run + 1}: over HTTP, {args.pages} distinct pages of {h['size_kb']:.1f} KB: "
+            f"first ask {h['first_ms']:.2f} ms ({h['first_cpu_ms']:.2f} ms CPU), kept "
+            f"{h['kept_ms']:.2f} ms (p90 {h['kept_p90_ms']:.2f}; {h['kept_cpu_ms']:.2f} ms CPU); "
+            f"a static file of the same size {h['static_ms']:.2f} ms "
+            f"({h['static_cpu_ms']:.2f} ms CPU)"
+        )
+
+    def med(rows: list[dict[str, float]], key: str) -> float:
+        return statistics.median(r[key] for r in rows)
+
+    print(
+        f"medians of {args.runs}: tables drawn in {med(ahead, 'drawn_s'):.1f} s "
+        f"({med(ahead, 'draws'):.0f} draws, p99 {med(ahead, 'draw_p99_ms'):.1f} ms; "
+        f"{med(ahead, 'alone_p99_ms'):.1f} ms with nothing drawn), "
+        f"{med(ahead, 'kept_mb'):.1f} MB kept; card page {med(http, 'kept_ms'):.2f} ms vs "
+        f"static file {med(http, 'static_ms'):.2f} ms "
+        f"(x{med(http, 'kept_ms') / med(http, 'static_ms'):.2f}); CPU per page "
+        f"{med(http, 'kept_cpu_ms'):.2f} ms vs {med(http, 'static_cpu_ms'):.2f} ms"
+    )
 
 
 if __name__ == "__main__":

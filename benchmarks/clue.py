@@ -53,7 +53,7 @@ def pct(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def main(games: int = 30) -> None:
+def main(games: int = 30, sweep_seeds: int = 10) -> None:
     from companions.web.clue import view as web_view
 
     update, probs, why_all, advice, page = [], [], [], [], []
@@ -91,14 +91,14 @@ def main(games: int = 30) -> None:
                     "id": k + 2,
                 }
             )
-        web_view._CACHE.clear()
+        web_view._replay_cached.cache_clear()
         clue._WHY_MEMO.clear()
         t = time.perf_counter()
         web_view.replay({}, players, entries)  # a freshly started server's first view
         page.append(time.perf_counter() - t)
     sweep = []  # every point of the game, 3 to 6 players: the early game has the most deals
     for n_players in (3, 4, 5, 6):
-        for seed in range(10):
+        for seed in range(sweep_seeds):
             players, hands, _, events = simulate(seed, n_players=n_players)
             nb = Notebook(players, players[0], hands[players[0]])
             for who, s, w, r, shown_by, card in events:
@@ -122,4 +122,7 @@ def main(games: int = 30) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    if sys.argv[1:] == ["--smoke"]:  # a tiny run (seconds) that checks the benchmark still runs
+        main(1, sweep_seeds=1)
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import requests
+from _smoke import add_smoke
 
 from companions import burako
 
@@ -40,7 +41,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--phones", type=int, default=4)
     ap.add_argument("--hands", type=int, default=60)
+    add_smoke(ap)
     args = ap.parse_args()
+    if args.smoke:
+        args.phones, args.hands = 2, 3
     tmp = Path(tempfile.mkdtemp())
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

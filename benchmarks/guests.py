@@ -546,7 +546,14 @@ def main() -> None:
     parser.add_argument(
         "--timeout", type=float, default=10.0, help="seconds a draw may take (default 10)"
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run (a few iterations, seconds) that checks the benchmark still runs",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.attacks = args.attacks or [ATTACKS[0].name]
     if os.geteuid() != 0:
         raise SystemExit("guests.py needs root: it makes a network namespace for the guests")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the namespace is removed on the way

@@ -12,9 +12,15 @@ import argparse
 import statistics
 import time
 
+from _smoke import add_smoke
+
 from bingo_hall.manifest import new_deck
+from bingo_hall.web.config import HallConfig
 from bingo_hall.web.errors import RequestError
-from bingo_hall.web.inputs import MAX_JSON_BYTES, nesting_depth, parse_json
+from bingo_hall.web.inputs import nesting_depth, parse_json
+
+#: the app's default limit on a JSON body (the `MAX_JSON_BYTES` setting)
+MAX_JSON_BYTES = HallConfig.__dataclass_fields__["max_json_bytes"].default
 
 
 def median_ms(fn, runs: int) -> float:
@@ -37,8 +43,10 @@ def refused(raw: bytes) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    runs = parser.parse_args().runs
-    deck = new_deck(3003, seed="bench", name="Bench").to_json().encode()
+    add_smoke(parser)
+    args = parser.parse_args()
+    runs = 1 if args.smoke else args.runs
+    deck = new_deck(100 if args.smoke else 3003, seed="bench", name="Bench").to_json().encode()
     print(f"deck manifest, 3003 cards: {len(deck) / 1e6:.2f} MB")
     print(f"  nesting scan   {median_ms(lambda: nesting_depth(deck), runs):8.1f} ms")
     print(f"  parse_json     {median_ms(lambda: parse_json(deck), runs):8.1f} ms")

@@ -2,18 +2,26 @@
 Prints figures; not a test.
 
     .venv/bin/python benchmarks/phones.py [--phones 100,300,1000] [--balls 75|90]
-        [--station-root DIR] [--page current|legacy]
+        [--cards N] [--station-root DIR] [--page current|legacy] [--no-browser] [--smoke]
+
+    e.g. issue 32's figures: --phones 1000; --phones 3000 (a 3003-card deck); --balls 90
+    --phones 1000 (1000 tickets). --smoke: 10 phones, a few draws, seconds (is it still running?).
 
 It starts `bingo-hall serve` as a real process with its default settings (from `--station-root`,
-this checkout unless given: a checkout of main measures "before"), loads a deck (75 balls: 1000
-cards; 90 balls: 500 strips) and starts a game. Then, for each number of phones:
+this checkout unless given: a checkout of main measures "before"), loads a deck of `--cards` cards
+or tickets (at least as many as the most phones, so that no phone's card is another's: 1000 by
+default, 3003 for 3000 phones) and starts a game. A calibration line is printed first (a fixed
+pure-Python loop, and a static file over HTTP from the station). Then, for each number of phones:
 
-1. join storm: the phones arrive at random within 10 s. Each makes the requests the card page
-   makes: the page, then every style sheet and script its HTML names and every module those
-   scripts import (read from the page and the scripts as served, so the figure follows the page),
-   each once (the URLs are versioned and cached for good); then the page's live stream
-   (`/api/games/<id>/events?view=card`, the URL card.js opens). Join = from arriving to the
-   stream's snapshot (the page is then current and live).
+0. quiet: the Maestro draws QUIET_DRAWS times with no phone at all (the draw's own time, to
+   compare the storm's with, in the same run);
+
+1. join storm: the phones arrive at random within 10 s, each with a card of its own. Each makes
+   the requests the card page makes: the page, then every style sheet and script its HTML names
+   and every module those scripts import (read from the page and the scripts as served, so the
+   figure follows the page), each once (the URLs are versioned and cached for good); then the
+   page's live stream (`/api/games/<id>/events?view=card`, the URL card.js opens). Join = from
+   arriving to the stream's snapshot (the page is then current and live).
 2. draws: the Maestro draws every 2 s. A phone's card shows the ball when its page has it: on
    the `call` event (card.js marks the card from the event itself). Figures over every phone and
    every draw; a phone that has not shown a ball by the next draw counts as "stale".
@@ -49,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import calibrate  # noqa: E402
 from station import percentile, start_station  # noqa: E402
 
 from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
@@ -57,6 +66,9 @@ from bingo_hall.signing import card_path  # noqa: E402
 PIN = "424242"
 JOIN_WINDOW_S = 10.0
 DRAW_EVERY_S = 2.0
+QUIET_DRAWS = 20  # with no phone, one every QUIET_EVERY_S
+QUIET_EVERY_S = 0.5
+STEADY_DRAWS = 10  # the draws whose arrival on the phones is measured
 LIVE_JS = ROOT / "bingo_hall" / "web" / "static" / "live.js"
 CARD_JS = ROOT / "bingo_hall" / "station" / "verify" / "static" / "card.js"
 _ASSET = re.compile(rb'<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+)"')
@@ -253,6 +265,9 @@ class Bench:
     browser: Any = None  # a real Chromium for one page (--browser)
     answers: dict[str, list[float]] = field(default_factory=dict)
     wall: dict[int, float] = field(default_factory=dict)  # ball -> when its draw was sent
+    join_window_s: float = JOIN_WINDOW_S
+    steady_draws: int = STEADY_DRAWS
+    quiet_draws: int = QUIET_DRAWS
 
 
 async def maestro(bench: Bench, token: str, phase: list[str], stop: asyncio.Event, sent: dict):
@@ -283,9 +298,34 @@ def ms(values: list[float], p: float) -> str:
     return f"{1000 * percentile(values, p):.0f}" if values else "-"
 
 
+async def quiet(bench: Bench, token: str, draws: int) -> list[float]:
+    """The Maestro's draw with no phone: `draws` answer times, one draw every QUIET_EVERY_S."""
+    conn = Conn(bench.host, bench.port)
+    auth = [f"Authorization: Bearer {token}"]
+    took = []
+    for _ in range(draws):
+        t0 = time.monotonic()
+        status, data = await conn.request("POST", f"/api/games/{bench.game_id}/draw", b"{}", auth)
+        if status == 409:  # all balls called: a new round
+            await conn.request("POST", f"/api/games/{bench.game_id}/rounds", b"{}", auth)
+            continue
+        assert status == 200, (status, data)
+        took.append(time.monotonic() - t0)
+        bench.newest = json.loads(data)["seq"]
+        await asyncio.sleep(QUIET_EVERY_S)
+    conn.close()
+    return took
+
+
 async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> None:
     rng = random.Random(phones_n)
-    serials = [rng.randrange(1, len(deck.cards) + 1) for _ in range(phones_n)]
+    assert phones_n <= len(deck.cards), "a card for each phone: give --cards"
+    serials = rng.sample(range(1, len(deck.cards) + 1), phones_n)  # no card shared
+    alone = await quiet(bench, token, bench.quiet_draws)
+    print(
+        f"  [load {load()}] the Maestro's draw with no phone: p50 {ms(alone, 50)} ms, "
+        f"p99 {ms(alone, 99)} ms ({len(alone)} draws)"
+    )
     phones = [
         Phone(bench, card_path(deck.secret, deck.deck_id, s), Conn(bench.host, bench.port))
         for s in serials
@@ -298,9 +338,10 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
         await asyncio.sleep(at)
         return await p.join()
 
-    joins = await asyncio.gather(*(arrive(p, rng.uniform(0, JOIN_WINDOW_S)) for p in phones))
+    window = bench.join_window_s
+    joins = await asyncio.gather(*(arrive(p, rng.uniform(0, window)) for p in phones))
     print(
-        f"  [load {load()}] join storm ({phones_n} phones within {JOIN_WINDOW_S:.0f} s): "
+        f"  [load {load()}] join storm ({phones_n} phones within {window:.0f} s): "
         f"p50 {ms(joins, 50)} ms, p99 {ms(joins, 99)} ms, max {ms(joins, 100)} ms"
     )
     page = await real_page(bench, deck) if bench.browser is not None else None
@@ -309,7 +350,7 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
         p.shown.clear()
     phase[0] = "draws"
     first = bench.newest + 1
-    await asyncio.sleep(DRAW_EVERY_S * 10 + 0.5)
+    await asyncio.sleep(DRAW_EVERY_S * bench.steady_draws + 0.5)
     steady = [s for s, (_, ph) in sent.items() if ph == "draws" and s >= first][:-1]
     lat, stale = [], 0
     for seq in steady:
@@ -363,9 +404,14 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     await drawer
     for name in ("join", "draws", "blip"):
         a = bench.answers.get(name, [])
+        ratio = (
+            f", x{percentile(a, 99) / percentile(alone, 99):.1f} the p99 with no phone"
+            if a and alone
+            else ""
+        )
         print(
             f"  Maestro's draw answer during {name}: p50 {ms(a, 50)} ms, p99 {ms(a, 99)} ms, "
-            f"max {ms(a, 100)} ms ({len(a)} draws)"
+            f"max {ms(a, 100)} ms ({len(a)} draws{ratio})"
         )
     for p in phones:
         p.drop()
@@ -406,7 +452,13 @@ async def run(args) -> None:
     rules = page_rules()
     station_root = Path(args.station_root or ROOT).resolve()
     with tempfile.TemporaryDirectory() as tmp:
-        deck = new_deck(1000, seed="phones") if args.balls == 75 else new_strip_deck(500, "phones")
+        most = max(int(x) for x in args.phones.split(","))
+        cards = args.cards or (1000 if most <= 1000 else most + 3)
+        deck = (
+            new_deck(cards, seed="phones")
+            if args.balls == 75
+            else new_strip_deck(-(-cards // 6), "phones")  # 6 tickets a strip
+        )
         deck_path = save_deck(deck, Path(tmp) / "bench.deck.json")
         import station
 
@@ -420,6 +472,9 @@ async def run(args) -> None:
             body = json.dumps({"deck_id": deck.deck_id}).encode()
             _, data = await conn.request("POST", "/api/games", body, auth)
             bench = Bench("127.0.0.1", port, json.loads(data)["game_id"], args.page == "legacy")
+            if args.smoke:
+                bench.join_window_s, bench.steady_draws, bench.quiet_draws = 1.0, 2, 3
+            print(calibrate.line("127.0.0.1", port, "/web/static/live.js"))
             if args.browser and not bench.legacy:
                 from playwright.async_api import async_playwright
 
@@ -449,7 +504,11 @@ def main() -> None:
     p.add_argument(
         "--no-browser", dest="browser", action="store_false", help="no real Chromium page"
     )
+    p.add_argument("--cards", type=int, default=0, help="the deck's cards (or tickets)")
+    p.add_argument("--smoke", action="store_true", help="10 phones, a few draws: seconds")
     args = p.parse_args()
+    if args.smoke:
+        args.phones, args.browser, args.cards = "10", False, 30
     try:
         import uvloop
     except ImportError:

@@ -7,12 +7,14 @@
 
 Target: <= 8 s wall on a 2-core machine and <= 3 KB per card. Median of 3 runs each.
 
-Run: .venv/bin/python benchmarks/print.py
+Run: .venv/bin/python benchmarks/print.py [--smoke]
 """
 
 import os
 import statistics
 import time
+
+from _smoke import smoke_only
 
 from bingo_hall.manifest import new_deck
 from bingo_hall.printing import deck_pdf, render_deck_pdf
@@ -30,15 +32,17 @@ def timed(deck, runs: int = 3, **kwargs) -> tuple[float, int]:
 
 
 if __name__ == "__main__":
-    deck = new_deck(3003, seed="benchmark", name="Benchmark")
+    smoke = smoke_only(__doc__)
+    runs = 1 if smoke else 3
+    deck = new_deck(40 if smoke else 3003, seed="benchmark", name="Benchmark")
     n = len(deck.cards)
     print(f"{n} cards, classic-4 (4 per page, {-(-n // 4)} pages), {os.cpu_count()} cores")
-    t, size = timed(deck)
+    t, size = timed(deck, runs)
     print(
         f"with QR          median {t:6.2f} s  {n / t:7.0f} cards/s  {size / 1e6:5.2f} MB"
         f"  {size / n / 1024:4.2f} KB/card"
     )
-    t0, size0 = timed(deck, qr=False)
+    t0, size0 = timed(deck, runs, qr=False)
     print(
         f"no QR (floor)    median {t0:6.2f} s  {n / t0:7.0f} cards/s  {size0 / 1e6:5.2f} MB"
         f"  {size0 / n / 1024:4.2f} KB/card"

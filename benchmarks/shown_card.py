@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import station  # noqa: E402
+from _smoke import add_smoke  # noqa: E402
 from station import PIN, percentile, start_station  # noqa: E402
 
 from bingo_hall.manifest import new_deck, save_deck  # noqa: E402
@@ -118,7 +119,10 @@ def main() -> None:
     p.add_argument("--checks", type=int, default=40)
     p.add_argument("--reloads", type=int, default=5)
     p.add_argument("--station-root", default=None, help="the checkout whose station is served")
+    add_smoke(p)
     args = p.parse_args()
+    if args.smoke:
+        args.checks, args.reloads = 2, 1
     print(f"load average before: {load()}")
     run(args)
 

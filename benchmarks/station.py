@@ -49,6 +49,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _smoke import add_smoke  # noqa: E402
+
 from bingo_hall.manifest import Deck, new_deck, save_deck  # noqa: E402
 
 PIN = "424242"
@@ -468,7 +470,11 @@ def main() -> None:
     p.add_argument(
         "--screens", default=None, help="ramp: comma-separated screen counts, e.g. 250,500,1000"
     )
-    asyncio.run(run(p.parse_args()))
+    add_smoke(p)
+    args = p.parse_args()
+    if args.smoke:
+        args.clients, args.draws, args.pollers, args.workers = 10, 3, 2, 1
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _smoke import add_smoke
+
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.printing import render_deck_pdf
 from bingo_hall.rng import seed_bytes
@@ -33,7 +35,7 @@ OURS = """
 import sys
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.printing import render_deck_pdf
-deck = new_strip_deck(500, seed="compare", name="Benchmark")
+deck = new_strip_deck({strips}, seed="compare", name="Benchmark")
 open(sys.argv[1], "wb").write(render_deck_pdf(deck, base_url="{base}"))
 """
 THEIRS = (
@@ -82,13 +84,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--compare", type=Path, help="a local checkout of BingoTicketGen")
     parser.add_argument("--runs", type=int, default=3)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.runs = 1
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
 
-    t = median_time(lambda: generate_strips(1000, seed="benchmark"), 5)
-    print(f"generate_strips(1000)   median {t:6.3f} s   (6000 tickets; target <= 0.5 s)")
+    n = 20 if args.smoke else 1000
+    t = median_time(lambda: generate_strips(n, seed="benchmark"), 1 if args.smoke else 5)
+    print(f"generate_strips({n})   median {t:6.3f} s   ({6 * n} tickets; target <= 0.5 s)")
 
-    deck = new_strip_deck(1000, seed="benchmark", name="Benchmark")
+    deck = new_strip_deck(n, seed="benchmark", name="Benchmark")
     size = 0
 
     def print_all() -> None:
@@ -97,18 +103,20 @@ def main() -> None:
 
     t = median_time(print_all, args.runs)
     print(
-        f"print 1000 strips + QR  median {t:6.2f} s   ({6000 / t:5.0f} tickets/s, "
+        f"print {n} strips + QR  median {t:6.2f} s   ({6 * n / t:5.0f} tickets/s, "
         f"{size / 1e6:.2f} MB; target <= 8 s)"
     )
 
-    for strips, rate in clash_rates(MAX_STRIPS):
+    for strips, rate in clash_rates(500 if args.smoke else MAX_STRIPS):
         print(f"draws that clashed, strips {strips - 499:4}-{strips:4}: {100 * rate:5.1f} %")
 
     with tempfile.TemporaryDirectory() as tmp:
         ours = process_time(
-            [sys.executable, "-c", OURS.format(base=BASE), f"{tmp}/ours.pdf"], None, args.runs
+            [sys.executable, "-c", OURS.format(base=BASE, strips=n // 2), f"{tmp}/ours.pdf"],
+            None,
+            args.runs,
         )
-        print(f"3000 tickets with QR, new process: ours   median {ours:6.2f} s")
+        print(f"{3 * n} tickets with QR, new process: ours   median {ours:6.2f} s")
         if args.compare is None:
             return
         src = args.compare / "src"

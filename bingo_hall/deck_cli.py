@@ -16,11 +16,11 @@ from .deck import check_card_count
 from .errors import KitError
 from .manifest import Deck, load_deck, new_variant_deck, save_deck
 from .strips import MAX_STRIPS
-from .variants import variant_for
+from .variants import ByVariant, Cards75, Strips90, ball_counts, variant_for
 
 GAME = click.option(
     "--game",
-    type=click.Choice(["75", "90"]),
+    type=click.Choice(ball_counts()),
     default="75",
     show_default=True,
     help="75 balls (5x5 cards) or 90 balls (strips of 6 tickets).",
@@ -34,8 +34,8 @@ def _card_count(count: int | None, strip_count: int | None, free_centre: bool) -
     if strip_count is not None:
         raise click.UsageError("--strips is for 90-ball decks; add --game 90")
     if count is None:
-        raise click.UsageError("give --cards N")
-    return check_card_count(count, free_centre, option="--cards")
+        raise click.UsageError(f"give {Cards75.count_option} N")
+    return check_card_count(count, free_centre, option=Cards75.count_option)
 
 
 def refuse_to_replace(deck_file: Path, force: bool) -> None:
@@ -54,19 +54,23 @@ def _strip_count(count: int | None, strip_count: int | None, free_centre: bool) 
         option = "--cards" if count is not None else "--free-centre"
         raise click.UsageError(f"{option} is for 75-ball cards; 90-ball decks take --strips N")
     if strip_count is None:
-        raise click.UsageError("give --strips N (6 tickets each) for a 90-ball deck")
+        raise click.UsageError(
+            f"give {Strips90.count_option} N (6 tickets each) for a 90-ball deck"
+        )
     if not 1 <= strip_count <= MAX_STRIPS:
         raise click.UsageError(f"--strips must be from 1 to {MAX_STRIPS}, not {strip_count}")
     return strip_count
 
 
-#: how each variant (by `Variant.key`) is counted on the command line: --cards or --strips
-_COUNTS = {"cards": _card_count, "strips": _strip_count}
+#: how each variant (by its class) is counted on the command line (`Variant.count_option`)
+COUNTS: ByVariant[Callable[[int | None, int | None, bool], int]] = ByVariant(
+    "deck_cli.COUNTS", {Cards75: _card_count, Strips90: _strip_count}
+)
 
 
 def check_counts(game: str, count: int | None, strip_count: int | None, free_centre: bool) -> int:
     """The number of cards (75) or strips (90) asked for, or a UsageError naming the option."""
-    return _COUNTS[variant_for(int(game)).key](count, strip_count, free_centre)
+    return COUNTS[variant_for(int(game))](count, strip_count, free_centre)
 
 
 def make_deck(

@@ -28,12 +28,11 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import call_name
 from .errors import KitError
 from .rng import SeededStream
+from .variants import ball_counts, variant_for
 
 BALLS = 75
-GAMES = (75, 90)  # the ball counts the station plays: the 1933 cards, and 90-ball strips
 SEED_BYTES = 32
 _HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 
@@ -61,8 +60,8 @@ def parse_seed(text: str) -> bytes:
 
 
 def check_game(balls: object) -> int:
-    """The number of balls of a game: 75 or 90."""
-    if isinstance(balls, bool) or not isinstance(balls, int) or balls not in GAMES:
+    """The number of balls of a game: one a variant plays (75 or 90)."""
+    if isinstance(balls, bool) or not isinstance(balls, int) or str(balls) not in ball_counts():
         raise DrawError("a game has 75 or 90 balls, not %(balls)r", balls=balls)
     return balls
 
@@ -100,7 +99,7 @@ def check_manual_ball(ball: object, called: Iterable[int], balls: int = BALLS) -
     """A ball from a physical cage: in range and not already called this round."""
     b = check_ball(ball, balls)
     if b in set(called):
-        name = call_name(b) if balls == BALLS else str(b)
+        name = variant_for(balls).call_label(b)
         raise DrawError("%(name)s has already been called", name=name)
     return b
 

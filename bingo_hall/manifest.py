@@ -24,12 +24,11 @@ from typing import Any, Generic, TypeVar
 from .cards import Card
 from .errors import DeckError
 from .rng import seed_bytes
-from .strips import Strip, strips_of
+from .strips import Strip
 from .tickets import Ticket
-from .variants import CARDS, STRIPS, VARIANTS, Variant, variant_for
+from .variants import CARDS, STRIPS, Variant, variant_for
 
 FORMAT = "bingo-hall-deck/1"
-GAMES = tuple(VARIANTS)
 T = TypeVar("T", Card, Ticket)
 _DECK_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _HEX = re.compile(r"^(?:[0-9a-fA-F]{2})*$")
@@ -70,8 +69,7 @@ class Deck(Generic[T]):
     @property
     def strips(self) -> list[Strip]:
         """The strips of a deck of 90-ball tickets; a deck of cards has none."""
-        tickets = [t for t in self.cards if isinstance(t, Ticket)]
-        return strips_of(tickets) if tickets else []
+        return self.variant.strips(self.cards)
 
     def card(self, serial: int) -> T:
         if not 1 <= serial <= len(self.cards):

@@ -130,6 +130,21 @@ def judge_rule(rule: Rule, ticket: Ticket, called: Collection[int]) -> RuleResul
     return RuleResult(not missing, marked, len(missing), missing)
 
 
+def complete_rows(ticket: Ticket, called: Collection[int]) -> tuple[int, ...]:
+    """Indexes (0 = top) of the ticket's rows whose 5 numbers have all been called: a row is
+    complete only if all its numbers were called in this game (docs/claims.md)."""
+    return tuple(r for r, row in enumerate(ticket.rows) if all(n in called for n in row))
+
+
+def rows_completed_by_last_call(ticket: Ticket, calls: Sequence[int]) -> tuple[int, ...]:
+    """The complete rows that hold the newest call: the rows that call finished (a row complete
+    before it still wins; a hall that pays only the completing call reads this)."""
+    if not calls:
+        return ()
+    last = calls[-1]
+    return tuple(r for r in complete_rows(ticket, set(calls)) if last in ticket.rows[r])
+
+
 @dataclass(frozen=True)
 class Prize:
     """One prize of a list: its key (stable, in the record), its names, its rule.
@@ -454,7 +469,7 @@ def _whole(value: Any, low: int, high: int, what: str, fail: Any) -> int:
             low=low,
             high=high,
         )
-    return value
+    return int(value)
 
 
 def _row(value: Any, what: str, fail: Any) -> int:

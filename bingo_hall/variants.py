@@ -7,29 +7,40 @@ A variant knows its printed ticket (`Card`, `Ticket`) and how the deck file hold
 them is made and checked, and the prizes it plays as data (`PrizePlan`): their names, and whether
 they are played one after another or are all open at once. Pure: no Flask, no SQLite, no
 reportlab. The printer's and the station's parts of a variant (layouts, pages, claims storage)
-are adapters keyed by `Variant.key` in `printing/variants.py` and `station/verify/variants.py`.
+are adapters: each asks the variant its facts, and where it keeps a part of its own (a layout, a
+page, a claims store) it keeps it in a `ByVariant` table keyed by the variant's class.
 
-Adding a game kind is a subclass here plus one entry in each adapter's table: nothing is copied.
+Adding a game kind is a subclass here, registered in `VARIANTS`, plus one entry in each
+`ByVariant` table (`ByVariant.tables` lists them; tests/test_variants.py checks that every table
+covers every variant): nothing is copied.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .cards import Card, check_card
+from .cards import LETTERS, Card, call_name, check_card, letter_of
 from .claims import Mode
 from .deck import check_deck, generate_deck
 from .errors import DeckError, KitError
 from .prize_rules import BUILT_IN, Prize, PrizeList
-from .strips import check_strips, generate_strips, strips_of
+from .strips import Strip, check_strips, generate_strips, strips_of
 from .tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 
 T = TypeVar("T", Card, Ticket)
 Progress = Callable[[int], None] | None
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """A row of the Tabla Confrontadora: its letter (none in the 90-ball game) and its balls."""
+
+    letter: str
+    balls: range
 
 
 class PrizeOrder(StrEnum):
@@ -107,8 +118,10 @@ class PrizePlan:
 class Variant(ABC, Generic[T]):
     """One kind of game. Subclasses set the class attributes and the ticket's own rules."""
 
-    key: ClassVar[str]  # "cards", "strips": the adapters' tables are keyed by it
+    key: ClassVar[str]  # "cards", "strips": the variant's name in the API's answers
     balls: ClassVar[int]  # the manifest's `game` and the game's `balls`
+    layout: ClassVar[str]  # "card", "ticket": the view pages and scripts draw (`VIEWS[layout]`)
+    count_option: ClassVar[str]  # the deck command's count option: "--cards", "--strips"
     ticket_type: ClassVar[type]
     ticket_word: ClassVar[tuple[str, str]]  # singular, plural: "card", "cards"
     deck_word: ClassVar[str]  # how the CLI names such a deck: "deck", "90-ball deck"
@@ -144,6 +157,24 @@ class Variant(ABC, Generic[T]):
     def tickets_for(self, n: int) -> int:
         """How many tickets `n` (cards, or strips) make."""
         return n
+
+    def strips(self, tickets: Sequence[T]) -> list[Strip]:
+        """The strips the deck's tickets make (a deck of cards has none)."""
+        return []
+
+    # -- the Tabla Confrontadora and the calls -----------------------------------------------
+    @property
+    @abstractmethod
+    def board(self) -> tuple[BoardRow, ...]:
+        """The Tabla Confrontadora, row by row: every ball of the game once."""
+
+    @abstractmethod
+    def call_label(self, ball: int) -> str:
+        """The call as screens write it: "N 31" with letters, "87" without."""
+
+    @abstractmethod
+    def said(self, ball: int, words: str) -> str:
+        """The call as the Maestro says it, given the number in words ("N... thirty-one")."""
 
     # -- words -----------------------------------------------------------------------------
     def count_words(self, n_tickets: int) -> str:
@@ -183,6 +214,8 @@ class Cards75(Variant[Card]):
 
     key = "cards"
     balls = 75
+    layout = "card"
+    count_option = "--cards"
     ticket_type = Card
     ticket_word = ("card", "cards")
     deck_word = "deck"
@@ -229,6 +262,18 @@ class Cards75(Variant[Card]):
     ) -> tuple[Card, ...]:
         return tuple(generate_deck(n, seed=key, free_centre=free_centre, progress=progress))
 
+    @property
+    def board(self) -> tuple[BoardRow, ...]:
+        return tuple(
+            BoardRow(letter, range(15 * i + 1, 15 * i + 16)) for i, letter in enumerate(LETTERS)
+        )
+
+    def call_label(self, ball: int) -> str:
+        return call_name(ball)
+
+    def said(self, ball: int, words: str) -> str:
+        return f"{letter_of(ball)}... {words}"
+
     def check_summary(self, tickets: Sequence[Card], free_centre: bool) -> str:
         centre = "FREE centre" if free_centre else "numbered centre"
         return f"{len(tickets)} cards, {centre}, {12 * len(tickets)} unique lines"
@@ -245,6 +290,8 @@ class Strips90(Variant[Ticket]):
 
     key = "strips"
     balls = 90
+    layout = "ticket"
+    count_option = "--strips"
     ticket_type = Ticket
     ticket_word = ("ticket", "tickets")
     deck_word = "90-ball deck"
@@ -304,6 +351,19 @@ class Strips90(Variant[Ticket]):
     def tickets_for(self, n: int) -> int:
         return TICKETS_PER_STRIP * n
 
+    def strips(self, tickets: Sequence[Ticket]) -> list[Strip]:
+        return strips_of(tickets) if tickets else []
+
+    @property
+    def board(self) -> tuple[BoardRow, ...]:
+        return tuple(BoardRow("", range(10 * row + 1, 10 * row + 11)) for row in range(9))
+
+    def call_label(self, ball: int) -> str:
+        return str(ball)
+
+    def said(self, ball: int, words: str) -> str:
+        return words
+
     def count_words(self, n_tickets: int) -> str:
         return f"{n_tickets // TICKETS_PER_STRIP} strips ({n_tickets} tickets)"
 
@@ -319,21 +379,56 @@ class Strips90(Variant[Ticket]):
 CARDS = Cards75()
 STRIPS = Strips90()
 
-#: every variant by its number of balls (the manifest's `game`, the game's `balls`)
-VARIANTS: dict[int, Variant[Any]] = {v.balls: v for v in (CARDS, STRIPS)}
+#: every variant the kit plays, the default first (`variant_for` finds one by its balls)
+VARIANTS: list[Variant[Any]] = [CARDS, STRIPS]
 
 
 def variant_for(balls: object) -> Variant[Any]:
     """The variant of a deck's `game` or a game's `balls`; DeckError for one the kit lacks."""
-    if isinstance(balls, bool) or not isinstance(balls, int) or balls not in VARIANTS:
-        *others, last = (str(b) for b in VARIANTS)  # "or" is the template's: translated
-        raise DeckError(
-            "game must be %(others)s or %(last)s, not %(balls)r",
-            others=", ".join(others),
-            last=last,
-            balls=balls,
-        )
-    return VARIANTS[balls]
+    for variant in VARIANTS:
+        if type(balls) is int and balls == variant.balls:
+            return variant
+    *others, last = ball_counts()  # "or" is the template's: translated
+    raise DeckError(
+        "game must be %(others)s or %(last)s, not %(balls)r",
+        others=", ".join(others),
+        last=last,
+        balls=balls,
+    )
+
+
+def ball_counts() -> tuple[str, ...]:
+    """The games the kit plays, by their balls, as the command line's `--game` choices."""
+    return tuple(str(v.balls) for v in VARIANTS)
+
+
+V = TypeVar("V")
+
+
+class ByVariant(Generic[V]):
+    """An adapter's own part of each variant (a printed layout, the station's claims), keyed by
+    the variant's class. Every table made is listed in `ByVariant.tables`, so one test checks
+    that each covers every variant, and a new variant cannot miss one quietly."""
+
+    tables: ClassVar[list[ByVariant[Any]]] = []
+
+    def __init__(self, name: str, entries: Mapping[type[Variant[Any]], V]) -> None:
+        self.name = name
+        self.entries: dict[type[Variant[Any]], V] = dict(entries)
+        ByVariant.tables.append(self)
+
+    def __getitem__(self, variant: Variant[Any]) -> V:
+        try:
+            return self.entries[type(variant)]
+        except KeyError:
+            raise KitError(
+                "%(table)s has no entry for the %(balls)s-ball game",
+                table=self.name,
+                balls=variant.balls,
+            ) from None
+
+    def covers(self, variant: Variant[Any]) -> bool:
+        return type(variant) in self.entries
 
 
 def _need(cond: bool, template: str, /, **params: Any) -> None:

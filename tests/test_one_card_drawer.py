@@ -65,8 +65,10 @@ def test_the_card_is_drawn_by_one_template_that_every_view_uses():
     assert sorted(users) == [
         "_card_fragment.html",
         "_card_shown.html",
+        "_card_table.html",  # the QR page's kept table (issue 32: drawn ahead of need)
         "_ticket_fragment.html",
         "_ticket_shown.html",
+        "_ticket_table.html",
     ]
 
 

@@ -1,5 +1,6 @@
 """90-ball claims (issue 17): a row is complete when its 5 numbers are called; línea / one line,
-two lines, and bingo / full house; and which rows the last call completed."""
+two lines, and bingo / full house; and which rows the last call completed. Judged by the one
+90-ball prize model, `prize_rules` (issue 34 retired the older `ticket_claims`)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,60 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bingo_hall.strips import generate_strips
-from bingo_hall.ticket_claims import (
-    Prize,
-    PrizeMode,
-    check_ticket_claim,
+from bingo_hall.prize_rules import (
+    SPANISH,
+    UK,
+    check_prize_claim,
     complete_rows,
-    next_prize,
-    prizes_satisfied,
     rows_completed_by_last_call,
 )
+from bingo_hall.strips import generate_strips
 from bingo_hall.tickets import Ticket
+
+LISTS = {p.key: prize_list for prize_list in (SPANISH, UK) for p in prize_list.prizes}
+
+
+class Prize:
+    """The prizes of the Spanish and UK sequences, by their keys."""
+
+    LINEA = "linea"
+    BINGO = "bingo"
+    ONE_LINE = "one-line"
+    TWO_LINES = "two-lines"
+    FULL_HOUSE = "full-house"
+
+
+class PrizeMode:
+    SPANISH = SPANISH
+    UK = UK
+
+
+class _Verdict:
+    """A claim of `prize` judged by `prize_rules`, read as the Maestro does: valid or not, the
+    complete rows, the rows the last call completed, each row's numbers not called yet."""
+
+    def __init__(self, ticket: Ticket, calls: list[int], prize: str) -> None:
+        verdict = check_prize_claim(LISTS[prize], ticket, calls, prize)
+        self.valid = verdict.result.holds  # the prize's rule, whichever prize is open now
+        self.complete_rows = complete_rows(ticket, set(calls))
+        self.last_call_rows = rows_completed_by_last_call(ticket, calls)
+        self.missing = tuple(tuple(n for n in row if n not in calls) for row in ticket.rows)
+
+
+def check_ticket_claim(ticket: Ticket, calls: list[int], prize: str) -> _Verdict:
+    return _Verdict(ticket, list(calls), prize)
+
+
+def prizes_satisfied(ticket: Ticket, called: set[int], mode) -> tuple[str, ...]:
+    return tuple(
+        p.key for p in mode.prizes if check_ticket_claim(ticket, list(called), p.key).valid
+    )
+
+
+def next_prize(mode, awarded: list[str]) -> str | None:
+    left = mode.open_prizes(awarded)
+    return left[0].key if left else None
+
 
 # Written by hand: every rule of a ticket holds (columns 1-9, 10-19 ... 80-90, 5 a row).
 HAND = Ticket(

@@ -65,6 +65,17 @@ def scripts_ran(page) -> None:
     expect(page.locator("#station")).to_have_attribute("data-live", "yes")
 
 
+def marked_card(page, url: str) -> str:
+    """A card's or a ticket's QR page as a phone shows it: opened, its card marked and its
+    verdict written by card.js from the game's state the page carries (data-marked="yes"); the
+    rendered HTML (issue 32: the station serves the card without marks)."""
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    expect(page.locator("#verify")).to_have_attribute("data-marked", "yes")
+    return page.content()
+
+
 def refuse_streams(page, path: str) -> dict[str, bool]:
     """Answer the page's requests for the live stream at `path` with a 503 "too many
     connections" (what a full station answers a guest) while `gate["refuse"]` is true; then let

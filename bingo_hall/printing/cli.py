@@ -18,7 +18,7 @@ from .. import printed
 from ..deck_cli import GAME, STRIPS, check_counts, make_deck, refuse_to_replace
 from ..errors import KitError
 from ..manifest import Deck, load_deck, save_deck
-from ..variants import variant_for
+from ..variants import ball_counts, variant_for
 from .base_url import default_base_url
 from .deck_pdf import PAPERS, check_base_url, printed_name, render_deck_pdf, template_for
 from .kit import render_kit_pdf
@@ -141,7 +141,7 @@ def _print_deck(
 @click.argument("deck_file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
 @click.option(
-    "--game", type=click.Choice(["75", "90"]), help="Refuse the file unless it is of this game."
+    "--game", type=click.Choice(ball_counts()), help="Refuse the file unless it is of this game."
 )
 @print_options
 def print_cmd(deck_file, output, game, template, paper, lang, base_url, serials) -> None:

@@ -40,7 +40,7 @@ from .words import words
 T = TypeVar("T", Card, Ticket)
 
 PAPERS = {"a4": A4, "letter": LETTER}
-DEFAULT_TEMPLATES = {balls: v.default_template for balls, v in VARIANTS.items()}
+DEFAULT_TEMPLATES = {v.balls: v.default_template for v in VARIANTS}
 _PARALLEL_FROM = 200  # below this many cards a worker pool costs more than it saves
 _CHUNK = 64
 

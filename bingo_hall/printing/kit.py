@@ -13,15 +13,16 @@ cards match. The rules sheet is set at 12 pt for reading at the table, over two 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reportlab.lib.colors import HexColor, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph
 
-from ..cards import LETTERS, column_range
 from ..errors import KitError
-from ..variants import variant_for
+from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, Strips90, variant_for
 from .card_layout import BOLD, REGULAR
 from .deck_pdf import PAPERS
 from .pdfutil import pdf_bytes
@@ -59,8 +60,11 @@ def _column_width(page: tuple[float, float]) -> float:
     return (page[0] - 2 * MARGIN) / 5
 
 
-def draw_tabla(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) -> None:
-    """Five tinted columns under coloured letters, each with its 15 numbered spots."""
+def draw_tabla(
+    c: Canvas, page: tuple[float, float], lang: str, letters: tuple, board: tuple[BoardRow, ...]
+) -> None:
+    """Five tinted columns under coloured letters, each with its 15 numbered spots: the
+    variant's Tabla rows (`Variant.board`), one column each."""
     w, h = page
     sw, sh = spot_size(page)
     t = sh / 0.92  # the row pitch
@@ -68,7 +72,8 @@ def draw_tabla(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) 
     _title(c, page, labels["tabla_title"], labels["tabla_note"])
     col_w = _column_width(page)
     top = h - MARGIN - TITLE
-    for col, letter in enumerate(LETTERS):
+    for col, row in enumerate(board):
+        letter = row.letter
         x = MARGIN + col * col_w
         colour = HexColor(letters[col])
         c.setFillColor(colour.clone(alpha=0.12))
@@ -80,7 +85,7 @@ def draw_tabla(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) 
         c.setFillColor(white)
         c.setFont(BOLD, 0.8 * t)
         c.drawCentredString(x + col_w / 2, top - 0.82 * t, letter)
-        for i, n in enumerate(column_range(col)):
+        for i, n in enumerate(row.balls):
             _spot(c, x + col_w / 2, top - (1.55 + i) * t, sw, sh, colour, n)
 
 
@@ -95,7 +100,9 @@ def _spot(c: Canvas, cx: float, cy: float, sw: float, sh: float, colour, n: int)
     c.drawCentredString(cx, cy - 0.18 * sh, str(n))
 
 
-def draw_tokens(c: Canvas, page: tuple[float, float], lang: str, letters: tuple) -> None:
+def draw_tokens(
+    c: Canvas, page: tuple[float, float], lang: str, letters: tuple, board: tuple[BoardRow, ...]
+) -> None:
     """The 75 fichas as the board lays them out, one column per letter, on dashed cut lines.
 
     Each token reads as it is called, letter then number ("N 31"), large enough for the Maestro
@@ -107,9 +114,10 @@ def draw_tokens(c: Canvas, page: tuple[float, float], lang: str, letters: tuple)
     _title(c, page, labels["tokens_title"], labels["tokens_note"])
     x0 = (w - 5 * tw) / 2
     top = h - MARGIN - TITLE - 4 * mm
-    for col, letter in enumerate(LETTERS):
+    for col, row in enumerate(board):
+        letter = row.letter
         x = x0 + col * tw
-        for i, n in enumerate(column_range(col)):
+        for i, n in enumerate(row.balls):
             y = top - (i + 1) * th
             c.setFillColor(HexColor(letters[col]))
             c.setFont(BOLD, 0.62 * th)
@@ -174,8 +182,11 @@ def spot_size_90(page: tuple[float, float]) -> float:
     return min((h - 2 * MARGIN - TITLE) / 9 / 1.15, (w - 2 * MARGIN) / 10 / 1.1)
 
 
-def draw_tabla_90(c: Canvas, page: tuple[float, float], lang: str, colour: str) -> None:
-    """The 90-ball Tabla Confrontadora: 9 rows of 10 spots, 1-10 on top to 81-90 at the bottom."""
+def draw_tabla_90(
+    c: Canvas, page: tuple[float, float], lang: str, colour: str, board: tuple[BoardRow, ...]
+) -> None:
+    """The 90-ball Tabla Confrontadora: 9 rows of 10 spots, 1-10 on top to 81-90 at the bottom
+    (the variant's Tabla rows, `Variant.board`)."""
     w, h = page
     t = spot_size_90(page)
     labels = words(lang)
@@ -195,11 +206,10 @@ def draw_tabla_90(c: Canvas, page: tuple[float, float], lang: str, colour: str) 
         stroke=1,
         fill=1,
     )
-    for i in range(90):
-        r, col = divmod(i, 10)
-        _spot(
-            c, x0 + (col + 0.5) * pitch_x, top - (r + 0.5) * pitch_y, 0.92 * t, 0.92 * t, ink, i + 1
-        )
+    for r, row in enumerate(board):
+        for col, n in enumerate(row.balls):
+            x, y = x0 + (col + 0.5) * pitch_x, top - (r + 0.5) * pitch_y
+            _spot(c, x, y, 0.92 * t, 0.92 * t, ink, n)
 
 
 def draw_rules(c: Canvas, page: tuple[float, float], lang: str, game: int = 75) -> None:
@@ -230,23 +240,26 @@ def draw_rules(c: Canvas, page: tuple[float, float], lang: str, game: int = 75) 
 
 def _boards_75(c: Canvas, page: tuple[float, float], lang: str) -> None:
     """The Tabla Confrontadora under B I N G O and the 75 tokens, in the classic card colours."""
-    letters = load_template("classic-4").theme.letters
-    draw_tabla(c, page, lang, letters)
+    letters = load_template(CARDS.default_template).theme.letters
+    draw_tabla(c, page, lang, letters, CARDS.board)
     c.showPage()
-    draw_tokens(c, page, lang, letters)
+    draw_tokens(c, page, lang, letters, CARDS.board)
 
 
 def _boards_90(c: Canvas, page: tuple[float, float], lang: str) -> None:
     """The 90-ball board (9 rows of 10) and the 90 tokens, in the strips' accent colour."""
     labels = words(lang)
-    draw_tabla_90(c, page, lang, load_template("strips-2").theme.accent)
+    draw_tabla_90(c, page, lang, load_template(STRIPS.default_template).theme.accent, STRIPS.board)
     c.showPage()
     note = labels["tokens_90_note"]
-    _tokens_page(c, page, labels["tokens_title"], note, list(range(1, 91)), spot_size_90(page))
+    balls = [n for row in STRIPS.board for n in row.balls]
+    _tokens_page(c, page, labels["tokens_title"], note, balls, spot_size_90(page))
 
 
-#: the board and token pages of each variant, by `Variant.key`
-_BOARDS = {"cards": _boards_75, "strips": _boards_90}
+#: the board and token pages of each variant, by the variant's class
+BOARDS: ByVariant[Callable[[Canvas, tuple[float, float], str], None]] = ByVariant(
+    "printing.kit.BOARDS", {Cards75: _boards_75, Strips90: _boards_90}
+)
 
 
 def render_kit_pdf(*, lang: str = "es", paper: str = "a4", game: int = 75) -> bytes:
@@ -260,7 +273,7 @@ def render_kit_pdf(*, lang: str = "es", paper: str = "a4", game: int = 75) -> by
     page = PAPERS[paper]
 
     def draw(c: Canvas) -> None:
-        _BOARDS[variant.key](c, page, lang)
+        BOARDS[variant](c, page, lang)
         c.showPage()
         draw_rules(c, page, lang, game)
 

@@ -116,7 +116,7 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
             names=", ".join(sorted(known)),
         )
     game = data.get("game", 75)
-    if game not in VARIANTS or isinstance(game, bool):
+    if game not in [v.balls for v in VARIANTS] or isinstance(game, bool):
         raise TemplateError(
             "%(where)s: game must be 75 or 90, not %(game)r", where=where, game=game
         )

@@ -1,7 +1,7 @@
 """The printer's part of each game variant (`bingo_hall.variants`): how a template's slot holds
 the variant's tickets, the form they share, and how one is drawn. `deck_pdf` asks the deck's
 variant for its `Layout` and never tests the number of balls; a new variant adds one entry to
-`LAYOUTS`.
+`LAYOUTS`, keyed by its class.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from ..manifest import Deck
-from ..variants import Variant
+from ..variants import ByVariant, Cards75, Strips90, Variant
 from .card_layout import NAME_BOX as CARD_NAME_BOX
 from .card_layout import CardInk, GridBox, Ink, draw_card, draw_card_form, fit_card
 from .qr import QrPath
@@ -50,19 +50,22 @@ def _start_strips(c: Canvas, s: float, tpl: Template, deck: Deck[Any], labels: d
     return TicketInk(c, tpl.theme, labels)
 
 
-#: the layout of each variant, by `Variant.key`
-LAYOUTS: dict[str, Layout] = {
-    "cards": Layout(
-        fit=lambda x, y, w, h: [fit_card(x, y, w, h)],
-        start=_start_cards,
-        draw=draw_card,
-        name_box=CARD_NAME_BOX,
-    ),
-    "strips": Layout(
-        fit=fit_strip, start=_start_strips, draw=draw_ticket, name_box=TICKET_NAME_BOX
-    ),
-}
+#: the layout of each variant, by the variant's class
+LAYOUTS: ByVariant[Layout] = ByVariant(
+    "printing.variants.LAYOUTS",
+    {
+        Cards75: Layout(
+            fit=lambda x, y, w, h: [fit_card(x, y, w, h)],
+            start=_start_cards,
+            draw=draw_card,
+            name_box=CARD_NAME_BOX,
+        ),
+        Strips90: Layout(
+            fit=fit_strip, start=_start_strips, draw=draw_ticket, name_box=TICKET_NAME_BOX
+        ),
+    },
+)
 
 
 def layout_for(variant: Variant[Any]) -> Layout:
-    return LAYOUTS[variant.key]
+    return LAYOUTS[variant]

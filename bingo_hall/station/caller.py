@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 
 from ..errors import KitError
 from ..manifest import parse_deck
-from ..variants import STRIPS, VARIANTS
+from ..variants import STRIPS, VARIANTS, variant_for
 from ..web.db import get_db
 from ..web.errors import RequestError, translated
 from ..web.security import local_path
@@ -30,7 +30,7 @@ from .decks import list_decks, store_deck
 from .games import get_game, newest_active_game, snapshot, start_game
 from .hall_settings import load as hall_settings
 from .requests import NewGame
-from .variants import KINDS, game_kind
+from .variants import PLAY, game_kind
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
 
@@ -89,8 +89,10 @@ def new():
         except RequestError as exc:
             error, status = exc.message(), exc.status
     active = newest_active_game(conn)
-    strips = KINDS[STRIPS.key].plans()  # the kit's 90-ball plans, then the host's own
     decks = [{**d, "when": _when(d)} for d in list_decks(conn)]
+    offered = {variant_for(d["game"]) for d in decks}
+    # the kit's 90-ball plans, then the host's own, when a deck of strips is loaded
+    strips = PLAY[STRIPS].plans() if STRIPS in offered else ()
     return render_template(
         "caller/new.html",
         tonight=[d for d in decks if d["tonight"]],
@@ -116,9 +118,9 @@ def default_deck(decks: list[dict[str, Any]]) -> str | None:
     """The deck the New game form picks: the last loaded of the kit's main game (the first
     variant: 75-ball cards, which offer Normal and Puntos), tonight's before earlier nights';
     else the last loaded of any game."""
-    main = next(iter(VARIANTS.values())).balls
+    main = VARIANTS[0]
     for d in sorted(decks, key=lambda d: not d["tonight"]):  # stable: last loaded first
-        if d["game"] == main:
+        if variant_for(d["game"]) is main:
             return d["deck_id"]
     return decks[0]["deck_id"] if decks else None
 

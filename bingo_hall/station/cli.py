@@ -110,7 +110,9 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
     printed for another host or port is pointed out here and on the caller page."""
     from companions.web import replays
 
+    from ..app import create_app
     from ..web.server import Server
+    from .verify import card_pages
 
     try:
         server = Server(app, host, port)
@@ -119,6 +121,8 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
             "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
         ) from None
     replays.start()  # the table scorekeepers' replays never hold the Maestro's interpreter
+    # the card pages' tables are drawn ahead of need in a worker process (issue 32)
+    card_pages.start(app, create_app)
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port
     found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
@@ -134,7 +138,10 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
         for note in notes:
             click.echo(f"  {note}")
         click.echo("Press Ctrl+C to stop.", nl=True)
-        server.run()
+        try:
+            server.run()
+        finally:
+            card_pages.stop(app)  # a deck being drawn does not hold the exit
 
 
 _common = [
@@ -256,9 +263,10 @@ def _demo_pdf(deck, folder: Path, port: int, lang: str) -> str:
 def audit(seed, public_input, calls, balls):
     """Print a finished game's commitment and draw order, and optionally check its calls."""
     from ..draw import audit_round, commitment, draw_order, parse_seed
+    from ..variants import ball_counts
     from .spoken import call_label
 
-    if balls not in ("75", "90"):
+    if balls not in ball_counts():
         raise KitError("--balls is 75 or 90, not %(balls)r", balls=balls)
     count = int(balls)
     key = parse_seed(seed)

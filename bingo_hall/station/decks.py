@@ -13,6 +13,8 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from flask import has_app_context
+
 from ..manifest import Deck, deck_from_dict
 from ..variants import variant_for
 from ..web.errors import Conflict, NotFound
@@ -35,7 +37,17 @@ def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> De
         f"VALUES (?, ?, ?, ?, ?, {_NOW})",
         (deck.deck_id, deck.name, int(deck.free_centre), len(deck.cards), manifest),
     )
+    tell_deck_listeners(deck)
     return deck
+
+
+def tell_deck_listeners(deck: Deck[Any]) -> None:
+    """A deck was loaded or a game starts on it: its card pages are drawn ahead of need. (Not
+    when `serve` loads its decks before the station runs: nothing listens yet.)"""
+    if not has_app_context():
+        return
+    for listener in list(station_state().deck_listeners):
+        listener(deck)
 
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
@@ -74,7 +86,8 @@ def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             "free_centre": bool(r["free_centre"]),
             "cards": r["cards"],
             "game": r["game"],  # 75, or 90 for strips (the manifest's `game`)
-            "kind": variant_for(r["game"]).key,  # "cards" or "strips": what the form offers
+            "kind": variant_for(r["game"]).key,  # "cards" or "strips"
+            "layout": variant_for(r["game"]).layout,  # the new-game form's part for it
             "added": r["added"],
             "loaded": r["loaded"],
             "tonight": datetime.fromisoformat(r["loaded"]) >= since,

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from ..web.db import get_db
 from ..web.qr import phone_url, qr_svg
 from .games import get_game, newest_active_game, snapshot
-from .variants import GameKind, game_kind
+from .variants import PlayKind, game_kind
 
 bp = Blueprint("display", __name__)
 
@@ -31,7 +31,7 @@ def favicon():
     return send_from_directory(static, "favicon.ico", max_age=7 * 24 * 3600)
 
 
-def _render(snap: dict[str, Any] | None, kind: GameKind | None, follow: bool) -> str:
+def _render(snap: dict[str, Any] | None, kind: PlayKind | None, follow: bool) -> str:
     """The display with its "phones: join" QR to the phone page (/join, phone.py): the station's
     address now (its LAN address when the screen is browsed as localhost), whatever address the
     cards were printed with."""

@@ -21,7 +21,7 @@ from ..web.errors import Conflict, NotFound
 from ..web.hub import sse
 from ..web.instance import hall
 from . import phrases
-from .decks import get_deck
+from .decks import get_deck, tell_deck_listeners
 from .events import GameEnded, GameEvent, PublicInputSet, RoundStarted
 from .model import Game, Round
 from .requests import NewGame
@@ -185,6 +185,7 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
         publish(RoundStarted(game_id, 1, commitment))
         for old in other_active_games(conn, game_id):
             end_game(conn, old)
+    tell_deck_listeners(deck)
     return {"game_id": game_id, "commitment": commitment, "round": 1}
 
 

@@ -9,7 +9,7 @@ nicknames are data (traditional_calls.toml, read by phrases.py).
 
 from __future__ import annotations
 
-from ..cards import call_name, letter_of
+from ..variants import variant_for
 
 #: {lang: {ball: nickname}}
 Phrases = dict[str, dict[int, str]]
@@ -68,7 +68,7 @@ def english_number(n: int) -> str:
 
 def call_label(ball: int, balls: int = 75) -> str:
     """The call as screens write it: "N 31" in the 75-ball game, "87" in the 90-ball game."""
-    return call_name(ball) if balls == 75 else str(ball)
+    return variant_for(balls).call_label(ball)
 
 
 def spoken_call(ball: int, lang: str, balls: int = 75, phrases: Phrases | None = None) -> str:
@@ -76,7 +76,7 @@ def spoken_call(ball: int, lang: str, balls: int = 75, phrases: Phrases | None =
     90-ball game the number alone. Then its nickname when traditional calls are on and it has
     one."""
     words = spanish_number(ball) if lang == "es" else english_number(ball)
-    said = f"{letter_of(ball)}... {words}" if balls == 75 else words
+    said = variant_for(balls).said(ball, words)
     nickname = (phrases or {}).get(lang, {}).get(ball)
     return said + (f", {nickname}" if nickname else "")
 

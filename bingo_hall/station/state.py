@@ -49,6 +49,9 @@ class StationState:
     page_gate: threading.BoundedSemaphore = field(
         default_factory=lambda: threading.BoundedSemaphore(PAGE_RENDERS)
     )
+    #: `fn(deck)` told when a deck is loaded and when a game starts on it (the card pages draw
+    #: the deck's tables ahead of need: verify/card_pages.py)
+    deck_listeners: list[Callable[[Deck], Any]] = field(default_factory=list)
     #: the host's own 90-ball prize lists (`prizes/*.toml`), read once at start-up
     prize_lists: tuple[PrizeList, ...] = ()
 

@@ -4,7 +4,9 @@ screens draw, and which panels the caller page and the display include. The clai
 variant (judging, pages, storage) is `verify/variants.py`.
 
 A game's variant is chosen once, from its `balls` (`variant_of`), or from its deck's manifest
-when the game starts; nothing else in the station tests the number of balls.
+when the game starts; nothing else in the station tests the number of balls. The Tabla's rows
+are the variant's own (`Variant.board`); the station's part of each variant is `PLAY`, keyed by
+the variant's class.
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..cards import LETTERS
 from ..claims import Mode
 from ..errors import KitError
 from ..manifest import Deck
-from ..variants import CARDS, STRIPS, PrizePlan, Variant
+from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, PrizePlan, Strips90, Variant
 from ..web.errors import RequestError
 from .model import Game
 from .requests import NewGame
@@ -34,15 +35,7 @@ class Chosen:
     prizes: str | None  # the prize plan stored for a variant whose plan is not its mode
 
 
-@dataclass(frozen=True)
-class BoardRow:
-    """A row of the Tabla Confrontadora: its letter (none in the 90-ball game) and its balls."""
-
-    letter: str
-    balls: range
-
-
-class GameKind(ABC):
+class PlayKind(ABC):
     """One variant as the station plays it."""
 
     variant: ClassVar[Variant[Any]]
@@ -55,9 +48,9 @@ class GameKind(ABC):
         """The rules a new game on `deck` plays, or a RequestError naming the field."""
 
     @property
-    @abstractmethod
     def board(self) -> tuple[BoardRow, ...]:
-        """The Tabla Confrontadora, row by row."""
+        """The Tabla Confrontadora, row by row: the variant's."""
+        return self.variant.board
 
     def plans(self) -> tuple[PrizePlan, ...]:
         """Every prize plan a game of this kind can play here; the first is the default."""
@@ -69,7 +62,7 @@ class GameKind(ABC):
         return self.variant.plan(mode, plans[len(self.variant.plans) :])
 
 
-class CardGame(GameKind):
+class CardGame(PlayKind):
     """75 balls: Bingo Normal or Bingo de Puntos; FREE in the centre as the deck or the host
     says."""
 
@@ -89,14 +82,8 @@ class CardGame(GameKind):
         mode = Mode(new.mode)
         return Chosen(mode, free, self.variant.plan(str(mode)), None)
 
-    @property
-    def board(self) -> tuple[BoardRow, ...]:
-        return tuple(
-            BoardRow(letter, range(15 * i + 1, 15 * i + 16)) for i, letter in enumerate(LETTERS)
-        )
 
-
-class StripGame(GameKind):
+class StripGame(PlayKind):
     """90 balls: a prize plan (línea then bingo; one line, two lines, full house; Tambola, every
     prize open at once; or a host's own list from `prizes/*.toml`); no centre. The caller form
     sends the plan as `prizes`; the JSON API as `mode`, where "normal" (its default) is the
@@ -128,21 +115,19 @@ class StripGame(GameKind):
             )
         return Chosen(Mode.NORMAL, False, plan, plan.mode)
 
-    @property
-    def board(self) -> tuple[BoardRow, ...]:
-        return tuple(BoardRow("", range(10 * row + 1, 10 * row + 11)) for row in range(9))
-
     def plans(self) -> tuple[PrizePlan, ...]:
         """The kit's lists, then the host's own (read from `prizes/*.toml` at start-up)."""
         return (*self.variant.plans, *(PrizePlan.of(p) for p in station_state().prize_lists))
 
 
-#: the station's part of each variant, by `Variant.key`
-KINDS: dict[str, GameKind] = {k.variant.key: k for k in (CardGame(), StripGame())}
+#: the station's part of each variant, by the variant's class
+PLAY: ByVariant[PlayKind] = ByVariant(
+    "station.variants.PLAY", {Cards75: CardGame(), Strips90: StripGame()}
+)
 
 
-def kind_of(variant: Variant[Any]) -> GameKind:
-    return KINDS[variant.key]
+def kind_of(variant: Variant[Any]) -> PlayKind:
+    return PLAY[variant]
 
 
 def variant_of(game: Game) -> Variant[Any]:
@@ -150,7 +135,7 @@ def variant_of(game: Game) -> Variant[Any]:
     return game.variant
 
 
-def game_kind(game: Game) -> GameKind:
+def game_kind(game: Game) -> PlayKind:
     return kind_of(variant_of(game))
 
 

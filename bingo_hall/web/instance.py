@@ -47,6 +47,10 @@ class HallState:
     #: does a request carry a valid caller credential? (headers -> bool; the station's auth
     #: sets it; the server asks it on the event loop to give the Maestro its own workers)
     credential_check: Callable[[Any], bool] | None = None
+    #: pages the server may answer on its event loop from memory: `fn(scope) -> body or None`
+    #: (None: the request goes to the app). Each runs on the loop, so it must read no database
+    #: and render no template (the card pages: station/verify/card_pages.py)
+    loop_pages: list[Callable[[dict[str, Any]], bytes | None]] = field(default_factory=list)
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -35,6 +35,7 @@ import contextlib
 import contextvars
 import errno
 import gc
+import logging
 import signal
 import socket
 import threading
@@ -66,6 +67,7 @@ from .hub import (
     Subscription,
 )
 from .instance import hall
+from .security import HEADERS
 from .static_files import StaticFiles
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -265,6 +267,8 @@ class HallServer:
         self._tasks: set[asyncio.Task] = set()
         self.collector = QuietCollector(0.0, config)  # set again, on the loop's clock, at start-up
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
+        self.loop_pages = hall(app).loop_pages  # pages answered from memory on the loop
+        self.page_headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
     def pools(self) -> list[WSGIMiddleware]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
@@ -302,10 +306,32 @@ class HallServer:
             await (self.maestro_actions if maestro else self.actions)(scope, receive, send)
         elif self.statics.serves(scope):  # answered here on the loop, never by a worker
             await self.statics(scope, receive, send)
+        elif method == "GET" and (page := self._from_memory(scope)) is not None:
+            await send({"type": "http.response.start", "status": 200, "headers": page[0]})
+            await send({"type": "http.response.body", "body": page[1]})
         elif method == "GET" and self._is_stream(scope):
             await self._stream(scope, receive, send, maestro)
         else:
             await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
+
+    def _from_memory(self, scope: dict) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        """A page an area answers from what it keeps (`HallState.loop_pages`: the card pages),
+        here on the loop with no worker, no Flask and no SQL; None: not one of those, or not
+        kept yet (the app builds it)."""
+        for answer in self.loop_pages:
+            try:
+                body = answer(scope)
+            except Exception:  # never a 500 from here: the app answers the request instead
+                logging.getLogger(__name__).exception("a page answered on the loop failed")
+                body = None
+            if body is not None:
+                headers = [
+                    (b"content-type", b"text/html; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                    *self.page_headers,
+                ]
+                return headers, body
+        return None
 
     async def _lifespan(self, receive: Callable, send: Callable) -> None:
         while True:

@@ -8,6 +8,7 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 from playwright.sync_api import expect
+from testkit import marked_card
 
 from bingo_hall.manifest import new_deck
 from bingo_hall.printing import render_deck_pdf
@@ -28,7 +29,8 @@ def _card_numbers_shown(html: str) -> set[int]:
 
 
 @pytest.mark.slow
-def test_qr_decoded_from_the_printed_pdf_opens_that_card_with_its_marks(hall):
+@pytest.mark.browser
+def test_qr_decoded_from_the_printed_pdf_opens_that_card_with_its_marks(hall, live_server, phone):
     gid = hall.new_game()
     pdf = render_deck_pdf(hall.deck, base_url="http://192.168.1.20:5000", serials=[5])
     page = pdfium.PdfDocument(pdf)[0]
@@ -41,9 +43,11 @@ def test_qr_decoded_from_the_printed_pdf_opens_that_card_with_its_marks(hall):
     assert url.path.startswith(f"/C/{hall.deck.deck_id}/5/")
     r1 = hall.numbers(5, "R1")
     hall.call(gid, *r1)
-    r = hall.client.get(url.path)
-    html = r.get_data(as_text=True)
-    assert r.status_code == 200 and "Card 5" in html
+    assert hall.client.get(url.path).status_code == 200
+    html = marked_card(
+        phone, live_server.url + url.path + "?lang=en"
+    )  # issue 32: marked by card.js
+    assert "Card 5" in html
     card = hall.deck.card(5)
     assert _card_numbers_shown(html) == set(card.numbers)
     covered = {int(n) for n in re.findall(r'class="sq covered[^"]*" data-number="(\d+)"', html)}

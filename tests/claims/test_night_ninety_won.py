@@ -8,7 +8,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from testkit import TEST_PIN, Caller
+from testkit import TEST_PIN, Caller, marked_card
 
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.signing import card_path
@@ -35,19 +35,24 @@ def _line_won_by_ticket_1(hall: Caller, strips) -> int:
     return gid
 
 
-def test_the_winning_tickets_page_says_you_won_the_line(client, strips):
+@pytest.mark.browser
+def test_the_winning_tickets_page_says_you_won_the_line(client, live_server, phone, strips):
     hall = Caller(client, strips)
     _line_won_by_ticket_1(hall, strips)
-    page = client.get(card_path(strips.secret, strips.deck_id, 1) + "?lang=en").text
+    url = live_server.url + card_path(strips.secret, strips.deck_id, 1)
+    page = marked_card(phone, url + "?lang=en")
     assert "You won the Line" in page
     assert "Playing for <b" in page and ">Bingo</b>" in page  # the Bingo is played next
-    other = client.get(card_path(strips.secret, strips.deck_id, 2) + "?lang=en").text
+    other = marked_card(phone, live_server.url + card_path(strips.secret, strips.deck_id, 2))
     assert 'class="won"' not in other
-    es = client.get(card_path(strips.secret, strips.deck_id, 1) + "?lang=es").text
+    es = marked_card(phone, url + "?lang=es")
     assert "Ganó el premio: Línea" in es
 
 
-def test_after_the_last_prize_the_ticket_is_not_played_for_anything(client, strips):
+@pytest.mark.browser
+def test_after_the_last_prize_the_ticket_is_not_played_for_anything(
+    client, live_server, phone, strips
+):
     hall = Caller(client, strips)
     gid = _line_won_by_ticket_1(hall, strips)
     hall.call(gid, *[n for n in numbers(strips, 1) if n not in numbers(strips, 1, 0)])
@@ -56,7 +61,8 @@ def test_after_the_last_prize_the_ticket_is_not_played_for_anything(client, stri
     v = hall.get(f"/api/games/{gid}/check/1?quiet=1").get_json()
     assert v["playing"] is None
     assert [w["prize"] for w in v["won"]] == ["linea", "bingo"]
-    page = client.get(card_path(strips.secret, strips.deck_id, 1) + "?lang=en").text
+    url = live_server.url + card_path(strips.secret, strips.deck_id, 1) + "?lang=en"
+    page = marked_card(phone, url)
     assert "You won the Bingo" in page and "every prize awarded" in page
 
 

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pypdfium2 as pdfium
 import pytest
 import zxingcpp
-from testkit import Caller
+from testkit import Caller, marked_card
 
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.printing import render_deck_pdf
@@ -167,13 +167,17 @@ def _cells(html: str) -> list[str]:
     return re.findall(r'<td class="sq[^"]*"(?: data-number="\d+")?>([^<]*)</td>', html)
 
 
-def test_the_tickets_qr_page_shows_it_as_printed_with_the_rows_marked(hall, strips):
+@pytest.mark.browser
+def test_the_tickets_qr_page_shows_it_as_printed_with_the_rows_marked(
+    hall, strips, live_server, phone
+):
     gid = hall.new_game(draw="manual")
     ticket = strips.cards[10]
     hall.call(gid, *row(strips, 11, 2))
     r = hall.client.get(card_path(strips.secret, strips.deck_id, 11))
-    html = r.get_data(as_text=True)
-    assert r.status_code == 200 and "Ticket 11" in html
+    assert r.status_code == 200
+    html = marked_card(phone, live_server.url + card_path(strips.secret, strips.deck_id, 11))
+    assert "Ticket 11" in html
     printed = [str(n) if n is not None else "" for line in ticket.grid for n in line]
     assert _cells(html) == printed
     assert html.count('class="sq blank"') == 12  # 27 cells, 15 numbers
@@ -184,7 +188,8 @@ def test_the_tickets_qr_page_shows_it_as_printed_with_the_rows_marked(hall, stri
     assert hall.client.get(bad).status_code == 404
 
 
-def test_a_printed_tickets_qr_opens_that_ticket_at_the_station(hall, strips):
+@pytest.mark.browser
+def test_a_printed_tickets_qr_opens_that_ticket_at_the_station(hall, strips, live_server, phone):
     gid = hall.new_game(draw="manual")
     pdf = render_deck_pdf(
         strips, base_url="http://192.168.1.20:5000", serials=[7, 8, 9, 10, 11, 12]
@@ -197,9 +202,9 @@ def test_a_printed_tickets_qr_opens_that_ticket_at_the_station(hall, strips):
     paths = {int(urlsplit(t).path.split("/")[3]): urlsplit(t).path for t in texts}
     assert sorted(paths) == [7, 8, 9, 10, 11, 12]
     hall.call(gid, *row(strips, 8, 0))
-    r = hall.client.get(paths[8])
-    html = r.get_data(as_text=True)
-    assert r.status_code == 200 and "Ticket 8" in html and "strip 2" in html
+    assert hall.client.get(paths[8]).status_code == 200
+    html = marked_card(phone, live_server.url + paths[8] + "?lang=en")
+    assert "Ticket 8" in html and "strip 2" in html
     assert re.findall(r'<tr class="complete" data-row="(L\d)"', html) == ["L1"]
     fragment = hall.client.get(paths[8] + "?part=verdict").get_data(as_text=True)
     assert 'data-valid="yes"' in fragment
@@ -266,10 +271,13 @@ def test_a_checked_or_claimed_ticket_is_shown_on_the_hall_screens(app, hall, str
     assert shown["round"] == 1 and shown["serial"] == 5
 
 
-def test_one_called_number_is_singular_on_the_spanish_ticket_page(client, hall, strips):
+@pytest.mark.browser
+def test_one_called_number_is_singular_on_the_spanish_ticket_page(
+    client, hall, strips, live_server, phone
+):
     gid = hall.new_game(draw="manual")
     hall.call(gid, row(strips, 1, 0)[0])
-    page = client.get(card_path(strips.secret, strips.deck_id, 1) + "?lang=es")
-    text = page.get_data(as_text=True)
-    assert page.status_code == 200
+    path = card_path(strips.secret, strips.deck_id, 1) + "?lang=es"
+    assert client.get(path).status_code == 200
+    text = marked_card(phone, live_server.url + path)
     assert "1 número de este cartón cantado" in text and "1 bola cantada" in text

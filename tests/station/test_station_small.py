@@ -59,13 +59,16 @@ def test_the_station_counts_decks_in_cartones():
     assert 'msgstr "%(n)s cartones"' in lines
 
 
-def test_one_call_is_singular_on_the_spanish_card_page(client, caller):
+@pytest.mark.browser
+def test_one_call_is_singular_on_the_spanish_card_page(client, caller, live_server, phone):
+    from testkit import marked_card
+
     from bingo_hall.signing import card_path
 
     gid = caller.new_game("normal", "manual")
     caller.call(gid, 7)
-    path = card_path(caller.deck.secret, caller.deck.deck_id, 1)
-    page = client.get(path + "?lang=es").get_data(as_text=True)
+    url = live_server.url + card_path(caller.deck.secret, caller.deck.deck_id, 1) + "?lang=es"
+    page = marked_card(phone, url)
     assert "1 bola cantada ·" in page and "1 bolas" not in page
     caller.call(gid, 8)
-    assert "2 bolas cantadas" in client.get(path + "?lang=es").get_data(as_text=True)
+    assert "2 bolas cantadas" in marked_card(phone, url)

@@ -1,26 +1,21 @@
 // Hands-free calling on the caller page: start the station's automatic draw (a ball every N
 // seconds), pause and resume it (the button or Space, through caller.js), stop it. The ticker
 // runs in the station; this page shows its state from the snapshot and the `autodraw` events.
+import { post } from "/web/static/api.js";
 import { el, fill } from "/web/static/dom.js";
 import { Station as S } from "./station.js";
 
 function autodraw(root) {
   const T = JSON.parse(document.getElementById("autodraw-strings").textContent);
-  const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = (id) => document.getElementById(id);
   const msg = $("message");
   let nextAt = null; // this page's clock: when the next ball is due
   let timer = null;
 
   async function send(body) {
-    const res = await fetch(`/api/games/${S.gameId}/autodraw`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify(body),
-      credentials: "same-origin",
-    });
-    const data = await res.json().catch(() => ({ error: res.statusText }));
-    if (!res.ok) { msg.textContent = data.error || res.statusText; msg.hidden = false; return; }
+    const res = await post(`/api/games/${S.gameId}/autodraw`, body);
+    const data = res.data;
+    if (!res.ok) { msg.textContent = data.error; msg.hidden = false; return; }
     msg.hidden = true;
     update(data);
   }

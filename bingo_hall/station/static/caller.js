@@ -1,39 +1,26 @@
 // The Maestro's page: Draw (space bar), manual entry, undo, rounds and end, all through the JSON
-// API with the session's CSRF token. Every change request carries expect_seq and an
-// Idempotency-Key, so a double click or a second tab never draws two balls.
+// API (api.js: the session's CSRF token, an Idempotency-Key, one retry). Every change request
+// carries expect_seq too, so a double click or a second tab never draws two balls.
+import { post as send } from "/web/static/api.js";
 import { Station as S } from "./station.js";
 
-const csrf = document.querySelector('meta[name="csrf-token"]').content;
 const msg = document.getElementById("message");
 const drawBtn = document.getElementById("draw");
 let busy = false;
 
-function key() {
-  return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
-}
 function say(text) { msg.textContent = text || ""; msg.hidden = !text; }
 
 async function post(path, body) {
-  const request = {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "Idempotency-Key": key() },
-    body: JSON.stringify(body || {}),
-    credentials: "same-origin",
-  };
   let res;
   try {
-    res = await fetch(`/api/games/${S.gameId}/${path}`, request);
+    res = await send(`/api/games/${S.gameId}/${path}`, body || {});
   } catch (e) {
-    // The answer was lost (Wi-Fi, station restarting): the same key makes a retry safe.
-    try { res = await fetch(`/api/games/${S.gameId}/${path}`, request); } catch (e2) {
-      say(S.strings.offline);
-      return null;
-    }
+    say(S.strings.offline); // no answer, twice (api.js retried with the same key)
+    return null;
   }
-  let data = {};
-  try { data = await res.json(); } catch (e) { data = { error: res.statusText }; }
+  const data = res.data;
   if (!res.ok) {
-    say(data.error || res.statusText);
+    say(data.error);
     if (res.status === 409) refresh();
     return null;
   }

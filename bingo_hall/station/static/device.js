@@ -1,8 +1,9 @@
 // The flashboard / ball machine box on the caller page (caller/_device.html): refreshed from
 // GET /api/device every 2 s; the "Release a ball" button asks the board to drop one.
+import { request } from "/web/static/api.js";
+
 const box = document.getElementById("bhp-device");
 const drop = document.getElementById("bhp-drop");
-const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 function show(s) {
   box.className = "bhp-device state-" + s.state;
   box.querySelector(".bhp-state").textContent = box.dataset["label" + s.state[0].toUpperCase() + s.state.slice(1)] || s.state;
@@ -24,7 +25,7 @@ async function refresh() {
 drop.addEventListener("click", async function () {
   drop.disabled = true;
   try {
-    await fetch("/api/device/drop", { method: "POST", headers: { "X-CSRF-Token": csrf } });
+    await request("/api/device/drop", { retry: false });
   } finally {
     setTimeout(function () { drop.disabled = false; }, 700);
   }

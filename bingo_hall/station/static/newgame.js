@@ -6,9 +6,9 @@ function fitTheDeck(form) {
   function fit() {
     const chosen = deck.selectedOptions[0];
     if (!chosen) return;
-    const game = chosen.dataset.game === "90" ? "90" : "75";
+    // the fieldsets are the form's parts by the deck's layout (`Variant.layout`): show its own
     form.querySelectorAll("fieldset[data-for]").forEach((box) => {
-      const fits = box.dataset.for === game;
+      const fits = box.dataset.for === chosen.dataset.layout;
       box.hidden = !fits;
       box.disabled = !fits;
     });

@@ -8,7 +8,7 @@
 * `/api/games/<id>/...`: check, players, claims, award, settings (the Maestro's, behind the PIN),
   scores and record (public: the display shows the scores, and the record is for auditors).
 
-The rules are the pure engines (`bingo_hall.claims`, `bingo_hall.ticket_claims`); each route asks
+The rules are the pure engines (`bingo_hall.claims`, `bingo_hall.prize_rules`); each route asks
 the game's (or the deck's) variant, `variants.ClaimsKind`, how to judge, draw and store a card, and
 `service`, `store`, `awards` and `prizes` keep what was decided in SQLite.
 """
@@ -19,6 +19,7 @@ import sqlite3
 from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
+from flask_babel import get_locale
 
 from ...errors import KitError
 from ...manifest import Deck, is_deck_id
@@ -28,6 +29,7 @@ from ...web.db import get_db
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.inputs import is_ascii_number
 from ...web.inputs import json_body as body
+from ...web.instance import hall
 from .. import autodraw, games
 from ..auth import caller_required
 from ..decks import get_deck
@@ -36,7 +38,8 @@ from ..requests import Award, NewClaim, NewPlayer
 from ..requests import name as player_name
 from ..requests import serial as parse_serial
 from ..state import station_state
-from . import awards, card_view, on_show, page_shell, record, schema, service, store
+from . import awards, card_pages, card_view, on_show, record, schema, service, store
+from .card_pages import CardPages
 from .judged import Checked
 from .variants import ClaimsKind, claims_kind, claims_of
 
@@ -84,6 +87,9 @@ def register(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals["follow_words"] = card_view.follow_words
     app.jinja_env.globals["line_labels"] = card_view.line_labels
+    state = station_state(app)
+    state.deck_listeners.append(lambda deck: card_pages.predraw(app, deck))
+    hall(app).loop_pages.append(lambda scope: CardPages.of(app).answer(app, scope))
     with app.app_context():
         games.add_snapshot_extender(_board_for_snapshot)
         games.add_call_guard(_refuse_balls_after_the_win)
@@ -119,7 +125,6 @@ def _other_deck(conn: sqlite3.Connection, deck_id: str) -> str | None:
 
 
 def _render_card(
-    template: str,
     conn: sqlite3.Connection,
     kind: ClaimsKind,
     deck: Deck[Any],
@@ -128,23 +133,24 @@ def _render_card(
     checked: Checked | None,
     page: bool = False,
 ) -> str:
-    """The card as its variant draws it, with the verdict itself (`checked`, or None without a
-    game); the public page adds what the card's holder is told."""
+    """The card as its variant draws it with its marks and the verdict itself (`checked`, or
+    None without a game); for the card's holder (`page`, its `?part=verdict`), also what they
+    are told (the rounds it won, "shout!")."""
     extra = kind.drawn(card)
     if page:
         extra.update(kind.page(conn, game.game_id if game else None, card, checked))
     context = dict(deck=deck, card=card, game=game, v=checked, **extra)
-    fragment = render_template(kind.card_fragment, grid=kind.grid(card, checked), **context)
-    if template == kind.card_fragment:
-        return fragment
-    return page_shell.page(template, fragment, context)  # the page around it, rendered once
+    return render_template(kind.card_fragment, grid=kind.grid(card, checked), **context)
 
 
 @bp.get("/c/<deck_id>/<serial>/<sig>")
 @bp.get("/C/<deck_id>/<serial>/<sig>")
 def card_page(deck_id: str, serial: str, sig: str):
-    """A card as printed with the game's calls marked, read once (a handful of queries): the
-    page then follows the game from its events (static/card.js)."""
+    """A card as printed, from what is kept (verify/card_pages.py: the page around it, its
+    table, the game's state): card.js marks it and writes the verdict on load, then follows the
+    game from its events. The station's server answers it on its event loop while everything
+    is kept; here it is built, once, when something is not. `?part=verdict` is the card judged
+    now with its marks (what Bingo de Puntos asks for its points)."""
     with station_state().page_gate:  # a storm of phones queues here, not for the CPU
         return _card_page(deck_id, serial, sig)
 
@@ -157,12 +163,15 @@ def _card_page(deck_id: str, serial: str, sig: str):
             return jsonify(error="not a card of this hall"), 404
         return render_template("verify/not_a_card.html", other_deck=_other_deck(conn, deck_id)), 404
     deck, card = found
-    game = card_view.game_for_deck(conn, deck.deck_id)
     kind = claims_of(deck.variant)
-    checked = None if game is None else service.check_for_page(conn, game, card)
-    part = request.args.get("part") == "verdict"
-    template = kind.card_fragment if part else kind.card_page
-    return _render_card(template, conn, kind, deck, card, game, checked, page=True)
+    if request.args.get("part") == "verdict":
+        game = card_view.game_for_deck(conn, deck.deck_id)
+        checked = None if game is None else service.check_for_page(conn, game, card)
+        return _render_card(conn, kind, deck, card, game, checked, page=True)
+    pages = CardPages.of()
+    now = pages.deck_now(conn, deck)
+    lang = str(get_locale() or "en")
+    return pages.page(deck, card, lang, now, request.path, request.full_path)
 
 
 @bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
@@ -183,7 +192,7 @@ def check(game_id: int, serial: str):
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
-        return _render_card(kind.card_fragment, conn, kind, deck, checked.ticket, game, checked)
+        return _render_card(conn, kind, deck, checked.ticket, game, checked)
     return jsonify(checked.to_json())
 
 

@@ -30,8 +30,9 @@ from markupsafe import Markup
 
 from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE, Card
-from ...prize_rules import CountRule, RowsRule, Rule
+from ...prize_rules import CountRule, Prize, PrizeList, RowsRule, Rule
 from ...tickets import ROW_NAMES, Ticket
+from ...variants import CARDS, STRIPS
 from ..model import Game
 from ..state import station_state
 from .judged import CardCheck, TicketCheck
@@ -76,30 +77,42 @@ def _index(cell: tuple[int, int]) -> int:
 
 def follow_card(checked: CardCheck, awards: CardAwards) -> dict[str, Any]:
     """The data the 75-ball card page follows the game with (squares numbered row by row,
-    0-24)."""
-    card, r = checked.card, checked.judged_by
-    centre_free = card.number_at(*CENTRE) is None or r.free_centre  # covered without a call
-    free = [_index(CENTRE)] if centre_free else []
+    0-24), as judged now: `card_facts` with the round's calls, penalties and awards."""
     cleared: dict[int, int] = {}  # a false claim's squares: uncovered for balls called before
     for p in checked.penalties:
         for cell in p.cells:
             cleared[_index(cell)] = max(cleared.get(_index(cell), 0), p.after_call)
     return {
-        "layout": "card",  # the variant's layout (ClaimsKind.layout), as the screens name it
-        "game": checked.game_id,
-        "serial": card.serial,
-        "round": checked.round,
+        **card_facts(checked.game_id, checked.round, checked.card, checked.judged_by),
         "calls": list(checked.calls),
-        "numbers": [card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)],
-        "free": free,
         "cleared": sorted(cleared.items()),
+        "awarded": awards.awarded,
+        "won": list(awards.won),
+    }
+
+
+def card_facts(game_id: int, round: int, card: Card, r: rules.Rules) -> dict[str, Any]:
+    """What a 75-ball card's page knows of its own card under the game's rules `r`: its
+    numbers, its FREE square and its figures. The calls, the penalties and the awards are the
+    game's (its snapshot, shared by every card: card.js applies it on load as on every
+    reconnect), so they start empty here."""
+    centre_free = card.number_at(*CENTRE) is None or r.free_centre  # covered without a call
+    return {
+        "layout": CARDS.layout,  # the variant's layout, the key of card.js's VIEWS
+        "game": game_id,
+        "serial": card.serial,
+        "round": round,
+        "calls": [],
+        "numbers": [card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)],
+        "free": [_index(CENTRE)] if centre_free else [],
+        "cleared": [],
         "figures": _figures(card, r),
         "lines": _figures(card, replace(r, pattern=None)),  # after a change of pattern
         "completing_call_only": r.completing_call_only,
         "puntos": r.mode == rules.PUNTOS,
         "pattern": None if r.pattern is None else r.pattern.name,
-        "awarded": awards.awarded,
-        "won": list(awards.won),
+        "awarded": False,
+        "won": [],
     }
 
 
@@ -116,31 +129,51 @@ def _figures(card: Card, r: rules.Rules) -> list[dict[str, Any]]:
 
 
 def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
-    """The data the 90-ball ticket page follows the game with: its rows (the numbers of each),
-    the prize judged, and each prize of the game's list as the page judges it: `groups` of this
-    ticket's numbers of which `needed` must be complete (a line, the corners, the full house),
-    or `any` numbers of the ticket (Early Five); and whether the prizes are open at once."""
+    """The data the 90-ball ticket page follows the game with, as judged now: `ticket_facts`
+    with the round's calls, the prize judged and whether the round's last prize is awarded."""
     rules = checked.rules
-    prizes = rules.prizes if rules is not None else (checked.prize,)
+    facts = ticket_facts(
+        checked.game_id,
+        checked.round,
+        checked.ticket,
+        rules,
+        [{"prize": w.prize, "round": w.round} for w in checked.won],
+        (checked.prize,) if rules is None else None,
+    )
+    facts.update(calls=list(checked.calls), prize=checked.prize.key, round_over=checked.round_over)
+    return facts
+
+
+def ticket_facts(
+    game_id: int,
+    round: int,
+    ticket: Ticket,
+    rules: PrizeList | None,
+    won: list[dict[str, Any]],
+    only: tuple[Prize, ...] | None = None,
+) -> dict[str, Any]:
+    """What a 90-ball ticket's page knows of its own ticket: its rows (the numbers of each), each
+    prize of the game's list as the page judges it (`groups` of this ticket's numbers of which
+    `needed` must be complete: a line, the corners, the full house; or `any` numbers of the
+    ticket: Early Five), whether the prizes are open at once, and the prizes it won in the game
+    (`won`: {"prize", "round"}). The calls and the prize being played are the game's (its
+    snapshot, shared by every ticket), so they start empty here."""
+    prizes = rules.prizes if rules is not None else (only or ())
     return {
-        "layout": "ticket",
-        "game": checked.game_id,
-        "serial": checked.serial,
-        "round": checked.round,
-        "calls": list(checked.calls),
-        "rows": [
-            {"name": ROW_NAMES[i], "numbers": list(row)}
-            for i, row in enumerate(checked.ticket.rows)
-        ],
-        "prize": checked.prize.key,
+        "layout": STRIPS.layout,
+        "game": game_id,
+        "serial": ticket.serial,
+        "round": round,
+        "calls": [],
+        "rows": [{"name": ROW_NAMES[i], "numbers": list(row)} for i, row in enumerate(ticket.rows)],
+        "prize": prizes[0].key if prizes else "",
         "mode": rules.key if rules is not None else "",
         "open_at_once": bool(rules and rules.open_at_once),
-        "rules": {p.key: _page_rule(p.rule, checked.ticket) for p in prizes},
+        "rules": {p.key: _page_rule(p.rule, ticket) for p in prizes},
         "names": {p.key: dict(p.names) for p in prizes},
         "sequence": [p.key for p in prizes],
-        # the prizes this ticket won in the game, and whether the round's last one is awarded
-        "won": [{"prize": w.prize, "round": w.round} for w in checked.won],
-        "round_over": checked.round_over,
+        "won": won,
+        "round_over": False,
     }
 
 
@@ -156,10 +189,10 @@ def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, Any]:
 PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
 
 
-def words_key(follow: dict[str, Any]) -> tuple[Any, ...]:
+def words_key(follow: dict[str, Any], lang: str | None = None) -> tuple[Any, ...]:
     """What the page's words depend on: the language, the layout and the prizes played."""
     return (
-        str(get_locale() or "en"),
+        lang or str(get_locale() or "en"),
         follow.get("layout"),
         follow.get("mode"),
         tuple(follow.get("sequence", ())),

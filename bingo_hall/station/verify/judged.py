@@ -14,8 +14,14 @@ from typing import Any, Protocol
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, SIZE, Card
-from ...prize_rules import Prize, PrizeList, PrizeVerdict, RowsRule
-from ...ticket_claims import complete_rows, rows_completed_by_last_call
+from ...prize_rules import (
+    Prize,
+    PrizeList,
+    PrizeVerdict,
+    RowsRule,
+    complete_rows,
+    rows_completed_by_last_call,
+)
 from ...tickets import ROW_NAMES, Ticket
 from ...variants import STRIPS
 from ..spoken import call_label

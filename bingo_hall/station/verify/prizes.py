@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...manifest import Deck
-from ...prize_rules import check_prize_claim, judge_rule
+from ...prize_rules import PrizeList, check_prize_claim, judge_rule
 from ...tickets import Ticket
 from ...variants import PrizePlan
 from ...web.db import transaction
@@ -65,6 +66,30 @@ def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
 
 def _done(conn: sqlite3.Connection, round_id: int) -> list[str]:
     return [a["prize"] for a in awarded(conn, round_id)]
+
+
+@dataclass(frozen=True)
+class TicketFacts:
+    """What every ticket's page of a game is drawn from besides its ticket (read once per change
+    of the game): the prize list, the prizes' list as a page draws it before any award, and the
+    prizes each ticket has won in the game, by serial."""
+
+    rules: PrizeList | None
+    board: dict[str, Any]
+    won: dict[int, list[dict[str, Any]]]
+
+
+def ticket_facts(conn: sqlite3.Connection, game: Game) -> TicketFacts:
+    """One query for who won what, whatever the number of tickets."""
+    plan = prize_plan(game)
+    won: dict[int, list[dict[str, Any]]] = {}
+    for row in conn.execute(
+        "SELECT pa.serial, pa.prize, r.number FROM prize_awards pa "
+        "JOIN rounds r ON r.id = pa.round_id WHERE pa.game_id = ? ORDER BY pa.id",
+        (game.game_id,),
+    ):
+        won.setdefault(row["serial"], []).append({"prize": row["prize"], "round": row["number"]})
+    return TicketFacts(plan.prize_list, _board(plan, []), won)
 
 
 def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from ... import claims as rules
 from ...cards import LINE_NAMES, Card
 from ...errors import KitError
 from ...tickets import Ticket
-from ...variants import CARDS, STRIPS, Variant
+from ...variants import CARDS, STRIPS, ByVariant, Cards75, Strips90, Variant
 from ...web.errors import Conflict, RequestError
 from .. import games
 from ..events import BoardChanged, PrizeChanged, ScoresChanged
@@ -25,6 +25,7 @@ from ..round_load import load_round
 from ..variants import variant_of
 from . import awards, card_view, prizes, store
 from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
+from .prizes import TicketFacts
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,11 @@ class Judged:
 class ClaimsKind(ABC):
     """One variant's claims, pages and awards."""
 
+    variant: ClassVar[Variant[Any]]
     card_page: ClassVar[str]
     card_fragment: ClassVar[str]
+    table_template: ClassVar[str]  # its table without marks, as its page keeps it
     shown_table: ClassVar[str]  # its table on the hall screens (GET /api/games/<id>/shown/<key>)
-    layout: ClassVar[str]  # what the screens draw a shown verdict as (claimshow.js)
     #: the event that carries the scores or prizes after a claim (given `board()`)
     board_event: ClassVar[type[BoardChanged]]
     shown_extra: ClassVar[dict[str, Any]] = {}  # what else a shown verdict says of its kind
@@ -69,6 +71,19 @@ class ClaimsKind(ABC):
     ) -> dict[str, Any]:
         """What the card's public page tells its holder (the rounds it won, in the 75-ball
         game)."""
+        return {}
+
+    @abstractmethod
+    def page_facts(self, conn: sqlite3.Connection, game: Game) -> Any:
+        """What every card's page of `game` is drawn from besides its card, read once per change
+        of the game (verify/card_pages.py): the rules, or the prize list and who won what."""
+
+    @abstractmethod
+    def card_facts(self, game_id: int, round: int, ticket: Any, facts: Any) -> dict[str, Any]:
+        """The card's own data on its page (its `#card-state`), from `page_facts`' `facts`."""
+
+    def bare_extra(self, facts: Any) -> dict[str, Any]:
+        """What the card's fragment draws without marks besides the card (the prizes' list)."""
         return {}
 
     @abstractmethod
@@ -121,7 +136,7 @@ class ClaimsKind(ABC):
         the penalty."""
         return {
             "source": "claim" if claim else "check",
-            "layout": self.layout,
+            "layout": self.variant.layout,  # what the screens draw it as (claimshow.js VIEWS)
             **self.shown_extra,
             "serial": verdict["serial"],
             "round": round,
@@ -136,10 +151,11 @@ class CardClaims(ClaimsKind):
     """75 balls: a claim names its line (or not), a false one costs the line's markers, and the
     round is settled by `claims.settle` (docs/claims.md)."""
 
+    variant = CARDS
     card_page = "verify/card.html"
     card_fragment = "verify/_card_fragment.html"
+    table_template = "verify/_card_table.html"
     shown_table = "verify/_card_shown.html"
-    layout = "card"
     board_event = ScoresChanged
 
     def check(self, conn: sqlite3.Connection, game: Game, ticket: Card) -> CardCheck:
@@ -172,6 +188,12 @@ class CardClaims(ClaimsKind):
 
     def drawn(self, ticket: Card) -> dict[str, Any]:
         return {"lines": ticket.lines_by_name}
+
+    def page_facts(self, conn: sqlite3.Connection, game: Game) -> rules.Rules:
+        return store.game_rules(conn, game)
+
+    def card_facts(self, game_id: int, round: int, ticket: Card, facts: Any) -> dict[str, Any]:
+        return card_view.card_facts(game_id, round, ticket, facts)
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
@@ -240,10 +262,11 @@ class StripClaims(ClaimsKind):
     """90 balls: a claim names a prize that can be won now (the one being played, or any open
     prize of Tambola), which the first valid claims share; a false claim costs nothing."""
 
+    variant = STRIPS
     card_page = "verify/ticket.html"
     card_fragment = "verify/_ticket_fragment.html"
+    table_template = "verify/_ticket_table.html"
     shown_table = "verify/_ticket_shown.html"
-    layout = "ticket"
     board_event = PrizeChanged
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
@@ -259,6 +282,16 @@ class StripClaims(ClaimsKind):
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
         return ticket_grid(ticket, checked)
+
+    def page_facts(self, conn: sqlite3.Connection, game: Game) -> TicketFacts:
+        return prizes.ticket_facts(conn, game)
+
+    def card_facts(self, game_id: int, round: int, ticket: Ticket, facts: Any) -> dict[str, Any]:
+        won = facts.won.get(ticket.serial, [])
+        return card_view.ticket_facts(game_id, round, ticket, facts.rules, won)
+
+    def bare_extra(self, facts: Any) -> dict[str, Any]:
+        return {"prize_board": facts.board}
 
     def page(
         self, conn: sqlite3.Connection, gid: int | None, ticket: Ticket, checked: Any
@@ -302,12 +335,14 @@ class StripClaims(ClaimsKind):
         return prizes.awarded(conn, round_id)
 
 
-#: the claims side of each variant, by `Variant.key`
-CLAIMS: dict[str, ClaimsKind] = {"cards": CardClaims(), "strips": StripClaims()}
+#: the claims side of each variant, by the variant's class
+CLAIMS: ByVariant[ClaimsKind] = ByVariant(
+    "station.verify.variants.CLAIMS", {Cards75: CardClaims(), Strips90: StripClaims()}
+)
 
 
 def claims_of(variant: Variant[Any]) -> ClaimsKind:
-    return CLAIMS[variant.key]
+    return CLAIMS[variant]
 
 
 def claims_kind(game: Game) -> ClaimsKind:

@@ -2,11 +2,11 @@
 // refusal is shown on the message line and nothing changes; a change reloads the page (which
 // the station draws) and says what was done. A card scanned at the door, by a USB scanner that
 // types its code into the field or by the camera (scan.js), is sold at once.
+import { post as send } from "/web/static/api.js";
 import { onScanned } from "/verify/static/panel.js";
 
 function ledgerPage(root) {
   const gid = root.dataset.game;
-  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const T = JSON.parse(document.getElementById("ledger-strings").textContent);
   const $ = (id) => document.getElementById(id);
   const DONE = "ledger-done";
@@ -25,13 +25,10 @@ function ledgerPage(root) {
 
   async function post(path, payload, done) {
     try {
-      const resp = await fetch(`${path}?lang=${encodeURIComponent(lang)}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
-        body: JSON.stringify(payload),
-      });
-      const data = await resp.json().catch(() => ({ error: resp.statusText }));
-      if (!resp.ok) { say(data.error || resp.statusText, true); return; }
+      // no retry: a sale or a payout is not made twice, and the ledger keeps no Idempotency-Key
+      const resp = await send(`${path}?lang=${encodeURIComponent(lang)}`, payload, { retry: false });
+      const data = resp.data;
+      if (!resp.ok) { say(data.error, true); return; }
       if (done) sessionStorage.setItem(DONE, done(data));
       location.reload();
     } catch (e) { say(e.message, true); }

@@ -8,13 +8,17 @@
 // points once its card has a bingo (the points are the rules', bingo_hall.claims.judge).
 // When the card gets a bingo the page says "shout!" and vibrates where the phone allows; it
 // never claims. The card's table is drawn once, by the station (templates/verify/_vcard.html,
-// the one drawer every view of a card shares); this module only marks its squares.
+// the one drawer every view of a card shares); this module only marks its squares, on load from
+// the game's state the page carries (#game-state) and then from the events.
 import { el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 
+// The page's view of each variant, by the layout the station names (`Variant.layout`).
+const VIEWS = { card: cardView, ticket: ticketView };
+
 const root = document.getElementById("verify");
 const stateEl = document.getElementById("card-state");
-if (root && root.dataset.game && stateEl && window.EventSource) {
+if (root && root.dataset.game && stateEl) {
   start(JSON.parse(stateEl.textContent), JSON.parse(document.getElementById("card-words").textContent));
 }
 
@@ -22,8 +26,8 @@ function plural(forms, n) { return fill(forms[n === 1 ? 0 : 1], { n }); }
 
 function start(s, w) {
   const target = document.getElementById("verdict");
-  const view = s.layout === "ticket" ? ticketView(s, w, target) : cardView(s, w, target);
-  let shouting = !!target.querySelector("[data-shout]");
+  const view = VIEWS[s.layout](s, w, target);
+  let shouting = true; // no vibration for a bingo the page opens with
 
   function show() {
     view.render();
@@ -36,12 +40,15 @@ function start(s, w) {
     s.calls = [];
     view.newRound();
   }
+  function apply(d) {
+    if (d.round !== s.round) newRound(d.round);
+    s.calls = d.calls.map((c) => c.ball);
+    view.snapshot(d);
+    show();
+  }
   const handlers = {
     snapshot(d) {
-      if (d.round !== s.round) newRound(d.round);
-      s.calls = d.calls.map((c) => c.ball);
-      view.snapshot(d);
-      show();
+      apply(d);
       root.dataset.live = "yes";
     },
     call(d) {
@@ -63,6 +70,13 @@ function start(s, w) {
     scores(d) { if (view.scores(d)) show(); },
     prize(d) { if (view.prize(d)) show(); },
   };
+  // The page comes with the game's state (#game-state: the snapshot its stream would give, the
+  // same for every card): the card is marked and its verdict written from it on load.
+  const kept = document.getElementById("game-state");
+  if (kept) apply(JSON.parse(kept.textContent));
+  shouting = !!target.querySelector("[data-shout]");
+  root.dataset.marked = "yes";
+  if (!window.EventSource) return;
   follow(`/api/games/${s.game}/events?view=card`, handlers, {
     onDown() { root.dataset.live = "no"; },
   });

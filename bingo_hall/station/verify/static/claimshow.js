@@ -141,10 +141,13 @@ function claimShow(box) {
     box.dataset.final = "yes";
   }
 
+  // how each variant's verdict is drawn, by the layout the station names (`Variant.layout`)
+  const VIEWS = { card: draw, ticket: drawTicket };
+
   function verdict(d) {
     if (!S.state || d.round !== S.state.round || shown === "final") return;
     shown = "verdict";
-    (d.layout === "ticket" ? drawTicket : draw)(d.verdict, { player: d.player, penalty: d.penalty, drawn: d.drawn });
+    VIEWS[d.layout](d.verdict, { player: d.player, penalty: d.penalty, drawn: d.drawn });
     delete box.dataset.final;
   }
 

@@ -2,6 +2,7 @@
 // line, the claims API with the page's CSRF token, the checked card or ticket shown as the
 // station renders it (POST /api/games/<id>/check/<serial>?format=html) and the verdict's look.
 // (An ES module.)
+import { post, request } from "/web/static/api.js";
 
 // A card from the serial field: a number, or a whole card URL (a keyboard-wedge scanner types
 // it; the camera scanner hands it over). From a URL only the path counts, never the host:
@@ -31,7 +32,6 @@ export function checkScanned(text) {
 }
 
 export function claimsPanel(gid) {
-  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const lang = document.documentElement.lang || "en";
 
   function say(text, bad) {
@@ -43,14 +43,10 @@ export function claimsPanel(gid) {
   }
 
   async function api(method, path, payload) {
-    const resp = await fetch(`/api/games/${gid}/${path}`, {
-      method: method,
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
-      body: payload === undefined ? undefined : JSON.stringify(payload),
-    });
-    const data = await resp.json().catch(() => ({ error: resp.statusText }));
-    if (!resp.ok) throw new Error(data.error || resp.statusText);
-    return data;
+    // no retry: a claim or an award is not made twice (the claims keep no Idempotency-Key)
+    const resp = await post(`/api/games/${gid}/${path}`, payload, { method, retry: false });
+    if (!resp.ok) throw new Error(resp.data.error);
+    return resp.data;
   }
 
   // The verdict panel: success (green, the winning squares lit), a penalty (red), or nothing;
@@ -72,7 +68,7 @@ export function claimsPanel(gid) {
     if (player && !quiet) q.set("player", player); // the room hears whose card it is
     if (ref.deck) { q.set("deck", ref.deck); q.set("sig", ref.sig); }
     const url = `/api/games/${gid}/check/${encodeURIComponent(ref.serial)}?${q}`;
-    const resp = await fetch(url, quiet ? {} : { method: "POST", headers: { "X-CSRF-Token": csrf } });
+    const resp = quiet ? await fetch(url) : await request(url, { accept: "text/html" });
     if (!resp.ok) {
       const data = await resp.json().catch(() => ({}));
       throw new Error(data.error || resp.statusText);

@@ -1,0 +1,483 @@
+"""A card's or a ticket's QR page done ahead of need (issue 32): in a join storm every phone asks
+for a different card, so nothing may be left to do per page but joining what is kept.
+
+A page is four kept things joined (`page`):
+
+* the shell: the page around the card, the same for every card of a game in a language
+  (page_shell.py: rendered once, cut at its placeholders);
+* the card's table, drawn without marks by the one drawer (templates/verify/_vcard.html) once per
+  card and language and kept (`KeptTables`, bounded). `predraw` draws a whole deck's tables in a
+  worker process when a deck is loaded or a game starts, so neither a phone nor the Maestro waits
+  for them; a table not drawn yet is drawn by the first page that needs it, and kept;
+* the game's state (`DeckNow`): the game's snapshot, the very data its stream gives a screen
+  that connects, and the game's facts (its rules, or its prize list and who won what), read
+  once per change of the game (a published event, or SNAPSHOT_MAX_AGE_S for a change no event
+  tells, such as the hall's language) and shared by every card;
+* the card's own small facts (its serial, its path, its numbers and figures: `#card-state`).
+
+static/card.js marks the card and writes the verdict on load from the game's state, as it does on
+every snapshot; a browser without JavaScript sees the card unmarked, and a line saying why.
+
+`answer` gives the same page without Flask, SQL or a template, from what is kept only: the
+station's server calls it on its event loop (`HallState.loop_pages`), as it answers static files,
+so a join storm takes no worker thread and nothing of the interpreter that the Maestro's requests
+need but the join. Whatever is not kept yet (a table never drawn, the state after a change) goes
+to Flask, which builds it once and keeps it for the next phone.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import sqlite3
+import sys
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs
+
+from flask import Flask, render_template
+from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
+
+from ...manifest import Deck, deck_from_dict
+from ...signing import signature_is_valid
+from ...web.db import get_db
+from ...web.i18n import LANGUAGES
+from ...web.inputs import is_ascii_number
+from ...web.instance import area_state, hall
+from .. import games, hall_settings
+from ..decks import get_deck
+from ..games import SNAPSHOT_MAX_AGE_S
+from ..model import Game
+from ..state import station_state
+from . import card_view, page_shell
+from .page_shell import CARD, PATH, STATE, TABLE, Placeholder, Shell
+from .variants import ClaimsKind, claims_of
+
+#: what the kept tables may hold: a 3003-card deck in two languages takes about 21 MB
+KEPT_TABLES_BYTES = 48 * 1024 * 1024
+#: cards whose facts (as JSON) are kept at most; past it all are made again as asked
+CARD_JSON_KEPT = 8000
+#: cards drawn per task of the worker process (its results come back a part at a time)
+PREDRAW_CHUNK = 250
+
+
+@dataclass(frozen=True)
+class DeckNow:
+    """The state every page of a deck's cards shares, read once per change: the deck's game (the
+    newest in play, else the newest finished; None before the first), its facts
+    (`ClaimsKind.page_facts`), its round, its snapshot as JSON for the page, and the hall's
+    language for a visitor who chose none."""
+
+    published: int  # the hub's count of published events when it was read
+    when: float
+    house_lang: str | None
+    game: Game | None
+    facts: Any
+    round: int
+    state: str
+    facts_key: str = ""  # the facts as text: a card's facts are kept while it is the same
+    words: tuple[Any, ...] = ()  # what the page's words depend on (card_view.words_key)
+
+    @property
+    def game_id(self) -> int | None:
+        return None if self.game is None else self.game.game_id
+
+    def fresh(self, published: int, now: float) -> bool:
+        return self.published == published and now - self.when < SNAPSHOT_MAX_AGE_S
+
+
+class KeptTables:
+    """Each card's table as drawn in each language, by (deck id, language), the oldest deck and
+    language dropped first past `limit` characters (a table is ASCII but for a few names)."""
+
+    def __init__(self, limit: int = KEPT_TABLES_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        self._by: OrderedDict[tuple[str, str], dict[int, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, deck_id: str, lang: str, serial: int) -> str | None:
+        kept = self._by.get((deck_id, lang))
+        return None if kept is None else kept.get(serial)
+
+    def count(self, deck_id: str, lang: str) -> int:
+        return len(self._by.get((deck_id, lang), ()))
+
+    def put(self, deck_id: str, lang: str, tables: dict[int, str]) -> None:
+        with self._lock:
+            key = (deck_id, lang)
+            kept = self._by.setdefault(key, {})
+            self._by.move_to_end(key)  # the newest deck and language is dropped last
+            for serial, html in tables.items():
+                old = kept.get(serial)
+                self.size += len(html) - (len(old) if old is not None else 0)
+                kept[serial] = html
+            while self.size > self.limit and len(self._by) > 1:
+                _, dropped = self._by.popitem(last=False)
+                self.size -= sum(len(t) for t in dropped.values())
+
+
+class CardPages:
+    """What the card pages keep (one per app: `of`)."""
+
+    def __init__(self) -> None:
+        self.tables = KeptTables()
+        self.shells: dict[tuple[Any, ...], Shell] = {}
+        self.now: dict[str, DeckNow] = {}
+        self.card_json: dict[tuple[Any, ...], str] = {}  # each card's facts, as JSON
+        self._building = threading.Lock()
+        #: (deck id, language) -> tasks of the worker process still drawing its tables
+        self.drawing: dict[tuple[str, str], int] = {}
+        self.drawing_lock = threading.Lock()
+        self.sent: set[str] = set()  # the decks the worker process was given
+        self.drawn = 0  # tables drawn in this process (tests read it)
+        self.loop_answers = 0  # pages answered on the event loop
+
+    @staticmethod
+    def of(app: Flask | None = None) -> CardPages:
+        return area_state("card_pages", CardPages, app)
+
+    # -- the game's state, once per change (in a request: it reads SQL)
+
+    def deck_now(self, conn: Any, deck: Deck[Any]) -> DeckNow:
+        hub = hall().hub
+        kept = self.now.get(deck.deck_id)
+        if kept is not None and kept.fresh(hub.published, time.monotonic()):
+            return kept
+        with self._building:  # one request reads it; the others wait for it here
+            kept = self.now.get(deck.deck_id)
+            if kept is not None and kept.fresh(hub.published, time.monotonic()):
+                return kept
+            seen = hub.published
+            built = _read_now(conn, deck, seen)
+            if hub.published == seen:
+                self.now[deck.deck_id] = built
+            return built
+
+    # -- the page
+
+    def page(self, deck: Deck[Any], card: Any, lang: str, now: DeckNow, path: str, full: str):
+        """The card's page, drawing (in a request) what is not kept yet."""
+        found = self._compose(deck, card, lang, now, path, full, draw=True)
+        assert found is not None  # drawn when missing
+        return found
+
+    def _compose(
+        self,
+        deck: Deck[Any],
+        card: Any,
+        lang: str,
+        now: DeckNow,
+        path: str,
+        full: str,
+        draw: bool,
+    ) -> str | None:
+        kind = claims_of(deck.variant)
+        game = now.game
+        key = (kind.card_page, lang, deck.deck_id, deck.name, now.game_id, now.words)
+        shell = self.shells.get(key)
+        table = self.tables.get(deck.deck_id, lang, card.serial)
+        if shell is None or table is None:
+            if not draw:
+                return None
+            if table is None:
+                table = self._draw_table(kind, deck, card, lang)
+            if shell is None:
+                facts = None
+                if game is not None:
+                    facts = kind.card_facts(game.game_id, now.round, card, now.facts)
+                shell = self.shells[key] = _render_shell(kind, deck, game, now, facts)
+        values = page_shell.values(card, path, full)
+        values["TABLE"] = table
+        values["CARD"] = "" if game is None else self._card_json(kind, deck, card, now)
+        values["STATE"] = now.state
+        return shell.fill(values)
+
+    def _card_json(self, kind: ClaimsKind, deck: Deck[Any], card: Any, now: DeckNow) -> str:
+        """The card's own facts as the page's JSON, kept while the game's facts are the same
+        (its rules, its prize list, who won what: not its calls)."""
+        assert now.game is not None  # a page with a game
+        gid = now.game.game_id
+        key = (deck.deck_id, card.serial, gid, now.round, now.facts_key)
+        text = self.card_json.get(key)
+        if text is None:
+            if len(self.card_json) >= CARD_JSON_KEPT:
+                self.card_json.clear()  # a new game's, or a long night's: made again as asked
+            facts = kind.card_facts(gid, now.round, card, now.facts)
+            text = self.card_json[key] = page_shell.html_json(facts)
+        return text
+
+    def _draw_table(self, kind: ClaimsKind, deck: Deck[Any], card: Any, lang: str) -> str:
+        table = draw_table(kind, card)
+        self.drawn += 1
+        self.tables.put(deck.deck_id, lang, {card.serial: table})
+        return table
+
+    # -- on the event loop: from what is kept only
+
+    def answer(self, app: Flask, scope: dict[str, Any]) -> bytes | None:
+        """The card page a GET asks for, when everything it needs is kept and current; None
+        sends the request to Flask (which builds what is missing, or answers a 404 or
+        `?part=verdict`). No SQL, no template, no Flask: the event loop's own work."""
+        path = scope.get("path", "")
+        parts = path.split("/")
+        if len(parts) != 5 or parts[1] not in ("c", "C") or scope.get("method") != "GET":
+            return None
+        _, _, deck_id, serial, sig = parts
+        query = scope.get("query_string", b"").decode("latin-1")
+        asked = parse_qs(query, keep_blank_values=True)
+        if any(k != "lang" for k in asked):
+            return None  # `?part=verdict` and anything else: Flask's
+        state = station_state(app)
+        deck = state.decks.get(deck_id)
+        now = self.now.get(deck_id)
+        if deck is None or now is None or not now.fresh(hall(app).hub.published, time.monotonic()):
+            return None
+        if not is_ascii_number(serial, 6) or len(sig) > 64:
+            return None
+        if not signature_is_valid(deck.secret, deck.deck_id, int(serial), sig):
+            return None  # Flask's 404 page
+        try:
+            card = deck.card(int(serial))
+        except Exception:  # a serial the deck does not have: Flask's 404 page
+            return None
+        lang = _language(scope, asked, now.house_lang)
+        full = path + "?" + query
+        page = self._compose(deck, card, lang, now, path, full, draw=False)
+        if page is None:
+            return None
+        self.loop_answers += 1
+        return page.encode("utf-8")
+
+
+def _language(scope: dict[str, Any], asked: dict[str, list[str]], house: str | None) -> str:
+    """web/i18n.py's `select_locale`, read from the request's own parts: `?lang=`, then the
+    `lang` cookie, then the hall's language, then the browser's."""
+    lang = (asked.get("lang") or [""])[0]
+    headers = dict(scope.get("headers", ()))
+    if lang not in LANGUAGES:
+        lang = ""
+        raw = headers.get(b"cookie")
+        if raw:  # read as Flask reads it (werkzeug's parser)
+            lang = parse_cookie(raw.decode("latin-1")).get("lang", "")
+    if lang in LANGUAGES:
+        return lang
+    if house in LANGUAGES:
+        return house
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    return parse_accept_header(accept, LanguageAccept).best_match(LANGUAGES) or "en"
+
+
+def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
+    """The deck's game and its state, read (a handful of queries)."""
+    game = card_view.game_for_deck(conn, deck.deck_id)
+    house = hall_settings.house_language()
+    when = time.monotonic()
+    if game is None:
+        return DeckNow(published, when, house, None, None, 0, "")
+    kind = claims_of(deck.variant)
+    snap = games.snapshot(conn, game.game_id)
+    facts = kind.page_facts(conn, game)
+    rnd = snap["round"]
+    words = card_view.words_key(kind.card_facts(game.game_id, rnd, deck.cards[0], facts), "")
+    state = page_shell.html_json(snap)
+    return DeckNow(published, when, house, game, facts, rnd, state, repr(facts), words[1:])
+
+
+def _render_shell(
+    kind: ClaimsKind, deck: Deck[Any], game: Game | None, now: DeckNow, facts: Any
+) -> Shell:
+    """The page around any card of `deck` in the request's language: the fragment without
+    marks and the page around it, with the card's values as placeholders."""
+    holder = Placeholder()
+    extra = kind.bare_extra(now.facts) if game is not None else {}
+    fragment = render_template(
+        kind.card_fragment,
+        bare=True,
+        kept_table=Markup(TABLE),
+        card=holder,
+        deck=deck,
+        game=game,
+        v=None,
+        **extra,
+    )
+    text = render_template(
+        kind.card_page,
+        deck=deck,
+        card=holder,
+        game=game,
+        fragment=Markup(fragment),
+        follow=facts,
+        follow_json=Markup(CARD),
+        game_state=Markup(STATE),
+        page_path=PATH,
+        lang_next=Markup(page_shell.NEXT),
+    )
+    return Shell.cut(text)
+
+
+def draw_table(kind: ClaimsKind, card: Any) -> str:
+    """The card's table without marks, by the one drawer, in the request's language."""
+    return render_template(
+        kind.table_template, card=card, grid=kind.grid(card, None), **kind.drawn(card)
+    )
+
+
+# -- drawing a deck's tables ahead of need, in a worker process
+
+_pool: ProcessPoolExecutor | None = None
+_guard = threading.Lock()
+_factory: Callable[..., Flask] | None = None
+
+
+def start(app: Flask, factory: Callable[..., Flask]) -> None:
+    """Draw decks' tables in a worker process from now on (`serve` calls it), at a lower CPU
+    priority than the station, starting with the decks of the games in play. `factory` is the
+    app factory the worker makes its own app with (its templates and catalogs)."""
+    global _pool, _factory
+    with _guard:
+        if _pool is None:
+            context = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(
+                1, mp_context=context, initializer=_worker_start, initargs=(factory,)
+            )
+            _pool.submit(int)  # the worker starts now (its app made), not with the first deck
+            _factory = factory
+            atexit.register(stop)
+    with app.app_context():
+        conn = get_db()
+        for row in conn.execute("SELECT DISTINCT deck_id FROM games WHERE status = 'active'"):
+            predraw(app, get_deck(conn, row["deck_id"]))
+
+
+def stop(app: Flask | None = None) -> None:
+    """No more worker process (the next `start` makes a new one, which is given the decks
+    again)."""
+    global _pool
+    with _guard:
+        pool, _pool = _pool, None
+    if app is not None:
+        CardPages.of(app).sent.clear()
+    if pool is not None:
+        # a deck being drawn must not hold the station's exit: its worker is ended, not awaited
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+
+
+def _worker_start(factory: Callable[..., Flask]) -> None:
+    """The worker process, at a lower CPU priority than the station, makes its app."""
+    try:
+        os.nice(10)
+    except (AttributeError, OSError):  # pragma: no cover - Windows has no nice()
+        pass
+    _worker_app_of(factory)
+
+
+def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
+    """Draw every table of the deck not kept yet, in both languages, in the worker process (none
+    when the station runs without one: then each table is drawn by its first page). Called when
+    a deck is loaded and when a game starts (`StationState.deck_listeners`)."""
+    pool, factory = _pool, _factory
+    if pool is None or factory is None:
+        return []
+    pages, deck_id = CardPages.of(app), deck.deck_id
+    serials = [c.serial for c in deck.cards]
+    manifest: str | None = None  # the deck, sent to the worker once (it keeps it)
+    futures: list[Future] = []
+    house = _house_language()
+    for lang in sorted(LANGUAGES, key=lambda code: code != house):  # the hall's first
+        key = (deck_id, lang)
+        with pages.drawing_lock:
+            if key in pages.drawing or pages.tables.count(deck_id, lang) >= len(serials):
+                continue  # being drawn (a deck loaded, then its game started), or drawn
+            chunks = [serials[i : i + PREDRAW_CHUNK] for i in range(0, len(serials), PREDRAW_CHUNK)]
+            pages.drawing[key] = len(chunks)
+        for chunk in chunks:
+            if manifest is None and deck_id not in pages.sent:
+                manifest = deck.to_json()
+                pages.sent.add(deck_id)
+            try:
+                fut = pool.submit(_in_worker, factory, deck_id, manifest, lang, chunk)
+                manifest = None
+            except RuntimeError:  # the pool was stopped meanwhile
+                pages.drawing.pop(key, None)
+                return futures
+            fut.add_done_callback(_keep(pages, key))
+            futures.append(fut)
+    return futures
+
+
+def _house_language() -> str | None:
+    """The hall's language (most phones open their card in it), when it can be read."""
+    try:
+        return hall_settings.house_language()
+    except (sqlite3.Error, RuntimeError):  # no app, a lost database: any order will do
+        return None
+
+
+def _keep(pages: CardPages, key: tuple[str, str]) -> Callable[[Future], None]:
+    def done(fut: Future) -> None:
+        if not fut.cancelled() and fut.exception() is None:
+            pages.tables.put(key[0], key[1], fut.result())
+        with pages.drawing_lock:
+            left = pages.drawing.get(key, 1) - 1
+            if left <= 0:
+                pages.drawing.pop(key, None)
+            else:
+                pages.drawing[key] = left
+
+    return done
+
+
+_worker_app: Flask | None = None
+_worker_decks: dict[str, Deck[Any]] = {}
+
+
+def _worker_app_of(factory: Callable[..., Flask]) -> Flask:
+    global _worker_app
+    if _worker_app is None:
+        folder = tempfile.mkdtemp(prefix="bingo-hall-tables-")
+        _worker_app = factory(
+            {"DATABASE": os.path.join(folder, "tables.sqlite"), "SECRET_KEY": "tables"},
+            instance_path=folder,
+        )
+    return _worker_app
+
+
+def _in_worker(
+    factory: Callable[..., Flask],
+    deck_id: str,
+    manifest: str | None,
+    lang: str,
+    serials: list[int],
+) -> dict[int, str]:
+    """In the worker: the tables of `serials` in `lang`, drawn by an app of the worker's own (an
+    empty station in a folder of its own: the same templates and catalogs). The deck's
+    `manifest` comes with its first task only (one worker takes the tasks in order)."""
+    import json
+
+    app = _worker_app_of(factory)
+    if manifest is not None:
+        _worker_decks[deck_id] = deck_from_dict(json.loads(manifest))
+    deck = _worker_decks[deck_id]
+    kind = claims_of(deck.variant)
+    with app.test_request_context(f"/?lang={lang}"):
+        return {s: draw_table(kind, deck.card(s)) for s in serials}
+
+
+def kept_size_mb(pages: CardPages) -> float:
+    """What the kept tables and shells take, in MB (sys.getsizeof of the strings)."""
+    total = sum(sys.getsizeof(t) for kept in list(pages.tables._by.values()) for t in kept.values())
+    total += sum(sys.getsizeof(p) for s in pages.shells.values() for p in s.parts)
+    return total / 1e6

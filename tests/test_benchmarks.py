@@ -1,0 +1,61 @@
+"""Every benchmark still runs (issue 34): each `benchmarks/*.py` has a `--smoke` mode (a few
+iterations, seconds), and this runs it, so a change that breaks a benchmark (a renamed constant,
+a cache that moved) fails here instead of on the day someone measures. The figures of a smoke
+run mean nothing; only that it runs to the end and prints them.
+
+The runs start together, a few at a time, so the whole set takes about as long as its longest;
+guests.py makes a network namespace and so runs only as root (as CI runs it)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = sorted(p for p in (ROOT / "benchmarks").glob("*.py") if not p.name.startswith("_"))
+NEEDS_ROOT = {"guests.py"}  # a network namespace for the guests (ip netns)
+AT_ONCE = 3
+LIMIT_S = 300
+
+pytestmark = pytest.mark.slow
+
+
+def _can_run(path: Path) -> bool:
+    return path.name not in NEEDS_ROOT or (os.geteuid() == 0 and shutil.which("ip") is not None)
+
+
+def _smoke(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(path), "--smoke"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+@pytest.fixture(scope="module")
+def smoke_runs():
+    with ThreadPoolExecutor(AT_ONCE) as pool:
+        yield {p.name: pool.submit(_smoke, p) for p in BENCHMARKS if _can_run(p)}
+
+
+def test_there_are_benchmarks_to_run():
+    assert len(BENCHMARKS) >= 14
+
+
+@pytest.mark.parametrize("path", BENCHMARKS, ids=lambda p: p.name)
+def test_the_benchmark_runs_in_its_smoke_mode(path: Path, smoke_runs: dict[str, Future]):
+    if path.name not in smoke_runs:
+        pytest.skip(f"{path.name} makes a network namespace: it runs as root only")
+    done = smoke_runs[path.name].result()
+    assert done.returncode == 0, f"{path.name} --smoke failed:\n{done.stdout}\n{done.stderr}"
+    assert done.stdout.strip(), f"{path.name} --smoke printed no figures"
+    assert "Traceback" not in done.stderr
