@@ -40,11 +40,19 @@ HALL_CATALOGS = [p for p in CATALOGS if p.parts[len(ROOT.parts)] == "bingo_hall"
 NAMES = {
     *"Tabla Confrontadora Maestro Bingo BINGO Normal Puntos Central Doble Sociedad Burako".split(),
     *"Qwinto Clue Tambola Housie Rummy QR PIN CSV PDF SHA JSON URL USB UTF ISO GET EUR".split(),
-    *"GBP MB Berndt".split(),
+    *"GBP MB Berndt JavaScript".split(),
     "English",  # a language offered by its own name, beside "Español"
 }
 #: the JSON blocks that are data for the scripts (the snapshot, a card's state), not words shown
-DATA_BLOCKS = {"snapshot", "card-state", "burako-data", "rummy-data", "table-data", "tile-pad-data"}
+DATA_BLOCKS = {
+    "snapshot",
+    "card-state",
+    "game-state",
+    "burako-data",
+    "rummy-data",
+    "table-data",
+    "tile-pad-data",
+}
 #: words spelt the same in English and Spanish (letters, and words of both languages)
 SHARED = {
     *"A B I N G O D R X J a e s g n x no No de en es total Total final normal diagonal".split(),
