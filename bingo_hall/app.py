@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Flask
 
-from .web import config, db, errors, i18n, inputs, instance, security, static_files
+from .web import config, db, errors, i18n, inputs, instance, pages, security, static_files
 
 
 def create_app(
@@ -69,6 +69,7 @@ def create_app(
     errors.init_app(app)
     security.init_app(app)
     static_files.init_app(app)  # versioned URLs, cached for good by the phones
+    pages.init_app(app)  # /display and /join: built once per change, kept by the server's loop
     _register_areas(app)
     db.init_db(app)
     return app

@@ -15,7 +15,13 @@ Rounding, written down once (docs/ledger.md says the same to the host):
   the odd cents go one each to the winners in the order their claims were recorded: 10,00 €
   between three winners is 3,34 €, 3,33 €, 3,33 €. The shares always add up to the prize.
 * A book of N cards is the N consecutive serials starting at a multiple of N plus one (book 1 is
-  cards 1..N, book 2 is N+1..2N); a sale at a book price must be whole books.
+  cards 1..N, book 2 is N+1..2N); a sale at a book price must be whole books (`whole_books`).
+* A sale's money is counted once, in one round (`takings`): a sale for one round in that round,
+  a sale for the whole game (its cards play every round) in the round being played when it was
+  made. A percentage prize is a share of its round's takings, and a game's percentage prizes
+  together are at most 100 %, so they never pay more than the game took.
+* A jackpot is paid INSTEAD of the prize (the larger of the two: it never pays less than the
+  prize it replaces) or ON TOP of it (`JackpotMode`).
 """
 
 from __future__ import annotations
@@ -42,10 +48,24 @@ class LedgerError(KitError):
     """Bad money input (a `KitError` template with its parameters, translated at the edge)."""
 
 
+def _cents_given(value: object, what: str = "an amount") -> int:
+    """An amount a caller passes to the pure rules: an int of cents, never a float (0.1 + 0.2)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} is a whole number of cents, not {value!r}")
+    return value
+
+
 class PrizeKind(StrEnum):
     FIXED = "fixed"  # a fixed sum
     PERCENT = "percent"  # a percentage of the round's sales
     JACKPOT = "jackpot"  # a full house within N calls pays the pot, else the normal prize
+
+
+class JackpotMode(StrEnum):
+    """How a jackpot won is paid, as the host chooses."""
+
+    INSTEAD = "instead"  # instead of the prize: the larger of the pot and the prize
+    ON_TOP = "on-top"  # on top of the prize: the prize plus the pot
 
 
 # ---- amounts -------------------------------------------------------------------------------
@@ -91,8 +111,9 @@ def parse_cents(value: object, what: str = "amount") -> int:
     return cents
 
 
-def parse_percent(value: object) -> Decimal:
-    """A percentage of the round's sales, more than 0 and at most 100, two decimals at most."""
+def parse_percent(value: object, *, zero: bool = False) -> Decimal:
+    """A percentage of the round's sales, more than 0 (0 itself only with `zero`: the share a
+    jackpot's normal prize may leave out) and at most 100, two decimals at most."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise LedgerError("the percentage must be a number from 0 to 100, such as 35 or 12,5")
     text = str(value).strip().rstrip("%").strip()
@@ -104,7 +125,12 @@ def parse_percent(value: object) -> Decimal:
     pct = Decimal(f"{m.group(1)}.{m.group(2) or '0'}")
     if pct > 100:
         raise LedgerError("a percentage is at most 100, not %(pct)s", pct=text)
+    if pct == 0 and not zero:
+        raise LedgerError(ZERO_PERCENT)
     return pct
+
+
+ZERO_PERCENT = "a percentage prize is more than 0 %"
 
 
 def percent_of(cents: int, pct: Decimal) -> int:
@@ -120,6 +146,9 @@ def split(cents: int, winners: int) -> tuple[int, ...]:
     """A prize shared equally by `winners` simultaneous winners, to the cent. The odd cents go
     one each to the first winners, in the order their claims were recorded; the shares add up
     to `cents` exactly and differ by at most one cent."""
+    _cents_given(cents, "a prize")
+    if isinstance(winners, bool) or not isinstance(winners, int):
+        raise TypeError(f"the winners are a whole number, not {winners!r}")
     if winners < 1:
         raise ValueError("a prize is split between at least one winner")
     if cents < 0:
@@ -139,8 +168,10 @@ class Price:
     book: int = 1
 
     def __post_init__(self) -> None:
-        if self.cents < 0:
+        if _cents_given(self.cents, "a price") < 0:
             raise LedgerError(NEGATIVE["price"])
+        if isinstance(self.book, bool) or not isinstance(self.book, int):
+            raise TypeError(f"a book is a whole number of cards, not {self.book!r}")
         if not 1 <= self.book <= MAX_BOOK:
             raise LedgerError("a book holds 1 to %(n)s cards", n=MAX_BOOK)
 
@@ -154,6 +185,12 @@ class Price:
                 n=cards,
             )
         return books * self.cents
+
+    def of_sale(self, ranges: Sequence[Serials]) -> int:
+        """The money for the cards of `ranges`, a sale: every book it touches whole
+        (`whole_books`), not just a count of cards that divides into books."""
+        whole_books(ranges, self.book)
+        return self.amount(count(ranges))
 
 
 def parse_price(cents: object, book: object = 1) -> Price:
@@ -202,14 +239,19 @@ def parse_serials(text: object, deck_size: int) -> tuple[Serials, ...]:
         first, last = int(m.group(1)), int(m.group(2) or m.group(1))
         if first > last:
             raise LedgerError("the range %(part)s runs backwards", part=part)
-        if first < 1 or last > deck_size:
-            bad = first if first < 1 else last
-            raise LedgerError(
-                "card %(serial)s is not in the deck (its cards are 1 to %(n)s)",
-                serial=bad,
-                n=deck_size,
-            )
         out.append(Serials(first, last))
+    # the first card named outside the deck: 0, or the lowest one after the deck's last card
+    outside = [
+        r.first if r.first < 1 or r.first > deck_size else deck_size + 1
+        for r in out
+        if r.first < 1 or r.last > deck_size
+    ]
+    if outside:
+        raise LedgerError(
+            "card %(serial)s is not in the deck (its cards are 1 to %(n)s)",
+            serial=min(outside),
+            n=deck_size,
+        )
     clash = first_overlap(out, ())
     if clash is not None:
         raise LedgerError("card %(serial)s is named twice", serial=clash)
@@ -227,6 +269,24 @@ def first_overlap(new: Sequence[Serials], sold: Iterable[Serials]) -> int | None
             clashes.append(min(hit))
         taken |= cards
     return min(clashes) if clashes else None
+
+
+def whole_books(ranges: Sequence[Serials], book: int) -> None:
+    """Refuse a sale at a book price that is not whole books: every book it touches must be
+    sold whole. With books of 6, "2-7" takes part of book 1 (cards 1-6) and part of book 2
+    (cards 7-12); "13-15, 22-24" part of book 3 and part of book 4. The message names the first
+    book taken in part."""
+    cards = {s for r in ranges for s in range(r.first, r.last + 1)}
+    for serial in sorted(cards):
+        whole = book_of(serial, book)
+        if any(s not in cards for s in range(whole.first, whole.last + 1)):
+            raise LedgerError(
+                "cards are sold in whole books of %(book)s: book %(n)s is cards %(cards)s, "
+                "and this sale has only part of it",
+                book=book,
+                n=(whole.first - 1) // book + 1,
+                cards=str(whole),
+            )
 
 
 def format_serials(ranges: Iterable[Serials]) -> str:
@@ -249,23 +309,36 @@ def book_of(serial: int, book: int) -> Serials:
 @dataclass(frozen=True)
 class PrizeRule:
     """How one prize of a game is paid. FIXED pays `cents`; PERCENT pays `percent` of the
-    round's sales; JACKPOT pays the jackpot pot (this game adds `jackpot` cents to it) when the
-    prize is won within `within` calls, else its normal prize: `cents` plus `percent` of the
-    round's sales (either may be zero)."""
+    round's takings; JACKPOT, its normal prize (`cents` plus `percent` of the round's takings,
+    either may be zero) and, when the prize is won within `within` calls, the jackpot pot (this
+    game adds `jackpot` cents to it) instead of it or on top of it (`mode`)."""
 
     kind: PrizeKind
     cents: int = 0
     percent: Decimal = Decimal(0)
     within: int = 0
     jackpot: int = 0
+    mode: JackpotMode = JackpotMode.INSTEAD
 
     def __post_init__(self) -> None:
-        if min(self.cents, self.jackpot) < 0:
+        if min(_cents_given(self.cents, "a prize"), _cents_given(self.jackpot, "a jackpot")) < 0:
             raise LedgerError(NEGATIVE["prize"])
-        if not Decimal(0) <= self.percent <= 100:
+        if not isinstance(self.percent, Decimal):  # an int is 35 %, a float is refused
+            if isinstance(self.percent, bool) or not isinstance(self.percent, int):
+                raise TypeError(f"a percentage is a Decimal or an int, not {self.percent!r}")
+            object.__setattr__(self, "percent", Decimal(self.percent))
+        if self.percent < 0:
+            raise LedgerError("a percentage cannot be negative")
+        if self.percent > 100:
             raise LedgerError("a percentage is at most 100, not %(pct)s", pct=self.percent)
+        if self.kind == PrizeKind.PERCENT and self.percent == 0:
+            raise LedgerError(ZERO_PERCENT)
+        if isinstance(self.within, bool) or not isinstance(self.within, int):
+            raise TypeError(f"a jackpot's calls are a whole number, not {self.within!r}")
         if self.kind == PrizeKind.JACKPOT and not 1 <= self.within <= MAX_WITHIN:
             raise LedgerError("a jackpot is won within 1 to %(n)s calls", n=MAX_WITHIN)
+        if self.mode not in tuple(JackpotMode):
+            raise LedgerError("a jackpot is paid instead of the prize or on top of it")
 
     def normal(self, sales: int) -> int:
         """The prize when no jackpot is won: the fixed sum plus the share of the round's sales."""
@@ -275,14 +348,29 @@ class PrizeRule:
             return percent_of(sales, self.percent)
         return self.cents + percent_of(sales, self.percent)
 
+    def percent_part(self, sales: int) -> int:
+        """The part of the prize that is a share of the round's takings."""
+        return 0 if self.kind == PrizeKind.FIXED else percent_of(sales, self.percent)
+
+    def if_jackpot(self, sales: int, pot: int) -> int:
+        """What the prize pays when won within its calls with `pot` in the jackpot: on top, the
+        prize plus the pot; instead, the larger of the two (never less than the prize)."""
+        normal = self.normal(sales)
+        if self.kind != PrizeKind.JACKPOT or pot <= 0:
+            return normal
+        return normal + pot if self.mode == JackpotMode.ON_TOP else max(normal, pot)
+
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "kind": str(self.kind),
             "cents": self.cents,
             "percent": format(self.percent.normalize(), "f"),
             "within": self.within,
             "jackpot": self.jackpot,
         }
+        if self.kind == PrizeKind.JACKPOT:
+            out["mode"] = str(self.mode)
+        return out
 
 
 def rule_from_json(data: object) -> PrizeRule:
@@ -297,11 +385,18 @@ def rule_from_json(data: object) -> PrizeRule:
     amount = data.get("cents", data.get("amount", 0))
     cents = parse_cents(amount if amount not in (None, "") else 0, "prize")
     raw_pct = data.get("percent")
-    pct = parse_percent(raw_pct) if raw_pct not in (None, "", 0, "0") else Decimal(0)
     if kind == PrizeKind.PERCENT and raw_pct in (None, ""):
         raise LedgerError("a percentage prize needs its percentage")
-    within, pot = 0, 0
+    pct = Decimal(0)
+    if kind != PrizeKind.FIXED and raw_pct not in (None, ""):
+        # a jackpot's normal prize may leave its share out (0); a percentage prize may not
+        pct = parse_percent(raw_pct, zero=kind == PrizeKind.JACKPOT)
+    within, pot, mode = 0, 0, JackpotMode.INSTEAD
     if kind == PrizeKind.JACKPOT:
+        raw_mode = data.get("mode") or JackpotMode.INSTEAD  # left out or blank: instead
+        if not isinstance(raw_mode, str) or raw_mode not in tuple(JackpotMode):
+            raise LedgerError("a jackpot is paid instead of the prize or on top of it")
+        mode = JackpotMode(raw_mode)
         raw = data.get("within")
         if isinstance(raw, str) and raw.strip().isdigit():
             raw = int(raw.strip())
@@ -309,26 +404,67 @@ def rule_from_json(data: object) -> PrizeRule:
             raise LedgerError("a jackpot is won within 1 to %(n)s calls", n=MAX_WITHIN)
         within = raw
         pot = parse_cents(data.get("jackpot", 0) or 0, "jackpot")
-    return PrizeRule(PrizeKind(kind), cents, pct, within, pot)
+    return PrizeRule(PrizeKind(kind), cents, pct, within, pot, mode)
 
 
 @dataclass(frozen=True)
 class Settled:
-    """What an awarded prize pays: `cents` in all, `jackpot` when the jackpot was won, and the
-    shares of the winners in the order their claims were recorded."""
+    """What an awarded prize pays: `cents` in all, `jackpot` when the jackpot was won, the
+    shares of the winners in the order their claims were recorded, and each share's part taken
+    from the jackpot pot (`from_pot`: what leaves the pot)."""
 
     cents: int
     jackpot: bool
     shares: tuple[int, ...]
+    from_pot: tuple[int, ...]
 
 
 def settle(rule: PrizeRule, sales: int, pot: int, at_call: int, winners: int) -> Settled:
     """The payout of a prize won on call `at_call` by `winners` simultaneous winners, with
     `pot` in the jackpot (this game's part included). A jackpot is won within its calls and
-    only while it holds money; otherwise the normal prize is paid."""
-    won = rule.kind == PrizeKind.JACKPOT and at_call <= rule.within and pot > 0
-    cents = pot if won else rule.normal(sales)
-    return Settled(cents, won, split(cents, winners))
+    only while it holds money: on top, the prize plus the pot; instead, the pot when it is more
+    than the prize, else the prize (and the pot rolls over). Otherwise the normal prize."""
+    normal = rule.normal(sales)
+    within = rule.kind == PrizeKind.JACKPOT and at_call <= rule.within and pot > 0
+    if within and rule.mode == JackpotMode.ON_TOP:
+        taken, rest = pot, normal
+    elif within and pot > normal:
+        taken, rest = pot, 0
+    else:
+        taken, rest = 0, normal
+    from_pot = split(taken, winners)
+    shares = tuple(a + b for a, b in zip(from_pot, split(rest, winners), strict=True))
+    return Settled(taken + rest, taken > 0, shares, from_pot)
+
+
+@dataclass(frozen=True)
+class SaleMoney:
+    """What `takings` needs of a sale: the round it was for (None: the whole game), the round
+    being played when it was made, its cards and its money, and whether it was voided."""
+
+    round: int | None
+    made_in: int
+    cards: int
+    cents: int
+    void: bool = False
+
+    @property
+    def counts_in(self) -> int:
+        """The round whose takings hold this sale's money: its own round, or for a sale for the
+        whole game the round being played when it was made."""
+        return self.made_in if self.round is None else self.round
+
+
+def takings(sales: Iterable[SaleMoney]) -> dict[int, tuple[int, int]]:
+    """(cards, cents) taken per round, each sale counted once (`SaleMoney.counts_in`), voided
+    sales left out. A round's percentage prizes are shares of its takings; the takings of all
+    rounds add up to what the game took."""
+    out: dict[int, tuple[int, int]] = {}
+    for s in sales:
+        if not s.void:
+            cards, cents = out.get(s.counts_in, (0, 0))
+            out[s.counts_in] = (cards + s.cards, cents + s.cents)
+    return out
 
 
 def jackpot_pot(contributions: Iterable[int], paid: Iterable[int]) -> int:

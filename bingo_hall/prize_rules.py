@@ -198,12 +198,63 @@ class PrizeList:
         return all(p.key in awarded for p in self.prizes)
 
     def held(
-        self, ticket: Ticket, called: Collection[int], awarded: Collection[str] = ()
+        self,
+        ticket: Ticket,
+        calls: Collection[int],
+        awarded: Collection[str] = (),
+        won: Mapping[str, PrizeWon] | None = None,
     ) -> tuple[Prize, ...]:
-        """The open prizes the ticket holds now (one call may satisfy several at once)."""
+        """The open prizes the ticket holds now and can win (one call may satisfy several at
+        once; a second Full House is not the first one's winner's, `barred_from`)."""
+        called = set(calls)
         return tuple(
-            p for p in self.open_prizes(awarded) if judge_rule(p.rule, ticket, called).holds
+            p
+            for p in self.open_prizes(awarded)
+            if judge_rule(p.rule, ticket, called).holds
+            and barred_from(p, ticket, list(calls), won or {}) is None
         )
+
+
+@dataclass(frozen=True)
+class PrizeWon:
+    """A prize awarded in the round: on which call, and the tickets that share it."""
+
+    key: str
+    at_call: int
+    serials: frozenset[int]
+
+
+def completed_at(rule: Rule, ticket: Ticket, calls: Sequence[int]) -> int | None:
+    """The call (1 = the first) on which `ticket` first held `rule`; None if it does not."""
+    called: set[int] = set()
+    for i, n in enumerate(calls, start=1):
+        called.add(n)
+        if n in ticket.numbers and judge_rule(rule, ticket, called).holds:
+            return i
+    return None
+
+
+#: why a ticket that holds a prize does not win it (`PrizeVerdict.barred`)
+WON_BEFORE = "won-before"  # it won the prize this one comes after (a second Full House)
+SAME_CALL = "same-call"  # it completed on the call that prize was won: it shares that one
+
+
+def barred_from(
+    prize: Prize, ticket: Ticket, calls: Sequence[int], won: Mapping[str, PrizeWon]
+) -> str | None:
+    """Why `ticket` cannot win `prize` although it holds it, or None. A prize that comes
+    after another (a second Full House after the first) belongs to another ticket: never one
+    that won the first, and only one that completed it on a later call than the first was won
+    on (the tickets that completed on that call share the first)."""
+    first = won.get(prize.after) if prize.after is not None else None
+    if first is None:
+        return None
+    if ticket.serial in first.serials:
+        return WON_BEFORE
+    at = completed_at(prize.rule, ticket, calls)
+    if at is not None and at <= first.at_call:
+        return SAME_CALL
+    return None
 
 
 @dataclass(frozen=True)
@@ -216,6 +267,7 @@ class PrizeVerdict:
     open: bool  # False: the prize is already won, or not open yet
     result: RuleResult
     by_last_call: bool  # the newest call completed it (a hall may pay only those)
+    barred: str | None = None  # it holds the prize but cannot win it (`barred_from`)
 
 
 def check_prize_claim(
@@ -224,26 +276,30 @@ def check_prize_claim(
     calls: Sequence[int],
     prize_key: str,
     awarded: Collection[str] = (),
+    won: Mapping[str, PrizeWon] | None = None,
 ) -> PrizeVerdict:
     """Check a claim of `prize_key` on `ticket` after `calls` (in call order).
 
     A closed prize is never valid, whatever the ticket holds: the first valid claim (or the
-    simultaneous ones, which the station awards together) closed it.
+    simultaneous ones, which the station awards together) closed it. A prize that comes after
+    another is never valid for a ticket `barred_from` it (`won`: the prizes awarded so far).
     """
     prize = plan.prize(prize_key)
     called = set(calls)
     result = judge_rule(prize.rule, ticket, called)
     is_open = prize in plan.open_prizes(awarded)
+    barred = barred_from(prize, ticket, calls, won or {}) if result.holds else None
     by_last = bool(
         result.holds and calls and not judge_rule(prize.rule, ticket, called - {calls[-1]}).holds
     )
     return PrizeVerdict(
         serial=ticket.serial,
         prize=prize.key,
-        valid=result.holds and is_open,
+        valid=result.holds and is_open and barred is None,
         open=is_open,
         result=result,
         by_last_call=by_last,
+        barred=barred,
     )
 
 

@@ -11,6 +11,7 @@ same SSE messages, so one piece of code serves.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
 from collections.abc import Iterator, Mapping
@@ -19,6 +20,10 @@ from typing import Any, Protocol
 from bingo_hall.round_state import EventOutOfOrder, RoundState
 
 from .protocol import BallRefused
+
+#: the only line ends of an event stream (WHATWG): CR LF, LF, CR; never U+2028 or U+0085, which
+#: `str.splitlines()` would also split on
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 class SseParser:
@@ -57,7 +62,7 @@ class SseParser:
         if isinstance(text, bytes):
             text = text.decode("utf-8", "replace")
         out = []
-        for line in text.splitlines():
+        for line in _LINE_END.split(text.removesuffix("\n").removesuffix("\r")):
             msg = self.line(line)
             if msg is not None:
                 out.append(msg)

@@ -1,13 +1,16 @@
-"""Hostile input never reaches a 500 (issue 19): every route that takes a body, found in the
-app's URL map (so a new route is fuzzed without anyone listing it), gets bodies of the wrong
-type, deep nesting, lone surrogates, Unicode digits, huge and negative numbers, nulls, empty
-bodies and bytes that are not UTF-8, as JSON and as forms. The answer is never a 5xx, a refusal
+"""Hostile input never reaches a 500 (issues 19 and 38): every route that takes a body, found in
+the app's URL map (so a new route is fuzzed without anyone listing it), gets bodies of the wrong
+type, deep nesting, lone surrogates, Unicode digits, huge and negative numbers (1e26, -1e300),
+line separators inside strings (U+2028, U+0085), many elements, nulls, empty bodies and bytes
+that are not UTF-8, as JSON and as forms; every public route gets the shapes of issue 38 from a
+guest. The answer is never a 5xx, a refusal
 says what was wrong, and a refused request leaves every table of the database as it was."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -38,8 +41,15 @@ FORM_FIELDS = sorted(
     | {f"team{i}" for i in range(2)}
     | {f"setting.{key}" for kind in KINDS.values() for key in kind.default_settings}
 )
-HOSTILE_TEXT = ["\ud800", "a\udfffb", "²", "①", "١٢", "-1", "", " ", "9" * 5000, "1e3", "0"]
-HOSTILE_NUMBERS = [10**20, -(10**20), 2**63, -(2**63) - 1, 999_999_999_999, -1, 0, 1e308]
+SEPARATORS = ["a\u2028b", "\u2029", "x\u0085y", "c\rd", "e\nf", "\x1c"]
+HOSTILE_TEXT = [
+    *("\ud800", "a\udfffb", "²", "①", "١٢", "-1", "", " ", "9" * 5000, "1e3", "0"),
+    *SEPARATORS,
+]
+HUGE = [1e26, -1e300, 1e25, -1e25, 1e308, 5e-324]
+HOSTILE_NUMBERS = [10**20, -(10**20), 2**63, -(2**63) - 1, 999_999_999_999, -1, 0, *HUGE]
+#: many elements: 990 KB of empty lists (issue 38's JSON bomb), and 100,000 numbers
+MANY = [b"[" + b"[]," * 330_000 + b"[]]", b'{"players": [' + b"1," * 100_000 + b"1]}"]
 scalars = (
     st.sampled_from([*HOSTILE_TEXT, *HOSTILE_NUMBERS, None, True, False])
     | st.text(max_size=12)
@@ -69,6 +79,8 @@ RAW_BODIES = [
     b'{"ball": NaN}',
     b'{"ball": 1e999}',
     b'{"ball": ' + b"9" * 5000 + b"}",
+    b'{"ball": 1e26, "seq": -1e300, "down": [1e26]}',
+    *MANY,
 ]
 json_bodies = (
     st.dictionaries(keys, values, max_size=4).map(lambda d: json.dumps(d).encode())
@@ -235,6 +247,60 @@ def test_no_body_reaches_a_500_and_a_refused_one_changes_nothing(fuzzed, data):
     assert_refusal_is_readable(r)
     if r.status_code >= 400:
         assert dump(hall.app.config["DATABASE"]) == before, (method, url, body[:200])
+
+
+#: the shapes of issue 38: JSON bodies of each (the fields the routes read), also sent as a
+#: query string and, where they are flat, as form fields
+HAND = {"puras": 0, "impuras": 0, "closed": False, "muerto": "taken", "down": 10}
+SHAPES: dict[str, list[Any]] = {
+    "huge numbers": [
+        dict(zip(FIELDS, HUGE * 20, strict=False)),
+        {k: [v] for k, v in zip(FIELDS, HUGE * 20, strict=False)},
+        *({"teams": [{**HAND, "down": [n]}, HAND]} for n in HUGE),
+        *({"teams": [{**HAND, "left": [n]}, HAND]} for n in HUGE),
+    ],
+    "line separators": [
+        dict(zip(FIELDS, SEPARATORS * 20, strict=False)),
+        {"players": SEPARATORS[:4], "teams": [[SEPARATORS[0]], [SEPARATORS[2]]]},
+    ],
+    "deep nesting": [b"[" * DEEP + b"]" * DEEP, b'{"players": ' + b"[" * DEEP + b"]" * DEEP + b"}"],
+    "many elements": MANY,
+}
+
+
+def _bodies(shape: str) -> list[bytes]:
+    return [b if isinstance(b, bytes) else json.dumps(b).encode() for b in SHAPES[shape]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_every_public_route_takes_issue_38s_shapes_from_a_guest(fuzzed, shape):
+    """Every route, as a guest would ask (no login, another address): the shape in the body
+    (JSON and, for the separators and numbers, form fields) and in the query. A 4xx or a page,
+    never a 5xx; huge numbers and separators also as every route argument's query."""
+    hall, seen = fuzzed, 0
+    guest = hall.app.test_client()
+    base = {"REMOTE_ADDR": "10.38.0.2"}
+    flat = [b for b in SHAPES[shape] if isinstance(b, dict) and len(b) > 2]
+    query = urlencode({k: str(v) for k, v in flat[0].items()}) if flat else "n=1"
+    for rule in hall.rules({"GET", "POST", "PUT"}):
+        real = {name: options[0] for name, options in hall.arguments(rule).items()}
+        url = url_for_rule(rule.rule, real)
+        for method in sorted(rule.methods & {"GET", "POST", "PUT"}):
+            sent: list[tuple[str, bytes, str | None]] = [(f"{url}?{query}", b"", None)]
+            if method != "GET":
+                sent += [(url, body, "application/json") for body in _bodies(shape)]
+                if flat:
+                    form = urlencode({k: str(v) for k, v in flat[0].items()}).encode()
+                    sent.append((url, form, "application/x-www-form-urlencoded"))
+            for target, data, ctype in sent:
+                r = guest.open(
+                    target, method=method, data=data, content_type=ctype, environ_base=base
+                )
+                assert_refusal_is_readable(r)
+                r.close()
+                seen += 1
+    assert seen > 100
 
 
 HOSTILE_SEGMENTS = [

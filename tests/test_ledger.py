@@ -12,10 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bingo_hall.ledger import (
+    JackpotMode,
     LedgerError,
     Price,
     PrizeKind,
     PrizeRule,
+    SaleMoney,
     Serials,
     book_of,
     check_currency,
@@ -30,6 +32,7 @@ from bingo_hall.ledger import (
     rule_from_json,
     settle,
     split,
+    takings,
 )
 
 NBSP = "\u00a0"
@@ -225,3 +228,93 @@ def test_a_game_started_after_midnight_belongs_to_the_evening_before():
     assert night_of("2026-11-24T20:00:00Z", utc) == "2026-11-24"
     assert night_of("2026-11-25T01:30:00Z", utc) == "2026-11-24"
     assert night_of("2026-11-25T05:30:00Z", madrid) == "2026-11-25"  # 06:30 in Madrid
+
+
+# ---- issue 33: rules the ledger broke ------------------------------------------------------
+
+
+def test_a_sale_for_the_whole_game_counts_its_money_once_in_the_round_it_was_made():
+    sales = [
+        SaleMoney(None, made_in=1, cards=10, cents=10000),  # cards 1-10 for the whole game
+        SaleMoney(2, made_in=1, cards=2, cents=2000),  # sold during round 1 for round 2
+        SaleMoney(None, made_in=2, cards=1, cents=1000),  # the whole game, sold in round 2
+        SaleMoney(1, made_in=1, cards=3, cents=3000, void=True),  # voided: not counted
+    ]
+    assert takings(sales) == {1: (10, 10000), 2: (3, 3000)}
+    # 60 % bingo in each of two rounds: 60,00 + 18,00 on 130,00 taken, never more
+    bingo = PrizeRule(PrizeKind.PERCENT, percent=Decimal(60))
+    paid = sum(bingo.normal(cents) for _cards, cents in takings(sales).values())
+    assert paid == 6000 + 1800 <= 13000
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("2-7", "book 1 is cards 1-6, and this sale has only part of it"),
+        ("13-15, 22-24", "book 3 is cards 13-18, and this sale has only part of it"),
+        ("7-12, 19", "book 4 is cards 19-24"),
+    ],
+)
+def test_a_sale_at_a_book_price_is_whole_books(typed, says):
+    price = Price(500, book=6)
+    with pytest.raises(LedgerError, match=says):
+        price.of_sale(parse_serials(typed, 60))
+    assert price.of_sale(parse_serials("1-6, 13-18", 60)) == 1000  # two whole books
+    assert Price(150).of_sale(parse_serials("2-7", 60)) == 900  # per card: any cards
+
+
+def test_a_jackpot_paid_on_top_pays_the_prize_and_the_pot():
+    rule = rule_from_json(
+        {"kind": "jackpot", "within": 40, "jackpot": "20", "percent": 50, "mode": "on-top"}
+    )
+    won = settle(rule, sales=6500, pot=2000, at_call=21, winners=1)  # 50 % of 65,00 = 32,50
+    assert won.jackpot and won.cents == 3250 + 2000 and won.from_pot == (2000,)
+    assert rule.if_jackpot(6500, 2000) == 5250
+
+
+def test_a_jackpot_instead_never_pays_less_than_the_prize_it_replaces():
+    rule = rule_from_json({"kind": "jackpot", "within": 40, "jackpot": "20", "percent": 50})
+    assert rule.mode == JackpotMode.INSTEAD  # the default
+    # the reported night: a £20.00 jackpot instead of £32.50 paid £20.00; now the larger
+    small = settle(rule, sales=6500, pot=2000, at_call=21, winners=1)
+    assert small.cents == 3250 and not small.jackpot and small.from_pot == (0,)  # pot stays
+    big = settle(rule, sales=6500, pot=5000, at_call=21, winners=2)
+    assert big.cents == 5000 and big.jackpot and big.shares == big.from_pot == (2500, 2500)
+    assert rule.if_jackpot(6500, 5000) == 5000 and rule.if_jackpot(6500, 2000) == 3250
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: PrizeRule(PrizeKind.FIXED, cents=15.5),  # type: ignore[arg-type]
+        lambda: PrizeRule(PrizeKind.PERCENT, percent=35.5),  # type: ignore[arg-type]
+        lambda: PrizeRule(PrizeKind.JACKPOT, within=40, jackpot=20.0),  # type: ignore[arg-type]
+        lambda: Price(150.0),  # type: ignore[arg-type]
+        lambda: Price(150, book=6.0),  # type: ignore[arg-type]
+        lambda: split(1000.0, 3),  # type: ignore[arg-type]
+        lambda: split(1000, 3.0),  # type: ignore[arg-type]
+    ],
+)
+def test_the_pure_ledger_refuses_floats_called_directly(call):
+    with pytest.raises(TypeError, match="not"):
+        call()
+
+
+@pytest.mark.parametrize("pct", [0.0, 0, "0", "0,0", "0 %"])
+def test_a_zero_percent_prize_is_refused_like_a_negative_one(pct):
+    with pytest.raises(LedgerError):
+        rule_from_json({"kind": "percent", "percent": pct})
+    with pytest.raises(LedgerError, match="more than 0"):
+        PrizeRule(PrizeKind.PERCENT, percent=Decimal(0))
+    # a jackpot's normal prize may leave its share out
+    assert rule_from_json({"kind": "jackpot", "within": 9, "percent": "0"}).percent == 0
+
+
+@pytest.mark.parametrize(
+    ("typed", "first_outside"),
+    [("55-70", 61), ("58-60, 62", 62), ("70, 55-65", 61), ("61-65", 61), ("0-3", 0)],
+)
+def test_the_out_of_deck_error_names_the_first_card_outside_the_deck(typed, first_outside):
+    with pytest.raises(LedgerError) as refused:
+        parse_serials(typed, 60)
+    assert refused.value.params["serial"] == first_outside

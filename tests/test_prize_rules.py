@@ -9,11 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bingo_hall.prize_rules import (
+    SAME_CALL,
     SPANISH,
     TAMBOLA,
     UK,
+    WON_BEFORE,
     PrizeListError,
+    PrizeWon,
     check_prize_claim,
+    completed_at,
     judge_rule,
     parse_prize_list,
 )
@@ -250,3 +254,49 @@ def test_a_broken_prize_file_is_refused_with_the_file_and_the_problem(text, word
     message = str(caught.value)
     assert message.startswith("hall/prizes.toml: ") and words in message
     assert "\n" not in message
+
+
+# ---- a second Full House goes to another ticket (issue 33, item 3) -----------------------
+
+OTHER = Ticket(  # a ticket of another strip sharing 90 with PAPER (written out on paper too)
+    serial=8,
+    strip=3,
+    grid=(
+        (1, 12, _, 33, _, 51, _, 70, _),
+        (_, 16, 21, _, 44, _, 61, 76, _),
+        (9, _, 29, 38, _, 57, _, _, 90),
+    ),
+)
+OTHER_ALL = [1, 12, 33, 51, 70, 16, 21, 44, 61, 76, 9, 29, 38, 57]  # all but its 90
+
+
+def test_a_second_full_house_never_goes_to_the_ticket_that_won_the_first():
+    plan = parse_prize_list(HOST_FILE, "instance/diwali.toml")
+    calls = TOP + MIDDLE + BOTTOM  # PAPER's full house on call 15
+    first = {"full-house": PrizeWon("full-house", 15, frozenset({PAPER.serial}))}
+    later = [*calls, 1, 2]
+    verdict = check_prize_claim(plan, PAPER, later, "second-house", {"full-house"}, first)
+    assert verdict.result.holds and not verdict.valid and verdict.barred == WON_BEFORE
+    assert "second-house" not in [p.key for p in plan.held(PAPER, later, {"full-house"}, first)]
+
+
+def test_a_ticket_completing_on_the_first_full_houses_call_shares_it_not_the_second():
+    plan = parse_prize_list(HOST_FILE, "instance/diwali.toml")
+    # OTHER's 14 numbers, then PAPER's 15 with 90 last: 90 completes both tickets on one call
+    calls = OTHER_ALL + [n for n in TOP + MIDDLE + BOTTOM if n != 90] + [90]
+    at = len(calls)
+    first = {"full-house": PrizeWon("full-house", at, frozenset({PAPER.serial}))}
+    verdict = check_prize_claim(plan, OTHER, [*calls, 2], "second-house", {"full-house"}, first)
+    assert verdict.result.holds and not verdict.valid and verdict.barred == SAME_CALL
+
+
+def test_the_second_full_house_is_the_next_ticket_to_complete_on_a_later_call():
+    plan = parse_prize_list(HOST_FILE, "instance/diwali.toml")
+    calls = TOP + MIDDLE + BOTTOM  # PAPER wins the first on call 15; 90 is already called
+    first = {"full-house": PrizeWon("full-house", len(calls), frozenset({PAPER.serial}))}
+    before = [*calls, *OTHER_ALL[:-1]]
+    assert not check_prize_claim(plan, OTHER, before, "second-house", {"full-house"}, first).valid
+    done = [*before, OTHER_ALL[-1]]  # OTHER completes on a later call
+    verdict = check_prize_claim(plan, OTHER, done, "second-house", {"full-house"}, first)
+    assert verdict.valid and verdict.barred is None
+    assert completed_at(plan.prize("second-house").rule, OTHER, done) == len(done)

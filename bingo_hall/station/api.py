@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from ..web.admission import SMALL_BODY, guest_body
 from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized
 from ..web.hub import EventStream, live_stream
@@ -29,6 +30,7 @@ def _key(data: dict[str, Any]) -> str | None:
 
 
 @bp.post("/login")
+@guest_body(SMALL_BODY)
 def login():
     data = body(required=True)
     result, wait = check_pin(data.get("pin"))

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from ..errors import KitError
 from ..manifest import parse_deck
 from ..variants import STRIPS, VARIANTS, variant_for
+from ..web.admission import SMALL_BODY, guest_body
 from ..web.db import get_db
 from ..web.errors import RequestError, translated
 from ..web.security import local_path
@@ -40,6 +41,7 @@ def _safe_next(target: str | None) -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@guest_body(SMALL_BODY)
 def login():
     error, status = None, 200
     if request.method == "GET" and is_caller():

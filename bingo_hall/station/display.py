@@ -6,15 +6,15 @@ Server-Sent Events (api.py); it can speak each call through the browser's speech
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, current_app, render_template, request, send_from_directory
+from flask_babel import get_locale
 from markupsafe import Markup
 
 from ..web.db import get_db
+from ..web.pages import screen_host, shared, shared_page
 from ..web.qr import phone_url, qr_svg
 from .games import get_game, newest_active_game, snapshot
-from .variants import PlayKind, game_kind
+from .variants import game_kind
 
 bp = Blueprint("display", __name__)
 
@@ -31,28 +31,48 @@ def favicon():
     return send_from_directory(static, "favicon.ico", max_age=7 * 24 * 3600)
 
 
-def _render(snap: dict[str, Any] | None, kind: PlayKind | None, follow: bool) -> str:
+def _host_url() -> str:
+    """The address the screen was opened by, or, past `pages.SCREEN_HOSTS` of them, localhost
+    (which `phone_url` turns into the station's LAN address)."""
+    if screen_host(request.host) is not None:
+        return request.host_url
+    return f"{request.scheme}://localhost:{request.environ.get('SERVER_PORT', '80')}/"
+
+
+def _render(game_id: int | None, follow: bool) -> str:
     """The display with its "phones: join" QR to the phone page (/join, phone.py): the station's
     address now (its LAN address when the screen is browsed as localhost), whatever address the
-    cards were printed with."""
-    join = phone_url(request.host_url, "/join")
+    cards were printed with. Built once per change (web/pages.py), for every screen."""
+    host = _host_url()
+    key = ("display", request.path, game_id, str(get_locale()), host)
+    return shared_page(key, lambda: _build(game_id, follow, host))
+
+
+def _build(game_id: int | None, follow: bool, host: str) -> str:
+    snap = kind = None
+    if game_id is not None:
+        conn = get_db()
+        snap, kind = snapshot(conn, game_id), game_kind(get_game(conn, game_id))
+    join = phone_url(host, "/join")
     qr = Markup(qr_svg(join))  # our own SVG: one path of squares, no user text
     return render_template(
-        "display/display.html", snap=snap, kind=kind, follow=follow, join_url=join, join_qr=qr
+        "display/display.html",
+        snap=snap,
+        kind=kind,
+        follow=follow,
+        join_url=join,
+        join_qr=qr,
+        lang_next=request.path,  # never the query: nothing of the request is in a kept page
     )
 
 
 @bp.get("/display")
+@shared
 def follow():
-    conn = get_db()
-    game_id = newest_active_game(conn)
-    if game_id is None:
-        return _render(None, None, True)
-    return _render(snapshot(conn, game_id), game_kind(get_game(conn, game_id)), True)
+    return _render(newest_active_game(get_db()), True)
 
 
 @bp.get("/display/<int:game_id>")
 def fixed(game_id: int):
-    conn = get_db()
-    kind = game_kind(get_game(conn, game_id))
-    return _render(snapshot(conn, game_id), kind, False)
+    get_game(get_db(), game_id)  # a 404 for no such game, before anything is kept
+    return _render(game_id, False)

@@ -23,6 +23,10 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
+#: the hub's channel of the hall's settings (nothing follows it; a publish marks the change)
+CHANNEL = ("hall", "settings")
+
+
 def load(conn: sqlite3.Connection) -> dict[str, Any]:
     """Every setting, the default where none was saved."""
     saved = {r["key"]: json.loads(r["value"]) for r in conn.execute("SELECT * FROM hall_settings")}
@@ -49,7 +53,9 @@ def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> dict[str, Any]:
                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                     (key, json.dumps(value)),
                 )
-    return load(conn)
+        saved = load(conn)
+        hall().hub.publish(CHANNEL, "settings", saved)  # the pages built from them are stale
+    return saved
 
 
 def house_language() -> str | None:

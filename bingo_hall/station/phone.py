@@ -1,9 +1,12 @@
 """The players' phone page, where the big screen's "Phones: join" QR leads (`/join`): the last
 ball, the calls, a box to open one's card by its printed number, and the table games.
 
-A card whose QR will not scan (creased, wet, a phone without a camera app) is opened by typing
-the big number printed on it: the station sends the phone to the card's own signed page, the one
-its QR opens, read-only as always. Typed numbers are slowed down as table codes are
+A card whose QR will not scan (creased, wet, a phone without a camera app) is followed by typing
+the big number printed on it: /join then shows that card's table (drawn by the one drawer,
+verify/_vcard.html) with the calls marked, kept marked by phone_card.js as the balls come. It is
+a view, never the card's signed page: the signed path (what the printed QR holds) is the proof of
+holding a card, which a claim and a sale-by-scan rely on, so a typed number never hands it out
+(issue 38; docs/station.md, "Security"). Typed numbers are slowed down as table codes are
 (`bingo_hall.web.limits`): every new number a phone opens counts against its address, and
 numbers that are no card of the deck count for the whole station; numbers this phone already
 opened (kept in its session) and the laptop itself are never held up.
@@ -15,28 +18,36 @@ import math
 import sqlite3
 import threading
 import time
+from typing import Any
 
 from flask import (
     Blueprint,
     current_app,
     make_response,
-    redirect,
     render_template,
     request,
     session,
 )
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ..errors import KitError
-from ..signing import card_path
+from ..manifest import Deck
 from ..web.db import get_db
+from ..web.i18n import LANGUAGES
 from ..web.instance import area_state
 from ..web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
+from ..web.pages import shared, shared_page
 from .decks import get_deck
 from .games import get_game, snapshot
+from .verify.variants import claims_of
 
 bp = Blueprint("phone", __name__)
+
+#: the kept drawings of typed cards (their own cache: a guest typing many numbers never pushes
+#: /join or /display out of theirs)
+CARDS = "followed_cards"
 
 #: As the companions' table codes: 10 in a row from one address, or 100 unknown numbers over the
 #: whole station, then 1 s, doubling up to a minute; forgotten after 10 quiet minutes.
@@ -60,18 +71,64 @@ def shown_game(conn: sqlite3.Connection) -> int | None:
     return row[0] if row else None
 
 
-def _page(error: str | None = None, number: str = "", status: int = 200, retry: int = 0):
-    conn = get_db()
-    gid = shown_game(conn)
-    snap = snapshot(conn, gid) if gid is not None else None
-    page = render_template("phone/join.html", snap=snap, error=error, number=number)
+#: where a followed card goes in the kept /join page (never reachable from a request: the kept
+#: page holds nothing the request said, and its JSON escapes "<")
+FOLLOWED = "<!--bh:followed-card-->"
+
+
+def _page(
+    error: str | None = None,
+    number: str = "",
+    status: int = 200,
+    retry: int = 0,
+    deck: Deck[Any] | None = None,
+    serial: int | None = None,
+):
+    """/join, with the card typed (`serial` of `deck`) when there is one, or its answer to a
+    typed number that opens no card (`error`)."""
+    gid = shown_game(get_db())
+    lang_arg = request.args.get("lang") if request.args.get("lang") in LANGUAGES else None
+    lang = str(get_locale())
+    if error is None:  # the page every phone asks for: built once per change (web/pages.py)
+        key = ("join", gid, lang, lang_arg)
+        page = shared_page(key, lambda: _build(gid, lang_arg, None, ""))
+        if deck is not None and serial is not None:
+            drawn = ("followed", deck.deck_id, serial, lang)
+            card = shared_page(drawn, lambda: _followed(deck, serial), CARDS)
+            page = page.replace(FOLLOWED, card, 1)
+    else:
+        page = _build(gid, lang_arg, error, number)
     resp = make_response(page, status)
     if retry:
         resp.headers["Retry-After"] = str(retry)
     return resp
 
 
+def _build(gid: int | None, lang_arg: str | None, error: str | None, number: str) -> str:
+    snap = snapshot(get_db(), gid) if gid is not None else None
+    return render_template(
+        "phone/join.html",
+        snap=snap,
+        error=error,
+        number=number,
+        lang_arg=lang_arg,
+        followed_slot=Markup(FOLLOWED),
+        lang_next="/join",  # never the query: nothing of the request is in a kept page
+    )
+
+
+def _followed(deck: Deck[Any], serial: int) -> str:
+    """A card of the shown game's deck as its page draws it (verify/_vcard.html), unmarked:
+    phone_card.js marks it from the calls. Its table, never its signed path."""
+    card = deck.card(serial)
+    kind = claims_of(deck.variant)
+    return render_template(
+        "phone/_followed.html", serial=serial, grid=kind.grid(card, None), **kind.drawn(card)
+    )
+
+
 @bp.get("/join")
+@shared
 def join() -> Response:
     return _page()
 
@@ -118,6 +175,4 @@ def card_by_number() -> Response:
         return _page(message, raw, 404)
     cards = [c for c in session.get("cards", []) if c != f"{deck.deck_id}:{serial}"]
     session["cards"] = [*cards, f"{deck.deck_id}:{serial}"][-REMEMBERED:]
-    lang = request.args.get("lang")  # a language chosen by link follows the player to the card
-    keep = f"?lang={lang}" if lang in ("es", "en") else ""
-    return redirect(card_path(deck.secret, deck.deck_id, serial) + keep)
+    return _page(deck=deck, serial=serial)

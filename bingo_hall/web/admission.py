@@ -9,6 +9,10 @@ thread is given it, so that a guest on the Wi-Fi can never make the Maestro wait
   (`MAESTRO_BODY_S`, `BODY_S`), before any worker is given the request: `BodyLimits`, which the
   server takes from the hall's config (web/config.py). An unfinished body costs a socket, never
   a thread.
+- **A guest's JSON** (issue 38) is held to a budget there too, before any worker parses it: at most
+  `GUEST_VALUES` values and `MAX_DEPTH` levels (`inputs.JsonBudget`, counted on the bytes in C),
+  and a route that needs little says how little (`guest_body(4096)`: a login, a table's setup),
+  so a guest's 990 KB of empty lists is refused by its Content-Length alone.
 - **The answers the server gives itself** (408, 413, 431, 503) carry the same security headers as
   every page (`security.HEADERS`) and close the connection.
 """
@@ -20,6 +24,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .inputs import GUEST_VALUES, JsonBudget
 from .security import HEADERS
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -32,10 +37,41 @@ _SECURITY = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
 @dataclass(frozen=True)
 class BodyLimits:
-    """How large a request's body may be (bytes), and the seconds all of it may take."""
+    """How large a request's body may be (bytes), the seconds all of it may take, and, for a
+    guest, the values and depth its JSON may hold (`budget`)."""
 
     size: int
     seconds: float
+    budget: JsonBudget | None = None
+
+    def at_most(self, size: int | None) -> BodyLimits:
+        """The same, no larger than `size` bytes (a route's own limit)."""
+        if size is None or size >= self.size:
+            return self
+        budget = None if self.budget is None else JsonBudget(size, self.budget.values)
+        return BodyLimits(size, self.seconds, budget)
+
+
+def guest_limits(size: int, seconds: float) -> BodyLimits:
+    return BodyLimits(size, seconds, JsonBudget(size, GUEST_VALUES))
+
+
+#: a guest's body on a route that needs little: a login, a table's setup, a notebook's PIN
+SMALL_BODY = 4096
+#: the attribute `guest_body` sets on a view
+GUEST_BODY = "guest_body_bytes"
+
+
+def guest_body(size: int):
+    """Mark a view whose guests' bodies need no more than `size` bytes (a login, a table's
+    setup): the server refuses a larger one on the event loop, by its Content-Length, before
+    reading it (413). The Maestro's requests keep their own limit."""
+
+    def mark(view):
+        setattr(view, GUEST_BODY, size)
+        return view
+
+    return mark
 
 
 @dataclass(frozen=True)
@@ -126,7 +162,28 @@ async def read_body(
             ),
         )
         return None
-    return _replay(b"".join(parts), receive)
+    body = b"".join(parts)
+    over = None if limits.budget is None else limits.budget.over(body)
+    if over is not None:
+        await answer(send, 413 if over == "size" else 400, _over_budget(over, limits))
+        return None
+    return _replay(body, receive)
+
+
+def _over_budget(over: str, limits: BodyLimits) -> Words:
+    budget = limits.budget
+    assert budget is not None
+    if over == "size":
+        return _too_large(limits.size)
+    if over == "values":
+        return Words(
+            f"the request body holds more than {budget.values} values",
+            f"el cuerpo de la petición tiene más de {budget.values} valores",
+        )
+    return Words(
+        f"the request body nests deeper than {budget.depth} levels of lists and objects",
+        f"el cuerpo de la petición anida más de {budget.depth} niveles de listas y objetos",
+    )
 
 
 def _too_large(limit: int) -> Words:

@@ -11,6 +11,14 @@ the big screen and the login page all fail. So connections are budgeted:
   limit, so the laptop's own connections (the Maestro's caller page, the big screen), the
   database and the log files always find a file.
 
+- **requests per address** (issue 38): REQUESTS_PER_ADDRESS_S a second from one guest address
+  on average, after a burst of REQUEST_BURST (`RequestPace`); a change (a POST: a score entry,
+  a login) counts for CHANGE_COST requests, as it costs a worker far more than a page kept in
+  memory. Past it, a request waits its turn
+  on the event loop (a timer, no thread) before anything is done for it: sixteen connections
+  asking for /display as fast as they can, answered from memory or not, then cost the loop a
+  steady share, and the Maestro's draw does not queue behind a flood.
+
 The numbers in capitals are the hall's configuration keys (web/config.py).
 - **the laptop** (loopback or its own LAN address) is never refused by either budget.
 
@@ -123,3 +131,36 @@ class ConnectionBudget:
             else:
                 self.by_address[key] = held - 1
             self.guests -= 1
+
+
+#: what a guest's change (POST, PUT...) counts for in its address's pace: 10 a second at most
+CHANGE_COST = 5.0
+
+
+class RequestPace:
+    """Requests per guest address: a token bucket of `burst` refilled at `rate` a second. `wait`
+    reserves the address's next turn and says how long until it (0: now). A request that waits
+    holds only its connection, which the connection budget already bounds (64 per address)."""
+
+    #: addresses remembered at most; past it the ones with a full bucket are forgotten
+    KEEP = 4096
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
+
+    def wait(self, address: str, now: float, cost: float = 1.0) -> float:
+        """`cost`: how many requests this one counts for (a change costs more than a read)."""
+        tokens, at = self._buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate) - cost
+        if len(self._buckets) >= self.KEEP and address not in self._buckets:
+            self._forget(now)
+        self._buckets[address] = (tokens, now)
+        return 0.0 if tokens >= 0 else -tokens / self.rate
+
+    def _forget(self, now: float) -> None:
+        full = [
+            a for a, (t, at) in self._buckets.items() if t + (now - at) * self.rate >= self.burst
+        ]
+        for address in full:
+            del self._buckets[address]

@@ -89,9 +89,9 @@ class HallConfig:
     head_s: float = 10.0
     #: seconds a connection's socket may stay full (the client reads nothing) before it is cut
     send_stall_s: float = 20.0
-    #: the largest body a guest may send (a score entry is at most 32 KB); the Maestro's limit
-    #: is MAX_CONTENT_LENGTH
-    max_guest_body: int = 1024 * 1024
+    #: the largest body a guest may send (a score entry is at most 32 KB; a login or a table's
+    #: setup 4 KB, admission.SMALL_BODY); the Maestro's limit is MAX_CONTENT_LENGTH
+    max_guest_body: int = 64 * 1024
     #: seconds a guest has to send a whole body, and the Maestro (a deck over a slow Wi-Fi)
     body_s: float = 10.0
     maestro_body_s: float = 60.0
@@ -100,6 +100,11 @@ class HallConfig:
     #: open connections one guest address may hold (a phone needs a handful; 64 leaves room
     #: for about ten phones behind one address, a guest network that shares one)
     connections_per_address: int = 64
+    #: requests one guest address may make per second, on average (budget.RequestPace: past
+    #: the burst, the next waits its turn; a phone's page and its files are a dozen, and ten
+    #: phones behind one address loading at once fit in the burst)
+    requests_per_address_s: float = 50.0
+    request_burst: int = 200
     #: open files always left to the laptop's connections, the database and the logs: every
     #: guest connection together stays this far below the open-files limit
     kept_for_laptop: int = 1024

@@ -15,6 +15,8 @@ and answers a plain 500 message.
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
 from typing import Any
 
 from flask import Flask, current_app, jsonify, make_response, render_template, request
@@ -78,7 +80,25 @@ class Unavailable(RequestError):
 def translated(exc: KitError) -> str:
     """The edge: any KitError's template in the reader's language, then filled in (a template
     the catalogs do not have stays English), its decimal numbers as the reader writes them."""
-    return exc.text(gettext, format_decimal)
+    return exc.text(gettext, number_text)
+
+
+#: the sizes Babel writes digit by digit; its formatting raises decimal.InvalidOperation from
+#: about 1e25 up (and on -1e300), so anything outside is written in scientific notation
+_PLAIN = (1e-6, 1e15)
+
+
+def number_text(value: Decimal | float) -> str:
+    """A decimal number in a message, as the reader writes it (`12,5` in Spanish), whatever its
+    size: an everyday number by Babel, any other (1e26, -1e300, 1e-9, inf) as Python writes it in
+    scientific notation (`1e+26`), never an exception in the middle of an error message."""
+    try:
+        size = abs(float(value))
+        if size == 0 or (math.isfinite(size) and _PLAIN[0] <= size < _PLAIN[1]):
+            return format_decimal(value)
+    except (ArithmeticError, ValueError):  # a Babel that still cannot write it
+        pass
+    return format(value, ".6g")
 
 
 def wants_json() -> bool:

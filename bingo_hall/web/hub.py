@@ -33,12 +33,14 @@ class Event:
 
 
 def sse(event: str, data: Any, event_id: int | None = None) -> str:
-    """One Server-Sent Event: `event:`, optional `id:`, then the data as compact JSON."""
+    """One Server-Sent Event: `event:`, optional `id:`, then the data as compact JSON on ONE
+    `data:` line. The JSON is pure ASCII (`ensure_ascii`): every character a guest may put in a
+    string (U+2028, U+0085, a lone CR...) is written as a `\\uXXXX` escape, so nothing inside
+    the data can end the line, whoever splits the stream into lines and however."""
     lines = [f"event: {event}"]
     if event_id is not None:
         lines.append(f"id: {event_id}")
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    lines += [f"data: {line}" for line in payload.splitlines()]
+    lines.append("data: " + json.dumps(data, separators=(",", ":"), ensure_ascii=True))
     return "\n".join(lines) + "\n\n"
 
 

@@ -17,18 +17,26 @@ The limits are documented in docs/api.md.
 from __future__ import annotations
 
 import json
+import math
 import re
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
 from flask import Flask, request
 from werkzeug.routing import IntegerConverter
 
+from .config import DEFAULT
 from .errors import RequestError
 from .instance import hall
 
 #: arrays and objects nested deeper than this are refused before parsing (a deck needs 3)
 MAX_DEPTH = 32
+#: values (numbers, strings, lists, objects) a body may hold, counted before parsing: a
+#: 3003-card deck holds about 80,000; 700,000 empty lists in 2 MB would cost Python a second
+MAX_VALUES = 200_000
+#: the same for a guest's body (issue 38): a score entry or a table's setup holds a few dozen
+GUEST_VALUES = 2_000
 #: the longest string a JSON body may hold anywhere (fields have their own, shorter limits)
 MAX_TEXT = 10_000
 #: SQLite's INTEGER is a signed 64-bit number
@@ -64,11 +72,47 @@ def init_app(app: Flask) -> None:
 def nesting_depth(raw: bytes) -> int:
     """How deep arrays and objects nest in a JSON text, counted on the bytes (strings skipped),
     so that hostile nesting is refused without recursing."""
-    bare = _STRINGS.sub(b"", raw).translate(None, _BRACKETS)
-    if not bare:
+    return _depth(_STRINGS.sub(b"", raw))
+
+
+def _depth(bare: bytes) -> int:
+    brackets = bare.translate(None, _BRACKETS)
+    if not brackets:
         return 0
-    steps = (1 if b in b"[{" else -1 for b in bare)
+    steps = (1 if b in b"[{" else -1 for b in brackets)
     return max(accumulate(steps))
+
+
+def _values(bare: bytes) -> int:
+    """At least as many as the values in a JSON text (each is a separator or an opening)."""
+    return bare.count(b",") + bare.count(b"[") + bare.count(b"{") + 1
+
+
+@dataclass(frozen=True)
+class JsonBudget:
+    """What a JSON body may cost before it is parsed: its bytes, how many values it holds and
+    how deep its lists and objects nest (issue 38). Checked on the bytes in C (a count of
+    separators; strings are skipped only when that count is over), so that refusing a body
+    costs far less than parsing it, and parsing what passes is bounded."""
+
+    size: int
+    values: int = MAX_VALUES
+    depth: int = MAX_DEPTH
+
+    def over(self, raw: bytes) -> str | None:
+        """ "size", "values" or "depth": the first bound `raw` passes, or None."""
+        if len(raw) > self.size:
+            return "size"
+        bare = raw
+        if _values(raw) > self.values:  # strings may hold the separators: count without them
+            bare = _STRINGS.sub(b"", raw)
+            if _values(bare) > self.values:
+                return "values"
+        elif raw.count(b"[") + raw.count(b"{") <= self.depth:
+            return None
+        if _depth(bare) > self.depth:
+            return "depth"
+        return None
 
 
 class PayloadTooLarge(RequestError):
@@ -90,21 +134,30 @@ def json_body(required: bool = False, max_bytes: int | None = None) -> dict[str,
         if required:
             raise RequestError("send a JSON object in the request body")
         return {}
-    return parse_json(raw)
+    return parse_json(raw, JsonBudget(limit))
 
 
-def parse_json(raw: bytes) -> dict[str, Any]:
-    """Bytes -> a checked JSON object (see the module's docstring for what is refused)."""
+def parse_json(raw: bytes, budget: JsonBudget | None = None) -> dict[str, Any]:
+    """Bytes -> a checked JSON object (see the module's docstring for what is refused), parsed
+    only within `budget` (by default: the default MAX_JSON_BYTES, MAX_VALUES, MAX_DEPTH)."""
+    budget = budget or JsonBudget(DEFAULT.max_json_bytes)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RequestError("the request body is not UTF-8 text") from None
-    if nesting_depth(raw) > MAX_DEPTH:
+    over = budget.over(raw)
+    if over == "size":
+        raise PayloadTooLarge("the request body is larger than %(n)s bytes", n=budget.size)
+    if over == "values":
+        raise RequestError("the request body holds more than %(n)s values", n=budget.values)
+    if over == "depth":
         raise RequestError(
-            "the request body nests deeper than %(n)s levels of lists and objects", n=MAX_DEPTH
+            "the request body nests deeper than %(n)s levels of lists and objects", n=budget.depth
         )
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except _NotFinite:
+        raise RequestError("the request body holds a number too large to keep") from None
     except (ValueError, RecursionError):  # RecursionError: not reachable past the depth check
         raise RequestError("malformed JSON in the request body") from None
     if not isinstance(data, dict):
@@ -116,6 +169,18 @@ def parse_json(raw: bytes) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+class _NotFinite(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent: `1e400` would be Python's infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotFinite(text)
+    return value
 
 
 def check_value(value: Any) -> None:

@@ -5,6 +5,7 @@ join" QR share it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import qrcode
 import qrcode.constants
@@ -12,8 +13,10 @@ import qrcode.constants
 from ..netaddr import lan_address
 
 
+@lru_cache(maxsize=64)
 def qr_svg(data: str, *, label: str = "") -> str:
-    """One <svg> with one <path>: a unit square per dark module, 2-module quiet zone."""
+    """One <svg> with one <path>: a unit square per dark module, 2-module quiet zone (made once
+    per URL: a join QR is asked for by every page that shows it)."""
     qr = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
     qr.add_data(data)
     qr.make(fit=True)

@@ -47,6 +47,8 @@ from typing import Any
 import uvicorn
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import Body, build_environ
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RoutingException
 
 try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is the fallback
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HTTPProtocol
@@ -54,8 +56,17 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
 from ..errors import KitError
-from .admission import BodyLimits, Words, answer_bytes, headers_of, may_have_body, read_body
-from .budget import ConnectionBudget, guest_total
+from .admission import (
+    GUEST_BODY,
+    BodyLimits,
+    Words,
+    answer_bytes,
+    guest_limits,
+    headers_of,
+    may_have_body,
+    read_body,
+)
+from .budget import CHANGE_COST, ConnectionBudget, RequestPace, guest_total
 from .config import HallConfig
 from .hub import (
     ENVIRON_KEY,
@@ -67,6 +78,7 @@ from .hub import (
     Subscription,
 )
 from .instance import hall
+from .pages import VERSION_HEADER, LoopPages
 from .security import HEADERS
 from .static_files import StaticFiles
 
@@ -258,6 +270,7 @@ class HallServer:
         self.budget = ConnectionBudget(
             guest_total(open_files_limit(), config), config.connections_per_address
         )
+        self.pace = RequestPace(config.requests_per_address_s, config.request_burst)
         self.streams = 0  # open live streams (benchmarks and tests read it)
         self.dropped_screens = 0  # screens cut off for not keeping up
         self.lives: set[_Live] = set()
@@ -267,17 +280,32 @@ class HallServer:
         self._tasks: set[asyncio.Task] = set()
         self.collector = QuietCollector(0.0, config)  # set again, on the loop's clock, at start-up
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
+        self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
+        self._routes: Any = None  # the URL map, bound once (route_body)
+        self.pages = LoopPages(app)  # /display, /join: kept per change, answered here
         self.loop_pages = hall(app).loop_pages  # pages answered from memory on the loop
         self.page_headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
     def pools(self) -> list[WSGIMiddleware]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
 
-    def body_limits(self, maestro: bool) -> BodyLimits:
-        """How large a body may be, and how long it may take (the Maestro's, a guest's)."""
+    def body_limits(self, maestro: bool, scope: dict | None = None) -> BodyLimits:
+        """How large a body may be, and how long it may take (the Maestro's, a guest's: no
+        larger than its route asks, `admission.guest_body`, with a budget for its JSON)."""
         if maestro:
             return BodyLimits(self.config.max_content_length, self.config.maestro_body_s)
-        return BodyLimits(self.config.max_guest_body, self.config.body_s)
+        limits = guest_limits(self.config.max_guest_body, self.config.body_s)
+        return limits if scope is None else limits.at_most(self.route_body(scope))
+
+    def route_body(self, scope: dict) -> int | None:
+        """The guest body limit the request's view declares (`guest_body`), if any."""
+        if self._routes is None:
+            self._routes = self.flask.url_map.bind("station")
+        try:
+            endpoint, _ = self._routes.match(scope.get("path", "/"), scope["method"])
+        except (HTTPException, RoutingException):  # no such route, a redirect: Flask answers
+            return None
+        return getattr(self.flask.view_functions.get(endpoint), GUEST_BODY, None)
 
     def is_maestro(self, scope: dict) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's
@@ -295,8 +323,13 @@ class HallServer:
         if scope["type"] != "http":
             return
         maestro = self.is_maestro(scope)
+        if not maestro and (client := scope.get("client")):  # a guest waits its turn, if due
+            cost = 1.0 if scope["method"] in READS else CHANGE_COST
+            wait = self.pace.wait(client[0], asyncio.get_running_loop().time(), cost)
+            if wait > 0:
+                await asyncio.sleep(wait)
         if may_have_body(headers_of(scope)):
-            replay = await read_body(scope, receive, send, self.body_limits(maestro))
+            replay = await read_body(scope, receive, send, self.body_limits(maestro, scope))
             if replay is None:
                 return  # answered (413, 408) or the client left
             receive = replay
@@ -306,6 +339,8 @@ class HallServer:
             await (self.maestro_actions if maestro else self.actions)(scope, receive, send)
         elif self.statics.serves(scope):  # answered here on the loop, never by a worker
             await self.statics(scope, receive, send)
+        elif (shared := self.pages.key(scope)) is not None:
+            await self._shared(scope, receive, send, shared, maestro)
         elif method == "GET" and (page := self._from_memory(scope)) is not None:
             await send({"type": "http.response.start", "status": 200, "headers": page[0]})
             await send({"type": "http.response.body", "body": page[1]})
@@ -313,6 +348,40 @@ class HallServer:
             await self._stream(scope, receive, send, maestro)
         else:
             await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
+
+    async def _shared(
+        self, scope: Any, receive: Callable, send: Callable, key: tuple, maestro: bool
+    ) -> None:
+        """A page every guest asks for (web/pages.py): from memory while nothing changed, else
+        from the app, whose answer is kept for the version it was built at."""
+        kept = self.pages.answer(key)
+        if kept is not None:
+            headers, body = kept
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        marker = VERSION_HEADER.lower().encode()
+        said: dict[str, Any] = {"body": []}
+
+        async def capture(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != marker]
+                version = [v for k, v in message["headers"] if k.lower() == marker]
+                length = [v for k, v in headers if k.lower() == b"content-length"]
+                said.update(status=message["status"], headers=headers, version=version)
+                said["length"] = int(length[0]) if length else -1
+                message = {**message, "headers": headers}
+            elif message["type"] == "http.response.body":
+                said["body"].append(message.get("body", b""))
+                whole = sum(map(len, said["body"])) == said["length"]
+                if whole and said["status"] == 200 and said["version"]:
+                    # kept before the reader has all of it: its next request finds it
+                    body = b"".join(said["body"])
+                    self.pages.keep(key, int(said["version"][0]), said["headers"], body)
+                    said["version"] = None
+            await send(message)
+
+        await (self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
 
     def _from_memory(self, scope: dict) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         """A page an area answers from what it keeps (`HallState.loop_pages`: the card pages),

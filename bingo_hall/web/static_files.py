@@ -12,8 +12,10 @@ for good too (the module's own version covers its imports' versions).
 
 `StaticFiles` answers from memory on the station's event loop (`bingo_hall.web.server` asks
 `serves(scope)` before handing a request to Flask), so a thousand phones fetching the scripts
-take no worker thread from the Maestro. Files are read once and again only when they change on
-disk. Under any other server (Flask's test client) Flask's own static view serves them.
+take no worker thread from the Maestro. The files are a fixed set, read and hashed once (issue
+38): any other path under a static prefix, an alias with `..` included, is a 404 from a dictionary
+look-up, so nothing a guest sends reads the disk or grows memory. Under any other server (Flask's
+test client) Flask's own static view serves them.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from __future__ import annotations
 import hashlib
 import mimetypes
 import os
+import posixpath
 import re
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,8 +41,7 @@ FOREVER = "public, max-age=31536000, immutable"
 #: an unversioned URL: the browser keeps it but checks it (ETag) before each use
 CHECK = "no-cache"
 EXTENSION_KEY = "bingo_hall.static_files"
-#: seconds between two looks at a file on disk (an edited file is served within this time)
-RECHECK_S = 2.0
+_SECURITY = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
 #: `import ... from "x"`, `import "x"`, `export ... from "x"`, `import("x")` in a module
 _IMPORT = re.compile(
@@ -53,7 +54,6 @@ class Entry:
     body: bytes
     version: str
     mimetype: str
-    mtime_ns: int
 
     @property
     def etag(self) -> str:
@@ -61,14 +61,18 @@ class Entry:
 
 
 class StaticFiles:
-    """The app's static folders (the app's and every blueprint's), by URL prefix."""
+    """The app's static folders (the app's and every blueprint's), by URL prefix: a fixed set
+    of files, read and hashed once, on first use (the server asks for it at start-up), and
+    answered from memory ever after. Nothing a request says adds to it: a path that is not
+    exactly one of these files (`/static/x/../vendor/jsQR.js`, `/static/nothing`) is refused
+    with a 404 by a dictionary look-up, so a guest's random paths cost neither memory nor a
+    read of the disk. A file edited on disk is served once the station starts again."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self._prefixes: list[tuple[str, str]] | None = None
-        self._entries: dict[str, Entry] = {}
-        self._checked: dict[str, tuple[float, Entry | None]] = {}
-        self._lock = threading.RLock()
+        self._entries: dict[str, Entry] | None = None
+        self._lock = threading.Lock()
 
     @classmethod
     def of(cls, app: Flask) -> StaticFiles:
@@ -93,71 +97,53 @@ class StaticFiles:
             self._prefixes = sorted(out, key=lambda p: -len(p[0]))
         return self._prefixes
 
-    def _file(self, path: str) -> str | None:
-        for prefix, folder in self.prefixes():
-            if path.startswith(prefix):
-                name = path[len(prefix) :]
-                full = os.path.realpath(os.path.join(folder, name))
-                root = os.path.realpath(folder)
-                if name and full.startswith(root + os.sep) and os.path.isfile(full):
-                    return full
-                return None
-        return None
+    def entries(self) -> dict[str, Entry]:
+        """Every static file by its URL path, read once."""
+        if self._entries is None:
+            with self._lock:
+                if self._entries is None:
+                    self._entries = self._load()
+        return self._entries
 
-    def entry(self, path: str, _seen: frozenset[str] = frozenset()) -> Entry | None:
-        """The file at URL `path`, read (and its module imports versioned) when new or changed
-        (looked at on disk at most every RECHECK_S: a page names a few files, a storm of pages
-        then costs no system call)."""
-        now = time.monotonic()
-        known = self._checked.get(path)
-        if known is not None and now - known[0] < RECHECK_S:
-            return known[1]
-        found = self._read(path, _seen)
-        self._checked[path] = (now, found)
-        return found
+    def _load(self) -> dict[str, Entry]:
+        files: dict[str, str] = {}
+        for prefix, folder in reversed(self.prefixes()):  # a longer prefix wins
+            root = os.path.realpath(folder)
+            for here, _dirs, names in os.walk(root):
+                for name in names:
+                    full = os.path.join(here, name)
+                    rel = os.path.relpath(full, root).replace(os.sep, "/")
+                    files[prefix + rel] = full
+        made: dict[str, Entry] = {}
+        for path in sorted(files):
+            self._read(path, files, made, frozenset())
+        return made
 
-    def _read(self, path: str, _seen: frozenset[str]) -> Entry | None:
-        full = self._file(path)
+    def _read(
+        self, path: str, files: dict[str, str], made: dict[str, Entry], seen: frozenset[str]
+    ) -> Entry | None:
+        if path in made:
+            return made[path]
+        full = files.get(path)
         if full is None:
             return None
-        try:
-            mtime = os.stat(full).st_mtime_ns
-        except OSError:
-            return None
-        with self._lock:
-            cached = self._entries.get(path)
-            if cached is not None and cached.mtime_ns == mtime:
-                return cached
-            with open(full, "rb") as f:
-                body = f.read()
-            mimetype = mimetypes.guess_type(full)[0] or "application/octet-stream"
-            if mimetype in ("text/javascript", "application/javascript"):
-                mimetype = "text/javascript"
-                body = self._versioned_imports(path, body, _seen | {path})
-            if mimetype.startswith("text/"):
-                mimetype += "; charset=utf-8"
-            version = hashlib.sha256(body).hexdigest()[:12]
-            made = self._entries[path] = Entry(body, version, mimetype, mtime)
-            return made
+        with open(full, "rb") as f:
+            body = f.read()
+        mimetype = mimetypes.guess_type(full)[0] or "application/octet-stream"
+        if mimetype in ("text/javascript", "application/javascript"):
+            mimetype = "text/javascript"
+            body = _versioned_imports(
+                path, body, lambda target: self._read(target, files, made, seen | {path}), seen
+            )
+        if mimetype.startswith("text/"):
+            mimetype += "; charset=utf-8"
+        version = hashlib.sha256(body).hexdigest()[:12]
+        made[path] = Entry(body, version, mimetype)
+        return made[path]
 
-    def _versioned_imports(self, path: str, body: bytes, seen: frozenset[str]) -> bytes:
-        base = path.rsplit("/", 1)[0] + "/"
-
-        def versioned(m: re.Match[str]) -> str:
-            spec = m.group(3)
-            if spec.startswith("/"):
-                target = spec
-            elif spec.startswith("./") or spec.startswith("../"):
-                target = os.path.normpath(base + spec).replace(os.sep, "/")
-            else:
-                return m.group(0)
-            found = None if target in seen else self.entry(target, seen)
-            if found is None:
-                return m.group(0)
-            quote = m.group(2)
-            return f"{m.group(1)}{quote}{target}?v={found.version}{quote}"
-
-        return _IMPORT.sub(versioned, body.decode("utf-8")).encode("utf-8")
+    def entry(self, path: str) -> Entry | None:
+        """The file at URL `path` exactly, or None."""
+        return self.entries().get(path)
 
     def version(self, path: str) -> str | None:
         found = self.entry(path)
@@ -166,24 +152,27 @@ class StaticFiles:
     # -- the event loop's side (bingo_hall.web.server)
 
     def serves(self, scope: dict[str, Any]) -> bool:
-        """Whether this request is for a static file this object answers."""
+        """Whether this request is this object's to answer: a GET or HEAD under a static
+        prefix (a known file, or a 404 for any other path there)."""
         if scope.get("method") not in ("GET", "HEAD"):
             return False
         path = scope.get("path", "")
-        return any(path.startswith(p) for p, _ in self.prefixes()) and self.entry(path) is not None
+        return any(path.startswith(p) for p, _ in self.prefixes())
 
     async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
         found = self.entry(scope["path"])
-        if found is None:  # removed since serves(): Flask's 404 would be the same
-            await _answer(send, 404, [(b"content-type", b"text/plain")], b"not found")
+        if found is None:  # not one of the files: never looked for on disk
+            body = b"not found\nno encontrado\n"
+            headers = [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                *_SECURITY,
+            ]
+            await _answer(send, 404, headers, body)
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         cache = FOREVER if query.get("v") == [found.version] else CHECK
-        headers = [
-            (b"cache-control", cache.encode()),
-            (b"etag", found.etag.encode()),
-            *((k.lower().encode(), v.encode()) for k, v in HEADERS.items()),
-        ]
+        headers = [(b"cache-control", cache.encode()), (b"etag", found.etag.encode()), *_SECURITY]
         given = dict(scope.get("headers", ())).get(b"if-none-match", b"")
         if found.etag.encode() in [t.strip() for t in given.split(b",")]:
             await _answer(send, 304, headers, b"")
@@ -192,6 +181,29 @@ class StaticFiles:
         headers.append((b"content-length", str(len(found.body)).encode()))
         body = b"" if scope["method"] == "HEAD" else found.body
         await _answer(send, 200, headers, body)
+
+
+def _versioned_imports(
+    path: str, body: bytes, find: Callable[[str], Entry | None], seen: frozenset[str]
+) -> bytes:
+    """A module's import paths with their versions (`find` gives the imported file's entry)."""
+    base = path.rsplit("/", 1)[0] + "/"
+
+    def versioned(m: re.Match[str]) -> str:
+        spec = m.group(3)
+        if spec.startswith("/"):
+            target = spec
+        elif spec.startswith("./") or spec.startswith("../"):
+            target = posixpath.normpath(base + spec)
+        else:
+            return m.group(0)
+        found = None if target in seen or target == path else find(target)
+        if found is None:
+            return m.group(0)
+        quote = m.group(2)
+        return f"{m.group(1)}{quote}{target}?v={found.version}{quote}"
+
+    return _IMPORT.sub(versioned, body.decode("utf-8")).encode("utf-8")
 
 
 async def _answer(send: Callable, status: int, headers: list[tuple[bytes, bytes]], body: bytes):

@@ -25,6 +25,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
 
+from bingo_hall.web.admission import SMALL_BODY, guest_body
 from bingo_hall.web.db import get_db
 from bingo_hall.web.errors import (
     NotFound,
@@ -164,6 +165,7 @@ def remember(code: str) -> None:
 
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
+@guest_body(SMALL_BODY)
 def new_table(game: str):
     kind = kinds().get(game)
     if kind is None:
@@ -283,6 +285,7 @@ def table(code: str):
 
 
 @bp.route("/<code>/unlock", methods=["POST"])
+@guest_body(SMALL_BODY)
 def unlock(code: str):
     """Type a private notebook's PIN once on this phone (form or JSON `{"pin": "1234"}`)."""
     table, kind = _open(code)

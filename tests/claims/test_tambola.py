@@ -201,3 +201,28 @@ def test_the_ledger_pays_each_tambola_prize_to_its_own_winner(hall, strips):
         ("early-five", a, "Asha", 120),
         ("top-line", b, "Ravi", 240),
     ]
+
+
+def test_a_tambola_check_judges_the_prize_the_maestro_chose(hall, strips):
+    """The report: ticket 1, "Full House" chosen under "Prize claimed", and Check told the room
+    about the Middle Line. The check judges the prize chosen, as the claim and the screens do."""
+    gid = hall.new_game(mode="tambola", draw="manual")
+    top = row(strips, 1, 0)
+    hall.call(gid, *top)  # ticket 1 holds Early Five and Top Line, not the Full House
+    rest = sorted(n for n in numbers(strips, 1) if n not in top)
+    chosen = hall.get(f"/api/games/{gid}/check/1?prize=full-house").get_json()
+    assert chosen["prize"] == "full-house" and chosen["valid"] is False
+    assert chosen["prize_missing"] == rest
+    # without a prize, the check still judges the first open prize the ticket holds
+    assert hall.get(f"/api/games/{gid}/check/1").get_json()["prize"] == "early-five"
+    # shown to the room (POST): the hall's screens are told about the Full House too
+    shown = hall.post(f"/api/games/{gid}/check/1?prize=full-house")
+    assert shown.status_code == 200 and shown.get_json()["prize"] == "full-house"
+    on_screen = hall.get(f"/api/games/{gid}/shown").get_json()
+    assert on_screen["verdict"]["prize"] == "full-house"
+    assert on_screen["verdict"]["prize_missing"] == rest
+    # and the claim of it is judged for the same prize
+    made = claim(hall, gid, 1, "full-house")
+    assert made["prize"] == "full-house" and made["valid"] is False
+    r = hall.get(f"/api/games/{gid}/check/1?prize=jackpot")
+    assert r.status_code == 400 and "prize is one of" in r.get_json()["error"]

@@ -66,9 +66,11 @@ def shared_line(strips):
 def test_a_sale_overlapping_another_or_outside_the_deck_is_refused_and_nothing_is_saved(app, hall):
     gid = hall.new_game(draw="manual")
     ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1,50"}))
-    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10"}), 201)
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10", "round": "all"}), 201)
     before = log_rows(app)
-    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11"})
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11"})  # round 1
+    assert r.status_code == 409 and r.get_json()["error"] == "card 8 is already sold for round 1"
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "12, 8-11", "round": "all"})
     assert r.status_code == 409 and r.get_json()["error"] == "card 8 is already sold in this game"
     r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "11-19"})
     assert r.status_code == 400
@@ -196,28 +198,31 @@ def test_a_corrected_sale_is_voided_with_its_reason_and_its_cards_can_be_sold_ag
     assert trail[2]["detail"]["reason"] == "typed 5, sold 4" and trail[2]["via"] == "token"
 
 
-def test_cards_sold_for_the_whole_game_play_every_round_and_round_sales_only_theirs(app, client):
+def test_a_whole_game_sale_plays_every_round_and_its_money_counts_once_in_its_round(app, client):
     deck = new_deck(20, seed="ledger-rounds", name="Club")
     hall = Caller(client, deck)
     gid = hall.new_game(draw="manual")
     ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "2"}))
-    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-5"}), 201)  # every round
-    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6-7", "round": 1}), 201)
+    whole = {"serials": "1-5", "round": "all"}  # every round; its money counts in round 1
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", whole), 201)
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6-7"}), 201)  # blank: round 1
     r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "5-6", "round": 2})
     assert r.status_code == 409 and r.get_json()["error"] == "card 5 is already sold for round 2"
     ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6", "round": 2}), 201)
+    assert [s["round"] for s in ledger(hall, gid)["sales"]] == [None, 1, 2]
     ok(
         hall.post(
             f"/api/games/{gid}/ledger/prizes",
             {"prizes": {"bingo": {"kind": "percent", "percent": 50}}},
         )
     )
-    # round 1: cards 1-7 play, 14,00 €, so the prize is 7,00 €
+    # round 1 took cards 1-7, 14,00 €, so the prize is 7,00 €
+    assert ledger(hall, gid)["round_sales"] == {"cards": 7, "cents": 1400}
     assert ledger(hall, gid)["prizes"][0]["amount"] == 700
     ok(hall.post(f"/api/games/{gid}/rounds"), 201)
-    # round 2: cards 1-5 and 6 play (12,00 €): 6,00 €; card 7 was sold for round 1 only
-    assert ledger(hall, gid)["round_sales"] == {"cards": 6, "cents": 1200}
-    assert ledger(hall, gid)["prizes"][0]["amount"] == 600
+    # round 2 took card 6 only (2,00 €): 1,00 €. Cards 1-5 play, but their money was round 1's
+    assert ledger(hall, gid)["round_sales"] == {"cards": 1, "cents": 200}
+    assert ledger(hall, gid)["prizes"][0]["amount"] == 100
     assert "warning" not in ok(hall.post(f"/api/games/{gid}/claims", {"serial": 3}), 201)
     claim = ok(hall.post(f"/api/games/{gid}/claims", {"serial": 7}), 201)
     assert claim["unsold"] == {"serial": 7, "round": 2}
@@ -467,3 +472,142 @@ def test_marks_made_before_the_correction_existed_still_count_as_paid(tmp_path):
     migrate(conn, {"ledger": schema.MIGRATIONS})
     marks = conn.execute("SELECT payout_id, paid FROM ledger_paid_marks").fetchall()
     assert marks == [(2, 1)]
+
+
+# ---- issue 33: money and prizes the treasurer and the room can trust -------------------------
+
+
+def win_75_ball_round(hall, deck, gid, serial: int) -> None:
+    """Call card `serial`'s B column, claim it and award the round."""
+    card = deck.card(serial)
+    hall.call(gid, *[n for r, c in LINE_CELLS["B"] if (n := card.columns[c][r]) is not None])
+    ok(hall.post(f"/api/games/{gid}/claims", {"serial": serial}), 201)
+    ok(hall.post(f"/api/games/{gid}/award"))
+
+
+def test_a_game_never_pays_out_more_than_it_took_in_percentage_prizes(client):
+    """The reported night: bingo at 60 %, cards 1-10 at 10,00 for the whole game (100,00), two
+    rounds played. Each round paid 60,00: 120,00 awarded on 100,00 taken."""
+    deck = new_deck(20, seed="ledger-60", name="Club")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "10"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10", "round": "all"}), 201)
+    bingo = {"bingo": {"kind": "percent", "percent": 60}}
+    ok(hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": bingo}))
+    win_75_ball_round(hall, deck, gid, 3)
+    ok(hall.post(f"/api/games/{gid}/rounds"), 201)
+    assert ledger(hall, gid)["prizes"][0]["amount"] == 0  # round 2 took nothing of its own
+    win_75_ball_round(hall, deck, gid, 4)
+    assert [p["cents"] for p in ledger(hall, gid)["payouts"]] == [6000, 0]  # 60 % of 100,00
+    night = ok(hall.get("/api/ledger/summary"))
+    assert (night["taken"], night["awarded"], night["left"]) == (10000, 6000, 4000)
+    text = hall.get("/caller/ledger/summary.csv").get_data(as_text=True)
+    rounds = [r for r in csv.DictReader(io.StringIO(text)) if r["row"] == "round"]
+    assert [(r["round"], r["cents"]) for r in rounds] == [("1", "10000"), ("2", "0")]
+
+
+def test_a_sale_with_no_round_is_for_the_current_round_as_the_guide_says(client):
+    deck = new_deck(20, seed="ledger-blank", name="Club")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1"}))
+    assert ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-2"}), 201)["round"] == 1
+    ok(hall.post(f"/api/games/{gid}/rounds"), 201)
+    blank = {"serials": "1-2", "round": ""}  # the page's choice "this round"
+    assert ok(hall.post(f"/api/games/{gid}/ledger/sales", blank), 201)["round"] == 2
+    whole = ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "5", "round": "all"}), 201)
+    assert whole["round"] is None
+    # the whole-game sale made in round 2 counts in round 2: 2,00 + 1,00
+    assert ledger(hall, gid)["round_sales"] == {"cards": 3, "cents": 300}
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "6", "round": "every"})
+    assert r.status_code == 400 and "all" in r.get_json()["error"]
+
+
+def test_a_sale_at_a_book_price_is_whole_books_and_refused_in_words_naming_the_book(app, client):
+    hall = Caller(client, new_deck(30, seed="ledger-books", name="Club"))
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "5", "book": 6}))
+    before = log_rows(app)
+    r = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "2-7"})
+    assert r.status_code == 400 and r.get_json()["error"] == (
+        "cards are sold in whole books of 6: book 1 is cards 1-6, and this sale has only part of it"
+    )
+    r = hall.client.post(
+        f"/api/games/{gid}/ledger/sales?lang=es",
+        json={"serials": "13-15, 22-24"},
+        headers=hall.auth,
+    )
+    assert r.status_code == 400 and r.get_json()["error"] == (
+        "los cartones se venden en libros enteros de 6: el libro 3 son los cartones 13-18, "
+        "y esta venta solo tiene parte de él"
+    )
+    assert ledger(hall, gid)["sales"] == [] and log_rows(app) == before
+    # card 1 can still be sold, in its whole book
+    assert ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-6"}), 201)["cents"] == 500
+
+
+def prize_line(hall, gid, lang="en") -> str:
+    import re
+
+    html = hall.get(f"/ledger/games/{gid}/prizes?lang={lang}").get_data(as_text=True)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip().replace(NBSP, " ")
+
+
+@pytest.mark.parametrize(
+    ("mode", "pot", "says", "paid"),
+    [
+        ("on-top", "20", "Bingo £32.50 · in 40 calls or fewer: £20.00 more", 3250 + 2000),
+        ("instead", "50", "Bingo £32.50 · in 40 calls or fewer: the jackpot, £50.00", 5000),
+        (
+            "instead",
+            "20",
+            "Bingo £32.50 · in 40 calls or fewer: still £32.50, more than the jackpot (£20.00)",
+            3250,
+        ),
+    ],
+)
+def test_the_room_is_told_exactly_what_the_winner_gets(client, mode, pot, says, paid):
+    """The reported night: bingo 50 % of £65.00 sold, a jackpot within 40 calls, won in 15."""
+    deck = new_deck(20, seed="ledger-room", name="Club")
+    hall = Caller(client, deck)
+    ok(hall.post("/api/ledger/currency", {"currency": "GBP"}))
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "5"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-13"}), 201)  # £65.00
+    jackpot = {"kind": "jackpot", "within": 40, "jackpot": pot, "percent": 50, "mode": mode}
+    ok(hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": {"bingo": jackpot}}))
+    assert prize_line(hall, gid) == says
+    win_75_ball_round(hall, deck, gid, 3)
+    (p,) = ledger(hall, gid)["payouts"]
+    assert p["cents"] == paid
+    words = f"£{paid // 100}.{paid % 100:02d} awarded"
+    assert prize_line(hall, gid) == f"Bingo {words}" + (" (the jackpot)" if p["jackpot"] else "")
+
+
+def test_the_room_hears_the_jackpot_in_spanish_too(client):
+    deck = new_deck(20, seed="ledger-room", name="Club")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "5"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-13"}), 201)  # 65,00 €
+    jackpot = {"kind": "jackpot", "within": 40, "jackpot": "20", "percent": 50, "mode": "on-top"}
+    ok(hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": {"bingo": jackpot}}))
+    assert prize_line(hall, gid, "es") == "Bingo 32,50 € · en 40 bolas o menos: 20,00 € más"
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"kind": "percent", "percent": 0.0},
+        {"kind": "percent", "percent": 0},
+        {"kind": "percent", "percent": "0"},
+        {"kind": "jackpot", "within": 9, "jackpot": "5", "mode": "sometimes"},
+    ],
+)
+def test_a_zero_percent_prize_or_an_unknown_jackpot_mode_is_refused(app, hall, spec):
+    gid = hall.new_game(draw="manual")
+    before = log_rows(app)
+    r = hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": {"bingo": spec}})
+    assert r.status_code == 400 and r.get_json()["error"]
+    assert ledger(hall, gid)["prizes"] == [] and log_rows(app) == before

@@ -76,7 +76,7 @@ def sell(page, serials: str) -> None:
 def jackpot(page, normal: str, within: str, adds: str) -> None:
     """Bingo as a jackpot on the ledger page's prize form, saved with the other prizes."""
     bingo = page.locator('.prize-rule[data-prize="bingo"]')
-    bingo.locator("select").select_option("jackpot")
+    bingo.locator('select[name="kind"]').select_option("jackpot")
     bingo.locator('[name="amount"]').fill(normal)
     bingo.locator('[name="within"]').fill(within)
     bingo.locator('[name="jackpot"]').fill(adds)
@@ -119,7 +119,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         sell(page, "1-20, 22")
         expect(page.locator("#round-cards")).to_have_text("21")
         sell(page, "18-19")
-        refused(page, "el cartón 18 ya está vendido en esta partida")
+        refused(page, "el cartón 18 ya está vendido para la ronda 1")
         sell(page, "25")
         refused(page, "el cartón 25 no está en el mazo")
         expect(page.locator("#sales tbody tr")).to_have_count(1)
@@ -130,7 +130,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         screen = page.context.new_page()
         screen.goto(f"{url}/display/{g1}?lang=es")
         big = screen.locator("#ledger-prizes.big")
-        expect(big).to_contain_text("Línea: 38,50" + EUR)  # 35 % of 22 x 5,00 €
+        expect(big).to_contain_text("Línea 38,50" + EUR)  # 35 % of 22 x 5,00 €
         expect(screen.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
         screen.evaluate("window.notReloaded = true")
         page.click("#scan-card")  # the camera holds ticket 21
@@ -143,9 +143,9 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
 
         # the caller page and the display show the prizes before the round starts
         page.goto(f"{url}/caller/games/{g1}?lang=es")
-        expect(page.locator("#ledger-prizes")).to_contain_text("Línea: 40,25" + EUR, timeout=SLOW)
-        expect(big).to_contain_text("Línea: 40,25" + EUR, timeout=SLOW)  # 35 % of 23 x 5,00 €
-        expect(big).to_contain_text("Bingo: 10,00" + EUR)
+        expect(page.locator("#ledger-prizes")).to_contain_text("Línea 40,25" + EUR, timeout=SLOW)
+        expect(big).to_contain_text("Línea 40,25" + EUR, timeout=SLOW)  # 35 % of 23 x 5,00 €
+        expect(big).to_contain_text("Bingo 10,00" + EUR)
         assert screen.evaluate("window.notReloaded") is True
         expect(page.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
 

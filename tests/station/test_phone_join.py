@@ -1,7 +1,8 @@
 """The phone page the big screen's "Phones: join" QR leads to (issue 26, items 11 and 15): made
-for a phone (the last ball, the calls, the card-number box, the table games), and a card opened
-by typing its printed number, read-only as its QR page, with typed numbers slowed down as the
-table codes are."""
+for a phone (the last ball, the calls, the card-number box, the table games), and a card followed
+by typing its printed number, with typed numbers slowed down as the table codes are. A typed
+number shows the card's table, never its signed page (issue 38, D): that path is the proof of
+holding the card."""
 
 from __future__ import annotations
 
@@ -49,24 +50,40 @@ def test_the_join_qr_opens_a_page_made_for_phones(caller, live_server, phone390)
 
 
 @pytest.mark.browser
-def test_a_player_opens_their_card_by_typing_its_number(caller, live_server, phone390):
+def test_a_player_follows_their_card_by_typing_its_number(caller, live_server, phone390):
     gid = caller.new_game("normal", "manual")
     card = caller.deck.card(7)
-    caller.call(gid, card.number_at(0, 0))
+    first, second = card.number_at(0, 0), card.number_at(1, 1)
+    caller.call(gid, first)
     page = phone390
     page.goto(live_server.url + "/join?lang=es")
     page.fill("#card-number", "7")
     page.get_by_role("button", name="Abrir mi cartón").click()
-    page.wait_for_url("**" + card_path(caller.deck.secret, caller.deck.deck_id, 7) + "?lang=es")
-    square = page.locator(".vcard td.sq.covered")
-    expect(square).to_have_count(1)
-    expect(square).to_have_text(str(card.number_at(0, 0)))
-    # read-only, as the QR page: nothing on it changes the game
-    assert page.locator("form[method=post], button[type=submit]").count() == 0
+    page.wait_for_url("**/join/card?lang=es&n=7")
+    box = page.locator("#followed-card[data-live=yes]")
+    expect(box.locator("td.sq.covered")).to_have_text([str(first)])
+    # the card's signed page is nowhere on this view: it is no proof of holding the card
+    assert card_path(caller.deck.secret, caller.deck.deck_id, 7) not in page.content()
+    caller.call(gid, second)  # it follows the calls as they come
+    expect(box.locator("td.sq.covered")).to_have_count(2)
+    expect(box.locator("td.sq.last")).to_have_text(str(second))
+    # read-only: nothing on it changes the game
+    assert page.locator("form[method=post]").count() == 0
     page.goto(live_server.url + "/join?lang=es")
     page.fill("#card-number", "99")
     page.get_by_role("button", name="Abrir mi cartón").click()
     expect(page.locator("#card-error")).to_contain_text("No hay ningún cartón 99")
+
+
+def test_a_typed_number_never_hands_out_the_cards_signed_path(caller, client):
+    caller.new_game()
+    deck = caller.deck
+    page = client.get("/join/card?n=4", environ_base=GUEST)
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    signed = card_path(deck.secret, deck.deck_id, 4)
+    assert signed not in html and signed.rsplit("/", 1)[1] not in html  # nor its signature
+    assert 'data-serial="4"' in html and html.count('class="sq') == 25
 
 
 def test_typed_card_numbers_are_slowed_down_as_table_codes_are(caller, client):
@@ -74,17 +91,17 @@ def test_typed_card_numbers_are_slowed_down_as_table_codes_are(caller, client):
     free = NUMBER_PER_ADDRESS.free
     for n in range(1, free + 1):
         r = client.get(f"/join/card?n={n}", environ_base=GUEST)
-        assert r.status_code in (302, 404), (n, r.status_code)
+        assert r.status_code in (200, 404), (n, r.status_code)
     held = client.get("/join/card?n=12", environ_base=GUEST)
     assert held.status_code == 429 and int(held.headers["Retry-After"]) >= 1
     assert "Too many card numbers" in held.get_data(as_text=True)
     # a number this phone already opened is never held up, nor is the laptop itself
-    assert client.get("/join/card?n=3", environ_base=GUEST).status_code == 302
-    assert client.get("/join/card?n=12").status_code == 302
+    assert client.get("/join/card?n=3", environ_base=GUEST).status_code == 200
+    assert client.get("/join/card?n=12").status_code == 200
     # another phone is not held up by this one
     other = client.application.test_client()
     assert (
-        other.get("/join/card?n=5", environ_base={"REMOTE_ADDR": "10.20.30.41"}).status_code == 302
+        other.get("/join/card?n=5", environ_base={"REMOTE_ADDR": "10.20.30.41"}).status_code == 200
     )
 
 

@@ -183,3 +183,36 @@ def test_a_game_whose_list_left_the_prizes_folder_says_so_instead_of_failing(tmp
     r = again.get(f"/api/games/{gid}")
     assert r.status_code == 400
     assert "'diwali', which is no longer in the prizes folder" in r.get_json()["error"]
+
+
+def test_a_second_full_house_goes_to_another_ticket_on_a_later_call(hall, strips):
+    """`after = "full-house"`: the first Full House's winner can never take the second, nor can
+    a ticket that completed on the same call (it shares the first); the second is the next
+    ticket to complete all 15 on a later call."""
+    one = numbers(strips, 1)
+    same = next(s for s in range(7, 13) if set(numbers(strips, s)) & set(one))  # strip 2
+    x = min(set(numbers(strips, same)) & set(one))  # the call that completes both
+    later = 2  # strip 1 shares no number with ticket 1
+    gid = hall.new_game(mode="diwali", draw="manual")
+    first = [n for n in dict.fromkeys(one + numbers(strips, same)) if n != x] + [x]
+    hall.call(gid, *first)
+    r = hall.post(f"/api/games/{gid}/claims", {"serial": 1, "prize": "full-house"})
+    assert r.get_json()["valid"] is True
+    won = hall.post(f"/api/games/{gid}/award", {"prize": "full-house"}).get_json()
+    assert [w["serial"] for w in won["winners"]] == [1] and won["at_call"] == len(first)
+    again = hall.post(f"/api/games/{gid}/claims", {"serial": 1, "prize": "second-house"})
+    assert again.status_code == 201 and again.get_json()["valid"] is False
+    assert again.get_json()["verdict"]["barred"] == "won-before"
+    page = hall.get(f"/api/games/{gid}/check/1?prize=second-house&format=html&lang=en")
+    assert "Second Full House goes to another ticket: this one won the prize before it" in (
+        page.get_data(as_text=True)
+    )
+    shared = hall.post(f"/api/games/{gid}/claims", {"serial": same, "prize": "second-house"})
+    assert shared.get_json()["valid"] is False
+    assert shared.get_json()["verdict"]["barred"] == "same-call"
+    assert hall.post(f"/api/games/{gid}/award", {"prize": "second-house"}).status_code == 409
+    hall.call(gid, *[n for n in numbers(strips, later) if n not in first])
+    next_one = hall.post(f"/api/games/{gid}/claims", {"serial": later, "prize": "second-house"})
+    assert next_one.get_json()["valid"] is True
+    done = hall.post(f"/api/games/{gid}/award", {"prize": "second-house"}).get_json()
+    assert [w["serial"] for w in done["winners"]] == [later] and done["finished"] is False

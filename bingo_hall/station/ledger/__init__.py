@@ -102,6 +102,7 @@ def state(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
         "game_id": gid,
         "currency": store.currency(conn),
         "round": rnd,
+        "active": game.active,
         "plays": list(store.game_prizes(game)),
         "price": None if price is None else {"cents": price.cents, "book": price.book},
         "round_sales": {"cards": cards, "cents": cents},

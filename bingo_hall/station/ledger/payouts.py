@@ -18,7 +18,7 @@ from typing import Any
 from flask_babel import gettext
 
 from ... import ledger as money
-from ...ledger import PrizeKind, PrizeRule
+from ...ledger import JackpotMode, PrizeKind, PrizeRule
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
@@ -27,24 +27,16 @@ from ..hooks import Awarded, Claimed
 from . import store
 
 
-def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]:
-    """(cards, cents) playing in a round: its own sales and the whole game's, voided sales left
-    out. A percentage prize is a share of this."""
-    cards = cents = 0
-    for s in store.sales(conn, gid, rnd):
-        if s.void is None:
-            cards, cents = cards + s.cards, cents + s.cents
-    return cards, cents
-
-
 def takings(conn: sqlite3.Connection, gid: int) -> dict[int, tuple[int, int]]:
-    """(cards, cents) taken per round, each sale counted once: a whole-game sale in round 1."""
-    out: dict[int, tuple[int, int]] = {}
-    for s in store.sales(conn, gid):
-        if s.void is None:
-            cards, cents = out.get(s.round or 1, (0, 0))
-            out[s.round or 1] = (cards + s.cards, cents + s.cents)
-    return out
+    """(cards, cents) taken per round, each sale counted once (`bingo_hall.ledger.takings`: a
+    sale for the whole game in the round being played when it was made)."""
+    return money.takings(s.counted() for s in store.sales(conn, gid))
+
+
+def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]:
+    """(cards, cents) a round took: what its percentage prizes are shares of, what the ledger
+    page and the summary show for it (one count for all three)."""
+    return takings(conn, gid).get(rnd, (0, 0))
 
 
 def pot(conn: sqlite3.Connection, gid: int) -> int:
@@ -60,7 +52,9 @@ def pot(conn: sqlite3.Connection, gid: int) -> int:
     paid = [
         r[0]
         for r in conn.execute(
-            "SELECT cents FROM ledger_payouts WHERE jackpot = 1 AND game_id <= ?", (gid,)
+            "SELECT COALESCE(from_pot, cents) FROM ledger_payouts WHERE jackpot = 1 "
+            "AND game_id <= ?",
+            (gid,),
         )
     ]
     return money.jackpot_pot(contributions, paid)
@@ -68,34 +62,77 @@ def pot(conn: sqlite3.Connection, gid: int) -> int:
 
 @dataclass(frozen=True)
 class PrizeNow:
-    """A prize of the round as the screens show it before it is won."""
+    """A prize of the round as the screens show it: before it is won, the normal prize and,
+    for a jackpot with money in its pot, what the winner gets within its calls; once it is
+    awarded, what was actually awarded."""
 
     prize: str
     rule: PrizeRule
-    cents: int  # the normal prize on the round's sales so far
+    cents: int  # the normal prize on the round's takings so far
     pot: int  # the jackpot pot (JACKPOT only)
+    awarded: int | None = None  # what the award paid in all (its winners' shares)
+    jackpot_won: bool = False  # the award paid the jackpot
+
+    @property
+    def if_jackpot(self) -> int:
+        """What the prize pays within the jackpot's calls (`PrizeRule.if_jackpot`)."""
+        return self.rule.if_jackpot(self.cents, self.pot) if self.pot else self.cents
+
+    @property
+    def jackpot_line(self) -> str | None:
+        """How the screens word the jackpot: "more" (on top of the prize), "jackpot" (instead,
+        the pot is larger), "prize" (instead, the prize is larger: it is paid); None without a
+        jackpot in play."""
+        if self.rule.kind != PrizeKind.JACKPOT or self.pot <= 0:
+            return None
+        if self.rule.mode == JackpotMode.ON_TOP:
+            return "more"
+        return "jackpot" if self.pot > self.cents else "prize"
 
     def to_json(self) -> dict[str, Any]:
-        return {"prize": self.prize, **self.rule.to_json(), "amount": self.cents, "pot": self.pot}
+        return {
+            "prize": self.prize,
+            **self.rule.to_json(),
+            "amount": self.cents,
+            "pot": self.pot,
+            "if_jackpot": self.if_jackpot,
+            "awarded": self.awarded,
+            "jackpot_won": self.jackpot_won,
+        }
 
 
 def prizes_now(conn: sqlite3.Connection, gid: int) -> list[PrizeNow]:
-    """The current round's prizes with their amounts, in the order they are played."""
+    """The current round's prizes with their amounts, in the order they are played: what each
+    pays now on the round's takings, or, once awarded, what its award paid."""
     game = games.get_game(conn, gid)
     rules = store.rules_of(conn, gid)
-    rnd = games.current_round(conn, gid).number
-    cents = round_sales(conn, gid, rnd)[1]
+    current = games.current_round(conn, gid)
+    cents = round_sales(conn, gid, current.number)[1]
     jackpot = pot(conn, gid)
-    return [
-        PrizeNow(
-            p,
-            rules[p],
-            rules[p].normal(cents),
-            jackpot if rules[p].kind == PrizeKind.JACKPOT else 0,
+    paid: dict[str, tuple[int, bool]] = {}
+    for row in conn.execute(
+        "SELECT prize, SUM(cents) AS cents, MAX(jackpot) AS jackpot FROM ledger_payouts "
+        "WHERE round_id = ? GROUP BY prize",
+        (current.round_id,),
+    ):
+        paid[row["prize"]] = (row["cents"], bool(row["jackpot"]))
+    out = []
+    for p in store.game_prizes(game):
+        if p not in rules:
+            continue
+        rule = rules[p]
+        awarded, won = paid.get(p, (None, False))
+        out.append(
+            PrizeNow(
+                p,
+                rule,
+                rule.normal(cents),
+                jackpot if rule.kind == PrizeKind.JACKPOT else 0,
+                awarded,
+                won,
+            )
         )
-        for p in store.game_prizes(game)
-        if p in rules
-    ]
+    return out
 
 
 def on_claim(conn: sqlite3.Connection, claim: Claimed) -> dict[str, Any]:
@@ -123,10 +160,11 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
     sales = round_sales(conn, award.game_id, award.round)[1]
     jackpot = pot(conn, award.game_id) if rule.kind == PrizeKind.JACKPOT else 0
     settled = money.settle(rule, sales, jackpot, award.at_call, len(award.winners))
-    for w, cents in zip(award.winners, settled.shares, strict=True):
+    shares = zip(award.winners, settled.shares, settled.from_pot, strict=True)
+    for w, cents, from_pot in shares:
         conn.execute(
             "INSERT INTO ledger_payouts (game_id, round_id, prize, claim_id, serial, player, "
-            "at_call, cents, jackpot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "at_call, cents, jackpot, from_pot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 award.game_id,
                 award.round_id,
@@ -137,6 +175,7 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
                 award.at_call,
                 cents,
                 int(settled.jackpot),
+                from_pot,
             ),
         )
 

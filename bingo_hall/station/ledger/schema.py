@@ -14,6 +14,10 @@ Nothing is ever deleted or updated in place: a correction is a new row.
   call, whether it was the jackpot); `ledger_paid` marked one paid (step 1 only).
 * `ledger_paid_marks` (step 2): a payout marked paid, or, with the reason, marked not paid after
   all (a correction, as with a sale); the newest mark counts. Step 2 copies step 1's marks.
+* step 3 (issue 33): `ledger_sales.made_in`, the round being played when a sale was made (a
+  sale for the whole game counts its money in that round; NULL in older rows: round 1), and
+  `ledger_payouts.from_pot`, the part of a payout taken from the jackpot pot (NULL in older
+  rows: the whole payout when it was the jackpot).
 * `ledger_warnings`: a claim on a card not sold for its round.
 * `ledger_log`: every ledger action of the Maestro, in order (the audit trail).
 """
@@ -103,5 +107,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX ledger_paid_marks_payout ON ledger_paid_marks (payout_id, id);
     INSERT INTO ledger_paid_marks (payout_id, paid, made)
         SELECT payout_id, 1, made FROM ledger_paid ORDER BY made;
+    """,
+    """
+    ALTER TABLE ledger_sales ADD COLUMN made_in INTEGER CHECK (made_in IS NULL OR made_in >= 1);
+    ALTER TABLE ledger_payouts ADD COLUMN from_pot INTEGER
+        CHECK (from_pot IS NULL OR from_pot >= 0);
     """,
 ]

@@ -229,6 +229,11 @@ class Sale:
     method: str
     made: str
     void: str | None  # the correction's reason
+    made_in: int = 1  # the round being played when it was made
+
+    def counted(self) -> money.SaleMoney:
+        """What the pure `takings` counts: the round whose takings hold this sale's money."""
+        return money.SaleMoney(self.round, self.made_in, self.cards, self.cents, bool(self.void))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -273,6 +278,7 @@ def sales(conn: sqlite3.Connection, gid: int, rnd: int | None = None) -> list[Sa
             r["method"],
             r["made"],
             r["reason"],
+            r["made_in"] or 1,
         )
         for r in conn.execute(sql + " ORDER BY s.id", args)
     ]
@@ -318,18 +324,27 @@ def _scanned(conn: sqlite3.Connection, game: Game, data: dict[str, Any]) -> int:
     return serial
 
 
+#: what a request gives as the round for a sale for the whole game (its cards play every round)
+WHOLE_GAME = "all"
+
+
 def _round_of(data: dict[str, Any], game: Game, current: int) -> int | None:
-    """The round a sale is for: none (blank, the default) for the whole game, every round; or a
+    """The round a sale is for: the current one when none is given (blank, the default); a
     round number, up to the next one while the game is played (sold at the door during this
-    one)."""
+    one); or "all" (None): the whole game, every round."""
     value = data.get("round")
-    if value is None or (isinstance(value, str) and value.strip() in ("", "all")):
+    if isinstance(value, str) and value.strip().lower() == WHOLE_GAME:
         return None
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return current
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     last = current + 1 if game.active else current
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
-        raise RequestError("the round is 1 to %(n)s, or blank for the whole game", n=last)
+        raise RequestError(
+            'the round is 1 to %(n)s (blank: the current one), or "all" for the whole game',
+            n=last,
+        )
     return value
 
 
@@ -345,7 +360,8 @@ def sell(
             game = games.get_game(conn, game_id)
             gid = game.game_id
             deck = get_deck(conn, game.deck_id)
-            rnd = _round_of(data, game, games.current_round(conn, gid).number)
+            current = games.current_round(conn, gid).number
+            rnd = _round_of(data, game, current)
             price = price_of(conn, gid)
             if price is None:
                 raise Conflict("set the price of a card first")
@@ -369,12 +385,22 @@ def sell(
                 )
             cards = money.count(ranges)
             with money_input():
-                cents = price.amount(cards)
+                cents = price.of_sale(ranges)
             text = money.format_serials(ranges)
             cur = conn.execute(
                 "INSERT INTO ledger_sales (game_id, round, serials, cards, cents, price, book, "
-                "method) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (gid, rnd, text.replace(" ", ""), cards, cents, price.cents, price.book, method),
+                "method, made_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    gid,
+                    rnd,
+                    text.replace(" ", ""),
+                    cards,
+                    cents,
+                    price.cents,
+                    price.book,
+                    method,
+                    current,
+                ),
             )
             detail = {"sale_id": cur.lastrowid, "round": rnd, "serials": text, "cents": cents}
             log(conn, gid, "sale", {**detail, "method": method}, via)

@@ -1,7 +1,8 @@
 """The night's summary read from the station's database (`bingo_hall.night` values). A station
 keeps its database from one club night to the next, so the games are grouped by night
 (`night_of`: the evening they started); the summary is one night's, the newest by default.
-Money is counted once: a sale for a whole game (every round) counts in its first round."""
+Money is counted once: a sale for the whole game (every round) counts in the round being played
+when it was made (`bingo_hall.ledger.takings`)."""
 
 from __future__ import annotations
 

@@ -178,7 +178,8 @@ def _card_page(deck_id: str, serial: str, sig: str):
 @caller_required
 def check(game_id: int, serial: str):
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
-    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here.
+    caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here, and
+    `prize` the prize the Maestro chose (judged for it, as the claim will be).
     GET only reads; POST (with the CSRF token) also shows the verdict on the hall screens (a
     `verdict` event): a link can never put a verdict on the big screen."""
     conn = get_db()
@@ -186,9 +187,12 @@ def check(game_id: int, serial: str):
     show = request.method == "POST"  # a GET only reads
     # the player the Maestro chose in the claims form, so the room hears whose card it is
     player = player_name(request.args.get("player"), required=False)
+    prize = request.args.get("prize") or None  # the prize the Maestro chose (Tambola)
     if show:  # the room is shown a claim: no ball meanwhile
         autodraw.pause(game_id, autodraw.Pause.CLAIM)
-    kind, checked = service.check(conn, game_id, parse_serial(serial), show=show, player=player)
+    kind, checked = service.check(
+        conn, game_id, parse_serial(serial), show=show, player=player, prize=prize
+    )
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)

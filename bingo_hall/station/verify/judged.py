@@ -185,8 +185,9 @@ class TicketCheck:
     @property
     def valid(self) -> bool:
         """The ticket holds the prize (a claim is only judged for an open prize; a check says
-        so of a prize already won too, for the winner's phone)."""
-        return self.verdict.result.holds
+        so of a prize already won too, for the winner's phone); never for a ticket barred from
+        it (a second Full House is not the first one's winner's: `prize_rules.barred_from`)."""
+        return self.verdict.result.holds and self.verdict.barred is None
 
     @property
     def last_call(self) -> int | None:
@@ -242,6 +243,7 @@ class TicketCheck:
             "valid": self.valid,
             "open": v.open,
             "held": [p.key for p in self.held],
+            "barred": v.barred,
             "by_last_call": v.by_last_call,
             "rows_needed": rule.needed if isinstance(rule, RowsRule) else None,
             "prize_numbers": self.prize_numbers if not rows_rule else [],

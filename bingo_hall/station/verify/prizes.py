@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...manifest import Deck
-from ...prize_rules import PrizeList, check_prize_claim, judge_rule
+from ...prize_rules import PrizeList, PrizeWon, check_prize_claim, judge_rule
 from ...tickets import Ticket
 from ...variants import PrizePlan
 from ...web.db import transaction
@@ -159,11 +159,12 @@ def judge_ticket(
     called = list(games.called_balls(conn, game.game_id) if calls is None else calls)
     won_now = awarded(conn, rnd.round_id)
     done = [a["prize"] for a in won_now]
-    held = rules.held(ticket, set(called), done)
+    facts = won_facts(won_now)
+    held = rules.held(ticket, called, done, facts)
     if prize is None:
         open_now = plan.open_prizes(done)
         prize = held[0].key if held else open_now[0] if open_now else plan.prizes[-1]
-    verdict = check_prize_claim(rules, ticket, called, prize, done)
+    verdict = check_prize_claim(rules, ticket, called, prize, done, facts)
     return TicketCheck(
         game.game_id,
         rnd.number,
@@ -177,6 +178,15 @@ def judge_ticket(
         rules,
         _board(plan, won_now),
     )
+
+
+def won_facts(won_now: list[dict[str, Any]]) -> dict[str, PrizeWon]:
+    """The round's awards as the pure rules judge a prize that comes after another: on which
+    call each was won and by which tickets."""
+    return {
+        a["prize"]: PrizeWon(a["prize"], a["at_call"], frozenset(w["serial"] for w in a["winners"]))
+        for a in won_now
+    }
 
 
 def _board(plan: PrizePlan, won_now: list[dict[str, Any]]) -> dict[str, Any]:

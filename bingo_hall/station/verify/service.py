@@ -34,14 +34,16 @@ def check(
     *,
     show: bool = False,
     player: str | None = None,
+    prize: str | None = None,
 ) -> tuple[ClaimsKind, Checked]:
-    """The verdict on a card now, as the Maestro would give it (nothing is written); `show`
-    puts it on the hall's screens (a `verdict` event, its card kept for them to draw, `shown`),
-    naming the `player` the Maestro chose."""
+    """The verdict on a card now, as the Maestro would give it (nothing is written), for the
+    `prize` the Maestro chose (a claim of it is judged for the same); `show` puts it on the
+    hall's screens (a `verdict` event, its card kept for them to draw, `shown`), naming the
+    `player` the Maestro chose."""
     with hall().write_lock if show else nullcontext():
         game = games.get_game(conn, game_id)
         kind = claims_kind(game)
-        checked = kind.check(conn, game, store.game_card(conn, game, serial)[1])
+        checked = kind.check(conn, game, store.game_card(conn, game, serial)[1], prize)
         if show:
             verdict = checked.to_json()
             shown = {**kind.shown(verdict, checked.round, checked.valid), "player": player}

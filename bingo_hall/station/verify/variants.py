@@ -22,7 +22,7 @@ from ..events import BoardChanged, PrizeChanged, ScoresChanged
 from ..model import Game, Round
 from ..requests import Award, NewClaim
 from ..round_load import load_round
-from ..variants import variant_of
+from ..variants import prize_plan, variant_of
 from . import awards, card_view, prizes, store
 from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
 from .prizes import TicketFacts
@@ -55,8 +55,11 @@ class ClaimsKind(ABC):
     shown_extra: ClassVar[dict[str, Any]] = {}  # what else a shown verdict says of its kind
 
     @abstractmethod
-    def check(self, conn: sqlite3.Connection, game: Game, ticket: Any) -> Checked:
-        """The verdict on a card now, as the Maestro would give it (nothing is written)."""
+    def check(
+        self, conn: sqlite3.Connection, game: Game, ticket: Any, prize: str | None = None
+    ) -> Checked:
+        """The verdict on a card now, as the Maestro would give it (nothing is written), for
+        the `prize` the Maestro chose where the game plays several (None: the one it holds)."""
 
     @abstractmethod
     def grid(self, ticket: Any, checked: Any) -> list[Any]:
@@ -158,7 +161,9 @@ class CardClaims(ClaimsKind):
     shown_table = "verify/_card_shown.html"
     board_event = ScoresChanged
 
-    def check(self, conn: sqlite3.Connection, game: Game, ticket: Card) -> CardCheck:
+    def check(
+        self, conn: sqlite3.Connection, game: Game, ticket: Card, prize: str | None = None
+    ) -> CardCheck:
         loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
         r = store.game_rules(conn, game)
         pens = tuple(store.penalties(conn, loaded.round.round_id, ticket.serial))
@@ -270,14 +275,17 @@ class StripClaims(ClaimsKind):
     board_event = PrizeChanged
     shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
 
-    def check(self, conn: sqlite3.Connection, game: Game, ticket: Ticket) -> TicketCheck:
+    def check(
+        self, conn: sqlite3.Connection, game: Game, ticket: Ticket, prize: str | None = None
+    ) -> TicketCheck:
+        asked = prizes.check_prize_name(prize_plan(game), prize)  # 400 for a prize not played
         loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
         won = tuple(
             WonPrize(w["prize"], w["round"])
             for w in prizes.won_by(conn, game.game_id, ticket.serial)
         )
         return prizes.judge_ticket(
-            conn, game, loaded.round, ticket, calls=loaded.state.balls_called, won=won
+            conn, game, loaded.round, ticket, asked, calls=loaded.state.balls_called, won=won
         )
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:

@@ -56,7 +56,8 @@ function ledgerPage(root) {
     form.querySelectorAll(".prize-rule").forEach((set) => {
       const v = (n) => { const el = set.querySelector(`[name="${n}"]`); return el ? el.value.trim() : ""; };
       prizes[set.dataset.prize] = !v("kind") ? null  // no money prize
-        : { kind: v("kind"), amount: v("amount"), percent: v("percent"), within: v("within"), jackpot: v("jackpot") };
+        : { kind: v("kind"), amount: v("amount"), percent: v("percent"), within: v("within"), jackpot: v("jackpot"),
+            ...(v("mode") ? { mode: v("mode") } : {}) };
     });
     post(`/api/games/${gid}/ledger/prizes`, { prizes: prizes });
   });

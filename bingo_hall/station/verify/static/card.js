@@ -139,7 +139,7 @@ function cardView(s, w, target) {
   }
   function head(bingo, cov) {
     if (bingo) {
-      const p = el("p", "verdict-head yes", "¡BINGO!");
+      const p = el("p", "verdict-head yes", w.bingo);
       if (s.pattern) { p.append(" "); p.appendChild(el("span", "kind", w.kind_pattern)); }
       return p;
     }

@@ -68,7 +68,10 @@ function claimShow(box) {
     let head = v.valid
       ? fill(T.prize_won, { prize: prize }) + " " + fill(T.ticket, { n: v.serial }) + (v.rows_needed ? " · " + v.complete_rows.map(row).join(", ") : "")
       : fill(T.ticket, { n: v.serial }) + " · " + fill(T.prize_not_yet, { prize: prize });
-    if (!v.valid && v.rows_needed === null) {
+    if (!v.valid && v.barred && T[v.barred]) {
+      // it holds the prize but cannot win it (a second Full House: prize_rules.barred_from)
+      head = fill(T.ticket, { n: v.serial }) + " · " + fill(T[v.barred], { prize: prize });
+    } else if (!v.valid && v.rows_needed === null) {
       // Early Five needs any numbers; Four Corners (or a host's cells) names the ones missing.
       head += " · " + (v.prize_missing && v.prize_missing.length ? fill(T.missing, { numbers: v.prize_missing.join(", ") }) : fill(T.more_needed, { n: v.still_needed }));
     } else if (!v.valid) {

@@ -60,10 +60,12 @@ export function claimsPanel(gid) {
 
   // `ref` is a serial or {serial, deck, sig} from cardRef. A check shows the card to the room
   // (a POST, with the CSRF token: the verdict goes to /display); `quiet` only reads it (a GET)
-  // and leaves the verdict's look to the caller.
-  async function showCard(ref, quiet) {
+  // and leaves the verdict's look to the caller. `prize`: the prize the Maestro chose (Tambola),
+  // judged as a claim of it will be.
+  async function showCard(ref, quiet, prize) {
     if (typeof ref !== "object") ref = { serial: String(ref) };
     const q = new URLSearchParams({ format: "html", lang: lang });
+    if (prize) q.set("prize", prize);
     const player = $("claim-player") && $("claim-player").value.trim();
     if (player && !quiet) q.set("player", player); // the room hears whose card it is
     if (ref.deck) { q.set("deck", ref.deck); q.set("sig", ref.sig); }

@@ -56,13 +56,15 @@ function prizesPage(strings) {
     if (choice) return choice.value;
     return prizes.current || prizes.sequence[prizes.sequence.length - 1];
   }
+  // The prize a check judges: the one chosen under "Prize claimed" (Tambola), as the claim will.
+  const asked = () => (choice ? choice.value : null);
 
   // A call, an undo or an award changes what a shown ticket looks like ("Playing for Bingo"):
   // show it again on the Maestro's panel only (quiet: the room is not shown it again, and a
   // hands-free draw is not paused as for a claim).
   function refreshShown() {
     const shown = $("claim-result").querySelector("[data-serial]");
-    if (shown) showTicket(shown.dataset.serial, true).catch(() => {});
+    if (shown) showTicket(shown.dataset.serial, true, asked()).catch(() => {});
   }
 
   function renderPanel() {
@@ -98,7 +100,7 @@ function prizesPage(strings) {
       ev.preventDefault();
       const ref = ticket();
       if (!ref) return;
-      try { say(""); await showTicket(ref); } catch (e) { say(e.message, true); }
+      try { say(""); await showTicket(ref, false, asked()); } catch (e) { say(e.message, true); }
     });
     if (choice) choice.addEventListener("change", () => render());
     $("claim-submit").addEventListener("click", async () => {
@@ -109,7 +111,7 @@ function prizesPage(strings) {
       if (choice || prizes.current) payload.prize = chosen();
       try {
         const made = await api("POST", "claims", payload);
-        await showTicket(ref, true);  // the room already sees the claim's own verdict
+        await showTicket(ref, true, asked());  // the room already sees the claim's own verdict
         say(name(made.prize) + " · " + (made.valid ? T.valid : T.false_claim), !made.valid);
       } catch (e) { say(e.message, true); }
     });

@@ -72,7 +72,7 @@ export function render(scores) {
     const a = scores.awards[scores.awards.length - 1];
     if (a && root.hasAttribute("data-announce") && Date.now() < announceUntil) {
       const who = a.player || fill(S.card, { serial: a.serial });
-      const banner = el("p", "announce", "¡BINGO! " + who + " · " + (S.kinds[a.kind] || a.kind));
+      const banner = el("p", "announce", S.bingo + " " + who + " · " + (S.kinds[a.kind] || a.kind));
       if (puntos) banner.appendChild(el("span", "pts", " · " + fill(S.n_points, { n: a.points })));
       root.insertBefore(banner, root.firstChild);
       setTimeout(() => render(last), announceUntil - Date.now() + 50);

@@ -1,0 +1,191 @@
+"""Pages every guest asks for (the big screen's /display, the phones' /join), built once per
+change of what they show, not once per request (issue 38).
+
+What such a page shows changes only when the station publishes an event (a call, an undo, a new
+game, a claim, a sale: every change is published after its commit, `hub.EventHub.publish`), so
+the hub's count of events published is the page's version: a page is kept under its `key` (its
+path, the reader's language, the address its QR names) and that version, and built again only
+after the next event. Sixteen screens reloading /display between two calls cost one render.
+
+The cache is bounded (`SIZE` pages, the oldest dropped), and only one request builds a missing
+page while the others wait for it, so a burst of guests after a call costs one render too.
+
+Under the station's server, such a page is then answered again by the event loop itself, from
+memory, like a static file (`LoopPages`): no worker thread, no Flask, until the next change. The
+loop keys it by exactly what the page is made of (the path, the language asked for by `?lang=`,
+by the `lang` cookie or by the browser, and the screen's address, one of `SCREEN_HOSTS` at most),
+so the sixteen screens of a flood share one answer and never queue a thread ahead of a draw.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+from urllib.parse import parse_qs
+
+from flask import Flask, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from .i18n import LANGUAGES
+from .instance import area_state, hall
+
+#: pages kept at most (keys: the few paths, two languages, a handful of addresses)
+SIZE = 32
+#: a kept page is built again after this long even when nothing was published (a change no
+#: event tells, such as the hall's call phrases, shows within this time; as games.snapshot_event)
+MAX_AGE_S = 5.0
+#: addresses a screen is opened by, each with its own page (a join QR names it); past these, a
+#: new one (a guest sending made-up Host headers) gets the page of "another address"
+SCREEN_HOSTS = 8
+#: the attribute `shared` sets on a view
+SHARED = "shared_page"
+#: the header a shared page's answer carries to the server's loop (removed before sending)
+VERSION_HEADER = "X-Bingo-Hall-Shared"
+_LANG_COOKIE = re.compile(r"(?:^|;)\s*lang=([a-z]{2})\s*(?:;|$)")
+
+
+class ChangeCache:
+    """Pages by (key, the hub's count of published events), at most `size` of them."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._pages: OrderedDict[tuple[Hashable, int], tuple[float, str]] = OrderedDict()
+        self._lock = threading.Lock()  # the dictionary
+        self._building = threading.Lock()  # one build at a time: a burst waits for it
+        self.built = 0  # pages built so far (tests read it)
+
+    def page(self, key: Hashable, version: int, build: Callable[[], str]) -> str:
+        """The page for `key` at `version`, built by `build()` if it is not kept."""
+        full = (key, version)
+        found = self._get(full)
+        if found is not None:
+            return found
+        with self._building:
+            found = self._get(full)  # built by the request this one waited for
+            if found is not None:
+                return found
+            made = build()
+            self.built += 1
+            with self._lock:
+                self._pages[full] = (time.monotonic(), made)
+                while len(self._pages) > self.size:
+                    self._pages.popitem(last=False)
+            return made
+
+    def _get(self, full: tuple[Hashable, int]) -> str | None:
+        with self._lock:
+            found = self._pages.get(full)
+            if found is None or time.monotonic() - found[0] >= MAX_AGE_S:
+                return None
+            self._pages.move_to_end(full)
+            return found[1]
+
+
+def shared_page(key: Hashable, build: Callable[[], str], cache: str = "shared_pages") -> str:
+    """The app's page for `key` as of the last published change (`ChangeCache`). The version is
+    read before the page is built: a change that lands during the build is seen by the next
+    request, never missed. `cache` names the app's cache it is kept in. The request is marked
+    so that the server's loop may keep the answer for this version (`LoopPages`)."""
+    version = hall().hub.published
+    request.environ.setdefault(SHARED, version)
+    return area_state(cache, ChangeCache).page(key, version, build)
+
+
+def shared(view):
+    """Mark a view whose every answer is a `shared_page`: the same for every reader with the
+    same path, language and screen address (it reads nothing else of the request)."""
+    setattr(view, SHARED, True)
+    return view
+
+
+def mark_version(response: Any) -> Any:
+    """after_request: a shared page's answer tells the loop its version."""
+    version = request.environ.get(SHARED)
+    if version is not None and response.status_code == 200:
+        response.headers[VERSION_HEADER] = str(version)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(mark_version)
+
+
+class _Hosts:
+    def __init__(self) -> None:
+        self.known: set[str] = set()
+        self.lock = threading.Lock()
+
+
+def screen_host(host: str, app: Flask | None = None) -> str | None:
+    """`host` if it is one of the first SCREEN_HOSTS addresses screens were opened by, else None
+    (the same answer on the loop and in the view)."""
+    hosts = area_state("screen_hosts", _Hosts, app)
+    if host in hosts.known:
+        return host
+    with hosts.lock:
+        if len(hosts.known) < SCREEN_HOSTS:
+            hosts.known.add(host)
+            return host
+    return None
+
+
+class LoopPages:
+    """Shared pages answered by the server's event loop from memory (see the module's
+    docstring): `answer(scope)` gives the kept answer for this request's key at the hub's
+    current version, or None (then the app answers, and `keep` stores what it said)."""
+
+    def __init__(self, app: Flask, size: int = SIZE) -> None:
+        self.app, self.size = app, size
+        self.hub = hall(app).hub
+        self.paths = {
+            rule.rule
+            for rule in app.url_map.iter_rules()
+            if not rule.arguments and getattr(app.view_functions.get(rule.endpoint), SHARED, False)
+        }
+        #: key -> (version, when kept, headers, body)
+        self._kept: OrderedDict[tuple, tuple[int, float, list[tuple[bytes, bytes]], bytes]] = (
+            OrderedDict()
+        )
+        self.answered = 0  # answers given from memory (tests read it)
+
+    def key(self, scope: dict[str, Any]) -> tuple | None:
+        """What the page for this request is made of, or None: not a shared page."""
+        if scope.get("method") != "GET" or scope.get("path") not in self.paths:
+            return None
+        headers = dict(scope.get("headers", ()))
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        asked = query.get("lang", [None])[0]
+        cookie = _LANG_COOKIE.search(headers.get(b"cookie", b"").decode("latin-1"))
+        accept = headers.get(b"accept-language", b"")[:256].decode("latin-1")
+        browser = parse_accept_header(accept, LanguageAccept).best_match(LANGUAGES)
+        host = screen_host(headers.get(b"host", b"").decode("latin-1"), self.app)
+        return (
+            scope["path"],
+            asked if asked in LANGUAGES else None,
+            cookie.group(1) if cookie and cookie.group(1) in LANGUAGES else None,
+            browser,
+            host,
+        )
+
+    def answer(self, key: tuple) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        found = self._kept.get(key)
+        if found is None or found[0] != self.hub.published:
+            return None
+        if time.monotonic() - found[1] >= MAX_AGE_S:
+            return None
+        self._kept.move_to_end(key)
+        self.answered += 1
+        return found[2], found[3]
+
+    def keep(self, key: tuple, version: int, headers: list[tuple[bytes, bytes]], body: bytes):
+        if any(name.lower() == b"set-cookie" for name, _ in headers):
+            return  # an answer for one reader only
+        self._kept[key] = (version, time.monotonic(), headers, body)
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)

@@ -1,0 +1,309 @@
+"""Random nights through the station's API (issue 33): games of two rounds or more, cards sold for
+the whole game and for single rounds at a price per card or per book, percentage, fixed and
+jackpot prizes (paid instead of the prize or on top of it), winners on the same call, sales
+voided and payouts marked paid. Every payout is worked out here, from the printed tickets and
+the rules as docs/ledger.md states them, never from the ledger's code; then, for every night:
+
+* a game's percentage prizes never pay more than the game took;
+* no card is sold twice for the same round;
+* a jackpot paid instead of the prize never pays less than the prize it replaces;
+* the summary's totals equal the sum of its lines, to the cent.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from testkit import TEST_PIN, Caller
+
+from bingo_hall.app import create_app
+from bingo_hall.manifest import new_strip_deck
+
+DECK = new_strip_deck(3, seed="random-nights", name="Noche")  # 18 tickets, 3 strips
+TICKETS = {t.serial: t for t in DECK.cards}
+
+
+def rows_of(serial: int) -> list[set[int]]:
+    return [{n for n in r if n is not None} for r in TICKETS[serial].grid]
+
+
+def holds(serial: int, prize: str, called: set[int]) -> bool:
+    """Línea: a row of the ticket called; bingo: all 15 (read off the printed grid)."""
+    full = [r <= called for r in rows_of(serial)]
+    return any(full) if prize == "linea" else all(full)
+
+
+def cut_down(cents: int, pct: int) -> int:
+    """pct % of cents, rounded down to the cent (the fraction stays with the cause)."""
+    return cents * pct // 100
+
+
+def shares(cents: int, winners: int) -> list[int]:
+    """Equal shares, the odd cents one each to the earliest claims."""
+    base, odd = divmod(cents, winners)
+    return [base + 1 if i < odd else base for i in range(winners)]
+
+
+# ---- a night, drawn by Hypothesis -----------------------------------------------------------
+
+prize_rules = st.fixed_dictionaries(
+    {
+        "linea": st.one_of(
+            st.none(),
+            st.builds(lambda c: {"kind": "fixed", "cents": c}, st.integers(0, 3000)),
+            st.builds(lambda p: {"kind": "percent", "percent": p}, st.integers(1, 40)),
+        ),
+        "bingo": st.one_of(
+            st.builds(lambda c: {"kind": "fixed", "cents": c}, st.integers(0, 5000)),
+            st.builds(lambda p: {"kind": "percent", "percent": p}, st.integers(1, 60)),
+            st.builds(
+                lambda c, p, w, j, m: {
+                    "kind": "jackpot",
+                    "cents": c,
+                    "percent": p,
+                    "within": w,
+                    "jackpot": j,
+                    "mode": m,
+                },
+                st.integers(0, 1000),
+                st.integers(0, 60),
+                st.integers(50, 90),  # a full house of 18 tickets: ~60-85 calls
+                st.integers(0, 8000),
+                st.sampled_from(["instead", "on-top"]),
+            ),
+        ),
+    }
+)
+
+#: a sale: which blocks of cards (whole books), for the round being sold or the whole game
+sale = st.tuples(st.lists(st.integers(0, 17), min_size=1, max_size=4), st.booleans())
+
+round_plan = st.fixed_dictionaries(
+    {
+        "sales": st.lists(sale, max_size=4),
+        "void": st.one_of(st.none(), st.integers(0, 50)),  # a sale voided and sold again
+        "order": st.permutations(range(1, 91)),
+        "pay": st.booleans(),  # mark this round's payouts paid
+    }
+)
+
+game_plan = st.fixed_dictionaries(
+    {
+        "price": st.integers(1, 1000),
+        "book": st.sampled_from([1, 2, 3, 6]),
+        "prizes": prize_rules,
+        "rounds": st.lists(round_plan, min_size=2, max_size=3),
+    }
+)
+
+
+@dataclass
+class Books:
+    """What the test knows of the night: the sales it made and every payout it expects."""
+
+    sales: list[dict] = field(default_factory=list)  # accepted: round (None), counts_in, cents
+    expected: list[tuple[int, int, str, list[int]]] = field(default_factory=list)
+    pot: int = 0
+    taken: dict[int, int] = field(default_factory=dict)  # per game
+    #: per award: what of it is not a share of the takings (a fixed sum, the pot), per game
+    not_percent: dict[tuple[int, int, str], int] = field(default_factory=dict)
+    #: a jackpot paid instead of the prize, won: the award and the prize it replaced
+    instead: list[tuple[tuple[int, int, str], int]] = field(default_factory=list)
+
+
+def percent_part(rule: dict, takings: int) -> int:
+    return 0 if rule["kind"] == "fixed" else cut_down(takings, rule["percent"])
+
+
+def normal(rule: dict, takings: int) -> int:
+    return (0 if rule["kind"] == "percent" else rule["cents"]) + percent_part(rule, takings)
+
+
+def sell(hall: Caller, gid: int, plan: dict, books: Books, game: dict, rnd: int) -> None:
+    book = game["book"]
+    for blocks, whole_game in plan["sales"]:
+        per_deck = 18 // book
+        chosen = sorted({b % per_deck for b in blocks})
+        text = ", ".join(f"{b * book + 1}-{(b + 1) * book}" for b in chosen)
+        r = hall.post(
+            f"/api/games/{gid}/ledger/sales",
+            {"serials": text, "round": "all" if whole_game else rnd},
+        )
+        cards = {s for b in chosen for s in range(b * book + 1, (b + 1) * book + 1)}
+        sold_for = [
+            s
+            for s in books.sales
+            if s["game"] == gid and s["round"] in (None, rnd) and not s["void"]
+        ]
+        if whole_game:
+            sold_for = [s for s in books.sales if s["game"] == gid and not s["void"]]
+        clash = any(cards & s["cards"] for s in sold_for)
+        assert r.status_code == (409 if clash else 201), (text, r.get_json())
+        if r.status_code == 201:
+            books.sales.append(
+                {
+                    "id": r.get_json()["sale_id"],
+                    "game": gid,
+                    "round": None if whole_game else rnd,
+                    "counts_in": rnd,
+                    "cards": cards,
+                    "cents": len(chosen) * game["price"],
+                    "void": False,
+                }
+            )
+    mine = [s for s in books.sales if s["game"] == gid and s["counts_in"] == rnd and not s["void"]]
+    if plan["void"] is not None and mine:
+        wrong = mine[plan["void"] % len(mine)]
+        r = hall.post(f"/api/ledger/sales/{wrong['id']}/correct", {"reason": "wrong cards"})
+        assert r.status_code == 200, r.get_json()
+        wrong["void"] = True
+
+
+def play_round(hall: Caller, gid: int, plan: dict, books: Books, game: dict, rnd: int) -> None:
+    takings = sum(
+        s["cents"]
+        for s in books.sales
+        if s["game"] == gid and s["counts_in"] == rnd and not s["void"]
+    )
+    called: list[int] = []
+    for prize in ("linea", "bingo"):
+        order = iter(plan["order"][len(called) :])
+        while not any(holds(t, prize, set(called)) for t in TICKETS):
+            ball = next(order)
+            hall.call(gid, ball)
+            called.append(ball)
+        winners = [t for t in TICKETS if holds(t, prize, set(called))]  # on the same call
+        for t in winners:
+            r = hall.post(f"/api/games/{gid}/claims", {"serial": t, "prize": prize})
+            assert r.status_code == 201 and r.get_json()["valid"], r.get_json()
+        r = hall.post(f"/api/games/{gid}/award", {"prize": prize})
+        assert r.status_code == 200, r.get_json()
+        rule = game["prizes"][prize]
+        if rule is None:
+            continue
+        paid, from_pot = normal(rule, takings), 0
+        if rule["kind"] == "jackpot" and len(called) <= rule["within"] and books.pot > 0:
+            if rule["mode"] == "on-top":
+                paid, from_pot = paid + books.pot, books.pot
+            elif books.pot > paid:
+                paid, from_pot = books.pot, books.pot
+            if rule["mode"] == "instead":
+                books.instead.append(((gid, rnd, prize), normal(rule, takings)))
+        books.pot -= from_pot
+        fixed = 0 if rule["kind"] == "percent" else rule["cents"]
+        replaced = rule["kind"] == "jackpot" and rule["mode"] == "instead" and from_pot > 0
+        books.not_percent[(gid, rnd, prize)] = from_pot + (0 if replaced else fixed)
+        event(f"{prize}: {'one winner' if len(winners) == 1 else 'winners on the same call'}")
+        if from_pot:
+            event(f"jackpot won, {rule['mode']}")
+        books.expected.append((gid, rnd, prize, shares(paid, len(winners))))
+
+
+def play_night(hall: Caller, night: list[dict]) -> Books:
+    books = Books()
+    for game in night:
+        gid = hall.new_game(draw="manual")
+        r = hall.post(
+            f"/api/games/{gid}/ledger/price", {"cents": game["price"], "book": game["book"]}
+        )
+        assert r.status_code == 200, r.get_json()
+        rules = {p: r for p, r in game["prizes"].items() if r is not None}
+        r = hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": rules})
+        assert r.status_code == 200, r.get_json()
+        jackpot = game["prizes"]["bingo"]
+        books.pot += jackpot["jackpot"] if jackpot["kind"] == "jackpot" else 0
+        for rnd, plan in enumerate(game["rounds"], start=1):
+            if rnd > 1:
+                assert hall.post(f"/api/games/{gid}/rounds").status_code == 201
+            sell(hall, gid, plan, books, game, rnd)
+            play_round(hall, gid, plan, books, game, rnd)
+            if plan["pay"]:
+                for p in hall.get(f"/api/games/{gid}/ledger").get_json()["payouts"]:
+                    if p["round"] == rnd:
+                        assert (
+                            hall.post(f"/api/ledger/payouts/{p['payout_id']}/paid").status_code
+                            == 200
+                        )
+        assert hall.post(f"/api/games/{gid}/end").status_code == 200
+        books.taken[gid] = sum(
+            s["cents"] for s in books.sales if s["game"] == gid and not s["void"]
+        )
+    return books
+
+
+@pytest.mark.slow  # about 25 nights of up to 90 calls each through the API
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(game_plan, min_size=1, max_size=2))
+def test_random_nights_pay_what_the_rules_say_and_the_summary_adds_up(night):
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {
+                "TESTING": True,
+                "DATABASE": str(Path(folder) / "night.sqlite"),
+                "SECRET_KEY": "test-secret",
+                "CALLER_PIN": TEST_PIN,
+            },
+            instance_path=folder,
+        )
+        hall = Caller(app.test_client(), DECK)
+        books = play_night(hall, night)
+        check_night(hall, books)
+
+
+def check_night(hall: Caller, books: Books) -> None:
+    payouts = []
+    for gid in books.taken:
+        payouts += hall.get(f"/api/games/{gid}/ledger").get_json()["payouts"]
+    got = {}
+    for p in payouts:
+        got.setdefault((p["game_id"], p["round"], p["prize"]), []).append(p["cents"])
+    # every payout is what the rules say, share by share
+    assert got == {(g, r, p): s for g, r, p, s in books.expected}
+    # a game's percentage prizes never pay more than the game took: what the ledger paid, less
+    # the fixed sums and the pots in it
+    for gid, taken in books.taken.items():
+        shares_paid = [
+            sum(cents) - books.not_percent[key] for key, cents in got.items() if key[0] == gid
+        ]
+        assert all(s >= 0 for s in shares_paid) and sum(shares_paid) <= taken
+    # no card is sold twice for the same round
+    for gid in books.taken:
+        sales = [
+            s for s in hall.get(f"/api/games/{gid}/ledger").get_json()["sales"] if not s["void"]
+        ]
+        for rnd in {s["round"] for s in sales if s["round"]} | {1}:
+            cards = [
+                c
+                for s in sales
+                if s["round"] in (None, rnd)
+                for part in s["serials"].split(", ")
+                for c in range(int(part.split("-")[0]), int(part.split("-")[-1]) + 1)
+            ]
+            assert len(cards) == len(set(cards)), (gid, rnd, cards)
+    # a jackpot paid instead of the prize never pays less than the prize it replaces
+    assert all(sum(got[key]) >= prize for key, prize in books.instead)
+    # the summary's totals are the sums of its lines, to the cent
+    night = hall.get("/api/ledger/summary").get_json()
+    rows = list(
+        csv.DictReader(io.StringIO(hall.get("/caller/ledger/summary.csv").get_data(as_text=True)))
+    )
+    total = {
+        r["row"][len("total ") :]: int(r["cents"]) for r in rows if r["row"].startswith("total")
+    }
+    lines = [r for r in rows if r["row"] == "payout"]
+    assert total["taken"] == sum(int(r["cents"]) for r in rows if r["row"] == "round")
+    assert total["taken"] == night["taken"] == sum(books.taken.values())
+    assert total["awarded"] == sum(int(r["cents"]) for r in lines) == night["awarded"]
+    assert total["awarded"] == sum(sum(s) for *_k, s in books.expected)
+    assert total["paid"] == sum(int(r["cents"]) for r in lines if r["paid"] == "yes")
+    assert total["carried"] == books.pot == night["carried"]
+    assert total["left"] == total["taken"] - total["awarded"] - total["carried"] == night["left"]
+    assert sum(g["taken"] for g in night["games"]) == night["taken"]
+    assert sum(g["awarded"] for g in night["games"]) == night["awarded"]
