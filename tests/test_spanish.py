@@ -56,7 +56,7 @@ DATA_BLOCKS = {
 #: words spelt the same in English and Spanish (letters, and words of both languages)
 SHARED = {
     *"A B I N G O D R X J a e s g n x no No de en es total Total final normal diagonal".split(),
-    *"Diagonal manual hexadecimal error bingo dice sale".split(),  # "says", "comes out"
+    *"Diagonal manual hexadecimal error bingo dice sale complete".split(),  # es: verbs
     # Spanish words the English source quotes: "Full card (cartón lleno)", "(espacio franco)"
     *"lleno franco espacio linea puras impuras muerto canasta canastas Canastas".split(),
 }
@@ -105,7 +105,7 @@ def english_shown(texts: dict[str, str]) -> dict[str, list[str]]:
     """{where: [each English word in its context]}, for what shows any."""
     found = {}
     for where, text in texts.items():
-        clean = NOT_WORDS.sub(" ", text)
+        clean = PLACEHOLDER.sub(" ", NOT_WORDS.sub(" ", text))
         if hits := english_in(clean):
             found[where] = [
                 " ".join(m.group(0).split())
