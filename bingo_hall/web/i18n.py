@@ -15,10 +15,13 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from importlib.util import find_spec
 from pathlib import Path
-from urllib.parse import urlsplit
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, Flask, make_response, redirect, request
 from flask_babel import Babel, get_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 
 from .errors import RequestError
 from .instance import area_state
@@ -42,6 +45,27 @@ def select_locale() -> str:
     if house in LANGUAGES:
         return house
     return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def languages_asked(scope: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """What a request asks for, read from its ASGI scope as `select_locale` reads a Flask
+    request (for pages answered on the server's loop, with no request): the language it names
+    (`?lang=`, else the `lang` cookie; None unless one of LANGUAGES) and the browser's best
+    match of LANGUAGES (None: none)."""
+    headers = dict(scope.get("headers", ()))
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    named = (query.get("lang") or [""])[0]
+    if not named and (raw := headers.get(b"cookie")):
+        named = parse_cookie(raw.decode("latin-1")).get("lang", "")
+    accept = headers.get(b"accept-language", b"")[:256].decode("latin-1")
+    browser = parse_accept_header(accept, LanguageAccept).best_match(LANGUAGES)
+    return (named if named in LANGUAGES else None), browser
+
+
+def locale_of(scope: Mapping[str, Any], house: str | None) -> str:
+    """`select_locale` for an ASGI scope: the language named, the hall's, the browser's, English."""
+    named, browser = languages_asked(scope)
+    return named or (house if house in LANGUAGES else None) or browser or "en"
 
 
 def set_default_language(app: Flask, source: Callable[[], str | None]) -> None:

@@ -19,19 +19,15 @@ so the sixteen screens of a flood share one answer and never queue a thread ahea
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
-from urllib.parse import parse_qs
 
 from flask import Flask, request
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
 
-from .i18n import LANGUAGES
+from .i18n import languages_asked
 from .instance import area_state, hall
 
 #: pages kept at most (keys: the few paths, two languages, a handful of addresses)
@@ -46,7 +42,6 @@ SCREEN_HOSTS = 8
 SHARED = "shared_page"
 #: the header a shared page's answer carries to the server's loop (removed before sending)
 VERSION_HEADER = "X-Bingo-Hall-Shared"
-_LANG_COOKIE = re.compile(r"(?:^|;)\s*lang=([a-z]{2})\s*(?:;|$)")
 
 
 class ChangeCache:
@@ -158,19 +153,9 @@ class LoopPages:
         if scope.get("method") != "GET" or scope.get("path") not in self.paths:
             return None
         headers = dict(scope.get("headers", ()))
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        asked = query.get("lang", [None])[0]
-        cookie = _LANG_COOKIE.search(headers.get(b"cookie", b"").decode("latin-1"))
-        accept = headers.get(b"accept-language", b"")[:256].decode("latin-1")
-        browser = parse_accept_header(accept, LanguageAccept).best_match(LANGUAGES)
+        named, browser = languages_asked(scope)
         host = screen_host(headers.get(b"host", b"").decode("latin-1"), self.app)
-        return (
-            scope["path"],
-            asked if asked in LANGUAGES else None,
-            cookie.group(1) if cookie and cookie.group(1) in LANGUAGES else None,
-            browser,
-            host,
-        )
+        return (scope["path"], named, browser, host)
 
     def answer(self, key: tuple) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         found = self._kept.get(key)

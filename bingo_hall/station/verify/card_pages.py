@@ -44,13 +44,11 @@ from urllib.parse import parse_qs
 
 from flask import Flask, render_template
 from markupsafe import Markup
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header, parse_cookie
 
 from ...manifest import Deck, deck_from_dict
 from ...signing import signature_is_valid
 from ...web.db import get_db
-from ...web.i18n import LANGUAGES
+from ...web.i18n import LANGUAGES, locale_of
 from ...web.inputs import is_ascii_number
 from ...web.instance import area_state, hall
 from .. import games, hall_settings
@@ -250,31 +248,13 @@ class CardPages:
             card = deck.card(int(serial))
         except Exception:  # a serial the deck does not have: Flask's 404 page
             return None
-        lang = _language(scope, asked, now.house_lang)
+        lang = locale_of(scope, now.house_lang)
         full = path + "?" + query
         page = self._compose(deck, card, lang, now, path, full, draw=False)
         if page is None:
             return None
         self.loop_answers += 1
         return page.encode("utf-8")
-
-
-def _language(scope: dict[str, Any], asked: dict[str, list[str]], house: str | None) -> str:
-    """web/i18n.py's `select_locale`, read from the request's own parts: `?lang=`, then the
-    `lang` cookie, then the hall's language, then the browser's."""
-    lang = (asked.get("lang") or [""])[0]
-    headers = dict(scope.get("headers", ()))
-    if lang not in LANGUAGES:
-        lang = ""
-        raw = headers.get(b"cookie")
-        if raw:  # read as Flask reads it (werkzeug's parser)
-            lang = parse_cookie(raw.decode("latin-1")).get("lang", "")
-    if lang in LANGUAGES:
-        return lang
-    if house in LANGUAGES:
-        return house
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    return parse_accept_header(accept, LanguageAccept).best_match(LANGUAGES) or "en"
 
 
 def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
