@@ -122,18 +122,18 @@ WORDS: dict[str, dict[str, str]] = {
         "no_prizes": "sin premios pagados",
         "card": "cartón",
         "at_call": "tras %(n)s bolas",
-        "jackpot": "bote",
+        "jackpot": "pozo",
         "unpaid": "sin pagar",
         "totals": "Totales",
         "awarded": "Premios otorgados",
         "paid": "Pagados",
-        "carried": "Bote que pasa a la próxima noche",
-        "brought": "Bote traído de noches anteriores",
+        "carried": "Pozo que pasa a la próxima noche",
+        "brought": "Pozo traído de noches anteriores",
         "left": "Queda para la causa",
         "corrections": "Ventas corregidas (ver el registro de correcciones)",
-        "audit": "Auditoría de los sorteos: compromiso y semilla de cada ronda",
-        "commitment": "compromiso",
-        "seed": "semilla",
+        "audit": "Auditoría de los sorteos: orden sellado y clave del sorteo de cada ronda",
+        "commitment": "orden sellado",
+        "seed": "clave del sorteo",
         "not_revealed": "sin revelar (la ronda sigue)",
         "linea": "Línea",
         "bingo": "Bingo",
@@ -260,24 +260,61 @@ CSV_FIELDS = (
     "detail",
 )
 
+#: The CSV's headers and its words in Spanish (`--lang es`); English keeps the field names.
+CSV_ES = {
+    "game": "partida",
+    "round": "ronda",
+    "row": "tipo",
+    "prize": "premio",
+    "serial": "cartón",
+    "player": "jugador",
+    "at_call": "bola",
+    "cards": "cartones",
+    "cents": "centésimos",
+    "amount": "importe",
+    "jackpot": "pozo",
+    "paid": "pagado",
+    "detail": "detalle",
+    "payout": "pago",
+    "yes": "sí",
+    "no": "no",
+    "commitment": "orden sellado",
+    "seed": "clave del sorteo",
+    "total taken": "total recaudado",
+    "total awarded": "total otorgado",
+    "total paid": "total pagado",
+    "total brought": "total traído de noches anteriores",
+    "total carried": "total que pasa a la próxima noche",
+    "total left": "total para la causa",
+}
+
 
 def summary_csv(night: Night, lang: str = "en") -> str:
     """One row per round, one per payout, then the totals; amounts in cents and formatted.
-    Every text cell a spreadsheet would run as a formula is neutralised (`spreadsheet_safe`)."""
+    Every text cell a spreadsheet would run as a formula is neutralised (`spreadsheet_safe`).
+    In Spanish the headers and the words are Spanish too (CSV_ES), and prizes have their names."""
     m = amounts(night, lang)
+    es = lang == "es"
+
+    def t(word: str) -> str:
+        return CSV_ES[word] if es else word
+
+    def prize(key: str) -> str:
+        return words(lang).get(key, key) if es else key
+
     rows: list[dict[str, object]] = []
     for g in night.games:
         for r in g.rounds:
-            seed = f"; seed {r.seed}" if r.seed else ""
+            seed = f"; {t('seed')} {r.seed}" if r.seed else ""
             rows.append(
                 {
                     "game": g.game_id,
                     "round": r.round,
-                    "row": "round",
+                    "row": t("round"),
                     "cards": r.cards,
                     "cents": r.taken,
                     "amount": m(r.taken),
-                    "detail": f"{g.deck}; commitment {r.commitment}{seed}",
+                    "detail": f"{g.deck}; {t('commitment')} {r.commitment}{seed}",
                 }
             )
             for p in r.payouts:
@@ -285,15 +322,15 @@ def summary_csv(night: Night, lang: str = "en") -> str:
                     {
                         "game": g.game_id,
                         "round": r.round,
-                        "row": "payout",
-                        "prize": p.prize,
+                        "row": t("payout"),
+                        "prize": prize(p.prize),
                         "serial": p.serial,
                         "player": p.player or "",
                         "at_call": p.at_call,
                         "cents": p.cents,
                         "amount": m(p.cents),
-                        "jackpot": "yes" if p.jackpot else "",
-                        "paid": "yes" if p.paid else "no",
+                        "jackpot": t("yes") if p.jackpot else "",
+                        "paid": t("yes") if p.paid else t("no"),
                     }
                 )
     for key, cents in (
@@ -304,9 +341,9 @@ def summary_csv(night: Night, lang: str = "en") -> str:
         ("carried", night.carried),
         ("left", night.left),
     ):
-        rows.append({"row": f"total {key}", "cents": cents, "amount": m(cents)})
+        rows.append({"row": t(f"total {key}"), "cents": cents, "amount": m(cents)})
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\r\n")
-    writer.writeheader()
-    writer.writerows({k: spreadsheet_safe(v) for k, v in row.items()} for row in rows)
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([t(field) for field in CSV_FIELDS])
+    writer.writerows([spreadsheet_safe(row.get(field, "")) for field in CSV_FIELDS] for row in rows)
     return out.getvalue()

@@ -127,7 +127,7 @@ def _too_many_cards(free_centre: bool) -> str:
     [
         (
             True,
-            "El límite viene del centro FREE: la columna N tiene entonces solo 4 números",
+            "El límite viene del centro LIBRE: la columna N tiene entonces solo 4 números",
             "The limit comes from the FREE centre: the N column then holds only 4 numbers",
         ),
         (
@@ -178,7 +178,7 @@ def test_a_deck_whose_centre_disagrees_says_so_in_spanish(client, caller):
     data["free_centre"] = True  # the cards have a number in the centre
     r = _load_deck_in_spanish(client, caller, data)
     assert r.status_code == 400
-    assert r.get_json()["error"] == "cartón 1: según el mazo, el centro es FREE"
+    assert r.get_json()["error"] == "cartón 1: según el mazo, el centro es LIBRE"
 
 
 def test_a_deck_of_an_unknown_game_lists_the_games_with_a_spanish_or(client, caller):

@@ -24,10 +24,14 @@ from .deck_pdf import PAPERS, check_base_url, printed_name, render_deck_pdf, tem
 from .kit import render_kit_pdf
 from .selection import parse_serials
 from .templates import load_template
+from .words import cli_line
 
-#: the printed language, as the line after a print names it (the cards' words: "Cartón Nº"...)
-LANGUAGES = {"es": "Spanish", "en": "English"}
 _PROGRESS_FROM = 200  # cards; smaller prints finish before a bar would be readable
+
+
+def _what(deck: Deck[Any], lang: str) -> str:
+    """What the deck holds, in the print's language: cards, or 90-ball tickets."""
+    return cli_line(lang, deck.variant.ticket_word[1])  # CLI_LINES has "cards" and "tickets"
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -75,11 +79,19 @@ def _print_deck(
     template_for(deck, template)  # fail on a bad template before any slow work
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
     if (shown := printed_name(deck, template, paper)) != deck.name:
+        what = _what(deck, lang)
+        fits = len(shown) - 1
         click.echo(
-            f"bingo-hall: warning: the deck name {deck.name!r} is too long for the "
-            f"{deck.variant.ticket_word[1]} of template {template}, which show {shown!r}; a name "
-            f"of about {len(shown) - 1} characters prints whole (a one-card template has more "
-            "room)",
+            "bingo-hall: "
+            + cli_line(
+                lang,
+                "long_name",
+                name=deck.name,
+                what=what,
+                template=template,
+                shown=shown,
+                fits=fits,
+            ),
             err=True,
         )
     if base_url is None:
@@ -88,9 +100,11 @@ def _print_deck(
             click.echo(f"bingo-hall: warning: {warning}", err=True)
     base_url = check_base_url(base_url)
     count = len(chosen) if chosen is not None else len(deck.cards)
-    what = deck.variant.ticket_word[1]
+    what = _what(deck, lang)
     if count >= _PROGRESS_FROM and sys.stderr.isatty():
-        with click.progressbar(length=count, label=f"Printing {what}", file=sys.stderr) as bar:
+        with click.progressbar(
+            length=count, label=cli_line(lang, "printing", what=what), file=sys.stderr
+        ) as bar:
             pdf = render_deck_pdf(
                 deck,
                 template=template,
@@ -106,9 +120,19 @@ def _print_deck(
         )
     _write(output, pdf)
     click.echo(
-        f"wrote {output}: {count} {what} of deck {deck.name!r} ({deck.deck_id}), "
-        f"template {template}, {paper}, printed in {LANGUAGES[lang]} (--lang), QR codes to "
-        f"{base_url} (--base-url)"
+        cli_line(
+            lang,
+            "wrote_print",
+            path=output,
+            count=count,
+            what=what,
+            name=deck.name,
+            id=deck.deck_id,
+            template=template,
+            paper=paper,
+            language=cli_line(lang, "language"),
+            url=base_url,
+        )
     )
     return base_url
 
@@ -189,7 +213,7 @@ def generate(
         parse_serials(serials, variant_for(int(game)).tickets_for(n))
     deck = make_deck(game, n, seed, free_centre, name)
     save_deck(deck, deck_file)
-    click.echo(f"wrote {deck_file}: keep it, the station needs it to verify these cards")
+    click.echo(cli_line(lang, "wrote_deck", path=deck_file))
     used = _print_deck(deck, pdf_path, template, paper, lang, base_url, serials)
     printed.remember(deck_file, used)
 
@@ -202,7 +226,5 @@ def generate(
 def kit(output, lang, paper, game) -> None:
     """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""
     _write(Path(output), render_kit_pdf(lang=lang, paper=paper, game=int(game)))
-    tokens = "fichas" if lang == "es" else "tokens"
-    click.echo(
-        f"wrote {output}: Tabla Confrontadora, {game} {tokens} and the rules ({lang}, {paper})"
-    )
+    language = cli_line(lang, "language")
+    click.echo(cli_line(lang, "wrote_kit", path=output, game=game, language=language, paper=paper))

@@ -54,6 +54,48 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+#: The lines `print`, `generate` and `kit` write, in the language of their --lang (a host who
+#: prints Spanish cards reads Spanish lines). %-style, as the catalogs are.
+CLI_LINES: dict[str, dict[str, str]] = {
+    "es": {
+        "language": "español",
+        "cards": "cartones",
+        "tickets": "cartones de 90 bolas",
+        "wrote_deck": "escrito %(path)s: guárdelo, la estación lo necesita para verificar estos "
+        "cartones",
+        "wrote_print": "escrito %(path)s: %(count)s %(what)s del mazo %(name)r (%(id)s), "
+        "plantilla %(template)s, %(paper)s, impresos en %(language)s (--lang), códigos QR a "
+        "%(url)s (--base-url)",
+        "wrote_kit": "escrito %(path)s: Tabla Confrontadora, %(game)s fichas y las reglas "
+        "(%(language)s, %(paper)s)",
+        "long_name": "aviso: el nombre del mazo %(name)r es demasiado largo para los %(what)s "
+        "de la plantilla %(template)s, que muestran %(shown)r; un nombre de unos %(fits)s "
+        "caracteres se imprime entero (una plantilla de un cartón por página tiene más sitio)",
+        "printing": "Imprimiendo %(what)s",
+    },
+    "en": {
+        "language": "English",
+        "cards": "cards",
+        "tickets": "tickets",
+        "wrote_deck": "wrote %(path)s: keep it, the station needs it to verify these cards",
+        "wrote_print": "wrote %(path)s: %(count)s %(what)s of deck %(name)r (%(id)s), template "
+        "%(template)s, %(paper)s, printed in %(language)s (--lang), QR codes to %(url)s "
+        "(--base-url)",
+        "wrote_kit": "wrote %(path)s: Tabla Confrontadora, %(game)s tokens and the rules "
+        "(%(language)s, %(paper)s)",
+        "long_name": "warning: the deck name %(name)r is too long for the %(what)s of template "
+        "%(template)s, which show %(shown)r; a name of about %(fits)s characters prints whole "
+        "(a one-card template has more room)",
+        "printing": "Printing %(what)s",
+    },
+}
+
+
+def cli_line(lang: str, key: str, **values: object) -> str:
+    """One line of the printing CLI in `lang`."""
+    return CLI_LINES[lang][key] % values
+
+
 def words(lang: str) -> dict[str, str]:
     if lang not in WORDS:
         raise KitError("unknown language %(lang)r; use es or en", lang=lang)

@@ -58,7 +58,7 @@ def test_the_hall_screen_shows_a_checked_claim_and_keeps_the_final_board(client,
     hall.post(f"/api/games/{gid}/claims", {"serial": 36, "player": "Ana"})
     expect(shown).to_be_visible()
     expect(sala.locator("#claim-show .show-head")).to_have_text(
-        f"Ana · Cartón 36 · No es bingo: falta el {r2[4]} (Hilera 2)"
+        f"Ana · Cartón 36 · No es bingo: falta el {r2[4]} (Fila 2)"
     )
     _shot(sala, "display-false-claim-es.png", full=False)
     sala.close()

@@ -20,11 +20,11 @@ def test_a_screen_that_reconnects_while_a_card_is_up_shows_it_in_its_language(
     expect(page.locator("#station")).to_have_attribute("data-live", "yes")
     shown = page.locator("#claim-show")
     assert hall.post(f"/api/games/{gid}/check/36").status_code == 200
-    head = f"Cartón 36 · Todavía no hay bingo: falta el {r2[4]} (Hilera 2)"
+    head = f"Cartón 36 · Todavía no hay bingo: falta el {r2[4]} (Fila 2)"
     expect(shown.locator(".show-head")).to_have_text(head)
     expect(shown.locator("table.vcard td.sq")).to_have_count(25)
     expect(shown.locator("td.sq.covered")).to_have_count(4)
-    expect(shown.locator('td.tot[title="Hilera 2"]')).to_have_text(str(sum(r2)))
+    expect(shown.locator('td.tot[title="Fila 2"]')).to_have_text(str(sum(r2)))
     page.reload()  # the stream does not replay the verdict: the screen asks what is up
     expect(page.locator("#station")).to_have_attribute("data-live", "yes")
     expect(shown.locator(".show-head")).to_have_text(head)

@@ -46,7 +46,7 @@ def test_the_winning_tickets_page_says_you_won_the_line(client, live_server, pho
     other = marked_card(phone, live_server.url + card_path(strips.secret, strips.deck_id, 2))
     assert 'class="won"' not in other
     es = marked_card(phone, url + "?lang=es")
-    assert "Ganaste el premio: Línea" in es
+    assert "Ganó el premio: Línea" in es
 
 
 @pytest.mark.browser

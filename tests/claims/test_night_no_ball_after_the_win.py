@@ -97,7 +97,7 @@ def test_the_winning_call_cannot_be_undone_once_the_round_is_awarded(client):
     assert refused.get_json()["error"] == (
         f"call {len(row)} cannot be undone: a prize of round 1 was awarded on it; the award stands"
     )
-    assert "no se puede anular" in _undo(hall, gid, "es").get_json()["error"]
+    assert "no se puede deshacer" in _undo(hall, gid, "es").get_json()["error"]
     assert hall.get(f"/api/games/{gid}").get_json()["count"] == len(row)  # the final board
     assert hall.post(f"/api/games/{gid}/rounds").status_code == 201
     hall.call(gid, row[0])

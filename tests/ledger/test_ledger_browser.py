@@ -240,11 +240,11 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         f"Línea: 20,13{EUR} · cartón 1 (=HYPERLINK(1)) · tras {linea_calls} bolas",  # 1st claim
         f"Línea: 20,12{EUR} · cartón {b} (Luis) · tras {linea_calls} bolas · sin pagar",
         "Bingo: 10,00" + EUR + " · cartón 1",
-        "Bingo: 80,00" + EUR + " · cartón 2 (Marta) · tras 15 bolas · bote",
+        "Bingo: 80,00" + EUR + " · cartón 2 (Marta) · tras 15 bolas · pozo",
         "Recaudado: 165,00" + EUR,
         "Premios otorgados: 135,25" + EUR,
         "Pagados: 20,13" + EUR,
-        "Bote que pasa a la próxima noche: 0,00" + EUR,
+        "Pozo que pasa a la próxima noche: 0,00" + EUR,
         "Queda para la causa: 29,75" + EUR,
     ):
         assert expected.replace("\xa0", " ") in text, (expected, text)
@@ -253,14 +253,14 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         for rnd in rec["rounds"]:
             assert rnd["commitment"] in text and rnd["seed"] and rnd["seed"] in text
 
-    rows = list(csv.DictReader(io.StringIO(csv_text)))
-    players = [r["player"] for r in rows if r["row"] == "payout"]
+    rows = list(csv.DictReader(io.StringIO(csv_text)))  # asked with ?lang=es: Spanish words
+    players = [r["jugador"] for r in rows if r["tipo"] == "pago"]
     assert players[0] == "'=HYPERLINK(1)" and "Luis" in players
-    assert {r["row"]: int(r["cents"]) for r in rows if r["row"].startswith("total")} == {
-        "total taken": 16500,
-        "total awarded": 13525,
-        "total paid": 2013,
-        "total brought": 0,
-        "total carried": 0,
-        "total left": 2975,
+    assert {r["tipo"]: int(r["centésimos"]) for r in rows if r["tipo"].startswith("total")} == {
+        "total recaudado": 16500,
+        "total otorgado": 13525,
+        "total pagado": 2013,
+        "total traído de noches anteriores": 0,
+        "total que pasa a la próxima noche": 0,
+        "total para la causa": 2975,
     }

@@ -64,7 +64,7 @@ def test_a_ninety_ball_game_lights_the_nine_by_ten_board_on_both_screens(
     lacks = ", ".join(str(n) for n in missing[nearest])
     shown = screen.locator("#claim-show")
     expect(shown.locator(".show-head")).to_have_text(
-        f"Cartón 3 · Todavía no: Línea · faltan {lacks} (Línea L{nearest + 1})", timeout=SLOW
+        f"Cartón 3 · Todavía no: Línea · faltan {lacks} (Fila L{nearest + 1})", timeout=SLOW
     )
     expect(shown.locator("tr")).to_have_count(3)
     expect(shown.locator("td.sq.blank")).to_have_count(12)  # 27 squares, 15 numbers
@@ -77,7 +77,7 @@ def test_a_ninety_ball_game_lights_the_nine_by_ten_board_on_both_screens(
     page.click("#claim-check")
     expect(page.locator("#claim-serial")).to_have_value("3")
     expect(page.locator('#claim-result tr[data-row="L1"]')).to_have_class("complete")
-    expect(shown.locator(".show-head")).to_have_text("¡Línea! Cartón 3 · Línea L1", timeout=SLOW)
+    expect(shown.locator(".show-head")).to_have_text("¡Línea! Cartón 3 · Fila L1", timeout=SLOW)
     expect(shown.locator("tr.complete td.sq.wins")).to_have_count(5)
     if SHOTS:  # a folder: save the screenshot there to look at
         screen.screenshot(path=os.path.join(SHOTS, "station-90-claim.png"))

@@ -200,6 +200,18 @@ function claimsPage(root) {
   if (s) {
     syncRules(s); syncPlayers(s); syncPlayerList(s); syncClaims(s);
   }
+  // "Next round" starts a round with no claims: the list and the shown card empty at once (the
+  // new round's scores come with its first claim or award). A public input, set before the
+  // first ball, is a "round" event of the same round and changes nothing here.
+  let round = Station.state ? Station.state.round : null;
+  Station.listen("round", (data) => {
+    if (data.round === round) return;
+    round = data.round;
+    $("claim-result").innerHTML = "";
+    verdictLook(null);
+    const now = lastScores();
+    if (now) syncClaims({ ...now, claims: [], awarded: null });
+  });
   // A call or undo changes what a shown card looks like: refresh it.
   for (const kind of ["call", "undo"]) {
     Station.listen(kind, () => {

@@ -101,8 +101,10 @@ function setupSizes() {
 }
 function countCards() {
   const who = setupForm.dataset.me, sizes = setupSizes();
-  const want = who ? sizes[seating.indexOf(who)] : "?";
-  $("cl-count").textContent = `· ${fill(T.chosen, {n: chosenCards.length, m: want})}`;
+  // until the player says who they are, their hand size is unknown: count the cards alone
+  const text = who ? fill(T.chosen, {n: chosenCards.length, m: sizes[seating.indexOf(who)]})
+                   : fill(T.picked, {n: chosenCards.length});
+  $("cl-count").textContent = `· ${text}`;
 }
 setupForm.addEventListener("submit", (ev) => {
   ev.preventDefault();

@@ -1,0 +1,469 @@
+"""Spanish as a Spanish-speaking host reads it (issue 40 item 7, docs/glossary.md): no English
+word on a Spanish page, PDF or CLI line the kit renders, and the glossary's words the only ones
+for its things.
+
+What counts as English is worked out from the kit itself: every word of its English source (the
+msgids of every catalog, the English words of the printed kit and the CLI's English lines), less
+the few written the same in both languages (SHARED) and the names that stay as they are (NAMES).
+A Spanish page that shows any other of those words shows English."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from babel.messages.pofile import read_po
+from testkit import Caller, page_login
+
+from bingo_hall.cards import LINE_CELLS
+from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.printing import words as printing_words
+from bingo_hall.printing.deck_pdf import render_deck_pdf
+from bingo_hall.printing.kit import render_kit_pdf
+from bingo_hall.signing import card_path
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGS = sorted(
+    p for p in ROOT.glob("*/**/translations/es/LC_MESSAGES/messages.po") if ".venv" not in p.parts
+)
+#: the hall's catalogs (the station, the claims, the ledger, the web core): the glossary's things
+HALL_CATALOGS = [p for p in CATALOGS if p.parts[len(ROOT.parts)] == "bingo_hall"]
+
+#: names that stay as they are in both languages (docs/glossary.md), and codes a program reads
+NAMES = {
+    *"Tabla Confrontadora Maestro Bingo BINGO Normal Puntos Central Doble Sociedad Burako".split(),
+    *"Qwinto Clue Tambola Housie Rummy QR PIN CSV PDF SHA JSON URL USB UTF ISO GET EUR".split(),
+    *"GBP MB Berndt JavaScript".split(),
+    "English",  # a language offered by its own name, beside "Español"
+}
+#: the JSON blocks that are data for the scripts (the snapshot, a card's state), not words shown
+DATA_BLOCKS = {
+    "snapshot",
+    "card-state",
+    "game-state",
+    "burako-data",
+    "rummy-data",
+    "table-data",
+    "tile-pad-data",
+}
+#: words spelt the same in English and Spanish (letters, and words of both languages)
+SHARED = {
+    *"A B I N G O D R X J a e s g n x no No de en es total Total final normal diagonal".split(),
+    *"Diagonal manual hexadecimal error bingo dice sale complete".split(),  # es: verbs
+    # Spanish words the English source quotes: "Full card (cartón lleno)", "(espacio franco)"
+    *"lleno franco espacio linea puras impuras muerto canasta canastas Canastas".split(),
+}
+PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sdr]|\{[a-z_]+\}|<[^>]+>")
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[A-Za-zÀ-ÿ]+", PLACEHOLDER.sub(" ", text))
+
+
+def _messages(path: Path):
+    with path.open("rb") as f:
+        for m in read_po(f):
+            if m.id:
+                ids = m.id if isinstance(m.id, tuple) else (m.id,)
+                strs = m.string if isinstance(m.string, tuple) else (m.string,)
+                yield ids, strs
+
+
+def english_words() -> set[str]:
+    found: set[str] = set()
+    for path in CATALOGS:
+        for ids, _ in _messages(path):
+            for msgid in ids:
+                found.update(_words(msgid))
+    for text in [*printing_words.WORDS["en"].values(), *printing_words.CLI_LINES["en"].values()]:
+        found.update(_words(text))
+    return {w for w in found if w.isascii()} - NAMES - SHARED
+
+
+ENGLISH = english_words()
+
+
+#: what is not words: addresses, file names, --options, ids and hex (deck ids, the sealed order)
+NOT_WORDS = re.compile(
+    r"\S*(?:://|/|\\)\S*|\S+\.(?:pdf|json|csv|sqlite)\b|--[a-z-]+|\bbingo-hall\b|\bBingo Hall\b"
+    r"|\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}\b"
+)
+
+
+def english_in(text: str) -> list[str]:
+    return sorted({w for w in _words(NOT_WORDS.sub(" ", text)) if w in ENGLISH})
+
+
+def english_shown(texts: dict[str, str]) -> dict[str, list[str]]:
+    """{where: [each English word in its context]}, for what shows any."""
+    found = {}
+    for where, text in texts.items():
+        clean = PLACEHOLDER.sub(" ", NOT_WORDS.sub(" ", text))
+        if hits := english_in(clean):
+            found[where] = [
+                " ".join(m.group(0).split())
+                for w in hits
+                for m in [re.search(rf".{{0,40}}\b{w}\b.{{0,40}}", clean, re.S)]
+                if m
+            ]
+    return found
+
+
+class _Text(HTMLParser):
+    """What a page shows or says: its text, the titles, labels, placeholders and alt texts, and
+    the strings its scripts show (the JSON blocks of type application/json)."""
+
+    SHOWN = ("title", "aria-label", "placeholder", "alt", "data-confirm")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.skip = 0
+        self.json = False
+
+    def handle_starttag(self, tag, attrs) -> None:
+        a = dict(attrs)
+        if tag in ("script", "style"):
+            self.skip += 1
+            self.json = (
+                tag == "script"
+                and a.get("type") == "application/json"
+                and a.get("id") not in DATA_BLOCKS
+            )
+        self.parts += [a[k] or "" for k in self.SHOWN if k in a]
+        if tag == "input" and a.get("type") in ("submit", "button"):
+            self.parts.append(a.get("value") or "")
+
+    def handle_endtag(self, tag) -> None:
+        if tag in ("script", "style"):
+            self.skip -= 1
+            self.json = False
+
+    def handle_data(self, data) -> None:
+        if self.json:
+            self.parts += _strings(json.loads(data))
+        elif not self.skip:
+            self.parts.append(data)
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def page_text(body: str) -> str:
+    parser = _Text()
+    parser.feed(body)
+    return html.unescape(" ".join(parser.parts))
+
+
+def pdf_text(data: bytes) -> str:
+    pdf = pdfium.PdfDocument(data)
+    return " ".join(page.get_textpage().get_text_range() for page in pdf)
+
+
+def _line(deck, serial: int, line: str) -> list[int]:
+    card = deck.card(serial)
+    return [n for r, c in LINE_CELLS[line] if (n := card.columns[c][r]) is not None]
+
+
+# ---- the detector itself --------------------------------------------------------------------
+
+
+def test_the_english_words_are_the_kits_own_english():
+    assert {"wrote", "FREE", "player", "removes", "markers", "claim", "cards"} <= ENGLISH
+    assert not {"Maestro", "Tabla", "BINGO", "de", "no"} & ENGLISH
+    assert english_in("escrito party.pdf: 4 cartones · LIBRE") == []
+    assert english_in("wrote party.pdf: 4 cartones · FREE") == ["FREE", "wrote"]
+
+
+# ---- pages ----------------------------------------------------------------------------------
+
+
+def _hall_pages(client) -> dict[str, str]:
+    """Every page of the hall a Spanish-speaking host and players see, in Spanish: the station
+    with a 75-ball Normal game (a false and a valid claim), a Bingo de Puntos game with players,
+    a 90-ball game with a claim, the ledger with sales, the phones' pages and the errors."""
+    deck = new_deck(12, seed="spanish pages", name="Fiesta", free_centre=True)
+    strips = new_strip_deck(1, seed="spanish strips", name="Tiras")
+    hall = Caller(client, deck)
+    hall.load_deck(strips)
+    shown: dict[str, str] = {}
+
+    def get(path: str, status: int = 200) -> None:
+        sep = "&" if "?" in path else "?"
+        r = client.get(f"{path}{sep}lang=es", follow_redirects=True)
+        assert r.status_code == status, (path, r.status_code)
+        shown[path] = page_text(r.get_data(as_text=True))
+
+    get("/")
+    get("/caller/login")
+    page_login(client)
+    get("/caller/new")
+    normal = hall.new_game(draw="manual")
+    ok = hall.post(f"/api/games/{normal}/ledger/price", {"amount": "2"})
+    assert ok.status_code == 200, ok.get_json()
+    assert hall.post(f"/api/games/{normal}/ledger/sales", {"serials": "1-12"}).status_code == 201
+    hall.call(normal, *_line(deck, 3, "B"))
+    assert hall.post(f"/api/games/{normal}/claims", {"serial": 5, "line": "R1"}).status_code == 201
+    assert hall.post(f"/api/games/{normal}/claims", {"serial": 3}).status_code == 201
+    get(f"/caller/games/{normal}")
+    get("/display")
+    get(f"/display/{normal}")
+    get("/join")
+    get("/join/card?n=3")
+    get("/join/card?n=abc", 400)
+    get(card_path(deck.secret, deck.deck_id, 3))
+    get(card_path(deck.secret, deck.deck_id, 5))
+    get(card_path(deck.secret, deck.deck_id, 5)[:-4] + "AAAA", 404)
+    get("/caller/ledger")
+    points = hall.new_game(mode="points", draw="manual")
+    for name in ("Ana", "Beto"):
+        payload = {"name": name, "maestro": name == "Ana"}
+        assert hall.post(f"/api/games/{points}/players", payload).status_code == 201
+    get(f"/caller/games/{points}")
+    get(f"/display/{points}")
+    tambola = hall.post(
+        "/api/games", {"deck_id": strips.deck_id, "mode": "linea-bingo", "draw": "manual"}
+    )
+    assert tambola.status_code == 201, tambola.get_json()
+    gid = tambola.get_json()["game_id"]
+    ticket = strips.cards[0]
+    hall.call(gid, *[n for n in ticket.rows[0] if n is not None])
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": ticket.serial}).status_code == 201
+    get(f"/caller/games/{gid}")
+    get(f"/display/{gid}")
+    get(card_path(strips.secret, strips.deck_id, ticket.serial))
+    get("/no-such-page", 404)
+    return shown
+
+
+def test_no_english_word_on_any_spanish_page_of_the_hall(client):
+    pages = _hall_pages(client)
+    assert english_shown(pages) == {}
+    # the words the issue found are gone, and their Spanish is there
+    new_game = pages["/caller/new"]
+    assert "LIBRE" in new_game and "FREE" not in new_game
+
+
+def test_the_companions_pages_are_spanish_too(client):
+    tables = {
+        "clue": {"players": ["Ana", "Beto", "Caro"]},
+        "qwinto": {"players": ["Ana", "Beto"]},
+        "domino": {"players": ["Ana", "Beto"]},
+    }
+    shown = {"/t/": page_text(client.get("/t/?lang=es").get_data(as_text=True))}
+    for game, body in tables.items():
+        r = client.post(f"/t/new/{game}", json=body)
+        assert r.status_code == 201, r.get_json()
+        path = f"/t/{r.get_json()['code']}"
+        page = client.get(f"{path}?lang=es")
+        assert page.status_code == 200
+        shown[path] = page_text(page.get_data(as_text=True))
+    assert english_shown(shown) == {}
+
+
+def test_the_claims_count_says_no_question_mark_before_the_player_is_chosen():
+    """Clue's "Tus naipes · 0 de ?": until the player says who they are the count is alone."""
+    script = (ROOT / "companions/web/clue/static/clue.js").read_text(encoding="utf-8")
+    assert '"?"' not in script and "T.picked" in script
+    template = (ROOT / "companions/web/clue/templates/companions/clue.html").read_text("utf-8")
+    assert '"picked": _("%(n)s chosen"' in template
+
+
+# ---- PDFs and the CLI -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [75, 90])
+def test_no_english_word_in_the_spanish_pdfs(game):
+    if game == 75:
+        deck = new_deck(4, seed="spanish pdf", name="Fiesta", free_centre=True)
+    else:
+        deck = new_strip_deck(1, seed="spanish pdf", name="Fiesta")
+    cards = pdf_text(render_deck_pdf(deck, lang="es", base_url="http://192.168.1.9:5000"))
+    kit = pdf_text(render_kit_pdf(lang="es", game=game))
+    assert english_in(cards) == [] and english_in(kit) == []
+    assert ("LIBRE" in cards) == (game == 75)
+    for word in ("cantor", "Grita", "número de serie"):
+        assert word not in kit
+
+
+def test_no_english_word_in_the_cli_lines_with_lang_es(tmp_path, kit_cli):
+    url = "http://192.168.1.9:5000"
+    long = "Fiesta de la Asociación de Vecinos del Barrio de San Blas 2026"
+    runs = [
+        ["generate", "-n", "4", "--name", long, "--lang", "es", "-o", str(tmp_path / "a.pdf")],
+        ["print", str(tmp_path / "a.deck.json"), "--lang", "es", "-o", str(tmp_path / "b.pdf")],
+        ["kit", "--lang", "es", "-o", str(tmp_path / "kit.pdf")],
+        ["kit", "--lang", "es", "--game", "90", "-o", str(tmp_path / "kit90.pdf")],
+    ]
+    said = []
+    for argv in runs:
+        code, out, err = kit_cli([*argv, *(["--base-url", url] if argv[0] != "kit" else [])])
+        assert code == 0, err
+        said += [out, err]
+    text = " ".join(said)
+    assert english_in(text) == [], text
+    assert "75 fichas y las reglas" in text and "90 fichas y las reglas" in text
+    assert "demasiado largo" in text  # the warning about the long name, in Spanish too
+
+
+def test_the_ledger_csv_and_summary_are_spanish_with_lang_es(client, tmp_path, kit_cli):
+    deck = new_deck(10, seed="spanish ledger", name="Fiesta")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual")
+    assert hall.post(f"/api/games/{gid}/ledger/price", {"amount": "2"}).status_code == 200
+    assert hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10"}).status_code == 201
+    prizes = {"prizes": {"bingo": {"kind": "percent", "percent": "50"}}}
+    assert hall.post(f"/api/games/{gid}/ledger/prizes", prizes).status_code == 200
+    hall.call(gid, *_line(deck, 2, "B"))
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 2}).status_code == 201
+    assert hall.post(f"/api/games/{gid}/award").status_code == 200
+    page_login(client)
+    got = client.get("/caller/ledger/summary.csv?lang=es").get_data(as_text=True)
+    assert english_in(got) == [], got
+    rows = list(csv.DictReader(io.StringIO(got)))
+    assert list(rows[0]) == [
+        *("partida ronda tipo premio cartón jugador bola cartones centésimos importe".split()),
+        *("pozo pagado detalle".split()),
+    ]
+    payout = next(r for r in rows if r["tipo"] == "pago")
+    assert (payout["cartón"], payout["centésimos"], payout["pagado"]) == ("2", "1000", "no")
+    pdf = client.get("/caller/ledger/summary.pdf?lang=es").data
+    assert english_in(pdf_text(pdf)) == []
+    db = client.application.config["DATABASE"]
+    for extra in ([], ["--csv"]):
+        code, out, err = kit_cli(["ledger", "--db", db, "--lang", "es", *extra])
+        assert code == 0, err
+        assert english_in(out) == [], out
+
+
+# ---- the glossary ---------------------------------------------------------------------------
+
+#: words the glossary keeps out of Spanish (docs/glossary.md's last column), as regexes
+NOT_SPANISH = {
+    r"\breclam": "a claim is a canto (a reclamo is a complaint in the River Plate)",
+    r"\bbaraja\b": "a deck is a mazo",
+    r"\bm[óo]vil": "a phone is a celular",
+    r"\bbotes?\b": "a jackpot is a pozo",
+    r"\bcomprom": "the draw's order is sealed (orden sellado)",
+    r"\bsemilla": "a seed is the clave del sorteo",
+    r"\badjudic": "a win is otorgada",
+    r"\bcantor\b": "the one who calls is the Maestro",
+    r"\btarjeta": "a card is a cartón",
+    r"número de serie": "a card's number is the número del cartón",
+    r"\bordenador": "a computer is a computadora",
+    r"\btanteo\b": "scores are the puntaje",
+    r"\bcuadros?\b": "a square is a casilla",
+    r"\bcéntimos?\b": "small money is the currency's own word, not céntimos for any currency",
+    r"(?-i:\bFREE\b)": "the centre is LIBRE",
+}
+#: tú on the hall's pages (they say usted, as the seeds do)
+TU = re.compile(
+    r"\b(tu|tus|ti|contigo|inténtalo|ganaste)\b"
+    r"|(^|[.:;¡¿]\s*)(escribe|pulsa|abre|escanea|indica|grita|vuelve|reinicia)\b",
+    re.I,
+)
+
+
+def _hall_strings():
+    for path in HALL_CATALOGS:
+        for ids, strs in _messages(path):
+            for s in strs:
+                yield path.relative_to(ROOT), ids[0], s
+
+
+def test_the_hall_catalogs_use_only_the_glossarys_words():
+    wrong = [
+        (str(path), msgid, why)
+        for path, msgid, s in _hall_strings()
+        for pattern, why in NOT_SPANISH.items()
+        if re.search(pattern, s, re.I)
+    ]
+    assert wrong == []
+
+
+def test_the_hall_speaks_usted_on_every_page():
+    assert [(str(p), s) for p, _, s in _hall_strings() if TU.search(s)] == []
+
+
+#: msgids about a field of the API or an option of the CLI by its own name ("seed must be hex")
+API_NAMES = (
+    r"\b[a-z]+_[a-z_]+ (must|is)\b|^(mode|draw|options|action|prize|seed|secret) "
+    r"|--seed|another seed|kind(:| is) "
+)
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [
+        # a line of five on a 75-ball card (the 90-ball prizes keep their names: Línea, Una línea)
+        (
+            r"^(?!.*\b(one|two|three) lines?\b)(?!.*\(línea)(.*(?-i:\blines?\b)|Line claimed)",
+            r"\bhilera",
+        ),
+        (r"\bpatterns?\b", r"\bfigura"),
+        (r"\bclaims?\b", r"\bcant"),  # canto, cantar, cantado
+        (r"\baward", r"\botorg"),
+        (r"\bphones?\b", r"\bcelular"),
+        (r"\bjackpot", r"\bpozo"),
+        (r"\bmarkers?\b", r"\bmarcador"),
+        (r"\bseed\b", r"clave del sorteo"),
+        (r"\bcommit", r"orden sellado|sella el orden"),
+    ],
+)
+def test_one_spanish_word_for_each_glossary_thing(english, spanish):
+    """Each msgid that names the thing in English names it with the glossary's Spanish word."""
+    named = [(ids[0], s) for _, msgid, s in _hall_strings() for ids in [(msgid,)]]
+    missing = [
+        (msgid, s)
+        for msgid, s in named
+        if re.search(english, PLACEHOLDER.sub(" ", msgid), re.I)
+        and not re.search(API_NAMES, msgid)
+        and not re.search(spanish, s, re.I)
+    ]
+    assert missing == []
+
+
+def test_a_false_claim_is_the_maestros_to_undo_in_both_languages():
+    """The seed: "el Maestro QUITA TODOS los Marcadores de aquella Hilera"."""
+    found = {
+        msgid: s
+        for _, msgid, s in _hall_strings()
+        if "removes the markers" in msgid or "quita los marcadores" in s
+    }
+    assert len(found) == 2 and all("the Maestro removes" in m for m in found)
+    assert all("el Maestro quita los marcadores" in s for s in found.values())
+
+
+def test_a_msgid_has_one_spanish_text_across_the_catalogs():
+    """Flask-Babel merges every area's catalog: a msgid translated two ways shows whichever loads
+    first ("Scores" read "Anotador" on the big screen, from the companions, not "Puntaje")."""
+    seen: dict[str, set[str]] = {}
+    for path in CATALOGS:
+        for ids, strs in _messages(path):
+            seen.setdefault(ids[0], set()).add(" | ".join(strs))
+    assert {msgid: texts for msgid, texts in seen.items() if len(texts) > 1} == {}
+
+
+def test_the_table_companions_speak_tu_throughout():
+    """The companions are notebooks friends share at one table: tú, and never usted."""
+    usted = re.compile(
+        r"\b(escriba|pulse|vuelva|inténtelo|muestre|elija|abra|escanee|usted|reinicie)\b", re.I
+    )
+    companions = [p for p in CATALOGS if p.parts[len(ROOT.parts)] == "companions"]
+    assert companions
+    found = [s for p in companions for _, strs in _messages(p) for s in strs if usted.search(s)]
+    assert found == []
