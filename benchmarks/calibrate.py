@@ -4,6 +4,8 @@ different machines (or on one machine at a busy moment) can be compared (issue 3
 * `python_loop_ms()`: a fixed pure-Python loop (the median of three), in ms;
 * `static_file_ms(host, port, path)`: a static file answered by the station over HTTP on a kept
   connection (the median of `n` requests), in ms.
+
+Run alone, it prints the loop's figure three times (`--smoke`: once).
 """
 
 from __future__ import annotations
@@ -55,3 +57,11 @@ def line(host: str | None = None, port: int | None = None, path: str | None = No
     if host and port and path:
         text += f", static file {path} over HTTP {static_file_ms(host, port, path):.2f} ms"
     return text
+
+
+if __name__ == "__main__":  # the machine's figure alone: `python benchmarks/calibrate.py`
+    import sys
+
+    runs = 1 if "--smoke" in sys.argv[1:] else 3
+    for _ in range(runs):
+        print(line())

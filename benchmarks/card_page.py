@@ -148,7 +148,12 @@ def over_http(deck, balls: int, pages_n: int, wait_s: float) -> dict[str, float]
         kept = calibrate.timed_gets("127.0.0.1", port, paths)
         c2 = cpu_s(proc.pid)
         size = len(calibrate_body(port, paths[0]))
+        # the station's static files are a fixed set read at start-up (issue 38): the file of
+        # the same size is written, then the same station (its database) started again
         static.write_bytes(b"x" * size)
+        proc.terminate()
+        proc.wait(10)
+        proc, port = start_station(folder, deck_path)
         url = f"/web/static/{static.name}"
         calibrate.timed_gets("127.0.0.1", port, [url])  # read once
         c3 = cpu_s(proc.pid)
