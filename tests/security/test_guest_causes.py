@@ -16,6 +16,7 @@ import json
 import secrets
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -88,7 +89,12 @@ def _run_read_body(limits: admission.BodyLimits, body: bytes) -> tuple[int | Non
     async def send(message: dict) -> None:
         sent.append(message)
 
-    replay = asyncio.run(admission.read_body(scope, receive, send, limits))
+    # a loop of its own, in a thread: a browser test before this one leaves Playwright's loop
+    # running in the main thread, where asyncio.run() is refused
+    with ThreadPoolExecutor(1) as thread:
+        replay = thread.submit(
+            asyncio.run, admission.read_body(scope, receive, send, limits)
+        ).result()
     status = sent[0]["status"] if sent else None
     return status, replay is not None
 
