@@ -15,11 +15,14 @@ RUN_ARGS := $(if $(PORT),--port $(PORT)) $(if $(filter command line,$(origin LAN
 run: install catalogs
 	$(BIN)/bingo-hall demo $(RUN_ARGS)
 
+# The whole suite in two parts: the tests that need no browser and no long run on both cores (as
+# `make check`), then the browser and slow ones one at a time (they measure or drive a station).
 test: install-test catalogs system-test-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 -m "not browser and not slow"
+	$(BIN)/python -m pytest -q -m "browser or slow"
 
 # The quick loop (well under a minute): lint, format, types, and the tests that need no browser
 # and no long run. `make test` is the whole suite; CI runs that.
