@@ -21,6 +21,7 @@ from ... import ledger as money
 from ...errors import KitError
 from ...ledger import LedgerError, Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
@@ -59,6 +60,7 @@ def log(conn: sqlite3.Connection, gid: int | None, action: str, detail: dict, vi
         "INSERT INTO ledger_log (game_id, action, detail, via) VALUES (?, ?, ?, ?)",
         (gid, action, json.dumps(detail, ensure_ascii=False), via),
     )
+    book.append(conn, "ledger." + action, {"game_id": gid, **detail})
 
 
 def audit_log(conn: sqlite3.Connection) -> list[dict[str, Any]]:
@@ -403,7 +405,8 @@ def sell(
                 ),
             )
             detail = {"sale_id": cur.lastrowid, "round": rnd, "serials": text, "cents": cents}
-            log(conn, gid, "sale", {**detail, "method": method}, via)
+            sold_as = {"cards": cards, "price": price.cents, "book": price.book, "made_in": current}
+            log(conn, gid, "sale", {**detail, "method": method, **sold_as}, via)
         _publish(gid, "sale")
     return {**detail, "game_id": gid, "cards": cards, "method": method}
 

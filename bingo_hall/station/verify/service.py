@@ -15,6 +15,7 @@ import sqlite3
 from contextlib import nullcontext
 from typing import Any
 
+from ...web import book
 from ...web.db import transaction
 from ...web.instance import hall
 from .. import games, hooks
@@ -48,6 +49,9 @@ def check(
             verdict = checked.to_json()
             shown = {**kind.shown(verdict, checked.round, checked.valid), "player": player}
             data = on_show.show(game.game_id, kind, checked, shown, verdict["calls"])
+            with transaction(conn):
+                told = {"game_id": game.game_id, "round": checked.round, "valid": checked.valid}
+                book.append(conn, "shown", {**told, "serial": checked.ticket.serial})
             games.publish(VerdictShown(game.game_id, data))
     return kind, checked
 
@@ -98,6 +102,9 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
             same_call = conn.execute(sql, args).fetchone()[0]
             claim_id = cur.lastrowid
             assert claim_id is not None  # an INSERT always sets it
+            at = {"game_id": gid, "round": rnd.number, "claim_id": claim_id, "at_call": len(calls)}
+            said = {"serial": check.serial, "line": judged.line, "valid": check.valid}
+            book.append(conn, "claim", {**at, **said}, {"player": claim.player})
             claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
             extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
         made = {
