@@ -213,6 +213,10 @@ class SignedHead:
         except (KeyError, TypeError):
             raise BookError("the last line is not the book's signed head") from None
 
+    def figures(self) -> str:
+        """The head in no language, for a print whose label says what each part is."""
+        return f"{self.head.short} · {self.head.seq} · {self.fingerprint}"
+
     def line(self) -> str:
         """The head as people read it: short hash, number, key fingerprint."""
         return f"{self.head.short} (entry {self.head.seq}, key {self.fingerprint})"

@@ -83,6 +83,8 @@ class Night:
     corrections: int  # sales voided, with their reasons, in the corrections log
     brought: int = 0  # the jackpot pot brought from earlier nights
     date: str = ""  # the night's date (see `night_of`)
+    #: the night's book: its signed head as people read it (docs/audit.md), "" when unknown
+    book_head: str = ""
 
     @property
     def cards(self) -> int:
@@ -114,6 +116,7 @@ class Night:
 WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Resumen de la noche",
+        "book head": "Libro de la noche (cabeza firmada · asiento · clave)",
         "game": "Partida",
         "round": "Ronda",
         "cards": "Cartones vendidos",
@@ -144,6 +147,7 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "en": {
         "title": "The night's summary",
+        "book head": "The night's book (signed head · entry · key)",
         "game": "Game",
         "round": "Round",
         "cards": "Cards sold",
@@ -286,6 +290,7 @@ CSV_ES = {
     "total brought": "total traído de noches anteriores",
     "total carried": "total que pasa a la próxima noche",
     "total left": "total para la causa",
+    "book head": "cabeza del libro (cabeza · asiento · clave)",
 }
 
 
@@ -342,6 +347,8 @@ def summary_csv(night: Night, lang: str = "en") -> str:
         ("left", night.left),
     ):
         rows.append({"row": t(f"total {key}"), "cents": cents, "amount": m(cents)})
+    if night.book_head:
+        rows.append({"row": t("book head"), "detail": night.book_head})
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([t(field) for field in CSV_FIELDS])

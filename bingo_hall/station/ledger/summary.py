@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import sqlite3
 
+from flask import has_app_context
+
 from ...errors import KitError
 from ...night import GameLine, Night, Payout, RoundLine, night_of
+from ...web import book
 from . import payouts, store
 
 
@@ -71,4 +74,5 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
         brought = payouts.pot(conn, games[0]["id"] - 1)  # what earlier nights left in the pot
         carried = payouts.pot(conn, games[-1]["id"])
     corrected = sum(1 for g in games for sale in store.sales(conn, g["id"]) if sale.void)
-    return Night(store.currency(conn), tuple(lines), carried, corrected, brought, date)
+    head = book.signed_head(conn).figures() if has_app_context() else ""
+    return Night(store.currency(conn), tuple(lines), carried, corrected, brought, date, head)
