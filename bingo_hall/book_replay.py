@@ -55,7 +55,7 @@ class Replayed:
     claims: dict[int, dict[str, Any]] = field(default_factory=dict)
     awards: list[dict[str, Any]] = field(default_factory=list)
     sales: dict[int, dict[str, Any]] = field(default_factory=dict)
-    prices: dict[int, money.Price] = field(default_factory=dict)
+    prices: dict[int, list[money.Price]] = field(default_factory=dict)
     prize_rules: dict[int, dict[str, money.PrizeRule]] = field(default_factory=dict)
     payouts: list[dict[str, Any]] = field(default_factory=list)
     #: the award the payouts that follow belong to: (game, round, prize, at_call, winners)
@@ -296,8 +296,8 @@ def _prize(state: Replayed, e: Entry, decks: Any) -> str | None:
 def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
     action, d = e.kind.removeprefix("ledger."), e.data
     gid: int = d.get("game_id") or 0  # the currency is the hall's, not a game's
-    if action == "price":
-        state.prices[gid] = money.Price(d["cents"], d["book"])
+    if action == "price":  # a price list: the prices the game's next sales may be made at
+        state.prices[gid] = [money.Price(p["cents"], p["book"]) for p in d["prices"]]
     elif action == "prizes":
         rules = state.prize_rules.setdefault(gid, {})
         for prize, spec in d.items():
@@ -308,9 +308,12 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
             else:
                 rules[prize] = money.rule_from_json(spec)
     elif action == "sale":
-        price = state.prices.get(gid)
-        if price is None or (price.cents, price.book) != (d["price"], d["book"]):
-            return "the sale's price is not the game's price in the book"
+        listed = [
+            p for p in state.prices.get(gid, []) if (p.cents, p.book) == (d["price"], d["book"])
+        ]
+        if not listed:
+            return "the sale's price is not on the game's price list in the book"
+        price = listed[0]
         ranges = money.parse_serials(d["serials"], 10**6)
         if money.count(ranges) != d["cards"] or price.of_sale(ranges) != d["cents"]:
             return (
