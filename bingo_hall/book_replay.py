@@ -116,6 +116,14 @@ def _game(state: Replayed, e: Entry, decks: Any) -> str | None:
     return None
 
 
+def _settings(state: Replayed, e: Entry, decks: Any) -> str | None:
+    """The claims settings the Maestro changed (over the game's own options)."""
+    game = state.games.get(e.data["game_id"])
+    if game is not None:
+        game["settings"] = dict(e.data["settings"])
+    return None
+
+
 def _round(state: Replayed, e: Entry, decks: Any) -> str | None:
     d = e.data
     state.rounds[(d["game_id"], d["round"])] = RoundLog(d["commitment"], d["public_input"])
@@ -211,7 +219,7 @@ def _card(state: Replayed, gid: int, serial: int, decks: Mapping[str, Any]) -> A
 
 
 def _rules75(game: Mapping[str, Any]) -> rules75.Rules:
-    options = game.get("options") or {}
+    options = {**(game.get("options") or {}), **(game.get("settings") or {})}
     mode = rules75.PUNTOS if game["mode"] == rules75.PUNTOS else rules75.NORMAL
     pattern = None
     if mode == rules75.NORMAL:
@@ -379,6 +387,7 @@ _STEPS = {
     "deck": _deck,
     "game": _game,
     "round": _round,
+    "settings": _settings,
     "public_input": _public_input,
     "reveal": _reveal,
     "call": _call,

@@ -16,9 +16,10 @@ from testkit import TEST_PIN, Caller
 
 from bingo_hall import book as pure
 from bingo_hall.app import create_app
-from bingo_hall.manifest import new_strip_deck
+from bingo_hall.manifest import new_deck, new_strip_deck
 
 DECK = new_strip_deck(3, seed="book-night", name="Noche")  # 18 tickets, 3 strips
+CARDS = new_deck(12, seed="book-night", name="Cartones")  # 75 balls
 TICKETS = {t.serial: t for t in DECK.cards}
 
 
@@ -84,9 +85,19 @@ def night(tmp_path_factory):
     for _ in range(3):
         assert hall.post(f"/api/games/{auto}/draw").status_code == 200
     assert hall.post(f"/api/games/{auto}/end").status_code == 200
+    cards = hall.load_deck(CARDS)  # a 75-ball game: a row of card 3 called by hand, claimed
+    r = hall.post("/api/games", {"deck_id": cards.deck_id, "mode": "normal", "draw": "manual"})
+    normal = r.get_json()["game_id"]
+    hall.call(normal, *[n for n in CARDS.card(3).rows[0] if n is not None])
+    assert hall.post(f"/api/games/{normal}/check/3").status_code == 200  # shown to the room
+    assert hall.post(f"/api/games/{normal}/claims", {"serial": 3}).get_json()["valid"]
+    assert hall.post(f"/api/games/{normal}/award").status_code == 200
+    assert hall.post(f"/api/games/{normal}/end").status_code == 200
     deck_file = folder / "noche.deck.json"
     deck_file.write_text(DECK.to_json())
-    return {"folder": folder, "db": folder / "hall.sqlite", "deck": deck_file}
+    cards_file = folder / "cartones.deck.json"
+    cards_file.write_text(CARDS.to_json())
+    return {"folder": folder, "db": folder / "hall.sqlite", "deck": deck_file, "cards": cards_file}
 
 
 @pytest.fixture
@@ -107,7 +118,8 @@ def write(path: Path, lines: list[dict]) -> Path:
 
 
 def verify(kit_cli, night, path: Path) -> tuple[int, str, str]:
-    return kit_cli(["book", "verify", str(path), "--deck", str(night["deck"])])
+    decks = ["--deck", str(night["deck"]), "--deck", str(night["cards"])]
+    return kit_cli(["book", "verify", str(path), *decks])
 
 
 def first_of(lines: list[dict], kind: str) -> int:
@@ -133,6 +145,8 @@ def test_the_book_a_night_wrote_verifies(night, exported, kit_cli):
     kinds = {x.get("kind") for x in lines_of(exported)}
     for kind in ("genesis", "deck", "game", "round", "reveal", "call", "undo", "claim", "prize"):
         assert kind in kinds
+    for kind in ("award", "shown", "settings", "end"):
+        assert kind in kinds
     for kind in ("ledger.price", "ledger.sale", "ledger.correction", "payout", "ledger.paid"):
         assert kind in kinds
     assert "login" in kinds  # the caller's API login, by its hashed id
@@ -144,6 +158,7 @@ TAMPERED_FIELDS = [
     ("undo", "reason"),
     ("claim", "serial"),
     ("prize", "at_call"),
+    ("award", "points"),
     ("ledger.sale", "cents"),
     ("payout", "cents"),
     ("ledger.paid", "payout_id"),
@@ -217,6 +232,20 @@ def test_a_rechained_award_that_does_not_follow_from_the_calls_fails(night, expo
     code, out, _ = verify(kit_cli, night, write(exported, rechained(night, lines)))
     assert code == 1
     assert f"entry {lines[i]['seq']}: ticket {loser} does not complete" in out
+
+
+def test_a_rechained_75_ball_award_to_a_card_without_a_bingo_fails(night, exported, kit_cli):
+    lines = lines_of(exported)
+    j = first_of(lines, "award")
+    i = next(
+        i
+        for i, x in enumerate(lines)
+        if x.get("kind") == "claim" and x["data"]["claim_id"] == lines[j]["data"]["claim_id"]
+    )
+    lines[i]["data"]["serial"] = lines[j]["data"]["serial"] = 4  # card 4 did not have the row
+    code, out, _ = verify(kit_cli, night, write(exported, rechained(night, lines)))
+    assert code == 1
+    assert f"entry {lines[j]['seq']}: card 4 holds no bingo" in out
 
 
 def test_a_rechained_wrong_ledger_sum_fails(night, exported, kit_cli):

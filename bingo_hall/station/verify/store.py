@@ -17,6 +17,7 @@ from ... import claims as rules
 from ...cards import Card
 from ...errors import DeckError
 from ...manifest import Deck
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
@@ -120,6 +121,7 @@ def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> dict[st
     unsaid = maestro is None and current is None and game.mode == rules.PUNTOS
     if maestro or (unsaid and seat == 1):
         save_settings(conn, gid, maestro=name)
+    book.append(conn, "player", {"game_id": gid, "seat": seat}, {"player": name, "team": team})
     return {"game_id": gid, "name": name, "team": team, "seat": seat}
 
 
@@ -135,6 +137,9 @@ def save_settings(conn, gid: int, settings: dict | None = None, maestro: Any = .
             old_maestro if maestro is ... else maestro,
         ),
     )
+    now = old if settings is None else settings
+    chosen = old_maestro if maestro is ... else maestro
+    book.append(conn, "settings", {"game_id": gid, "settings": now}, {"maestro": chosen})
 
 
 def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
