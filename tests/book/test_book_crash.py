@@ -4,7 +4,6 @@ acknowledged has its entry (the entry is written in the change's own transaction
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -14,8 +13,9 @@ import pytest
 import requests
 from station.test_crash import PIN, start
 
-from bingo_hall.book import ORIGIN, Book, Entry, Head, check_chain
+from bingo_hall.book import ORIGIN, Book, Head, check_chain
 from bingo_hall.manifest import new_deck, save_deck
+from bingo_hall.web.book import entry_of
 
 KILLS = 20
 
@@ -23,21 +23,8 @@ KILLS = 20
 def book_of(db) -> Book:
     conn = sqlite3.connect(db)
     conn.row_factory = sqlite3.Row
-    rows = conn.execute("SELECT * FROM book ORDER BY seq").fetchall()
+    entries = tuple(entry_of(r) for r in conn.execute("SELECT * FROM book ORDER BY seq"))
     conn.close()
-    entries = tuple(
-        Entry(
-            r["seq"],
-            r["at"],
-            r["kind"],
-            r["who"],
-            json.loads(r["data"]),
-            r["prev"],
-            None if r["personal"] is None else json.loads(r["personal"]),
-            r["hash"],
-        )
-        for r in rows
-    )
     return Book(ORIGIN, entries, _unsigned(entries))
 
 
