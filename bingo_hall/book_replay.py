@@ -94,6 +94,12 @@ def replay(
         step = _STEPS.get(e.kind.split(".")[0] if e.kind.startswith("ledger.") else e.kind)
         if step is None:
             continue
+        gid = e.data.get("game_id")
+        if e.kind != "game" and isinstance(gid, int) and gid not in state.games:
+            note = f"game {gid} began before this copy's first entry: its entries are not replayed"
+            if note not in state.notes:
+                state.notes.append(note)
+            continue
         try:
             problem = step(state, e, decks)
         except (KeyError, TypeError, ValueError, KitError) as exc:

@@ -111,3 +111,24 @@ def test_an_old_database_starts_its_book_with_a_genesis_that_counts_what_was_the
     assert (seq, kind, prev) == (1, "genesis", "0" * 64)
     before = json.loads(data)["before"]
     assert (before["decks"], before["games"], before["rounds"], before["calls"]) == (1, 1, 1, 4)
+
+
+def test_a_nights_export_starts_from_its_anchor_and_verifies(tmp_path, kit_cli, client, app):
+    from datetime import UTC, datetime, timedelta
+
+    hall = Caller(client)
+    gid = hall.new_game()
+    assert hall.post(f"/api/games/{gid}/draw").status_code == 200
+    now = datetime.now(UTC)
+    night = (now if now.hour >= 12 else now - timedelta(days=1)).strftime("%Y-%m-%d")
+    out = tmp_path / "night.book.jsonl"
+    db = app.config["DATABASE"]
+    assert kit_cli(["book", "export", "--db", db, "--night", night, "-o", str(out)])[0] == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert lines[0]["night"] == night and lines[1]["prev"] == lines[0]["anchor"]
+    deck_file = tmp_path / "d.json"
+    deck_file.write_text(hall.deck.to_json())
+    code, text, err = kit_cli(["book", "verify", str(out), "--deck", str(deck_file)])
+    assert code == 0, text + err
+    code, _, err = kit_cli(["book", "export", "--db", db, "--night", "27/11", "-o", str(out)])
+    assert code == 2 and err.count("\n") == 1 and "YYYY-MM-DD" in err
