@@ -81,6 +81,15 @@ def station_key(app: Flask | None = None) -> StationKey:
     return area_state("book_key", load, app)
 
 
+def key_beside(database: str | Path) -> StationKey | None:
+    """The key kept beside a database (its instance folder), for the command line; None when
+    there is none."""
+    try:
+        return StationKey.from_pem((Path(database).parent / KEY_FILE).read_bytes())
+    except OSError:
+        return None
+
+
 def _current() -> Flask:
     from flask import current_app
 

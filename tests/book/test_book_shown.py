@@ -132,3 +132,14 @@ def test_a_nights_export_starts_from_its_anchor_and_verifies(tmp_path, kit_cli, 
     assert code == 0, text + err
     code, _, err = kit_cli(["book", "export", "--db", db, "--night", "27/11", "-o", str(out)])
     assert code == 2 and err.count("\n") == 1 and "YYYY-MM-DD" in err
+
+
+def test_the_ledger_command_prints_the_signed_head_at_the_summarys_foot(app, client, kit_cli):
+    hall = Caller(client)
+    gid = hall.new_game()
+    assert hall.post(f"/api/games/{gid}/ledger/price", {"cents": 100}).status_code == 200
+    assert hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-4"}).status_code == 201
+    seq, h = last_entry(app)
+    code, out, err = kit_cli(["ledger", "--db", app.config["DATABASE"], "--csv"])
+    assert code == 0, err
+    assert f"{h[:12]} · {seq} · " in out.splitlines()[-1]

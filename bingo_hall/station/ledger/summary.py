@@ -10,6 +10,7 @@ import sqlite3
 
 from flask import has_app_context
 
+from ...book import StationKey
 from ...errors import KitError
 from ...night import GameLine, Night, Payout, RoundLine, night_of
 from ...web import book
@@ -28,7 +29,19 @@ def nights(conn: sqlite3.Connection) -> list[str]:
     return sorted({night_of(g["created"]) for g in _games(conn)}, reverse=True)
 
 
-def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
+def _book_head(conn: sqlite3.Connection, key: StationKey | None) -> str:
+    """The book's head signed now, for the summary's foot ("" without a key or a book)."""
+    if key is None and has_app_context():
+        key = book.station_key()
+    try:
+        return "" if key is None else key.sign(book.head(conn)).figures()
+    except sqlite3.OperationalError:  # a database from before the book, read as it is
+        return ""
+
+
+def night(
+    conn: sqlite3.Connection, date: str | None = None, key: StationKey | None = None
+) -> Night:
     """One night's summary: `date` ("2026-11-24"), by default the newest night."""
     known = nights(conn)
     if date is None:
@@ -85,5 +98,5 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
         brought,
         date,
         cash.box(conn, date) if date else None,
-        book.signed_head(conn).figures() if has_app_context() else "",
+        _book_head(conn, key),
     )
