@@ -15,7 +15,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from ..night import Night, amounts, payout_text, totals, words
+from ..night import Night, amounts, payout_text, raffle_heading, raffle_lines, totals, words
 from .card_layout import DEJAVU_BOLD
 from .pdfutil import pdf_bytes
 
@@ -46,6 +46,10 @@ def _lines(night: Night, lang: str) -> list[Line]:
                 out.append(("p", w["no_prizes"]))
             out += [("p", payout_text(p, night, lang)) for p in r.payouts]
         out.append(("", ""))
+    for raffle in night.raffles:
+        out.append(("h", raffle_heading(raffle, night, lang)))
+        out += [("p", line) for line in raffle_lines(raffle, lang)]
+        out.append(("", ""))
     out.append(("s", w["totals"]))
     rows = totals(night, lang)
     for label, value in rows:
@@ -67,6 +71,13 @@ def _lines(night: Night, lang: str) -> list[Line]:
                     f"{r.seed or w['not_revealed']}",
                 )
             )
+    for raffle in night.raffles:
+        out.append(
+            ("m", f"{w['raffle']} {raffle.raffle_id} {w['commitment']}: {raffle.commitment}")
+        )
+        out.append(
+            ("m", f"{' ' * len(w['raffle'])}   {w['seed']}: {raffle.seed or w['not_revealed']}")
+        )
     return out
 
 

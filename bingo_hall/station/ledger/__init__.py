@@ -32,7 +32,7 @@ from ...web.errors import NotFound, RequestError
 from ...web.inputs import json_body as body
 from .. import games, hooks
 from ..auth import caller_required
-from . import payouts, schema, store, summary
+from . import payouts, raffle, raffle_schema, schema, store, summary
 
 bp = Blueprint(
     "ledger",
@@ -50,7 +50,9 @@ def _ledger_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
 
 def register(app: Flask) -> None:
     core_db.add_migrations(app, "ledger", schema.MIGRATIONS)
+    core_db.add_migrations(app, "raffle", raffle_schema.MIGRATIONS)
     app.register_blueprint(bp)
+    app.register_blueprint(raffle.bp)  # the raffle (issue 37): its takings are the ledger's
     app.jinja_env.filters["money"] = _money
     app.jinja_env.globals["ledger_prizes"] = _prizes_now
     app.jinja_env.globals["ledger_currency"] = lambda: store.currency(get_db())
