@@ -10,7 +10,7 @@ import sqlite3
 
 from ...errors import KitError
 from ...night import GameLine, Night, Payout, RoundLine, night_of
-from . import payouts, raffle_store, store
+from . import cash, payouts, raffle_store, stock, store
 
 
 def _games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
@@ -61,13 +61,16 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
                     p["cents"],
                     p["jackpot"],
                     p["paid"] is not None,
+                    p["cash"] or p["paid"] is None,
                 )
                 for p in paid_out
                 if p["game_id"] == g["id"] and p["round"] == r["number"]
             )
             seed = r["seed"] if r["revealed"] else None
             rounds.append(RoundLine(r["number"], cards, cents, r["commitment"], seed, won))
-        lines.append(GameLine(g["id"], g["name"], g["balls"], tuple(rounds)))
+        lines.append(
+            GameLine(g["id"], g["name"], g["balls"], tuple(rounds), stock.reconciled(conn, g["id"]))
+        )
     brought = carried = 0
     if games:
         brought = payouts.pot(conn, games[0]["id"] - 1)  # what earlier nights left in the pot
@@ -78,4 +81,13 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
         for r in raffle_store.raffles(conn)
         if night_of(r.created) == date
     )
-    return Night(store.currency(conn), tuple(lines), carried, corrected, brought, date, raffles)
+    return Night(
+        store.currency(conn),
+        tuple(lines),
+        carried,
+        corrected,
+        brought,
+        date,
+        cash.box(conn, date) if date else None,
+        raffles=raffles,
+    )
