@@ -252,6 +252,7 @@ def _hall_pages(client) -> dict[str, str]:
     tombola = hall.post("/api/games", {"deck_id": strips.deck_id, "mode": "tombola"})
     assert tombola.status_code == 201, tombola.get_json()
     get(f"/display/{tombola.get_json()['game_id']}")
+    get(f"/caller/games/{tombola.get_json()['game_id']}")
     get("/caller/raffle")  # no raffle yet: the form to start one
     for path, payload in (
         ("/api/raffle", {"price": "1"}),
