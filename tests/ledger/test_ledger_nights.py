@@ -18,8 +18,8 @@ ledger's code; then, for every night:
 from __future__ import annotations
 
 import csv
-import os
 import io
+import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
