@@ -95,7 +95,8 @@ def test_a_door_sells_singles_and_books_counts_its_paper_and_its_cash(client, li
     page.fill("#sale-serials", "31-36, 43-48")
     page.click("#sell-range button[type=submit]")
     expect(page.locator("#round-cards")).to_have_text("16")
-    page.check('#sale-price input[type="radio"] >> nth=1')
+    # the price chosen stays chosen for the next sale
+    expect(page.locator('#sale-price input[type="radio"] >> nth=1')).to_be_checked()
     page.fill("#scan-text", card_url("http://10.0.0.9:5000", deck.secret, deck.deck_id, 9))
     page.press("#scan-text", "Enter")  # a USB scanner types the code and Enter
     expect(page.locator("#round-cards")).to_have_text("22")
