@@ -69,6 +69,8 @@ def register(app: Flask) -> None:
         hooks.on_claim(payouts.on_claim)
         hooks.on_award(payouts.on_award)
         hooks.on_record(payouts.record_notes)
+        hooks.on_record(stock.record_notes)
+        hooks.on_record(cash.record_notes)
         games.add_snapshot_extender(_ledger_snapshot)
 
 
