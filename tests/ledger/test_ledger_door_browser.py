@@ -118,6 +118,11 @@ def test_a_door_sells_singles_and_books_counts_its_paper_and_its_cash(client, li
         ["Book of 6", "Book of 6", "Single"]
     )
     shoot(page.locator("#sell-range").locator("xpath=ancestor::section"), "ledger-door-laptop")
+    if SHOTS:  # the door on a phone
+        page.set_viewport_size({"width": 390, "height": 844})
+        shoot(page.locator("#sell-range").locator("xpath=ancestor::section"), "ledger-door-phone")
+        shoot(page.locator("#cash"), "ledger-cash-phone")
+        page.set_viewport_size({"width": 1366, "height": 900})
 
     # Ana returns a range and voids a torn card; a card returned is not sold
     page.fill("#return-serials", "25-30")
