@@ -215,13 +215,14 @@ WORDS: dict[str, dict[str, str]] = {
         "stock": "Cartones en papel",
         "stock_line": "entregados %(issued)s = vendidos %(sold)s + devueltos %(returned)s + "
         "anulados %(void)s",
+        "stock_out": " + %(n)s sin justificar",
         "stock_gap": "cartones %(cards)s entregados a %(seller)s, ni vendidos ni devueltos",
         "cash": "Caja",
         "float": "Cambio inicial",
         "counted": "Contado al final",
         "not_counted": "sin contar",
         "paid_cash": "Premios pagados en efectivo",
-        "expected": "Esperado en caja (cambio + recaudado − premios en efectivo)",
+        "expected": "Esperado en caja (cambio + recaudado - premios en efectivo)",
         "over": "Sobra",
         "short": "Falta",
         "even": "Cuadra",
@@ -262,13 +263,14 @@ WORDS: dict[str, dict[str, str]] = {
         "not_drawn": "not drawn",
         "stock": "Paper stock",
         "stock_line": "issued %(issued)s = sold %(sold)s + returned %(returned)s + void %(void)s",
+        "stock_out": " + %(n)s not accounted for",
         "stock_gap": "cards %(cards)s issued to %(seller)s, neither sold nor returned",
         "cash": "Cash",
         "float": "Float",
         "counted": "Counted at the end",
         "not_counted": "not counted",
         "paid_cash": "Payouts paid in cash",
-        "expected": "Expected in the box (float + takings − cash payouts)",
+        "expected": "Expected in the box (float + takings - cash payouts)",
         "over": "Over",
         "short": "Short",
         "even": "Balances",
@@ -336,7 +338,7 @@ def stock_lines(game: GameLine, lang: str) -> list[str]:
         "void": st.void,
     }
     if gaps_n:
-        line += f" + {gaps_n} ?"
+        line += w["stock_out"] % {"n": gaps_n}
     out = [f"{w['stock']}: {line}"]
     out += [
         w["stock_gap"] % {"cards": format_serials(g.serials), "seller": g.seller} for g in st.gaps
