@@ -226,8 +226,12 @@ def generate(
 @click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True)
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @GAME
-def kit(output, lang, paper, game) -> None:
+@click.option(
+    "--large-print", is_flag=True, help="Board and tokens with 36 pt numbers, rules at 18 pt."
+)
+def kit(output, lang, paper, game, large_print) -> None:
     """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""
-    _write(Path(output), render_kit_pdf(lang=lang, paper=paper, game=int(game)))
+    pdf = render_kit_pdf(lang=lang, paper=paper, game=int(game), large_print=large_print)
+    _write(Path(output), pdf)
     language = cli_line(lang, "language")
     click.echo(cli_line(lang, "wrote_kit", path=output, game=game, language=language, paper=paper))
