@@ -227,7 +227,9 @@ def generate(
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @GAME
 @click.option(
-    "--large-print", is_flag=True, help="Board and tokens with 36 pt numbers, rules at 18 pt."
+    "--large-print",
+    is_flag=True,
+    help="Board and tokens with numbers of 30 pt or more, rules at 18 pt.",
 )
 def kit(output, lang, paper, game, large_print) -> None:
     """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""

@@ -1,13 +1,15 @@
 """The large-print Tabla Confrontadora and its tokens (issue 36: `bingo-hall kit --large-print`),
-for a Maestro who sees poorly: black on white, lines of 1 pt or more, numbers of at least 36 pt.
+for a Maestro who sees poorly: black on white, lines of 1 pt or more, numbers of at least 30 pt
+(the standard board's are 19-20 pt).
 
 The board is drawn from the variant's Tabla rows (`Variant.board`) as one table, a row of spots
 per board row with its letter (if the game has letters) in a column before it: 5 rows of 15
-under B I N G O, or 9 rows of 10. Fitting 15 numbers of 36 pt across a page needs the page's
-long side, so the board takes whichever orientation prints the larger numbers (landscape for
-5 rows of 15, portrait for 9 rows of 10); nothing here asks which game it is. The tokens are
-cut from a page laid out as the board, each exactly the size of its spot, its letter over its
-number, so the Maestro lays each on its own spot as on the standard board.
+under B I N G O, or 9 rows of 10. Fitting 15 large numbers across a page needs the page's long
+side, so the board takes whichever orientation prints the larger numbers (landscape for 5 rows
+of 15, portrait for 9 rows of 10); nothing here asks which game it is. A number takes at most
+three quarters of its spot's width: packed tighter, "10 11 12" run together into one figure.
+The tokens are cut from a page laid out as the board, each exactly the size of its spot, its
+letter over its number, so the Maestro lays each on its own spot as on the standard board.
 """
 
 from __future__ import annotations
@@ -27,9 +29,8 @@ MARGIN = 8 * mm
 TITLE_PT, NOTE_PT = 26, 14
 TITLE = TITLE_PT + NOTE_PT + 22  # the band the title and its note take at the top
 LETTER_COLUMN = 0.8  # the letters' column, in spot widths
-FILL = 0.85  # how much of a spot's width its widest number may take
+FILL = 0.75  # how much of a spot's width its widest number may take
 LINE = 1.5  # the board's lines, in points
-NUMBER_PT = 36.0  # the least a board's or a token's number prints at
 
 
 @dataclass(frozen=True)
