@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..values import JsonValue
 from .model import Call, UndoneCall
 
 JSON = dict[str, Any]
@@ -121,10 +122,10 @@ class ClaimRecorded(GameEvent):
 
     NAME: ClassVar[str] = "claim"
 
-    claim: Mapping[str, Any]
+    claim: JsonValue
 
     def to_json(self) -> JSON:
-        return dict(self.claim)
+        return self.claim.to_json()
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,10 @@ class VerdictShown(GameEvent):
     NAME: ClassVar[str] = "verdict"
     ROOM_ONLY: ClassVar[bool] = True
 
-    shown: Mapping[str, Any]
+    shown: JsonValue
 
     def to_json(self) -> JSON:
-        return dict(self.shown)
+        return self.shown.to_json()
 
 
 @dataclass(frozen=True)
@@ -147,10 +148,10 @@ class BoardChanged(GameEvent):
     """What a game's claims stand at after a player, a setting, a claim or an award changed it:
     the scores of a 75-ball game, the prizes of a 90-ball one (each variant names its own)."""
 
-    board: Mapping[str, Any]
+    board: JsonValue
 
     def to_json(self) -> JSON:
-        return dict(self.board)
+        return self.board.to_json()
 
 
 @dataclass(frozen=True)

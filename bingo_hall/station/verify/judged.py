@@ -10,7 +10,7 @@ One class per variant: `CardCheck` (75 balls, `bingo_hall.claims`) and `TicketCh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, SIZE, Card
@@ -25,6 +25,9 @@ from ...prize_rules import (
 from ...tickets import ROW_NAMES, Ticket
 from ...variants import STRIPS
 from ..spoken import call_label
+
+if TYPE_CHECKING:
+    from .prizes import PrizeBoard
 
 Cell = tuple[int, int]
 
@@ -176,7 +179,7 @@ class TicketCheck:
     round_over: bool = False
     won: tuple[WonPrize, ...] = ()
     rules: PrizeList | None = None
-    board: dict[str, Any] | None = None  # the round's prizes, who won each (prizes._board)
+    board: PrizeBoard | None = None  # the round's prizes, who won each (prizes._board)
 
     @property
     def serial(self) -> int:
