@@ -13,10 +13,10 @@ Set `ROOM_ONLY` when only the hall's screens take it (a phone following its card
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..round_state import Reveal
 from ..values import JsonValue
 from .model import Call, UndoneCall
 
@@ -47,7 +47,7 @@ class RoundStarted(GameEvent):
     round: int
     commitment: str
     public_input: str | None = None
-    previous: Mapping[str, Any] | None = None
+    previous: Reveal | None = None
 
     def to_json(self) -> JSON:
         if self.previous is None:
@@ -56,7 +56,7 @@ class RoundStarted(GameEvent):
             "round": self.round,
             "commitment": self.commitment,
             "public_input": self.public_input,
-            "previous": dict(self.previous),
+            "previous": self.previous.to_json(),
         }
 
 
@@ -86,10 +86,14 @@ class GameEnded(GameEvent):
 
     seed: str
     round: int
-    rounds: tuple[Mapping[str, Any], ...]
+    rounds: tuple[Reveal, ...]
 
     def to_json(self) -> JSON:
-        return {"seed": self.seed, "round": self.round, "rounds": [dict(r) for r in self.rounds]}
+        return {
+            "seed": self.seed,
+            "round": self.round,
+            "rounds": [r.to_json() for r in self.rounds],
+        }
 
 
 @dataclass(frozen=True)
@@ -176,10 +180,10 @@ class AutoDrawChanged(GameEvent):
     NAME: ClassVar[str] = "autodraw"
     ROOM_ONLY: ClassVar[bool] = True
 
-    state: Mapping[str, Any]
+    state: JsonValue
 
     def to_json(self) -> JSON:
-        return dict(self.state)
+        return self.state.to_json()
 
 
 @dataclass(frozen=True)

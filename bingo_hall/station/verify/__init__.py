@@ -41,7 +41,7 @@ from ..state import station_state
 from . import awards, card_pages, card_view, on_show, record, schema, service, store
 from .card_pages import CardPages
 from .judged import Checked
-from .variants import ClaimsKind, claims_kind, claims_of
+from .variants import Boards, ClaimsKind, claims_kind, claims_of
 
 bp = Blueprint(
     "verify",
@@ -52,10 +52,10 @@ bp = Blueprint(
 )
 
 
-def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> Boards:
     """Every station snapshot carries the scoreboard (75 balls) or the prizes (90 balls), so a
-    screen that reconnects is right (the snapshot's JSON: the edge)."""
-    return claims_kind(games.get_game(conn, game_id)).snapshot(conn, game_id).to_json()
+    screen that reconnects is right."""
+    return claims_kind(games.get_game(conn, game_id)).snapshot(conn, game_id)
 
 
 def _refuse_balls_after_the_win(conn: sqlite3.Connection, game_id: int) -> None:

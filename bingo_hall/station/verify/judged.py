@@ -110,7 +110,7 @@ class CardCheck:
         of the winning figures and, without a bingo, the nearest figure and what it lacks."""
         near = self.nearest
         return {
-            **self.verdict.to_dict(),
+            **self.verdict.to_json(),
             "rows": [list(row) for row in self.card.rows],
             "totals": {name: line.total for name, line in self.card.lines_by_name.items()},
             "winning_cells": [list(cell) for cell in sorted(self.winning_cells)],
