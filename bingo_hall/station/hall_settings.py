@@ -60,4 +60,5 @@ def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> dict[str, Any]:
 
 def house_language() -> str | None:
     """The language pages open in when the visitor has not chosen one (web.i18n asks this)."""
-    return load(get_db())["lang"]
+    lang: str | None = load(get_db())["lang"]
+    return lang

@@ -117,7 +117,7 @@ class RoundAwarded(JsonValue):
 
 
 def _round_claims(
-    conn, deck: Deck, round_id: int, r: rules.Rules, live: list[int]
+    conn: sqlite3.Connection, deck: Deck[Any], round_id: int, r: rules.Rules, live: list[int]
 ) -> list[rules.Claim]:
     """The round's valid claims, re-judged on the calls each one saw (so settling is reproducible
     from the record). A claim made on a call the Maestro has since undone no longer counts: the

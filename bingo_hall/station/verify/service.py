@@ -69,7 +69,8 @@ def check(
 
 def check_for_page(conn: sqlite3.Connection, game: Game, ticket: Any) -> Checked:
     """The verdict on a card of the game's deck, for its public page."""
-    return claims_kind(game).check(conn, game, ticket)
+    checked: Checked = claims_kind(game).check(conn, game, ticket)
+    return checked
 
 
 def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> ClaimMade:

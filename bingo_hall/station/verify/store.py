@@ -60,7 +60,9 @@ def game_card(conn: sqlite3.Connection, game: Game, serial: int) -> tuple[Deck[A
         ) from None
 
 
-def penalties(conn: sqlite3.Connection, round_id: int, serial: int, before: int | None = None):
+def penalties(
+    conn: sqlite3.Connection, round_id: int, serial: int, before: int | None = None
+) -> list[rules.Penalty]:
     sql = "SELECT penalty FROM claims WHERE round_id = ? AND serial = ? AND penalty IS NOT NULL"
     args: list[Any] = [round_id, serial]
     if before is not None:
@@ -178,7 +180,9 @@ def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> Seated:
     return Seated(gid, name, team, seat)
 
 
-def save_settings(conn, gid: int, settings: dict | None = None, maestro: Any = ...) -> None:
+def save_settings(
+    conn: sqlite3.Connection, gid: int, settings: dict[str, Any] | None = None, maestro: Any = ...
+) -> None:
     old, old_maestro = settings_of(conn, gid)
     conn.execute(
         "INSERT INTO claim_settings (game_id, settings, maestro) VALUES (?, ?, ?) "
