@@ -58,6 +58,7 @@ class PrizeBoard(JsonValue):
     sequence: tuple[str, ...]
     names: dict[str, dict[str, str]]
     plan_names: dict[str, str]
+    tabellone: bool  # the display draws the Italian tabellone
     awarded: list[dict[str, Any]]  # `awarded()`: {"prize", "at_call", "at", "winners"}
     open: tuple[str, ...]
     first_open: tuple[str, ...]
@@ -250,6 +251,7 @@ def _board(plan: PrizePlan, won_now: list[dict[str, Any]]) -> PrizeBoard:
         sequence=tuple(plan.prizes),
         names=plan.names(),
         plan_names=plan.list_names(),
+        tabellone=plan.prize_list is not None and plan.prize_list.tabellone,
         awarded=won_now,
         open=tuple(plan.open_prizes(done)),
         first_open=tuple(plan.open_prizes([])),  # what a new round opens
