@@ -9,7 +9,7 @@ A value is a frozen dataclass that subclasses `JsonValue`; one whose JSON is not
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import Field
+from dataclasses import Field, fields
 from typing import Any, ClassVar
 
 
@@ -31,4 +31,4 @@ class JsonValue:
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     def to_json(self) -> dict[str, Any]:
-        return {name: as_json(getattr(self, name)) for name in self.__dataclass_fields__}
+        return {f.name: as_json(getattr(self, f.name)) for f in fields(self)}

@@ -213,7 +213,7 @@ class CardPages:
             if len(self.card_json) >= CARD_JSON_KEPT:
                 self.card_json.clear()  # a new game's, or a long night's: made again as asked
             facts = kind.card_facts(gid, now.round, card, now.facts)
-            text = self.card_json[key] = page_shell.html_json(facts)
+            text = self.card_json[key] = page_shell.html_json(facts.to_json())
         return text
 
     def _draw_table(self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, lang: str) -> str:

@@ -27,6 +27,7 @@ from ..round_load import load_round
 from ..variants import prize_plan, variant_of
 from . import awards, card_view, prizes, store
 from .awards import RoundAwarded, Scores
+from .card_view import CardFollow, Follow, TicketFollow
 from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
 from .prizes import PrizeAwarded, PrizeBoard, PrizeState, TicketFacts
 from .store import PenaltyShown
@@ -56,7 +57,7 @@ class HolderPage:
     `prize_board` every prize of the round, who won it and which are open (90 balls)."""
 
     player: Mapping[str, Any] | None = None
-    follow: Mapping[str, Any] | None = None
+    follow: Follow | None = None
     prize_board: PrizeBoard | None = None
 
 
@@ -139,7 +140,7 @@ class ClaimsKind(ABC, Generic[T, C]):
         of the game (verify/card_pages.py): the rules, or the prize list and who won what."""
 
     @abstractmethod
-    def card_facts(self, game_id: int, round: int, ticket: T, facts: Any) -> dict[str, Any]:
+    def card_facts(self, game_id: int, round: int, ticket: T, facts: Any) -> Follow:
         """The card's own data on its page (its `#card-state`: JSON), from `page_facts`'
         `facts`."""
 
@@ -284,7 +285,7 @@ class CardClaims(ClaimsKind[Card, CardCheck]):
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> rules.Rules:
         return store.game_rules(conn, game)
 
-    def card_facts(self, game_id: int, round: int, ticket: Card, facts: Any) -> dict[str, Any]:
+    def card_facts(self, game_id: int, round: int, ticket: Card, facts: Any) -> CardFollow:
         return card_view.card_facts(game_id, round, ticket, facts)
 
     def judge_claim(
@@ -381,7 +382,7 @@ class StripClaims(ClaimsKind[Ticket, TicketCheck]):
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> TicketFacts:
         return prizes.ticket_facts(conn, game)
 
-    def card_facts(self, game_id: int, round: int, ticket: Ticket, facts: Any) -> dict[str, Any]:
+    def card_facts(self, game_id: int, round: int, ticket: Ticket, facts: Any) -> TicketFollow:
         won = facts.won.get(ticket.serial, [])
         return card_view.ticket_facts(game_id, round, ticket, facts.rules, won)
 
