@@ -67,14 +67,14 @@ def add_deck():
 
 @bp.get("/hall/settings")
 def get_hall_settings():
-    return jsonify(hall_settings.load(get_db()))
+    return jsonify(hall_settings.load(get_db()).to_json())
 
 
 @bp.post("/hall/settings")
 @caller_required
 def set_hall_settings():
     """The night's settings: `lang` (es, en or null) and `traditional_calls` (true/false)."""
-    return jsonify(hall_settings.save(get_db(), body(required=True)))
+    return jsonify(hall_settings.save(get_db(), body(required=True)).to_json())
 
 
 @bp.get("/games")
