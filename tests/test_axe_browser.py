@@ -135,6 +135,10 @@ def _check(browser, station: Station, name: str, lang: str, width: str, mode: st
         page.goto(station.url + station.path(name))
         expect(page.locator("html")).to_have_attribute("lang", lang)
         _live(page, name)
+        if mode == "large":
+            expect(page.locator("html")).to_have_attribute("data-text", "3")
+        elif mode == "contrast":
+            expect(page.locator("html")).to_have_class("hc")
         violations = _serious(page)
         view = f"{name}{'-' + mode if mode else ''} {lang} {WIDTHS[width]}px"
         _report(view, violations)
