@@ -200,6 +200,21 @@ class LedgerChanged(GameEvent):
         return {"changed": self.changed}
 
 
+@dataclass(frozen=True)
+class CheckAsked(GameEvent):
+    """A card asked for a check from its phone (verify/asks.py): the caller page lists it with the
+    card's verdict. Not a claim; /display does not show it (the Maestro shows the card if they
+    choose), and the phones skip it."""
+
+    NAME: ClassVar[str] = "ask"
+    ROOM_ONLY: ClassVar[bool] = True
+
+    ask: Mapping[str, Any]
+
+    def to_json(self) -> JSON:
+        return dict(self.ask)
+
+
 #: every kind of game event (the pages listen for their names)
 EVENT_TYPES: tuple[type[GameEvent], ...] = (
     RoundStarted,
@@ -213,6 +228,7 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     PrizeChanged,
     AutoDrawChanged,
     LedgerChanged,
+    CheckAsked,
 )
 
 #: the names a phone following its card skips (`/api/games/<id>/events?view=card`)

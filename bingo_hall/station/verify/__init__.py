@@ -25,6 +25,7 @@ from ...errors import KitError
 from ...manifest import Deck, is_deck_id
 from ...signing import signature_is_valid
 from ...web import db as core_db
+from ...web.admission import SMALL_BODY, guest_body
 from ...web.db import get_db
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.inputs import is_ascii_number
@@ -38,7 +39,7 @@ from ..requests import Award, NewClaim, NewPlayer
 from ..requests import name as player_name
 from ..requests import serial as parse_serial
 from ..state import station_state
-from . import awards, card_pages, card_view, on_show, record, schema, service, store
+from . import asks, awards, card_pages, card_view, on_show, record, schema, service, store
 from .card_pages import CardPages
 from .judged import Checked
 from .variants import Boards, ClaimsKind, claims_kind, claims_of
@@ -180,6 +181,34 @@ def _card_page(deck_id: str, serial: str, sig: str):
     now = pages.deck_now(conn, deck)
     lang = str(get_locale() or "en")
     return pages.page(deck, card, lang, now, request.path, request.full_path)
+
+
+@bp.post("/c/<deck_id>/<serial>/<sig>/ask")
+@bp.post("/C/<deck_id>/<serial>/<sig>/ask")
+@guest_body(SMALL_BODY)
+def ask_check(deck_id: str, serial: str, sig: str):
+    """A player asks the Maestro for a check from their card's page, without shouting (issue 36
+    item 4, verify/asks.py): only from the card's signed page, judged now, shown on the caller
+    page; never a recorded claim. Refused in words past one request per card per call, 3 per
+    card and 10 per address a minute."""
+    asks.from_the_cards_page(request)
+    conn = get_db()
+    found = _signed_card(conn, deck_id, serial, sig)
+    if found is None:
+        raise NotFound("not a card of this hall")
+    deck, card = found
+    game = card_view.game_for_deck(conn, deck.deck_id)
+    ask = asks.ask_check(conn, game, card, request.remote_addr or "")
+    return jsonify(ask.to_json()), 201
+
+
+@bp.get("/api/games/<int:game_id>/asks")
+@caller_required
+def asked(game_id: int):
+    """The current round's requests for a check from the phones (the caller page lists them)."""
+    conn = get_db()
+    rnd = games.current_round(conn, game_id)
+    return jsonify(asks=[a.to_json() for a in asks.Asks.of().pending(game_id, rnd.number)])
 
 
 @bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
