@@ -83,7 +83,7 @@ FIGURES: ByVariant[Figure] = ByVariant(
 def _lines(program: Program, game: ProgramGame, lang: str) -> list[tuple[str, float, str]]:
     currency = program.currency or "EUR"
     w = words(lang)
-    out = [
+    out: list[tuple[str, float, str]] = [
         (BOLD, 10, f"{w['game']} {game.number}"),
         (BOLD, 14, game.name(lang)),
         (
