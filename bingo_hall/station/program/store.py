@@ -144,7 +144,10 @@ def state(conn: sqlite3.Connection, lang: str = "en") -> dict[str, Any]:
     playing = next((e for e in listed if e.status == "playing"), None)
     waiting = next((e for e in listed if e.status == "waiting"), None)
     return {
-        "program": {"name": row["name_es"] if lang == "es" else row["name"], "source": row["source"]},
+        "program": {
+            "name": row["name_es"] if lang == "es" else row["name"],
+            "source": row["source"],
+        },
         "games": [e.to_json(lang) for e in listed],
         "playing": None if playing is None else playing.position,
         "next": None if waiting is None else waiting.position,
@@ -243,9 +246,7 @@ def insert(conn: sqlite3.Connection, data: dict[str, Any]) -> dict[str, Any]:
             raise Conflict("no program is loaded: load a program file first")
         source = next((e for e in listed if e.position == copy), None)
         if source is None:
-            raise RequestError(
-                "choose the game to copy: a number from 1 to %(n)s", n=len(listed)
-            )
+            raise RequestError("choose the game to copy: a number from 1 to %(n)s", n=len(listed))
         playing = next((e for e in listed if e.status == "playing"), None)
         done = [e.position for e in listed if e.status != "waiting"]
         at = (playing.position if playing else max(done, default=0)) + 1
@@ -284,7 +285,7 @@ def of_game(conn: sqlite3.Connection, game_id: int) -> tuple[Entry, int] | None:
 
 
 def game_headline(conn: sqlite3.Connection, game_id: int, lang: str) -> str | None:
-    """"Game 3 of 12 · Four Corners · £20.00" for a game of the program (the ledger's prize
+    """ "Game 3 of 12 · Four Corners · £20.00" for a game of the program (the ledger's prize
     of the game's main prize, as it stands), or None for a game started by hand."""
     try:
         found = of_game(conn, game_id)
