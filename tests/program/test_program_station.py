@@ -135,3 +135,24 @@ def test_a_restarted_station_resumes_the_program_at_the_game_in_play(app, caller
     assert resumed["resumed"] is True and resumed["playing"] == 2 and resumed["next"] == 3
     snap = maestro.get(f"/api/games/{second}").get_json()
     assert snap["program"]["en"].startswith("Game 2 of 3 · The X")
+
+
+def test_the_ledger_page_gives_the_odds_with_the_cards_sold(caller, client):
+    from testkit import page_login
+
+    _load(caller)
+    gid = _next(caller)
+    page_login(client)
+    page = client.get(f"/caller/ledger?game={gid}&lang=en").get_data(as_text=True)
+    assert "Record the sales first" in page
+    assert caller.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-12"}).status_code == 201
+    odds = caller.get(f"/api/games/{gid}/odds?within=20").get_json()
+    # four corners on 12 cards: each card's 4 corners within 20 calls is C(20,4)/C(75,4) for
+    # one card; with 12 cards at most 12 times that (the union bound), at least that once
+    from math import comb
+
+    one = comb(20, 4) / comb(75, 4)
+    assert odds["cards"] == 12 and odds["within"] == 20 and odds["nights"] >= 10_000
+    assert one * 100 - 1 <= odds["percent"] <= 12 * one * 100 + 1
+    page = client.get(f"/caller/ledger?game={gid}&within=20&lang=en").get_data(as_text=True)
+    assert "With 12 cards sold, " in page and "within 20 calls about 1 night in" in page

@@ -25,7 +25,7 @@ from ...web.errors import RequestError
 from ...web.inputs import json_body as body
 from .. import games
 from ..auth import caller_required
-from . import schema, store
+from . import odds_view, schema, store
 
 bp = Blueprint("program", __name__, template_folder="templates")
 
@@ -45,8 +45,16 @@ def register(app: Flask) -> None:
     core_db.add_migrations(app, "program", schema.MIGRATIONS)
     app.register_blueprint(bp)
     app.jinja_env.globals["program_state"] = lambda: store.state(get_db(), _lang())
+    app.jinja_env.globals["prize_odds"] = _page_odds
     with app.app_context():
         games.add_snapshot_extender(_program_snapshot)
+
+
+def _page_odds(game_id: int) -> dict[str, Any]:
+    """`prize_odds(game_id)` on the ledger page: `?within=N` asks about N calls (a number that
+    is no count of calls is left out: the jackpot's, or the expected call, is shown)."""
+    within = request.args.get("within", type=int)
+    return odds_view.game_odds(get_db(), game_id, within if within and within > 0 else None)
 
 
 def load_file(conn: sqlite3.Connection, text: str, source: str) -> dict[str, Any]:
@@ -147,6 +155,16 @@ def load_json():
     if not isinstance(source, str) or len(source) > 100:
         raise RequestError("the source is the file's name, at most 100 characters")
     return jsonify(store.load(get_db(), data.get("text"), source))
+
+
+@bp.get("/api/games/<int:game_id>/odds")
+@caller_required
+def odds_json(game_id: int):
+    """The odds of the game's main prize with the cards sold: `?within=N` calls."""
+    within = request.args.get("within", type=int)
+    if within is not None and within < 1:
+        raise RequestError("within is a number of calls, 1 or more")
+    return jsonify(odds_view.game_odds(get_db(), game_id, within))
 
 
 @bp.post("/api/program/next")
