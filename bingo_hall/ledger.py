@@ -162,10 +162,13 @@ def split(cents: int, winners: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Price:
-    """What a card costs: `cents` for a book of `book` cards (1: a price per card)."""
+    """What a card costs: `cents` for a book of `book` cards (1: a price per card), under the
+    name the door sees on its price list (`label`: "Single", "Book of 6", "Second book").
+    A game has a price list of one or more prices (`PriceList`); each sale says which."""
 
     cents: int
     book: int = 1
+    label: str = ""
 
     def __post_init__(self) -> None:
         if _cents_given(self.cents, "a price") < 0:
@@ -193,12 +196,37 @@ class Price:
         return self.amount(count(ranges))
 
 
-def parse_price(cents: object, book: object = 1) -> Price:
+def parse_price(cents: object, book: object = 1, label: object = "") -> Price:
     if isinstance(book, str) and book.strip().isdigit():
         book = int(book.strip())
     if isinstance(book, bool) or not isinstance(book, int):
         raise LedgerError("a book holds 1 to %(n)s cards", n=MAX_BOOK)
-    return Price(parse_cents(cents, "price"), book)
+    if label is None:
+        label = ""
+    if not isinstance(label, str) or len(label.strip()) > MAX_LABEL:
+        raise LedgerError("a price's name is text of at most %(n)s characters", n=MAX_LABEL)
+    if cents is None or (isinstance(cents, str) and not cents.strip()):
+        raise LedgerError("each price needs its amount, such as 1,00")
+    return Price(parse_cents(cents, "price"), book, " ".join(label.split()))
+
+
+MAX_PRICES = 12  # prices on one game's list
+MAX_LABEL = 40  # characters in a price's name
+
+
+def price_list(prices: Sequence[Price]) -> tuple[Price, ...]:
+    """A game's price list, checked whole: one price at least, at most MAX_PRICES, and no two
+    with the same name (the door chooses a price by its name). A list of one price is what a
+    game had before price lists (issue 39): its one price."""
+    if not prices:
+        raise LedgerError("a price list has one price at least, such as a card at 1,00")
+    if len(prices) > MAX_PRICES:
+        raise LedgerError("a price list has at most %(n)s prices", n=MAX_PRICES)
+    names = [p.label.casefold() for p in prices if p.label]
+    twice = next((p.label for p in prices if p.label and names.count(p.label.casefold()) > 1), None)
+    if twice is not None:
+        raise LedgerError('two prices are called "%(label)s"', label=twice)
+    return tuple(prices)
 
 
 # ---- serial ranges -------------------------------------------------------------------------
@@ -498,3 +526,207 @@ def money(cents: int, currency: str = DEFAULT_CURRENCY, lang: str = "en") -> str
 
 #: the locale of each page language (Spain's Spanish, British English: "€15.00", "£15.00")
 _LOCALES = {"es": "es_ES", "en": "en_GB"}
+
+
+# ---- paper stock (issue 39) ----------------------------------------------------------------
+#
+# A hall that counts its paper hands serial ranges to each seller (the door, a table, a
+# volunteer by name); what comes back unsold is returned, what is torn, lost or spoilt is void,
+# with its reason. Once any stock is issued for a game, only cards issued for it (and neither
+# returned nor void) can be sold. A hall that never issues stock is never asked.
+
+
+class StockKind(StrEnum):
+    ISSUE = "issue"  # handed to a seller
+    RETURN = "return"  # came back unsold
+    VOID = "void"  # torn, lost or spoilt
+
+
+@dataclass(frozen=True)
+class StockEntry:
+    """One stock movement of a game: cards issued to `seller`, returned, or void (`reason`)."""
+
+    kind: StockKind
+    serials: tuple[Serials, ...]
+    seller: str = ""
+    reason: str = ""
+
+
+def cards_of(ranges: Iterable[Serials]) -> set[int]:
+    return {s for r in ranges for s in range(r.first, r.last + 1)}
+
+
+def ranges_of(cards: Iterable[int]) -> tuple[Serials, ...]:
+    """Cards as the fewest ranges: {88, 89, 90, 95} is 88-90, 95."""
+    out: list[Serials] = []
+    for serial in sorted(set(cards)):
+        if out and out[-1].last == serial - 1:
+            out[-1] = Serials(out[-1].first, serial)
+        else:
+            out.append(Serials(serial, serial))
+    return tuple(out)
+
+
+def issued_to(entries: Iterable[StockEntry]) -> dict[int, str]:
+    """Each card issued for the game and the seller it was issued to."""
+    return {s: e.seller for e in entries if e.kind == StockKind.ISSUE for s in cards_of(e.serials)}
+
+
+def came_back(entries: Iterable[StockEntry], kind: StockKind) -> set[int]:
+    return {s for e in entries if e.kind == kind for s in cards_of(e.serials)}
+
+
+def check_issue(entries: Sequence[StockEntry], ranges: Sequence[Serials]) -> None:
+    """A card is issued once for a game: a range issued twice names its first card again."""
+    held = issued_to(entries)
+    again = sorted(cards_of(ranges) & held.keys())
+    if again:
+        raise LedgerError(
+            "card %(serial)s is already issued to %(seller)s",
+            serial=again[0],
+            seller=held[again[0]],
+        )
+
+
+def check_back(entries: Sequence[StockEntry], ranges: Sequence[Serials], sold: set[int]) -> None:
+    """Cards returned or voided must have been issued, and be neither sold nor back already."""
+    held = issued_to(entries)
+    cards = sorted(cards_of(ranges))
+    never = [s for s in cards if s not in held]
+    if never:
+        raise LedgerError("card %(serial)s was never issued for this game", serial=never[0])
+    for kind, template in (
+        (StockKind.RETURN, "card %(serial)s is already returned"),
+        (StockKind.VOID, "card %(serial)s is already void"),
+    ):
+        back = sorted(came_back(entries, kind) & set(cards))
+        if back:
+            raise LedgerError(template, serial=back[0])
+    sold_now = sorted(sold & set(cards))
+    if sold_now:
+        raise LedgerError(
+            "card %(serial)s is sold: void its sale first, then return it", serial=sold_now[0]
+        )
+
+
+def check_sellable(entries: Sequence[StockEntry], ranges: Sequence[Serials]) -> None:
+    """Once stock is issued for a game, only cards issued for it and still out can be sold. With
+    no stock issued, every card can: a hall that does not count paper is never asked."""
+    held = issued_to(entries)
+    if not held:
+        return
+    cards = sorted(cards_of(ranges))
+    never = [s for s in cards if s not in held]
+    if never:
+        raise LedgerError(
+            "card %(serial)s was never issued to a seller for this game, so it cannot be sold",
+            serial=never[0],
+        )
+    for kind, template in (
+        (StockKind.RETURN, "card %(serial)s came back unsold from %(seller)s: it cannot be sold"),
+        (StockKind.VOID, "card %(serial)s is void: it cannot be sold"),
+    ):
+        back = sorted(came_back(entries, kind) & set(cards))
+        if back:
+            raise LedgerError(template, serial=back[0], seller=held[back[0]])
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Cards issued to `seller`, neither sold nor returned nor void."""
+
+    seller: str
+    serials: tuple[Serials, ...]
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """A game's stock: issued = sold + returned + void, and every gap named by its serials."""
+
+    issued: int
+    sold: int
+    returned: int
+    void: int
+    gaps: tuple[Gap, ...]
+
+    @property
+    def missing(self) -> int:
+        return sum(count(g.serials) for g in self.gaps)
+
+    @property
+    def balances(self) -> bool:
+        return self.issued == self.sold + self.returned + self.void
+
+
+def reconcile(entries: Sequence[StockEntry], sold: set[int]) -> Reconciled:
+    """The stock of a game against its sales (`sold`: every card in a sale not voided): the cards
+    issued, those sold among them, returned and void, and the gaps by seller."""
+    held = issued_to(entries)
+    returned = came_back(entries, StockKind.RETURN)
+    void = came_back(entries, StockKind.VOID)
+    sold_issued = sold & held.keys()
+    left = held.keys() - sold_issued - returned - void
+    sellers = sorted({held[s] for s in left})
+    gaps = tuple(Gap(who, ranges_of(s for s in left if held[s] == who)) for who in sellers)
+    return Reconciled(len(held), len(sold_issued), len(returned & held.keys()), len(void), gaps)
+
+
+# ---- cash (issue 39) -----------------------------------------------------------------------
+
+#: the notes and coins of each currency, in cents, largest first
+DENOMINATIONS: dict[str, tuple[int, ...]] = {
+    "EUR": (50000, 20000, 10000, 5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5, 2, 1),
+    "GBP": (5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5, 2, 1),
+    "USD": (10000, 5000, 2000, 1000, 500, 200, 100, 50, 25, 10, 5, 1),
+}
+MAX_PIECES = 100_000  # notes or coins of one kind in the box
+
+
+@dataclass(frozen=True)
+class Count:
+    """The cash counted in the box: a total, or `pieces` (denomination in cents, how many)."""
+
+    cents: int
+    pieces: tuple[tuple[int, int], ...] = ()
+
+
+def parse_count(total: object, pieces: object, currency: str) -> Count:
+    """A count as a total ("412,50") or by denomination ({"2000": 3, "50": 4}: the key is the
+    note or coin in cents), never both. Each denomination must be one the currency has."""
+    if pieces in (None, {}, ""):
+        if total is None or (isinstance(total, str) and not total.strip()):
+            raise LedgerError("give the cash counted: a total, or the notes and coins")
+        return Count(parse_cents(total))
+    if total not in (None, ""):
+        raise LedgerError("give the cash counted as a total or by notes and coins, not both")
+    if not isinstance(pieces, dict):
+        raise LedgerError('the notes and coins are an object such as {"2000": 3}')
+    known = DENOMINATIONS.get(currency)
+    if known is None:
+        raise LedgerError(
+            "count %(code)s as a total: its notes and coins are not listed", code=currency
+        )
+    out: dict[int, int] = {}
+    for key, n in pieces.items():
+        value = int(key) if isinstance(key, str) and key.isdigit() else None
+        if value is None or value not in known:
+            raise LedgerError("%(key)s is not a note or coin of %(code)s", key=key, code=currency)
+        if isinstance(n, str) and n.strip().isdigit():
+            n = int(n.strip())
+        if n in (None, ""):
+            n = 0
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_PIECES:
+            raise LedgerError(
+                "how many of %(key)s: a whole number from 0 to %(n)s", key=key, n=MAX_PIECES
+            )
+        out[value] = out.get(value, 0) + n
+    cents = sum(v * n for v, n in out.items())
+    if cents > MAX_CENTS:
+        raise LedgerError("an amount is at most a million")
+    return Count(cents, tuple(sorted(((v, n) for v, n in out.items() if n), reverse=True)))
+
+
+def over_short(counted: int, float_cents: int, takings: int, cash_payouts: int) -> int:
+    """What the box holds over (+) or short (-) of what the ledger expects in it: the float,
+    plus the takings, less the payouts paid in cash."""
+    return counted - (float_cents + takings - cash_payouts)

@@ -6,6 +6,10 @@ CSV and the command line's text are made from these values.
 
 What is left for the cause = money taken - prizes awarded - the jackpot still in the pot (set
 aside from tonight's takings and carried over to the next night).
+
+At the door and the treasurer's table (issue 39): each game's paper stock reconciled (issued =
+sold + returned + void, every gap named by its serials) and the night's cash: the float, the
+count, the payouts paid in cash and the over/short = counted - (float + takings - cash payouts).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
 from .errors import KitError
-from .ledger import money
+from .ledger import Reconciled, format_serials, money, over_short
 from .spreadsheet import spreadsheet_safe
 
 NIGHT_ENDS = timedelta(hours=6)  # a game started at 01:30 is still the evening before's
@@ -39,6 +43,7 @@ class Payout:
     cents: int
     jackpot: bool
     paid: bool
+    cash: bool = True  # paid in cash (when paid)
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,7 @@ class GameLine:
     deck: str
     balls: int
     rounds: tuple[RoundLine, ...]
+    stock: Reconciled | None = None  # None: the hall did not count this game's paper
 
     @property
     def cards(self) -> int:
@@ -76,6 +82,16 @@ class GameLine:
 
 
 @dataclass(frozen=True)
+class Cash:
+    """The night's cash box: the float at the start, the count at the end (None: not counted
+    yet) and, for a count by denomination, its notes and coins (value in cents, how many)."""
+
+    float: int
+    counted: int | None = None
+    pieces: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class Night:
     currency: str
     games: tuple[GameLine, ...]
@@ -83,6 +99,7 @@ class Night:
     corrections: int  # sales voided, with their reasons, in the corrections log
     brought: int = 0  # the jackpot pot brought from earlier nights
     date: str = ""  # the night's date (see `night_of`)
+    cash: Cash | None = None  # None: the treasurer gave no float and no count
 
     @property
     def cards(self) -> int:
@@ -103,6 +120,25 @@ class Night:
     @property
     def unpaid(self) -> int:
         return self.awarded - self.paid
+
+    @property
+    def paid_cash(self) -> int:
+        """The payouts paid in cash: what left the box."""
+        return sum(
+            p.cents for g in self.games for r in g.rounds for p in r.payouts if p.paid and p.cash
+        )
+
+    @property
+    def expected_cash(self) -> int:
+        """What the box should hold: the float, plus the takings, less the cash payouts."""
+        return (self.cash.float if self.cash else 0) + self.taken - self.paid_cash
+
+    @property
+    def over_short(self) -> int | None:
+        """Counted - expected: over (+) or short (-); None until the cash is counted."""
+        if self.cash is None or self.cash.counted is None:
+            return None
+        return over_short(self.cash.counted, self.cash.float, self.taken, self.paid_cash)
 
     @property
     def left(self) -> int:
@@ -141,6 +177,19 @@ WORDS: dict[str, dict[str, str]] = {
         "two-lines": "Dos líneas",
         "full-house": "Cartón lleno",
         "balls": "bolas",
+        "stock": "Cartones en papel",
+        "stock_line": "entregados %(issued)s = vendidos %(sold)s + devueltos %(returned)s + "
+        "anulados %(void)s",
+        "stock_gap": "cartones %(cards)s entregados a %(seller)s, ni vendidos ni devueltos",
+        "cash": "Caja",
+        "float": "Cambio inicial",
+        "counted": "Contado al final",
+        "not_counted": "sin contar",
+        "paid_cash": "Premios pagados en efectivo",
+        "expected": "Esperado en caja (cambio + recaudado − premios en efectivo)",
+        "over": "Sobra",
+        "short": "Falta",
+        "even": "Cuadra",
     },
     "en": {
         "title": "The night's summary",
@@ -171,6 +220,18 @@ WORDS: dict[str, dict[str, str]] = {
         "two-lines": "Two lines",
         "full-house": "Full house",
         "balls": "balls",
+        "stock": "Paper stock",
+        "stock_line": "issued %(issued)s = sold %(sold)s + returned %(returned)s + void %(void)s",
+        "stock_gap": "cards %(cards)s issued to %(seller)s, neither sold nor returned",
+        "cash": "Cash",
+        "float": "Float",
+        "counted": "Counted at the end",
+        "not_counted": "not counted",
+        "paid_cash": "Payouts paid in cash",
+        "expected": "Expected in the box (float + takings − cash payouts)",
+        "over": "Over",
+        "short": "Short",
+        "even": "Balances",
     },
 }
 
@@ -219,6 +280,52 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
     return rows
 
 
+def stock_lines(game: GameLine, lang: str) -> list[str]:
+    """A game's paper stock: the reconciliation, then each gap by its serials ("cards 88-90
+    issued to Ana, neither sold nor returned"); nothing when the hall did not count it."""
+    st = game.stock
+    if st is None:
+        return []
+    w = words(lang)
+    gaps_n = st.missing
+    line = w["stock_line"] % {
+        "issued": st.issued,
+        "sold": st.sold,
+        "returned": st.returned,
+        "void": st.void,
+    }
+    if gaps_n:
+        line += f" + {gaps_n} ?"
+    out = [f"{w['stock']}: {line}"]
+    out += [
+        w["stock_gap"] % {"cards": format_serials(g.serials), "seller": g.seller} for g in st.gaps
+    ]
+    return out
+
+
+def cash_lines(night: Night, lang: str) -> list[tuple[str, str]]:
+    """(label, amount) of the night's cash, in the order printed; nothing when the treasurer
+    gave no float and no count."""
+    if night.cash is None:
+        return []
+    w, m = words(lang), amounts(night, lang)
+    counted = night.cash.counted
+    rows = [
+        (w["float"], m(night.cash.float)),
+        (w["taken"], m(night.taken)),
+        (w["paid_cash"], m(night.paid_cash)),
+        (w["expected"], m(night.expected_cash)),
+        (w["counted"], w["not_counted"] if counted is None else m(counted)),
+    ]
+    if night.cash.pieces:
+        rows.append(("", " · ".join(f"{n} × {m(v)}" for v, n in night.cash.pieces)))
+    diff = night.over_short
+    if diff is not None:
+        label = w["over"] if diff > 0 else w["short"] if diff < 0 else w["even"]
+        rows.append((label, m(abs(diff))))
+    return rows
+
+
 def summary_text(night: Night, lang: str = "en") -> str:
     """The summary as plain text (`bingo-hall ledger`)."""
     w, m = words(lang), amounts(night, lang)
@@ -231,8 +338,13 @@ def summary_text(night: Night, lang: str = "en") -> str:
             )
             for p in r.payouts:
                 out.append("    " + payout_text(p, night, lang))
+        out += ["  " + line for line in stock_lines(g, lang)]
     out += ["", w["totals"]]
     out += [f"  {label}: {value}" for label, value in totals(night, lang)]
+    cash = cash_lines(night, lang)
+    if cash:
+        out += ["", w["cash"]]
+        out += [f"  {label}: {value}" if label else f"    {value}" for label, value in cash]
     out += ["", w["audit"]]
     for g in night.games:
         for r in g.rounds:
@@ -286,6 +398,14 @@ CSV_ES = {
     "total brought": "total traído de noches anteriores",
     "total carried": "total que pasa a la próxima noche",
     "total left": "total para la causa",
+    "stock": "existencias",
+    "gap": "faltan",
+    "total float": "total cambio inicial",
+    "total cash payouts": "total premios en efectivo",
+    "total expected": "total esperado en caja",
+    "total counted": "total contado",
+    "total over/short": "total sobra/falta",
+    "pieces": "billetes y monedas",
 }
 
 
@@ -333,6 +453,35 @@ def summary_csv(night: Night, lang: str = "en") -> str:
                         "paid": t("yes") if p.paid else t("no"),
                     }
                 )
+        if g.stock is not None:
+            st = g.stock
+            rows.append(
+                {
+                    "game": g.game_id,
+                    "row": t("stock"),
+                    "cards": st.issued,
+                    "detail": stock_lines(g, lang)[0],
+                }
+            )
+            for gap in st.gaps:
+                rows.append(
+                    {
+                        "game": g.game_id,
+                        "row": t("gap"),
+                        "player": gap.seller,
+                        "cards": sum(len(r) for r in gap.serials),
+                        "detail": format_serials(gap.serials),
+                    }
+                )
+    cash: list[tuple[str, int]] = []
+    if night.cash is not None:
+        cash = [
+            ("float", night.cash.float),
+            ("cash payouts", night.paid_cash),
+            ("expected", night.expected_cash),
+        ]
+        if night.over_short is not None and night.cash.counted is not None:
+            cash += [("counted", night.cash.counted), ("over/short", night.over_short)]
     for key, cents in (
         ("taken", night.taken),
         ("awarded", night.awarded),
@@ -340,8 +489,14 @@ def summary_csv(night: Night, lang: str = "en") -> str:
         ("brought", night.brought),
         ("carried", night.carried),
         ("left", night.left),
+        *cash,
     ):
-        rows.append({"row": t(f"total {key}"), "cents": cents, "amount": m(cents)})
+        row = {"row": t(f"total {key}"), "cents": cents, "amount": m(cents)}
+        if key == "counted" and night.cash and night.cash.pieces:
+            row["detail"] = f"{t('pieces')}: " + "; ".join(
+                f"{n} x {v}" for v, n in night.cash.pieces
+            )
+        rows.append(row)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([t(field) for field in CSV_FIELDS])

@@ -16,7 +16,13 @@ Hosts add or leave out prizes and write their own list in a small TOML file
   line); in a host's file `rows = [...]` asks for all of those rows, `lines = N` for any N;
 * `CountRule`: any `count` numbers of the ticket called (Early Five);
 * `CellsRule`: named cells called, a cell being (row, position among that row's 5 numbers), so
-  the corners are the first and last number of the top and the bottom row, whatever the columns.
+  the corners are the first and last number of the top and the bottom row, whatever the columns;
+* `RowCountRule`: `count` numbers called on one row (Italian Tombola's ambo, terno, quaterna).
+
+Italian Tombola plays its prizes one after another on a cartella (the ticket) of 3 rows of 5:
+**ambo** (2 numbers called on one row), **terno** (3), **quaterna** (4), **cinquina** (5: the
+row complete) and **tombola** (all 15). The caller's board is the tabellone, the 90 numbers cut
+into six cartelle of 15 (`PrizeList.tabellone`).
 
 A prize list is a sequence (the next prize opens when the one before it is awarded) or a set open
 at once; in a set a prize may still wait for another (`after`: a second Full House opens once the
@@ -92,7 +98,18 @@ class CellsRule:
         return frozenset(ticket.rows[r][p] for r, p in self.cells)
 
 
-Rule = RowsRule | CountRule | CellsRule
+@dataclass(frozen=True)
+class RowCountRule:
+    """At least `count` numbers called on one row of the ticket (ambo is 2, terno 3, quaterna 4):
+    any numbers of that row, so the rule's numbers are the whole ticket."""
+
+    count: int
+
+    def numbers(self, ticket: Ticket) -> frozenset[int]:
+        return ticket.numbers
+
+
+Rule = RowsRule | CountRule | CellsRule | RowCountRule
 
 
 @dataclass(frozen=True)
@@ -115,6 +132,13 @@ def judge_rule(rule: Rule, ticket: Ticket, called: Collection[int]) -> RuleResul
         marked = frozenset(n for n in ticket.numbers if n in called)
         short = max(0, rule.count - len(marked))
         return RuleResult(short == 0, marked, short, ())
+    if isinstance(rule, RowCountRule):
+        best = max(
+            (frozenset(n for n in row if n in called) for row in ticket.rows),
+            key=len,
+        )
+        short = max(0, rule.count - len(best))
+        return RuleResult(short == 0, best, short, ())
     if isinstance(rule, CellsRule):
         wanted = rule.numbers(ticket)
         missing = tuple(sorted(n for n in wanted if n not in called))
@@ -165,13 +189,17 @@ class Prize:
 
 @dataclass(frozen=True)
 class PrizeList:
-    """The prizes a 90-ball game plays: in sequence, or all open at once (Tambola)."""
+    """The prizes a 90-ball game plays: in sequence, or all open at once (Tambola).
+
+    `tabellone`: the display draws its board of 90 as the Italian tabellone, six blocks of 15
+    (3 rows of 5) as the cartelle are laid out, instead of plain rows of 10."""
 
     key: str
     names: Mapping[str, str]
     prizes: tuple[Prize, ...]
     open_at_once: bool
     source: str = field(default="", compare=False)
+    tabellone: bool = False
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names["en"]
@@ -348,7 +376,31 @@ TAMBOLA = PrizeList(
     open_at_once=True,
 )
 
-BUILT_IN: dict[str, PrizeList] = {p.key: p for p in (SPANISH, UK, TAMBOLA)}
+TOMBOLA = PrizeList(
+    key="tombola",
+    names=_names("Italian Tombola", "Tómbola italiana"),
+    prizes=(
+        Prize("ambo", _names("Ambo (two in a row)", "Ambo (dos en una fila)"), RowCountRule(2)),
+        Prize(
+            "terno", _names("Terno (three in a row)", "Terno (tres en una fila)"), RowCountRule(3)
+        ),
+        Prize(
+            "quaterna",
+            _names("Quaterna (four in a row)", "Quaterna (cuatro en una fila)"),
+            RowCountRule(4),
+        ),
+        Prize(
+            "cinquina",
+            _names("Cinquina (five in a row: the row)", "Cinquina (cinco en una fila: la fila)"),
+            RowsRule(needed=1),
+        ),
+        Prize("tombola", _names("Tombola (all 15)", "Tombola (los 15)"), FULL_ROWS),
+    ),
+    open_at_once=False,
+    tabellone=True,
+)
+
+BUILT_IN: dict[str, PrizeList] = {p.key: p for p in (SPANISH, UK, TAMBOLA, TOMBOLA)}
 
 
 # --- a host's own list (TOML) -------------------------------------------------------------

@@ -167,7 +167,7 @@ def test_seconds_may_be_whole_and_threads_come_from_config_py_or_the_command_lin
     THREADS=5, ACTION_THREADS=2, MAESTRO_THREADS=3, CONNECTIONS_PER_ADDRESS=7, KEPT_FOR_LAPTOP=100
 )
 def test_the_server_sizes_its_pools_and_budgets_from_the_apps_config(live_server):
-    from bingo_hall.web.server import open_files_limit
+    from bingo_hall.web.plumbing import open_files_limit
 
     server = live_server.server.hall
     workers = [pool.executor._max_workers for pool in server.pools()]

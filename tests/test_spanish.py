@@ -41,6 +41,8 @@ NAMES = {
     *"Tabla Confrontadora Maestro Bingo BINGO Normal Puntos Central Doble Sociedad Burako".split(),
     *"Qwinto Clue Tambola Housie Rummy QR PIN CSV PDF SHA JSON URL USB UTF ISO GET EUR".split(),
     *"GBP MB Berndt JavaScript".split(),
+    # Italian Tombola's prizes and board keep their Italian names, glossed in each language
+    *"Tombola tombola ambo terno quaterna cinquina tabellone".split(),
     "English",  # a language offered by its own name, beside "Español"
 }
 #: the JSON blocks that are data for the scripts (the snapshot, a card's state), not words shown

@@ -13,7 +13,7 @@ import pytest
 from bingo_hall.cards import Card
 from bingo_hall.errors import DeckError, KitError
 from bingo_hall.manifest import new_variant_deck, parse_deck
-from bingo_hall.prize_rules import SPANISH, TAMBOLA, UK
+from bingo_hall.prize_rules import SPANISH, TAMBOLA, TOMBOLA, UK
 from bingo_hall.tickets import Ticket
 from bingo_hall.variants import (
     CARDS,
@@ -50,7 +50,7 @@ def test_a_game_the_kit_does_not_play_is_refused_naming_the_games_it_does(balls)
 
 
 def test_the_ninety_ball_prizes_are_the_spanish_and_uk_sequences_and_tambola_open_at_once():
-    spanish, uk, tambola = STRIPS.plans
+    spanish, uk, tambola, tombola = STRIPS.plans
     assert (spanish.mode, spanish.prizes) == ("linea-bingo", ("linea", "bingo"))
     assert (uk.mode, uk.prizes) == ("lines-house", ("one-line", "two-lines", "full-house"))
     assert tambola.mode == "tambola" and len(tambola.prizes) == 6
@@ -59,9 +59,11 @@ def test_the_ninety_ball_prizes_are_the_spanish_and_uk_sequences_and_tambola_ope
         PrizeOrder.SEQUENCE,
         PrizeOrder.SEQUENCE,
         PrizeOrder.OPEN,
+        PrizeOrder.SEQUENCE,
     ]
+    assert tombola.prizes == ("ambo", "terno", "quaterna", "cinquina", "tombola")
     # one idea, not two copies: each plan carries the prize list that judges its prizes
-    assert [p.prize_list for p in STRIPS.plans] == [SPANISH, UK, TAMBOLA]
+    assert [p.prize_list for p in STRIPS.plans] == [SPANISH, UK, TAMBOLA, TOMBOLA]
     assert tambola.open_prizes([]) == tambola.prizes
 
 

@@ -15,7 +15,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from ..night import Night, amounts, payout_text, totals, words
+from ..night import Night, amounts, cash_lines, payout_text, stock_lines, totals, words
 from .card_layout import DEJAVU_BOLD
 from .pdfutil import pdf_bytes
 
@@ -45,11 +45,16 @@ def _lines(night: Night, lang: str) -> list[Line]:
             if not r.payouts:
                 out.append(("p", w["no_prizes"]))
             out += [("p", payout_text(p, night, lang)) for p in r.payouts]
+        out += [("r" if i == 0 else "p", line) for i, line in enumerate(stock_lines(g, lang))]
         out.append(("", ""))
     out.append(("s", w["totals"]))
     rows = totals(night, lang)
     for label, value in rows:
         out.append(("T" if label == w["left"] else "t", f"{label}: {value}"))
+    cash = cash_lines(night, lang)
+    if cash:
+        out += [("", ""), ("s", w["cash"])]
+        out += [("t", f"{label}: {value}" if label else value) for label, value in cash]
     out += [("", ""), ("s", w["audit"])]
     for g in night.games:
         for r in g.rounds:

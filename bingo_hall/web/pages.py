@@ -19,6 +19,7 @@ so the sixteen screens of a flood share one answer and never queue a thread ahea
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -29,6 +30,7 @@ from flask import Flask, request
 
 from .i18n import languages_asked
 from .instance import area_state, hall
+from .security import HEADERS
 
 #: pages kept at most (keys: the few paths, two languages, a handful of addresses)
 SIZE = 32
@@ -130,9 +132,12 @@ def screen_host(host: str, app: Flask | None = None) -> str | None:
 
 
 class LoopPages:
-    """Shared pages answered by the server's event loop from memory (see the module's
-    docstring): `answer(scope)` gives the kept answer for this request's key at the hub's
-    current version, or None (then the app answers, and `keep` stores what it said)."""
+    """Every page the server's event loop answers from memory, in one place:
+    - the shared pages (see the module's docstring): `answer(key)` gives the kept answer for
+      this request's key at the hub's current version, or None (then the app answers, and
+      `keep` stores what it said);
+    - the areas' pages (`HallState.loop_pages`, the card pages), which keep their own parts:
+      `from_area(scope)`."""
 
     def __init__(self, app: Flask, size: int = SIZE) -> None:
         self.app, self.size = app, size
@@ -147,6 +152,8 @@ class LoopPages:
             OrderedDict()
         )
         self.answered = 0  # answers given from memory (tests read it)
+        self.areas = hall(app).loop_pages  # pages the areas answer from what they keep
+        self.page_headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
     def key(self, scope: dict[str, Any]) -> tuple | None:
         """What the page for this request is made of, or None: not a shared page."""
@@ -174,3 +181,21 @@ class LoopPages:
         self._kept.move_to_end(key)
         while len(self._kept) > self.size:
             self._kept.popitem(last=False)
+
+    def from_area(self, scope: dict) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        """A page an area answers from what it keeps (the card pages), with no worker, no
+        Flask and no SQL; None: not one of those, or not kept yet (the app builds it)."""
+        for answer in self.areas:
+            try:
+                body = answer(scope)
+            except Exception:  # never a 500 from here: the app answers the request instead
+                logging.getLogger(__name__).exception("a page answered on the loop failed")
+                body = None
+            if body is not None:
+                headers = [
+                    (b"content-type", b"text/html; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                    *self.page_headers,
+                ]
+                return headers, body
+        return None

@@ -87,7 +87,7 @@ def test_a_negative_price_and_a_percentage_over_100_are_refused_and_nothing_is_s
     gid = hall.new_game(draw="manual")
     r = hall.post(f"/api/games/{gid}/ledger/price", {"amount": "-1,50"})
     assert r.status_code == 400 and "cannot be negative" in r.get_json()["error"]
-    assert ledger(hall, gid)["price"] is None
+    assert ledger(hall, gid)["prices"] == []
     r = hall.post(
         f"/api/games/{gid}/ledger/prizes",
         {
@@ -155,7 +155,7 @@ def test_ledger_changes_are_caller_actions(client, hall):
         s["caller"] = True
     r = client.post(f"/api/games/{gid}/ledger/price", json={"amount": "2"})
     assert r.status_code in (401, 403)
-    assert ledger(hall, gid)["price"] is None
+    assert ledger(hall, gid)["prices"] == []
 
 
 # ---- sales ----------------------------------------------------------------------------------

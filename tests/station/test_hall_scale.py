@@ -20,7 +20,7 @@ import requests
 from testkit import eventually
 
 from bingo_hall.station.games import channel
-from bingo_hall.web import server as station_server
+from bingo_hall.web import plumbing
 from bingo_hall.web.config import DEFAULT
 from bingo_hall.web.instance import hall
 
@@ -195,7 +195,7 @@ def test_eleven_hundred_idle_connections_neither_delay_a_draw_nor_stay_open(serv
 def test_the_full_garbage_collection_waits_for_the_maestro_to_be_quiet():
     """A full collection walks every screen's objects: it runs between draws, not during them,
     and never later than GC_LATEST_S so memory stays bounded on a busy night."""
-    c = station_server.QuietCollector(0.0, DEFAULT)
+    c = plumbing.QuietCollector(0.0, DEFAULT)
     quiet, every, latest = c.quiet_s, c.every_s, c.latest_s
     assert (quiet, every, latest) == (DEFAULT.gc_quiet_s, DEFAULT.gc_every_s, DEFAULT.gc_latest_s)
     assert not c.due(every - 1)  # too soon after the last one

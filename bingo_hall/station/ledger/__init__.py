@@ -3,8 +3,9 @@
 An area of the station, registered by `bingo_hall.app.create_app`:
 
 * `/caller/ledger`: the Maestro's (or the seller's) ledger page: the night's currency, each
-  game's price and prizes, sales by range or by scanning cards at the door, corrections with a
-  reason, payouts to mark paid, and the summary (PDF, CSV).
+  game's price list and prizes, sales by range or by scanning cards at the door at a price of
+  the list, the paper stock issued to sellers, returned and void, corrections with a reason,
+  payouts to mark paid, the cash box (float, count, over/short), and the summary (PDF, CSV).
 * `/api/ledger/...`, `/api/games/<id>/ledger/...`: the same as JSON; every change is a caller
   action (PIN, CSRF, logged in `ledger_log`).
 * `/ledger/games/<id>/prizes`: the round's prizes as the caller page and /display show them
@@ -23,7 +24,7 @@ from flask import Blueprint, Flask, Response, g, jsonify, render_template, reque
 from flask_babel import get_locale
 
 from ...errors import KitError
-from ...ledger import money
+from ...ledger import DENOMINATIONS, StockKind, format_serials, money
 from ...night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...web import db as core_db
@@ -32,7 +33,16 @@ from ...web.errors import NotFound, RequestError
 from ...web.inputs import json_body as body
 from .. import games, hooks
 from ..auth import caller_required
-from . import payouts, schema, store, summary
+from . import cash, payouts, schema, stock, store, summary
+from .requests import (
+    CountRequest,
+    FloatRequest,
+    PriceListRequest,
+    PrizesRequest,
+    SaleRequest,
+    StockRequest,
+    reason_of,
+)
 
 bp = Blueprint(
     "ledger",
@@ -95,16 +105,30 @@ def _lang() -> str:
 def state(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
     """A game's ledger: price, prizes now, sales, payouts and warnings."""
     game = games.get_game(conn, gid)
-    price = store.price_of(conn, gid)
+    prices = store.price_list(conn, gid)
     rnd = games.current_round(conn, gid).number
     cards, cents = payouts.round_sales(conn, gid, rnd)
+    reconciled = stock.reconciled(conn, gid)
     return {
         "game_id": gid,
         "currency": store.currency(conn),
         "round": rnd,
         "active": game.active,
         "plays": list(store.game_prizes(game)),
-        "price": None if price is None else {"cents": price.cents, "book": price.book},
+        "prices": [p.to_json() for p in prices.prices],
+        "price_names": store.price_names(conn, gid),
+        "stock": [s.to_json() for s in stock.lines(conn, gid)],
+        "reconciled": None
+        if reconciled is None
+        else {
+            "issued": reconciled.issued,
+            "sold": reconciled.sold,
+            "returned": reconciled.returned,
+            "void": reconciled.void,
+            "gaps": [
+                {"seller": g.seller, "serials": format_serials(g.serials)} for g in reconciled.gaps
+            ],
+        },
         "round_sales": {"cards": cards, "cents": cents},
         "prizes": [p.to_json() for p in payouts.prizes_now(conn, gid)],
         "sales": [s.to_json() for s in store.sales(conn, gid)],
@@ -135,7 +159,20 @@ def page():
         log=store.corrections(conn),
         nights=summary.nights(conn),
         currency=store.currency(conn),
+        cash=_cash_now(conn),
+        denominations=DENOMINATIONS.get(store.currency(conn), ()),
     )
+
+
+def _cash_now(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Tonight's cash box for the page: the figures given, and the summary's over/short."""
+    night = summary.night(conn) if summary.nights(conn) else None
+    tonight = cash.tonight()
+    return {
+        "entries": cash.entries(conn, tonight),
+        "box": cash.box(conn, tonight),
+        "night": night if night is not None and night.date == tonight else None,
+    }
 
 
 @bp.get("/ledger/games/<int:game_id>/prizes")
@@ -181,45 +218,96 @@ def game_ledger(game_id: int):
 @bp.post("/api/ledger/currency")
 @caller_required
 def set_currency():
-    return jsonify(store.set_currency(get_db(), body(required=True).get("currency"), _via()))
+    return jsonify(
+        currency=store.set_currency(get_db(), body(required=True).get("currency"), _via())
+    )
 
 
-@bp.post("/api/games/<int:game_id>/ledger/price")
+@bp.post("/api/games/<int:game_id>/ledger/prices")
+@bp.post("/api/games/<int:game_id>/ledger/price")  # the older form: a list of one price
 @caller_required
-def set_price(game_id: int):
-    return jsonify(store.set_price(get_db(), game_id, body(required=True), _via()))
+def set_prices(game_id: int):
+    req = PriceListRequest.from_json(body(required=True))
+    return jsonify(store.set_prices(get_db(), game_id, req, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/prizes")
 @caller_required
 def set_prizes(game_id: int):
-    return jsonify(store.set_prizes(get_db(), game_id, body(required=True), _via()))
+    req = PrizesRequest.from_json(body(required=True))
+    return jsonify(store.set_prizes(get_db(), game_id, req, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/sales")
 @caller_required
 def sell(game_id: int):
-    return jsonify(store.sell(get_db(), game_id, body(required=True), _via())), 201
+    req = SaleRequest.from_json(body(required=True))
+    return jsonify(store.sell(get_db(), game_id, req, _via()).to_json()), 201
 
 
 @bp.post("/api/ledger/sales/<int:sale_id>/correct")
 @caller_required
 def correct(sale_id: int):
-    return jsonify(store.correct(get_db(), sale_id, body(required=True).get("reason"), _via()))
+    reason = reason_of(
+        body(required=True).get("reason"),
+        "say why the sale is corrected (at most %(n)s characters)",
+    )
+    return jsonify(store.correct(get_db(), sale_id, reason, _via()).to_json())
+
+
+@bp.post("/api/games/<int:game_id>/ledger/stock/<kind>")
+@caller_required
+def stock_entry(game_id: int, kind: str):
+    """`issue` (to a seller), `return` (unsold) or `void` (with the reason)."""
+    if kind not in tuple(StockKind):
+        raise NotFound("stock is issued, returned or void, not %(kind)s", kind=kind)
+    req = StockRequest.from_json(StockKind(kind), body(required=True))
+    return jsonify(stock.record(get_db(), game_id, req, _via()).to_json()), 201
+
+
+@bp.post("/api/ledger/stock/<int:stock_id>/correct")
+@caller_required
+def correct_stock(stock_id: int):
+    reason = reason_of(
+        body(required=True).get("reason"),
+        "say why the stock entry is corrected (at most %(n)s characters)",
+    )
+    return jsonify(stock.correct(get_db(), stock_id, reason, _via()).to_json())
+
+
+@bp.post("/api/ledger/cash/float")
+@caller_required
+def cash_float():
+    req = FloatRequest.from_json(body(required=True))
+    return jsonify(cash.set_float(get_db(), req, _via()).to_json()), 201
+
+
+@bp.post("/api/ledger/cash/count")
+@caller_required
+def cash_count():
+    req = CountRequest.from_json(body(required=True))
+    return jsonify(cash.count(get_db(), req, _via()).to_json()), 201
 
 
 @bp.post("/api/ledger/payouts/<int:payout_id>/paid")
 @caller_required
 def paid(payout_id: int):
-    return jsonify(payouts.mark_paid(get_db(), payout_id, _via()))
+    """Paid in cash unless `{"cash": false}` (a cheque, a transfer)."""
+    in_cash = body().get("cash", True)
+    if not isinstance(in_cash, bool):
+        raise RequestError("cash is true or false")
+    return jsonify(payouts.mark_paid(get_db(), payout_id, in_cash, _via()).to_json())
 
 
 @bp.post("/api/ledger/payouts/<int:payout_id>/unpaid")
 @caller_required
 def unpaid(payout_id: int):
     """A payout marked paid by mistake: marked not paid, with the reason (nothing is deleted)."""
-    reason = body(required=True).get("reason")
-    return jsonify(payouts.mark_unpaid(get_db(), payout_id, reason, _via()))
+    reason = reason_of(
+        body(required=True).get("reason"),
+        "say why the payout was not paid after all (at most %(n)s characters)",
+    )
+    return jsonify(payouts.mark_unpaid(get_db(), payout_id, reason, _via()).to_json())
 
 
 @bp.get("/api/ledger/log")
@@ -243,8 +331,32 @@ def summary_json():
         paid=night.paid,
         carried=night.carried,
         left=night.left,
+        cash=None
+        if night.cash is None
+        else {
+            "float": night.cash.float,
+            "counted": night.cash.counted,
+            "pieces": {str(v): n for v, n in night.cash.pieces},
+            "paid_cash": night.paid_cash,
+            "expected": night.expected_cash,
+            "over_short": night.over_short,
+        },
         games=[
-            {"game_id": gl.game_id, "cards": gl.cards, "taken": gl.taken, "awarded": gl.awarded}
+            {
+                "game_id": gl.game_id,
+                "cards": gl.cards,
+                "taken": gl.taken,
+                "awarded": gl.awarded,
+                "stock": None
+                if gl.stock is None
+                else {
+                    "issued": gl.stock.issued,
+                    "sold": gl.stock.sold,
+                    "returned": gl.stock.returned,
+                    "void": gl.stock.void,
+                    "missing": gl.stock.missing,
+                },
+            }
             for gl in night.games
         ],
     )

@@ -184,7 +184,8 @@ def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, 
     """Every payout (of one game if given), in the order awarded: `paid` is when its newest mark
     said paid (None if not paid), `unpaid` the reason of a mark that took a payment back."""
     sql = (
-        "SELECT p.*, r.number AS round, d.paid AS paid_now, d.made AS marked, d.reason "
+        "SELECT p.*, r.number AS round, d.paid AS paid_now, d.made AS marked, d.reason, "
+        "d.cash "
         "FROM ledger_payouts p JOIN rounds r ON r.id = p.round_id "
         "LEFT JOIN ledger_paid_marks d ON d.id = "
         "(SELECT MAX(id) FROM ledger_paid_marks WHERE payout_id = p.id)"
@@ -206,34 +207,54 @@ def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, 
             "jackpot": bool(r["jackpot"]),
             "at": r["made"],
             "paid": r["marked"] if r["paid_now"] else None,
+            "cash": bool(r["paid_now"]) and bool(r["cash"]),
             "unpaid": r["reason"] if r["paid_now"] == 0 else None,
         }
         for r in rows
     ]
 
 
-def mark_paid(conn: sqlite3.Connection, payout_id: int, via: str | None = None) -> dict[str, Any]:
-    """The winner has the money: the payout is marked paid (once; a mistake is corrected by
-    `mark_unpaid`, never by deleting the mark)."""
-    _mark(conn, payout_id, True, None, via)
-    return {"payout_id": payout_id, "paid": True}
+@dataclass(frozen=True)
+class Mark:
+    """A payout marked paid (in cash, or not: a cheque, a transfer) or, with the reason, marked
+    not paid after all."""
+
+    payout_id: int
+    paid: bool
+    cash: bool = True
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"payout_id": self.payout_id, "paid": self.paid}
+        if self.paid:
+            out["cash"] = self.cash
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
+
+
+def mark_paid(
+    conn: sqlite3.Connection, payout_id: int, cash: bool = True, via: str | None = None
+) -> Mark:
+    """The winner has the money: the payout is marked paid, in cash unless said otherwise
+    (once; a mistake is corrected by `mark_unpaid`, never by deleting the mark)."""
+    mark = Mark(payout_id, True, cash)
+    _mark(conn, mark, via)
+    return mark
 
 
 def mark_unpaid(
-    conn: sqlite3.Connection, payout_id: int, reason: Any, via: str | None = None
-) -> dict[str, Any]:
-    """A payout marked paid by mistake is marked not paid, saying why: a new mark, kept with the
-    reason in the audit trail, as a sale's correction is."""
-    why = store.correction_reason(
-        reason, "say why the payout was not paid after all (at most %(n)s characters)"
-    )
-    _mark(conn, payout_id, False, why, via)
-    return {"payout_id": payout_id, "paid": False, "reason": why}
+    conn: sqlite3.Connection, payout_id: int, reason: str, via: str | None = None
+) -> Mark:
+    """A payout marked paid by mistake is marked not paid, saying why (the route checks the
+    reason): a new mark, kept with the reason in the audit trail, as a sale's correction is."""
+    mark = Mark(payout_id, False, reason=reason)
+    _mark(conn, mark, via)
+    return mark
 
 
-def _mark(
-    conn: sqlite3.Connection, payout_id: int, paid: bool, reason: str | None, via: str | None
-) -> None:
+def _mark(conn: sqlite3.Connection, mark: Mark, via: str | None) -> None:
+    payout_id, paid, reason = mark.payout_id, mark.paid, mark.reason
     with hall().write_lock:
         with transaction(conn):
             row = conn.execute("SELECT * FROM ledger_payouts WHERE id = ?", (payout_id,)).fetchone()
@@ -248,14 +269,16 @@ def _mark(
             if not paid and (last is None or not last["paid"]):
                 raise Conflict("payout %(n)s is not marked paid", n=payout_id)
             conn.execute(
-                "INSERT INTO ledger_paid_marks (payout_id, paid, reason) VALUES (?, ?, ?)",
-                (payout_id, int(paid), reason),
+                "INSERT INTO ledger_paid_marks (payout_id, paid, reason, cash) VALUES (?, ?, ?, ?)",
+                (payout_id, int(paid), reason, int(mark.cash)),
             )
             detail: dict[str, Any] = {"payout_id": payout_id, "cents": row["cents"]}
+            if paid:
+                detail["cash"] = mark.cash
             if reason is not None:
                 detail["reason"] = reason
             store.log(conn, row["game_id"], "paid" if paid else "unpaid", detail, via)
-        store._publish(row["game_id"], "paid" if paid else "unpaid")
+        store.publish(row["game_id"], "paid" if paid else "unpaid")
 
 
 def warnings(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:

@@ -18,6 +18,18 @@ Nothing is ever deleted or updated in place: a correction is a new row.
   sale for the whole game counts its money in that round; NULL in older rows: round 1), and
   `ledger_payouts.from_pot`, the part of a payout taken from the jackpot pot (NULL in older
   rows: the whole payout when it was the jackpot).
+* step 4 (issue 39): price lists, paper stock and cash.
+  - `ledger_price_lists`: a version of a game's price list; its prices are the
+    `ledger_prices` rows with its `list_id` (and a `label`: "Single", "Book of 6"). The newest
+    list counts. Each older price becomes a list of its own, with the same id: an old game's
+    single price is its one-price list. `ledger_sales.price_id` says which price a sale was
+    made at (older sales: the game's newest price made before them).
+  - `ledger_stock`: serial ranges issued to a seller, returned unsold, or void (with the
+    reason); `ledger_stock_corrections` cancels a wrong entry, with the reason.
+  - `ledger_cash`: the night's float and the cash counted at the end (a total, or `pieces`,
+    the notes and coins as JSON); the newest of each kind counts, a later one says why.
+  - `ledger_paid_marks.cash`: whether a payout marked paid was paid in cash (older marks:
+    yes).
 * `ledger_warnings`: a claim on a card not sold for its round.
 * `ledger_log`: every ledger action of the Maestro, in order (the audit trail).
 """
@@ -112,5 +124,51 @@ MIGRATIONS: list[str] = [
     ALTER TABLE ledger_sales ADD COLUMN made_in INTEGER CHECK (made_in IS NULL OR made_in >= 1);
     ALTER TABLE ledger_payouts ADD COLUMN from_pot INTEGER
         CHECK (from_pot IS NULL OR from_pot >= 0);
+    """,
+    """
+    CREATE TABLE ledger_price_lists (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    ALTER TABLE ledger_prices ADD COLUMN list_id INTEGER REFERENCES ledger_price_lists(id);
+    ALTER TABLE ledger_prices ADD COLUMN label TEXT NOT NULL DEFAULT '';
+    INSERT INTO ledger_price_lists (id, game_id, made) SELECT id, game_id, made FROM ledger_prices;
+    UPDATE ledger_prices SET list_id = id;
+    CREATE INDEX ledger_prices_list ON ledger_prices (game_id, list_id);
+    ALTER TABLE ledger_sales ADD COLUMN price_id INTEGER REFERENCES ledger_prices(id);
+    UPDATE ledger_sales SET price_id = (
+        SELECT MAX(p.id) FROM ledger_prices p
+        WHERE p.game_id = ledger_sales.game_id AND p.made <= ledger_sales.made
+    );
+    CREATE TABLE ledger_stock (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        kind TEXT NOT NULL CHECK (kind IN ('issue', 'return', 'void')),
+        serials TEXT NOT NULL,
+        cards INTEGER NOT NULL CHECK (cards >= 1),
+        seller TEXT NOT NULL DEFAULT '',
+        reason TEXT NOT NULL DEFAULT '',
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE INDEX ledger_stock_game ON ledger_stock (game_id, id);
+    CREATE TABLE ledger_stock_corrections (
+        id INTEGER PRIMARY KEY,
+        stock_id INTEGER NOT NULL UNIQUE REFERENCES ledger_stock(id),
+        reason TEXT NOT NULL,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE ledger_cash (
+        id INTEGER PRIMARY KEY,
+        night TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('float', 'count')),
+        cents INTEGER NOT NULL CHECK (cents >= 0),
+        pieces TEXT NOT NULL DEFAULT '[]',
+        reason TEXT,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE INDEX ledger_cash_night ON ledger_cash (night, kind, id);
+    ALTER TABLE ledger_paid_marks ADD COLUMN cash INTEGER NOT NULL DEFAULT 1
+        CHECK (cash IN (0, 1));
     """,
 ]

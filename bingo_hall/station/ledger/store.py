@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ... import ledger as money
 from ...errors import KitError
-from ...ledger import LedgerError, Price, PrizeKind, PrizeRule, Serials
+from ...ledger import Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
@@ -29,17 +28,7 @@ from ..decks import get_deck
 from ..events import LedgerChanged
 from ..model import Game
 from ..variants import prize_plan
-
-MAX_REASON = 200
-
-
-@contextmanager
-def money_input() -> Iterator[None]:
-    """A pure rule's refusal (`LedgerError`) becomes a 400 with the same translatable text."""
-    try:
-        yield
-    except LedgerError as exc:
-        raise RequestError(exc.template, **exc.params) from None
+from .requests import PriceListRequest, PrizesRequest, SaleRequest, money_input
 
 
 def game_prizes(game: Game) -> tuple[str, ...]:
@@ -75,7 +64,7 @@ def audit_log(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     ]
 
 
-def _publish(gid: int, what: str) -> None:
+def publish(gid: int, what: str) -> None:
     """Tell the game's screens the prizes may have changed (they fetch them again). Called
     after the commit, holding the write lock, as every service publishes."""
     games.publish(LedgerChanged(gid, what))
@@ -89,7 +78,8 @@ def currency(conn: sqlite3.Connection) -> str:
     return row[0] if row else money.DEFAULT_CURRENCY
 
 
-def set_currency(conn: sqlite3.Connection, value: Any, via: str | None = None) -> dict[str, Any]:
+def set_currency(conn: sqlite3.Connection, value: object, via: str | None = None) -> str:
+    """The night's currency (an ISO 4217 code), for every amount the ledger shows."""
     with money_input():
         code = money.check_currency(value)
     with hall().write_lock:
@@ -102,35 +92,99 @@ def set_currency(conn: sqlite3.Connection, value: Any, via: str | None = None) -
             log(conn, None, "currency", {"currency": code}, via)
         gid = games.newest_active_game(conn)
         if gid is not None:
-            _publish(gid, "currency")
-    return {"currency": code}
+            publish(gid, "currency")
+    return code
 
 
 # ---- prices --------------------------------------------------------------------------------
 
 
-def price_of(conn: sqlite3.Connection, gid: int) -> Price | None:
-    row = conn.execute(
-        "SELECT cents, book FROM ledger_prices WHERE game_id = ? ORDER BY id DESC LIMIT 1", (gid,)
-    ).fetchone()
-    return None if row is None else Price(row["cents"], row["book"])
+@dataclass(frozen=True)
+class PriceItem:
+    """A price on a game's list, as the door chooses it: its number (`price_id`, what a sale
+    names), its name, and the pure `Price`."""
+
+    price_id: int
+    price: Price
+
+    def to_json(self) -> dict[str, Any]:
+        p = self.price
+        return {"price_id": self.price_id, "label": p.label, "cents": p.cents, "book": p.book}
 
 
-def set_price(
-    conn: sqlite3.Connection, game_id: int, data: dict[str, Any], via: str | None = None
-) -> dict[str, Any]:
-    """The price of a card (`book` 1) or of a book of N cards, for the game's next sales."""
-    with money_input():
-        price = money.parse_price(data.get("cents", data.get("amount")), data.get("book", 1))
+@dataclass(frozen=True)
+class PriceList:
+    """A game's price list now: the prices the door offers, in the order the host gave them
+    (empty until the host sets one)."""
+
+    game_id: int
+    prices: tuple[PriceItem, ...]
+
+    def find(self, price_id: int | None) -> PriceItem:
+        """The price a sale names; left out, the list's only price. Refused in words when the
+        list is empty, the number is not on it, or the list has several and none is named."""
+        if not self.prices:
+            raise Conflict("set the price of a card first")
+        if price_id is None:
+            if len(self.prices) > 1:
+                raise RequestError(
+                    "choose the price of this sale: %(names)s",
+                    names=", ".join(i.price.label or str(i.price_id) for i in self.prices),
+                )
+            return self.prices[0]
+        for item in self.prices:
+            if item.price_id == price_id:
+                return item
+        raise RequestError(
+            "price %(n)s is not on the price list of game %(game)s", n=price_id, game=self.game_id
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "prices": [i.to_json() for i in self.prices]}
+
+
+def price_list(conn: sqlite3.Connection, gid: int) -> PriceList:
+    """The game's price list: the prices of its newest list."""
+    rows = conn.execute(
+        "SELECT id, cents, book, label FROM ledger_prices WHERE game_id = ? AND list_id = "
+        "(SELECT MAX(list_id) FROM ledger_prices WHERE game_id = ?) ORDER BY id",
+        (gid, gid),
+    ).fetchall()
+    items = (PriceItem(r["id"], Price(r["cents"], r["book"], r["label"])) for r in rows)
+    return PriceList(gid, tuple(items))
+
+
+def price_names(conn: sqlite3.Connection, gid: int) -> dict[int, str]:
+    """The name of every price the game ever listed, by its number (a sale keeps its price)."""
+    return {
+        r["id"]: r["label"]
+        for r in conn.execute("SELECT id, label FROM ledger_prices WHERE game_id = ?", (gid,))
+        if r["label"]
+    }
+
+
+def set_prices(
+    conn: sqlite3.Connection, game_id: int, req: PriceListRequest, via: str | None = None
+) -> PriceList:
+    """A game's price list for its next sales (a single card, a book of N, a strip of six, a
+    second book at a discount...), replacing the list before: a new list, the old one kept
+    (each sale keeps the price it was made at)."""
     with hall().write_lock:
         with transaction(conn):
             gid = games.get_game(conn, game_id).game_id
-            conn.execute(
-                "INSERT INTO ledger_prices (game_id, cents, book) VALUES (?, ?, ?)",
-                (gid, price.cents, price.book),
-            )
-            log(conn, gid, "price", {"cents": price.cents, "book": price.book}, via)
-    return {"game_id": gid, "cents": price.cents, "book": price.book}
+            list_id = conn.execute(
+                "INSERT INTO ledger_price_lists (game_id) VALUES (?)", (gid,)
+            ).lastrowid
+            for p in req.prices:
+                conn.execute(
+                    "INSERT INTO ledger_prices (game_id, list_id, label, cents, book) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (gid, list_id, p.label, p.cents, p.book),
+                )
+            detail = [{"label": p.label, "cents": p.cents, "book": p.book} for p in req.prices]
+            log(conn, gid, "price", {"prices": detail}, via)
+        publish(gid, "prices")
+    return price_list(conn, gid)
 
 
 # ---- prize rules ---------------------------------------------------------------------------
@@ -167,29 +221,32 @@ def rules_of(conn: sqlite3.Connection, gid: int) -> dict[str, PrizeRule]:
     return out
 
 
+@dataclass(frozen=True)
+class Prizes:
+    """A game's prize rules in money now, by prize."""
+
+    game_id: int
+    rules: tuple[tuple[str, PrizeRule], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "prizes": {p: r.to_json() for p, r in self.rules}}
+
+
 def set_prizes(
-    conn: sqlite3.Connection, game_id: int, data: dict[str, Any], via: str | None = None
-) -> dict[str, Any]:
-    """`{"prizes": {"linea": {"kind": "percent", "percent": 20}, "bingo": {...}}}`: the rules
-    of some or all of the game's prizes, all checked before any is saved; `null` sets a prize
-    back to no money prize."""
+    conn: sqlite3.Connection, game_id: int, req: PrizesRequest, via: str | None = None
+) -> Prizes:
+    """The rules of some or all of the game's prizes, all checked before any is saved; None
+    sets a prize back to no money prize (any rule it had is superseded, not deleted)."""
     game = games.get_game(conn, game_id)
-    given = data.get("prizes")
-    if not isinstance(given, dict) or not given:
-        raise RequestError('send {"prizes": {"<prize>": {"kind": ...}}}')
     plays = game_prizes(game)
     new: dict[str, PrizeRule | None] = {}
-    for prize, spec in given.items():
+    for prize, rule in req.prizes:
         if prize not in plays:
             raise RequestError(
                 "this game plays %(prizes)s, not %(prize)s", prizes=", ".join(plays), prize=prize
             )
-        if spec is None:  # no money prize (any rule it had is superseded, not deleted)
-            new[prize] = None
-            continue
-        with money_input():
-            rule = new[prize] = money.rule_from_json(spec)
-        if rule.kind == PrizeKind.JACKPOT and prize != jackpot_prize(game):
+        new[prize] = rule
+        if rule is not None and rule.kind == PrizeKind.JACKPOT and prize != jackpot_prize(game):
             raise RequestError(
                 "a jackpot is played on the full house (%(prize)s), the round's last prize",
                 prize=jackpot_prize(game),
@@ -211,8 +268,8 @@ def set_prizes(
                     (game.game_id, prize, json.dumps(spec)),
                 )
             log(conn, game.game_id, "prizes", specs, via)
-        _publish(game.game_id, "prizes")
-    return {"game_id": game.game_id, "prizes": {p: r.to_json() for p, r in kept.items()}}
+        publish(game.game_id, "prizes")
+    return Prizes(game.game_id, tuple(kept.items()))
 
 
 # ---- sales ---------------------------------------------------------------------------------
@@ -230,6 +287,8 @@ class Sale:
     made: str
     void: str | None  # the correction's reason
     made_in: int = 1  # the round being played when it was made
+    book: int = 1  # the cards in a book at its price (1: a price per card)
+    price_id: int | None = None  # the price of the game's list it was made at
 
     def counted(self) -> money.SaleMoney:
         """What the pure `takings` counts: the round whose takings hold this sale's money."""
@@ -246,10 +305,12 @@ class Sale:
             "method": self.method,
             "at": self.made,
             "void": self.void,
+            "book": self.book,
+            "price_id": self.price_id,
         }
 
 
-def _ranges(text: str) -> tuple[Serials, ...]:
+def parse_stored(text: str) -> tuple[Serials, ...]:
     out = []
     for part in text.split(","):
         a, _, b = part.strip().partition("-")
@@ -272,13 +333,15 @@ def sales(conn: sqlite3.Connection, gid: int, rnd: int | None = None) -> list[Sa
             r["id"],
             r["game_id"],
             r["round"],
-            _ranges(r["serials"]),
+            parse_stored(r["serials"]),
             r["cards"],
             r["cents"],
             r["method"],
             r["made"],
             r["reason"],
             r["made_in"] or 1,
+            r["book"],
+            r["price_id"],
         )
         for r in conn.execute(sql + " ORDER BY s.id", args)
     ]
@@ -304,11 +367,10 @@ def in_use(conn: sqlite3.Connection, gid: int) -> bool:
 _CARD_PATH = re.compile(r"/c/([A-Za-z0-9_-]+)/(\d{1,6})/([0-9A-Za-z]{1,64})/?(?:[?#].*)?$", re.I)
 
 
-def _scanned(conn: sqlite3.Connection, game: Game, data: dict[str, Any]) -> int:
+def _scanned(conn: sqlite3.Connection, game: Game, text: str) -> int:
     """The serial of a scanned card: its QR's URL (a USB scanner types it, the camera reads it)
     must be a card of this game's deck with a signature that verifies."""
-    text = data.get("scan")
-    m = _CARD_PATH.search(text.strip()) if isinstance(text, str) and len(text) < 500 else None
+    m = _CARD_PATH.search(text.strip()) if len(text) < 500 else None
     if m is None:
         raise RequestError("that is not the code of a bingo card")
     deck = get_deck(conn, game.deck_id)
@@ -328,11 +390,10 @@ def _scanned(conn: sqlite3.Connection, game: Game, data: dict[str, Any]) -> int:
 WHOLE_GAME = "all"
 
 
-def _round_of(data: dict[str, Any], game: Game, current: int) -> int | None:
+def _round_of(value: object, game: Game, current: int) -> int | None:
     """The round a sale is for: the current one when none is given (blank, the default); a
     round number, up to the next one while the game is played (sold at the door during this
     one); or "all" (None): the whole game, every round."""
-    value = data.get("round")
     if isinstance(value, str) and value.strip().lower() == WHOLE_GAME:
         return None
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -348,48 +409,92 @@ def _round_of(data: dict[str, Any], game: Game, current: int) -> int | None:
     return value
 
 
-def sell(
-    conn: sqlite3.Connection, game_id: int, data: dict[str, Any], via: str | None = None
-) -> dict[str, Any]:
-    """Record cards sold for the game (`round` blank) or one round: `{"serials": "1-40, 55"}`
-    (by range) or `{"scan": url}` (one scanned card; at a book price, its whole book). Checked
-    whole first: a card already sold (for the same round, or for the whole game), a card
-    outside the deck, a price not set, or not whole books is refused and nothing is written."""
+def clock(made: str) -> str:
+    """A stored time (ISO 8601 UTC) as the hall's clock shows it: "20:14"."""
+    return datetime.fromisoformat(made.replace("Z", "+00:00")).astimezone().strftime("%H:%M")
+
+
+def _already_sold(
+    conn: sqlite3.Connection, gid: int, rnd: int | None, serial: int, asked: int
+) -> Conflict:
+    """The refusal of a card already sold: a card of a book sold whole names its book, its
+    cards and when it was sold ("card 45 is in book 8 (43-48), sold at 20:14"); `asked` is the
+    card the door named (a scanned card), `serial` the first card of the sale already sold."""
+    holder = next(
+        (
+            s
+            for s in sales(conn, gid, rnd)
+            if s.void is None and any(serial in r for r in s.serials)
+        ),
+        None,
+    )
+    if holder is not None and holder.book > 1:
+        card = asked if any(asked in r for r in holder.serials) else serial
+        whole = money.book_of(card, holder.book)
+        return Conflict(
+            "card %(serial)s is in book %(n)s (%(cards)s), sold at %(time)s",
+            serial=card,
+            n=(whole.first - 1) // holder.book + 1,
+            cards=str(whole),
+            time=clock(holder.made),
+        )
+    if rnd is None:
+        return Conflict("card %(serial)s is already sold in this game", serial=serial)
+    return Conflict("card %(serial)s is already sold for round %(round)s", serial=serial, round=rnd)
+
+
+def stock_entries(conn: sqlite3.Connection, gid: int) -> tuple[money.StockEntry, ...]:
+    """The game's paper stock movements, corrected ones left out (`bingo_hall.ledger`)."""
+    rows = conn.execute(
+        "SELECT s.* FROM ledger_stock s WHERE s.game_id = ? AND NOT EXISTS "
+        "(SELECT 1 FROM ledger_stock_corrections c WHERE c.stock_id = s.id) ORDER BY s.id",
+        (gid,),
+    )
+    return tuple(
+        money.StockEntry(
+            money.StockKind(r["kind"]), parse_stored(r["serials"]), r["seller"], r["reason"]
+        )
+        for r in rows
+    )
+
+
+def sell(conn: sqlite3.Connection, game_id: int, req: SaleRequest, via: str | None = None) -> Sale:
+    """Record cards sold for the game (`round` blank) or one round, at a price of its list:
+    by range ("1-40, 55") or one scanned card (at a book price, its whole book). Checked whole
+    first: a card already sold (for the same round, or for the whole game), a card outside the
+    deck, a price not on the list, not whole books, or, once paper is issued for the game, a
+    card not issued is refused and nothing is written."""
     with hall().write_lock:
         with transaction(conn):
             game = games.get_game(conn, game_id)
             gid = game.game_id
             deck = get_deck(conn, game.deck_id)
             current = games.current_round(conn, gid).number
-            rnd = _round_of(data, game, current)
-            price = price_of(conn, gid)
-            if price is None:
-                raise Conflict("set the price of a card first")
-            if "scan" in data:
+            rnd = _round_of(req.round, game, current)
+            item = price_list(conn, gid).find(req.price_id)
+            price = item.price
+            if req.scan is not None:
                 method = "scan"
-                ranges: tuple[Serials, ...] = (
-                    money.book_of(_scanned(conn, game, data), price.book),
-                )
+                asked = _scanned(conn, game, req.scan)
+                ranges: tuple[Serials, ...] = (money.book_of(asked, price.book),)
                 if ranges[0].last > len(deck.cards):
                     raise RequestError("the book of this card is not whole in the deck")
             else:
                 method = "range"
                 with money_input():
-                    ranges = money.parse_serials(data.get("serials"), len(deck.cards))
+                    ranges = money.parse_serials(req.serials, len(deck.cards))
+                asked = ranges[0].first
             clash = money.first_overlap(ranges, sold(conn, gid, rnd))
-            if clash is not None and rnd is None:
-                raise Conflict("card %(serial)s is already sold in this game", serial=clash)
             if clash is not None:
-                raise Conflict(
-                    "card %(serial)s is already sold for round %(round)s", serial=clash, round=rnd
-                )
+                raise _already_sold(conn, gid, rnd, clash, asked)
             cards = money.count(ranges)
             with money_input():
                 cents = price.of_sale(ranges)
+                money.check_sellable(stock_entries(conn, gid), ranges)
             text = money.format_serials(ranges)
             cur = conn.execute(
                 "INSERT INTO ledger_sales (game_id, round, serials, cards, cents, price, book, "
-                "method, made_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "method, made_in, price_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     gid,
                     rnd,
@@ -400,27 +505,33 @@ def sell(
                     price.book,
                     method,
                     current,
+                    item.price_id,
                 ),
             )
-            detail = {"sale_id": cur.lastrowid, "round": rnd, "serials": text, "cents": cents}
-            log(conn, gid, "sale", {**detail, "method": method}, via)
-        _publish(gid, "sale")
-    return {**detail, "game_id": gid, "cards": cards, "method": method}
+            sale_id = cur.lastrowid
+            detail = {"sale_id": sale_id, "round": rnd, "serials": text, "cents": cents}
+            log(conn, gid, "sale", {**detail, "method": method, "price_id": item.price_id}, via)
+        publish(gid, "sale")
+    return next(s for s in sales(conn, gid) if s.sale_id == sale_id)
 
 
-def correction_reason(reason: Any, template: str) -> str:
-    """The reason a correction gives (a sale voided, a payout not paid after all): required, at
-    most MAX_REASON characters; `template` says what must be explained."""
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
-        raise RequestError(template, n=MAX_REASON)
-    return reason.strip()
+@dataclass(frozen=True)
+class Correction:
+    """A sale voided, with its reason."""
+
+    sale_id: int
+    game_id: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sale_id": self.sale_id, "game_id": self.game_id, "reason": self.reason}
 
 
 def correct(
-    conn: sqlite3.Connection, sale_id: int, reason: Any, via: str | None = None
-) -> dict[str, Any]:
-    """Void a sale, saying why (kept in the corrections log); sell the right cards again."""
-    reason = correction_reason(reason, "say why the sale is corrected (at most %(n)s characters)")
+    conn: sqlite3.Connection, sale_id: int, reason: str, via: str | None = None
+) -> Correction:
+    """Void a sale, saying why (kept in the corrections log; the route checks the reason with
+    `requests.reason_of`); sell the right cards again."""
     with hall().write_lock:
         with transaction(conn):
             row = conn.execute("SELECT * FROM ledger_sales WHERE id = ?", (sale_id,)).fetchone()
@@ -441,8 +552,8 @@ def correct(
                 {"sale_id": sale_id, "reason": reason},
                 via,
             )
-        _publish(row["game_id"], "correction")
-    return {"sale_id": sale_id, "game_id": row["game_id"], "reason": reason}
+        publish(row["game_id"], "correction")
+    return Correction(sale_id, row["game_id"], reason)
 
 
 def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:

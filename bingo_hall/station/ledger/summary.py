@@ -10,7 +10,7 @@ import sqlite3
 
 from ...errors import KitError
 from ...night import GameLine, Night, Payout, RoundLine, night_of
-from . import payouts, store
+from . import cash, payouts, stock, store
 
 
 def _games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
@@ -59,16 +59,27 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
                     p["cents"],
                     p["jackpot"],
                     p["paid"] is not None,
+                    p["cash"] or p["paid"] is None,
                 )
                 for p in paid_out
                 if p["game_id"] == g["id"] and p["round"] == r["number"]
             )
             seed = r["seed"] if r["revealed"] else None
             rounds.append(RoundLine(r["number"], cards, cents, r["commitment"], seed, won))
-        lines.append(GameLine(g["id"], g["name"], g["balls"], tuple(rounds)))
+        lines.append(
+            GameLine(g["id"], g["name"], g["balls"], tuple(rounds), stock.reconciled(conn, g["id"]))
+        )
     brought = carried = 0
     if games:
         brought = payouts.pot(conn, games[0]["id"] - 1)  # what earlier nights left in the pot
         carried = payouts.pot(conn, games[-1]["id"])
     corrected = sum(1 for g in games for sale in store.sales(conn, g["id"]) if sale.void)
-    return Night(store.currency(conn), tuple(lines), carried, corrected, brought, date)
+    return Night(
+        store.currency(conn),
+        tuple(lines),
+        carried,
+        corrected,
+        brought,
+        date,
+        cash.box(conn, date) if date else None,
+    )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Any
 
 from flask import current_app, render_template
@@ -30,7 +31,7 @@ from markupsafe import Markup
 
 from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE, Card
-from ...prize_rules import CountRule, Prize, PrizeList, RowsRule, Rule
+from ...prize_rules import CountRule, Prize, PrizeList, RowCountRule, RowsRule, Rule
 from ...tickets import ROW_NAMES, Ticket
 from ...variants import CARDS, STRIPS
 from ..model import Game
@@ -182,6 +183,9 @@ def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, Any]:
         return {"any": rule.count}
     if isinstance(rule, RowsRule):
         return {"groups": [list(ticket.rows[r]) for r in rule.rows], "needed": rule.needed}
+    if isinstance(rule, RowCountRule):  # `count` of one row: any of the row's combinations
+        groups = [list(c) for row in ticket.rows for c in combinations(row, rule.count)]
+        return {"groups": groups, "needed": 1}
     return {"groups": [sorted(rule.numbers(ticket))], "needed": 1}
 
 

@@ -198,6 +198,7 @@ def _board(plan: PrizePlan, won_now: list[dict[str, Any]]) -> dict[str, Any]:
         "sequence": list(plan.prizes),
         "names": plan.names(),
         "plan_names": plan.list_names(),
+        "tabellone": plan.prize_list is not None and plan.prize_list.tabellone,
         "awarded": won_now,
         "open": list(plan.open_prizes(done)),
         "first_open": list(plan.open_prizes([])),  # what a new round opens

@@ -39,17 +39,43 @@ function ledgerPage(root) {
     if (form) form.addEventListener("submit", (ev) => { ev.preventDefault(); fn(form); });
   }
   const sold = (d) => T.sold.replace("{cards}", d.serials);
+  // the price chosen at the door for the next sale (none on the page: the list's only price)
+  const price = () => { const c = document.querySelector('input[name="sale-price"]:checked'); return c ? c.value : ""; };
 
   on("sell-range", () => post(`/api/games/${gid}/ledger/sales`,
-    { serials: $("sale-serials").value, round: $("sale-round").value }, sold));
+    { serials: $("sale-serials").value, round: $("sale-round").value, price: price() }, sold));
   function sellScanned(text) {
-    post(`/api/games/${gid}/ledger/sales`, { scan: text, round: $("sale-round").value }, sold);
+    post(`/api/games/${gid}/ledger/sales`, { scan: text, round: $("sale-round").value, price: price() }, sold);
   }
   on("sell-scan", () => sellScanned($("scan-text").value));
   onScanned(sellScanned);  // the camera (scan.js)
 
-  on("price-form", () => post(`/api/games/${gid}/ledger/price`,
-    { amount: $("price-amount").value, book: $("price-book").value }));
+  on("price-form", (form) => {
+    const prices = [];
+    form.querySelectorAll(".price-row").forEach((row) => {
+      const v = (n) => row.querySelector(`[name="${n}"]`).value.trim();
+      if (v("amount") || v("label")) prices.push({ label: v("label"), amount: v("amount"), book: v("book") || "1" });
+    });
+    post(`/api/games/${gid}/ledger/prices`, { prices: prices });
+  });
+  const stocked = (d) => T.stock_done.replace("{cards}", d.serials);
+  on("stock-issue", () => post(`/api/games/${gid}/ledger/stock/issue`,
+    { serials: $("issue-serials").value, seller: $("issue-seller").value }, stocked));
+  on("stock-return", () => post(`/api/games/${gid}/ledger/stock/return`,
+    { serials: $("return-serials").value }, stocked));
+  on("stock-void", () => post(`/api/games/${gid}/ledger/stock/void`,
+    { serials: $("void-serials").value, reason: $("void-reason").value }, stocked));
+  on("float-form", () => post("/api/ledger/cash/float",
+    { amount: $("float-amount").value, reason: $("float-reason").value }));
+  on("count-form", (form) => {
+    const pieces = {};
+    form.querySelectorAll("input[data-value]").forEach((el) => {
+      if (el.value.trim()) pieces[el.dataset.value] = el.value.trim();
+    });
+    const total = $("count-total").value.trim();
+    post("/api/ledger/cash/count", { ...(total ? { amount: total } : { pieces: pieces }),
+      reason: $("count-reason").value });
+  });
   on("currency-form", () => post("/api/ledger/currency", { currency: $("currency").value }));
   on("prizes-form", (form) => {
     const prizes = {};
@@ -63,6 +89,7 @@ function ledgerPage(root) {
   });
   // A correction says why: a sale voided, a payout marked paid by mistake.
   const corrections = [[".correct-form", (f) => `/api/ledger/sales/${f.dataset.sale}/correct`],
+                       [".stock-correct-form", (f) => `/api/ledger/stock/${f.dataset.stock}/correct`],
                        [".unpay-form", (f) => `/api/ledger/payouts/${f.dataset.payout}/unpaid`]];
   for (const [selector, path] of corrections) {
     document.querySelectorAll(selector).forEach((form) => {
@@ -74,8 +101,9 @@ function ledgerPage(root) {
       });
     });
   }
-  document.querySelectorAll("button.pay").forEach((b) => {
-    b.addEventListener("click", () => post(`/api/ledger/payouts/${b.dataset.payout}/paid`, {}));
+  document.querySelectorAll("button.pay, button.pay-other").forEach((b) => {
+    const cash = b.classList.contains("pay");
+    b.addEventListener("click", () => post(`/api/ledger/payouts/${b.dataset.payout}/paid`, { cash: cash }));
   });
 }
 

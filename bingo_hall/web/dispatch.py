@@ -1,0 +1,226 @@
+"""The station's ASGI app (`HallServer`): who is asking, and who answers.
+
+Every request is dispatched on the event loop:
+- static files, the shared pages (/display, /join) and the areas' pages kept in memory (the card
+  pages) are answered here from memory (static_files.py, pages.py): no worker, no Flask;
+- live streams are opened by their view in a small pool of their own, then written by the loop
+  (relay.py);
+- everything else runs in the Flask app through a2wsgi's thread pools, chosen by who asks
+  (admission.py): the Maestro's requests (from the laptop itself, or carrying a valid caller
+  credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS for changes,
+  that no guest request can occupy; the guests' changes (POST and the like: score entries,
+  logins) in ACTION_THREADS workers, their reads (pages, card refreshes, files) in THREADS
+  workers. A request's body is read in full on the loop, bounded by size and time, before a
+  worker is given it, so an unfinished body holds a socket, never a thread. A guest's requests
+  are paced per address (budget.RequestPace).
+
+The names in capitals are the hall's configuration keys (`web/config.py`, `hall(app).config`):
+the server reads them from the app it serves, so a test passes the value it needs to
+`create_app` and never patches this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RoutingException
+
+from .admission import (
+    GUEST_BODY,
+    BodyLimits,
+    Words,
+    guest_limits,
+    headers_of,
+    may_have_body,
+    read_body,
+)
+from .budget import CHANGE_COST, ConnectionBudget, RequestPace, guest_total
+from .config import HallConfig
+from .instance import hall
+from .pages import VERSION_HEADER, LoopPages
+from .plumbing import QuietCollector, open_files_limit
+from .relay import LiveStreams
+from .static_files import StaticFiles
+
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def head_too_large(config: HallConfig) -> Words:
+    return Words(
+        f"the request's headers are larger than {config.max_head_bytes // 1024} KB or more than "
+        f"{config.max_headers}",
+        f"las cabeceras de la petición pasan de {config.max_head_bytes // 1024} KB o de "
+        f"{config.max_headers}",
+    )
+
+
+class HallServer:
+    """The ASGI app: live streams on the event loop, the Flask app for everything else, in
+    worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
+
+    def __init__(self, app) -> None:
+        self.flask = app
+        self.config = config = hall(app).config  # the server's tunables: web/config.py
+        self.threads = config.threads
+        self.head_too_large = head_too_large(config)
+        self.wsgi = WSGIMiddleware(app, workers=config.threads)  # guests' reads
+        self.actions = WSGIMiddleware(app, workers=config.action_threads)  # guests' changes
+        self.maestro_reads = WSGIMiddleware(app, workers=config.maestro_threads)
+        self.maestro_actions = WSGIMiddleware(app, workers=config.action_threads)
+        self.screens = LiveStreams(app, config.stream_openers)  # the open screens: relay.py
+        self.budget = ConnectionBudget(
+            guest_total(open_files_limit(), config), config.connections_per_address
+        )
+        self.pace = RequestPace(config.requests_per_address_s, config.request_burst)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self.collector = QuietCollector(0.0, config)  # set again, on the loop's clock, at start-up
+        self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
+        self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
+        self._routes: Any = None  # the URL map, bound once (route_body)
+        #: /display, /join (kept per change) and the areas' pages (the card pages), answered
+        #: here from memory (web/pages.py)
+        self.pages = LoopPages(app)
+
+    @property
+    def streams(self) -> int:
+        """Open live streams (benchmarks and tests read it)."""
+        return self.screens.streams
+
+    @property
+    def dropped_screens(self) -> int:
+        """Screens cut off for not keeping up."""
+        return self.screens.dropped_screens
+
+    def pools(self) -> list[WSGIMiddleware]:
+        return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
+
+    def body_limits(self, maestro: bool, scope: dict | None = None) -> BodyLimits:
+        """How large a body may be, and how long it may take (the Maestro's, a guest's: no
+        larger than its route asks, `admission.guest_body`, with a budget for its JSON)."""
+        if maestro:
+            return BodyLimits(self.config.max_content_length, self.config.maestro_body_s)
+        limits = guest_limits(self.config.max_guest_body, self.config.body_s)
+        return limits if scope is None else limits.at_most(self.route_body(scope))
+
+    def route_body(self, scope: dict) -> int | None:
+        """The guest body limit the request's view declares (`guest_body`), if any."""
+        if self._routes is None:
+            self._routes = self.flask.url_map.bind("station")
+        try:
+            endpoint, _ = self._routes.match(scope.get("path", "/"), scope["method"])
+        except (HTTPException, RoutingException):  # no such route, a redirect: Flask answers
+            return None
+        return getattr(self.flask.view_functions.get(endpoint), GUEST_BODY, None)
+
+    def is_maestro(self, scope: dict) -> bool:
+        """The laptop itself, or a request with a valid caller credential (the station's
+        check, on the loop: a signature or a hash, no query)."""
+        client = scope.get("client")
+        if client and client[0] in self.budget.laptop:
+            return True
+        check = hall(self.flask).credential_check
+        return check is not None and check(headers_of(scope))
+
+    async def __call__(self, scope: Any, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        maestro = self.is_maestro(scope)
+        if not maestro and (client := scope.get("client")):  # a guest waits its turn, if due
+            cost = 1.0 if scope["method"] in READS else CHANGE_COST
+            wait = self.pace.wait(client[0], asyncio.get_running_loop().time(), cost)
+            if wait > 0:
+                await asyncio.sleep(wait)
+        if may_have_body(headers_of(scope)):
+            replay = await read_body(scope, receive, send, self.body_limits(maestro, scope))
+            if replay is None:
+                return  # answered (413, 408) or the client left
+            receive = replay
+        method = scope["method"]
+        if method not in READS:
+            self.collector.action(self.loop.time() if self.loop else 0.0)
+            await (self.maestro_actions if maestro else self.actions)(scope, receive, send)
+        elif self.statics.serves(scope):  # answered here on the loop, never by a worker
+            await self.statics(scope, receive, send)
+        elif (shared := self.pages.key(scope)) is not None:
+            await self._shared(scope, receive, send, shared, maestro)
+        elif method == "GET" and (page := self.pages.from_area(scope)) is not None:
+            await send({"type": "http.response.start", "status": 200, "headers": page[0]})
+            await send({"type": "http.response.body", "body": page[1]})
+        elif method == "GET" and self.screens.is_stream(scope):
+            if self.loop is None:  # run without a lifespan (lifespan="off")
+                self._started(asyncio.get_running_loop())
+            await self.screens.serve(scope, receive, send, maestro)
+        else:
+            await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
+
+    async def _shared(
+        self, scope: Any, receive: Callable, send: Callable, key: tuple, maestro: bool
+    ) -> None:
+        """A page every guest asks for (web/pages.py): from memory while nothing changed, else
+        from the app, whose answer is kept for the version it was built at."""
+        kept = self.pages.answer(key)
+        if kept is not None:
+            headers, body = kept
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        marker = VERSION_HEADER.lower().encode()
+        said: dict[str, Any] = {"body": []}
+
+        async def capture(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != marker]
+                version = [v for k, v in message["headers"] if k.lower() == marker]
+                length = [v for k, v in headers if k.lower() == b"content-length"]
+                said.update(status=message["status"], headers=headers, version=version)
+                said["length"] = int(length[0]) if length else -1
+                message = {**message, "headers": headers}
+            elif message["type"] == "http.response.body":
+                said["body"].append(message.get("body", b""))
+                whole = sum(map(len, said["body"])) == said["length"]
+                if whole and said["status"] == 200 and said["version"]:
+                    # kept before the reader has all of it: its next request finds it
+                    body = b"".join(said["body"])
+                    self.pages.keep(key, int(said["version"][0]), said["headers"], body)
+                    said["version"] = None
+            await send(message)
+
+        await (self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
+
+    async def _lifespan(self, receive: Callable, send: Callable) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self._started(asyncio.get_running_loop())
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    def _started(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.collector = QuietCollector(loop.time(), self.config)
+        self.collector.start()
+        self._tasks.add(loop.create_task(self._ticker()))
+
+    def stop_streams(self) -> None:
+        """End every open stream (called on the loop when the server stops)."""
+        self.screens.stop()
+        for task in self._tasks:
+            task.cancel()
+
+    async def _ticker(self) -> None:
+        """Heartbeats and stream ends for every open screen, once a second."""
+        while True:
+            await asyncio.sleep(1.0)
+            now = asyncio.get_running_loop().time()
+            self.screens.tick(now)
+            self.collector.tick(now)

@@ -1,0 +1,116 @@
+"""Process plumbing for the station's server: open files, the listening socket, signals and the
+garbage collector. Nothing here knows HTTP or uvicorn."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import gc
+import signal
+import socket
+from collections.abc import Callable, Iterator
+
+from ..errors import KitError
+from .config import HallConfig
+
+
+class QuietCollector:
+    """When Python's full garbage collection runs. With a thousand screens open it walks every
+    connection's objects (tens of milliseconds), and left to itself it runs in the middle of
+    whatever allocates next, often a draw. So the server freezes what start-up made (never
+    walked again), leaves the young generations to Python, and runs the full collection itself
+    from its once-a-second ticker: when the Maestro has been quiet for `quiet_s`, at most every
+    `every_s`, and after `latest_s` whatever happens, so a long night's memory stays bounded
+    (GC_QUIET_S, GC_EVERY_S, GC_LATEST_S in the hall's config)."""
+
+    def __init__(self, now: float, config: HallConfig) -> None:
+        self.last_action = self.last_full = now
+        self.quiet_s, self.every_s, self.latest_s = (
+            config.gc_quiet_s,
+            config.gc_every_s,
+            config.gc_latest_s,
+        )
+
+    def start(self) -> None:
+        gc.collect()
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, 1 << 30)  # no automatic full collection
+
+    def action(self, now: float) -> None:
+        self.last_action = now
+
+    def due(self, now: float) -> bool:
+        since = now - self.last_full
+        quiet = now - self.last_action >= self.quiet_s
+        return since >= self.latest_s or (quiet and since >= self.every_s)
+
+    def tick(self, now: float) -> None:
+        if self.due(now):
+            gc.collect()
+            self.last_full = now
+
+
+def open_files_limit() -> int:
+    """The soft limit on open files now in force (0: none, e.g. Windows)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return 0 if soft == resource.RLIM_INFINITY else soft
+
+
+def raise_open_files_limit(wanted: int) -> int:
+    """Raise this process's soft limit on open files towards `wanted` (every screen holds a
+    socket; Linux and macOS often start at 1024 or 256). Windows has no such limit. Returns the
+    limit now in force (0 where there is none)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, with a KitError a host understands when the port is taken."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise KitError(
+                "port %(port)s is already in use (is another station running?); stop it or choose "
+                "another with --port",
+                port=port,
+            ) from None
+        raise KitError(
+            "cannot listen on %(host)s:%(port)s: %(reason)s",
+            host=host,
+            port=port,
+            reason=exc.strerror or exc,
+        ) from None
+
+
+@contextlib.contextmanager
+def stopped_by_signals(stop: Callable[[], None]) -> Iterator[None]:
+    """Within it, Ctrl+C (SIGINT) or a service manager's SIGTERM calls `stop()` whenever it
+    comes (from the main thread). See `server.Server.stopped_by_signals`."""
+
+    def handler(signum: int, frame: object) -> None:
+        stop()
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)

@@ -1,0 +1,292 @@
+"""The live event relay: the station's open screens (live streams), written by the event loop.
+
+A live stream (a view that answers with `EventStream.response()`) is opened by its Flask view in
+a small pool of its own (the snapshot is read there), then written by the event loop: an open
+screen costs a socket and a few KB, never a thread. The hub has ONE subscriber per channel for
+all the loop's screens (`Relay`): a publish wakes the loop once, and the loop frames the event
+once and writes it to each screen's socket.
+
+A slow or dead screen is dropped after a bounded buffer: while its socket is full it keeps at
+most the hub's queue size of events, then it is cut off (a connection whose socket stays full
+for SEND_STALL_S is aborted by the connection itself, server.py).
+
+What this module asks of a connection is `Connection` (`write_paused`, `response_chunked`,
+`now`, `transport`, `live`): server.py's `UvicornConnection` gives it, and only it knows
+uvicorn's internals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import threading
+from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+from a2wsgi.wsgi import Body, build_environ
+
+from .hub import (
+    ENVIRON_KEY,
+    HEARTBEAT,
+    LIVE_STREAM,
+    Event,
+    EventHub,
+    EventStream,
+    Subscription,
+)
+
+
+class Connection(Protocol):
+    """What a live stream needs of the connection it is written to (server.py)."""
+
+    transport: Any
+    live: Live | None
+
+    @property
+    def write_paused(self) -> bool: ...
+
+    def response_chunked(self, scope: dict) -> bool: ...
+
+    def now(self) -> float: ...
+
+
+#: the connection (protocol) a request came in on: set while uvicorn reads the request, so the
+#: task it starts for the ASGI app inherits it (contextvars) and a live stream can write to it
+current_connection: contextvars.ContextVar[Connection | None] = contextvars.ContextVar(
+    "bingo_hall_connection", default=None
+)
+
+
+class Live:
+    """One open screen on the event loop: its connection, and the events it could not be given
+    yet because its socket was full (bounded: past the hub's queue size it is dropped)."""
+
+    __slots__ = ("conn", "transport", "chunked", "flag", "pace", "backlog")
+
+    def __init__(self, stream: EventStream, conn: Connection, chunked: bool, now: float) -> None:
+        self.conn, self.transport, self.chunked = conn, conn.transport, chunked
+        self.flag = asyncio.Event()  # set when the stream must end
+        self.pace = stream.pace(now)  # skips, heartbeats and the end: the same rule as WSGI's
+        self.backlog: list[bytes] | None = None
+
+    @property
+    def skip(self) -> frozenset[str]:
+        return self.pace.skip
+
+    def frame(self, data: bytes) -> bytes:
+        """HTTP/1.1 chunk framing, as h11 would write it (HTTP/1.0: the bytes as they are)."""
+        return b"%x\r\n%s\r\n" % (len(data), data) if self.chunked else data
+
+    def push(self, chunk: bytes, limit: int) -> bool:
+        """Write one event's chunk, or keep it while the socket is full. False: over `limit`."""
+        if self.flag.is_set():
+            return True
+        if self.backlog is None and not self.conn.write_paused:
+            self.transport.write(chunk)
+            self.pace.sent(self.conn.now())
+            return True
+        if self.backlog is None:
+            self.backlog = []
+        self.backlog.append(chunk)
+        return len(self.backlog) <= limit
+
+    def resume(self) -> None:
+        """The socket can take more (the client read): what waited goes out, in order."""
+        if self.backlog and not self.flag.is_set():
+            self.transport.write(b"".join(self.backlog))
+            self.pace.sent(self.conn.now())
+        self.backlog = None
+
+    def tick(self, now: float) -> None:
+        """Once a second: a heartbeat when quiet (it also finds dead sockets), the end when due."""
+        if self.pace.over(now):
+            self.flag.set()
+        elif self.pace.heartbeat_due(now) and not self.conn.write_paused:
+            self.push(self.frame(HEARTBEAT), 1 << 30)
+
+
+class Relay(Subscription):
+    """ONE hub subscriber for all of the event loop's screens on a channel. The publisher's
+    thread only appends the event to a list and, for the first, wakes the loop (one
+    `call_soon_threadsafe` per publish, whatever the number of screens); the loop then frames
+    each event once and writes it to every screen's socket in turn."""
+
+    def __init__(self, streams: LiveStreams, hub: EventHub, channel: Hashable) -> None:
+        super().__init__(hub, channel, 1)
+        self.streams, self.loop = streams, asyncio.get_running_loop()  # made on the loop (pump)
+        self.lives: set[Live] = set()
+        self._events: list[Event | None] = []
+        self._lock = threading.Lock()
+
+    def deliver(self, event: Event | None) -> bool:  # the publisher's thread; never blocks
+        with self._lock:
+            first = not self._events
+            self._events.append(event)
+        if first:
+            try:
+                self.loop.call_soon_threadsafe(self._fan_out)
+            except RuntimeError:  # the loop is closed: the server has stopped
+                pass
+        return True
+
+    def _closed(self, dropped: bool) -> None:  # the channel was ended (EventHub.end)
+        self.closed = True
+        self.deliver(None)
+
+    def _fan_out(self) -> None:
+        with self._lock:
+            events, self._events = self._events, []
+        limit = self.hub.queue_size
+        for event in events:
+            if event is None:  # ended: every screen's stream ends
+                for live in self.lives:
+                    live.flag.set()
+                continue
+            data, name = event.wire, event.name
+            framed = {True: None, False: data}
+            for live in self.lives:
+                if name in live.skip:
+                    continue
+                chunk = framed[live.chunked]
+                if chunk is None:
+                    chunk = framed[True] = live.frame(data)
+                if not live.push(chunk, limit):
+                    self.streams.dropped(live)
+
+    def join(self, live: Live, old: Subscription) -> None:
+        """Take over a view's subscription (and the events it held) for one more screen."""
+        for event in self.hub.hand_over(old, self):
+            if event.name not in live.skip:
+                live.push(live.frame(event.wire), self.hub.queue_size)
+        self.lives.add(live)
+
+    def leave(self, live: Live) -> None:
+        self.lives.discard(live)
+        if not self.lives:
+            key = (id(self.hub), self.channel)
+            if self.streams.relays.get(key) is self:
+                del self.streams.relays[key]
+            self.hub.unsubscribe(self)
+
+
+class LiveStreams:
+    """Every live stream the server's event loop writes: opened by their view in a pool of
+    their own (`openers`, `maestro_openers`: the Maestro's screens never wait behind the
+    guests'), then written from the channel's `Relay` until they end, the client leaves or the
+    server stops."""
+
+    def __init__(self, flask: Any, openers: int) -> None:
+        self.flask = flask
+        self.openers = ThreadPoolExecutor(openers, thread_name_prefix="stream-open")
+        self.maestro_openers = ThreadPoolExecutor(2, thread_name_prefix="stream-open-maestro")
+        self.streams = 0  # open live streams (benchmarks and tests read it)
+        self.dropped_screens = 0  # screens cut off for not keeping up
+        self.lives: set[Live] = set()
+        self.relays: dict[tuple[int, Hashable], Relay] = {}
+        self.stopping = False
+        self._routes: Any = None  # the URL map, bound once (is_stream)
+
+    def is_stream(self, scope: dict) -> bool:
+        """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
+        so the areas declare their streams in one place: their view.)"""
+        if self._routes is None:
+            self._routes = self.flask.url_map.bind("", "/")
+        try:
+            endpoint, _ = self._routes.match(scope["path"], method="GET")
+        except Exception:  # 404, 405, redirects: Flask answers them in the worker pool
+            return False
+        view = self.flask.view_functions.get(endpoint)
+        return getattr(view, LIVE_STREAM, False)
+
+    async def serve(self, scope: Any, receive: Callable, send: Callable, maestro: bool) -> None:
+        """Open the stream in a worker (its view reads the snapshot), then write it here."""
+        loop = asyncio.get_running_loop()
+        environ = build_environ(scope, Body(loop, receive))
+        started: dict[str, Any] = {}
+
+        def start_response(status, headers, exc_info=None):
+            started["status"], started["headers"] = status, headers
+            return lambda chunk: None
+
+        def open_stream():
+            body = self.flask(environ, start_response)
+            stream = environ.get(ENVIRON_KEY)
+            if stream is not None:
+                return body, stream
+            try:  # not a stream after all (an error page, a 404): the whole answer
+                return b"".join(body), None
+            finally:
+                getattr(body, "close", lambda: None)()
+
+        ctx = contextvars.copy_context()
+        openers = self.maestro_openers if maestro else self.openers
+        body, stream = await loop.run_in_executor(openers, ctx.run, open_stream)
+        headers = [
+            (k.strip().lower().encode("latin1"), v.strip().encode("latin1"))
+            for k, v in started["headers"]
+        ]
+        status = int(started["status"].split(" ", 1)[0])
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if stream is None:
+            await send({"type": "http.response.body", "body": body})
+            return
+        self.streams += 1
+        try:
+            await self.pump(stream, scope, send)
+        finally:
+            self.streams -= 1
+            body.close()  # unsubscribes (EventStream.close) and runs the view's on_close
+
+    async def pump(self, stream: EventStream, scope: Any, send: Callable) -> None:
+        """Write one stream: its head through uvicorn, then its events straight to the socket
+        (through its channel's Relay), until it ends, the client leaves or the server stops."""
+        await send({"type": "http.response.body", "body": stream.head, "more_body": True})
+        conn = current_connection.get()
+        if conn is None:  # never: every request reaches the app through UvicornConnection
+            raise RuntimeError("a stream outside the station's HTTP protocol")
+        # a response of unknown length: httptools says whether it framed it in chunks; h11 does
+        # for HTTP/1.1, and not at all (the connection's end ends it) for HTTP/1.0
+        chunked = conn.response_chunked(scope)
+        live = Live(stream, conn, chunked, asyncio.get_running_loop().time())
+        hub, channel = stream.sub.hub, stream.sub.channel
+        relay = self.relays.get((id(hub), channel))
+        if relay is None or relay.closed:
+            relay = self.relays[(id(hub), channel)] = Relay(self, hub, channel)
+        relay.join(live, stream.sub)  # with what came between the snapshot and now
+        self.lives.add(live)
+        conn.live = live
+        try:
+            if self.stopping:
+                live.flag.set()
+            await live.flag.wait()
+        finally:
+            conn.live = None
+            self.lives.discard(live)
+            relay.leave(live)
+        if not live.transport.is_closing():
+            if live.backlog is None and not conn.write_paused:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            live.transport.abort()  # a stalled client: cut it off now, not after SEND_STALL_S
+        await asyncio.sleep(0)  # let uvicorn see the connection lost before the app returns
+
+    def dropped(self, live: Live) -> None:
+        """A screen that could not keep up (its backlog passed the hub's queue size)."""
+        live.flag.set()
+        self.dropped_screens += 1
+
+    def tick(self, now: float) -> None:
+        """Once a second: heartbeats and stream ends for every open screen."""
+        for live in list(self.lives):
+            live.tick(now)
+
+    def stop(self) -> None:
+        """End every open stream (on the loop, when the server stops)."""
+        self.stopping = True
+        for live in self.lives:
+            live.flag.set()
+
+    def shutdown(self) -> None:
+        self.openers.shutdown(wait=False)
+        self.maestro_openers.shutdown(wait=False)
