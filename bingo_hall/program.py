@@ -43,6 +43,7 @@ GAME_KEYS = (
     "mask",
     "price",
     "book",
+    "prices",
     "prizes",
     "interval",
 )
@@ -93,7 +94,7 @@ class ProgramGame:
     balls: int
     plan: PrizePlan
     pattern: Pattern | None
-    price: Price | None
+    prices: tuple[Price, ...]  # the game's price list (the ledger's), empty: none set
     prizes: Mapping[str, PrizeRule]
     interval: int = 0  # minutes of interval after the game
     spec: Mapping[str, Any] = field(default_factory=dict, compare=False)
@@ -274,15 +275,7 @@ def _game(entry: Any, number: int, extra: Sequence[PrizePlan], fail: Fail) -> Pr
         except KitError as exc:
             where = "mask" if entry.get("pattern") == "custom" else "pattern"
             raise bad("%(problem)s", where, problem=exc) from None
-    price = None
-    if "price" in entry:
-        try:
-            price = money.parse_price(_money_text(entry["price"]), entry.get("book", 1))
-        except LedgerError as exc:
-            where = "book" if "book" in entry and "book" in exc.template else "price"
-            raise bad("price: %(problem)s", where, problem=exc) from None
-    elif "book" in entry:
-        raise bad("a book needs its price", "book")
+    prices = _prices(entry, bad)
     prizes = _prizes(entry.get("prizes"), plan, bad)
     interval = entry.get("interval", 0)
     if isinstance(interval, bool) or not isinstance(interval, int):
@@ -291,8 +284,49 @@ def _game(entry: Any, number: int, extra: Sequence[PrizePlan], fail: Fail) -> Pr
         raise bad("interval is 0 to %(most)s minutes", "interval", most=MAX_INTERVAL)
     spec = {k: v for k, v in entry.items()}
     return ProgramGame(
-        number, {"en": name, "es": name_es}, balls, plan, pattern, price, prizes, interval, spec
+        number, {"en": name, "es": name_es}, balls, plan, pattern, prices, prizes, interval, spec
     )
+
+
+PRICE_KEYS = ("label", "amount", "book")
+
+
+def _prices(entry: Mapping[str, Any], bad: Callable[..., ProgramError]) -> tuple[Price, ...]:
+    """The game's price list: `price` (and `book`) for one price, or `prices`, a list of
+    `{ label, amount, book }` (the door's price list: a single card, a book of 6...)."""
+    if "prices" in entry and ("price" in entry or "book" in entry):
+        raise bad("give price (and book) or prices, not both", "prices")
+    if "book" in entry and "price" not in entry:
+        raise bad("a book needs its price", "book")
+    given: list[tuple[Any, Any, Any]]
+    if "price" in entry:
+        given = [(entry["price"], entry.get("book", 1), "")]
+        where = "price"
+    elif "prices" in entry:
+        raw = entry["prices"]
+        if not isinstance(raw, list) or not raw or not all(isinstance(p, dict) for p in raw):
+            raise bad('prices is a list such as [{ label = "Single", amount = "1" }]', "prices")
+        for item in raw:
+            unknown = sorted(set(item) - set(PRICE_KEYS))
+            if unknown:
+                raise bad(
+                    "a price: unknown setting %(key)r (known: %(known)s)",
+                    unknown[0],
+                    key=unknown[0],
+                    known=", ".join(PRICE_KEYS),
+                )
+        given = [(p.get("amount"), p.get("book", 1), p.get("label", "")) for p in raw]
+        where = "prices"
+    else:
+        return ()
+    try:
+        return money.price_list(
+            [money.parse_price(_money_text(a), book, label) for a, book, label in given]
+        )
+    except LedgerError as exc:
+        if where == "price" and "book" in entry and "book" in exc.template:
+            where = "book"
+        raise bad("price: %(problem)s", where, problem=exc) from None
 
 
 def _money_text(value: Any) -> Any:
@@ -477,12 +511,17 @@ def prize_name(game: ProgramGame, key: str, lang: str) -> str:
 
 
 def price_text(game: ProgramGame, currency: str, lang: str) -> str:
-    if game.price is None:
-        return ""
-    w, amount = words(lang), money.money(game.price.cents, currency, lang)
-    if game.price.book == 1:
-        return w["a_card"] % {"price": amount}
-    return w["a_book"] % {"price": amount, "n": game.price.book}
+    """The price list in words: "£1.00 a card, £5.00 a book of 6"."""
+    w = words(lang)
+    out = []
+    for price in game.prices:
+        amount = money.money(price.cents, currency, lang)
+        if price.book == 1:
+            text = w["a_card"] % {"price": amount}
+        else:
+            text = w["a_book"] % {"price": amount, "n": price.book}
+        out.append(f"{price.label}: {text}" if price.label else text)
+    return ", ".join(out)
 
 
 def prize_text(rule: PrizeRule, currency: str, lang: str) -> str:

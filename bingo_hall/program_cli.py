@@ -90,7 +90,7 @@ def check(path: str, prizes: str | None, decks: tuple[str, ...], sold: int | Non
 
 def describe(game: ProgramGame, currency: str) -> str:
     parts = [f"{game.balls} balls", figure_name(game, "en")]
-    if game.price is not None:
+    if game.prices:
         parts.append(price_text(game, currency, "en"))
     for key, rule in game.prizes.items():
         parts.append(f"{prize_name(game, key, 'en')} {prize_text(rule, currency, 'en')}")

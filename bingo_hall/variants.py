@@ -30,7 +30,7 @@ from .deck import check_deck, generate_deck
 from .errors import DeckError, KitError
 from .odds import Need
 from .patterns import Pattern
-from .prize_rules import BUILT_IN, CellsRule, CountRule, Prize, PrizeList
+from .prize_rules import BUILT_IN, CellsRule, CountRule, Prize, PrizeList, RowCountRule
 from .strips import Strip, check_strips, generate_strips, strips_of
 from .tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 
@@ -413,6 +413,8 @@ class Strips90(Variant[Ticket]):
             return (Need(ticket.numbers, rule.count),)
         if isinstance(rule, CellsRule):
             return (Need(rule.numbers(ticket)),)
+        if isinstance(rule, RowCountRule):  # ambo, terno...: that many on any one row
+            return tuple(Need(frozenset(row), rule.count) for row in ticket.rows)
         return tuple(
             Need(frozenset(n for r in rows for n in ticket.rows[r]))
             for rows in combinations(rule.rows, rule.needed)

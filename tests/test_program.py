@@ -52,14 +52,27 @@ def test_a_program_gives_each_game_everything_the_station_needs():
     one, two = prog.games
     assert prog.currency == "GBP" and prog.name("en") == "Test night"
     assert one.balls == 75 and one.plan.mode == "normal" and one.pattern == FOUR_CORNERS
-    assert one.price == Price(100) and one.prizes["bingo"].cents == 2000
+    assert one.prices == (Price(100),) and one.prizes["bingo"].cents == 2000
     assert one.options == {"pattern": "four_corners"}
     assert two.balls == 90 and two.plan.mode == "lines-house" and two.pattern is None
-    assert two.price == Price(300, 6) and two.interval == 10
+    assert two.prices == (Price(300, 6),) and two.interval == 10
     house = two.prizes["full-house"]
     assert house.kind == PrizeKind.JACKPOT and house.within == 45 and house.jackpot == 10000
     assert house.cents == 3000 and house.mode == JackpotMode.ON_TOP
     assert two.prizes["two-lines"].percent == 20
+
+
+def test_a_game_may_have_a_price_list_as_the_door_sells():
+    text = GOOD.replace(
+        'price = "1.00"',
+        'prices = [{ label = "Single", amount = "1" }, { label = "Book of 6", amount = "5", '
+        "book = 6 }]",
+    )
+    game = parse_program(text).games[0]
+    assert game.prices == (Price(100, 1, "Single"), Price(500, 6, "Book of 6"))
+    from bingo_hall.program import price_text
+
+    assert price_text(game, "GBP", "en") == "Single: £1.00 a card, Book of 6: £5.00 a book of 6"
 
 
 def test_the_display_line_names_the_game_its_place_and_its_prize():

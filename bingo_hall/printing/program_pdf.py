@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cards import LETTERS, SIZE
-from ..prize_rules import CellsRule, CountRule, RowsRule
+from ..prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
 from ..program import Program, ProgramGame, figure_name, price_text, prize_name, prize_text, words
 from ..tickets import COLUMNS, ROWS
 from ..variants import ByVariant, Cards75, Strips90
@@ -67,6 +67,8 @@ def _ticket(c: Canvas, x: float, top: float, game: ProgramGame) -> None:
         shaded = {(r, col) for r in rule.rows[: rule.needed] for col in range(COLUMNS)}
     elif isinstance(rule, CellsRule):
         shaded = {(r, 0 if p == 0 else COLUMNS - 1) for r, p in rule.cells}
+    elif isinstance(rule, RowCountRule):  # ambo, terno...: so many on one row
+        shaded = {(0, 2 * i) for i in range(rule.count)}
     elif isinstance(rule, CountRule):
         shaded = {(i % ROWS, (2 * i) % COLUMNS) for i in range(rule.count)}
     else:  # pragma: no cover - every rule kind is drawn above

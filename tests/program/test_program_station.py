@@ -59,7 +59,7 @@ def test_next_game_starts_the_game_with_its_pattern_price_and_prizes(caller):
     assert game["options"]["pattern"] == "four_corners" and game["balls"] == 75
     ledger = caller.get(f"/api/games/{gid}/ledger").get_json()
     assert ledger["currency"] == "GBP"
-    assert ledger["price"] == {"cents": 100, "book": 1}
+    assert [(p["cents"], p["book"]) for p in ledger["prices"]] == [(100, 1)]
     assert ledger["prizes"][0]["prize"] == "bingo" and ledger["prizes"][0]["cents"] == 2000
 
 

@@ -32,6 +32,7 @@ from ...web.instance import hall
 from .. import games
 from ..decks import list_decks
 from ..ledger import store as ledger
+from ..ledger.requests import PriceListRequest, PrizesRequest
 from ..requests import NewGame
 from ..variants import PLAY
 
@@ -193,11 +194,10 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
                 "UPDATE program_games SET status = 'playing', game_id = ? WHERE id = ?",
                 (gid, entry.entry_id),
             )
-        if game.price is not None:
-            ledger.set_price(conn, gid, {"cents": game.price.cents, "book": game.price.book}, VIA)
+        if game.prices:
+            ledger.set_prices(conn, gid, PriceListRequest(game.prices), VIA)
         if game.prizes:
-            rules = {k: r.to_json() for k, r in game.prizes.items()}
-            ledger.set_prizes(conn, gid, {"prizes": rules}, VIA)
+            ledger.set_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
     return {"game_id": gid, "number": entry.position, "name": game.name("en")}
 
 
@@ -302,7 +302,7 @@ def game_headline(conn: sqlite3.Connection, game_id: int, lang: str) -> str | No
         game.balls,
         game.plan,
         game.pattern,
-        game.price,
+        game.prices,
         {k: v for k, v in rules.items() if k == game.main_prize},
         game.interval,
     )
