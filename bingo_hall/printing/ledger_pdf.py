@@ -15,7 +15,16 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from ..night import Night, amounts, cash_lines, payout_text, stock_lines, totals, words
+from ..night import (
+    Night,
+    amounts,
+    cash_lines,
+    game_heading,
+    payout_text,
+    stock_lines,
+    totals,
+    words,
+)
 from .card_layout import DEJAVU_BOLD
 from .pdfutil import pdf_bytes
 
@@ -33,7 +42,7 @@ def _lines(night: Night, lang: str) -> list[Line]:
     w, m = words(lang), amounts(night, lang)
     out: list[Line] = []
     for g in night.games:
-        out.append(("h", f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}"))
+        out.append(("h", game_heading(g, lang)))
         for r in g.rounds:
             out.append(
                 (

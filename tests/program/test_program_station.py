@@ -156,3 +156,18 @@ def test_the_ledger_page_gives_the_odds_with_the_cards_sold(caller, client):
     assert one * 100 - 1 <= odds["percent"] <= 12 * one * 100 + 1
     page = client.get(f"/caller/ledger?game={gid}&within=20&lang=en").get_data(as_text=True)
     assert "With 12 cards sold, " in page and "within 20 calls about 1 night in" in page
+
+
+def test_the_summary_follows_the_program(caller):
+    _load(caller)
+    first = _next(caller)
+    second = caller.post("/api/program/skip").get_json()["started"]["game_id"]
+    from bingo_hall.night import game_heading
+    from bingo_hall.station.ledger import summary
+    from bingo_hall.web.db import get_db
+
+    with caller.client.application.app_context():
+        night = summary.night(get_db())
+    by_id = {g.game_id: g for g in night.games}
+    assert game_heading(by_id[first], "en").endswith(" · Program 1/3: Four Corners (skipped)")
+    assert game_heading(by_id[second], "es").endswith(" · Programa 2/3: The X")
