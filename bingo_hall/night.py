@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
@@ -61,12 +61,24 @@ class RoundLine:
 
 
 @dataclass(frozen=True)
+class ProgramPlace:
+    """A game's place in the night's program (issue 37): its number of the program's `total`,
+    its names by language, and whether the Maestro skipped it."""
+
+    number: int
+    total: int
+    names: Mapping[str, str]
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
 class GameLine:
     game_id: int
     deck: str
     balls: int
     rounds: tuple[RoundLine, ...]
     stock: Reconciled | None = None  # None: the hall did not count this game's paper
+    program: ProgramPlace | None = None  # None: a game started by hand, not from a program
 
     @property
     def cards(self) -> int:
@@ -181,6 +193,8 @@ WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Resumen de la noche",
         "game": "Partida",
+        "program": "Programa",
+        "skipped": "saltada",
         "round": "Ronda",
         "cards": "Cartones vendidos",
         "taken": "Recaudado",
@@ -230,6 +244,8 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "title": "The night's summary",
         "game": "Game",
+        "program": "Program",
+        "skipped": "skipped",
         "round": "Round",
         "cards": "Cards sold",
         "taken": "Money taken",
@@ -369,12 +385,26 @@ def cash_lines(night: Night, lang: str) -> list[tuple[str, str]]:
     return rows
 
 
+def game_heading(g: GameLine, lang: str) -> str:
+    """A game's line in the summary: "Game 4 · Fiesta · 75 balls", and its place in the
+    program when it was one of the program's: "· Program 2/3: The X (skipped)"."""
+    w = words(lang)
+    text = f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}"
+    if g.program is not None:
+        place = g.program
+        name = place.names.get(lang) or place.names.get("en", "")
+        text += f" · {w['program']} {place.number}/{place.total}: {name}"
+        if place.skipped:
+            text += f" ({w['skipped']})"
+    return text
+
+
 def summary_text(night: Night, lang: str = "en") -> str:
     """The summary as plain text (`bingo-hall ledger`)."""
     w, m = words(lang), amounts(night, lang)
     out = [f"{w['title']} {night.date}".rstrip(), ""]
     for g in night.games:
-        out.append(f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}")
+        out.append(game_heading(g, lang))
         for r in g.rounds:
             out.append(
                 f"  {w['round']} {r.round}: {w['cards']} {r.cards} · {w['taken']} {m(r.taken)}"

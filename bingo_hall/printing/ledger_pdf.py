@@ -19,6 +19,7 @@ from ..night import (
     Night,
     amounts,
     cash_lines,
+    game_heading,
     payout_text,
     raffle_heading,
     raffle_lines,
@@ -43,7 +44,7 @@ def _lines(night: Night, lang: str) -> list[Line]:
     w, m = words(lang), amounts(night, lang)
     out: list[Line] = []
     for g in night.games:
-        out.append(("h", f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}"))
+        out.append(("h", game_heading(g, lang)))
         for r in g.rounds:
             out.append(
                 (

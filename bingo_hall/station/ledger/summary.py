@@ -6,10 +6,11 @@ when it was made (`bingo_hall.ledger.takings`)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from ...errors import KitError
-from ...night import GameLine, Night, Payout, RoundLine, night_of
+from ...night import GameLine, Night, Payout, ProgramPlace, RoundLine, night_of
 from . import cash, payouts, raffle_store, stock, store
 
 
@@ -25,6 +26,23 @@ def nights(conn: sqlite3.Connection) -> list[str]:
     held = {night_of(g["created"]) for g in _games(conn)}
     held |= {night_of(r.created) for r in raffle_store.raffles(conn)}
     return sorted(held, reverse=True)
+
+
+def program_place(conn: sqlite3.Connection, game_id: int) -> ProgramPlace | None:
+    """The game's place in the night's program (issue 37), or None for a game started by hand:
+    read from the program's own table, with the names as the program gave them."""
+    row = conn.execute(
+        "SELECT program_id, position, spec, status FROM program_games WHERE game_id = ?",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    total = conn.execute(
+        "SELECT COUNT(*) FROM program_games WHERE program_id = ?", (row["program_id"],)
+    ).fetchone()[0]
+    spec = json.loads(row["spec"])
+    names = {"en": spec.get("name", ""), "es": spec.get("name_es", spec.get("name", ""))}
+    return ProgramPlace(row["position"], total, names, row["status"] == "skipped")
 
 
 def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
@@ -69,7 +87,14 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
             seed = r["seed"] if r["revealed"] else None
             rounds.append(RoundLine(r["number"], cards, cents, r["commitment"], seed, won))
         lines.append(
-            GameLine(g["id"], g["name"], g["balls"], tuple(rounds), stock.reconciled(conn, g["id"]))
+            GameLine(
+                g["id"],
+                g["name"],
+                g["balls"],
+                tuple(rounds),
+                stock.reconciled(conn, g["id"]),
+                program_place(conn, g["id"]),
+            )
         )
     brought = carried = 0
     if games:
