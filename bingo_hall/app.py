@@ -89,11 +89,13 @@ def _register_areas(app: Flask) -> None:
 
     from .station import register as register_station
     from .station.ledger import register as register_ledger
+    from .station.program import register as register_program
     from .station.verify import register as register_verify
 
     register_station(app)
     register_verify(app)
     register_ledger(app)
+    register_program(app)
     if settings.device_url:
         from firmware_bridge.embedded import register as register_bridge
 

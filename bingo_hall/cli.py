@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "book": "bingo_hall.book_cli:book",
     "init-db": "bingo_hall.station.cli:init_db",
     "ledger": "bingo_hall.station.ledger.cli:ledger",
+    "program": "bingo_hall.program_cli:program",
     "bridge": "firmware_bridge.cli:bridge",
     "emulate": "firmware_bridge.cli:emulate",
     "firmware": "firmware_bridge.cli:firmware",
