@@ -129,6 +129,7 @@ class Variant(ABC, Generic[T]):
     ticket_word: ClassVar[tuple[str, str]]  # singular, plural: "card", "cards"
     deck_word: ClassVar[str]  # how the CLI names such a deck: "deck", "90-ball deck"
     default_template: ClassVar[str]
+    large_template: ClassVar[str]  # what `--template large` prints (issue 36)
     has_letters: ClassVar[bool]  # calls are "N 31" (75 balls) or "87" (90 balls)
     free_centre: ClassVar[bool]  # may the deck print FREE in the centre
     rules_sheet: ClassVar[str]  # `rules_<lang>.md` with {lang}
@@ -230,6 +231,7 @@ class Cards75(Variant[Card]):
     ticket_word = ("card", "cards")
     deck_word = "deck"
     default_template = "classic-4"
+    large_template = "large-2"
     has_letters = True
     free_centre = True
     rules_sheet = "rules_{lang}.md"
@@ -321,6 +323,7 @@ class Strips90(Variant[Ticket]):
     ticket_word = ("ticket", "tickets")
     deck_word = "90-ball deck"
     default_template = "strips-2"
+    large_template = "large-tickets"
     has_letters = False
     free_centre = False
     rules_sheet = "rules_90_{lang}.md"

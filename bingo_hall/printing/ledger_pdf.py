@@ -21,6 +21,8 @@ from ..night import (
     cash_lines,
     game_heading,
     payout_text,
+    raffle_heading,
+    raffle_lines,
     stock_lines,
     totals,
     words,
@@ -56,6 +58,10 @@ def _lines(night: Night, lang: str) -> list[Line]:
             out += [("p", payout_text(p, night, lang)) for p in r.payouts]
         out += [("r" if i == 0 else "p", line) for i, line in enumerate(stock_lines(g, lang))]
         out.append(("", ""))
+    for raffle in night.raffles:
+        out.append(("h", raffle_heading(raffle, night, lang)))
+        out += [("p", line) for line in raffle_lines(raffle, lang)]
+        out.append(("", ""))
     out.append(("s", w["totals"]))
     rows = totals(night, lang)
     for label, value in rows:
@@ -81,6 +87,13 @@ def _lines(night: Night, lang: str) -> list[Line]:
                     f"{r.seed or w['not_revealed']}",
                 )
             )
+    for raffle in night.raffles:
+        out.append(
+            ("m", f"{w['raffle']} {raffle.raffle_id} {w['commitment']}: {raffle.commitment}")
+        )
+        out.append(
+            ("m", f"{' ' * len(w['raffle'])}   {w['seed']}: {raffle.seed or w['not_revealed']}")
+        )
     return out
 
 

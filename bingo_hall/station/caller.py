@@ -87,7 +87,7 @@ def new():
     if request.method == "POST":
         try:
             created = start_game(conn, NewGame.from_form(request.form))
-            return redirect(url_for("caller.game", game_id=created["game_id"]))
+            return redirect(url_for("caller.game", game_id=created.game_id))
         except RequestError as exc:
             error, status = exc.message(), exc.status
     active = newest_active_game(conn)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import fields
+from typing import TypeVar
 
 from .. import draw as rules
 from ..web.db import transaction
@@ -30,8 +31,12 @@ from .model import Call, DrawMethod, UndoneCall
 from .requests import Undo
 from .spoken import call_label, spoken_both
 
+_Done = TypeVar("_Done", Call, UndoneCall)
 
-def _replayed(conn: sqlite3.Connection, game_id: int, key: str | None, kind: type):
+
+def _replayed(
+    conn: sqlite3.Connection, game_id: int, key: str | None, kind: type[_Done]
+) -> _Done | None:
     """The answer already given to this idempotency key, as the same kind of value."""
     if key is None:
         return None

@@ -13,9 +13,11 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .. import draw as rules
+from ..values import JsonValue, as_json
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound
 from ..web.hub import sse
@@ -28,7 +30,7 @@ from .requests import NewGame
 from .round_load import load_round
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
-from .state import CallGuard, UndoGuard, station_state
+from .state import CallGuard, SnapshotExtender, UndoGuard, station_state
 from .variants import kind_of
 
 
@@ -150,7 +152,23 @@ def _new_round(
     return commitment
 
 
-def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
+@dataclass(frozen=True)
+class GameStarted(JsonValue):
+    """A game started: its id, and its first round's commitment."""
+
+    game_id: int
+    commitment: str
+    round: int
+
+
+@dataclass(frozen=True)
+class DrawOpen(JsonValue):
+    """The snapshot's `draw_open`: whether a ball may be drawn now."""
+
+    draw_open: bool
+
+
+def start_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
     """Start a game on a loaded deck; round 1 starts with it and its commitment is published.
     One game at a time in a hall: once the new game is accepted, the one being played ends and
     reveals its seed (a refused request changes nothing).
@@ -186,10 +204,10 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
         for old in other_active_games(conn, game_id):
             end_game(conn, old)
     tell_deck_listeners(deck)
-    return {"game_id": game_id, "commitment": commitment, "round": 1}
+    return GameStarted(game_id, commitment, 1)
 
 
-def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> dict[str, Any]:
+def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> PublicInputSet:
     """A player's public input, accepted only before the round's first ball (docs/fairness.md)."""
     with hall().write_lock:
         with transaction(conn):
@@ -199,12 +217,12 @@ def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -
             conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
         event = PublicInputSet(game.game_id, rnd.number, rnd.commitment, text)
         publish(event)
-    return event.to_json()
+    return event
 
 
 def start_next_round(
     conn: sqlite3.Connection, game_id: int, public_input: str | None = None
-) -> dict[str, Any]:
+) -> RoundStarted:
     """Close the round (revealing its seed) and commit a new seed: Bingo de Puntos plays a round
     per bingo, scores carrying over, until someone reaches 1000 (docs/claims.md)."""
     with hall().write_lock:
@@ -214,7 +232,7 @@ def start_next_round(
             commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
         event = RoundStarted(game.game_id, rnd.number + 1, commitment, public_input, rnd.reveal())
         publish(event)
-    return event.to_json()
+    return event
 
 
 def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False) -> list[Round]:
@@ -222,7 +240,7 @@ def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False)
     return [Round.from_row(r) for r in conn.execute(sql + " ORDER BY number", (game_id,))]
 
 
-def end_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def end_game(conn: sqlite3.Connection, game_id: int) -> GameEnded:
     """End the game and reveal the seed of every round, so anyone can run `bingo-hall audit`."""
     with hall().write_lock:
         with transaction(conn):
@@ -236,11 +254,11 @@ def end_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             rounds = _rounds(conn, game.game_id)
         event = GameEnded(game.game_id, rnd.seed, rnd.number, tuple(r.reveal() for r in rounds))
         publish(event)
-    return {"game_id": game.game_id, **event.to_json()}
+    return event
 
 
-def add_snapshot_extender(fn) -> None:
-    """`fn(conn, game_id) -> dict` is merged into every snapshot of this app (claims adds
+def add_snapshot_extender(fn: SnapshotExtender) -> None:
+    """`fn(conn, game_id) -> JsonValue` is merged into every snapshot of this app (claims adds
     `scores`). Call it while the area registers (inside an app context)."""
     extenders = station_state().snapshot_extenders
     if fn not in extenders:
@@ -262,18 +280,18 @@ def check_call_allowed(conn: sqlite3.Connection, game_id: int) -> None:
         guard(conn, game_id)
 
 
-def draw_open_part(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def draw_open_part(conn: sqlite3.Connection, game_id: int) -> DrawOpen:
     """Snapshot extender: `draw_open`, whether a ball may be drawn now (the game in play, a ball
     left, no guard refusing it: the round won), so the caller page's Draw is dim when it would
     be refused."""
     game = get_game(conn, game_id)
     if not game.active or len(called_balls(conn, game_id)) >= game.balls:
-        return {"draw_open": False}
+        return DrawOpen(False)
     try:
         check_call_allowed(conn, game_id)
     except Conflict:
-        return {"draw_open": False}
-    return {"draw_open": True}
+        return DrawOpen(False)
+    return DrawOpen(True)
 
 
 def add_undo_guard(fn: UndoGuard) -> None:
@@ -331,10 +349,10 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             }
             for u in state.undone
         ],
-        "revealed": [r.to_dict() for r in state.revealed],
+        "revealed": [r.to_json() for r in state.revealed],
     }
     for extend in list(station_state().snapshot_extenders):
-        snap.update(extend(conn, gid))
+        snap.update(as_json(extend(conn, gid)))
     return snap
 
 

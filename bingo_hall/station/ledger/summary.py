@@ -11,7 +11,7 @@ import sqlite3
 
 from ...errors import KitError
 from ...night import GameLine, Night, Payout, ProgramPlace, RoundLine, night_of
-from . import cash, payouts, stock, store
+from . import cash, payouts, raffle_store, stock, store
 
 
 def _games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
@@ -22,8 +22,10 @@ def _games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 
 
 def nights(conn: sqlite3.Connection) -> list[str]:
-    """The nights with games, newest first."""
-    return sorted({night_of(g["created"]) for g in _games(conn)}, reverse=True)
+    """The nights with games or a raffle, newest first."""
+    held = {night_of(g["created"]) for g in _games(conn)}
+    held |= {night_of(r.created) for r in raffle_store.raffles(conn)}
+    return sorted(held, reverse=True)
 
 
 def program_place(conn: sqlite3.Connection, game_id: int) -> ProgramPlace | None:
@@ -99,6 +101,11 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
         brought = payouts.pot(conn, games[0]["id"] - 1)  # what earlier nights left in the pot
         carried = payouts.pot(conn, games[-1]["id"])
     corrected = sum(1 for g in games for sale in store.sales(conn, g["id"]) if sale.void)
+    raffles = tuple(
+        raffle_store.night_line(conn, r)
+        for r in raffle_store.raffles(conn)
+        if night_of(r.created) == date
+    )
     return Night(
         store.currency(conn),
         tuple(lines),
@@ -107,4 +114,5 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
         brought,
         date,
         cash.box(conn, date) if date else None,
+        raffles=raffles,
     )

@@ -189,7 +189,7 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
             options=game.options,
         )
         created = games.start_game(conn, new)  # ends the game in play
-        gid = created["game_id"]
+        gid = created.game_id
         with transaction(conn):
             conn.execute(
                 "UPDATE program_games SET status = 'played' WHERE status = 'playing' AND "

@@ -85,10 +85,13 @@ def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                 ],
             }
         )
-        rounds[-1].update(kind.record_round(conn, rnd["id"]))  # a 90-ball round's prizes
+        won = kind.round_prizes(conn, rnd["id"])
+        if won is not None:  # a 90-ball round's prizes
+            rounds[-1]["prizes"] = won
         rounds[-1]["notes"] = hooks.notes(conn, rnd["id"])  # e.g. a claim on a card not sold
     board = awards.scores(conn, gid)
-    by_round = {a["round"]: a for a in board["awards"]}
+    by_round = {a.round: a.to_json() for a in board.awards}
+    scores = board.to_json()
     for rnd in rounds:
         rnd["award"] = by_round.get(rnd["round"])
     return {
@@ -100,11 +103,11 @@ def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         "status": game.status,
         "created": game.created,
         "ended": game.ended,
-        "settings": board["settings"],
-        "players": board["players"],
+        "settings": scores["settings"],
+        "players": scores["players"],
         "rounds": rounds,
-        "standings": board["sides"],
-        "winner": board["winner"],
+        "standings": scores["sides"],
+        "winner": scores["winner"],
     }
 
 
