@@ -183,7 +183,7 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
         game = entry.game
         new = NewGame(deck_id=_deck_for(conn, game), mode=game.plan.mode, options=game.options)
         created = games.start_game(conn, new)  # ends the game in play
-        gid = created["game_id"]
+        gid = created.game_id
         with transaction(conn):
             conn.execute(
                 "UPDATE program_games SET status = 'played' WHERE status = 'playing' AND "
