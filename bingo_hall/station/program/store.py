@@ -34,6 +34,7 @@ from .. import games
 from ..decks import list_decks
 from ..ledger import store as ledger
 from ..ledger.requests import PriceListRequest, PrizesRequest
+from ..model import DrawMethod
 from ..requests import NewGame
 from ..variants import PLAY
 
@@ -183,7 +184,12 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
             raise Conflict("every game of the program has been played")
         entry = waiting[0]
         game = entry.game
-        new = NewGame(deck_id=_deck_for(conn, game), mode=game.plan.mode, options=game.options)
+        new = NewGame(
+            deck_id=_deck_for(conn, game),
+            mode=game.plan.mode,
+            draw=DrawMethod(game.draw),
+            options=game.options,
+        )
         created = games.start_game(conn, new)  # ends the game in play
         gid = created.game_id
         with transaction(conn):
@@ -312,6 +318,7 @@ def game_headline(conn: sqlite3.Connection, game_id: int, lang: str) -> str | No
         game.prices,
         {k: v for k, v in rules.items() if k == game.main_prize},
         game.interval,
+        game.draw,
     )
     return headline(shown, total, ledger.currency(conn), lang)
 
