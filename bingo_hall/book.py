@@ -80,20 +80,25 @@ class Entry:
     personal: Mapping[str, Any] | None = None
     hash: str = field(default="", compare=False)
 
-    def body(self) -> dict[str, Any]:
-        """What the hash covers."""
-        return {
+    def to_json(self) -> dict[str, Any]:
+        """The entry as exported: its personal part whole (or redacted), and its hash."""
+        out = {
             "seq": self.seq,
             "at": self.at,
             "kind": self.kind,
             "who": self.who,
             "data": dict(self.data),
-            "personal": digest_of(self.personal),
+            "personal": None if not self.personal else dict(self.personal),
             "prev": self.prev,
         }
+        return {**out, "hash": self.hash}
 
     def computed_hash(self) -> str:
-        return sha256(canonical(self.body()))
+        """SHA-256 of what the hash covers: the entry with its personal part's digest in place
+        of the part itself, without its own hash."""
+        covered = {**self.to_json(), "personal": digest_of(self.personal)}
+        del covered["hash"]
+        return sha256(canonical(covered))
 
     def sealed(self) -> Entry:
         """The entry with its hash filled in."""
@@ -107,11 +112,6 @@ class Entry:
             self.personal,
             self.computed_hash(),
         )
-
-    def to_json(self) -> dict[str, Any]:
-        out = {**self.body(), "hash": self.hash}
-        out["personal"] = None if not self.personal else dict(self.personal)
-        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Entry:
@@ -323,21 +323,17 @@ class Book:
     redacted: bool = False
 
 
-def header(anchor: str, night: str | None, redact: bool) -> dict[str, Any]:
-    return {
-        "book": FORMAT,
-        "version": VERSION,
-        "anchor": anchor,
-        "night": night,
-        "redacted": redact,
-    }
+def header_line(anchor: str, night: str | None, redact: bool) -> str:
+    """The first line of an export: the format, the anchor, the night, whether redacted."""
+    first = {"book": FORMAT, "version": VERSION, "anchor": anchor, "night": night}
+    return canonical({**first, "redacted": redact}).decode()
 
 
 def export_lines(
     anchor: str, entries: list[Entry], head: SignedHead, night: str | None, redact: bool
 ) -> list[str]:
     """The export: a header naming the anchor, one line per entry, the signed head last."""
-    lines = [canonical(header(anchor, night, redact)).decode()]
+    lines = [header_line(anchor, night, redact)]
     lines += [canonical(e.to_json()).decode() for e in entries]
     lines.append(canonical(head.to_json()).decode())
     return lines

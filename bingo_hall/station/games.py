@@ -202,7 +202,10 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
             )
             game_id = cur.lastrowid
             assert game_id is not None  # an INSERT always has a row id
-            book.append(conn, "game", {"game_id": game_id, **_settings_of(conn, game_id)})
+            settings = {"deck_id": deck.deck_id, "mode": str(chosen.mode), "draw": str(new.draw)}
+            more = {"free_centre": bool(chosen.free_centre), "options": options}
+            played = {"balls": deck.variant.balls, "prizes": chosen.prizes}
+            book.append(conn, "game", {"game_id": game_id, **settings, **more, **played})
             commitment = _new_round(conn, game_id, 1, new.public_input)
         publish(RoundStarted(game_id, 1, commitment))
         for old in other_active_games(conn, game_id):
@@ -245,19 +248,6 @@ def start_next_round(
 def _book_reveal(conn: sqlite3.Connection, rnd: Round) -> None:
     """The round's seed into the book, as it is revealed."""
     book.append(conn, "reveal", {"game_id": rnd.game_id, "round": rnd.number, "seed": rnd.seed})
-
-
-def _settings_of(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-    """A new game's settings as the book keeps them (enough to judge its claims again)."""
-    row = conn.execute(
-        "SELECT deck_id, mode, free_centre, draw, options, balls, prizes FROM games WHERE id = ?",
-        (game_id,),
-    ).fetchone()
-    return {
-        **dict(row),
-        "free_centre": bool(row["free_centre"]),
-        "options": json.loads(row["options"]),
-    }
 
 
 def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False) -> list[Round]:

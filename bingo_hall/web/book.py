@@ -238,19 +238,12 @@ def exported_head(conn: sqlite3.Connection, key: StationKey, found: list[Entry])
     return key.sign(Head(last.seq, last.hash) if last else head(conn))
 
 
-def shown_head(app: Flask | None = None) -> dict[str, Any]:
-    """The head for a page or a print: its short hash, number and the key's fingerprint,
-    signed now."""
+def shown_head(app: Flask | None = None) -> SignedHead:
+    """The head for a page: signed now (its short hash, number and the key's fingerprint are
+    what the page shows)."""
     from .db import get_db
 
-    signed = signed_head(get_db(), app)
-    return {
-        "short": signed.head.short,
-        "hash": signed.head.hash,
-        "seq": signed.head.seq,
-        "fingerprint": signed.fingerprint,
-        "signature": signed.signature,
-    }
+    return signed_head(get_db(), app)
 
 
 def keeper(app: Flask) -> sqlite3.Connection:
