@@ -46,7 +46,9 @@ GAME_KEYS = (
     "prices",
     "prizes",
     "interval",
+    "draw",
 )
+DRAWS = ("auto", "manual")  # the laptop draws, or the Maestro types the balls from a cage
 PROGRAM_KEYS = ("name", "name_es", "currency", "game")
 PRIZE_KEYS = ("amount", "percent", "jackpot", "within", "mode")
 
@@ -97,6 +99,7 @@ class ProgramGame:
     prices: tuple[Price, ...]  # the game's price list (the ledger's), empty: none set
     prizes: Mapping[str, PrizeRule]
     interval: int = 0  # minutes of interval after the game
+    draw: str = "auto"
     spec: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def name(self, lang: str) -> str:
@@ -282,9 +285,13 @@ def _game(entry: Any, number: int, extra: Sequence[PrizePlan], fail: Fail) -> Pr
         raise bad("interval is minutes, a whole number", "interval")
     if not 0 <= interval <= MAX_INTERVAL:
         raise bad("interval is 0 to %(most)s minutes", "interval", most=MAX_INTERVAL)
+    draw = entry.get("draw", "auto")
+    if draw not in DRAWS:
+        raise bad("draw is auto (the laptop draws) or manual (balls from a cage)", "draw")
     spec = {k: v for k, v in entry.items()}
+    names = {"en": name, "es": name_es}
     return ProgramGame(
-        number, {"en": name, "es": name_es}, balls, plan, pattern, prices, prizes, interval, spec
+        number, names, balls, plan, pattern, prices, prizes, interval, str(draw), spec
     )
 
 

@@ -123,7 +123,7 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None) -> str:
         return f"odds: {whose}, {expected} ({odds.nights} nights simulated)"
     one_in = odds.one_in(rule.within)
     chance = (
-        "never in the nights simulated"
+        "did not happen in any night simulated"
         if one_in is None
         else f"about 1 night in {round(one_in)} ({100 * odds.chance_within(rule.within):.2f} %)"
     )

@@ -234,3 +234,15 @@ def test_program_print_writes_a_pdf_in_each_language(tmp_path):
 def test_program_check_of_a_missing_file_is_one_line(tmp_path):
     r = run("program", "check", str(tmp_path / "none.toml"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def test_an_italian_tombola_game_takes_its_prizes_in_order():
+    text = GOOD.replace('prize_list = "lines-house"', 'prize_list = "tombola"').replace(
+        'one-line = "5"\ntwo-lines = { percent = 20 }\nfull-house = ',
+        'ambo = "1"\nterno = "2"\nquaterna = "3"\ncinquina = "4"\ntombola = ',
+    )
+    game = parse_program(text).games[1]
+    assert game.plan.prizes == ("ambo", "terno", "quaterna", "cinquina", "tombola")
+    assert game.prizes["tombola"].kind == PrizeKind.JACKPOT
+    with pytest.raises(ProgramError, match="not full-house"):
+        parse_program(text.replace("tombola = {", "full-house = {"))

@@ -13,6 +13,7 @@ Set `ROOM_ONLY` when only the hall's screens take it (a phone following its card
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 

@@ -26,6 +26,7 @@ from ...program import (
     parse_program,
 )
 from ...variants import variant_for
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
@@ -33,6 +34,7 @@ from .. import games
 from ..decks import list_decks
 from ..ledger import store as ledger
 from ..ledger.requests import PriceListRequest, PrizesRequest
+from ..model import DrawMethod
 from ..requests import NewGame
 from ..variants import PLAY
 
@@ -132,6 +134,7 @@ def load(conn: sqlite3.Connection, text: object, source: str) -> dict[str, Any]:
                     "INSERT INTO program_games (program_id, position, spec) VALUES (?, ?, ?)",
                     (pid, game.number, json.dumps(dict(game.spec))),
                 )
+            book.append(conn, "program", {"program_id": pid, "source": source, "text": text})
         if program.currency:
             ledger.set_currency(conn, program.currency, VIA)
     return state(conn) | {"resumed": False}
@@ -181,9 +184,14 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
             raise Conflict("every game of the program has been played")
         entry = waiting[0]
         game = entry.game
-        new = NewGame(deck_id=_deck_for(conn, game), mode=game.plan.mode, options=game.options)
+        new = NewGame(
+            deck_id=_deck_for(conn, game),
+            mode=game.plan.mode,
+            draw=DrawMethod(game.draw),
+            options=game.options,
+        )
         created = games.start_game(conn, new)  # ends the game in play
-        gid = created["game_id"]
+        gid = created.game_id
         with transaction(conn):
             conn.execute(
                 "UPDATE program_games SET status = 'played' WHERE status = 'playing' AND "
@@ -194,6 +202,7 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
                 "UPDATE program_games SET status = 'playing', game_id = ? WHERE id = ?",
                 (gid, entry.entry_id),
             )
+            book.append(conn, "program.next", {"game_id": gid, "number": entry.position})
         if game.prices:
             ledger.set_prices(conn, gid, PriceListRequest(game.prices), VIA)
         if game.prizes:
@@ -220,6 +229,7 @@ def skip(conn: sqlite3.Connection) -> dict[str, Any]:
             conn.execute(
                 "UPDATE program_games SET status = 'skipped' WHERE id = ?", (target.entry_id,)
             )
+            book.append(conn, "program.skip", {"number": target.position})
         left = any(e.status == "waiting" and e.entry_id != target.entry_id for e in listed)
         if left:
             started = next_game(conn)
@@ -269,6 +279,9 @@ def insert(conn: sqlite3.Connection, data: dict[str, Any]) -> dict[str, Any]:
                 "VALUES (?, ?, ?, 1)",
                 (program_id, at, json.dumps(spec)),
             )
+            book.append(
+                conn, "program.insert", {"program_id": program_id, "number": at, "spec": spec}
+            )
     return {"number": at, "copy": copy, "name": spec["name"]}
 
 
@@ -305,6 +318,7 @@ def game_headline(conn: sqlite3.Connection, game_id: int, lang: str) -> str | No
         game.prices,
         {k: v for k, v in rules.items() if k == game.main_prize},
         game.interval,
+        game.draw,
     )
     return headline(shown, total, ledger.currency(conn), lang)
 
