@@ -33,7 +33,7 @@ from ...web.errors import NotFound, RequestError
 from ...web.inputs import json_body as body
 from .. import games, hooks
 from ..auth import caller_required
-from . import cash, payouts, schema, stock, store, summary
+from . import cash, payouts, raffle, raffle_schema, schema, stock, store, summary
 from .requests import (
     CountRequest,
     FloatRequest,
@@ -61,7 +61,9 @@ def _ledger_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
 
 def register(app: Flask) -> None:
     core_db.add_migrations(app, "ledger", schema.MIGRATIONS)
+    core_db.add_migrations(app, "raffle", raffle_schema.MIGRATIONS)
     app.register_blueprint(bp)
+    app.register_blueprint(raffle.bp)  # the raffle (issue 37): its takings are the ledger's
     app.jinja_env.filters["money"] = _money
     app.jinja_env.globals["ledger_prizes"] = _prizes_now
     app.jinja_env.globals["ledger_currency"] = lambda: store.currency(get_db())
