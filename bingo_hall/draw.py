@@ -27,10 +27,13 @@ import re
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .errors import KitError
 from .rng import SeededStream
 from .variants import ball_counts, variant_for
+
+T = TypeVar("T")
 
 BALLS = 75
 SEED_BYTES = 32
@@ -71,9 +74,18 @@ def draw_order(seed: bytes, public_input: str | None = None, balls: int = BALLS)
 
     The shuffle is the same for every N (docs/fairness.md), so a 75-ball order is exactly what it
     was before 90-ball games existed."""
-    label = b"draw" + (public_input or "").encode("utf-8")
-    order = list(range(1, check_game(balls) + 1))
-    SeededStream(seed, label).shuffle(order)
+    return committed_order(seed, range(1, check_game(balls) + 1), b"draw", public_input)
+
+
+def committed_order(
+    seed: bytes, items: Iterable[T], label: bytes, public_input: str | None = None
+) -> tuple[T, ...]:
+    """The order of `items` a committed seed fixes: the Fisher-Yates shuffle of `items` (in the
+    order given) driven by `SeededStream(seed, label + UTF-8(public input))`. The balls of a
+    round (label b"draw") and the raffle's tickets (b"raffle", `bingo_hall.raffle`) are both
+    this one draw, committed by `commitment(seed)` before the first and revealed after."""
+    order = list(items)
+    SeededStream(seed, label + (public_input or "").encode("utf-8")).shuffle(order)
     return tuple(order)
 
 

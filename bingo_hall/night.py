@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
@@ -61,12 +61,24 @@ class RoundLine:
 
 
 @dataclass(frozen=True)
+class ProgramPlace:
+    """A game's place in the night's program (issue 37): its number of the program's `total`,
+    its names by language, and whether the Maestro skipped it."""
+
+    number: int
+    total: int
+    names: Mapping[str, str]
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
 class GameLine:
     game_id: int
     deck: str
     balls: int
     rounds: tuple[RoundLine, ...]
     stock: Reconciled | None = None  # None: the hall did not count this game's paper
+    program: ProgramPlace | None = None  # None: a game started by hand, not from a program
 
     @property
     def cards(self) -> int:
@@ -79,6 +91,30 @@ class GameLine:
     @property
     def awarded(self) -> int:
         return sum(r.awarded for r in self.rounds)
+
+
+@dataclass(frozen=True)
+class RaffleWin:
+    """A raffle prize (`place` 1 drawn first), its winning ticket ("red 7", None if not drawn)
+    and the tickets drawn for it before, nobody having claimed them, with the reason."""
+
+    place: int
+    prize: str
+    ticket: str | None
+    redrawn: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class RaffleLine:
+    """A raffle of the night (issue 37): tickets sold, money taken, prizes, its commitment and
+    (once revealed) its seed."""
+
+    raffle_id: int
+    tickets: int
+    taken: int
+    commitment: str | None
+    seed: str | None
+    wins: tuple[RaffleWin, ...]
 
 
 @dataclass(frozen=True)
@@ -100,6 +136,9 @@ class Night:
     brought: int = 0  # the jackpot pot brought from earlier nights
     date: str = ""  # the night's date (see `night_of`)
     cash: Cash | None = None  # None: the treasurer gave no float and no count
+    #: the night's book: its signed head as people read it (docs/audit.md), "" when unknown
+    book_head: str = ""
+    raffles: tuple[RaffleLine, ...] = ()
 
     @property
     def cards(self) -> int:
@@ -107,7 +146,12 @@ class Night:
 
     @property
     def taken(self) -> int:
-        return sum(g.taken for g in self.games)
+        """The night's takings: the cards of every game and the raffle's tickets."""
+        return sum(g.taken for g in self.games) + self.raffle_taken
+
+    @property
+    def raffle_taken(self) -> int:
+        return sum(r.taken for r in self.raffles)
 
     @property
     def awarded(self) -> int:
@@ -150,7 +194,10 @@ class Night:
 WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Resumen de la noche",
+        "book head": "Libro de la noche (cabeza firmada · asiento · clave)",
         "game": "Partida",
+        "program": "Programa",
+        "skipped": "saltada",
         "round": "Ronda",
         "cards": "Cartones vendidos",
         "taken": "Recaudado",
@@ -177,23 +224,32 @@ WORDS: dict[str, dict[str, str]] = {
         "two-lines": "Dos líneas",
         "full-house": "Cartón lleno",
         "balls": "bolas",
+        "raffle": "Rifa",
+        "raffle_tickets": "Papeletas vendidas",
+        "raffle_taken": "Recaudado en la rifa",
+        "redrawn": "sorteado de nuevo",
+        "not_drawn": "sin sortear",
         "stock": "Cartones en papel",
         "stock_line": "entregados %(issued)s = vendidos %(sold)s + devueltos %(returned)s + "
         "anulados %(void)s",
+        "stock_out": " + %(n)s sin justificar",
         "stock_gap": "cartones %(cards)s entregados a %(seller)s, ni vendidos ni devueltos",
         "cash": "Caja",
         "float": "Cambio inicial",
         "counted": "Contado al final",
         "not_counted": "sin contar",
         "paid_cash": "Premios pagados en efectivo",
-        "expected": "Esperado en caja (cambio + recaudado − premios en efectivo)",
+        "expected": "Esperado en caja (cambio + recaudado - premios en efectivo)",
         "over": "Sobra",
         "short": "Falta",
         "even": "Cuadra",
     },
     "en": {
         "title": "The night's summary",
+        "book head": "The night's book (signed head · entry · key)",
         "game": "Game",
+        "program": "Program",
+        "skipped": "skipped",
         "round": "Round",
         "cards": "Cards sold",
         "taken": "Money taken",
@@ -220,15 +276,21 @@ WORDS: dict[str, dict[str, str]] = {
         "two-lines": "Two lines",
         "full-house": "Full house",
         "balls": "balls",
+        "raffle": "Raffle",
+        "raffle_tickets": "Raffle tickets sold",
+        "raffle_taken": "Money taken by the raffle",
+        "redrawn": "redrawn",
+        "not_drawn": "not drawn",
         "stock": "Paper stock",
         "stock_line": "issued %(issued)s = sold %(sold)s + returned %(returned)s + void %(void)s",
+        "stock_out": " + %(n)s not accounted for",
         "stock_gap": "cards %(cards)s issued to %(seller)s, neither sold nor returned",
         "cash": "Cash",
         "float": "Float",
         "counted": "Counted at the end",
         "not_counted": "not counted",
         "paid_cash": "Payouts paid in cash",
-        "expected": "Expected in the box (float + takings − cash payouts)",
+        "expected": "Expected in the box (float + takings - cash payouts)",
         "over": "Over",
         "short": "Short",
         "even": "Balances",
@@ -268,6 +330,7 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
     w, m = words(lang), amounts(night, lang)
     rows = [
         (w["cards"], str(night.cards)),
+        *([(w["raffle_taken"], m(night.raffle_taken))] if night.raffles else []),
         (w["taken"], m(night.taken)),
         (w["awarded"], m(night.awarded)),
         (w["paid"], m(night.paid)),
@@ -295,7 +358,7 @@ def stock_lines(game: GameLine, lang: str) -> list[str]:
         "void": st.void,
     }
     if gaps_n:
-        line += f" + {gaps_n} ?"
+        line += w["stock_out"] % {"n": gaps_n}
     out = [f"{w['stock']}: {line}"]
     out += [
         w["stock_gap"] % {"cards": format_serials(g.serials), "seller": g.seller} for g in st.gaps
@@ -326,12 +389,26 @@ def cash_lines(night: Night, lang: str) -> list[tuple[str, str]]:
     return rows
 
 
+def game_heading(g: GameLine, lang: str) -> str:
+    """A game's line in the summary: "Game 4 · Fiesta · 75 balls", and its place in the
+    program when it was one of the program's: "· Program 2/3: The X (skipped)"."""
+    w = words(lang)
+    text = f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}"
+    if g.program is not None:
+        place = g.program
+        name = place.names.get(lang) or place.names.get("en", "")
+        text += f" · {w['program']} {place.number}/{place.total}: {name}"
+        if place.skipped:
+            text += f" ({w['skipped']})"
+    return text
+
+
 def summary_text(night: Night, lang: str = "en") -> str:
     """The summary as plain text (`bingo-hall ledger`)."""
     w, m = words(lang), amounts(night, lang)
     out = [f"{w['title']} {night.date}".rstrip(), ""]
     for g in night.games:
-        out.append(f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}")
+        out.append(game_heading(g, lang))
         for r in g.rounds:
             out.append(
                 f"  {w['round']} {r.round}: {w['cards']} {r.cards} · {w['taken']} {m(r.taken)}"
@@ -339,6 +416,9 @@ def summary_text(night: Night, lang: str = "en") -> str:
             for p in r.payouts:
                 out.append("    " + payout_text(p, night, lang))
         out += ["  " + line for line in stock_lines(g, lang)]
+    for raf in night.raffles:
+        out.append(raffle_heading(raf, night, lang))
+        out += ["  " + line for line in raffle_lines(raf, lang)]
     out += ["", w["totals"]]
     out += [f"  {label}: {value}" for label, value in totals(night, lang)]
     cash = cash_lines(night, lang)
@@ -353,7 +433,31 @@ def summary_text(night: Night, lang: str = "en") -> str:
                 f"  {w['game']} {g.game_id} {w['round']} {r.round}: {w['commitment']} "
                 f"{r.commitment} · {w['seed']} {seed}"
             )
+    for raf in night.raffles:
+        seed = raf.seed or w["not_revealed"]
+        sealed = f"{w['commitment']} {raf.commitment}"
+        out.append(f"  {w['raffle']} {raf.raffle_id}: {sealed} · {w['seed']} {seed}")
     return "\n".join(out) + "\n"
+
+
+def raffle_heading(r: RaffleLine, night: Night, lang: str) -> str:
+    """The raffle's line: "Raffle 1 · Raffle tickets sold 25 · Money taken 62.50"."""
+    w, m = words(lang), amounts(night, lang)
+    sold = f"{w['raffle_tickets']} {r.tickets}"
+    return f"{w['raffle']} {r.raffle_id} · {sold} · {w['taken']} {m(r.taken)}"
+
+
+def raffle_lines(r: RaffleLine, lang: str) -> list[str]:
+    """One line per prize: "1. Hamper: blue 3 (redrawn: red 7, nobody claimed it)"."""
+    w = words(lang)
+    out = []
+    for win in r.wins:
+        line = f"{win.place}. {win.prize}: {win.ticket or w['not_drawn']}"
+        if win.redrawn:
+            gone = "; ".join(f"{t}, {reason}" for t, reason in win.redrawn)
+            line += f" ({w['redrawn']}: {gone})"
+        out.append(line)
+    return out
 
 
 CSV_FIELDS = (
@@ -398,6 +502,10 @@ CSV_ES = {
     "total brought": "total traído de noches anteriores",
     "total carried": "total que pasa a la próxima noche",
     "total left": "total para la causa",
+    "book head": "cabeza del libro (cabeza · asiento · clave)",
+    "raffle": "rifa",
+    "raffle prize": "premio de la rifa",
+    "redrawn": "sorteado de nuevo",
     "stock": "existencias",
     "gap": "faltan",
     "total float": "total cambio inicial",
@@ -473,6 +581,30 @@ def summary_csv(night: Night, lang: str = "en") -> str:
                         "detail": format_serials(gap.serials),
                     }
                 )
+    for raf in night.raffles:
+        seed = f"; {t('seed')} {raf.seed}" if raf.seed else ""
+        rows.append(
+            {
+                "game": "",
+                "row": t("raffle"),
+                "cards": raf.tickets,
+                "cents": raf.taken,
+                "amount": m(raf.taken),
+                "detail": f"{t('raffle')} {raf.raffle_id}; {t('commitment')} {raf.commitment}"
+                + seed,
+            }
+        )
+        for win in raf.wins:
+            gone = "; ".join(f"{t('redrawn')}: {tk}, {why}" for tk, why in win.redrawn)
+            rows.append(
+                {
+                    "round": win.place,
+                    "row": t("raffle prize"),
+                    "prize": win.prize,
+                    "serial": win.ticket or "",
+                    "detail": gone,
+                }
+            )
     cash: list[tuple[str, int]] = []
     if night.cash is not None:
         cash = [
@@ -497,6 +629,8 @@ def summary_csv(night: Night, lang: str = "en") -> str:
                 f"{n} x {v}" for v, n in night.cash.pieces
             )
         rows.append(row)
+    if night.book_head:
+        rows.append({"row": t("book head"), "detail": night.book_head})
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([t(field) for field in CSV_FIELDS])

@@ -54,6 +54,7 @@ DATA_BLOCKS = {
     "rummy-data",
     "table-data",
     "tile-pad-data",
+    "raffle-state",
 }
 #: words spelt the same in English and Spanish (letters, and words of both languages)
 SHARED = {
@@ -248,6 +249,22 @@ def _hall_pages(client) -> dict[str, str]:
     get(f"/caller/games/{gid}")
     get(f"/display/{gid}")
     get(card_path(strips.secret, strips.deck_id, ticket.serial))
+    tombola = hall.post("/api/games", {"deck_id": strips.deck_id, "mode": "tombola"})
+    assert tombola.status_code == 201, tombola.get_json()
+    get(f"/display/{tombola.get_json()['game_id']}")
+    get(f"/caller/games/{tombola.get_json()['game_id']}")
+    get("/caller/raffle")  # no raffle yet: the form to start one
+    for path, payload in (
+        ("/api/raffle", {"price": "1"}),
+        ("/api/raffle/sales", {"colour": "rojo", "numbers": "1-20"}),
+        ("/api/raffle/prizes", {"name": "Canasta"}),
+    ):
+        assert hall.post(path, payload).status_code == 201
+    get("/caller/raffle")
+    assert hall.post("/api/raffle/commit", {}).status_code == 200
+    assert hall.post("/api/raffle/draw").status_code == 200
+    get("/caller/raffle")
+    get("/raffle")
     get("/no-such-page", 404)
     return shown
 

@@ -15,7 +15,18 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from ..night import Night, amounts, cash_lines, payout_text, stock_lines, totals, words
+from ..night import (
+    Night,
+    amounts,
+    cash_lines,
+    game_heading,
+    payout_text,
+    raffle_heading,
+    raffle_lines,
+    stock_lines,
+    totals,
+    words,
+)
 from .card_layout import DEJAVU_BOLD
 from .pdfutil import pdf_bytes
 
@@ -33,7 +44,7 @@ def _lines(night: Night, lang: str) -> list[Line]:
     w, m = words(lang), amounts(night, lang)
     out: list[Line] = []
     for g in night.games:
-        out.append(("h", f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}"))
+        out.append(("h", game_heading(g, lang)))
         for r in g.rounds:
             out.append(
                 (
@@ -46,6 +57,10 @@ def _lines(night: Night, lang: str) -> list[Line]:
                 out.append(("p", w["no_prizes"]))
             out += [("p", payout_text(p, night, lang)) for p in r.payouts]
         out += [("r" if i == 0 else "p", line) for i, line in enumerate(stock_lines(g, lang))]
+        out.append(("", ""))
+    for raffle in night.raffles:
+        out.append(("h", raffle_heading(raffle, night, lang)))
+        out += [("p", line) for line in raffle_lines(raffle, lang)]
         out.append(("", ""))
     out.append(("s", w["totals"]))
     rows = totals(night, lang)
@@ -72,6 +87,13 @@ def _lines(night: Night, lang: str) -> list[Line]:
                     f"{r.seed or w['not_revealed']}",
                 )
             )
+    for raffle in night.raffles:
+        out.append(
+            ("m", f"{w['raffle']} {raffle.raffle_id} {w['commitment']}: {raffle.commitment}")
+        )
+        out.append(
+            ("m", f"{' ' * len(w['raffle'])}   {w['seed']}: {raffle.seed or w['not_revealed']}")
+        )
     return out
 
 
@@ -134,6 +156,10 @@ def render_summary_pdf(night: Night, lang: str = "en") -> bytes:
             c.setFont(_font(text, font), size * scale)
             c.setFillColor(colour)
             c.drawString(MARGIN + indent, y, text)
+        if night.book_head:  # the signed head at the foot: a printed copy fixes the book
+            c.setFont(REGULAR, 8)
+            c.setFillColor(GREY)
+            c.drawString(MARGIN, MARGIN / 2, f"{w['book head']}: {night.book_head}")
         c.showPage()
 
     return pdf_bytes(A4, w["title"], draw)

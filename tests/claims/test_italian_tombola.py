@@ -94,6 +94,13 @@ def test_the_display_draws_the_tabellone_and_names_the_prizes_in_spanish(hall):
     assert "Ambo (dos en una fila)" in html and "Tombola (los 15)" in html
 
 
+def test_the_caller_page_draws_the_tabellone_too(hall):
+    gid = hall.new_game(mode="tombola", draw="manual")
+    html = hall.client.get(f"/caller/games/{gid}", headers=hall.auth).get_data(as_text=True)
+    assert 'class="tabla tabla-90 tabellone"' in html
+    assert "Quaterna (four in a row)" in html
+
+
 def test_a_line_then_bingo_game_keeps_the_plain_board(hall):
     gid = hall.new_game(mode="linea-bingo", draw="manual")
     html = hall.client.get(f"/display/{gid}").get_data(as_text=True)

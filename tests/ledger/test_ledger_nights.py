@@ -18,8 +18,8 @@ ledger's code; then, for every night:
 from __future__ import annotations
 
 import csv
-import os
 import io
+import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -347,7 +347,9 @@ def back(hall: Caller, gid: int, stock: dict, books: Books) -> None:
 
 
 @pytest.mark.slow  # about 25 nights of up to 90 calls each through the API
-@settings(max_examples=int(os.environ.get("NIGHTS", "25")), suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("NIGHTS", "25")), suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.lists(game_plan, min_size=1, max_size=2), till_plan)
 def test_random_nights_pay_what_the_rules_say_and_the_summary_adds_up(night, till):
     with tempfile.TemporaryDirectory() as folder:

@@ -42,7 +42,7 @@ from ..state import station_state
 from . import asks, awards, card_pages, card_view, on_show, record, schema, service, store
 from .card_pages import CardPages
 from .judged import Checked
-from .variants import ClaimsKind, claims_kind, claims_of
+from .variants import Boards, ClaimsKind, claims_kind, claims_of
 
 bp = Blueprint(
     "verify",
@@ -53,7 +53,7 @@ bp = Blueprint(
 )
 
 
-def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> Boards:
     """Every station snapshot carries the scoreboard (75 balls) or the prizes (90 balls), so a
     screen that reconnects is right."""
     return claims_kind(games.get_game(conn, game_id)).snapshot(conn, game_id)
@@ -127,7 +127,7 @@ def _other_deck(conn: sqlite3.Connection, deck_id: str) -> str | None:
 
 def _render_card(
     conn: sqlite3.Connection,
-    kind: ClaimsKind,
+    kind: ClaimsKind[Any, Any],
     deck: Deck[Any],
     card: Any,
     game: Game | None,
@@ -137,11 +137,19 @@ def _render_card(
     """The card as its variant draws it with its marks and the verdict itself (`checked`, or
     None without a game); for the card's holder (`page`, its `?part=verdict`), also what they
     are told (the rounds it won, "shout!")."""
-    extra = kind.drawn(card)
-    if page:
-        extra.update(kind.page(conn, game.game_id if game else None, card, checked))
-    context = dict(deck=deck, card=card, game=game, v=checked, **extra)
-    return render_template(kind.card_fragment, grid=kind.grid(card, checked), **context)
+    told = kind.page(conn, game.game_id if game else None, card, checked) if page else None
+    return render_template(
+        kind.card_fragment,
+        grid=kind.grid(card, checked),
+        deck=deck,
+        card=card,
+        game=game,
+        v=checked,
+        player=told and told.player,
+        follow=told and told.follow,
+        prize_board=told and told.prize_board,
+        **kind.drawn(card),
+    )
 
 
 @bp.get("/c/<deck_id>/<serial>/<sig>")
@@ -276,14 +284,15 @@ def list_players(game_id: int):
 @caller_required
 def add_player(game_id: int):
     conn = get_db()
-    return jsonify(service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))), 201
+    added = service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))
+    return jsonify(added.to_json()), 201
 
 
 @bp.post("/api/games/<int:game_id>/players/rename")
 @caller_required
 def rename_player(game_id: int):
     """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
-    return jsonify(service.rename_player(get_db(), game_id, body(required=True)))
+    return jsonify(service.rename_player(get_db(), game_id, body(required=True)).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/players/remove")
@@ -291,14 +300,14 @@ def rename_player(game_id: int):
 def remove_player(game_id: int):
     """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
     record."""
-    return jsonify(service.remove_player(get_db(), game_id, body(required=True)))
+    return jsonify(service.remove_player(get_db(), game_id, body(required=True)).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
 def settings(game_id: int):
     conn = get_db()
-    return jsonify(service.update_settings(conn, game_id, body(required=True)))
+    return jsonify(service.update_settings(conn, game_id, body(required=True)).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/claims")
@@ -307,7 +316,7 @@ def claim(game_id: int):
     conn = get_db()
     autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
     made = service.make_claim(conn, game_id, NewClaim.from_json(body(required=True)))
-    return jsonify(made), 201
+    return jsonify(made.to_json()), 201
 
 
 @bp.post("/api/games/<int:game_id>/award")
@@ -317,7 +326,7 @@ def award(game_id: int):
     kind = claims_kind(games.get_game(conn, game_id))
     done = kind.award(conn, game_id, Award.from_json(body()))
     _pause_once_won(conn, game_id)
-    return jsonify(done)
+    return jsonify(done.to_json())
 
 
 def _pause_once_won(conn: sqlite3.Connection, game_id: int) -> None:
@@ -334,7 +343,7 @@ def _pause_once_won(conn: sqlite3.Connection, game_id: int) -> None:
 
 @bp.get("/api/games/<int:game_id>/scores")
 def scores(game_id: int):
-    return jsonify(awards.scores(get_db(), game_id))
+    return jsonify(awards.scores(get_db(), game_id).to_json())
 
 
 @bp.get("/api/games/<int:game_id>/record")

@@ -1,0 +1,384 @@
+"""The raffle over SQLite (issue 37 item 4): sales, prizes, the commitment, the draws.
+
+The rules are the pure `bingo_hall.raffle`; the seed and its commitment are the balls' own
+(`draw.new_seed`, `draw.commitment`), and the order is `raffle.raffle_order`, the balls'
+shuffle. Each change is checked whole, written in one transaction under the hall's write lock,
+logged in `ledger_log` (the ledger's audit trail), and then the raffle's whole state is
+published on the `raffle` channel (the big screen redraws from it).
+
+A raffle moves on in one direction: selling (tickets and prizes) -> committed (sales closed, the
+commitment on the screen, the draws) -> revealed (the seed shown; nothing changes after).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from ... import draw, raffle
+from ...errors import KitError
+from ...ledger import LedgerError, format_serials, parse_cents
+from ...night import RaffleLine, RaffleWin
+from ...raffle import RaffleDraw, RaffleTicket, TicketSale
+from ...web.db import transaction
+from ...web.errors import Conflict, NotFound, RequestError
+from ...web.instance import hall
+from . import store
+
+CHANNEL = "raffle"
+MAX_REASON = 200
+
+
+class Stage:
+    SELLING = "selling"
+    COMMITTED = "committed"
+    REVEALED = "revealed"
+
+
+@dataclass(frozen=True)
+class Raffle:
+    """A raffle as stored: its price, its commitment and what is revealed."""
+
+    raffle_id: int
+    created: str
+    cents: int
+    seed: str | None
+    commitment: str | None
+    public_input: str | None
+    revealed: bool
+
+    @property
+    def stage(self) -> str:
+        if self.revealed:
+            return Stage.REVEALED
+        return Stage.COMMITTED if self.commitment else Stage.SELLING
+
+
+def _raffle(row: sqlite3.Row) -> Raffle:
+    return Raffle(
+        row["id"],
+        row["created"],
+        row["cents"],
+        row["seed"],
+        row["commitment"],
+        row["public_input"],
+        row["revealed"] is not None,
+    )
+
+
+def newest(conn: sqlite3.Connection) -> Raffle | None:
+    row = conn.execute("SELECT * FROM raffles ORDER BY id DESC LIMIT 1").fetchone()
+    return None if row is None else _raffle(row)
+
+
+def raffles(conn: sqlite3.Connection) -> list[Raffle]:
+    return [_raffle(r) for r in conn.execute("SELECT * FROM raffles ORDER BY id")]
+
+
+def _current(conn: sqlite3.Connection) -> Raffle:
+    found = newest(conn)
+    if found is None:
+        raise NotFound("there is no raffle yet: start one with its price per ticket")
+    return found
+
+
+def sales(conn: sqlite3.Connection, raffle_id: int) -> list[TicketSale]:
+    return [
+        raffle.parse_sale(r["colour"], r["numbers"])
+        for r in conn.execute(
+            "SELECT colour, numbers FROM raffle_sales WHERE raffle_id = ? ORDER BY id",
+            (raffle_id,),
+        )
+    ]
+
+
+def taken(conn: sqlite3.Connection, raffle_id: int) -> tuple[int, int]:
+    """(tickets sold, money taken in cents)."""
+    row = conn.execute(
+        "SELECT COALESCE(SUM(tickets), 0), COALESCE(SUM(cents), 0) FROM raffle_sales "
+        "WHERE raffle_id = ?",
+        (raffle_id,),
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def prizes(conn: sqlite3.Connection, raffle_id: int) -> list[str]:
+    return [
+        r["name"]
+        for r in conn.execute(
+            "SELECT name FROM raffle_prizes WHERE raffle_id = ? ORDER BY place", (raffle_id,)
+        )
+    ]
+
+
+def draws(conn: sqlite3.Connection, raffle_id: int) -> list[RaffleDraw]:
+    return [
+        RaffleDraw(r["prize"], r["place"], RaffleTicket(r["colour"], r["number"]), r["reason"])
+        for r in conn.execute(
+            "SELECT d.prize, d.place, d.colour, d.number, u.reason FROM raffle_draws d "
+            "LEFT JOIN raffle_unclaimed u ON u.draw_id = d.id WHERE d.raffle_id = ? "
+            "ORDER BY d.place",
+            (raffle_id,),
+        )
+    ]
+
+
+def _order(conn: sqlite3.Connection, r: Raffle) -> tuple[RaffleTicket, ...]:
+    assert r.seed is not None
+    return raffle.raffle_order(
+        bytes.fromhex(r.seed), raffle.tickets_sold(sales(conn, r.raffle_id)), r.public_input
+    )
+
+
+def state(conn: sqlite3.Connection, r: Raffle | None = None) -> dict[str, Any]:
+    """The raffle as the screens and the API show it (the seed only once revealed)."""
+    r = r if r is not None else newest(conn)
+    if r is None:
+        return {"raffle_id": None, "stage": None, "currency": store.currency(conn)}
+    sold, cents = taken(conn, r.raffle_id)
+    names = prizes(conn, r.raffle_id)
+    made = draws(conn, r.raffle_id)
+    won = raffle.winners(made)
+    listed = []
+    for place, name in enumerate(names, start=1):
+        winner = won.get(place)
+        listed.append(
+            {
+                "place": place,
+                "name": name,
+                "winner": winner.ticket.to_json() if winner else None,
+                "unclaimed": [
+                    {**d.ticket.to_json(), "reason": d.unclaimed}
+                    for d in made
+                    if d.prize == place and d.unclaimed is not None
+                ],
+            }
+        )
+    waiting = [p["place"] for p in listed if p["winner"] is None]
+    return {
+        "raffle_id": r.raffle_id,
+        "stage": r.stage,
+        "currency": store.currency(conn),
+        "price": r.cents,
+        "tickets": sold,
+        "taken": cents,
+        "sales": [
+            {"colour": s.colour, "numbers": format_serials(s.numbers), "count": s.count}
+            for s in sales(conn, r.raffle_id)
+        ],
+        "prizes": listed,
+        "draws": [
+            {"place": d.place, "prize": d.prize, **d.ticket.to_json(), "unclaimed": d.unclaimed}
+            for d in made
+        ],
+        "next_prize": waiting[0] if waiting and r.stage == Stage.COMMITTED else None,
+        "last": made[-1].place if made else None,
+        "commitment": r.commitment,
+        "public_input": r.public_input,
+        "seed": r.seed if r.revealed else None,
+    }
+
+
+def night_line(conn: sqlite3.Connection, r: Raffle) -> RaffleLine:
+    """The raffle as the night's summary lists it (`bingo_hall.night`)."""
+    sold, cents = taken(conn, r.raffle_id)
+    made = draws(conn, r.raffle_id)
+    won = raffle.winners(made)
+    wins = tuple(
+        RaffleWin(
+            place,
+            name,
+            str(won[place].ticket) if place in won else None,
+            tuple((str(d.ticket), d.unclaimed) for d in made if d.prize == place and d.unclaimed),
+        )
+        for place, name in enumerate(prizes(conn, r.raffle_id), start=1)
+    )
+    seed = r.seed if r.revealed else None
+    return RaffleLine(r.raffle_id, sold, cents, r.commitment, seed, wins)
+
+
+def _publish(conn: sqlite3.Connection) -> dict[str, Any]:
+    """After the commit, still holding the write lock: the big screen redraws from the state."""
+    now = state(conn)
+    hall().hub.publish(CHANNEL, "snapshot", now)
+    return now
+
+
+def _refused(exc: KitError) -> RequestError:
+    return RequestError(exc.template, **exc.params)
+
+
+def start(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+    """A new raffle at its price per ticket (once the last one, if any, is over)."""
+    try:
+        cents = parse_cents(data.get("price"), "price")
+    except LedgerError as exc:
+        raise _refused(exc) from None
+    with hall().write_lock:
+        with transaction(conn):
+            last = newest(conn)
+            if last is not None and not last.revealed:
+                raise Conflict("the raffle is still open: draw it and reveal its seed first")
+            rid = conn.execute("INSERT INTO raffles (cents) VALUES (?)", (cents,)).lastrowid
+            store.log(conn, None, "raffle", {"raffle": rid, "cents": cents}, via)
+        return _publish(conn)
+
+
+def _selling(conn: sqlite3.Connection) -> Raffle:
+    r = _current(conn)
+    if r.stage != Stage.SELLING:
+        raise Conflict("the raffle's sales are closed: its order is committed")
+    return r
+
+
+def sell(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+    """Tickets of one colour sold by number range, at the raffle's price each."""
+    with hall().write_lock:
+        with transaction(conn):
+            r = _selling(conn)
+            try:
+                sale = raffle.parse_sale(
+                    data.get("colour"), data.get("numbers"), sales(conn, r.raffle_id)
+                )
+            except KitError as exc:
+                raise _refused(exc) from None
+            cents = r.cents * sale.count
+            numbers = format_serials(sale.numbers)
+            conn.execute(
+                "INSERT INTO raffle_sales (raffle_id, colour, numbers, tickets, cents, via) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (r.raffle_id, sale.colour, numbers, sale.count, cents, via),
+            )
+            detail = {"raffle": r.raffle_id, "colour": sale.colour, "numbers": numbers}
+            store.log(conn, None, "raffle-sale", {**detail, "cents": cents}, via)
+        return _publish(conn)
+
+
+def add_prize(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+    """A prize at the end of the list (drawn in that order); listed before the commitment."""
+    try:
+        name = raffle.parse_prize(data.get("name"))
+    except KitError as exc:
+        raise _refused(exc) from None
+    with hall().write_lock:
+        with transaction(conn):
+            r = _selling(conn)
+            listed = prizes(conn, r.raffle_id)
+            if len(listed) >= raffle.MAX_PRIZES:
+                raise RequestError("a raffle has at most %(n)s prizes", n=raffle.MAX_PRIZES)
+            conn.execute(
+                "INSERT INTO raffle_prizes (raffle_id, place, name) VALUES (?, ?, ?)",
+                (r.raffle_id, len(listed) + 1, name),
+            )
+            store.log(conn, None, "raffle-prize", {"raffle": r.raffle_id, "name": name}, via)
+        return _publish(conn)
+
+
+def commit(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+    """Close the sales and commit the order: a fresh seed, its SHA-256 on the screen."""
+    public_input = data.get("public_input") or None
+    if public_input is not None and (not isinstance(public_input, str) or len(public_input) > 200):
+        raise RequestError("the public input is a text of at most 200 characters")
+    with hall().write_lock:
+        with transaction(conn):
+            r = _selling(conn)
+            if taken(conn, r.raffle_id)[0] == 0:
+                raise Conflict("no ticket is sold yet: sell tickets before the draw")
+            if not prizes(conn, r.raffle_id):
+                raise Conflict("list the prizes before the draw")
+            seed = draw.new_seed()
+            conn.execute(
+                "UPDATE raffles SET seed = ?, commitment = ?, public_input = ?, "
+                "committed = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+                (seed.hex(), draw.commitment(seed), public_input, r.raffle_id),
+            )
+            store.log(
+                conn,
+                None,
+                "raffle-commit",
+                {"raffle": r.raffle_id, "commitment": draw.commitment(seed)},
+                via,
+            )
+        return _publish(conn)
+
+
+def _drawing(conn: sqlite3.Connection) -> Raffle:
+    r = _current(conn)
+    if r.stage == Stage.SELLING:
+        raise Conflict("close the sales first: the order is committed before the first draw")
+    if r.stage == Stage.REVEALED:
+        raise Conflict("the raffle is over: its seed is revealed")
+    return r
+
+
+def _draw_next(conn: sqlite3.Connection, r: Raffle) -> RaffleDraw | None:
+    try:
+        nxt = raffle.next_draw(
+            _order(conn, r), len(prizes(conn, r.raffle_id)), draws(conn, r.raffle_id)
+        )
+    except KitError as exc:
+        raise Conflict(exc.template, **exc.params) from None
+    if nxt is not None:
+        conn.execute(
+            "INSERT INTO raffle_draws (raffle_id, place, prize, colour, number) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (r.raffle_id, nxt.place, nxt.prize, nxt.ticket.colour, nxt.ticket.number),
+        )
+    return nxt
+
+
+def draw_next(conn: sqlite3.Connection, via: str | None) -> dict[str, Any]:
+    """The next prize to the next ticket of the committed order."""
+    with hall().write_lock:
+        with transaction(conn):
+            r = _drawing(conn)
+            nxt = _draw_next(conn, r)
+            if nxt is None:
+                raise Conflict("every prize has its winner: reveal the seed to end the raffle")
+            store.log(
+                conn, None, "raffle-draw", {"raffle": r.raffle_id, "ticket": str(nxt.ticket)}, via
+            )
+        return _publish(conn)
+
+
+def unclaimed(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+    """Nobody claims the ticket just drawn: it is set aside with the reason, and its prize is
+    redrawn at once, to the next ticket of the committed order."""
+    reason = data.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise RequestError("say why the prize is redrawn, such as: nobody came forward")
+    if len(reason) > MAX_REASON:
+        raise RequestError("a reason is at most %(n)s characters", n=MAX_REASON)
+    with hall().write_lock:
+        with transaction(conn):
+            r = _drawing(conn)
+            made = draws(conn, r.raffle_id)
+            if not made or made[-1].unclaimed is not None:
+                raise Conflict("no ticket is waiting for its winner: draw a prize first")
+            last = made[-1]
+            row = conn.execute(
+                "SELECT id FROM raffle_draws WHERE raffle_id = ? AND place = ?",
+                (r.raffle_id, last.place),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO raffle_unclaimed (draw_id, reason) VALUES (?, ?)",
+                (row["id"], " ".join(reason.split())),
+            )
+            nxt = _draw_next(conn, r)
+            detail = {"raffle": r.raffle_id, "ticket": str(last.ticket), "reason": reason}
+            store.log(conn, None, "raffle-redraw", {**detail, "next": str(nxt and nxt.ticket)}, via)
+        return _publish(conn)
+
+
+def reveal(conn: sqlite3.Connection, via: str | None) -> dict[str, Any]:
+    """End the raffle: the seed is revealed, so anyone can recompute the order."""
+    with hall().write_lock:
+        with transaction(conn):
+            r = _drawing(conn)
+            conn.execute(
+                "UPDATE raffles SET revealed = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+                (r.raffle_id,),
+            )
+            store.log(conn, None, "raffle-reveal", {"raffle": r.raffle_id, "seed": r.seed}, via)
+        return _publish(conn)
