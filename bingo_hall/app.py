@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Flask
 
-from .web import config, db, errors, i18n, inputs, instance, pages, security, static_files
+from .web import book, config, db, errors, i18n, inputs, instance, pages, security, static_files
 
 
 def create_app(
@@ -70,8 +70,11 @@ def create_app(
     security.init_app(app)
     static_files.init_app(app)  # versioned URLs, cached for good by the phones
     pages.init_app(app)  # /display and /join: built once per change, kept by the server's loop
+    book.init_app(app)  # the night's book: every area's changes are entries (docs/audit.md)
     _register_areas(app)
     db.init_db(app)
+    book.start(book.keeper(app))  # an empty book begins with its genesis entry
+    book.station_key(app)  # made once, in the instance folder
     return app
 
 

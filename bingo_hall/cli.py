@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "serve": "bingo_hall.station.cli:serve",
     "demo": "bingo_hall.station.cli:demo",
     "audit": "bingo_hall.station.cli:audit",
+    "book": "bingo_hall.book_cli:book",
     "init-db": "bingo_hall.station.cli:init_db",
     "ledger": "bingo_hall.station.ledger.cli:ledger",
     "program": "bingo_hall.program_cli:program",

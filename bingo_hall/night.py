@@ -136,6 +136,8 @@ class Night:
     brought: int = 0  # the jackpot pot brought from earlier nights
     date: str = ""  # the night's date (see `night_of`)
     cash: Cash | None = None  # None: the treasurer gave no float and no count
+    #: the night's book: its signed head as people read it (docs/audit.md), "" when unknown
+    book_head: str = ""
     raffles: tuple[RaffleLine, ...] = ()
 
     @property
@@ -192,6 +194,7 @@ class Night:
 WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Resumen de la noche",
+        "book head": "Libro de la noche (cabeza firmada · asiento · clave)",
         "game": "Partida",
         "program": "Programa",
         "skipped": "saltada",
@@ -243,6 +246,7 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "en": {
         "title": "The night's summary",
+        "book head": "The night's book (signed head · entry · key)",
         "game": "Game",
         "program": "Program",
         "skipped": "skipped",
@@ -498,6 +502,7 @@ CSV_ES = {
     "total brought": "total traído de noches anteriores",
     "total carried": "total que pasa a la próxima noche",
     "total left": "total para la causa",
+    "book head": "cabeza del libro (cabeza · asiento · clave)",
     "raffle": "rifa",
     "raffle prize": "premio de la rifa",
     "redrawn": "sorteado de nuevo",
@@ -624,6 +629,8 @@ def summary_csv(night: Night, lang: str = "en") -> str:
                 f"{n} x {v}" for v, n in night.cash.pieces
             )
         rows.append(row)
+    if night.book_head:
+        rows.append({"row": t("book head"), "detail": night.book_head})
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([t(field) for field in CSV_FIELDS])

@@ -17,7 +17,8 @@ Hosts add or leave out prizes and write their own list in a small TOML file
 * `CountRule`: any `count` numbers of the ticket called (Early Five);
 * `CellsRule`: named cells called, a cell being (row, position among that row's 5 numbers), so
   the corners are the first and last number of the top and the bottom row, whatever the columns;
-* `RowCountRule`: `count` numbers called on one row (Italian Tombola's ambo, terno, quaterna).
+* `RowCountRule`: `count` numbers called on one row (Italian Tombola's ambo, terno, quaterna);
+  in a host's file `in_a_row = N`.
 
 Italian Tombola plays its prizes one after another on a cartella (the ticket) of 3 rows of 5:
 **ambo** (2 numbers called on one row), **terno** (3), **quaterna** (4), **cinquina** (5: the
@@ -433,6 +434,11 @@ def parse_prize_list(text: str, source: str = "prizes.toml") -> PrizeList:
         cells = [["top", "first"], ["top", "last"], ["bottom", "first"], ["bottom", "last"]]
 
         [[prize]]
+        key = "terno"
+        name = "Terno"
+        in_a_row = 3                        # 3 numbers called on one row (Italian Tombola)
+
+        [[prize]]
         key = "second-house"
         name = "Second Full House"
         lines = 3                           # how many complete rows (3: the full house)
@@ -508,7 +514,10 @@ def _check_no_cycle(prizes: Sequence[Prize], fail: Any) -> None:
 
 
 def _prize(entry: Mapping[str, Any], where: str, fail: Any) -> Prize:
-    known = {"key", "name", "name_es", "numbers", "rows", "lines", "cells", "after", "amount"}
+    known = {
+        *("key", "name", "name_es", "numbers", "rows", "lines", "cells", "in_a_row"),
+        *("after", "amount"),
+    }
     unknown = set(entry) - known
     if unknown:
         raise fail(
@@ -523,9 +532,17 @@ def _prize(entry: Mapping[str, Any], where: str, fail: Any) -> Prize:
         )
     where = f"prize {key!r}"
     name = _text(entry.get("name", key), f"{where}: name", fail)
-    kinds = [k for k in ("numbers", "rows", "lines", "cells") if k in entry]
+    kinds = [k for k in ("numbers", "rows", "lines", "cells", "in_a_row") if k in entry]
     if not kinds:
-        raise fail("%(where)s has no rule: give numbers, rows, lines or cells", where=where)
+        raise fail(
+            "%(where)s has no rule: give numbers, rows, lines, cells or in_a_row", where=where
+        )
+    if "in_a_row" in entry and len(kinds) > 1:
+        raise fail(
+            "%(where)s: in_a_row cannot be combined with %(other)s",
+            where=where,
+            other=[k for k in kinds if k != "in_a_row"][0],
+        )
     if "numbers" in entry and len(kinds) > 1:
         raise fail(
             "%(where)s: numbers cannot be combined with %(other)s", where=where, other=kinds[1]
@@ -537,7 +554,9 @@ def _prize(entry: Mapping[str, Any], where: str, fail: Any) -> Prize:
             other=[k for k in kinds if k != "cells"][0],
         )
     rule: Rule
-    if "numbers" in entry:
+    if "in_a_row" in entry:
+        rule = RowCountRule(_whole(entry["in_a_row"], 1, PER_ROW, f"{where}: in_a_row", fail))
+    elif "numbers" in entry:
         rule = CountRule(_whole(entry["numbers"], 1, PER_ROW * ROWS, f"{where}: numbers", fail))
     elif "cells" in entry:
         rule = CellsRule(_cells(entry["cells"], where, fail))

@@ -5,10 +5,17 @@ property recounts each prize from the printed grid itself, not from the rule obj
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bingo_hall.prize_rules import BUILT_IN, TOMBOLA, check_prize_claim
+from bingo_hall.prize_rules import (
+    BUILT_IN,
+    TOMBOLA,
+    PrizeListError,
+    check_prize_claim,
+    parse_prize_list,
+)
 from bingo_hall.rng import seed_bytes
 from bingo_hall.strips import draw_strip
 from bingo_hall.tickets import Ticket, check_ticket
@@ -112,3 +119,26 @@ def test_on_any_printed_ticket_each_prize_holds_exactly_when_a_row_has_enough_ca
     assert check_prize_claim(TOMBOLA, ticket, list(calls), "tombola").result.holds == (
         on_ticket == 15
     )
+
+
+def test_a_hosts_list_counts_numbers_on_one_row_with_in_a_row():
+    own = parse_prize_list(
+        'name = "Tombolino"\n[[prize]]\nkey = "terno"\nin_a_row = 3\n'
+        '[[prize]]\nkey = "tombola"\nlines = 3\n',
+        "tombolino.toml",
+    )
+    three_each = [*TOP[:2], *MIDDLE[:2], *BOTTOM[:3]]  # 3 on the bottom row only
+    assert check_prize_claim(own, CARTELLA, three_each, "terno").valid
+    assert not check_prize_claim(own, CARTELLA, three_each[:-1], "terno").valid
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        ("in_a_row = 6", "in_a_row must be a whole number from 1 to 5"),
+        ("in_a_row = 2\nrows = ['top']", "in_a_row cannot be combined with rows"),
+    ],
+)
+def test_a_bad_in_a_row_is_refused_in_words(entry, words):
+    with pytest.raises(PrizeListError, match=words):
+        parse_prize_list(f'[[prize]]\nkey = "x"\n{entry}\n', "bad.toml")

@@ -156,6 +156,10 @@ def render_summary_pdf(night: Night, lang: str = "en") -> bytes:
             c.setFont(_font(text, font), size * scale)
             c.setFillColor(colour)
             c.drawString(MARGIN + indent, y, text)
+        if night.book_head:  # the signed head at the foot: a printed copy fixes the book
+            c.setFont(REGULAR, 8)
+            c.setFillColor(GREY)
+            c.drawString(MARGIN, MARGIN / 2, f"{w['book head']}: {night.book_head}")
         c.showPage()
 
     return pdf_bytes(A4, w["title"], draw)

@@ -14,6 +14,7 @@ from dataclasses import fields
 from typing import TypeVar
 
 from .. import draw as rules
+from ..web import book
 from ..web.db import transaction
 from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
@@ -115,6 +116,8 @@ def _add_call(
                 "INSERT INTO calls (round_id, seq, ball, source) VALUES (?, ?, ?, ?)",
                 (rnd.round_id, seq, chosen, str(source)),
             )
+            made = {"game_id": gid, "round": rnd.number, "seq": seq, "ball": chosen}
+            book.append(conn, "call", {**made, "source": str(source)})
             done = Call(
                 game_id=gid,
                 round=rnd.number,
@@ -171,6 +174,8 @@ def undo_last(conn: sqlite3.Connection, game_id: int, undo: Undo) -> UndoneCall:
                 "undo_reason = ? WHERE round_id = ? AND seq = ?",
                 (reason, rnd.round_id, last["seq"]),
             )
+            took = {"game_id": gid, "round": rnd.number, "seq": last["seq"], "ball": last["ball"]}
+            book.append(conn, "undo", {**took, "reason": reason})
             done = UndoneCall(
                 game_id=gid,
                 round=rnd.number,

@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import draw as rules
 from ..values import JsonValue, as_json
+from ..web import book
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound
 from ..web.hub import sse
@@ -149,6 +150,8 @@ def _new_round(
         "VALUES (?, ?, ?, ?, ?)",
         (game_id, number, seed.hex(), commitment, public_input),
     )
+    committed = {"game_id": game_id, "round": number, "commitment": commitment}
+    book.append(conn, "round", {**committed, "public_input": public_input})
     return commitment
 
 
@@ -199,6 +202,7 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
             )
             game_id = cur.lastrowid
             assert game_id is not None  # an INSERT always has a row id
+            book.append(conn, "game", {"game_id": game_id, **_settings_of(conn, game_id)})
             commitment = _new_round(conn, game_id, 1, new.public_input)
         publish(RoundStarted(game_id, 1, commitment))
         for old in other_active_games(conn, game_id):
@@ -215,6 +219,8 @@ def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -
             if last_seq(conn, rnd.round_id):
                 raise Conflict("the public input can only be set before the first ball")
             conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
+            changed = {"game_id": game.game_id, "round": rnd.number, "public_input": text}
+            book.append(conn, "public_input", changed)
         event = PublicInputSet(game.game_id, rnd.number, rnd.commitment, text)
         publish(event)
     return event
@@ -229,10 +235,29 @@ def start_next_round(
         with transaction(conn):
             game, rnd = active_round(conn, game_id)
             conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
+            _book_reveal(conn, rnd)
             commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
         event = RoundStarted(game.game_id, rnd.number + 1, commitment, public_input, rnd.reveal())
         publish(event)
     return event
+
+
+def _book_reveal(conn: sqlite3.Connection, rnd: Round) -> None:
+    """The round's seed into the book, as it is revealed."""
+    book.append(conn, "reveal", {"game_id": rnd.game_id, "round": rnd.number, "seed": rnd.seed})
+
+
+def _settings_of(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """A new game's settings as the book keeps them (enough to judge its claims again)."""
+    row = conn.execute(
+        "SELECT deck_id, mode, free_centre, draw, options, balls, prizes FROM games WHERE id = ?",
+        (game_id,),
+    ).fetchone()
+    return {
+        **dict(row),
+        "free_centre": bool(row["free_centre"]),
+        "options": json.loads(row["options"]),
+    }
 
 
 def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False) -> list[Round]:
@@ -245,7 +270,11 @@ def end_game(conn: sqlite3.Connection, game_id: int) -> GameEnded:
     with hall().write_lock:
         with transaction(conn):
             game, rnd = active_round(conn, game_id)
+            for hidden in _rounds(conn, game.game_id):
+                if not hidden.revealed:
+                    _book_reveal(conn, hidden)
             conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game.game_id,))
+            book.append(conn, "end", {"game_id": game.game_id})
             conn.execute(
                 "UPDATE games SET status = 'ended', "
                 "ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",

@@ -127,3 +127,18 @@ def test_no_request_without_a_game_or_a_call_and_the_list_is_the_maestros(hall, 
     assert r.status_code == 409
     assert r.get_json()["error"] == "no ball has been called in this round yet"
     assert client.get(f"/api/games/{gid}/asks").status_code == 401
+
+
+def test_a_ninety_ball_ticket_asks_with_its_prizes_verdict(client):
+    from bingo_hall.manifest import new_strip_deck
+
+    strips = new_strip_deck(2, seed="ask strips", name="Tiras")
+    hall = Hall(client, strips)
+    gid = hall.new_game()
+    first_row = [n for n in strips.card(3).rows[0] if n is not None]
+    hall.call(gid, *first_row[:4])
+    assert _ask(hall, 3).get_json()["valid"] is False  # one number short of the Línea
+    hall.call(gid, first_row[4])  # the first row complete: the Línea
+    r = _ask(hall, 3)
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["valid"] is True

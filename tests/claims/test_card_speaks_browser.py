@@ -76,6 +76,11 @@ def test_a_screen_reader_hears_each_call_and_the_shout(hall, phone):
         if ball != b[-1]:
             expect(assertive).to_have_text("")
     expect(assertive).to_have_text("Bingo: shout!")
+    # "shout!" pops in, unless the phone asks for less motion
+    motion = "e => getComputedStyle(e).animationName"
+    assert phone.locator(".shout").evaluate(motion) == "pop"
+    phone.emulate_media(reduced_motion="reduce")
+    assert phone.locator(".shout").evaluate(motion) == "none"
     # the last call is big at the top: at least 48 px
     size = phone.locator("#call-now-ball").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size >= 48, size

@@ -116,6 +116,27 @@ def test_large_print_cards_have_36_pt_numbers_18_pt_totals_that_add_up_and_qr_co
     check_ink_and_lines(page)
 
 
+@pytest.mark.parametrize("free_centre", [False, True], ids=["numbers", "free-centre"])
+def test_a_large_print_card_carries_the_same_serial_qr_and_margin_figures_as_the_standard_one(
+    free_centre,
+):
+    deck = new_deck(4, seed="same card", name="Mismo", free_centre=free_centre)
+    standard = open_pdf(render_deck_pdf(deck, template="classic-4", base_url=BASE))[0]
+    large = open_pdf(render_deck_pdf(deck, template="large-2", base_url=BASE, serials=[3, 4]))[0]
+    small = {c.serial: c for c in read_cards(standard, 2, 2)}
+    big = read_cards(large, 2, 1)
+    assert [c.serial for c in big] == [3, 4]
+    for card in big:
+        twin = small[card.serial]
+        assert card.grid == twin.grid
+        assert (card.row_totals, card.column_totals) == (twin.row_totals, twin.column_totals)
+        assert (card.d1, card.d2) == (twin.d1, twin.d2)
+        assert (card.grid[2][2] is None) == free_centre
+    codes = {c.text for c in scan_qr_codes(standard)}
+    assert {c.text for c in scan_qr_codes(large)} <= codes
+    assert len({PAYLOAD.match(c)["serial"] for c in codes}) == 4
+
+
 def ticket_bands(page) -> list[list[list[Word]]]:
     """The page's tickets top to bottom, each as its lines of words (top to bottom, each left to
     right): three tickets a page, each in its third of the page."""

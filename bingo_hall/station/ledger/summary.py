@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from flask import has_app_context
+
+from ...book import StationKey
 from ...errors import KitError
 from ...night import GameLine, Night, Payout, ProgramPlace, RoundLine, night_of
+from ...web import book
 from . import cash, payouts, raffle_store, stock, store
 
 
@@ -45,7 +49,19 @@ def program_place(conn: sqlite3.Connection, game_id: int) -> ProgramPlace | None
     return ProgramPlace(row["position"], total, names, row["status"] == "skipped")
 
 
-def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
+def _book_head(conn: sqlite3.Connection, key: StationKey | None) -> str:
+    """The book's head signed now, for the summary's foot ("" without a key or a book)."""
+    if key is None and has_app_context():
+        key = book.station_key()
+    try:
+        return "" if key is None else key.sign(book.head(conn)).figures()
+    except sqlite3.OperationalError:  # a database from before the book, read as it is
+        return ""
+
+
+def night(
+    conn: sqlite3.Connection, date: str | None = None, key: StationKey | None = None
+) -> Night:
     """One night's summary: `date` ("2026-11-24"), by default the newest night."""
     known = nights(conn)
     if date is None:
@@ -114,5 +130,6 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
         brought,
         date,
         cash.box(conn, date) if date else None,
+        book_head=_book_head(conn, key),
         raffles=raffles,
     )

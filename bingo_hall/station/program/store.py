@@ -26,6 +26,7 @@ from ...program import (
     parse_program,
 )
 from ...variants import variant_for
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
@@ -133,6 +134,7 @@ def load(conn: sqlite3.Connection, text: object, source: str) -> dict[str, Any]:
                     "INSERT INTO program_games (program_id, position, spec) VALUES (?, ?, ?)",
                     (pid, game.number, json.dumps(dict(game.spec))),
                 )
+            book.append(conn, "program", {"program_id": pid, "source": source, "text": text})
         if program.currency:
             ledger.set_currency(conn, program.currency, VIA)
     return state(conn) | {"resumed": False}
@@ -200,6 +202,7 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
                 "UPDATE program_games SET status = 'playing', game_id = ? WHERE id = ?",
                 (gid, entry.entry_id),
             )
+            book.append(conn, "program.next", {"game_id": gid, "number": entry.position})
         if game.prices:
             ledger.set_prices(conn, gid, PriceListRequest(game.prices), VIA)
         if game.prizes:
@@ -226,6 +229,7 @@ def skip(conn: sqlite3.Connection) -> dict[str, Any]:
             conn.execute(
                 "UPDATE program_games SET status = 'skipped' WHERE id = ?", (target.entry_id,)
             )
+            book.append(conn, "program.skip", {"number": target.position})
         left = any(e.status == "waiting" and e.entry_id != target.entry_id for e in listed)
         if left:
             started = next_game(conn)
@@ -274,6 +278,9 @@ def insert(conn: sqlite3.Connection, data: dict[str, Any]) -> dict[str, Any]:
                 "INSERT INTO program_games (program_id, position, spec, inserted) "
                 "VALUES (?, ?, ?, 1)",
                 (program_id, at, json.dumps(spec)),
+            )
+            book.append(
+                conn, "program.insert", {"program_id": program_id, "number": at, "spec": spec}
             )
     return {"number": at, "copy": copy, "name": spec["name"]}
 

@@ -17,6 +17,7 @@ from typing import Any
 from ... import claims as rules
 from ...manifest import Deck
 from ...values import JsonValue
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict
 from ...web.instance import hall
@@ -184,6 +185,18 @@ def award(conn: sqlite3.Connection, game_id: int) -> RoundAwarded:
                     ),
                 )
                 store.save_settings(conn, gid, maestro=nxt)
+                won_by = {
+                    "claim_id": win.claim_id,
+                    "serial": win.serial,
+                    "calls": win.verdict.calls,
+                }
+                got = {"kind": str(win.verdict.kind), "points": win.verdict.points or 0}
+                book.append(
+                    conn,
+                    "award",
+                    {"game_id": gid, "round": rnd.number, **won_by, **got},
+                    {"player": win.player},
+                )
                 won = (hooks.Winner(win.claim_id, win.serial, win.player),)
                 (prize,) = prize_plan(game).prizes  # one bingo a round
                 done = hooks.Awarded(gid, rnd.round_id, rnd.number, prize, win.verdict.calls, won)

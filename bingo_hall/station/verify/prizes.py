@@ -31,6 +31,7 @@ from ...prize_rules import PrizeList, PrizeWon, check_prize_claim, judge_rule
 from ...tickets import Ticket
 from ...values import JsonValue
 from ...variants import PrizePlan
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, RequestError
 from ...web.i18n import in_lang
@@ -399,6 +400,11 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> PrizeAwarde
                     (gid, rnd.round_id, prize, row["id"], row["serial"], row["player"], first),
                 )
             won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
+            settled = {"game_id": gid, "round": rnd.number, "prize": str(prize), "at_call": first}
+            seats = [{"claim_id": w.claim_id, "serial": w.serial} for w in won]
+            book.append(
+                conn, "prize", {**settled, "winners": seats}, {"players": [w.player for w in won]}
+            )
             hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
         state = prize_state(conn, gid)
         games.publish(PrizeChanged(gid, state))

@@ -14,6 +14,7 @@ import sqlite3
 from typing import Any
 
 from ...spreadsheet import spreadsheet_safe
+from ...web import book
 from .. import games, hooks
 from ..decks import get_deck
 from ..spoken import call_label
@@ -108,6 +109,7 @@ def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         "rounds": rounds,
         "standings": scores["sides"],
         "winner": scores["winner"],
+        "book": book.signed_head(conn).to_json()["head"],  # signed now (docs/audit.md)
     }
 
 
@@ -182,4 +184,7 @@ def record_csv(rec: dict[str, Any]) -> str:
         writer.writerows(
             {k: spreadsheet_safe(v) for k, v in row.items()} for row in rows[:1] + events
         )
+    head = rec["book"]
+    shown = f"head {head['hash'][:12]}, entry {head['seq']}, key {head['fingerprint']}"
+    writer.writerow({"event": "book", "detail": shown})
     return out.getvalue()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...values import JsonValue
+from ...web import book
 from ...web.db import transaction
 from ...web.instance import hall
 from .. import games, hooks
@@ -63,6 +64,9 @@ def check(
             verdict = checked.to_json()
             shown = kind.shown(verdict, checked.round, checked.valid).naming(player)
             data = on_show.show(game.game_id, kind, checked, shown, verdict["calls"])
+            with transaction(conn):
+                told = {"game_id": game.game_id, "round": checked.round, "valid": checked.valid}
+                book.append(conn, "shown", {**told, "serial": checked.ticket.serial})
             games.publish(VerdictShown(game.game_id, data))
     return kind, checked
 
@@ -114,6 +118,9 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> Claim
             same_call = conn.execute(sql, args).fetchone()[0]
             claim_id = cur.lastrowid
             assert claim_id is not None  # an INSERT always sets it
+            at = {"game_id": gid, "round": rnd.number, "claim_id": claim_id, "at_call": len(calls)}
+            said = {"serial": check.serial, "line": judged.line, "valid": check.valid}
+            book.append(conn, "claim", {**at, **said}, {"player": claim.player})
             claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
             extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
         made = ClaimMade(

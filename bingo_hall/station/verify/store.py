@@ -19,6 +19,7 @@ from ...cards import Card
 from ...errors import DeckError
 from ...manifest import Deck
 from ...values import JsonValue
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
@@ -177,6 +178,7 @@ def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> Seated:
     unsaid = maestro is None and current is None and game.mode == rules.PUNTOS
     if maestro or (unsaid and seat == 1):
         save_settings(conn, gid, maestro=name)
+    book.append(conn, "player", {"game_id": gid, "seat": seat}, {"player": name, "team": team})
     return Seated(gid, name, team, seat)
 
 
@@ -194,6 +196,9 @@ def save_settings(
             old_maestro if maestro is ... else maestro,
         ),
     )
+    now = old if settings is None else settings
+    chosen = old_maestro if maestro is ... else maestro
+    book.append(conn, "settings", {"game_id": gid, "settings": now}, {"maestro": chosen})
 
 
 def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
