@@ -4,6 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 TSTAMP  := $(VENV)/.installed-test
+AXE     := tests/a11y/node_modules/axe-core/axe.min.js
 
 .PHONY: run test check dist install install-test system-test-deps catalogs clean
 
@@ -17,7 +18,7 @@ run: install catalogs
 
 # The whole suite in two parts: the tests that need no browser and no long run on both cores (as
 # `make check`), then the browser and slow ones one at a time (they measure or drive a station).
-test: install-test catalogs system-test-deps
+test: install-test catalogs system-test-deps $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -77,6 +78,16 @@ system-test-deps:
 	@command -v ip >/dev/null 2>&1 || { \
 	  echo "installing iproute2 for the guests' network namespace"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2; }
+
+# axe-core for the accessibility tests (tests/test_axe_browser.py): an npm package pinned in
+# tests/a11y/package-lock.json, installed there with `npm ci` (Debian's npm first when missing).
+# The tests need it; the wheel never carries it.
+$(AXE): tests/a11y/package.json tests/a11y/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian's npm for the accessibility tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; }
+	cd tests/a11y && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Flask
 
-from .web import config, db, errors, i18n, inputs, instance, pages, security, static_files
+from .web import book, config, db, errors, i18n, inputs, instance, pages, security, static_files
 
 
 def create_app(
@@ -70,8 +70,11 @@ def create_app(
     security.init_app(app)
     static_files.init_app(app)  # versioned URLs, cached for good by the phones
     pages.init_app(app)  # /display and /join: built once per change, kept by the server's loop
+    book.init_app(app)  # the night's book: every area's changes are entries (docs/audit.md)
     _register_areas(app)
     db.init_db(app)
+    book.start(book.keeper(app))  # an empty book begins with its genesis entry
+    book.station_key(app)  # made once, in the instance folder
     return app
 
 
@@ -86,11 +89,13 @@ def _register_areas(app: Flask) -> None:
 
     from .station import register as register_station
     from .station.ledger import register as register_ledger
+    from .station.program import register as register_program
     from .station.verify import register as register_verify
 
     register_station(app)
     register_verify(app)
     register_ledger(app)
+    register_program(app)
     if settings.device_url:
         from firmware_bridge.embedded import register as register_bridge
 

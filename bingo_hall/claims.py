@@ -130,7 +130,7 @@ class Figure:
         """Bingo de Puntos: the margin figure, doubled for a Bingo Central."""
         return self.total * (2 if self.central else 1)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "numbers": list(self.numbers),
@@ -172,7 +172,7 @@ class Verdict:
             return (1 if self.doble else 0, self.points or 0)
         return (0, max(f.total for f in self.winning))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         winning = {f.name for f in self.winning}
         return {
             "serial": self.serial,
@@ -184,7 +184,7 @@ class Verdict:
             "pattern": None
             if self.pattern is None
             else {"name": self.pattern.name, "mask": self.pattern.mask},
-            "lines": [dict(f.to_dict(), wins=f.name in winning) for f in self.complete],
+            "lines": [dict(f.to_json(), wins=f.name in winning) for f in self.complete],
             "winning": [f.name for f in self.winning],
             "bingo": self.bingo,
             "kind": self.kind,

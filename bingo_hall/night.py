@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
@@ -61,12 +61,24 @@ class RoundLine:
 
 
 @dataclass(frozen=True)
+class ProgramPlace:
+    """A game's place in the night's program (issue 37): its number of the program's `total`,
+    its names by language, and whether the Maestro skipped it."""
+
+    number: int
+    total: int
+    names: Mapping[str, str]
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
 class GameLine:
     game_id: int
     deck: str
     balls: int
     rounds: tuple[RoundLine, ...]
     stock: Reconciled | None = None  # None: the hall did not count this game's paper
+    program: ProgramPlace | None = None  # None: a game started by hand, not from a program
 
     @property
     def cards(self) -> int:
@@ -124,6 +136,8 @@ class Night:
     brought: int = 0  # the jackpot pot brought from earlier nights
     date: str = ""  # the night's date (see `night_of`)
     cash: Cash | None = None  # None: the treasurer gave no float and no count
+    #: the night's book: its signed head as people read it (docs/audit.md), "" when unknown
+    book_head: str = ""
     raffles: tuple[RaffleLine, ...] = ()
 
     @property
@@ -180,7 +194,10 @@ class Night:
 WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Resumen de la noche",
+        "book head": "Libro de la noche (cabeza firmada · asiento · clave)",
         "game": "Partida",
+        "program": "Programa",
+        "skipped": "saltada",
         "round": "Ronda",
         "cards": "Cartones vendidos",
         "taken": "Recaudado",
@@ -215,20 +232,24 @@ WORDS: dict[str, dict[str, str]] = {
         "stock": "Cartones en papel",
         "stock_line": "entregados %(issued)s = vendidos %(sold)s + devueltos %(returned)s + "
         "anulados %(void)s",
+        "stock_out": " + %(n)s sin justificar",
         "stock_gap": "cartones %(cards)s entregados a %(seller)s, ni vendidos ni devueltos",
         "cash": "Caja",
         "float": "Cambio inicial",
         "counted": "Contado al final",
         "not_counted": "sin contar",
         "paid_cash": "Premios pagados en efectivo",
-        "expected": "Esperado en caja (cambio + recaudado − premios en efectivo)",
+        "expected": "Esperado en caja (cambio + recaudado - premios en efectivo)",
         "over": "Sobra",
         "short": "Falta",
         "even": "Cuadra",
     },
     "en": {
         "title": "The night's summary",
+        "book head": "The night's book (signed head · entry · key)",
         "game": "Game",
+        "program": "Program",
+        "skipped": "skipped",
         "round": "Round",
         "cards": "Cards sold",
         "taken": "Money taken",
@@ -262,13 +283,14 @@ WORDS: dict[str, dict[str, str]] = {
         "not_drawn": "not drawn",
         "stock": "Paper stock",
         "stock_line": "issued %(issued)s = sold %(sold)s + returned %(returned)s + void %(void)s",
+        "stock_out": " + %(n)s not accounted for",
         "stock_gap": "cards %(cards)s issued to %(seller)s, neither sold nor returned",
         "cash": "Cash",
         "float": "Float",
         "counted": "Counted at the end",
         "not_counted": "not counted",
         "paid_cash": "Payouts paid in cash",
-        "expected": "Expected in the box (float + takings − cash payouts)",
+        "expected": "Expected in the box (float + takings - cash payouts)",
         "over": "Over",
         "short": "Short",
         "even": "Balances",
@@ -336,7 +358,7 @@ def stock_lines(game: GameLine, lang: str) -> list[str]:
         "void": st.void,
     }
     if gaps_n:
-        line += f" + {gaps_n} ?"
+        line += w["stock_out"] % {"n": gaps_n}
     out = [f"{w['stock']}: {line}"]
     out += [
         w["stock_gap"] % {"cards": format_serials(g.serials), "seller": g.seller} for g in st.gaps
@@ -367,12 +389,26 @@ def cash_lines(night: Night, lang: str) -> list[tuple[str, str]]:
     return rows
 
 
+def game_heading(g: GameLine, lang: str) -> str:
+    """A game's line in the summary: "Game 4 · Fiesta · 75 balls", and its place in the
+    program when it was one of the program's: "· Program 2/3: The X (skipped)"."""
+    w = words(lang)
+    text = f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}"
+    if g.program is not None:
+        place = g.program
+        name = place.names.get(lang) or place.names.get("en", "")
+        text += f" · {w['program']} {place.number}/{place.total}: {name}"
+        if place.skipped:
+            text += f" ({w['skipped']})"
+    return text
+
+
 def summary_text(night: Night, lang: str = "en") -> str:
     """The summary as plain text (`bingo-hall ledger`)."""
     w, m = words(lang), amounts(night, lang)
     out = [f"{w['title']} {night.date}".rstrip(), ""]
     for g in night.games:
-        out.append(f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}")
+        out.append(game_heading(g, lang))
         for r in g.rounds:
             out.append(
                 f"  {w['round']} {r.round}: {w['cards']} {r.cards} · {w['taken']} {m(r.taken)}"
@@ -466,6 +502,7 @@ CSV_ES = {
     "total brought": "total traído de noches anteriores",
     "total carried": "total que pasa a la próxima noche",
     "total left": "total para la causa",
+    "book head": "cabeza del libro (cabeza · asiento · clave)",
     "raffle": "rifa",
     "raffle prize": "premio de la rifa",
     "redrawn": "sorteado de nuevo",
@@ -592,6 +629,8 @@ def summary_csv(night: Night, lang: str = "en") -> str:
                 f"{n} x {v}" for v, n in night.cash.pieces
             )
         rows.append(row)
+    if night.book_head:
+        rows.append({"row": t("book head"), "detail": night.book_head})
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([t(field) for field in CSV_FIELDS])

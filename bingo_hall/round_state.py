@@ -62,7 +62,7 @@ class Reveal:
     def from_dict(cls, d: Mapping[str, Any]) -> Reveal:
         return cls(d["round"], d["seed"], d["commitment"], d.get("public_input"))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "round": self.round,
             "seed": self.seed,

@@ -21,13 +21,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .cards import LETTERS, Card, call_name, check_card, letter_of
+from .cards import CENTRE, LETTERS, LINE_CELLS, Card, call_name, check_card, letter_of
 from .claims import Mode
 from .deck import check_deck, generate_deck
 from .errors import DeckError, KitError
-from .prize_rules import BUILT_IN, Prize, PrizeList
+from .odds import Need
+from .patterns import Pattern
+from .prize_rules import BUILT_IN, CellsRule, CountRule, Prize, PrizeList, RowCountRule
 from .strips import Strip, check_strips, generate_strips, strips_of
 from .tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 
@@ -126,6 +129,7 @@ class Variant(ABC, Generic[T]):
     ticket_word: ClassVar[tuple[str, str]]  # singular, plural: "card", "cards"
     deck_word: ClassVar[str]  # how the CLI names such a deck: "deck", "90-ball deck"
     default_template: ClassVar[str]
+    large_template: ClassVar[str]  # what `--template large` prints (issue 36)
     has_letters: ClassVar[bool]  # calls are "N 31" (75 balls) or "87" (90 balls)
     free_centre: ClassVar[bool]  # may the deck print FREE in the centre
     rules_sheet: ClassVar[str]  # `rules_<lang>.md` with {lang}
@@ -191,6 +195,13 @@ class Variant(ABC, Generic[T]):
     def plans(self) -> tuple[PrizePlan, ...]:
         """Every prize plan this variant can play; the first is the default."""
 
+    @abstractmethod
+    def needs(
+        self, ticket: T, plan: PrizePlan, prize: str, pattern: Pattern | None, free_centre: bool
+    ) -> tuple[Need, ...]:
+        """The ways `ticket` can win `prize` of `plan` (for the odds, `bingo_hall.odds`): a
+        75-ball card's lines or the game's `pattern`, a 90-ball ticket's prize rule."""
+
     def plan(self, mode: str | None, extra: Sequence[PrizePlan] = ()) -> PrizePlan:
         """The plan named `mode` (None: the default), among the variant's own and `extra` (a
         host's lists); KitError for a mode it does not play."""
@@ -220,6 +231,7 @@ class Cards75(Variant[Card]):
     ticket_word = ("card", "cards")
     deck_word = "deck"
     default_template = "classic-4"
+    large_template = "large-2"
     has_letters = True
     free_centre = True
     rules_sheet = "rules_{lang}.md"
@@ -278,6 +290,21 @@ class Cards75(Variant[Card]):
         centre = "FREE centre" if free_centre else "numbered centre"
         return f"{len(tickets)} cards, {centre}, {12 * len(tickets)} unique lines"
 
+    def needs(
+        self, ticket: Card, plan: PrizePlan, prize: str, pattern: Pattern | None, free_centre: bool
+    ) -> tuple[Need, ...]:
+        def numbers(cells: Collection[tuple[int, int]]) -> frozenset[int]:
+            return frozenset(
+                n
+                for r, c in cells
+                if (n := ticket.number_at(r, c)) is not None
+                and not (free_centre and (r, c) == CENTRE)
+            )
+
+        if pattern is not None:
+            return (Need(numbers(pattern.cells)),)
+        return tuple(Need(numbers(cells)) for cells in LINE_CELLS.values())
+
     @property
     def plans(self) -> tuple[PrizePlan, ...]:
         # one bingo a round; Puntos plays rounds until a side reaches the target
@@ -296,6 +323,7 @@ class Strips90(Variant[Ticket]):
     ticket_word = ("ticket", "tickets")
     deck_word = "90-ball deck"
     default_template = "strips-2"
+    large_template = "large-tickets"
     has_letters = False
     free_centre = False
     rules_sheet = "rules_90_{lang}.md"
@@ -374,6 +402,26 @@ class Strips90(Variant[Ticket]):
     @property
     def plans(self) -> tuple[PrizePlan, ...]:
         return tuple(PrizePlan.of(p) for p in BUILT_IN.values())
+
+    def needs(
+        self,
+        ticket: Ticket,
+        plan: PrizePlan,
+        prize: str,
+        pattern: Pattern | None,
+        free_centre: bool,
+    ) -> tuple[Need, ...]:
+        rule = plan.prize(prize).rule
+        if isinstance(rule, CountRule):
+            return (Need(ticket.numbers, rule.count),)
+        if isinstance(rule, CellsRule):
+            return (Need(rule.numbers(ticket)),)
+        if isinstance(rule, RowCountRule):  # ambo, terno...: that many on any one row
+            return tuple(Need(frozenset(row), rule.count) for row in ticket.rows)
+        return tuple(
+            Need(frozenset(n for r in rows for n in ticket.rows[r]))
+            for rows in combinations(rule.rows, rule.needed)
+        )
 
 
 CARDS = Cards75()

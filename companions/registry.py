@@ -31,7 +31,7 @@ class GameKind:
     title: dict[str, str]
     min_players: int
     max_players: int
-    replay: Callable[[dict, list[str], list[dict]], dict]
+    replay: Callable[[dict[str, Any], list[str], list[dict[str, Any]]], dict[str, Any]]
     template: str
     teams: bool = False
     default_settings: dict[str, Any] = field(default_factory=dict)

@@ -29,7 +29,7 @@ def _printable(payload: bytes) -> bool:
     return True
 
 
-def encode(payload) -> bytes:
+def encode(payload: str | bytes) -> bytes:
     """One frame on the wire for `payload` (str or bytes). Raises ValueError for a payload the
     protocol does not allow, so the host can never put an invalid frame on the line."""
     if isinstance(payload, str):
@@ -65,7 +65,7 @@ class FrameDecoder:
     def dropped(self) -> int:
         return self.bad_checksum + self.too_long + self.garbage
 
-    def counters(self) -> dict:
+    def counters(self) -> dict[str, int]:
         return {
             "frames": self.frames,
             "bad_checksum": self.bad_checksum,
@@ -73,9 +73,9 @@ class FrameDecoder:
             "garbage": self.garbage,
         }
 
-    def feed(self, data: bytes) -> list:
+    def feed(self, data: bytes) -> list[bytes]:
         """Add received bytes; return the payloads (bytes) of the frames they completed."""
-        out = []
+        out: list[bytes] = []
         start = 0
         n = len(data)
         while start < n:
@@ -99,7 +99,7 @@ class FrameDecoder:
             start = nl + 1
         return out
 
-    def _check(self, line: bytes):
+    def _check(self, line: bytes) -> bytes | None:
         if line.endswith(b"\r"):
             line = line[:-1]
         if not line:

@@ -20,6 +20,8 @@ LAYERS = [
     ("bingo_hall.__main__", ENTRY, None),
     ("bingo_hall.cli", ENTRY, None),
     ("bingo_hall.deck_cli", ENTRY, None),
+    ("bingo_hall.book_cli", ENTRY, None),
+    ("bingo_hall.program_cli", ENTRY, None),
     ("bingo_hall.printing.cli", ENTRY, None),
     ("bingo_hall.station.cli", ENTRY, None),
     ("bingo_hall.station.ledger.cli", ENTRY, None),

@@ -12,6 +12,7 @@ from bingo_hall.station.events import (
     EVENT_TYPES,
     ROOM_EVENTS,
     AutoDrawChanged,
+    CheckAsked,
     VerdictShown,
 )
 from companions.web.live import TableChanged
@@ -107,8 +108,8 @@ def test_every_event_type_has_a_page_that_listens_for_it():
     assert EVENT_NAMES - listened_in(STATION_JS) == set()
 
 
-def test_only_the_verdict_and_the_automatic_draw_are_kept_from_the_phones():
-    room_only = {VerdictShown.NAME, AutoDrawChanged.NAME}
+def test_only_the_verdict_the_automatic_draw_and_the_asked_checks_are_kept_from_the_phones():
+    room_only = {VerdictShown.NAME, AutoDrawChanged.NAME, CheckAsked.NAME}
     assert ROOM_EVENTS == room_only == {e.NAME for e in EVENT_TYPES if e.ROOM_ONLY}
 
 

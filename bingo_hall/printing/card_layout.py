@@ -12,8 +12,10 @@ taken for it, so each diagonal carries an arrow at both of its ends, pointing al
 the margin beside the header at the top, and out of the grid's corner into its total below.
 
 All sizes are multiples of one grid cell `s`, so the same drawing fills a poster or a sixth of a
-page. What is the same on every card of a deck (frame, header, grid, deck name) is drawn once
-into a PDF form and reused: that is most of what keeps a 3003-card PDF small and fast.
+page. The type sizes are a `CardType`: the standard one, or the large-print one (issue 36), whose
+numbers fill more of their cell so that two cards a page still print them at 36 pt or more.
+What is the same on every card of a deck (frame, header, grid, deck name) is drawn once into a
+PDF form and reused: that is most of what keeps a 3003-card PDF small and fast.
 """
 
 from __future__ import annotations
@@ -51,6 +53,24 @@ BOLD, REGULAR = "Helvetica-Bold", "Helvetica"
 CAP = 0.36  # half of Helvetica's digit height, as a fraction of the font size: centres numbers
 UNICODE_BOLD = "DejaVuSans-Bold"
 DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+
+@dataclass(frozen=True)
+class CardType:
+    """The sizes of a card's text, as fractions of a grid cell."""
+
+    number: float = 0.5  # the grid's numbers
+    total: float = TOTAL_SIZE  # the margin totals
+    free: float = 0.24  # LIBRE / FREE in the centre
+    serial_label: float = 0.32  # "Cartón Nº"
+    serial: float = 0.62
+    scan: float = 0.2  # "Scan to verify"
+
+
+STANDARD = CardType()
+#: Large print: the numbers two thirds of their cell (two-digit numbers still clear its sides),
+#: everything read in words a size up.
+LARGE = CardType(number=0.66, total=0.36, free=0.3, scan=0.26)
 
 
 @dataclass(frozen=True)
@@ -169,7 +189,14 @@ def _diagonal_arrows(c: Canvas, box: CardBox, theme: Theme) -> None:
 
 
 def draw_card_form(
-    c: Canvas, name: str, s: float, theme: Theme, deck_name: str, labels: dict, free: bool
+    c: Canvas,
+    name: str,
+    s: float,
+    theme: Theme,
+    deck_name: str,
+    labels: dict,
+    free: bool,
+    kind: CardType = STANDARD,
 ) -> None:
     """Define the form `name`: everything a deck's cards share, drawn at a card's origin."""
     c.beginForm(name, 0, 0, WIDTH * s, HEIGHT * s)
@@ -191,7 +218,7 @@ def draw_card_form(
         c.rect(gl + CENTRE[1] * s, gt - (CENTRE[0] + 1) * s, s, s, stroke=0, fill=1)
         c.setFillColor(HexColor(theme.numbers))
         x, y = box.cell_centre(*CENTRE)
-        _centred(c, labels["free"], x, y, BOLD, 0.24 * s)
+        _centred(c, labels["free"], x, y, BOLD, kind.free * s)
     for i in range(SIZE + 1):
         c.line(gl + i * s, gt, gl + i * s, gt - SIZE * s)
         c.line(gl, gt - i * s, gl + SIZE * s, gt - i * s)
@@ -204,7 +231,7 @@ def draw_card_form(
     c.setFont(font, size)
     c.drawString(gl, footer_top - 0.42 * s, shown)
     c.setFillColor(HexColor(theme.totals))
-    c.setFont(REGULAR, 0.2 * s)
+    c.setFont(REGULAR, kind.scan * s)
     c.drawString(gl, box.y + PAD_BOTTOM * s + 0.05 * s, labels["scan"] + " \u2192")
     c.endForm()
 
@@ -266,7 +293,7 @@ def qr_op(qr: QrPath, left: float, top: float, side: float) -> str:
 class Ink:
     """The fonts and colours that the per-card (or per-ticket) PDF operators use."""
 
-    def __init__(self, c: Canvas, theme: Theme) -> None:
+    def __init__(self, c: Canvas, theme: Theme, number: float = STANDARD.number) -> None:
         c.setFont(BOLD, 10)  # registers both fonts in the document
         c.setFont(REGULAR, 10)
         doc = c._doc  # type: ignore[attr-defined]  # reportlab's one way to a font's PDF name
@@ -274,10 +301,11 @@ class Ink:
         self.regular = doc.getInternalFontName(REGULAR)
         self.numbers = rgb_fill(theme.numbers)
         self.totals = rgb_fill(theme.totals)
+        self.number = number  # the numbers' size, as a fraction of a cell
 
     def numbers_ops(self, box: GridBox, cells: Iterable[tuple[int, int, int]]) -> list[str]:
         """The big numbers, each centred in its (row, column) cell of the grid."""
-        size = 0.5 * box.s
+        size = self.number * box.s
         return [
             centred_op(BOLD, self.bold, size, str(n), *box.cell_centre(row, col))
             for row, col, n in cells
@@ -293,8 +321,9 @@ class CardInk(Ink):
     own graphics state.
     """
 
-    def __init__(self, c: Canvas, theme: Theme, labels: dict) -> None:
-        super().__init__(c, theme)
+    def __init__(self, c: Canvas, theme: Theme, labels: dict, kind: CardType = STANDARD) -> None:
+        super().__init__(c, theme, kind.number)
+        self.kind = kind
         self.label = labels["card_no"] + " "
         self.label_pdf = _pdf_text(self.label)
 
@@ -315,7 +344,7 @@ class CardInk(Ink):
 
         totals = card.totals()
         ops.append(self.totals)
-        small = TOTAL_SIZE * s
+        small = self.kind.total * s
         bottom = box.grid_top - SIZE * s
         right = box.grid_left + (SIZE + SIDE / 2) * s
         for row, total in enumerate(totals["rows"]):
@@ -333,7 +362,7 @@ class CardInk(Ink):
 
         footer_top = box.y + (PAD_BOTTOM + FOOTER) * s
         ops.append(self.numbers)
-        label_size, serial_size = 0.32 * s, 0.62 * s
+        label_size, serial_size = self.kind.serial_label * s, self.kind.serial * s
         x, y = box.grid_left, footer_top - 1.1 * s
         ops.append(
             f"{self.bold} {label_size:.2f} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({self.label_pdf}) Tj"

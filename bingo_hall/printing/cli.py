@@ -20,10 +20,18 @@ from ..errors import KitError
 from ..manifest import Deck, load_deck, save_deck
 from ..variants import ball_counts, variant_for
 from .base_url import default_base_url
-from .deck_pdf import PAPERS, check_base_url, printed_name, render_deck_pdf, template_for
+from .deck_pdf import (
+    PAPERS,
+    check_base_url,
+    fitted_slots,
+    printed_name,
+    render_deck_pdf,
+    template_for,
+    template_named,
+)
 from .kit import render_kit_pdf
 from .selection import parse_serials
-from .templates import load_template
+from .templates import LARGE
 from .words import cli_line
 
 _PROGRESS_FROM = 200  # cards; smaller prints finish before a bar would be readable
@@ -51,7 +59,9 @@ def print_options(f: Callable) -> Callable:
     """The options shared by `print` and `generate`."""
     options = [
         click.option(
-            "--template", help="A name or a .toml file; default classic-4, or strips-2 (90 balls)."
+            "--template",
+            help="A name or a .toml file; default classic-4, or strips-2 (90 balls);"
+            " large: the game's large-print cards or tickets.",
         ),
         click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True),
         click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True),
@@ -75,8 +85,8 @@ def _print_deck(
     base_url: str | None,
     serials: str | None,
 ) -> str:
-    template = template_for(deck, template).name if template is None else template
-    template_for(deck, template)  # fail on a bad template before any slow work
+    tpl = template_for(deck, template)  # fail on a bad template before any slow work
+    template = tpl.name if template in (None, LARGE) else template
     chosen = parse_serials(serials, len(deck.cards)) if serials else None
     if (shown := printed_name(deck, template, paper)) != deck.name:
         what = _what(deck, lang)
@@ -198,15 +208,8 @@ def generate(
     pdf_path = Path(output)
     deck_file = deck_path_for(pdf_path)
     refuse_to_replace(deck_file, force)
-    if template is not None:
-        tpl = load_template(template)
-        if tpl.game != int(game):
-            raise KitError(
-                "template %(name)s is for %(game)s-ball decks, not %(asked)s-ball",
-                name=tpl.name,
-                game=tpl.game,
-                asked=game,
-            )
+    # a template for the other game, or large print that does not fit the paper: before the deck
+    fitted_slots(template_named(template, variant_for(int(game))), paper)
     if base_url is not None:
         check_base_url(base_url)
     if serials:
@@ -223,8 +226,14 @@ def generate(
 @click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True)
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @GAME
-def kit(output, lang, paper, game) -> None:
+@click.option(
+    "--large-print",
+    is_flag=True,
+    help="Board and tokens with numbers of 30 pt or more, rules at 18 pt.",
+)
+def kit(output, lang, paper, game, large_print) -> None:
     """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""
-    _write(Path(output), render_kit_pdf(lang=lang, paper=paper, game=int(game)))
+    pdf = render_kit_pdf(lang=lang, paper=paper, game=int(game), large_print=large_print)
+    _write(Path(output), pdf)
     language = cli_line(lang, "language")
     click.echo(cli_line(lang, "wrote_kit", path=output, game=game, language=language, paper=paper))

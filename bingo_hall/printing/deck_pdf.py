@@ -29,11 +29,12 @@ from ..errors import KitError
 from ..manifest import Deck
 from ..signing import card_url
 from ..tickets import Ticket
-from ..variants import VARIANTS, variant_for
+from ..variants import VARIANTS, Variant, variant_for
 from .card_layout import GridBox, fit_name
+from .large_print import LINE_PT, check_large_print
 from .pdfutil import pdf_bytes
 from .qr import QrPath, qr_path, qr_version
-from .templates import Template, available_templates, load_template
+from .templates import LARGE, Template, available_templates, load_template
 from .variants import FORM, layout_for
 from .words import words
 
@@ -78,7 +79,7 @@ def check_base_url(base_url: str) -> str:
 def slots(template: Template, page: tuple[float, float]) -> list[GridBox]:
     """The card positions on a page, left to right and top to bottom; for a 90-ball template,
     the ticket positions, strip by strip, each strip top to bottom (the variant's `Layout.fit`)."""
-    layout = layout_for(variant_for(template.game))
+    layout = layout_for(variant_for(template.game), template.large_print)
     w, h = page
     margin, gap = template.margin_mm * mm, template.gap_mm * mm
     cw = (w - 2 * margin - (template.columns - 1) * gap) / template.columns
@@ -99,8 +100,9 @@ def _cut_lines(c: Canvas, template: Template, page: tuple[float, float]) -> None
     cw = (w - 2 * margin - (template.columns - 1) * gap) / template.columns
     ch = (h - 2 * margin - (template.rows - 1) * gap) / template.rows
     c.saveState()
-    c.setStrokeColor(HexColor("#9E9E9E"))
-    c.setLineWidth(0.5)
+    # grey and fine on a standard print; in large print, as dark as the grid and 1 pt
+    c.setStrokeColor(HexColor(template.theme.grid if template.large_print else "#9E9E9E"))
+    c.setLineWidth(LINE_PT if template.large_print else 0.5)
     c.setDash(4, 3)
     for col in range(1, template.columns):
         x = margin + col * cw + (col - 0.5) * gap
@@ -144,28 +146,46 @@ def select_cards(deck: Deck[T], serials: list[int] | None) -> list[T]:
     return [deck.card(s) for s in serials]
 
 
-def template_for(deck: Deck[Any], template: str | None) -> Template:
-    """The template to print `deck` with: the game's default, or the one named if it fits."""
-    tpl = load_template(template or deck.variant.default_template)
-    if tpl.game != deck.game:
-        fits = ", ".join(t for t in available_templates() if load_template(t).game == deck.game)
+def template_named(template: str | None, variant: Variant[Any]) -> Template:
+    """The template to print `variant`'s tickets with: the game's default, its large-print one
+    for `large`, or the one named if it is for this game."""
+    if template == LARGE:
+        template = variant.large_template
+    tpl = load_template(template or variant.default_template)
+    if tpl.game != variant.balls:
+        fits = [t for t in available_templates() if load_template(t).game == variant.balls]
         raise KitError(
             "template %(name)s is for %(game)s-ball decks and this deck is %(deck_game)s-ball;"
             " use one of: %(fits)s",
             name=tpl.name,
             game=tpl.game,
-            deck_game=deck.game,
-            fits=fits,
+            deck_game=variant.balls,
+            fits=", ".join([*fits, LARGE]),
         )
     return tpl
+
+
+def template_for(deck: Deck[Any], template: str | None) -> Template:
+    """The template to print `deck` with (see `template_named`)."""
+    return template_named(template, deck.variant)
+
+
+def fitted_slots(template: Template, paper: str) -> tuple[tuple[float, float], list[GridBox]]:
+    """The page and its slots for `template` on `paper`, once the template is known to keep what
+    it promises there (large print: `check_large_print`)."""
+    page = page_size(paper, template)
+    boxes = slots(template, page)
+    layout = layout_for(variant_for(template.game), template.large_print)
+    check_large_print(template, layout, boxes[0].s, paper)
+    return page, boxes
 
 
 def printed_name(deck: Deck, template: str | None = None, paper: str = "a4") -> str:
     """The deck name as the cards (or tickets) of `template` on `paper` show it: whole, or cut
     with '…' when even at its smallest size it does not fit (a larger card has more room)."""
     tpl = template_for(deck, template)
-    s = slots(tpl, page_size(paper, tpl))[0].s
-    width, size = layout_for(deck.variant).name_box
+    s = fitted_slots(tpl, paper)[1][0].s
+    width, size = layout_for(deck.variant, tpl.large_print).name_box
     return fit_name(deck.name, width * s, size * s)[2]
 
 
@@ -186,14 +206,13 @@ def render_deck_pdf(
     `qr=False` leaves the codes out; it exists for the benchmark's floor, not for parties.
     """
     tpl = template_for(deck, template)
-    page = page_size(paper, tpl)
+    page, boxes = fitted_slots(tpl, paper)
     labels = words(lang)
     base = check_base_url(base_url)
     cards = select_cards(deck, serials)
     if not cards:
         raise KitError("no cards to print")
 
-    boxes = slots(tpl, page)
     if qr:
         urls = [card_url(base, deck.secret, deck.deck_id, card.serial) for card in cards]
         version = qr_version(max(urls, key=len))
@@ -202,7 +221,7 @@ def render_deck_pdf(
         codes = iter([None] * len(cards))
 
     def draw(c: Canvas) -> None:
-        layout = layout_for(deck.variant)
+        layout = layout_for(deck.variant, tpl.large_print)
         ink = layout.start(c, boxes[0].s, tpl, deck, labels)
         done = 0
         for i, (card, code) in enumerate(zip(cards, codes)):

@@ -25,6 +25,7 @@ from ..errors import KitError
 from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, Strips90, variant_for
 from .card_layout import BOLD, REGULAR
 from .deck_pdf import PAPERS
+from .large_kit import board_on, draw_large_tabla, draw_large_tokens
 from .pdfutil import pdf_bytes
 from .rules_text import rules_blocks
 from .templates import load_template
@@ -36,6 +37,7 @@ INK = HexColor("#111111")
 GREY = HexColor("#757575")
 SPOT_INSET = 8  # points between a board column's edge and its spots
 BODY_PT = 12  # the rules sheet's text, read at arm's length on the table
+LARGE_BODY_PT = 18  # the large-print rules sheet's
 
 
 def _title(c: Canvas, page: tuple[float, float], title: str, note: str) -> None:
@@ -212,20 +214,30 @@ def draw_tabla_90(
             _spot(c, x, y, 0.92 * t, 0.92 * t, ink, n)
 
 
-def draw_rules(c: Canvas, page: tuple[float, float], lang: str, game: int = 75) -> None:
-    """The rules sheet, flowing over as many pages as it needs."""
+def draw_rules(
+    c: Canvas, page: tuple[float, float], lang: str, game: int = 75, body: float = BODY_PT
+) -> None:
+    """The rules sheet, flowing over as many pages as it needs, its text at `body` points (the
+    headings and spacing in proportion)."""
     w, h = page
-    base = ParagraphStyle(
-        "p", fontName=REGULAR, fontSize=BODY_PT, leading=1.32 * BODY_PT, spaceAfter=5
-    )
+    k = body / BODY_PT
+    base = ParagraphStyle("p", fontName=REGULAR, fontSize=body, leading=1.32 * body, spaceAfter=5)
     styles = {
-        "h1": ParagraphStyle("h1", base, fontName=BOLD, fontSize=20, leading=25, spaceAfter=4),
+        "h1": ParagraphStyle(
+            "h1", base, fontName=BOLD, fontSize=20 * k, leading=25 * k, spaceAfter=4 * k
+        ),
         "h2": ParagraphStyle(
-            "h2", base, fontName=BOLD, fontSize=14, leading=18, spaceBefore=8, spaceAfter=4
+            "h2",
+            base,
+            fontName=BOLD,
+            fontSize=14 * k,
+            leading=18 * k,
+            spaceBefore=8 * k,
+            spaceAfter=4 * k,
         ),
         "p": base,
         "li": ParagraphStyle(
-            "li", base, leftIndent=14, bulletIndent=2, bulletFontSize=BODY_PT, spaceAfter=3.5
+            "li", base, leftIndent=14 * k, bulletIndent=2 * k, bulletFontSize=body, spaceAfter=3.5
         ),
     }
     story: list[Flowable] = [
@@ -262,9 +274,25 @@ BOARDS: ByVariant[Callable[[Canvas, tuple[float, float], str], None]] = ByVarian
 )
 
 
-def render_kit_pdf(*, lang: str = "es", paper: str = "a4", game: int = 75) -> bytes:
+def _large_boards(c: Canvas, page: tuple[float, float], lang: str, game: int) -> None:
+    """The large-print board and tokens (`large_kit`), each on the page turned its way."""
+    labels = words(lang)
+    variant = variant_for(game)
+    board = board_on(page, variant.board)
+    draw_large_tabla(c, board, labels["tabla_title"], labels["large_tabla_note"])
+    c.showPage()
+    draw_large_tokens(c, board, labels["tokens_title"], labels["large_tokens_note"])
+    c.showPage()
+    c.setPageSize(page)
+
+
+def render_kit_pdf(
+    *, lang: str = "es", paper: str = "a4", game: int = 75, large_print: bool = False
+) -> bytes:
     """The Tabla Confrontadora (1 page), the tokens (1 page) and the rules sheet (two pages), in
     one PDF. `game=90` gives the 90-ball board (9 rows of 10), 90 tokens and the 90-ball rules.
+    `large_print` gives them in large print (issue 36): the board and the tokens with numbers of
+    30 pt or more, black on white, and the rules at 18 pt (over more pages).
     """
     labels = words(lang)  # validates lang
     if paper not in PAPERS:
@@ -273,6 +301,10 @@ def render_kit_pdf(*, lang: str = "es", paper: str = "a4", game: int = 75) -> by
     page = PAPERS[paper]
 
     def draw(c: Canvas) -> None:
+        if large_print:
+            _large_boards(c, page, lang, game)
+            draw_rules(c, page, lang, game, LARGE_BODY_PT)
+            return
         BOARDS[variant](c, page, lang)
         c.showPage()
         draw_rules(c, page, lang, game)

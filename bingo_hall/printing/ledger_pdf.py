@@ -19,6 +19,7 @@ from ..night import (
     Night,
     amounts,
     cash_lines,
+    game_heading,
     payout_text,
     raffle_heading,
     raffle_lines,
@@ -43,7 +44,7 @@ def _lines(night: Night, lang: str) -> list[Line]:
     w, m = words(lang), amounts(night, lang)
     out: list[Line] = []
     for g in night.games:
-        out.append(("h", f"{w['game']} {g.game_id} · {g.deck} · {g.balls} {w['balls']}"))
+        out.append(("h", game_heading(g, lang)))
         for r in g.rounds:
             out.append(
                 (
@@ -155,6 +156,10 @@ def render_summary_pdf(night: Night, lang: str = "en") -> bytes:
             c.setFont(_font(text, font), size * scale)
             c.setFillColor(colour)
             c.drawString(MARGIN + indent, y, text)
+        if night.book_head:  # the signed head at the foot: a printed copy fixes the book
+            c.setFont(REGULAR, 8)
+            c.setFillColor(GREY)
+            c.drawString(MARGIN, MARGIN / 2, f"{w['book head']}: {night.book_head}")
         c.showPage()
 
     return pdf_bytes(A4, w["title"], draw)

@@ -6,7 +6,10 @@ A template names a grid of cards per page and a colour theme. A template with `g
 its `letters` are optional and unused, `accent` tints the ticket's header band and `free_fill`
 its blank cells. The card itself (header, 5x5 grid,
 margin totals, deck name, serial, QR) is always drawn the same way and scaled to fit its slot, so
-every template works on A4 and Letter alike. Loading validates every key and reports problems by
+every template works on A4 and Letter alike. `large_print = true` (issue 36) asks for the
+variant's large-print layout and holds the print to it: numbers of at least 36 pt, margin totals
+of at least 18 pt, and every colour at least 7:1 against what it is printed on
+(`printing/large_print.py`). Loading validates every key and reports problems by
 file and key name, because the person reading the message is editing a text file by hand.
 """
 
@@ -24,6 +27,8 @@ from ..variants import VARIANTS, variant_for
 
 # the `card_templates` package, found where Python imports it from (a clone or site-packages)
 TEMPLATE_DIR = Path(card_templates.__file__).resolve().parent
+#: `--template large`: the game's own large-print template (`Variant.large_template`)
+LARGE = "large"
 _COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _THEME_KEYS = (
     "letter_text",
@@ -65,6 +70,7 @@ class Template:
     gap_mm: float
     theme: Theme
     game: int = 75
+    large_print: bool = False
 
     @property
     def per_page(self) -> int:
@@ -106,7 +112,7 @@ def _colour(value: object, where: str, key: str) -> str:
 def template_from_dict(data: dict, name: str, where: str) -> Template:
     """Validate parsed TOML. `where` names the file in error messages."""
     known = {"game", "description", "columns", "rows", "orientation", "margin_mm", "gap_mm"}
-    known.add("theme")
+    known |= {"theme", "large_print"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise TemplateError(
@@ -119,6 +125,13 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
     if game not in [v.balls for v in VARIANTS] or isinstance(game, bool):
         raise TemplateError(
             "%(where)s: game must be 75 or 90, not %(game)r", where=where, game=game
+        )
+    large_print = data.get("large_print", False)
+    if not isinstance(large_print, bool):
+        raise TemplateError(
+            "%(where)s: large_print must be true or false, not %(value)r",
+            where=where,
+            value=large_print,
         )
     description = data.get("description", "")
     if not isinstance(description, str):
@@ -160,6 +173,7 @@ def template_from_dict(data: dict, name: str, where: str) -> Template:
             **colours,
         ),
         game=game,
+        large_print=large_print,
     )
 
 

@@ -33,6 +33,9 @@ WORDS: dict[str, dict[str, str]] = {
         "strip": "Tira",
         "tabla_90_note": "El Maestro coloca cada bola cantada, o su ficha, sobre su número.",
         "tokens_90_note": "Recorte por las líneas de puntos: 90 fichas, una por bola.",
+        "large_tabla_note": "El Maestro coloca cada ficha cantada sobre su número.",
+        "large_tokens_note": "Recorte por las líneas de puntos: cada ficha tiene el tamaño de su "
+        "casilla.",
     },
     "en": {
         "card": "Card",
@@ -50,6 +53,8 @@ WORDS: dict[str, dict[str, str]] = {
         "strip": "Strip",
         "tabla_90_note": "The Maestro places each called ball, or its token, on its number.",
         "tokens_90_note": "Cut along the dotted lines: 90 tokens, one per ball.",
+        "large_tabla_note": "The Maestro places each called token on its own number.",
+        "large_tokens_note": "Cut along the dotted lines: each token is the size of its spot.",
     },
 }
 

@@ -67,14 +67,14 @@ def add_deck():
 
 @bp.get("/hall/settings")
 def get_hall_settings():
-    return jsonify(hall_settings.load(get_db()))
+    return jsonify(hall_settings.load(get_db()).to_json())
 
 
 @bp.post("/hall/settings")
 @caller_required
 def set_hall_settings():
     """The night's settings: `lang` (es, en or null) and `traditional_calls` (true/false)."""
-    return jsonify(hall_settings.save(get_db(), body(required=True)))
+    return jsonify(hall_settings.save(get_db(), body(required=True)).to_json())
 
 
 @bp.get("/games")
@@ -86,7 +86,7 @@ def list_games():
 @caller_required
 def new_game():
     created = games.start_game(get_db(), NewGame.from_json(body(required=True)))
-    return jsonify(created), 201
+    return jsonify(created.to_json()), 201
 
 
 @bp.get("/games/<int:game_id>")
@@ -130,14 +130,15 @@ def undo(game_id: int):
 @caller_required
 def auto_draw(game_id: int):
     """The automatic draw: {"action": "start", "every": N (3-60 s)}, "pause", "resume", "stop"."""
-    return jsonify(autodraw.command(get_db(), game_id, body(required=True)))
+    return jsonify(autodraw.command(get_db(), game_id, body(required=True)).to_json())
 
 
 @bp.post("/games/<int:game_id>/public-input")
 @caller_required
 def public_input(game_id: int):
     d = body(required=True)
-    return jsonify(games.set_public_input(get_db(), game_id, public_text(d.get("public_input"))))
+    done = games.set_public_input(get_db(), game_id, public_text(d.get("public_input")))
+    return jsonify(done.to_json())
 
 
 @bp.post("/games/<int:game_id>/rounds")
@@ -147,7 +148,7 @@ def next_round(game_id: int):
     text = public_text(d.get("public_input"))
     started = games.start_next_round(get_db(), game_id, text)
     autodraw.round_started(game_id)
-    return jsonify(started), 201
+    return jsonify(started.to_json()), 201
 
 
 @bp.post("/games/<int:game_id>/end")
@@ -155,7 +156,7 @@ def next_round(game_id: int):
 def end(game_id: int):
     ended = games.end_game(get_db(), game_id)
     autodraw.stop(game_id)
-    return jsonify(ended)
+    return jsonify({"game_id": ended.game_id, **ended.to_json()})
 
 
 @bp.get("/games/<int:game_id>/events")

@@ -29,6 +29,7 @@ from typing import Any
 
 from flask import g, redirect, request, session, url_for
 
+from ..web import book
 from ..web.db import get_db, transaction
 from ..web.errors import Forbidden, Unauthorized, wants_json
 from ..web.instance import area_state, hall
@@ -141,17 +142,18 @@ def generation() -> int:
         }
         gen = int(stored.get(_GEN_KEY, 0))
         if stored.get(_TAG_KEY) != tag:  # a new PIN (or the first start): a new generation
-            gen = _advance(conn, gen, tag)
+            gen = _advance(conn, gen, tag, "pin" if _TAG_KEY in stored else "first")
         logins.generation, logins.tag = gen, tag
         logins.tokens = {r[0] for r in conn.execute("SELECT token_hash FROM api_tokens").fetchall()}
         return gen
 
 
-def _advance(conn: Any, gen: int, tag: str) -> int:
+def _advance(conn: Any, gen: int, tag: str, why: str) -> int:
     """Next generation: every session and token of the old ones stops working (tokens are
-    deleted)."""
+    deleted). `why`: "pin" (the PIN changed), "logout" or "first" (the station's first start)."""
     gen += 1
     with transaction(conn):
+        book.append(conn, "logins_ended", {"generation": gen, "why": why})
         for key, value in ((_GEN_KEY, gen), (_TAG_KEY, tag)):
             conn.execute(
                 "INSERT INTO hall_settings (key, value) VALUES (?, ?) "
@@ -167,7 +169,7 @@ def end_every_login() -> None:
     gen = generation()
     logins = _logins()
     with logins.lock:
-        logins.generation = _advance(get_db(), gen, logins.tag)
+        logins.generation = _advance(get_db(), gen, logins.tag, "logout")
         logins.tokens = set()
     console.info("logged out from %s: every login and API token ended", request.remote_addr)
 
@@ -180,7 +182,11 @@ def issue_token() -> str:
     token = secrets.token_urlsafe(32)
     gen = generation()
     hashed = _hash(token, gen)
-    get_db().execute("INSERT INTO api_tokens (token_hash) VALUES (?)", (hashed,))
+    conn = get_db()
+    with transaction(conn):
+        conn.execute("INSERT INTO api_tokens (token_hash) VALUES (?)", (hashed,))
+        who = "login:" + hashlib.sha256(("token:" + token).encode()).hexdigest()[:16]
+        book.append(conn, "login", {"login": who, "by": "token", "generation": gen})
     logins = _logins()
     with logins.lock:
         if logins.generation == gen:
@@ -232,6 +238,10 @@ def log_in_session() -> None:
     session["gen"] = generation()
     session["csrf"] = secrets.token_urlsafe(24)
     session.permanent = True
+    conn = get_db()
+    with transaction(conn):
+        login = "login:" + hashlib.sha256(("session:" + session["csrf"]).encode()).hexdigest()[:16]
+        book.append(conn, "login", {"login": login, "by": "session", "generation": session["gen"]})
 
 
 def csrf_token() -> str:

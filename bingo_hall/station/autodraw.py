@@ -28,6 +28,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from ..values import JsonValue
 from ..web import db
 from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
@@ -51,7 +52,7 @@ class Pause(StrEnum):
 
 
 @dataclass(frozen=True)
-class AutoDraw:
+class AutoDraw(JsonValue):
     """A game's automatic draw as the screens show it: off, running, or paused and why."""
 
     every: int | None = None
@@ -141,11 +142,18 @@ def _tickers(app: Flask | None = None) -> dict[int, Ticker]:
     return station_state(app).tickers
 
 
-def _publish(ticker: Ticker | None, game_id: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class AutoDrawPart(JsonValue):
+    """The snapshot's `autodraw`."""
+
+    autodraw: AutoDraw
+
+
+def _publish(ticker: Ticker | None, game_id: int) -> AutoDraw:
     """Tell the caller pages, under the write lock as every game event (its order among the
     calls is the order of the changes)."""
     with hall().write_lock:
-        data = (ticker.view() if ticker else OFF).to_json()
+        data = ticker.view() if ticker else OFF
         games.publish(AutoDrawChanged(game_id, data))
     return data
 
@@ -179,7 +187,7 @@ def _check_every(every: Any) -> int:
             lo=MIN_EVERY,
             hi=MAX_EVERY,
         )
-    return every
+    return int(every)
 
 
 def _can_draw(conn: sqlite3.Connection, game_id: int) -> None:
@@ -200,7 +208,7 @@ def state(game_id: int) -> AutoDraw:
     return ticker.view() if ticker else OFF
 
 
-def start(conn: sqlite3.Connection, game_id: int, every: Any) -> dict[str, Any]:
+def start(conn: sqlite3.Connection, game_id: int, every: Any) -> AutoDraw:
     """Start (or restart with a new interval) the game's automatic draw."""
     every = _check_every(every)
     _can_draw(conn, game_id)
@@ -214,12 +222,12 @@ def start(conn: sqlite3.Connection, game_id: int, every: Any) -> dict[str, Any]:
     return _publish(ticker, game_id)
 
 
-def pause(game_id: int, reason: Pause = Pause.MAESTRO) -> dict[str, Any]:
+def pause(game_id: int, reason: Pause = Pause.MAESTRO) -> AutoDraw:
     """Pause the automatic draw (nothing to do when it is off)."""
     ticker = _tickers().get(game_id)
     if ticker is not None:
         _set_paused(ticker, reason)
-    return state(game_id).to_json()
+    return state(game_id)
 
 
 def round_started(game_id: int) -> None:
@@ -230,30 +238,30 @@ def round_started(game_id: int) -> None:
         _set_paused(ticker, Pause.NEW_ROUND)
 
 
-def resume(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def resume(conn: sqlite3.Connection, game_id: int) -> AutoDraw:
     """Go on drawing, a full interval from now; refused in words when no ball may be drawn."""
     ticker = _tickers().get(game_id)
     if ticker is None:
         raise Conflict("the automatic draw is off: start it first")
     _can_draw(conn, game_id)
     _set_paused(ticker, None)
-    return state(game_id).to_json()
+    return state(game_id)
 
 
-def stop(game_id: int) -> dict[str, Any]:
+def stop(game_id: int) -> AutoDraw:
     _stop(current_app._get_current_object(), game_id)  # type: ignore[attr-defined]
-    return OFF.to_json()
+    return OFF
 
 
-def snapshot_part(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def snapshot_part(conn: sqlite3.Connection, game_id: int) -> AutoDrawPart:
     """Snapshot extender: the game's `autodraw` (off once the game has ended, however it ended:
     the Maestro's End, a new game, the Puntos target reached)."""
     if game_id in _tickers() and not games.get_game(conn, game_id).active:
         stop(game_id)
-    return {"autodraw": state(game_id).to_json()}
+    return AutoDrawPart(state(game_id))
 
 
-def command(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def command(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> AutoDraw:
     """`POST /api/games/<id>/autodraw`: {"action": "start", "every": N}, or "pause", "resume",
     "stop"."""
     games.get_game(conn, game_id)

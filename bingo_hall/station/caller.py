@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from ..errors import KitError
 from ..manifest import parse_deck
 from ..variants import STRIPS, VARIANTS, variant_for
+from ..web import book
 from ..web.admission import SMALL_BODY, guest_body
 from ..web.db import get_db
 from ..web.errors import RequestError, translated
@@ -87,7 +88,7 @@ def new():
     if request.method == "POST":
         try:
             created = start_game(conn, NewGame.from_form(request.form))
-            return redirect(url_for("caller.game", game_id=created["game_id"]))
+            return redirect(url_for("caller.game", game_id=created.game_id))
         except RequestError as exc:
             error, status = exc.message(), exc.status
     active = newest_active_game(conn)
@@ -151,5 +152,9 @@ def game(game_id: int):
     conn = get_db()
     kind = game_kind(get_game(conn, game_id))
     return render_template(
-        "caller/game.html", snap=snapshot(conn, game_id), hall=hall_settings(conn), kind=kind
+        "caller/game.html",
+        snap=snapshot(conn, game_id),
+        hall=hall_settings(conn),
+        kind=kind,
+        book_head=book.shown_head(),  # signed now: a photo of the page fixes the book so far
     )

@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import fields
+from typing import TypeVar
 
 from .. import draw as rules
+from ..web import book
 from ..web.db import transaction
 from ..web.errors import Conflict, RequestError
 from ..web.instance import hall
@@ -30,8 +32,12 @@ from .model import Call, DrawMethod, UndoneCall
 from .requests import Undo
 from .spoken import call_label, spoken_both
 
+_Done = TypeVar("_Done", Call, UndoneCall)
 
-def _replayed(conn: sqlite3.Connection, game_id: int, key: str | None, kind: type):
+
+def _replayed(
+    conn: sqlite3.Connection, game_id: int, key: str | None, kind: type[_Done]
+) -> _Done | None:
     """The answer already given to this idempotency key, as the same kind of value."""
     if key is None:
         return None
@@ -110,6 +116,8 @@ def _add_call(
                 "INSERT INTO calls (round_id, seq, ball, source) VALUES (?, ?, ?, ?)",
                 (rnd.round_id, seq, chosen, str(source)),
             )
+            made = {"game_id": gid, "round": rnd.number, "seq": seq, "ball": chosen}
+            book.append(conn, "call", {**made, "source": str(source)})
             done = Call(
                 game_id=gid,
                 round=rnd.number,
@@ -166,6 +174,8 @@ def undo_last(conn: sqlite3.Connection, game_id: int, undo: Undo) -> UndoneCall:
                 "undo_reason = ? WHERE round_id = ? AND seq = ?",
                 (reason, rnd.round_id, last["seq"]),
             )
+            took = {"game_id": gid, "round": rnd.number, "seq": last["seq"], "ball": last["ball"]}
+            book.append(conn, "undo", {**took, "reason": reason})
             done = UndoneCall(
                 game_id=gid,
                 round=rnd.number,

@@ -84,6 +84,26 @@ def load_decks(app, paths: tuple[str, ...]) -> list:
     return decks
 
 
+def load_program(app, path: str) -> str:
+    """`serve --program FILE`: load the night's program (the same file again resumes it)."""
+    from ..web.db import get_db
+    from .program import load_file
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KitError(
+            "cannot read %(path)s (%(kind)s)", path=path, kind=exc.__class__.__name__
+        ) from None
+    with app.app_context():
+        done = load_file(get_db(), text, Path(path).name)
+    games = len(done["games"])
+    if done["resumed"]:
+        at = done["playing"] or done["next"]
+        return f"program resumed: {done['program']['name']} ({games} games, at game {at})"
+    return f"program loaded: {done['program']['name']} ({games} games; Next game starts game 1)"
+
+
 def save_hall_settings(app, **changes) -> None:
     """The night's settings from the command line, kept in the database like the caller page's."""
     from .hall_settings import save
@@ -183,7 +203,14 @@ def _with_common(fn):
     default=None,
     help="Language of the pages for players who have not chosen one (kept for the night).",
 )
-def serve(decks, db, host, port, pin, threads, instance, device, lang):
+@click.option(
+    "--program",
+    "program",
+    default=None,
+    type=click.Path(dir_okay=False, exists=True),
+    help="The night's program (docs/program.md); the same file again resumes it.",
+)
+def serve(decks, db, host, port, pin, threads, instance, device, lang, program):
     """Run the caller station with the given decks loaded."""
     app = build_app(db, pin, instance, device, threads)
     loaded = load_decks(app, decks)
@@ -191,6 +218,8 @@ def serve(decks, db, host, port, pin, threads, instance, device, lang):
         f"deck loaded: {d.name} ({d.variant.count_words(len(d.cards))}, id {d.deck_id})"
         for d in loaded
     ]
+    if program:
+        notes.append(load_program(app, program))
     notes += _night_language(app, lang)
     run_server(app, host, port, notes, [(d.name, p) for p, d in zip(decks, loaded)])
 

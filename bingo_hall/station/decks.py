@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import has_app_context
 
+from ..book import deck_hash
 from ..manifest import Deck, deck_from_dict
 from ..variants import variant_for
+from ..web import book
+from ..web.db import transaction
 from ..web.errors import Conflict, NotFound
 from .state import station_state
 
@@ -26,6 +30,11 @@ def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> De
     if not isinstance(deck, Deck):
         deck = deck_from_dict(deck)
     manifest = deck.to_json()
+    with nullcontext() if conn.in_transaction else transaction(conn):
+        return _store(conn, deck, manifest)
+
+
+def _store(conn: sqlite3.Connection, deck: Deck[Any], manifest: str) -> Deck[Any]:
     row = conn.execute("SELECT manifest FROM decks WHERE deck_id = ?", (deck.deck_id,)).fetchone()
     if row is not None:
         if json.loads(row["manifest"]) != json.loads(manifest):
@@ -36,6 +45,10 @@ def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> De
         "INSERT INTO decks (deck_id, name, free_centre, cards, manifest, loaded) "
         f"VALUES (?, ?, ?, ?, ?, {_NOW})",
         (deck.deck_id, deck.name, int(deck.free_centre), len(deck.cards), manifest),
+    )
+    loaded = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)}
+    book.append(
+        conn, "deck", {**loaded, "balls": deck.variant.balls, "sha256": deck_hash(manifest)}
     )
     tell_deck_listeners(deck)
     return deck

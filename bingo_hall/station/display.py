@@ -54,7 +54,7 @@ def _build(game_id: int | None, follow: bool, host: str) -> str:
         conn = get_db()
         snap, kind = snapshot(conn, game_id), game_kind(get_game(conn, game_id))
     join = phone_url(host, "/join")
-    qr = Markup(qr_svg(join))  # our own SVG: one path of squares, no user text
+    qr = Markup(qr_svg(join, label=join))  # our own SVG: one path of squares; its title, the URL
     return render_template(
         "display/display.html",
         snap=snap,

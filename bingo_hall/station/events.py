@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..round_state import Reveal
+from ..values import JsonValue
 from .model import Call, UndoneCall
 
 JSON = dict[str, Any]
@@ -46,7 +48,7 @@ class RoundStarted(GameEvent):
     round: int
     commitment: str
     public_input: str | None = None
-    previous: Mapping[str, Any] | None = None
+    previous: Reveal | None = None
 
     def to_json(self) -> JSON:
         if self.previous is None:
@@ -55,7 +57,7 @@ class RoundStarted(GameEvent):
             "round": self.round,
             "commitment": self.commitment,
             "public_input": self.public_input,
-            "previous": dict(self.previous),
+            "previous": self.previous.to_json(),
         }
 
 
@@ -85,10 +87,14 @@ class GameEnded(GameEvent):
 
     seed: str
     round: int
-    rounds: tuple[Mapping[str, Any], ...]
+    rounds: tuple[Reveal, ...]
 
     def to_json(self) -> JSON:
-        return {"seed": self.seed, "round": self.round, "rounds": [dict(r) for r in self.rounds]}
+        return {
+            "seed": self.seed,
+            "round": self.round,
+            "rounds": [r.to_json() for r in self.rounds],
+        }
 
 
 @dataclass(frozen=True)
@@ -121,10 +127,10 @@ class ClaimRecorded(GameEvent):
 
     NAME: ClassVar[str] = "claim"
 
-    claim: Mapping[str, Any]
+    claim: JsonValue
 
     def to_json(self) -> JSON:
-        return dict(self.claim)
+        return self.claim.to_json()
 
 
 @dataclass(frozen=True)
@@ -136,10 +142,10 @@ class VerdictShown(GameEvent):
     NAME: ClassVar[str] = "verdict"
     ROOM_ONLY: ClassVar[bool] = True
 
-    shown: Mapping[str, Any]
+    shown: JsonValue
 
     def to_json(self) -> JSON:
-        return dict(self.shown)
+        return self.shown.to_json()
 
 
 @dataclass(frozen=True)
@@ -147,10 +153,10 @@ class BoardChanged(GameEvent):
     """What a game's claims stand at after a player, a setting, a claim or an award changed it:
     the scores of a 75-ball game, the prizes of a 90-ball one (each variant names its own)."""
 
-    board: Mapping[str, Any]
+    board: JsonValue
 
     def to_json(self) -> JSON:
-        return dict(self.board)
+        return self.board.to_json()
 
 
 @dataclass(frozen=True)
@@ -175,10 +181,10 @@ class AutoDrawChanged(GameEvent):
     NAME: ClassVar[str] = "autodraw"
     ROOM_ONLY: ClassVar[bool] = True
 
-    state: Mapping[str, Any]
+    state: JsonValue
 
     def to_json(self) -> JSON:
-        return dict(self.state)
+        return self.state.to_json()
 
 
 @dataclass(frozen=True)
@@ -195,6 +201,21 @@ class LedgerChanged(GameEvent):
         return {"changed": self.changed}
 
 
+@dataclass(frozen=True)
+class CheckAsked(GameEvent):
+    """A card asked for a check from its phone (verify/asks.py): the caller page lists it with the
+    card's verdict. Not a claim; /display does not show it (the Maestro shows the card if they
+    choose), and the phones skip it."""
+
+    NAME: ClassVar[str] = "ask"
+    ROOM_ONLY: ClassVar[bool] = True
+
+    ask: Mapping[str, Any]
+
+    def to_json(self) -> JSON:
+        return dict(self.ask)
+
+
 #: every kind of game event (the pages listen for their names)
 EVENT_TYPES: tuple[type[GameEvent], ...] = (
     RoundStarted,
@@ -208,6 +229,7 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     PrizeChanged,
     AutoDrawChanged,
     LedgerChanged,
+    CheckAsked,
 )
 
 #: the names a phone following its card skips (`/api/games/<id>/events?view=card`)

@@ -13,9 +13,12 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .. import draw as rules
+from ..values import JsonValue, as_json
+from ..web import book
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound
 from ..web.hub import sse
@@ -28,7 +31,7 @@ from .requests import NewGame
 from .round_load import load_round
 from .settings import check_keys, rules_from
 from .spoken import call_label, spoken_both
-from .state import CallGuard, UndoGuard, station_state
+from .state import CallGuard, SnapshotExtender, UndoGuard, station_state
 from .variants import kind_of
 
 
@@ -147,10 +150,28 @@ def _new_round(
         "VALUES (?, ?, ?, ?, ?)",
         (game_id, number, seed.hex(), commitment, public_input),
     )
+    committed = {"game_id": game_id, "round": number, "commitment": commitment}
+    book.append(conn, "round", {**committed, "public_input": public_input})
     return commitment
 
 
-def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
+@dataclass(frozen=True)
+class GameStarted(JsonValue):
+    """A game started: its id, and its first round's commitment."""
+
+    game_id: int
+    commitment: str
+    round: int
+
+
+@dataclass(frozen=True)
+class DrawOpen(JsonValue):
+    """The snapshot's `draw_open`: whether a ball may be drawn now."""
+
+    draw_open: bool
+
+
+def start_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
     """Start a game on a loaded deck; round 1 starts with it and its commitment is published.
     One game at a time in a hall: once the new game is accepted, the one being played ends and
     reveals its seed (a refused request changes nothing).
@@ -181,15 +202,16 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> dict[str, Any]:
             )
             game_id = cur.lastrowid
             assert game_id is not None  # an INSERT always has a row id
+            book.append(conn, "game", {"game_id": game_id, **_settings_of(conn, game_id)})
             commitment = _new_round(conn, game_id, 1, new.public_input)
         publish(RoundStarted(game_id, 1, commitment))
         for old in other_active_games(conn, game_id):
             end_game(conn, old)
     tell_deck_listeners(deck)
-    return {"game_id": game_id, "commitment": commitment, "round": 1}
+    return GameStarted(game_id, commitment, 1)
 
 
-def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> dict[str, Any]:
+def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> PublicInputSet:
     """A player's public input, accepted only before the round's first ball (docs/fairness.md)."""
     with hall().write_lock:
         with transaction(conn):
@@ -197,24 +219,45 @@ def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -
             if last_seq(conn, rnd.round_id):
                 raise Conflict("the public input can only be set before the first ball")
             conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
+            changed = {"game_id": game.game_id, "round": rnd.number, "public_input": text}
+            book.append(conn, "public_input", changed)
         event = PublicInputSet(game.game_id, rnd.number, rnd.commitment, text)
         publish(event)
-    return event.to_json()
+    return event
 
 
 def start_next_round(
     conn: sqlite3.Connection, game_id: int, public_input: str | None = None
-) -> dict[str, Any]:
+) -> RoundStarted:
     """Close the round (revealing its seed) and commit a new seed: Bingo de Puntos plays a round
     per bingo, scores carrying over, until someone reaches 1000 (docs/claims.md)."""
     with hall().write_lock:
         with transaction(conn):
             game, rnd = active_round(conn, game_id)
             conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
+            _book_reveal(conn, rnd)
             commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
         event = RoundStarted(game.game_id, rnd.number + 1, commitment, public_input, rnd.reveal())
         publish(event)
-    return event.to_json()
+    return event
+
+
+def _book_reveal(conn: sqlite3.Connection, rnd: Round) -> None:
+    """The round's seed into the book, as it is revealed."""
+    book.append(conn, "reveal", {"game_id": rnd.game_id, "round": rnd.number, "seed": rnd.seed})
+
+
+def _settings_of(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """A new game's settings as the book keeps them (enough to judge its claims again)."""
+    row = conn.execute(
+        "SELECT deck_id, mode, free_centre, draw, options, balls, prizes FROM games WHERE id = ?",
+        (game_id,),
+    ).fetchone()
+    return {
+        **dict(row),
+        "free_centre": bool(row["free_centre"]),
+        "options": json.loads(row["options"]),
+    }
 
 
 def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False) -> list[Round]:
@@ -222,12 +265,16 @@ def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False)
     return [Round.from_row(r) for r in conn.execute(sql + " ORDER BY number", (game_id,))]
 
 
-def end_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def end_game(conn: sqlite3.Connection, game_id: int) -> GameEnded:
     """End the game and reveal the seed of every round, so anyone can run `bingo-hall audit`."""
     with hall().write_lock:
         with transaction(conn):
             game, rnd = active_round(conn, game_id)
+            for hidden in _rounds(conn, game.game_id):
+                if not hidden.revealed:
+                    _book_reveal(conn, hidden)
             conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game.game_id,))
+            book.append(conn, "end", {"game_id": game.game_id})
             conn.execute(
                 "UPDATE games SET status = 'ended', "
                 "ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
@@ -236,11 +283,11 @@ def end_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             rounds = _rounds(conn, game.game_id)
         event = GameEnded(game.game_id, rnd.seed, rnd.number, tuple(r.reveal() for r in rounds))
         publish(event)
-    return {"game_id": game.game_id, **event.to_json()}
+    return event
 
 
-def add_snapshot_extender(fn) -> None:
-    """`fn(conn, game_id) -> dict` is merged into every snapshot of this app (claims adds
+def add_snapshot_extender(fn: SnapshotExtender) -> None:
+    """`fn(conn, game_id) -> JsonValue` is merged into every snapshot of this app (claims adds
     `scores`). Call it while the area registers (inside an app context)."""
     extenders = station_state().snapshot_extenders
     if fn not in extenders:
@@ -262,18 +309,18 @@ def check_call_allowed(conn: sqlite3.Connection, game_id: int) -> None:
         guard(conn, game_id)
 
 
-def draw_open_part(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def draw_open_part(conn: sqlite3.Connection, game_id: int) -> DrawOpen:
     """Snapshot extender: `draw_open`, whether a ball may be drawn now (the game in play, a ball
     left, no guard refusing it: the round won), so the caller page's Draw is dim when it would
     be refused."""
     game = get_game(conn, game_id)
     if not game.active or len(called_balls(conn, game_id)) >= game.balls:
-        return {"draw_open": False}
+        return DrawOpen(False)
     try:
         check_call_allowed(conn, game_id)
     except Conflict:
-        return {"draw_open": False}
-    return {"draw_open": True}
+        return DrawOpen(False)
+    return DrawOpen(True)
 
 
 def add_undo_guard(fn: UndoGuard) -> None:
@@ -331,10 +378,10 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
             }
             for u in state.undone
         ],
-        "revealed": [r.to_dict() for r in state.revealed],
+        "revealed": [r.to_json() for r in state.revealed],
     }
     for extend in list(station_state().snapshot_extenders):
-        snap.update(extend(conn, gid))
+        snap.update(as_json(extend(conn, gid)))
     return snap
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
+from ..values import JsonValue
 from ..web.db import get_db, transaction
 from ..web.errors import RequestError
 from ..web.instance import hall
@@ -27,13 +29,21 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 CHANNEL = ("hall", "settings")
 
 
-def load(conn: sqlite3.Connection) -> dict[str, Any]:
+@dataclass(frozen=True)
+class HallSettings(JsonValue):
+    """Every setting of the hall (`CHOICES`' keys), the default where none was saved."""
+
+    lang: str | None
+    traditional_calls: bool
+
+
+def load(conn: sqlite3.Connection) -> HallSettings:
     """Every setting, the default where none was saved."""
     saved = {r["key"]: json.loads(r["value"]) for r in conn.execute("SELECT * FROM hall_settings")}
-    return {k: saved.get(k, values[0]) for k, values in CHOICES.items()}
+    return HallSettings(**{k: saved.get(k, values[0]) for k, values in CHOICES.items()})
 
 
-def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> dict[str, Any]:
+def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> HallSettings:
     """Change some settings (all checked before any is written); returns them all."""
     for key, value in changes.items():
         if key not in CHOICES:
@@ -54,10 +64,11 @@ def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> dict[str, Any]:
                     (key, json.dumps(value)),
                 )
         saved = load(conn)
-        hall().hub.publish(CHANNEL, "settings", saved)  # the pages built from them are stale
+        # the pages built from them are stale
+        hall().hub.publish(CHANNEL, "settings", saved.to_json())
     return saved
 
 
 def house_language() -> str | None:
     """The language pages open in when the visitor has not chosen one (web.i18n asks this)."""
-    return load(get_db())["lang"]
+    return load(get_db()).lang

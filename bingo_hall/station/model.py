@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..claims import Mode
+from ..round_state import Reveal
 from ..variants import Variant, variant_for
 from .spoken import call_label
 
@@ -98,23 +99,9 @@ class Round:
             started=r["started"],
         )
 
-    def public(self) -> dict[str, Any]:
-        """What anyone may see of the round now (never the unrevealed seed)."""
-        return {
-            "round_id": self.round_id,
-            "round": self.number,
-            "commitment": self.commitment,
-            "public_input": self.public_input,
-            "revealed": self.revealed,
-        }
-
-    def reveal(self) -> dict[str, Any]:
-        return {
-            "round": self.number,
-            "seed": self.seed,
-            "commitment": self.commitment,
-            "public_input": self.public_input,
-        }
+    def reveal(self) -> Reveal:
+        """The round's seed as a finished round reveals it (docs/fairness.md)."""
+        return Reveal(self.number, self.seed, self.commitment, self.public_input)
 
 
 @dataclass(frozen=True)

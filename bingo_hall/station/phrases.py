@@ -71,6 +71,6 @@ def init_app(app: Flask) -> None:
 
 def current(conn: sqlite3.Connection) -> Phrases | None:
     """The nicknames to say after each number, or None while traditional calls are off."""
-    if not hall_settings.load(conn)["traditional_calls"]:
+    if not hall_settings.load(conn).traditional_calls:
         return None
     return area_state("phrases", dict)

@@ -203,7 +203,7 @@ def serial(value: Any) -> int:
         return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise RequestError("the serial is the whole number printed on the card")
-    return value
+    return int(value)
 
 
 @dataclass(frozen=True)

@@ -59,8 +59,7 @@ def load_round(
             "SELECT * FROM rounds WHERE game_id = ? AND revealed = 1 ORDER BY number",
             (game.game_id,),
         ):
-            shown = Round.from_row(r).reveal()
-            reveals.append(Reveal.from_dict(shown))
+            reveals.append(Round.from_row(r).reveal())
     state = RoundState(
         balls=game.balls,
         round=rnd.number,

@@ -12,9 +12,10 @@ from flask import Flask
 
 from ..manifest import Deck
 from ..prize_rules import PrizeList
+from ..values import JsonValue
 from ..web.instance import area_state
 
-SnapshotExtender = Callable[[sqlite3.Connection, int], dict[str, Any]]
+SnapshotExtender = Callable[[sqlite3.Connection, int], "dict[str, Any] | JsonValue"]
 #: `fn(conn, game_id) -> None` raises a Conflict when no ball may be called now
 CallGuard = Callable[[sqlite3.Connection, int], None]
 #: asked before the last call is taken back: (conn, game id, that call's position in the round)
@@ -28,7 +29,7 @@ PAGE_RENDERS = 2
 @dataclass
 class StationState:
     #: parsed decks by id: a deck id never changes meaning (storing another deck under it fails)
-    decks: dict[str, Deck] = field(default_factory=dict)
+    decks: dict[str, Deck[Any]] = field(default_factory=dict)
     decks_lock: threading.Lock = field(default_factory=threading.Lock)
     #: `fn(conn, game_id) -> dict` merged into every game snapshot (claims adds `scores`)
     snapshot_extenders: list[SnapshotExtender] = field(default_factory=list)
@@ -51,7 +52,7 @@ class StationState:
     )
     #: `fn(deck)` told when a deck is loaded and when a game starts on it (the card pages draw
     #: the deck's tables ahead of need: verify/card_pages.py)
-    deck_listeners: list[Callable[[Deck], Any]] = field(default_factory=list)
+    deck_listeners: list[Callable[[Deck[Any]], Any]] = field(default_factory=list)
     #: the host's own 90-ball prize lists (`prizes/*.toml`), read once at start-up
     prize_lists: tuple[PrizeList, ...] = ()
 

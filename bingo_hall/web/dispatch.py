@@ -146,7 +146,14 @@ class HallServer:
         method = scope["method"]
         if method not in READS:
             self.collector.action(self.loop.time() if self.loop else 0.0)
-            await (self.maestro_actions if maestro else self.actions)(scope, receive, send)
+            if not maestro:
+                await self.actions(scope, receive, send)
+                return
+            self.screens.hold()  # its events go to the screens once its answer is written
+            try:
+                await self.maestro_actions(scope, receive, send)
+            finally:
+                self.screens.release()
         elif self.statics.serves(scope):  # answered here on the loop, never by a worker
             await self.statics(scope, receive, send)
         elif (shared := self.pages.key(scope)) is not None:

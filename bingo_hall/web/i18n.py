@@ -37,7 +37,8 @@ def select_locale() -> str:
     lang = request.args.get("lang") or request.cookies.get("lang")
     if lang in LANGUAGES:
         return lang
-    source = area_state("i18n", dict).get("default")
+    sources: dict[str, Callable[[], str | None]] = area_state("i18n", dict)
+    source = sources.get("default")
     try:
         house = source() if source else None
     except (sqlite3.Error, RequestError):  # e.g. the error page of a lost database: ask the browser
@@ -71,7 +72,8 @@ def locale_of(scope: Mapping[str, Any], house: str | None) -> str:
 def set_default_language(app: Flask, source: Callable[[], str | None]) -> None:
     """`source()` gives the hall's language for a page with no ?lang= or cookie (None: ask the
     browser). Called in a request, so it may read the database."""
-    area_state("i18n", dict, app)["default"] = source
+    sources: dict[str, Callable[[], str | None]] = area_state("i18n", dict, app)
+    sources["default"] = source
 
 
 @bp.route("/lang/<code>")

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Flask, current_app
 
@@ -76,9 +76,13 @@ def hall(app: Flask | None = None) -> HallState:
     return (app or current_app).extensions[EXTENSION]
 
 
-def area_state(name: str, make: Callable[[], Any], app: Flask | None = None) -> Any:
+_S = TypeVar("_S")
+
+
+def area_state(name: str, make: Callable[[], _S], app: Flask | None = None) -> _S:
     """An area's own state on the app (`make()` builds it the first time)."""
-    return hall(app).area(name, make)
+    state: _S = hall(app).area(name, make)
+    return state
 
 
 def kept_secret(folder: Path, name: str, make: Callable[[], str]) -> str:

@@ -51,6 +51,10 @@ class Connection(Protocol):
     def now(self) -> float: ...
 
 
+#: the longest an event waits for a Maestro's answer to be written before it goes to the screens
+#: (a draw's answer takes milliseconds; a deck's load may take seconds)
+MAX_HOLD_S = 0.2
+
 #: the connection (protocol) a request came in on: set while uvicorn reads the request, so the
 #: task it starts for the ASGI app inherits it (contextvars) and a live stream can write to it
 current_connection: contextvars.ContextVar[Connection | None] = contextvars.ContextVar(
@@ -135,6 +139,11 @@ class Relay(Subscription):
         self.deliver(None)
 
     def _fan_out(self) -> None:
+        if not self.streams.later(self):  # not while a Maestro's change is being answered
+            self.fan_out()
+
+    def fan_out(self) -> None:
+        """Write every event that came to every screen (on the loop)."""
         with self._lock:
             events, self._events = self._events, []
         limit = self.hub.queue_size
@@ -155,9 +164,14 @@ class Relay(Subscription):
                     self.streams.dropped(live)
 
     def join(self, live: Live, old: Subscription) -> None:
-        """Take over a view's subscription (and the events it held) for one more screen."""
-        for event in self.hub.hand_over(old, self):
-            if event.name not in live.skip:
+        """Take over a view's subscription (and the events it held) for one more screen. An
+        event both held and still to be written by this relay goes to the screen once, with
+        the relay's next fan-out (which includes this screen)."""
+        handed = self.hub.hand_over(old, self)
+        with self._lock:
+            coming = {id(event) for event in self._events}
+        for event in handed:
+            if event.name not in live.skip and id(event) not in coming:
                 live.push(live.frame(event.wire), self.hub.queue_size)
         self.lives.add(live)
 
@@ -186,6 +200,11 @@ class LiveStreams:
         self.relays: dict[tuple[int, Hashable], Relay] = {}
         self.stopping = False
         self._routes: Any = None  # the URL map, bound once (is_stream)
+        #: the Maestro's changes being answered: the events they publish reach the screens
+        #: after the answer is written (`hold`, `release`), or after MAX_HOLD_S
+        self.holding = 0
+        self._held: set[Relay] = set()
+        self._flush_timer: asyncio.TimerHandle | None = None
 
     def is_stream(self, scope: dict) -> bool:
         """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
@@ -271,6 +290,34 @@ class LiveStreams:
             live.transport.abort()  # a stalled client: cut it off now, not after SEND_STALL_S
         await asyncio.sleep(0)  # let uvicorn see the connection lost before the app returns
 
+    def hold(self) -> None:
+        """A Maestro's change is being answered: what it publishes waits for its answer, so
+        the answer is never written behind a thousand screens' copies of the event."""
+        self.holding += 1
+
+    def release(self) -> None:
+        """The change's answer is written (or it failed): the screens get what waited."""
+        self.holding -= 1
+        if self.holding == 0:
+            self.flush()
+
+    def later(self, relay: Relay) -> bool:
+        """Keep `relay`'s events until the Maestro's answers are out? (True: kept.)"""
+        if not self.holding:
+            return False
+        self._held.add(relay)
+        if self._flush_timer is None:
+            self._flush_timer = relay.loop.call_later(MAX_HOLD_S, self.flush)
+        return True
+
+    def flush(self) -> None:
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+            self._flush_timer = None
+        held, self._held = self._held, set()
+        for relay in held:
+            relay.fan_out()
+
     def dropped(self, live: Live) -> None:
         """A screen that could not keep up (its backlog passed the hub's queue size)."""
         live.flag.set()
@@ -286,6 +333,7 @@ class LiveStreams:
         self.stopping = True
         for live in self.lives:
             live.flag.set()
+        self.flush()
 
     def shutdown(self) -> None:
         self.openers.shutdown(wait=False)

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from bingo_hall.values import JsonValue
 from bingo_hall.web.hub import EventHub, sse
 from bingo_hall.web.instance import area_state
 
@@ -54,13 +55,35 @@ class RenderedViews:
                 self._items.popitem(last=False)
 
 
-def render(snap: dict[str, Any]) -> str:
+@dataclass(frozen=True)
+class TableSnap(JsonValue):
+    """What a table's phones get: the view (its history replayed by the game's engine), the
+    history, the version and the table to follow (`next`, after a "play again")."""
+
+    view: Any
+    history: list[dict[str, Any]]
+    version: int
+    next: str | None
+
+
+@dataclass(frozen=True)
+class Posted(JsonValue):
+    """A new entry's answer: the table's snapshot with the entry's `id`."""
+
+    snap: TableSnap
+    id: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.snap.to_json(), "id": self.id}
+
+
+def render(snap: TableSnap) -> str:
     """A snapshot as the SSE messages a phone needs: `history`, then `view`, then `next` once
     the players have moved on to a new table."""
-    version = snap["version"]
-    text = sse("history", snap["history"], version) + sse("view", snap["view"], version)
-    if snap.get("next"):
-        text += sse("next", {"code": snap["next"]}, version)
+    version = snap.version
+    text = sse("history", snap.history, version) + sse("view", snap.view, version)
+    if snap.next:
+        text += sse("next", {"code": snap.next}, version)
     return text
 
 
@@ -73,18 +96,18 @@ class TableChanged:
     MESSAGES: ClassVar[tuple[str, ...]] = ("history", "view", "next")
 
     code: str
-    snapshot: dict[str, Any]
+    snapshot: TableSnap
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": self.snapshot["version"]}
+        return {"version": self.snapshot.version}
 
 
 def publish(hub: EventHub, event: TableChanged, rendered: RenderedViews) -> None:
     """Tell every phone at the table (the store calls it after its commit, under the write
     lock); the rendered text is kept so a phone that connects now costs no replay."""
     text = render(event.snapshot)
-    rendered.put((event.code, event.snapshot["version"]), text)
-    rendered.told[event.code] = event.snapshot["version"]
+    rendered.put((event.code, event.snapshot.version), text)
+    rendered.told[event.code] = event.snapshot.version
     hub.publish(channel(event.code), event.NAME, event.to_json(), text=text)
 
 

@@ -181,7 +181,7 @@ def _state(conn: sqlite3.Connection, code: str) -> tuple[int, str | None]:
     return row["version"], row["next_code"]
 
 
-def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str, Any]:
+def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> live.TableSnap:
     """The view, the history, the version and the table to follow ("next", after a "play
     again"), read in one consistent transaction."""
     conn.execute("BEGIN")
@@ -191,7 +191,7 @@ def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> dict[str
     finally:
         conn.execute("COMMIT")
     view = replay(table, kind, items)
-    return {"view": view, "history": items, "version": version, "next": next_code}
+    return live.TableSnap(view, items, version, next_code)
 
 
 def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
@@ -220,7 +220,7 @@ def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
     return code
 
 
-def _tell(state: HallState, code: str, snap: dict[str, Any]) -> None:
+def _tell(state: HallState, code: str, snap: live.TableSnap) -> None:
     """Publish the table's new view, after the commit, holding the table's lock (so a table's
     phones get its changes in commit order; the station's write lock is the draws', issue 29)."""
     live.publish(state.hub, live.TableChanged(code, snap), live.rendered_views())
@@ -309,7 +309,7 @@ def _next_id(conn: sqlite3.Connection) -> int:
 Plan = Callable[[list[dict[str, Any]], int], tuple[list[dict[str, Any]], Callable[..., None], int]]
 
 
-def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -> dict[str, Any]:
+def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -> live.TableSnap:
     """Apply a change if the whole history still replays with it, and bump the version. The
     history is read and replayed with the change applied in memory, holding only this table's
     lock; SQLite's writer is taken after, for the few statements that store it, and only if
@@ -357,7 +357,7 @@ def add_entry(
     kind: GameKind,
     entry: dict[str, Any],
     player: str | None,
-) -> dict[str, Any]:
+) -> live.Posted:
     """Append an entry if the whole history still replays with it. Returns the snapshot plus
     the new entry's `id`."""
     payload = json.dumps(entry)
@@ -382,7 +382,7 @@ def add_entry(
         if new_id and exc.entry_id == new_id[0]:
             exc.entry_id = None  # the entry being posted, which was never stored
         raise
-    return {**snap, "id": new_id[0]}
+    return live.Posted(snap, new_id[0])
 
 
 def _find(conn: sqlite3.Connection, code: str, entry_id: int) -> sqlite3.Row:
@@ -397,7 +397,7 @@ def _find(conn: sqlite3.Connection, code: str, entry_id: int) -> sqlite3.Row:
 
 def set_undone(
     conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, undone: bool
-) -> dict[str, Any]:
+) -> live.TableSnap:
     """Undo (or restore) one entry; later entries must still replay without (or with) it."""
     _find(conn, table.code, entry_id)
 
@@ -416,7 +416,7 @@ def set_undone(
 
 def correct_entry(
     conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, entry: dict[str, Any]
-) -> dict[str, Any]:
+) -> live.TableSnap:
     """Replace a past entry; the old payload is kept in companion_revisions (the newest
     COMPANIONS_MAX_REVISIONS of them per entry)."""
     kept = hall().config.companions_max_revisions
@@ -451,7 +451,7 @@ def correct_entry(
 
 
 def _snapshot(
-    conn: sqlite3.Connection, code: str, view: Any, version: int, next_code: Any
-) -> dict[str, Any]:
+    conn: sqlite3.Connection, code: str, view: Any, version: int, next_code: str | None
+) -> live.TableSnap:
     """What a table's phones get after a change: the new view, the history, the version."""
-    return {"view": view, "history": history(conn, code), "version": version, "next": next_code}
+    return live.TableSnap(view, history(conn, code), version, next_code)

@@ -25,6 +25,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
 
+from bingo_hall.values import JsonValue
 from bingo_hall.web.admission import SMALL_BODY, guest_body
 from bingo_hall.web.db import get_db
 from bingo_hall.web.errors import (
@@ -274,10 +275,10 @@ def table(code: str):
         kind.template,
         table=table,
         kind=kind,
-        view=snap["view"],
-        history=snap["history"],
-        version=snap["version"],
-        next_code=snap["next"],
+        view=snap.view,
+        history=snap.history,
+        version=snap.version,
+        next_code=snap.next,
         join_url=join_url,
         index_url=phone_url(request.host_url, url_for("companions.index")),
         qr=qr_svg(join_url, label=join_url),
@@ -310,7 +311,7 @@ def unlock(code: str):
 @bp.route("/<code>/view")
 def view_json(code: str):
     table, kind = _open(code)
-    return jsonify(store.snapshot(get_db(), table, kind))
+    return jsonify(store.snapshot(get_db(), table, kind).to_json())
 
 
 #: an entry is a round of one table game; anything bigger is not one
@@ -331,9 +332,9 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
     return player
 
 
-def _changed(snap: dict[str, Any], status: int = 200):
+def _changed(snap: JsonValue, status: int = 200):
     """The snapshot the change was checked with (every phone at the table got it too)."""
-    return jsonify(snap), status
+    return jsonify(snap.to_json()), status
 
 
 @bp.route("/<code>/entries", methods=["POST"])
@@ -405,8 +406,8 @@ def events(code: str):
         raise
     first = live.render(snap)
     rendered = live.rendered_views()
-    rendered.put((table.code, snap["version"]), first)
-    rendered.told.setdefault(table.code, snap["version"])
+    rendered.put((table.code, snap.version), first)
+    rendered.told.setdefault(table.code, snap.version)
     hub.watch(
         live.channel(table.code),
         store.watch_check(settings.database, table, kind),

@@ -217,6 +217,14 @@ def test_once_stock_is_issued_only_cards_issued_and_still_out_are_sold(app, hall
     assert gaps == [("Ana", "1-4, 11-23", "17"), ("the door", "43-60", "18")]
     text = hall.get("/caller/ledger/summary.csv?lang=es").get_data(as_text=True)
     assert "entregados 60 = vendidos 18 + devueltos 6 + anulados 1" in text
+    record = ok(hall.get(f"/api/games/{gid}/record"))
+    notes = [n["detail"] for r in record["rounds"] for n in r["notes"] if n["event"] == "stock"]
+    assert notes == [
+        "issue 1-30 (Ana)",
+        "issue 31-60 (the door)",
+        "return 25-30 (Ana)",
+        "void 24 (Ana): torn",
+    ]
 
 
 def test_a_hall_that_does_not_count_paper_is_never_asked(hall):
@@ -309,6 +317,14 @@ def test_the_cash_box_is_short_of_float_plus_takings_less_cash_payouts(client):
     assert "3 x 2000" in text
     audit = [e["action"] for e in ok(hall.get("/api/ledger/log"))["log"]]
     assert "cash float" in audit and "cash count" in audit
+    # and in the game's record (JSON and CSV), the float given before its first call included
+    record = ok(hall.get(f"/api/games/{gid}/record"))
+    notes = [n["detail"] for r in record["rounds"] for n in r["notes"] if n["event"] == "cash"]
+    assert notes == ["float £50.00", "count £78.00 (3 x £20.00, 1 x £10.00, 4 x £2.00)"]
+    rows = csv.DictReader(
+        io.StringIO(hall.get(f"/api/games/{gid}/record.csv").get_data(as_text=True))
+    )
+    assert [r["detail"] for r in rows if r["event"] == "cash"] == notes
 
 
 def test_a_payout_paid_otherwise_leaves_the_box_alone(client):

@@ -28,6 +28,7 @@ class Word:
     y1: float
     size: float = 0.0  # font size in points, of the first character
     fill: tuple[int, int, int] = (0, 0, 0)  # its fill colour, 0-255 per channel
+    sizes: tuple[float, ...] = ()  # the font size of each character
 
     @property
     def cx(self) -> float:
@@ -70,27 +71,48 @@ def page_words(page: pdfium.PdfPage) -> list[Word]:
 def _word(tp: pdfium.PdfTextPage, text: str, boxes: list, first: int) -> Word:
     rgba = [ctypes.c_uint() for _ in range(4)]
     pdfium_c.FPDFText_GetFillColor(tp.raw, first, *(ctypes.byref(v) for v in rgba))
+    sizes = tuple(pdfium_c.FPDFText_GetFontSize(tp.raw, first + k) for k in range(len(text)))
     return Word(
         text,
         min(b[0] for b in boxes),
         min(b[1] for b in boxes),
         max(b[2] for b in boxes),
         max(b[3] for b in boxes),
-        pdfium_c.FPDFText_GetFontSize(tp.raw, first),
+        sizes[0],
         (rgba[0].value, rgba[1].value, rgba[2].value),
+        sizes,
     )
 
 
 @dataclass(frozen=True)
 class Shape:
-    """A drawn path: its points in PDF points on the page, and whether it is filled."""
+    """A drawn path: its points in PDF points on the page, and whether it is filled; the boxes
+    of its sub-paths (one path may hold many rectangles), its fill and stroke colours (0-255 per
+    channel), whether it is stroked and the stroke's width on the page, in points."""
 
     points: tuple[tuple[float, float], ...]
     filled: bool
+    parts: tuple[tuple[float, float, float, float], ...] = ()  # left, bottom, right, top
+    fill: tuple[int, int, int] = (0, 0, 0)
+    stroked: bool = False
+    width: float = 0.0
+    stroke: tuple[int, int, int] = (0, 0, 0)
+
+
+def _colour(getter, obj) -> tuple[int, int, int]:
+    rgba = [ctypes.c_uint() for _ in range(4)]
+    getter(obj.raw, *(ctypes.byref(v) for v in rgba))
+    return (rgba[0].value, rgba[1].value, rgba[2].value)
+
+
+def _box(points: list[tuple[float, float]]) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def page_shapes(page: pdfium.PdfPage) -> list[Shape]:
-    """Every path on the page, also those inside forms, with points moved to page coordinates."""
+    """Every path on the page, in drawing order, also those inside forms, with points moved to
+    page coordinates."""
     shapes = []
     matrices: list[pdfium.PdfMatrix] = []  # the form matrix at each nesting level
     for obj in page.get_objects(max_depth=4):
@@ -99,7 +121,8 @@ def page_shapes(page: pdfium.PdfPage) -> list[Shape]:
             matrices.append(obj.get_matrix())
         if obj.type != pdfium_c.FPDF_PAGEOBJ_PATH:
             continue
-        points = []
+        points: list[tuple[float, float]] = []
+        parts: list[list[tuple[float, float]]] = []
         for i in range(pdfium_c.FPDFPath_CountSegments(obj.raw)):
             x, y = ctypes.c_float(), ctypes.c_float()
             segment = pdfium_c.FPDFPath_GetPathSegment(obj.raw, i)
@@ -108,9 +131,28 @@ def page_shapes(page: pdfium.PdfPage) -> list[Shape]:
             for m in reversed(matrices):
                 point = m.on_point(*point)
             points.append(point)
+            if pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO:
+                parts.append([])
+            if parts:
+                parts[-1].append(point)
         fill, stroke = ctypes.c_int(), ctypes.c_int()
         pdfium_c.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill), ctypes.byref(stroke))
-        shapes.append(Shape(tuple(points), fill.value != 0))
+        width = ctypes.c_float()
+        pdfium_c.FPDFPageObj_GetStrokeWidth(obj.raw, ctypes.byref(width))
+        scale = 1.0  # the width on the page: the object's and its forms' scale
+        for m in [*matrices, obj.get_matrix()]:
+            scale *= abs(m.a * m.d - m.b * m.c) ** 0.5
+        shapes.append(
+            Shape(
+                tuple(points),
+                fill.value != 0,
+                tuple(_box(p) for p in parts if p),
+                _colour(pdfium_c.FPDFPageObj_GetFillColor, obj),
+                bool(stroke.value),
+                width.value * scale,
+                _colour(pdfium_c.FPDFPageObj_GetStrokeColor, obj),
+            )
+        )
     return shapes
 
 

@@ -43,12 +43,18 @@ def test_there_is_a_colour_theme_and_a_black_and_white_one():
 def test_every_template_fills_its_page_with_cards_inside_the_margins(path, paper):
     data = tomllib.loads(path.read_text())
     per_page = data["columns"] * data["rows"]
-    if data.get("game") == 90:  # a slot holds a strip of 6 tickets
+    serials = None
+    if data.get("game") == 90 and data.get("large_print"):  # a slot holds one ticket (issue 36)
+        deck, label = new_strip_deck(1, seed="fit", name="Margen"), "Cartón"
+        serials = list(range(1, per_page + 1))
+    elif data.get("game") == 90:  # a slot holds a strip of 6 tickets
         deck = new_strip_deck(per_page, seed="fit", name="Margen")
         label, per_page = "Cartón", 6 * per_page
     else:
         deck, label = new_deck(per_page, seed="fit", name="Margen"), "Cartón"
-    pdf = open_pdf(render_deck_pdf(deck, template=path.stem, paper=paper, base_url="http://h"))
+    pdf = open_pdf(
+        render_deck_pdf(deck, template=path.stem, paper=paper, base_url="http://h", serials=serials)
+    )
     assert len(pdf) == 1
     page = pdf[0]
     w, h = page.get_size()

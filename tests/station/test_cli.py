@@ -5,6 +5,7 @@ import socket
 import subprocess
 import sys
 
+import pytest
 from testkit import free_port, station_process
 
 from .helpers import order_from_document
@@ -35,6 +36,7 @@ def test_audit_refuses_a_seed_that_is_not_64_hex_digits(kit_cli):
     assert code == 2 and err.count("\n") == 1 and "64" in err
 
 
+@pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -81,6 +83,7 @@ def test_init_db_creates_the_station_tables(tmp_path, kit_cli):
     assert {"decks", "games", "rounds", "calls"} <= tables
 
 
+@pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 def test_demo_makes_a_deck_and_its_pdf_and_serves_them_with_the_pin(tmp_path):
 
     import requests
@@ -106,6 +109,7 @@ def test_demo_makes_a_deck_and_its_pdf_and_serves_them_with_the_pin(tmp_path):
         proc.wait(10)
 
 
+@pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 def test_serve_refuses_a_blank_pin_in_one_line(tmp_path):
     argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
     for blank in ("", "   "):
@@ -121,6 +125,7 @@ def test_serve_refuses_a_blank_pin_in_one_line(tmp_path):
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--pin" in r.stderr, r.stderr
 
 
+@pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 def test_demo_lang_en_prints_the_demo_cards_and_opens_the_pages_in_english(tmp_path):
 
     import pypdfium2
@@ -184,6 +189,7 @@ def test_a_busy_port_5000_on_a_mac_names_the_airplay_receiver(tmp_path, monkeypa
     assert f"port {port} is already in use" in said and said.endswith("(AirPlay hint)")
 
 
+@pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 def test_serve_announces_a_strips_deck_in_strips_and_tickets_not_cards(tmp_path):
     from bingo_hall.manifest import new_deck, new_variant_deck, save_deck
     from bingo_hall.variants import variant_for

@@ -25,6 +25,7 @@ def _serve(tmp_path, *extra):
     return proc, port, lines
 
 
+@pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 def test_serve_says_in_one_line_when_the_printed_address_is_not_this_machine(tmp_path):
     deck_path = tmp_path / "fiesta.deck.json"
     save_deck(new_deck(3, seed="stale", name="Fiesta"), deck_path)
@@ -86,6 +87,7 @@ def test_serve_lang_opens_pages_in_that_language_until_the_caller_changes_it(tmp
         proc.wait(10)
 
 
+@pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 def test_serve_warns_when_the_cards_were_printed_for_another_port(tmp_path):
     deck_path = tmp_path / "fiesta.deck.json"
     save_deck(new_deck(3, seed="port", name="Fiesta"), deck_path)
@@ -132,6 +134,7 @@ def test_the_printed_port_and_host_are_compared_with_where_the_station_listens(t
     assert "--host 0.0.0.0" in only_here
 
 
+@pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 @pytest.mark.parametrize("when", ["serving", "at once"])
 def test_a_station_stopped_by_a_signal_exits_cleanly_without_leaked_semaphore_warnings(

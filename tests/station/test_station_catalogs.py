@@ -30,6 +30,7 @@ ALL = [
 AREAS = {
     "bingo_hall/station/verify": ["bingo_hall/station/verify"],
     "bingo_hall/station/ledger": ["bingo_hall/station/ledger"],
+    "bingo_hall/station/program": ["bingo_hall/station/program"],
     "bingo_hall/station": [p.removesuffix("/translations") for p in ALL],
 }
 

@@ -24,7 +24,7 @@ from flask import Blueprint, Flask, Response, g, jsonify, render_template, reque
 from flask_babel import get_locale
 
 from ...errors import KitError
-from ...ledger import DENOMINATIONS, StockKind, format_serials, money
+from ...ledger import DENOMINATIONS, StockKind, money
 from ...night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...web import db as core_db
@@ -43,6 +43,7 @@ from .requests import (
     StockRequest,
     reason_of,
 )
+from .view import cash_now, ledger_view
 
 bp = Blueprint(
     "ledger",
@@ -70,6 +71,8 @@ def register(app: Flask) -> None:
         hooks.on_claim(payouts.on_claim)
         hooks.on_award(payouts.on_award)
         hooks.on_record(payouts.record_notes)
+        hooks.on_record(stock.record_notes)
+        hooks.on_record(cash.record_notes)
         games.add_snapshot_extender(_ledger_snapshot)
 
 
@@ -82,6 +85,11 @@ def _money(cents: int, currency: str) -> str:
 def _prizes_now(game_id: int) -> list[payouts.PrizeNow]:
     """`ledger_prizes(game_id)` in templates: the round's prizes (caller page, /display)."""
     return payouts.prizes_now(get_db(), game_id)
+
+
+def _reason(template: str) -> str:
+    """The reason a correction's body gives (`requests.reason_of`); `template` asks for it."""
+    return reason_of(body(required=True).get("reason"), template)
 
 
 def _via() -> str | None:
@@ -104,41 +112,6 @@ def _lang() -> str:
     return lang
 
 
-def state(conn: sqlite3.Connection, gid: int) -> dict[str, Any]:
-    """A game's ledger: price, prizes now, sales, payouts and warnings."""
-    game = games.get_game(conn, gid)
-    prices = store.price_list(conn, gid)
-    rnd = games.current_round(conn, gid).number
-    cards, cents = payouts.round_sales(conn, gid, rnd)
-    reconciled = stock.reconciled(conn, gid)
-    return {
-        "game_id": gid,
-        "currency": store.currency(conn),
-        "round": rnd,
-        "active": game.active,
-        "plays": list(store.game_prizes(game)),
-        "prices": [p.to_json() for p in prices.prices],
-        "price_names": store.price_names(conn, gid),
-        "stock": [s.to_json() for s in stock.lines(conn, gid)],
-        "reconciled": None
-        if reconciled is None
-        else {
-            "issued": reconciled.issued,
-            "sold": reconciled.sold,
-            "returned": reconciled.returned,
-            "void": reconciled.void,
-            "gaps": [
-                {"seller": g.seller, "serials": format_serials(g.serials)} for g in reconciled.gaps
-            ],
-        },
-        "round_sales": {"cards": cards, "cents": cents},
-        "prizes": [p.to_json() for p in payouts.prizes_now(conn, gid)],
-        "sales": [s.to_json() for s in store.sales(conn, gid)],
-        "payouts": payouts.payouts(conn, gid),
-        "warnings": payouts.warnings(conn, gid),
-    }
-
-
 # ---- the Maestro's pages -------------------------------------------------------------------
 
 
@@ -151,7 +124,7 @@ def page():
     gid = asked or games.newest_active_game(conn) or (listed[0]["game_id"] if listed else None)
     led = None
     if gid is not None:
-        led = state(conn, gid)
+        led = ledger_view(conn, gid).to_json()
         led["prizes_now"] = payouts.prizes_now(conn, gid)
         led["rules"] = {p: r.to_json() for p, r in store.rules_of(conn, gid).items()}
     return render_template(
@@ -161,20 +134,9 @@ def page():
         log=store.corrections(conn),
         nights=summary.nights(conn),
         currency=store.currency(conn),
-        cash=_cash_now(conn),
+        cash=cash_now(conn),
         denominations=DENOMINATIONS.get(store.currency(conn), ()),
     )
-
-
-def _cash_now(conn: sqlite3.Connection) -> dict[str, Any]:
-    """Tonight's cash box for the page: the figures given, and the summary's over/short."""
-    night = summary.night(conn) if summary.nights(conn) else None
-    tonight = cash.tonight()
-    return {
-        "entries": cash.entries(conn, tonight),
-        "box": cash.box(conn, tonight),
-        "night": night if night is not None and night.date == tonight else None,
-    }
 
 
 @bp.get("/ledger/games/<int:game_id>/prizes")
@@ -214,7 +176,7 @@ def summary_file(fmt: str):
 @bp.get("/api/games/<int:game_id>/ledger")
 @caller_required
 def game_ledger(game_id: int):
-    return jsonify(state(get_db(), game_id))
+    return jsonify(ledger_view(get_db(), game_id).to_json())
 
 
 @bp.post("/api/ledger/currency")
@@ -250,10 +212,7 @@ def sell(game_id: int):
 @bp.post("/api/ledger/sales/<int:sale_id>/correct")
 @caller_required
 def correct(sale_id: int):
-    reason = reason_of(
-        body(required=True).get("reason"),
-        "say why the sale is corrected (at most %(n)s characters)",
-    )
+    reason = _reason("say why the sale is corrected (at most %(n)s characters)")
     return jsonify(store.correct(get_db(), sale_id, reason, _via()).to_json())
 
 
@@ -270,10 +229,7 @@ def stock_entry(game_id: int, kind: str):
 @bp.post("/api/ledger/stock/<int:stock_id>/correct")
 @caller_required
 def correct_stock(stock_id: int):
-    reason = reason_of(
-        body(required=True).get("reason"),
-        "say why the stock entry is corrected (at most %(n)s characters)",
-    )
+    reason = _reason("say why the stock entry is corrected (at most %(n)s characters)")
     return jsonify(stock.correct(get_db(), stock_id, reason, _via()).to_json())
 
 
@@ -305,10 +261,7 @@ def paid(payout_id: int):
 @caller_required
 def unpaid(payout_id: int):
     """A payout marked paid by mistake: marked not paid, with the reason (nothing is deleted)."""
-    reason = reason_of(
-        body(required=True).get("reason"),
-        "say why the payout was not paid after all (at most %(n)s characters)",
-    )
+    reason = _reason("say why the payout was not paid after all (at most %(n)s characters)")
     return jsonify(payouts.mark_unpaid(get_db(), payout_id, reason, _via()).to_json())
 
 

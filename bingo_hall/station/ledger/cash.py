@@ -132,3 +132,24 @@ def count(conn: sqlite3.Connection, req: CountRequest, via: str | None = None) -
     with money_input():
         counted = money.parse_count(req.amount, req.pieces, store.currency(conn))
     return _save(conn, "count", counted, req.reason, via)
+
+
+def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    """The game record's notes of a round: the float and the counts given meanwhile (round 1
+    also holds those given earlier that night)."""
+    from .stock import round_window
+
+    gid, _n, start, until = round_window(conn, round_id)
+    created = conn.execute("SELECT created FROM games WHERE id = ?", (gid,)).fetchone()[0]
+    code = store.currency(conn)
+    out = []
+    for e in entries(conn, night_of(created)):
+        made = e.made[:19]
+        if (start is not None and made < start) or (until is not None and made >= until):
+            continue
+        detail = f"{e.kind} {money.money(e.cents, code)}"
+        if e.pieces:
+            detail += " (" + ", ".join(f"{n} x {money.money(v, code)}" for v, n in e.pieces) + ")"
+        detail += f": {e.reason}" if e.reason else ""
+        out.append({"at": e.made, "event": "cash", "detail": detail})
+    return out

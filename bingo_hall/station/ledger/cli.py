@@ -14,8 +14,12 @@ from ...errors import KitError
 from ...paths import default_instance_dir
 
 
+def _path(db: str | None) -> Path:
+    return Path(db).expanduser() if db else default_instance_dir() / "bingo-hall.sqlite"
+
+
 def _open(db: str | None) -> sqlite3.Connection:
-    path = Path(db).expanduser() if db else default_instance_dir() / "bingo-hall.sqlite"
+    path = _path(db)
     if not path.is_file():
         raise KitError("no station database at %(path)s", path=path)
     conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
@@ -38,12 +42,13 @@ def _open(db: str | None) -> sqlite3.Connection:
 def ledger(db: str | None, lang: str, night_of: str | None, as_csv: bool, pdf: str | None) -> None:
     """Print the night's summary: sales, prizes, payouts, what is left for the cause."""
     from ...night import summary_csv, summary_text, words
+    from ...web.book import key_beside
     from .summary import night
 
     words(lang)  # an unknown language is refused before anything is read
     conn = _open(db)
     try:
-        summary = night(conn, night_of)
+        summary = night(conn, night_of, key_beside(_path(db)))
     except sqlite3.DatabaseError as exc:
         raise KitError(
             "cannot read the ledger from %(db)s: %(reason)s", db=db, reason=exc

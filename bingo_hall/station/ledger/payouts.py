@@ -19,6 +19,7 @@ from flask_babel import gettext
 
 from ... import ledger as money
 from ...ledger import JackpotMode, PrizeKind, PrizeRule
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
@@ -162,7 +163,7 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
     settled = money.settle(rule, sales, jackpot, award.at_call, len(award.winners))
     shares = zip(award.winners, settled.shares, settled.from_pot, strict=True)
     for w, cents, from_pot in shares:
-        conn.execute(
+        cur = conn.execute(
             "INSERT INTO ledger_payouts (game_id, round_id, prize, claim_id, serial, player, "
             "at_call, cents, jackpot, from_pot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -177,6 +178,12 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
                 int(settled.jackpot),
                 from_pot,
             ),
+        )
+        paid = {"payout_id": cur.lastrowid, "game_id": award.game_id, "round": award.round}
+        won = {"prize": award.prize, "claim_id": w.claim_id, "serial": w.serial}
+        sums = {"at_call": award.at_call, "cents": cents, "jackpot": settled.jackpot}
+        book.append(
+            conn, "payout", {**paid, **won, **sums, "from_pot": from_pot}, {"player": w.player}
         )
 
 

@@ -135,6 +135,8 @@ class StockRequest:
     @classmethod
     def from_json(cls, kind: StockKind, d: Mapping[str, Any]) -> StockRequest:
         serials = _text(d.get("serials")) or ""
+        if not serials.strip():
+            raise RequestError('type the cards, such as "1-30, 45"')
         seller = ""
         if kind == StockKind.ISSUE:
             raw = d.get("seller")

@@ -163,3 +163,36 @@ def correct(
             store.log(conn, gid, "stock correction", {"stock_id": stock_id, "reason": reason}, via)
         store.publish(gid, "stock")
     return next(s for s in lines(conn, gid) if s.stock_id == stock_id)
+
+
+def round_window(
+    conn: sqlite3.Connection, round_id: int
+) -> tuple[int, int, str | None, str | None]:
+    """(game, round number, from, until) of a round: what the ledger did while it was the game's
+    current round, to the second (`until` None: it still is; `from` None for round 1, which
+    holds what was done before the game's first call too)."""
+    row = conn.execute(
+        "SELECT game_id, number, started FROM rounds WHERE id = ?", (round_id,)
+    ).fetchone()
+    after = conn.execute(
+        "SELECT started FROM rounds WHERE game_id = ? AND number = ?",
+        (row["game_id"], row["number"] + 1),
+    ).fetchone()
+    start = None if row["number"] == 1 else row["started"][:19]
+    return row["game_id"], row["number"], start, None if after is None else after[0][:19]
+
+
+def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    """The game record's notes of a round: the paper issued, returned or void meanwhile."""
+    gid, _n, start, until = round_window(conn, round_id)
+    out = []
+    for line in lines(conn, gid):
+        made = line.made[:19]
+        if (start is not None and made < start) or (until is not None and made >= until):
+            continue
+        detail = f"{line.kind} {money.format_serials(line.serials)}"
+        detail += f" ({line.seller})" if line.seller else ""
+        detail += f": {line.reason}" if line.reason else ""
+        detail += f"; corrected: {line.corrected}" if line.corrected else ""
+        out.append({"at": line.made, "event": "stock", "player": line.seller, "detail": detail})
+    return out

@@ -20,6 +20,7 @@ from ... import ledger as money
 from ...errors import KitError
 from ...ledger import Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
@@ -48,6 +49,7 @@ def log(conn: sqlite3.Connection, gid: int | None, action: str, detail: dict, vi
         "INSERT INTO ledger_log (game_id, action, detail, via) VALUES (?, ?, ?, ?)",
         (gid, action, json.dumps(detail, ensure_ascii=False), via),
     )
+    book.append(conn, "ledger." + action, {"game_id": gid, **detail})
 
 
 def audit_log(conn: sqlite3.Connection) -> list[dict[str, Any]]:
@@ -510,7 +512,9 @@ def sell(conn: sqlite3.Connection, game_id: int, req: SaleRequest, via: str | No
             )
             sale_id = cur.lastrowid
             detail = {"sale_id": sale_id, "round": rnd, "serials": text, "cents": cents}
-            log(conn, gid, "sale", {**detail, "method": method, "price_id": item.price_id}, via)
+            sold_as = {"cards": cards, "price": price.cents, "book": price.book, "made_in": current}
+            made = {"method": method, "price_id": item.price_id, **sold_as}
+            log(conn, gid, "sale", {**detail, **made}, via)
         publish(gid, "sale")
     return next(s for s in sales(conn, gid) if s.sale_id == sale_id)
 

@@ -6,10 +6,15 @@ when it was made (`bingo_hall.ledger.takings`)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
+from flask import has_app_context
+
+from ...book import StationKey
 from ...errors import KitError
-from ...night import GameLine, Night, Payout, RoundLine, night_of
+from ...night import GameLine, Night, Payout, ProgramPlace, RoundLine, night_of
+from ...web import book
 from . import cash, payouts, raffle_store, stock, store
 
 
@@ -27,7 +32,36 @@ def nights(conn: sqlite3.Connection) -> list[str]:
     return sorted(held, reverse=True)
 
 
-def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
+def program_place(conn: sqlite3.Connection, game_id: int) -> ProgramPlace | None:
+    """The game's place in the night's program (issue 37), or None for a game started by hand:
+    read from the program's own table, with the names as the program gave them."""
+    row = conn.execute(
+        "SELECT program_id, position, spec, status FROM program_games WHERE game_id = ?",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    total = conn.execute(
+        "SELECT COUNT(*) FROM program_games WHERE program_id = ?", (row["program_id"],)
+    ).fetchone()[0]
+    spec = json.loads(row["spec"])
+    names = {"en": spec.get("name", ""), "es": spec.get("name_es", spec.get("name", ""))}
+    return ProgramPlace(row["position"], total, names, row["status"] == "skipped")
+
+
+def _book_head(conn: sqlite3.Connection, key: StationKey | None) -> str:
+    """The book's head signed now, for the summary's foot ("" without a key or a book)."""
+    if key is None and has_app_context():
+        key = book.station_key()
+    try:
+        return "" if key is None else key.sign(book.head(conn)).figures()
+    except sqlite3.OperationalError:  # a database from before the book, read as it is
+        return ""
+
+
+def night(
+    conn: sqlite3.Connection, date: str | None = None, key: StationKey | None = None
+) -> Night:
     """One night's summary: `date` ("2026-11-24"), by default the newest night."""
     known = nights(conn)
     if date is None:
@@ -69,7 +103,14 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
             seed = r["seed"] if r["revealed"] else None
             rounds.append(RoundLine(r["number"], cards, cents, r["commitment"], seed, won))
         lines.append(
-            GameLine(g["id"], g["name"], g["balls"], tuple(rounds), stock.reconciled(conn, g["id"]))
+            GameLine(
+                g["id"],
+                g["name"],
+                g["balls"],
+                tuple(rounds),
+                stock.reconciled(conn, g["id"]),
+                program_place(conn, g["id"]),
+            )
         )
     brought = carried = 0
     if games:
@@ -89,5 +130,6 @@ def night(conn: sqlite3.Connection, date: str | None = None) -> Night:
         brought,
         date,
         cash.box(conn, date) if date else None,
+        book_head=_book_head(conn, key),
         raffles=raffles,
     )

@@ -58,7 +58,10 @@ function autodraw(root) {
     ev.preventDefault();
     send({ action: "start", every: Number($("autodraw-every").value) });
   });
-  $("autodraw-toggle").addEventListener("click", () => { S.autoDrawToggle(); setTimeout(() => $("autodraw-toggle").blur(), 0); });
+  $("autodraw-toggle").addEventListener("click", (ev) => {
+    S.autoDrawToggle();
+    if (ev.detail > 0) setTimeout(() => $("autodraw-toggle").blur(), 0); // a mouse's click only
+  });
   $("autodraw-stop").addEventListener("click", () => send({ action: "stop" }));
 
   S.onChange((kind, data, state) => {

@@ -25,6 +25,7 @@ from ...errors import KitError
 from ...manifest import Deck, is_deck_id
 from ...signing import signature_is_valid
 from ...web import db as core_db
+from ...web.admission import SMALL_BODY, guest_body
 from ...web.db import get_db
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.inputs import is_ascii_number
@@ -38,10 +39,10 @@ from ..requests import Award, NewClaim, NewPlayer
 from ..requests import name as player_name
 from ..requests import serial as parse_serial
 from ..state import station_state
-from . import awards, card_pages, card_view, on_show, record, schema, service, store
+from . import asks, awards, card_pages, card_view, on_show, record, schema, service, store
 from .card_pages import CardPages
 from .judged import Checked
-from .variants import ClaimsKind, claims_kind, claims_of
+from .variants import Boards, ClaimsKind, claims_kind, claims_of
 
 bp = Blueprint(
     "verify",
@@ -52,7 +53,7 @@ bp = Blueprint(
 )
 
 
-def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def _board_for_snapshot(conn: sqlite3.Connection, game_id: int) -> Boards:
     """Every station snapshot carries the scoreboard (75 balls) or the prizes (90 balls), so a
     screen that reconnects is right."""
     return claims_kind(games.get_game(conn, game_id)).snapshot(conn, game_id)
@@ -126,7 +127,7 @@ def _other_deck(conn: sqlite3.Connection, deck_id: str) -> str | None:
 
 def _render_card(
     conn: sqlite3.Connection,
-    kind: ClaimsKind,
+    kind: ClaimsKind[Any, Any],
     deck: Deck[Any],
     card: Any,
     game: Game | None,
@@ -136,11 +137,19 @@ def _render_card(
     """The card as its variant draws it with its marks and the verdict itself (`checked`, or
     None without a game); for the card's holder (`page`, its `?part=verdict`), also what they
     are told (the rounds it won, "shout!")."""
-    extra = kind.drawn(card)
-    if page:
-        extra.update(kind.page(conn, game.game_id if game else None, card, checked))
-    context = dict(deck=deck, card=card, game=game, v=checked, **extra)
-    return render_template(kind.card_fragment, grid=kind.grid(card, checked), **context)
+    told = kind.page(conn, game.game_id if game else None, card, checked) if page else None
+    return render_template(
+        kind.card_fragment,
+        grid=kind.grid(card, checked),
+        deck=deck,
+        card=card,
+        game=game,
+        v=checked,
+        player=told and told.player,
+        follow=told and told.follow,
+        prize_board=told and told.prize_board,
+        **kind.drawn(card),
+    )
 
 
 @bp.get("/c/<deck_id>/<serial>/<sig>")
@@ -172,6 +181,34 @@ def _card_page(deck_id: str, serial: str, sig: str):
     now = pages.deck_now(conn, deck)
     lang = str(get_locale() or "en")
     return pages.page(deck, card, lang, now, request.path, request.full_path)
+
+
+@bp.post("/c/<deck_id>/<serial>/<sig>/ask")
+@bp.post("/C/<deck_id>/<serial>/<sig>/ask")
+@guest_body(SMALL_BODY)
+def ask_check(deck_id: str, serial: str, sig: str):
+    """A player asks the Maestro for a check from their card's page, without shouting (issue 36
+    item 4, verify/asks.py): only from the card's signed page, judged now, shown on the caller
+    page; never a recorded claim. Refused in words past one request per card per call, 3 per
+    card and 10 per address a minute."""
+    asks.from_the_cards_page(request)
+    conn = get_db()
+    found = _signed_card(conn, deck_id, serial, sig)
+    if found is None:
+        raise NotFound("not a card of this hall")
+    deck, card = found
+    game = card_view.game_for_deck(conn, deck.deck_id)
+    ask = asks.ask_check(conn, game, card, request.remote_addr or "")
+    return jsonify(ask.to_json()), 201
+
+
+@bp.get("/api/games/<int:game_id>/asks")
+@caller_required
+def asked(game_id: int):
+    """The current round's requests for a check from the phones (the caller page lists them)."""
+    conn = get_db()
+    rnd = games.current_round(conn, game_id)
+    return jsonify(asks=[a.to_json() for a in asks.Asks.of().pending(game_id, rnd.number)])
 
 
 @bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
@@ -247,14 +284,15 @@ def list_players(game_id: int):
 @caller_required
 def add_player(game_id: int):
     conn = get_db()
-    return jsonify(service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))), 201
+    added = service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))
+    return jsonify(added.to_json()), 201
 
 
 @bp.post("/api/games/<int:game_id>/players/rename")
 @caller_required
 def rename_player(game_id: int):
     """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
-    return jsonify(service.rename_player(get_db(), game_id, body(required=True)))
+    return jsonify(service.rename_player(get_db(), game_id, body(required=True)).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/players/remove")
@@ -262,14 +300,14 @@ def rename_player(game_id: int):
 def remove_player(game_id: int):
     """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
     record."""
-    return jsonify(service.remove_player(get_db(), game_id, body(required=True)))
+    return jsonify(service.remove_player(get_db(), game_id, body(required=True)).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
 def settings(game_id: int):
     conn = get_db()
-    return jsonify(service.update_settings(conn, game_id, body(required=True)))
+    return jsonify(service.update_settings(conn, game_id, body(required=True)).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/claims")
@@ -278,7 +316,7 @@ def claim(game_id: int):
     conn = get_db()
     autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
     made = service.make_claim(conn, game_id, NewClaim.from_json(body(required=True)))
-    return jsonify(made), 201
+    return jsonify(made.to_json()), 201
 
 
 @bp.post("/api/games/<int:game_id>/award")
@@ -288,7 +326,7 @@ def award(game_id: int):
     kind = claims_kind(games.get_game(conn, game_id))
     done = kind.award(conn, game_id, Award.from_json(body()))
     _pause_once_won(conn, game_id)
-    return jsonify(done)
+    return jsonify(done.to_json())
 
 
 def _pause_once_won(conn: sqlite3.Connection, game_id: int) -> None:
@@ -305,7 +343,7 @@ def _pause_once_won(conn: sqlite3.Connection, game_id: int) -> None:
 
 @bp.get("/api/games/<int:game_id>/scores")
 def scores(game_id: int):
-    return jsonify(awards.scores(get_db(), game_id))
+    return jsonify(awards.scores(get_db(), game_id).to_json())
 
 
 @bp.get("/api/games/<int:game_id>/record")

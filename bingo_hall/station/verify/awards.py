@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from ... import claims as rules
 from ...manifest import Deck
+from ...values import JsonValue
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict
 from ...web.instance import hall
@@ -25,10 +28,97 @@ from ..model import Round
 from ..round_load import load_round
 from ..variants import prize_plan
 from . import store
+from .store import RulesShown
+
+
+@dataclass(frozen=True)
+class Side(JsonValue):
+    """A side on the scoreboard (a player, or a Sociedad) and its points or wins."""
+
+    name: str
+    members: tuple[str, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class SeatedPlayer(JsonValue):
+    name: str
+    team: str | None
+
+
+@dataclass(frozen=True)
+class ClaimRow(JsonValue):
+    """A claim on the scoreboard: its stored verdict's kind and points."""
+
+    claim_id: int
+    serial: int
+    player: str | None
+    at_call: int
+    valid: bool
+    undone: bool  # made on a call the Maestro has since undone
+    kind: str | None
+    points: int | None
+    penalty: Any  # the stored penalty (PenaltyShown's JSON), or None
+
+
+@dataclass(frozen=True)
+class AwardRow(JsonValue):
+    """A round's award on the scoreboard."""
+
+    round: int
+    claim_id: int
+    serial: int
+    player: str | None
+    side: str | None
+    kind: str | None
+    points: int
+    maestro: str | None
+    next_maestro: str | None
+    at: str
+
+
+@dataclass(frozen=True)
+class FinalBoard(JsonValue):
+    """The current round's award with the winning card's verdict as it was judged."""
+
+    round: int
+    serial: int
+    player: str | None
+    side: str | None
+    kind: str | None
+    points: int
+    verdict: Any  # the stored verdict's JSON
+
+
+@dataclass(frozen=True)
+class Scores(JsonValue):
+    """The 75-ball scoreboard (`scores`)."""
+
+    game_id: int
+    mode: str
+    round: int
+    settings: RulesShown
+    sides: tuple[Side, ...]
+    winner: str | None
+    maestro: str | None
+    next_maestro: str | None
+    players: tuple[SeatedPlayer, ...]
+    claims: tuple[ClaimRow, ...]
+    awards: tuple[AwardRow, ...]
+    awarded: FinalBoard | None
+
+
+@dataclass(frozen=True)
+class RoundAwarded(JsonValue):
+    """The answer to a 75-ball award: the award, whether the game is over, the scoreboard."""
+
+    award: AwardRow
+    finished: bool
+    scores: Scores
 
 
 def _round_claims(
-    conn, deck: Deck, round_id: int, r: rules.Rules, live: list[int]
+    conn: sqlite3.Connection, deck: Deck[Any], round_id: int, r: rules.Rules, live: list[int]
 ) -> list[rules.Claim]:
     """The round's valid claims, re-judged on the calls each one saw (so settling is reproducible
     from the record). A claim made on a call the Maestro has since undone no longer counts: the
@@ -53,7 +143,7 @@ def still_standing(claim_calls: list[int], live: list[int]) -> bool:
     return live[: len(claim_calls)] == claim_calls
 
 
-def award(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def award(conn: sqlite3.Connection, game_id: int) -> RoundAwarded:
     """Settle the round by the rules, credit the points and pass the Maestro on; in Puntos,
     reaching the target ends the game. The next round is the Maestro's explicit step."""
     with hall().write_lock:
@@ -95,18 +185,30 @@ def award(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                     ),
                 )
                 store.save_settings(conn, gid, maestro=nxt)
+                won_by = {
+                    "claim_id": win.claim_id,
+                    "serial": win.serial,
+                    "calls": win.verdict.calls,
+                }
+                got = {"kind": str(win.verdict.kind), "points": win.verdict.points or 0}
+                book.append(
+                    conn,
+                    "award",
+                    {"game_id": gid, "round": rnd.number, **won_by, **got},
+                    {"player": win.player},
+                )
                 won = (hooks.Winner(win.claim_id, win.serial, win.player),)
                 (prize,) = prize_plan(game).prizes  # one bingo a round
                 done = hooks.Awarded(gid, rnd.round_id, rnd.number, prize, win.verdict.calls, won)
                 hooks.awarded(conn, done)
         board = scores(conn, gid)
-        award_row = board["awards"][-1]
-        finished = board["winner"] is not None
+        award_row = board.awards[-1]
+        finished = board.winner is not None
         if finished:
             games.end_game(conn, gid)
             board = scores(conn, gid)
         games.publish(ScoresChanged(gid, board))
-    return {"award": award_row, "finished": finished, "scores": board}
+    return RoundAwarded(award_row, finished, board)
 
 
 def refuse_balls_once_awarded(conn: sqlite3.Connection, rnd: Round) -> None:
@@ -128,10 +230,10 @@ def awarded_at(conn: sqlite3.Connection, rnd: Round) -> int | None:
 
 
 def _target_reached(conn: sqlite3.Connection, gid: int) -> bool:
-    return scores(conn, gid)["winner"] is not None
+    return scores(conn, gid).winner is not None
 
 
-def scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
     """The scoreboard: per side (player or Sociedad) the points in Puntos, the wins in Normal;
     who calls now and who calls next; this round's claims; every award so far."""
     loaded = load_round(conn, game_id)  # the game, its round and its calls, read once
@@ -157,64 +259,62 @@ def scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         (rnd.round_id,),
     ).fetchall()
     awarded = next((a for a in rows if a["round_id"] == rnd.round_id), None)
-    return {
-        "game_id": gid,
-        "mode": r.mode,
-        "round": rnd.number,
-        "settings": store.rules_json(r),
-        "sides": [
-            {"name": s.name, "members": list(s.members), "points": s.points} for s in st.sides
-        ],
-        "winner": st.winner if puntos else None,
-        "maestro": maestro,
-        "next_maestro": rules.next_maestro(names, maestro, None, r) if puntos else None,
-        "players": [{"name": n, "team": teams[n]} for n in names],
-        "claims": [_claim_row(c, live) for c in claims],
-        "awards": [
-            {
-                "round": a["number"],
-                "claim_id": a["claim_id"],
-                "serial": a["serial"],
-                "player": a["player"],
-                "side": a["side"],
-                "kind": a["kind"],
-                "points": a["points"],
-                "maestro": a["maestro"],
-                "next_maestro": a["next_maestro"],
-                "at": a["made"],
-            }
+    return Scores(
+        gid,
+        r.mode,
+        rnd.number,
+        RulesShown.of(r),
+        tuple(Side(s.name, tuple(s.members), s.points) for s in st.sides),
+        st.winner if puntos else None,
+        maestro,
+        rules.next_maestro(names, maestro, None, r) if puntos else None,
+        tuple(SeatedPlayer(n, teams[n]) for n in names),
+        tuple(_claim_row(c, live) for c in claims),
+        tuple(
+            AwardRow(
+                a["number"],
+                a["claim_id"],
+                a["serial"],
+                a["player"],
+                a["side"],
+                a["kind"],
+                a["points"],
+                a["maestro"],
+                a["next_maestro"],
+                a["made"],
+            )
             for a in rows
-        ],
-        "awarded": None if awarded is None else _final_board(conn, awarded),
-    }
+        ),
+        None if awarded is None else _final_board(conn, awarded),
+    )
 
 
-def _claim_row(c: sqlite3.Row, live: list[int]) -> dict[str, Any]:
+def _claim_row(c: sqlite3.Row, live: list[int]) -> ClaimRow:
     """A claim on the scoreboard: its stored verdict's kind and points (the verdict is read
     once; only those two fields are needed, so SQLite extracts them)."""
-    return {
-        "claim_id": c["id"],
-        "serial": c["serial"],
-        "player": c["player"],
-        "at_call": c["at_call"],
-        "valid": bool(c["valid"]),
-        "undone": not still_standing(json.loads(c["calls"]), live),
-        "kind": c["kind"],
-        "points": c["points"],
-        "penalty": json.loads(c["penalty"]) if c["penalty"] else None,
-    }
+    return ClaimRow(
+        c["id"],
+        c["serial"],
+        c["player"],
+        c["at_call"],
+        bool(c["valid"]),
+        not still_standing(json.loads(c["calls"]), live),
+        c["kind"],
+        c["points"],
+        json.loads(c["penalty"]) if c["penalty"] else None,
+    )
 
 
-def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> dict[str, Any]:
+def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> FinalBoard:
     """The current round's award with the winning card as it was judged: the screens keep it
     up, so players can check their own cards, until the Maestro starts the next round."""
     row = conn.execute("SELECT verdict FROM claims WHERE id = ?", (a["claim_id"],)).fetchone()
-    return {
-        "round": a["number"],
-        "serial": a["serial"],
-        "player": a["player"],
-        "side": a["side"],
-        "kind": a["kind"],
-        "points": a["points"],
-        "verdict": json.loads(row["verdict"]) if row else None,
-    }
+    return FinalBoard(
+        a["number"],
+        a["serial"],
+        a["player"],
+        a["side"],
+        a["kind"],
+        a["points"],
+        json.loads(row["verdict"]) if row else None,
+    )

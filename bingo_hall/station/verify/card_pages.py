@@ -200,7 +200,9 @@ class CardPages:
         values["STATE"] = now.state
         return shell.fill(values)
 
-    def _card_json(self, kind: ClaimsKind, deck: Deck[Any], card: Any, now: DeckNow) -> str:
+    def _card_json(
+        self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, now: DeckNow
+    ) -> str:
         """The card's own facts as the page's JSON, kept while the game's facts are the same
         (its rules, its prize list, who won what: not its calls)."""
         assert now.game is not None  # a page with a game
@@ -211,10 +213,10 @@ class CardPages:
             if len(self.card_json) >= CARD_JSON_KEPT:
                 self.card_json.clear()  # a new game's, or a long night's: made again as asked
             facts = kind.card_facts(gid, now.round, card, now.facts)
-            text = self.card_json[key] = page_shell.html_json(facts)
+            text = self.card_json[key] = page_shell.html_json(facts.to_json())
         return text
 
-    def _draw_table(self, kind: ClaimsKind, deck: Deck[Any], card: Any, lang: str) -> str:
+    def _draw_table(self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, lang: str) -> str:
         table = draw_table(kind, card)
         self.drawn += 1
         self.tables.put(deck.deck_id, lang, {card.serial: table})
@@ -274,12 +276,11 @@ def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
 
 
 def _render_shell(
-    kind: ClaimsKind, deck: Deck[Any], game: Game | None, now: DeckNow, facts: Any
+    kind: ClaimsKind[Any, Any], deck: Deck[Any], game: Game | None, now: DeckNow, facts: Any
 ) -> Shell:
     """The page around any card of `deck` in the request's language: the fragment without
     marks and the page around it, with the card's values as placeholders."""
     holder = Placeholder()
-    extra = kind.bare_extra(now.facts) if game is not None else {}
     fragment = render_template(
         kind.card_fragment,
         bare=True,
@@ -288,7 +289,7 @@ def _render_shell(
         deck=deck,
         game=game,
         v=None,
-        **extra,
+        prize_board=kind.bare_board(now.facts) if game is not None else None,
     )
     text = render_template(
         kind.card_page,
@@ -305,7 +306,7 @@ def _render_shell(
     return Shell.cut(text)
 
 
-def draw_table(kind: ClaimsKind, card: Any) -> str:
+def draw_table(kind: ClaimsKind[Any, Any], card: Any) -> str:
     """The card's table without marks, by the one drawer, in the request's language."""
     return render_template(
         kind.table_template, card=card, grid=kind.grid(card, None), **kind.drawn(card)

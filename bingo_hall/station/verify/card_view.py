@@ -23,7 +23,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import current_app, render_template
 from flask_babel import get_locale
@@ -33,6 +33,7 @@ from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE, Card
 from ...prize_rules import CountRule, Prize, PrizeList, RowCountRule, RowsRule, Rule
 from ...tickets import ROW_NAMES, Ticket
+from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game
 from ..state import station_state
@@ -72,49 +73,98 @@ def card_awards(conn: sqlite3.Connection, gid: int, serial: int) -> CardAwards:
     return CardAwards(won, any(a["now"] for a in rows))
 
 
+@dataclass(frozen=True)
+class CardFollow(JsonValue):
+    """What a 75-ball card's page follows the game with (its `#card-state`), squares numbered
+    row by row (0-24)."""
+
+    layout: str  # the variant's layout, the key of card.js's VIEWS
+    game: int
+    serial: int
+    round: int
+    calls: tuple[int, ...]
+    numbers: tuple[int | None, ...]
+    free: tuple[int, ...]
+    cleared: tuple[tuple[int, int], ...]  # (square, the call count before which it is uncovered)
+    figures: list[dict[str, Any]]
+    lines: list[dict[str, Any]]
+    completing_call_only: bool
+    puntos: bool
+    pattern: str | None
+    awarded: bool
+    won: tuple[dict[str, Any], ...]
+
+    #: what the page's words depend on besides its layout (a card plays no prize list)
+    mode: ClassVar[None] = None
+    sequence: ClassVar[tuple[str, ...]] = ()
+
+
+@dataclass(frozen=True)
+class TicketFollow(JsonValue):
+    """What a 90-ball ticket's page follows the game with (its `#card-state`)."""
+
+    layout: str
+    game: int
+    serial: int
+    round: int
+    calls: tuple[int, ...]
+    rows: tuple[dict[str, Any], ...]
+    prize: str
+    mode: str
+    open_at_once: bool
+    rules: dict[str, dict[str, Any]]
+    names: dict[str, dict[str, str]]
+    sequence: tuple[str, ...]
+    won: tuple[dict[str, Any], ...]
+    round_over: bool
+
+
+Follow = CardFollow | TicketFollow
+
+
 def _index(cell: tuple[int, int]) -> int:
     return cell[0] * SIZE + cell[1]
 
 
-def follow_card(checked: CardCheck, awards: CardAwards) -> dict[str, Any]:
+def follow_card(checked: CardCheck, awards: CardAwards) -> CardFollow:
     """The data the 75-ball card page follows the game with (squares numbered row by row,
     0-24), as judged now: `card_facts` with the round's calls, penalties and awards."""
     cleared: dict[int, int] = {}  # a false claim's squares: uncovered for balls called before
     for p in checked.penalties:
         for cell in p.cells:
             cleared[_index(cell)] = max(cleared.get(_index(cell), 0), p.after_call)
-    return {
-        **card_facts(checked.game_id, checked.round, checked.card, checked.judged_by),
-        "calls": list(checked.calls),
-        "cleared": sorted(cleared.items()),
-        "awarded": awards.awarded,
-        "won": list(awards.won),
-    }
+    return replace(
+        card_facts(checked.game_id, checked.round, checked.card, checked.judged_by),
+        calls=tuple(checked.calls),
+        cleared=tuple(sorted(cleared.items())),
+        awarded=awards.awarded,
+        won=awards.won,
+    )
 
 
-def card_facts(game_id: int, round: int, card: Card, r: rules.Rules) -> dict[str, Any]:
+def card_facts(game_id: int, round: int, card: Card, r: rules.Rules) -> CardFollow:
     """What a 75-ball card's page knows of its own card under the game's rules `r`: its
     numbers, its FREE square and its figures. The calls, the penalties and the awards are the
     game's (its snapshot, shared by every card: card.js applies it on load as on every
     reconnect), so they start empty here."""
     centre_free = card.number_at(*CENTRE) is None or r.free_centre  # covered without a call
-    return {
-        "layout": CARDS.layout,  # the variant's layout, the key of card.js's VIEWS
-        "game": game_id,
-        "serial": card.serial,
-        "round": round,
-        "calls": [],
-        "numbers": [card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)],
-        "free": [_index(CENTRE)] if centre_free else [],
-        "cleared": [],
-        "figures": _figures(card, r),
-        "lines": _figures(card, replace(r, pattern=None)),  # after a change of pattern
-        "completing_call_only": r.completing_call_only,
-        "puntos": r.mode == rules.PUNTOS,
-        "pattern": None if r.pattern is None else r.pattern.name,
-        "awarded": False,
-        "won": [],
-    }
+    return CardFollow(
+        layout=CARDS.layout,
+        game=game_id,
+        serial=card.serial,
+        round=round,
+        calls=(),
+        numbers=tuple(card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)),
+        free=(_index(CENTRE),) if centre_free else (),
+        cleared=(),
+        figures=_figures(card, r),
+        lines=_figures(card, replace(r, pattern=None)),  # after a change of pattern
+        completing_call_only=r.completing_call_only,
+        puntos=r.mode == rules.PUNTOS,
+        pattern=None if r.pattern is None else r.pattern.name,
+        awarded=False,
+        won=(),
+    )
 
 
 def _figures(card: Card, r: rules.Rules) -> list[dict[str, Any]]:
@@ -129,7 +179,7 @@ def _figures(card: Card, r: rules.Rules) -> list[dict[str, Any]]:
     ]
 
 
-def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
+def follow_ticket(checked: TicketCheck) -> TicketFollow:
     """The data the 90-ball ticket page follows the game with, as judged now: `ticket_facts`
     with the round's calls, the prize judged and whether the round's last prize is awarded."""
     rules = checked.rules
@@ -141,8 +191,9 @@ def follow_ticket(checked: TicketCheck) -> dict[str, Any]:
         [{"prize": w.prize, "round": w.round} for w in checked.won],
         (checked.prize,) if rules is None else None,
     )
-    facts.update(calls=list(checked.calls), prize=checked.prize.key, round_over=checked.round_over)
-    return facts
+    return replace(
+        facts, calls=tuple(checked.calls), prize=checked.prize.key, round_over=checked.round_over
+    )
 
 
 def ticket_facts(
@@ -152,7 +203,7 @@ def ticket_facts(
     rules: PrizeList | None,
     won: list[dict[str, Any]],
     only: tuple[Prize, ...] | None = None,
-) -> dict[str, Any]:
+) -> TicketFollow:
     """What a 90-ball ticket's page knows of its own ticket: its rows (the numbers of each), each
     prize of the game's list as the page judges it (`groups` of this ticket's numbers of which
     `needed` must be complete: a line, the corners, the full house; or `any` numbers of the
@@ -160,25 +211,29 @@ def ticket_facts(
     (`won`: {"prize", "round"}). The calls and the prize being played are the game's (its
     snapshot, shared by every ticket), so they start empty here."""
     prizes = rules.prizes if rules is not None else (only or ())
-    return {
-        "layout": STRIPS.layout,
-        "game": game_id,
-        "serial": ticket.serial,
-        "round": round,
-        "calls": [],
-        "rows": [{"name": ROW_NAMES[i], "numbers": list(row)} for i, row in enumerate(ticket.rows)],
-        "prize": prizes[0].key if prizes else "",
-        "mode": rules.key if rules is not None else "",
-        "open_at_once": bool(rules and rules.open_at_once),
-        "rules": {p.key: _page_rule(p.rule, ticket) for p in prizes},
-        "names": {p.key: dict(p.names) for p in prizes},
-        "sequence": [p.key for p in prizes],
-        "won": won,
-        "round_over": False,
-    }
+    return TicketFollow(
+        layout=STRIPS.layout,
+        game=game_id,
+        serial=ticket.serial,
+        round=round,
+        calls=(),
+        rows=tuple(
+            {"name": ROW_NAMES[i], "numbers": list(row)} for i, row in enumerate(ticket.rows)
+        ),
+        prize=prizes[0].key if prizes else "",
+        mode=rules.key if rules is not None else "",
+        open_at_once=bool(rules and rules.open_at_once),
+        rules={p.key: _page_rule(p.rule, ticket) for p in prizes},
+        names={p.key: dict(p.names) for p in prizes},
+        sequence=tuple(p.key for p in prizes),
+        won=tuple(won),
+        round_over=False,
+    )
 
 
-def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, Any]:
+def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, int | list[list[int]]]:
+    """A prize as the page judges it: `groups` of the ticket's numbers of which `needed` must
+    be complete, or `any` numbers of the ticket."""
     if isinstance(rule, CountRule):
         return {"any": rule.count}
     if isinstance(rule, RowsRule):
@@ -193,17 +248,12 @@ def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, Any]:
 PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
 
 
-def words_key(follow: dict[str, Any], lang: str | None = None) -> tuple[Any, ...]:
+def words_key(follow: Follow, lang: str | None = None) -> tuple[Any, ...]:
     """What the page's words depend on: the language, the layout and the prizes played."""
-    return (
-        lang or str(get_locale() or "en"),
-        follow.get("layout"),
-        follow.get("mode"),
-        tuple(follow.get("sequence", ())),
-    )
+    return (lang or str(get_locale() or "en"), follow.layout, follow.mode, follow.sequence)
 
 
-def follow_words(follow: dict[str, Any]) -> Markup:
+def follow_words(follow: Follow) -> Markup:
     """The page's words for card.js (verify/_follow_words.html): the same for every card of a
     game in a language, so rendered once per language, figures and prizes, and kept (a join storm
     of a thousand phones then translates nothing)."""

@@ -10,7 +10,7 @@ One class per variant: `CardCheck` (75 balls, `bingo_hall.claims`) and `TicketCh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, SIZE, Card
@@ -25,6 +25,9 @@ from ...prize_rules import (
 from ...tickets import ROW_NAMES, Ticket
 from ...variants import STRIPS
 from ..spoken import call_label
+
+if TYPE_CHECKING:
+    from .prizes import PrizeBoard
 
 Cell = tuple[int, int]
 
@@ -107,7 +110,7 @@ class CardCheck:
         of the winning figures and, without a bingo, the nearest figure and what it lacks."""
         near = self.nearest
         return {
-            **self.verdict.to_dict(),
+            **self.verdict.to_json(),
             "rows": [list(row) for row in self.card.rows],
             "totals": {name: line.total for name, line in self.card.lines_by_name.items()},
             "winning_cells": [list(cell) for cell in sorted(self.winning_cells)],
@@ -176,7 +179,7 @@ class TicketCheck:
     round_over: bool = False
     won: tuple[WonPrize, ...] = ()
     rules: PrizeList | None = None
-    board: dict[str, Any] | None = None  # the round's prizes, who won each (prizes._board)
+    board: PrizeBoard | None = None  # the round's prizes, who won each (prizes._board)
 
     @property
     def serial(self) -> int:

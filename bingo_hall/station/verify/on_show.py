@@ -27,7 +27,7 @@ from ...web.instance import area_state
 from .. import games
 from . import store
 from .judged import Checked
-from .variants import ClaimsKind, claims_kind
+from .variants import ClaimsKind, Shown, claims_kind
 
 #: cards kept per game, and games kept
 KEEP = 32
@@ -40,13 +40,13 @@ class OnShow:
     and the number of calls it was judged on (a call, an undo or a new round takes it down)."""
 
     key: str
-    kind: ClaimsKind
+    kind: ClaimsKind[Any, Any]
     checked: Checked
-    shown: dict[str, Any]  # the `verdict` event's data
+    shown: Shown | None  # the `verdict` event's data (None: judged again, never shown)
     calls: int
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.shown, "calls": self.calls}
+        return {**(self.shown.to_json() if self.shown else {}), "calls": self.calls}
 
 
 @dataclass
@@ -92,16 +92,16 @@ def shown_cards() -> ShownCards:
 
 def show(
     game_id: int,
-    kind: ClaimsKind,
+    kind: ClaimsKind[Any, Any],
     checked: Checked,
-    shown: dict[str, Any],
+    shown: Shown,
     calls: int,
     claim_id: int | None = None,
-) -> dict[str, Any]:
+) -> Shown:
     """Keep a card the screens are about to be shown; the event's data, with its key."""
     keep = shown_cards()
     key = keep.key(claim_id)
-    data = {**shown, "drawn": key}
+    data = shown.kept_as(key)
     keep.put(game_id, OnShow(key, kind, checked, data, calls))
     return data
 
@@ -128,4 +128,4 @@ def find(conn: sqlite3.Connection, game_id: int, key: str) -> OnShow | None:
     game = games.get_game(conn, game_id)
     kind = claims_kind(game)
     checked = kind.check(conn, game, store.game_card(conn, game, row["serial"])[1])
-    return OnShow(key, kind, checked, {}, checked.verdict_json()["calls"])
+    return OnShow(key, kind, checked, None, checked.verdict_json()["calls"])

@@ -11,8 +11,10 @@ scoreboard and the record.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
+from ...values import JsonValue
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
@@ -39,7 +41,22 @@ def wins(conn: sqlite3.Connection, gid: int, name: str) -> tuple[int, int]:
     return row[0], row[1]
 
 
-def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Renamed(JsonValue):
+    game_id: int
+    name: str
+    team: str | None
+    was: str
+
+
+@dataclass(frozen=True)
+class Removed(JsonValue):
+    game_id: int
+    name: str
+    kept: bool  # they had won: off the table, still in the record
+
+
+def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Renamed:
     """{"name": the player's name now, "new_name": ..., "team": ... (optional)}."""
     old = _required(data.get("name"))
     new = _required(data.get("new_name"))
@@ -77,10 +94,10 @@ def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict
                 )
             if settings_of(conn, gid)[1] == old:
                 save_settings(conn, gid, maestro=new)
-    return {"game_id": gid, "name": new, "team": team, "was": old}
+    return Renamed(gid, new, team, old)
 
 
-def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict[str, Any]:
+def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Removed:
     """{"name": ..., "confirm": true when the player has won}: take the player off the table."""
     name = _required(data.get("name"))
     confirm = data.get("confirm", False) is True
@@ -109,4 +126,4 @@ def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> dict
                 left = [p for p in seating if p != name]
                 after = seating[seating.index(name) + 1 :] + seating[: seating.index(name)]
                 save_settings(conn, gid, maestro=after[0] if left else None)
-    return {"game_id": gid, "name": name, "kept": bool(rounds)}
+    return Removed(gid, name, bool(rounds))

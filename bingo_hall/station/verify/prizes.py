@@ -29,7 +29,9 @@ from typing import Any
 from ...manifest import Deck
 from ...prize_rules import PrizeList, PrizeWon, check_prize_claim, judge_rule
 from ...tickets import Ticket
+from ...values import JsonValue
 from ...variants import PrizePlan
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, RequestError
 from ...web.i18n import in_lang
@@ -44,6 +46,58 @@ from ..variants import prize_plan
 from . import store
 from .awards import still_standing
 from .judged import TicketCheck, WonPrize
+
+
+@dataclass(frozen=True)
+class PrizeBoard(JsonValue):
+    """The round's prizes as the screens list them: the plan (its prizes, their names, in
+    sequence or open at once), each prize awarded and who won it, which are open now, what a new
+    round opens, the prize being played, and whether the round is finished."""
+
+    mode: str
+    order: str
+    sequence: tuple[str, ...]
+    names: dict[str, dict[str, str]]
+    plan_names: dict[str, str]
+    tabellone: bool  # the display draws the Italian tabellone
+    awarded: list[dict[str, Any]]  # `awarded()`: {"prize", "at_call", "at", "winners"}
+    open: tuple[str, ...]
+    first_open: tuple[str, ...]
+    current: str | None
+    finished: bool
+
+
+@dataclass(frozen=True)
+class PrizeState(JsonValue):
+    """The `prizes` of the game's snapshot: its `PrizeBoard` and the round's claims."""
+
+    board: PrizeBoard
+    claims: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.board.to_json(), "claims": self.claims}
+
+
+@dataclass(frozen=True)
+class PrizeWinner(JsonValue):
+    claim_id: int
+    serial: int
+    player: str | None
+
+
+@dataclass(frozen=True)
+class PrizeAwarded(JsonValue):
+    """The answer to a 90-ball award: the prize, on which call and to whom, and the prizes now."""
+
+    game_id: int
+    round: int
+    prize: str
+    at_call: int
+    winners: tuple[PrizeWinner, ...]
+    next: str | None
+    open: tuple[str, ...]
+    finished: bool
+    prizes: PrizeState
 
 
 def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
@@ -75,7 +129,7 @@ class TicketFacts:
     prizes each ticket has won in the game, by serial."""
 
     rules: PrizeList | None
-    board: dict[str, Any]
+    board: PrizeBoard
     won: dict[int, list[dict[str, Any]]]
 
 
@@ -189,32 +243,32 @@ def won_facts(won_now: list[dict[str, Any]]) -> dict[str, PrizeWon]:
     }
 
 
-def _board(plan: PrizePlan, won_now: list[dict[str, Any]]) -> dict[str, Any]:
+def _board(plan: PrizePlan, won_now: list[dict[str, Any]]) -> PrizeBoard:
     """The round's prizes as the screens list them: each prize, who won it, which are open."""
     done = [a["prize"] for a in won_now]
-    return {
-        "mode": plan.mode,
-        "order": str(plan.order),
-        "sequence": list(plan.prizes),
-        "names": plan.names(),
-        "plan_names": plan.list_names(),
-        "tabellone": plan.prize_list is not None and plan.prize_list.tabellone,
-        "awarded": won_now,
-        "open": list(plan.open_prizes(done)),
-        "first_open": list(plan.open_prizes([])),  # what a new round opens
-        "current": plan.next_prize(done),
-        "finished": plan.finished(done),
-    }
+    return PrizeBoard(
+        mode=plan.mode,
+        order=str(plan.order),
+        sequence=tuple(plan.prizes),
+        names=plan.names(),
+        plan_names=plan.list_names(),
+        tabellone=plan.prize_list is not None and plan.prize_list.tabellone,
+        awarded=won_now,
+        open=tuple(plan.open_prizes(done)),
+        first_open=tuple(plan.open_prizes([])),  # what a new round opens
+        current=plan.next_prize(done),
+        finished=plan.finished(done),
+    )
 
 
-def prize_state(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def prize_state(conn: sqlite3.Connection, game_id: int) -> PrizeState:
     """The `prizes` of the game's snapshot: the plan (its prizes, their names, in sequence or
     open at once), what is awarded, what can be won now, and whether the round is finished."""
     game = games.get_game(conn, game_id)
     rnd = games.current_round(conn, game.game_id)
     plan = prize_plan(game)
     board = _board(plan, awarded(conn, rnd.round_id))
-    return {**board, "claims": claims_this_round(conn, game, rnd)}
+    return PrizeState(board, claims_this_round(conn, game, rnd))
 
 
 def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None) -> str:
@@ -322,7 +376,7 @@ def _to_award(
     return prize, _standing_claims(conn, deck, plan, rnd.round_id, prize, live)
 
 
-def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
+def award(conn: sqlite3.Connection, game_id: int, request: Award) -> PrizeAwarded:
     """Award a prize that can be won now to its first valid claims, which closes it."""
     with hall().write_lock:
         with transaction(conn):
@@ -346,22 +400,25 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, A
                     (gid, rnd.round_id, prize, row["id"], row["serial"], row["player"], first),
                 )
             won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
+            settled = {"game_id": gid, "round": rnd.number, "prize": str(prize), "at_call": first}
+            seats = [{"claim_id": w.claim_id, "serial": w.serial} for w in won]
+            book.append(
+                conn, "prize", {**settled, "winners": seats}, {"players": [w.player for w in won]}
+            )
             hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
         state = prize_state(conn, gid)
         games.publish(PrizeChanged(gid, state))
-    return {
-        "game_id": gid,
-        "round": rnd.number,
-        "prize": prize,
-        "at_call": first,
-        "winners": [
-            {"claim_id": w["id"], "serial": w["serial"], "player": w["player"]} for w in winners
-        ],
-        "next": state["current"],
-        "open": state["open"],
-        "finished": state["finished"],
-        "prizes": state,
-    }
+    return PrizeAwarded(
+        gid,
+        rnd.number,
+        prize,
+        first,
+        tuple(PrizeWinner(w["id"], w["serial"], w["player"]) for w in winners),
+        state.board.current,
+        state.board.open,
+        state.board.finished,
+        state,
+    )
 
 
 def claims_this_round(conn: sqlite3.Connection, game: Game, rnd: Round) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ import sqlite3
 from typing import Any
 
 from ...spreadsheet import spreadsheet_safe
+from ...web import book
 from .. import games, hooks
 from ..decks import get_deck
 from ..spoken import call_label
@@ -85,10 +86,13 @@ def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
                 ],
             }
         )
-        rounds[-1].update(kind.record_round(conn, rnd["id"]))  # a 90-ball round's prizes
+        won = kind.round_prizes(conn, rnd["id"])
+        if won is not None:  # a 90-ball round's prizes
+            rounds[-1]["prizes"] = won
         rounds[-1]["notes"] = hooks.notes(conn, rnd["id"])  # e.g. a claim on a card not sold
     board = awards.scores(conn, gid)
-    by_round = {a["round"]: a for a in board["awards"]}
+    by_round = {a.round: a.to_json() for a in board.awards}
+    scores = board.to_json()
     for rnd in rounds:
         rnd["award"] = by_round.get(rnd["round"])
     return {
@@ -100,11 +104,12 @@ def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         "status": game.status,
         "created": game.created,
         "ended": game.ended,
-        "settings": board["settings"],
-        "players": board["players"],
+        "settings": scores["settings"],
+        "players": scores["players"],
         "rounds": rounds,
-        "standings": board["sides"],
-        "winner": board["winner"],
+        "standings": scores["sides"],
+        "winner": scores["winner"],
+        "book": book.signed_head(conn).to_json()["head"],  # signed now (docs/audit.md)
     }
 
 
@@ -179,4 +184,7 @@ def record_csv(rec: dict[str, Any]) -> str:
         writer.writerows(
             {k: spreadsheet_safe(v) for k, v in row.items()} for row in rows[:1] + events
         )
+    head = rec["book"]
+    shown = f"head {head['hash'][:12]}, entry {head['seq']}, key {head['fingerprint']}"
+    writer.writerow({"event": "book", "detail": shown})
     return out.getvalue()

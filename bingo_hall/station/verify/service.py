@@ -13,8 +13,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from contextlib import nullcontext
+from dataclasses import dataclass
 from typing import Any
 
+from ...values import JsonValue
+from ...web import book
 from ...web.db import transaction
 from ...web.instance import hall
 from .. import games, hooks
@@ -23,8 +26,21 @@ from ..hooks import Claimed
 from ..model import Game
 from ..requests import NewClaim, NewPlayer
 from . import awards, on_show, players, store
+from .awards import Scores
 from .judged import Checked
-from .variants import ClaimsKind, claims_kind
+from .variants import ClaimMade, ClaimsKind, claims_kind
+
+
+@dataclass(frozen=True)
+class WithScores(JsonValue):
+    """A change at the table (`done`: a player seated, renamed or removed, a setting changed)
+    and the scoreboard after it, which the screens were sent too."""
+
+    done: JsonValue
+    scores: Scores
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.done.to_json(), "scores": self.scores.to_json()}
 
 
 def check(
@@ -35,7 +51,7 @@ def check(
     show: bool = False,
     player: str | None = None,
     prize: str | None = None,
-) -> tuple[ClaimsKind, Checked]:
+) -> tuple[ClaimsKind[Any, Any], Checked]:
     """The verdict on a card now, as the Maestro would give it (nothing is written), for the
     `prize` the Maestro chose (a claim of it is judged for the same); `show` puts it on the
     hall's screens (a `verdict` event, its card kept for them to draw, `shown`), naming the
@@ -46,18 +62,22 @@ def check(
         checked = kind.check(conn, game, store.game_card(conn, game, serial)[1], prize)
         if show:
             verdict = checked.to_json()
-            shown = {**kind.shown(verdict, checked.round, checked.valid), "player": player}
+            shown = kind.shown(verdict, checked.round, checked.valid).naming(player)
             data = on_show.show(game.game_id, kind, checked, shown, verdict["calls"])
+            with transaction(conn):
+                told = {"game_id": game.game_id, "round": checked.round, "valid": checked.valid}
+                book.append(conn, "shown", {**told, "serial": checked.ticket.serial})
             games.publish(VerdictShown(game.game_id, data))
     return kind, checked
 
 
 def check_for_page(conn: sqlite3.Connection, game: Game, ticket: Any) -> Checked:
     """The verdict on a card of the game's deck, for its public page."""
-    return claims_kind(game).check(conn, game, ticket)
+    checked: Checked = claims_kind(game).check(conn, game, ticket)
+    return checked
 
 
-def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[str, Any]:
+def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> ClaimMade:
     """A shout, judged by the game's variant against the calls committed so far, and stored with
     its verdict and, for a false 75-ball claim, the penalty (the markers of the line come off).
     The room is told: the claim, its verdict on the screens, then the scores or prizes."""
@@ -87,7 +107,7 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
                     json.dumps(calls),
                     int(check.valid),
                     json.dumps(verdict),
-                    None if judged.penalty is None else json.dumps(judged.penalty),
+                    None if judged.penalty is None else json.dumps(judged.penalty.to_json()),
                 ),
             )
             sql = "SELECT COUNT(*) FROM claims WHERE round_id = ? AND at_call = ?"
@@ -98,21 +118,24 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
             same_call = conn.execute(sql, args).fetchone()[0]
             claim_id = cur.lastrowid
             assert claim_id is not None  # an INSERT always sets it
+            at = {"game_id": gid, "round": rnd.number, "claim_id": claim_id, "at_call": len(calls)}
+            said = {"serial": check.serial, "line": judged.line, "valid": check.valid}
+            book.append(conn, "claim", {**at, **said}, {"player": claim.player})
             claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
             extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
-        made = {
-            "claim_id": cur.lastrowid,
-            "game_id": gid,
-            "round": rnd.number,
-            "serial": check.serial,
-            "player": claim.player,
-            **judged.extra,
-            "valid": check.valid,
-            "verdict": verdict,
-            "penalty": judged.penalty,
-            "simultaneous": same_call,
-            **extra,
-        }
+        made = ClaimMade(
+            claim_id,
+            gid,
+            rnd.number,
+            check.serial,
+            claim.player,
+            judged.prize,
+            check.valid,
+            verdict,
+            judged.penalty,
+            same_call,
+            extra,
+        )
         games.publish(ClaimRecorded(gid, made))
         shown = kind.shown({**verdict, "round": rnd.number}, rnd.number, check.valid, made)
         shown = on_show.show(gid, kind, check, shown, len(calls), claim_id)
@@ -121,35 +144,35 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> dict[
     return made
 
 
-def add_player(conn: sqlite3.Connection, game_id: int, player: NewPlayer) -> dict[str, Any]:
+def add_player(conn: sqlite3.Connection, game_id: int, player: NewPlayer) -> WithScores:
     """A player seated; the answer and the screens get the new scoreboard."""
     with hall().write_lock:
         added = store.add_player(conn, game_id, player)
-        return {**added, "scores": _tell_scores(conn, added["game_id"])}
+        return WithScores(added, _tell_scores(conn, added.game_id))
 
 
-def update_settings(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def update_settings(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> WithScores:
     """The claims settings changed; the answer and the screens get the new scoreboard."""
     with hall().write_lock:
         changed = store.update_settings(conn, game_id, data)
-        return {**changed, "scores": _tell_scores(conn, changed["game_id"])}
+        return WithScores(changed, _tell_scores(conn, changed.game_id))
 
 
-def rename_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def rename_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> WithScores:
     """A player's name or team fixed (`players.rename`); the screens get the new scoreboard."""
     with hall().write_lock:
         renamed = players.rename(conn, game_id, data)
-        return {**renamed, "scores": _tell_scores(conn, renamed["game_id"])}
+        return WithScores(renamed, _tell_scores(conn, renamed.game_id))
 
 
-def remove_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def remove_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> WithScores:
     """A player taken off the table (`players.remove`); the screens get the new scoreboard."""
     with hall().write_lock:
         removed = players.remove(conn, game_id, data)
-        return {**removed, "scores": _tell_scores(conn, removed["game_id"])}
+        return WithScores(removed, _tell_scores(conn, removed.game_id))
 
 
-def _tell_scores(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+def _tell_scores(conn: sqlite3.Connection, game_id: int) -> Scores:
     board = awards.scores(conn, game_id)
     games.publish(ScoresChanged(game_id, board))
     return board

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from ... import claims as rules
 from ...cards import Card
 from ...errors import DeckError
 from ...manifest import Deck
+from ...values import JsonValue
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
@@ -58,7 +61,9 @@ def game_card(conn: sqlite3.Connection, game: Game, serial: int) -> tuple[Deck[A
         ) from None
 
 
-def penalties(conn: sqlite3.Connection, round_id: int, serial: int, before: int | None = None):
+def penalties(
+    conn: sqlite3.Connection, round_id: int, serial: int, before: int | None = None
+) -> list[rules.Penalty]:
     sql = "SELECT penalty FROM claims WHERE round_id = ? AND serial = ? AND penalty IS NOT NULL"
     args: list[Any] = [round_id, serial]
     if before is not None:
@@ -72,10 +77,63 @@ def penalties(conn: sqlite3.Connection, round_id: int, serial: int, before: int 
     return out
 
 
-def penalty_json(card: Card, p: rules.Penalty) -> dict[str, Any]:
-    numbers = sorted(n for r, c in p.cells if (n := card.number_at(r, c)) is not None)
-    cells = [[r, c] for r, c in sorted(p.cells)]
-    return {"line": p.figure, "cells": cells, "numbers": numbers, "after_call": p.after_call}
+@dataclass(frozen=True)
+class PenaltyShown(JsonValue):
+    """A false 75-ball claim's penalty as the claims table keeps it and the screens show it: the
+    line named, its squares (row, column), their numbers and the call after which they count."""
+
+    line: str
+    cells: tuple[tuple[int, int], ...]
+    numbers: tuple[int, ...]
+    after_call: int
+
+    @classmethod
+    def of(cls, card: Card, p: rules.Penalty) -> PenaltyShown:
+        numbers = sorted(n for r, c in p.cells if (n := card.number_at(r, c)) is not None)
+        return cls(p.figure, tuple(sorted(p.cells)), tuple(numbers), p.after_call)
+
+
+@dataclass(frozen=True)
+class Seated(JsonValue):
+    """A player seated at a game's table."""
+
+    game_id: int
+    name: str
+    team: str | None
+    seat: int
+
+
+@dataclass(frozen=True)
+class RulesShown(JsonValue):
+    """A 75-ball game's rules as the API and the scoreboard show them."""
+
+    mode: str
+    free_centre: bool
+    target: int
+    completing_call_only: bool
+    winner_becomes_maestro: bool
+    pattern: str | None
+    mask: str | None
+
+    @classmethod
+    def of(cls, r: rules.Rules) -> RulesShown:
+        return cls(
+            r.mode,
+            r.free_centre,
+            r.target,
+            r.completing_call_only,
+            r.winner_becomes_maestro,
+            None if r.pattern is None else r.pattern.name,
+            None if r.pattern is None else r.pattern.mask,
+        )
+
+
+@dataclass(frozen=True)
+class SettingsChanged(JsonValue):
+    """The claims settings a game plays by now."""
+
+    game_id: int
+    settings: RulesShown
 
 
 def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
@@ -86,14 +144,14 @@ def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
     return [{"name": r["name"], "team": r["team"], "seat": r["seat"]} for r in rows]
 
 
-def add_player(conn: sqlite3.Connection, game_id: int, new: NewPlayer) -> dict[str, Any]:
+def add_player(conn: sqlite3.Connection, game_id: int, new: NewPlayer) -> Seated:
     """Seat a player (clockwise, after the last one), optionally in a team and as the Maestro."""
     with hall().write_lock:
         with transaction(conn):
             return seat_player(conn, active_game(conn, game_id), new)
 
 
-def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> dict[str, Any]:
+def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> Seated:
     """`add_player` within the caller's transaction (a claim that names a new player seats
     them with it, or not at all)."""
     name, team, maestro = new.name, new.team, new.maestro
@@ -120,10 +178,13 @@ def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> dict[st
     unsaid = maestro is None and current is None and game.mode == rules.PUNTOS
     if maestro or (unsaid and seat == 1):
         save_settings(conn, gid, maestro=name)
-    return {"game_id": gid, "name": name, "team": team, "seat": seat}
+    book.append(conn, "player", {"game_id": gid, "seat": seat}, {"player": name, "team": team})
+    return Seated(gid, name, team, seat)
 
 
-def save_settings(conn, gid: int, settings: dict | None = None, maestro: Any = ...) -> None:
+def save_settings(
+    conn: sqlite3.Connection, gid: int, settings: dict[str, Any] | None = None, maestro: Any = ...
+) -> None:
     old, old_maestro = settings_of(conn, gid)
     conn.execute(
         "INSERT INTO claim_settings (game_id, settings, maestro) VALUES (?, ?, ?) "
@@ -135,6 +196,9 @@ def save_settings(conn, gid: int, settings: dict | None = None, maestro: Any = .
             old_maestro if maestro is ... else maestro,
         ),
     )
+    now = old if settings is None else settings
+    chosen = old_maestro if maestro is ... else maestro
+    book.append(conn, "settings", {"game_id": gid, "settings": now}, {"maestro": chosen})
 
 
 def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
@@ -144,7 +208,9 @@ def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
     return game
 
 
-def update_settings(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> dict:
+def update_settings(
+    conn: sqlite3.Connection, game_id: int, data: dict[str, Any]
+) -> SettingsChanged:
     """Change the target, the pattern or the hall rules. The pattern and the hall rules change
     only before the round's first call, so no claim is judged under two sets of rules."""
     check_keys(data, also=("maestro",))
@@ -166,19 +232,7 @@ def update_settings(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]
                     "the pattern and the hall rules change between rounds, before the first call"
                 )
             save_settings(conn, gid, new, maestro)
-    return {"game_id": gid, "settings": rules_json(trial)}
-
-
-def rules_json(r: rules.Rules) -> dict[str, Any]:
-    return {
-        "mode": r.mode,
-        "free_centre": r.free_centre,
-        "target": r.target,
-        "completing_call_only": r.completing_call_only,
-        "winner_becomes_maestro": r.winner_becomes_maestro,
-        "pattern": None if r.pattern is None else r.pattern.name,
-        "mask": None if r.pattern is None else r.pattern.mask,
-    }
+    return SettingsChanged(gid, RulesShown.of(trial))
 
 
 def seated(conn: sqlite3.Connection, gid: int) -> tuple[list[str], dict[str, str | None]]:

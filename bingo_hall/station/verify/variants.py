@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import sqlite3
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ... import claims as rules
-from ...cards import LINE_NAMES, Card
+from ...cards import LINE_NAMES, Card, Line
 from ...errors import KitError
 from ...tickets import Ticket
+from ...values import JsonValue
 from ...variants import CARDS, STRIPS, ByVariant, Cards75, Strips90, Variant
 from ...web.errors import Conflict, RequestError
 from .. import games
@@ -24,8 +26,14 @@ from ..requests import Award, NewClaim
 from ..round_load import load_round
 from ..variants import prize_plan, variant_of
 from . import awards, card_view, prizes, store
+from .awards import RoundAwarded, Scores
+from .card_view import CardFollow, Follow, TicketFollow
 from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
-from .prizes import TicketFacts
+from .prizes import PrizeAwarded, PrizeBoard, PrizeState, TicketFacts
+from .store import PenaltyShown
+
+T = TypeVar("T")  # the variant's ticket: a Card, a Ticket
+C = TypeVar("C", bound=Checked)  # the ticket judged: a CardCheck, a TicketCheck
 
 
 @dataclass(frozen=True)
@@ -36,14 +44,65 @@ class Judged:
 
     check: Checked
     line: str | None
-    penalty: dict[str, Any] | None
+    penalty: PenaltyShown | None
     calls: list[int]
     same_call_line: bool = False  # simultaneous claims are those of the same `line` (prize)
-    extra: dict[str, Any] = field(default_factory=dict)
+    prize: str | None = None  # the prize claimed, where the variant plays prizes (its answer's)
 
 
-class ClaimsKind(ABC):
-    """One variant's claims, pages and awards."""
+@dataclass(frozen=True)
+class HolderPage:
+    """What a card's public page tells its holder besides the card: `player` what they are told
+    of the rounds it won (75 balls), `follow` the data the page follows the game with (card.js),
+    `prize_board` every prize of the round, who won it and which are open (90 balls)."""
+
+    player: Mapping[str, Any] | None = None
+    follow: Follow | None = None
+    prize_board: PrizeBoard | None = None
+
+
+@dataclass(frozen=True)
+class Boards(JsonValue):
+    """`scores` and `prizes` for every snapshot (the one the game's variant plays is not None)."""
+
+    scores: Scores | None
+    prizes: PrizeState | None
+
+
+@dataclass(frozen=True)
+class Shown(JsonValue):
+    """What the hall screens show of a checked card or a recorded claim (the `verdict` event):
+    the card as printed with its marks, the verdict and, for a false 75-ball claim, the
+    penalty. `kind` is what else the variant's shown verdict says of it (`ClaimsKind.shown_extra`,
+    its keys after `layout`)."""
+
+    source: str
+    layout: str
+    kind: Mapping[str, Any]
+    serial: int
+    round: int
+    player: str | None
+    valid: bool
+    penalty: Any
+    verdict: Mapping[str, Any]
+    drawn: str | None = None  # its key among the cards kept for the screens (on_show.show)
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        del data["kind"]
+        if self.drawn is None:
+            del data["drawn"]
+        return {"source": self.source, "layout": self.layout, **self.kind, **data}
+
+    def naming(self, player: str | None) -> Shown:
+        return replace(self, player=player)
+
+    def kept_as(self, key: str) -> Shown:
+        return replace(self, drawn=key)
+
+
+class ClaimsKind(ABC, Generic[T, C]):
+    """One variant's claims, pages and awards: `T` its ticket, `C` the ticket judged."""
 
     variant: ClassVar[Variant[Any]]
     card_page: ClassVar[str]
@@ -52,29 +111,28 @@ class ClaimsKind(ABC):
     shown_table: ClassVar[str]  # its table on the hall screens (GET /api/games/<id>/shown/<key>)
     #: the event that carries the scores or prizes after a claim (given `board()`)
     board_event: ClassVar[type[BoardChanged]]
-    shown_extra: ClassVar[dict[str, Any]] = {}  # what else a shown verdict says of its kind
+    shown_extra: ClassVar[Mapping[str, int]] = {}  # what else a shown verdict says of its kind
 
     @abstractmethod
-    def check(
-        self, conn: sqlite3.Connection, game: Game, ticket: Any, prize: str | None = None
-    ) -> Checked:
+    def check(self, conn: sqlite3.Connection, game: Game, ticket: T, prize: str | None = None) -> C:
         """The verdict on a card now, as the Maestro would give it (nothing is written), for
         the `prize` the Maestro chose where the game plays several (None: the one it holds)."""
 
     @abstractmethod
-    def grid(self, ticket: Any, checked: Any) -> list[Any]:
+    def grid(self, ticket: T, checked: C | None) -> list[Any]:
         """The card as its page draws it, with the verdict's marks (none without a game)."""
 
-    def drawn(self, ticket: Any) -> dict[str, Any]:
-        """What else the card's drawing needs besides its grid (a card's margin totals)."""
+    def drawn(self, ticket: T) -> dict[str, Mapping[str, Line]]:
+        """What else the card's drawing needs besides its grid (a card's margin totals), by the
+        name its templates give it."""
         return {}
 
     def page(
-        self, conn: sqlite3.Connection, gid: int | None, ticket: Any, checked: Any
-    ) -> dict[str, Any]:
+        self, conn: sqlite3.Connection, gid: int | None, ticket: T, checked: C | None
+    ) -> HolderPage:
         """What the card's public page tells its holder (the rounds it won, in the 75-ball
         game)."""
-        return {}
+        return HolderPage()
 
     @abstractmethod
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> Any:
@@ -82,12 +140,13 @@ class ClaimsKind(ABC):
         of the game (verify/card_pages.py): the rules, or the prize list and who won what."""
 
     @abstractmethod
-    def card_facts(self, game_id: int, round: int, ticket: Any, facts: Any) -> dict[str, Any]:
-        """The card's own data on its page (its `#card-state`), from `page_facts`' `facts`."""
+    def card_facts(self, game_id: int, round: int, ticket: T, facts: Any) -> Follow:
+        """The card's own data on its page (its `#card-state`: JSON), from `page_facts`'
+        `facts`."""
 
-    def bare_extra(self, facts: Any) -> dict[str, Any]:
-        """What the card's fragment draws without marks besides the card (the prizes' list)."""
-        return {}
+    def bare_board(self, facts: Any) -> PrizeBoard | None:
+        """The prizes' list the card's fragment draws without marks (90 balls)."""
+        return None
 
     @abstractmethod
     def judge_claim(
@@ -96,7 +155,9 @@ class ClaimsKind(ABC):
         """Judge a claim against the calls committed so far; refuse one that cannot be made."""
 
     @abstractmethod
-    def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
+    def award(
+        self, conn: sqlite3.Connection, game_id: int, request: Award
+    ) -> RoundAwarded | PrizeAwarded:
         """Settle the round's prize (or the prize being played) by the rules."""
 
     @abstractmethod
@@ -110,16 +171,17 @@ class ClaimsKind(ABC):
         the calls up to there are what the award rests on (the station's undo guard)."""
 
     @abstractmethod
-    def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    def board(self, conn: sqlite3.Connection, game_id: int) -> Scores | PrizeState:
         """The scores or the prizes, as the screens keep them."""
 
     @abstractmethod
-    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> Boards:
         """`scores` and `prizes` for every snapshot (the one this variant plays is not None)."""
 
-    def record_round(self, conn: sqlite3.Connection, round_id: int) -> dict[str, Any]:
-        """What the game's record adds to each round."""
-        return {}
+    def round_prizes(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]] | None:
+        """The prizes the game's record lists with each round, in the order won (None: the
+        variant's rounds have none)."""
+        return None
 
     @abstractmethod
     def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
@@ -129,28 +191,54 @@ class ClaimsKind(ABC):
 
     def shown(
         self,
-        verdict: dict[str, Any],
+        verdict: Mapping[str, Any],
         round: int,
         valid: bool,
-        claim: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+        claim: ClaimMade | None = None,
+    ) -> Shown:
         """What the hall screens show of a checked card or a recorded claim (the `verdict`
         event): the card as printed with its marks, the verdict and, for a false 75-ball claim,
         the penalty."""
-        return {
-            "source": "claim" if claim else "check",
-            "layout": self.variant.layout,  # what the screens draw it as (claimshow.js VIEWS)
-            **self.shown_extra,
-            "serial": verdict["serial"],
-            "round": round,
-            "player": claim["player"] if claim else None,
-            "valid": valid,
-            "penalty": claim["penalty"] if claim else None,
-            "verdict": verdict,
-        }
+        return Shown(
+            "claim" if claim else "check",
+            self.variant.layout,  # what the screens draw it as (claimshow.js VIEWS)
+            self.shown_extra,
+            verdict["serial"],
+            round,
+            claim.player if claim else None,
+            valid,
+            claim.penalty if claim else None,
+            verdict,
+        )
 
 
-class CardClaims(ClaimsKind):
+@dataclass(frozen=True)
+class ClaimMade(JsonValue):
+    """A claim as stored, the answer to it and the `claim` event: its verdict, the penalty of a
+    false 75-ball claim, the prize claimed (90 balls), how many claims came on the same call, and
+    what the station's hooks add (the ledger's warning for a card not sold)."""
+
+    claim_id: int
+    game_id: int
+    round: int
+    serial: int
+    player: str | None
+    prize: str | None  # where the variant plays prizes, else left out of its JSON
+    valid: bool
+    verdict: Mapping[str, Any]
+    penalty: PenaltyShown | None
+    simultaneous: int
+    extra: Mapping[str, Any]  # what the hooks add, after the rest
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        del data["extra"]
+        if self.prize is None:
+            del data["prize"]
+        return {**data, **self.extra}
+
+
+class CardClaims(ClaimsKind[Card, CardCheck]):
     """75 balls: a claim names its line (or not), a false one costs the line's markers, and the
     round is settled by `claims.settle` (docs/claims.md)."""
 
@@ -176,28 +264,28 @@ class CardClaims(ClaimsKind):
         return card_grid(ticket, checked)
 
     def page(
-        self, conn: sqlite3.Connection, gid: int | None, ticket: Card, checked: Any
-    ) -> dict[str, Any]:
+        self, conn: sqlite3.Connection, gid: int | None, ticket: Card, checked: CardCheck | None
+    ) -> HolderPage:
         """What the card's holder is told: the rounds it won (with the points), and "shout!"
         while it has a bingo in a round not yet awarded."""
         seen: dict[str, Any] = {"won": [], "shout": False}
         if gid is None or checked is None:
-            return {"player": seen, "follow": None}
+            return HolderPage(player=seen)
         got = card_view.card_awards(conn, gid, ticket.serial)  # one query, not the scoreboard
         seen = {
             "won": list(got.won),
             "puntos": checked.judged_by.mode == rules.PUNTOS,
             "shout": bool(checked.valid) and not got.awarded,
         }
-        return {"player": seen, "follow": card_view.follow_card(checked, got)}
+        return HolderPage(player=seen, follow=card_view.follow_card(checked, got))
 
-    def drawn(self, ticket: Card) -> dict[str, Any]:
+    def drawn(self, ticket: Card) -> dict[str, Mapping[str, Line]]:
         return {"lines": ticket.lines_by_name}
 
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> rules.Rules:
         return store.game_rules(conn, game)
 
-    def card_facts(self, game_id: int, round: int, ticket: Card, facts: Any) -> dict[str, Any]:
+    def card_facts(self, game_id: int, round: int, ticket: Card, facts: Any) -> CardFollow:
         return card_view.card_facts(game_id, round, ticket, facts)
 
     def judge_claim(
@@ -228,11 +316,11 @@ class CardClaims(ClaimsKind):
         verdict = rules.judge(card, calls, r, pens)
         penalty = None
         if not verdict.bingo:
-            penalty = store.penalty_json(card, rules.penalty_for(card, calls, r, pens, line))
+            penalty = PenaltyShown.of(card, rules.penalty_for(card, calls, r, pens, line))
         check = CardCheck(gid, rnd.number, card, verdict, r)
         return Judged(check, line.upper() if line else None, penalty, calls)
 
-    def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
+    def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> RoundAwarded:
         return awards.award(conn, game_id)  # which tells the screens the new scores
 
     def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
@@ -241,7 +329,7 @@ class CardClaims(ClaimsKind):
     def awarded_at(self, conn: sqlite3.Connection, rnd: Round) -> int | None:
         return awards.awarded_at(conn, rnd)
 
-    def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    def board(self, conn: sqlite3.Connection, game_id: int) -> Scores:
         return awards.scores(conn, game_id)
 
     def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
@@ -256,14 +344,14 @@ class CardClaims(ClaimsKind):
         winner = {"claim_id": row["claim_id"], "serial": row["serial"], "player": row["player"]}
         return [{"prize": prize, "at_call": row["at_call"], "at": row["made"], "winners": [winner]}]
 
-    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> Boards:
         try:
-            return {"scores": awards.scores(conn, game_id), "prizes": None}
+            return Boards(awards.scores(conn, game_id), None)
         except KitError:
-            return {"scores": None, "prizes": None}
+            return Boards(None, None)
 
 
-class StripClaims(ClaimsKind):
+class StripClaims(ClaimsKind[Ticket, TicketCheck]):
     """90 balls: a claim names a prize that can be won now (the one being played, or any open
     prize of Tambola), which the first valid claims share; a false claim costs nothing."""
 
@@ -273,7 +361,7 @@ class StripClaims(ClaimsKind):
     table_template = "verify/_ticket_table.html"
     shown_table = "verify/_ticket_shown.html"
     board_event = PrizeChanged
-    shown_extra: ClassVar[dict[str, Any]] = {"game": STRIPS.balls}
+    shown_extra: ClassVar[Mapping[str, int]] = {"game": STRIPS.balls}
 
     def check(
         self, conn: sqlite3.Connection, game: Game, ticket: Ticket, prize: str | None = None
@@ -294,24 +382,25 @@ class StripClaims(ClaimsKind):
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> TicketFacts:
         return prizes.ticket_facts(conn, game)
 
-    def card_facts(self, game_id: int, round: int, ticket: Ticket, facts: Any) -> dict[str, Any]:
+    def card_facts(self, game_id: int, round: int, ticket: Ticket, facts: Any) -> TicketFollow:
         won = facts.won.get(ticket.serial, [])
         return card_view.ticket_facts(game_id, round, ticket, facts.rules, won)
 
-    def bare_extra(self, facts: Any) -> dict[str, Any]:
-        return {"prize_board": facts.board}
+    def bare_board(self, facts: TicketFacts) -> PrizeBoard:
+        return facts.board
 
     def page(
-        self, conn: sqlite3.Connection, gid: int | None, ticket: Ticket, checked: Any
-    ) -> dict[str, Any]:
+        self,
+        conn: sqlite3.Connection,
+        gid: int | None,
+        ticket: Ticket,
+        checked: TicketCheck | None,
+    ) -> HolderPage:
         """What the ticket's page follows the game with (card.js), and every prize of the round,
         who won it and which are still open."""
         if gid is None or checked is None:
-            return {"follow": None, "prize_board": None}
-        return {
-            "follow": card_view.follow_ticket(checked),
-            "prize_board": checked.board,
-        }
+            return HolderPage()
+        return HolderPage(follow=card_view.follow_ticket(checked), prize_board=checked.board)
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
@@ -319,9 +408,9 @@ class StripClaims(ClaimsKind):
         prize = prizes.playing(conn, game, rnd, claim.prize)
         ticket = store.game_card(conn, game, claim.serial)[1]
         check = prizes.judge_ticket(conn, game, rnd, ticket, prize)
-        return Judged(check, prize, None, list(check.calls), True, {"prize": prize})
+        return Judged(check, prize, None, list(check.calls), True, prize)
 
-    def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> dict[str, Any]:
+    def award(self, conn: sqlite3.Connection, game_id: int, request: Award) -> PrizeAwarded:
         return prizes.award(conn, game_id, request)
 
     def refuse_balls(self, conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
@@ -330,29 +419,29 @@ class StripClaims(ClaimsKind):
     def awarded_at(self, conn: sqlite3.Connection, rnd: Round) -> int | None:
         return prizes.awarded_at(conn, rnd)
 
-    def board(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    def board(self, conn: sqlite3.Connection, game_id: int) -> PrizeState:
         return prizes.prize_state(conn, game_id)
 
-    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-        return {"scores": None, "prizes": prizes.prize_state(conn, game_id)}
+    def snapshot(self, conn: sqlite3.Connection, game_id: int) -> Boards:
+        return Boards(None, prizes.prize_state(conn, game_id))
 
-    def record_round(self, conn: sqlite3.Connection, round_id: int) -> dict[str, Any]:
-        return {"prizes": prizes.awarded(conn, round_id)}  # in the order won
+    def round_prizes(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+        return prizes.awarded(conn, round_id)  # in the order won
 
     def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
         return prizes.awarded(conn, round_id)
 
 
 #: the claims side of each variant, by the variant's class
-CLAIMS: ByVariant[ClaimsKind] = ByVariant(
+CLAIMS: ByVariant[ClaimsKind[Any, Any]] = ByVariant(
     "station.verify.variants.CLAIMS", {Cards75: CardClaims(), Strips90: StripClaims()}
 )
 
 
-def claims_of(variant: Variant[Any]) -> ClaimsKind:
+def claims_of(variant: Variant[Any]) -> ClaimsKind[Any, Any]:
     return CLAIMS[variant]
 
 
-def claims_kind(game: Game) -> ClaimsKind:
+def claims_kind(game: Game) -> ClaimsKind[Any, Any]:
     """The claims of the variant the game plays (chosen from its balls)."""
     return claims_of(variant_of(game))

@@ -39,8 +39,15 @@ function ledgerPage(root) {
     if (form) form.addEventListener("submit", (ev) => { ev.preventDefault(); fn(form); });
   }
   const sold = (d) => T.sold.replace("{cards}", d.serials);
-  // the price chosen at the door for the next sale (none on the page: the list's only price)
+  // the price chosen at the door for the next sale (none on the page: the list's only price);
+  // it stays chosen across the page's reload after each sale
+  const PRICE = `ledger-price-${gid}`;
   const price = () => { const c = document.querySelector('input[name="sale-price"]:checked'); return c ? c.value : ""; };
+  const keptPrice = document.querySelector(`input[name="sale-price"][value="${sessionStorage.getItem(PRICE)}"]`);
+  if (keptPrice) keptPrice.checked = true;
+  document.querySelectorAll('input[name="sale-price"]').forEach((el) => {
+    el.addEventListener("change", () => sessionStorage.setItem(PRICE, el.value));
+  });
 
   on("sell-range", () => post(`/api/games/${gid}/ledger/sales`,
     { serials: $("sale-serials").value, round: $("sale-round").value, price: price() }, sold));

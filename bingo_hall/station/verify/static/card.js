@@ -12,6 +12,7 @@
 // the game's state the page carries (#game-state) and then from the events.
 import { el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
+import { access } from "./card_access.js";
 
 // The page's view of each variant, by the layout the station names (`Variant.layout`).
 const VIEWS = { card: cardView, ticket: ticketView };
@@ -27,13 +28,19 @@ function plural(forms, n) { return fill(forms[n === 1 ? 0 : 1], { n }); }
 function start(s, w) {
   const target = document.getElementById("verdict");
   const view = VIEWS[s.layout](s, w, target);
+  const a11y = access(w); // the last call big, text size, contrast, speech, live regions
+  const ask = askButton(s, w);
   let shouting = true; // no vibration for a bingo the page opens with
 
   function show() {
-    view.render();
+    const claimable = view.render();
     const now = !!target.querySelector("[data-shout]");
     if (now && !shouting && navigator.vibrate) navigator.vibrate([300, 120, 300]);
+    if (a11y && now !== shouting) a11y.shout(now);
     shouting = now;
+    ask.offer(claimable);
+    const last = s.calls.length ? s.calls[s.calls.length - 1] : null;
+    if (a11y) a11y.last(last === null ? null : view.label(last), last !== null && view.has(last));
   }
   function newRound(round) {
     s.round = round;
@@ -49,12 +56,14 @@ function start(s, w) {
   const handlers = {
     snapshot(d) {
       apply(d);
+      if (a11y) a11y.up(); // current again
       root.dataset.live = "yes";
     },
     call(d) {
       if (d.round !== s.round || s.calls.includes(d.ball)) return;
       s.calls.push(d.ball);
       show();
+      if (a11y) a11y.call(view.label(d.ball), view.has(d.ball));
     },
     undo(d) {
       if (d.round !== s.round || !s.calls.includes(d.ball)) return;
@@ -78,8 +87,45 @@ function start(s, w) {
   root.dataset.marked = "yes";
   if (!window.EventSource) return;
   follow(`/api/games/${s.game}/events?view=card`, handlers, {
-    onDown() { root.dataset.live = "no"; },
+    onDown() {
+      root.dataset.live = "no";
+      if (a11y) a11y.down();
+    },
   });
+}
+
+// "Claim" (issue 36 item 4): a player who cannot shout asks the Maestro for a check from the
+// card's own signed page (POST <this page>/ask, JSON, same origin). The station judges the card
+// and shows the request on the caller page; it answers in words, a refusal too.
+function askButton(s, w) {
+  const button = document.getElementById("ask-check");
+  const answer = document.getElementById("ask-answer");
+  if (!button) return { offer() {} };
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const resp = await fetch(`${location.pathname}/ask?lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ round: s.round, calls: s.calls.length }),
+      });
+      const data = await resp.json().catch(() => ({}));
+      answer.textContent = resp.ok ? w.ask_sent : (data.error || w.ask_failed);
+      answer.dataset.answer = resp.ok ? "sent" : "refused";
+    } catch (e) {
+      answer.textContent = w.ask_failed;
+      answer.dataset.answer = "refused";
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return {
+    offer(claimable) {
+      if (button.hidden === !claimable) return;
+      button.hidden = !claimable;
+      if (!claimable) { answer.textContent = ""; delete answer.dataset.answer; }
+    },
+  };
 }
 
 // A 75-ball card: squares 0-24 row by row, as card_view.follow_card numbers them.
@@ -125,9 +171,7 @@ function cardView(s, w, target) {
       wrap.insertBefore(p, table);
     }
     if (shout) {
-      const p = el("p", "shout", w.shout);
-      p.setAttribute("role", "alert");
-      wrap.insertBefore(p, table);
+      wrap.insertBefore(el("p", "shout", w.shout), table); // said by #say-shout (card_access.js)
     }
     const section = wrap.querySelector("section.verdict");
     section.replaceChildren(head(bingo, cov), facts(last, cov));
@@ -136,7 +180,10 @@ function cardView(s, w, target) {
     const names = winning.map((f) => f.name).join(" ");
     if (s.puntos && bingo && names !== winningBefore) points();
     winningBefore = names;
+    return shout;
   }
+  // how a call is written (and said): its letter and number
+  function label(ball) { return `${"BINGO"[Math.floor((ball - 1) / 15)]} ${ball}`; }
   function head(bingo, cov) {
     if (bingo) {
       const p = el("p", "verdict-head yes", w.bingo);
@@ -166,7 +213,7 @@ function cardView(s, w, target) {
     const p = el("p", "vfacts", `${fill(w.round, { r: s.round })} · ${plural(w.calls, s.calls.length)}`);
     if (last !== null) {
       p.append(` · ${w.last_call} `);
-      p.appendChild(el("b", "", `${"BINGO"[Math.floor((last - 1) / 15)]} ${last}`));
+      p.appendChild(el("b", "", label(last)));
     }
     p.append(` · ${plural(w.card_marked, marked)}`);
     return p;
@@ -240,6 +287,8 @@ function cardView(s, w, target) {
   }
   return {
     render,
+    label,
+    has(ball) { return s.numbers.includes(ball); },
     newRound() { cleared.clear(); s.awarded = false; winningBefore = null; },
     snapshot(d) { if (d.scores) { scores(d.scores); claimsOf(d.scores); } },
     claim(d) {
@@ -316,6 +365,7 @@ function ticketView(s, w, target) {
       ul.appendChild(li);
     }
     wrap.querySelector("section.verdict").replaceChildren(...won, head, facts, ul);
+    return valid && !s.round_over && !(s.won || []).some((x) => x.prize === s.prize && x.round === s.round);
   }
   // A prize's rule as data (card_view.follow_ticket): `needed` of its groups complete, or
   // `any` numbers of the ticket called.
@@ -356,6 +406,8 @@ function ticketView(s, w, target) {
   }
   return {
     render,
+    label(ball) { return String(ball); },
+    has(ball) { return s.rows.some((r) => r.numbers.includes(ball)); },
     newRound() {
       s.prize = s.sequence[0];
       s.round_over = false;

@@ -103,7 +103,10 @@ export function claimsPanel(gid) {
       const li = document.createElement("li");
       li.className = c.undone ? "undone" : c.valid ? "valid" : "false";
       li.textContent = describe(c);
-      li.addEventListener("click", () => { $("claim-serial").value = c.serial; showCard(c.serial).catch(() => {}); });
+      const open = () => { $("claim-serial").value = c.serial; showCard(c.serial).catch(() => {}); };
+      li.tabIndex = 0; // the keyboard reaches it too (Enter or Space)
+      li.addEventListener("click", open);
+      li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(); } });
       list.appendChild(li);
     }
   }

@@ -1,0 +1,431 @@
+"""The night's book: an append-only record in which each entry carries the SHA-256 of the one
+before it, so that an entry changed, removed or moved breaks the chain (issue 35, docs/audit.md).
+
+An entry is a value: its number (`seq`), the time, the kind of change, who made it (the laptop,
+a caller login's hashed id, or a guest), the change as data and the hash of the entry before.
+Its hash is the SHA-256 of its canonical JSON (keys sorted, no spaces, UTF-8).
+
+Personal data (a player's name, a guest's address) is kept apart, in `personal`, with a random
+salt; the entry's hash covers only the SHA-256 of that part (`personal_digest`). A copy for the
+players (`export --redact`) replaces the names with stable pseudonyms and keeps the digest, so
+the chain still holds and the names cannot be guessed back from it.
+
+The head (the newest entry's number and hash) is signed with the station's Ed25519 key
+(`cryptography`); its fingerprint ties a copy of the book to the station that wrote it.
+
+Pure: no Flask, no sqlite3; the station's store is `bingo_hall.web.book`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from .errors import KitError
+
+#: the `prev` of the first entry a station ever writes
+ORIGIN = "0" * 64
+#: the first line of an exported book
+FORMAT = "bingo-hall-book"
+VERSION = 1
+#: how many hex digits of a hash the screens and prints show
+SHORT = 12
+_HEAD_LABEL = b"bingo-hall book head v1\n"
+
+
+class BookError(KitError):
+    """A book that cannot be read at all (not a book, truncated, another format)."""
+
+
+def canonical(value: object) -> bytes:
+    """The one byte form of a value that is hashed and signed."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def digest_of(personal: Mapping[str, Any] | None) -> str | None:
+    """The hash of an entry's personal part (None when it has none)."""
+    if not personal:
+        return None
+    redacted = personal.get("redacted")
+    if isinstance(redacted, str):  # a redacted copy keeps the digest of what it replaced
+        return redacted
+    return sha256(canonical(dict(personal)))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One change of the night, chained to the one before it by `prev`."""
+
+    seq: int
+    at: str
+    kind: str
+    who: str
+    data: Mapping[str, Any]
+    prev: str
+    personal: Mapping[str, Any] | None = None
+    hash: str = field(default="", compare=False)
+
+    def body(self) -> dict[str, Any]:
+        """What the hash covers."""
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "kind": self.kind,
+            "who": self.who,
+            "data": dict(self.data),
+            "personal": digest_of(self.personal),
+            "prev": self.prev,
+        }
+
+    def computed_hash(self) -> str:
+        return sha256(canonical(self.body()))
+
+    def sealed(self) -> Entry:
+        """The entry with its hash filled in."""
+        return Entry(
+            self.seq,
+            self.at,
+            self.kind,
+            self.who,
+            self.data,
+            self.prev,
+            self.personal,
+            self.computed_hash(),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out = {**self.body(), "hash": self.hash}
+        out["personal"] = None if not self.personal else dict(self.personal)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Entry:
+        try:
+            personal = data["personal"]
+            if personal is not None and not isinstance(personal, dict):
+                raise TypeError
+            seq, entry_hash = data["seq"], data["hash"]
+            if isinstance(seq, bool) or not isinstance(seq, int) or not isinstance(entry_hash, str):
+                raise TypeError
+            if not isinstance(data["data"], dict):
+                raise TypeError
+            return cls(
+                seq,
+                str(data["at"]),
+                str(data["kind"]),
+                str(data["who"]),
+                data["data"],
+                str(data["prev"]),
+                personal,
+                entry_hash,
+            )
+        except (KeyError, TypeError):
+            raise BookError("line is not an entry of a book") from None
+
+    def player(self) -> str | None:
+        """The player this entry names (its personal part), if any."""
+        return None if not self.personal else self.personal.get("player")
+
+
+def next_entry(
+    prev: str,
+    seq: int,
+    at: str,
+    kind: str,
+    who: str,
+    data: Mapping[str, Any],
+    personal: Mapping[str, Any] | None = None,
+) -> Entry:
+    return Entry(seq, at, kind, who, data, prev, personal or None).sealed()
+
+
+# ---- the head and the station's key --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Head:
+    """The newest entry: its number and hash (the anchor's when the book is empty)."""
+
+    seq: int
+    hash: str
+
+    @property
+    def short(self) -> str:
+        return self.hash[:SHORT]
+
+    def message(self) -> bytes:
+        return _HEAD_LABEL + canonical({"seq": self.seq, "hash": self.hash})
+
+
+@dataclass(frozen=True)
+class SignedHead:
+    head: Head
+    public_key: str  # raw Ed25519 public key, base64
+    signature: str  # base64
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint_of(base64.b64decode(self.public_key))
+
+    def valid(self) -> bool:
+        try:
+            key = Ed25519PublicKey.from_public_bytes(
+                base64.b64decode(self.public_key, validate=True)
+            )
+            key.verify(base64.b64decode(self.signature, validate=True), self.head.message())
+        except (InvalidSignature, ValueError):
+            return False
+        return True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "head": {
+                "seq": self.head.seq,
+                "hash": self.head.hash,
+                "fingerprint": self.fingerprint,
+                "public_key": self.public_key,
+                "signature": self.signature,
+            }
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SignedHead:
+        try:
+            h = data["head"]
+            if not isinstance(h["seq"], int) or not isinstance(h["hash"], str):
+                raise TypeError
+            return cls(Head(h["seq"], h["hash"]), str(h["public_key"]), str(h["signature"]))
+        except (KeyError, TypeError):
+            raise BookError("the last line is not the book's signed head") from None
+
+    def figures(self) -> str:
+        """The head in no language, for a print whose label says what each part is."""
+        return f"{self.head.short} · {self.head.seq} · {self.fingerprint}"
+
+    def line(self) -> str:
+        """The head as people read it: short hash, number, key fingerprint."""
+        return f"{self.head.short} (entry {self.head.seq}, key {self.fingerprint})"
+
+
+def fingerprint_of(public_raw: bytes) -> str:
+    """The station key's fingerprint: SHA-256 of the raw public key, 16 hex digits in fours."""
+    digest = hashlib.sha256(public_raw).hexdigest()[:16]
+    return ":".join(digest[i : i + 4] for i in range(0, 16, 4))
+
+
+class StationKey:
+    """The station's Ed25519 key (made once, kept in the instance folder as PEM)."""
+
+    def __init__(self, key: Ed25519PrivateKey) -> None:
+        self._key = key
+
+    @classmethod
+    def new(cls) -> StationKey:
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def from_pem(cls, pem: bytes) -> StationKey:
+        try:
+            key = serialization.load_pem_private_key(pem, password=None)
+        except (ValueError, TypeError):
+            raise KitError("the station's book key is not a PEM Ed25519 key") from None
+        if not isinstance(key, Ed25519PrivateKey):
+            raise KitError("the station's book key is not a PEM Ed25519 key")
+        return cls(key)
+
+    def to_pem(self) -> bytes:
+        return self._key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+
+    def public_raw(self) -> bytes:
+        return self._key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint_of(self.public_raw())
+
+    def sign(self, head: Head) -> SignedHead:
+        return SignedHead(
+            head,
+            base64.b64encode(self.public_raw()).decode(),
+            base64.b64encode(self._key.sign(head.message())).decode(),
+        )
+
+    def pseudonym(self, name: str) -> str:
+        """A stable stand-in for a name in a redacted copy: the same name gives the same
+        pseudonym in every copy from this station, and it cannot be reversed without the key."""
+        raw = self._key.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+        mac = hmac.new(raw, b"bingo-hall pseudonym:" + name.encode("utf-8"), hashlib.sha256)
+        return "P-" + mac.hexdigest()[:8]
+
+
+def redacted(entry: Entry, key: StationKey) -> Entry:
+    """The entry for a copy given to players: its personal part replaced by pseudonyms and the
+    digest of what was there (the chain still holds)."""
+    if not entry.personal:
+        return entry
+    stand_in: dict[str, Any] = {"redacted": digest_of(entry.personal)}
+    for name, value in entry.personal.items():
+        if name == "salt":
+            continue
+        if isinstance(value, str):
+            stand_in[name] = key.pseudonym(value)
+        elif isinstance(value, list):
+            stand_in[name] = [key.pseudonym(v) if isinstance(v, str) else v for v in value]
+    return Entry(
+        entry.seq,
+        entry.at,
+        entry.kind,
+        entry.who,
+        entry.data,
+        entry.prev,
+        stand_in,
+        entry.hash,
+    )
+
+
+# ---- an exported book ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Book:
+    """An exported book as read from its lines: the anchor (the hash before its first entry),
+    its entries, and the signed head of its last line."""
+
+    anchor: str
+    entries: tuple[Entry, ...]
+    head: SignedHead
+    night: str | None = None
+    redacted: bool = False
+
+
+def header(anchor: str, night: str | None, redact: bool) -> dict[str, Any]:
+    return {
+        "book": FORMAT,
+        "version": VERSION,
+        "anchor": anchor,
+        "night": night,
+        "redacted": redact,
+    }
+
+
+def export_lines(
+    anchor: str, entries: list[Entry], head: SignedHead, night: str | None, redact: bool
+) -> list[str]:
+    """The export: a header naming the anchor, one line per entry, the signed head last."""
+    lines = [canonical(header(anchor, night, redact)).decode()]
+    lines += [canonical(e.to_json()).decode() for e in entries]
+    lines.append(canonical(head.to_json()).decode())
+    return lines
+
+
+def read_book(text: str) -> Book:
+    """Parse an exported book. Anything that is not one (another file, a copy cut short before
+    its signed head) is a BookError in one sentence."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise BookError("the file is empty: it is not a book")
+    try:
+        parsed = [json.loads(line) for line in lines]
+    except json.JSONDecodeError as exc:
+        raise BookError("line %(n)s is not JSON: it is not a book", n=exc.lineno) from None
+    first = parsed[0]
+    if not isinstance(first, dict) or first.get("book") != FORMAT:
+        raise BookError("the file is not a Bingo Hall book (its first line names no book)")
+    if first.get("version") != VERSION:
+        raise BookError(
+            "the book is of version %(v)r; this kit reads version 1", v=first.get("version")
+        )
+    anchor = first.get("anchor")
+    if not isinstance(anchor, str):
+        raise BookError("the book's first line gives no anchor")
+    last = parsed[-1]
+    if len(parsed) < 2 or not isinstance(last, dict) or "head" not in last:
+        raise BookError("the book ends without its signed head: the copy is cut short")
+    entries = []
+    for n, item in enumerate(parsed[1:-1], start=2):
+        if not isinstance(item, dict):
+            raise BookError("line %(n)s is not an entry of a book", n=n)
+        try:
+            entries.append(Entry.from_json(item))
+        except BookError:
+            raise BookError("line %(n)s is not an entry of a book", n=n) from None
+    night = first.get("night")
+    return Book(
+        anchor,
+        tuple(entries),
+        SignedHead.from_json(last),
+        night if isinstance(night, str) else None,
+        bool(first.get("redacted")),
+    )
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing `verify` found wrong, naming the entry (its seq) when there is one."""
+
+    message: str
+    seq: int | None = None
+
+    def line(self) -> str:
+        where = f"entry {self.seq}: " if self.seq is not None else ""
+        return where + self.message
+
+
+def check_chain(book: Book) -> list[Finding]:
+    """The chain and the signature: every entry's hash is its own, each names the hash of the
+    one before (the first, the anchor), numbers follow, and the signed head is the last entry's,
+    signed by the key it names."""
+    found: list[Finding] = []
+    prev, last_seq = book.anchor, None
+    for e in book.entries:
+        if e.computed_hash() != e.hash:
+            found.append(Finding("its content does not match its hash (changed)", e.seq))
+        if e.prev != prev:
+            found.append(
+                Finding("it does not follow the entry before it (removed or moved)", e.seq)
+            )
+        if last_seq is not None and e.seq != last_seq + 1:
+            found.append(Finding(f"its number follows {last_seq} (an entry is missing)", e.seq))
+        prev, last_seq = e.hash, e.seq
+    head = book.head.head
+    if head.hash != prev or (last_seq is not None and head.seq != last_seq):
+        found.append(
+            Finding(
+                "the signed head is not the last entry's (entries were dropped or added)",
+                last_seq,
+            )
+        )
+    if not book.head.valid():
+        found.append(Finding("the head's signature does not hold"))
+    return found
+
+
+def deck_hash(manifest_json: str) -> str:
+    """The hash of a deck file as the book records it: SHA-256 of its manifest's canonical JSON
+    (so the file's spacing does not matter, its every number and its secret do)."""
+    return sha256(canonical(json.loads(manifest_json)))

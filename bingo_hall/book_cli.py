@@ -1,0 +1,101 @@
+"""`bingo-hall book export` and `bingo-hall book verify` (issue 35, docs/audit.md).
+
+export: the book (or one night of it) from a station's database, one JSON line per entry between
+a header naming its anchor and the signed head; `--redact` gives players' names as pseudonyms.
+verify: on any machine, without the database: the chain, the signature, and the replay of the
+night with the pure rules. Exit 0 when all hold, 1 when something does not (one line per
+finding, naming the entry), 2 when the input cannot be used.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+import click
+
+from .book import check_chain, export_lines, read_book, redacted
+from .book_replay import deck_entry, replay
+from .errors import KitError
+from .manifest import deck_from_dict
+
+
+@click.group()
+def book() -> None:
+    """The night's book: a tamper-evident record anyone can check offline."""
+
+
+@book.command("export")
+@click.option("--db", "db", required=True, type=click.Path(dir_okay=False), help="the database")
+@click.option("--night", default=None, help="one night: YYYY-MM-DD (noon to noon, UTC)")
+@click.option("--redact", is_flag=True, help="players' names and addresses as pseudonyms")
+@click.option(
+    "--instance",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="the station's instance folder (its key); default: the database's folder",
+)
+@click.option("-o", "output", required=True, type=click.Path(dir_okay=False))
+def export(db: str, night: str | None, redact: bool, instance: str | None, output: str) -> None:
+    """Write the book as JSON lines, ending with the signed head."""
+    from .book import StationKey
+    from .web import book as store
+
+    path = Path(db)
+    if not path.is_file():
+        raise KitError("no database at %(path)s", path=db)
+    if night is not None:
+        try:
+            store.night_bounds(night)
+        except ValueError:
+            raise KitError("--night is a date, YYYY-MM-DD, not %(night)r", night=night) from None
+    key_file = Path(instance or path.parent) / store.KEY_FILE
+    try:
+        key = StationKey.from_pem(key_file.read_bytes())
+    except OSError:
+        raise KitError("no station key at %(path)s (give --instance)", path=str(key_file)) from None
+    try:
+        conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        anchor, found = store.entries(conn, night)
+        head = store.exported_head(conn, key, found)
+        conn.close()
+    except sqlite3.Error as exc:
+        raise KitError("cannot read the book from %(path)s: %(why)s", path=db, why=exc) from None
+    if redact:
+        found = [redacted(e, key) for e in found]
+    lines = export_lines(anchor, found, head, night, redact)
+    Path(output).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    click.echo(f"{output}: {len(found)} entries, head {head.line()}")
+
+
+@book.command("verify")
+@click.argument("book_file", type=click.Path(dir_okay=False))
+@click.option("--deck", "decks", multiple=True, help="a deck file the night used (one per deck)")
+def verify(book_file: str, decks: tuple[str, ...]) -> None:
+    """Check a book: chain, signature, reveals, calls, awards and the ledger's sums."""
+    try:
+        text = Path(book_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KitError("cannot read %(path)s: %(why)s", path=book_file, why=exc) from None
+    parsed = read_book(text)  # a BookError is unusable input: exit 2
+    given = {}
+    for name in decks:
+        try:
+            deck, digest = deck_entry(Path(name).read_text(encoding="utf-8"), deck_from_dict)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise KitError("cannot read the deck %(path)s: %(why)s", path=name, why=exc) from None
+        given[deck.deck_id] = (deck, digest)
+    found = check_chain(parsed)
+    state, replayed = replay(parsed, given)  # UnusableDecks: another deck, or one missing (2)
+    findings = found + replayed
+    for note in state.notes:
+        click.echo(f"note: {note}")
+    for f in findings:
+        click.echo(f.line())
+    head = parsed.head
+    if findings:
+        click.echo(f"FAILED: {len(findings)} finding(s); head {head.line()}")
+        sys.exit(1)
+    click.echo(f"OK: {len(parsed.entries)} entries hold; head {head.line()}")

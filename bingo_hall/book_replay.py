@@ -1,0 +1,412 @@
+"""Replaying a night's book with the pure rules (issue 35): the chain alone proves only that the
+book was not changed after its head was published, so `verify` also checks that what the book
+says follows from what it says happened.
+
+- Each round's revealed seed hashes to its commitment, and every ball drawn by the station
+  (`source` auto) is the next ball of the order that seed gives (`bingo_hall.draw`).
+- Every award is replayed from the calls: a 75-ball award's card holds a bingo on the calls its
+  claim saw (`bingo_hall.claims.judge`); a 90-ball prize's tickets complete the prize on the
+  call it was awarded on (`bingo_hall.prize_rules.completed_at`).
+- Every sum of the ledger is recomputed: a sale's money from the price and its cards
+  (`Price.of_sale`), a payout from the prize's rule, the round's takings and the jackpot's pot
+  (`bingo_hall.ledger.settle`).
+
+The replayed state (live calls, awards, sales, payouts) is what a test compares with the
+station's database. Pure: no Flask, no sqlite3.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import claims as rules75
+from . import draw
+from . import ledger as money
+from .book import Book, Entry, Finding, deck_hash
+from .errors import KitError
+from .manifest import Deck
+from .patterns import pattern_from_spec
+from .prize_rules import BUILT_IN, completed_at
+
+
+@dataclass
+class RoundLog:
+    commitment: str
+    public_input: str | None
+    seed: str | None = None
+    #: (seq, ball, source) of every call, and the seqs undone
+    calls: list[tuple[int, int, str]] = field(default_factory=list)
+    undone: set[int] = field(default_factory=set)
+
+    def live(self) -> list[int]:
+        return [ball for seq, ball, _ in self.calls if seq not in self.undone]
+
+
+@dataclass
+class Replayed:
+    """The night as the book tells it."""
+
+    decks: dict[str, str] = field(default_factory=dict)  # deck id -> its hash
+    games: dict[int, dict[str, Any]] = field(default_factory=dict)
+    rounds: dict[tuple[int, int], RoundLog] = field(default_factory=dict)
+    claims: dict[int, dict[str, Any]] = field(default_factory=dict)
+    awards: list[dict[str, Any]] = field(default_factory=list)
+    sales: dict[int, dict[str, Any]] = field(default_factory=dict)
+    prices: dict[int, list[money.Price]] = field(default_factory=dict)
+    prize_rules: dict[int, dict[str, money.PrizeRule]] = field(default_factory=dict)
+    payouts: list[dict[str, Any]] = field(default_factory=list)
+    #: the award the payouts that follow belong to: (game, round, prize, at_call, winners)
+    last_award: tuple[int, int, str, int, int] | None = None
+    paid_in_award: int = 0
+    #: what the rules pay the current award's winners (set at its first payout)
+    expected: money.Settled | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def live_calls(self, game_id: int, rnd: int) -> list[int]:
+        log = self.rounds.get((game_id, rnd))
+        return [] if log is None else log.live()
+
+
+class UnusableDecks(KitError):
+    """The decks given do not fit the book (another deck, or one missing)."""
+
+
+def replay(
+    book: Book, decks: Mapping[str, tuple[Deck[Any], str]]
+) -> tuple[Replayed, list[Finding]]:
+    """Replay the book's entries; `decks`: deck id -> (the deck, its file's hash), from the
+    `--deck` files. Raises UnusableDecks when a deck the book's games need was not given, or a
+    deck given is not the one the book loaded."""
+    loaded = {e.data.get("deck_id"): e.data.get("sha256") for e in book.entries if e.kind == "deck"}
+    for deck_id, (_deck, given_hash) in decks.items():
+        if deck_id not in loaded:
+            raise UnusableDecks("the deck %(deck)s is not one this book loaded", deck=deck_id)
+        if loaded[deck_id] != given_hash:
+            raise UnusableDecks(
+                "the deck file given for %(deck)s is not the one the book loaded (another hash)",
+                deck=deck_id,
+            )
+    state, found = Replayed(), []
+    for e in book.entries:
+        step = _STEPS.get(e.kind.split(".")[0] if e.kind.startswith("ledger.") else e.kind)
+        if step is None:
+            continue
+        gid = e.data.get("game_id")
+        if e.kind != "game" and isinstance(gid, int) and gid not in state.games:
+            note = f"game {gid} began before this copy's first entry: its entries are not replayed"
+            if note not in state.notes:
+                state.notes.append(note)
+            continue
+        try:
+            problem = step(state, e, decks)
+        except (KeyError, TypeError, ValueError, KitError) as exc:
+            if isinstance(exc, UnusableDecks):
+                raise
+            problem = f"its data cannot be replayed ({type(exc).__name__}: {exc})"
+        if problem:
+            found.append(Finding(problem, e.seq))
+    return state, found
+
+
+def _deck(state: Replayed, e: Entry, decks: Any) -> str | None:
+    state.decks[e.data["deck_id"]] = e.data["sha256"]
+    return None
+
+
+def _game(state: Replayed, e: Entry, decks: Any) -> str | None:
+    d = e.data
+    state.games[d["game_id"]] = dict(d)
+    return None
+
+
+def _settings(state: Replayed, e: Entry, decks: Any) -> str | None:
+    """The claims settings the Maestro changed (over the game's own options)."""
+    game = state.games.get(e.data["game_id"])
+    if game is not None:
+        game["settings"] = dict(e.data["settings"])
+    return None
+
+
+def _round(state: Replayed, e: Entry, decks: Any) -> str | None:
+    d = e.data
+    state.rounds[(d["game_id"], d["round"])] = RoundLog(d["commitment"], d["public_input"])
+    return None
+
+
+def _public_input(state: Replayed, e: Entry, decks: Any) -> str | None:
+    d = e.data
+    log = state.rounds.get((d["game_id"], d["round"]))
+    if log is not None:
+        if log.calls:
+            return "a public input set after the round's first ball"
+        log.public_input = d["public_input"]
+    return None
+
+
+def _reveal(state: Replayed, e: Entry, decks: Any) -> str | None:
+    d = e.data
+    log = state.rounds.get((d["game_id"], d["round"]))
+    if log is None:
+        return None  # a round from before this copy's anchor
+    log.seed = d["seed"]
+    seed = draw.parse_seed(d["seed"])
+    if draw.commitment(seed) != log.commitment:
+        return (
+            f"game {d['game_id']} round {d['round']}: the revealed seed does not match "
+            "the round's commitment"
+        )
+    return _order_holds(state, d["game_id"], d["round"], log)
+
+
+def _order_holds(state: Replayed, gid: int, rnd: int, log: RoundLog) -> str | None:
+    """Replay the round's calls against the order its seed gives: every auto call was the
+    first ball of the order not yet called (undone calls taken back where they were)."""
+    balls = state.games.get(gid, {}).get("balls", 75)
+    order = draw.draw_order(bytes.fromhex(log.seed or ""), log.public_input, balls)
+    live: list[tuple[int, int]] = []
+    undone = log.undone
+    for seq, ball, source in log.calls:
+        if source == "auto" and draw.next_auto_ball(order, [b for _, b in live]) != ball:
+            return (
+                f"game {gid} round {rnd}: call {seq} ({ball}) is not the next ball of the "
+                "order the revealed seed gives"
+            )
+        live.append((seq, ball))
+        if seq in undone:
+            live = [(s, b) for s, b in live if s != seq]
+    return None
+
+
+def _call(state: Replayed, e: Entry, decks: Any) -> str | None:
+    d = e.data
+    log = state.rounds.get((d["game_id"], d["round"]))
+    if log is None:
+        return None
+    if d["ball"] in log.live():
+        return f"ball {d['ball']} is called twice in game {d['game_id']} round {d['round']}"
+    log.calls.append((d["seq"], d["ball"], d["source"]))
+    return None
+
+
+def _undo(state: Replayed, e: Entry, decks: Any) -> str | None:
+    d = e.data
+    log = state.rounds.get((d["game_id"], d["round"]))
+    if log is None:
+        return None
+    live = [(s, b) for s, b, _ in log.calls if s not in log.undone]
+    if not live or live[-1] != (d["seq"], d["ball"]):
+        return "it takes back a call that is not the round's last"
+    log.undone.add(d["seq"])
+    return None
+
+
+def _claim(state: Replayed, e: Entry, decks: Any) -> str | None:
+    d = e.data
+    calls = state.live_calls(d["game_id"], d["round"])
+    if d["at_call"] != len(calls):
+        return f"the claim says it saw {d['at_call']} calls; the book has {len(calls)}"
+    state.claims[d["claim_id"]] = {**d, "calls": calls, "player": e.player()}
+    return None
+
+
+def _card(state: Replayed, gid: int, serial: int, decks: Mapping[str, Any]) -> Any:
+    game = state.games[gid]
+    given = decks.get(game["deck_id"])
+    if given is None:
+        raise UnusableDecks(
+            "the book's game %(game)s plays deck %(deck)s: give its file with --deck",
+            game=gid,
+            deck=game["deck_id"],
+        )
+    return given[0].card(serial)
+
+
+def _rules75(game: Mapping[str, Any]) -> rules75.Rules:
+    options = {**(game.get("options") or {}), **(game.get("settings") or {})}
+    mode = rules75.PUNTOS if game["mode"] == rules75.PUNTOS else rules75.NORMAL
+    pattern = None
+    if mode == rules75.NORMAL:
+        pattern = pattern_from_spec(options.get("pattern"), options.get("mask"))
+    return rules75.Rules(
+        mode=mode,
+        free_centre=bool(game["free_centre"]),
+        completing_call_only=options.get("completing_call_only") is True,
+        target=options.get("target", rules75.DEFAULT_TARGET),
+        pattern=pattern,
+    )
+
+
+def _award(state: Replayed, e: Entry, decks: Any) -> str | None:
+    """A 75-ball round's award: its card holds a bingo on the calls its claim saw, and those
+    calls still stand."""
+    d = e.data
+    claim = state.claims.get(d["claim_id"])
+    if claim is None or claim["serial"] != d["serial"]:
+        return "the award names no claim of its card in the book"
+    live = state.live_calls(d["game_id"], d["round"])
+    if live[: len(claim["calls"])] != claim["calls"]:
+        return "the award rests on a claim whose calls were taken back"
+    card = _card(state, d["game_id"], d["serial"], decks)
+    verdict = rules75.judge(card, claim["calls"], _rules75(state.games[d["game_id"]]))
+    if not verdict.bingo:
+        return (
+            f"card {d['serial']} holds no bingo on the calls of its claim: "
+            "the award does not follow"
+        )
+    if str(verdict.kind) != d["kind"]:
+        return f"the award says {d['kind']}; the calls give {verdict.kind}"
+    state.awards.append(
+        {
+            "game_id": d["game_id"],
+            "round": d["round"],
+            "prize": "bingo",
+            "serials": [d["serial"]],
+            "at_call": len(claim["calls"]),
+        }
+    )
+    state.last_award = (d["game_id"], d["round"], "bingo", len(claim["calls"]), 1)
+    state.paid_in_award = 0
+    return None
+
+
+def _prize(state: Replayed, e: Entry, decks: Any) -> str | None:
+    """A 90-ball prize: each winner's ticket completes it on the call it was awarded on."""
+    d = e.data
+    game = state.games[d["game_id"]]
+    live = state.live_calls(d["game_id"], d["round"])
+    calls = live[: d["at_call"]]
+    state.awards.append(
+        {
+            "game_id": d["game_id"],
+            "round": d["round"],
+            "prize": d["prize"],
+            "serials": [w["serial"] for w in d["winners"]],
+            "at_call": d["at_call"],
+        }
+    )
+    state.last_award = (d["game_id"], d["round"], d["prize"], d["at_call"], len(d["winners"]))
+    state.paid_in_award = 0
+    plan = BUILT_IN.get(str(game.get("prizes")))
+    if plan is None:
+        state.notes.append(
+            f"game {d['game_id']} plays the host's prize list {game.get('prizes')!r}: its "
+            "prizes are not replayed (the list is not in the book)"
+        )
+        return None
+    rule = plan.prize(d["prize"]).rule
+    for w in d["winners"]:
+        ticket = _card(state, d["game_id"], w["serial"], decks)
+        if completed_at(rule, ticket, calls) != d["at_call"]:
+            return (
+                f"ticket {w['serial']} does not complete the {d['prize']} on call "
+                f"{d['at_call']}: the award does not follow from the calls"
+            )
+    return None
+
+
+def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
+    action, d = e.kind.removeprefix("ledger."), e.data
+    gid: int = d.get("game_id") or 0  # the currency is the hall's, not a game's
+    if action == "price":  # a price list: the prices the game's next sales may be made at
+        state.prices[gid] = [money.Price(p["cents"], p["book"]) for p in d["prices"]]
+    elif action == "prizes":
+        rules = state.prize_rules.setdefault(gid, {})
+        for prize, spec in d.items():
+            if prize == "game_id":
+                continue
+            if spec is None:
+                rules.pop(prize, None)
+            else:
+                rules[prize] = money.rule_from_json(spec)
+    elif action == "sale":
+        listed = [
+            p for p in state.prices.get(gid, []) if (p.cents, p.book) == (d["price"], d["book"])
+        ]
+        if not listed:
+            return "the sale's price is not on the game's price list in the book"
+        price = listed[0]
+        ranges = money.parse_serials(d["serials"], 10**6)
+        if money.count(ranges) != d["cards"] or price.of_sale(ranges) != d["cents"]:
+            return (
+                f"the sale's sum is wrong: {d['serials']} at {price.cents} per "
+                f"{price.book} is {price.of_sale(ranges)}, not {d['cents']}"
+            )
+        state.sales[d["sale_id"]] = {**d, "void": False}
+    elif action == "correction":
+        if d["sale_id"] in state.sales:
+            state.sales[d["sale_id"]]["void"] = True
+    return None
+
+
+def _takings(state: Replayed, gid: int) -> dict[int, tuple[int, int]]:
+    return money.takings(
+        money.SaleMoney(s["round"], s["made_in"], s["cards"], s["cents"], s["void"])
+        for s in state.sales.values()
+        if s["game_id"] == gid
+    )
+
+
+def _pot(state: Replayed, gid: int) -> int:
+    contributions = [
+        r.jackpot
+        for g, rules in state.prize_rules.items()
+        if g <= gid
+        for r in rules.values()
+        if r.kind == money.PrizeKind.JACKPOT
+    ]
+    paid = [
+        p["from_pot"] if p["from_pot"] is not None else p["cents"]
+        for p in state.payouts
+        if p["jackpot"] and p["game_id"] <= gid
+    ]
+    return money.jackpot_pot(contributions, paid)
+
+
+def _payout(state: Replayed, e: Entry, decks: Any) -> str | None:
+    """A payout's sum, recomputed from the prize's rule, the round's takings and the pot."""
+    d = e.data
+    award = state.last_award
+    if award is None or award[:3] != (d["game_id"], d["round"], d["prize"]):
+        return "the payout follows no award of its prize"
+    rule = state.prize_rules.get(d["game_id"], {}).get(d["prize"])
+    if rule is None:
+        return "the payout's prize has no money rule in the book"
+    if state.paid_in_award == 0:
+        pot = _pot(state, d["game_id"]) if rule.kind == money.PrizeKind.JACKPOT else 0
+        sales = _takings(state, d["game_id"]).get(d["round"], (0, 0))[1]
+        state.expected = money.settle(rule, sales, pot, award[3], award[4])
+    settled = state.expected
+    assert settled is not None  # set at the award's first payout
+    i = state.paid_in_award
+    state.paid_in_award += 1
+    state.payouts.append({**d, "player": e.player()})
+    if i >= len(settled.shares) or settled.shares[i] != d["cents"]:
+        want = settled.shares[i] if i < len(settled.shares) else 0
+        return f"the payout's sum is wrong: the rules give {want}, the book says {d['cents']}"
+    return None
+
+
+_STEPS = {
+    "deck": _deck,
+    "game": _game,
+    "round": _round,
+    "settings": _settings,
+    "public_input": _public_input,
+    "reveal": _reveal,
+    "call": _call,
+    "undo": _undo,
+    "claim": _claim,
+    "award": _award,
+    "prize": _prize,
+    "ledger": _ledger,
+    "payout": _payout,
+}
+
+
+def deck_entry(text: str, load: Any) -> tuple[Deck[Any], str]:
+    """A `--deck` file: the deck (read by `load`) and its hash as the book keeps it."""
+    deck = load(json.loads(text))
+    return deck, deck_hash(deck.to_json())

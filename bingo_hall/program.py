@@ -1,0 +1,564 @@
+"""The night as a program (issue 37 item 1): the games of a hall night in order, read from a TOML
+file the host writes once (docs/program.md).
+
+Each `[[game]]` names the game, its balls (75 or 90), its mode (Bingo Normal, Bingo de Puntos)
+or its prize list (any of `prize_rules.BUILT_IN`, or a host's own), its pattern, the price of a
+card (or of a book) and the money of each prize (a fixed sum, a share of the sales, a jackpot
+within N calls paid on top of the prize or instead of it), and an optional interval after it.
+
+`parse_program` checks the whole file before a game is played, and names the line of the first
+problem: tomllib gives no line numbers for values, so `_Lines` finds the line of a game's key in
+the text (the game's `[[game]]` header, then the key inside that game's block).
+
+Pure: no Flask, no SQLite; the station keeps the program's progress (`station/program`), the
+printer draws it (`printing/program_pdf.py`).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from . import ledger as money
+from .errors import KitError
+from .ledger import LedgerError, Price, PrizeKind, PrizeRule
+from .patterns import Pattern, pattern_from_spec
+from .variants import PrizePlan, Variant, variant_for
+
+MAX_GAMES = 60
+MAX_NAME = 40
+MAX_INTERVAL = 120  # minutes
+
+GAME_KEYS = (
+    "name",
+    "name_es",
+    "balls",
+    "mode",
+    "prize_list",
+    "pattern",
+    "mask",
+    "price",
+    "book",
+    "prices",
+    "prizes",
+    "interval",
+    "draw",
+)
+DRAWS = ("auto", "manual")  # the laptop draws, or the Maestro types the balls from a cage
+PROGRAM_KEYS = ("name", "name_es", "currency", "game")
+PRIZE_KEYS = ("amount", "percent", "jackpot", "within", "mode")
+
+
+def _same_words(template: str) -> str:
+    return template
+
+
+class ProgramError(KitError):
+    """A program file that cannot be played: the message starts with the file and the line."""
+
+    def __init__(
+        self,
+        template: str = "",
+        /,
+        *,
+        source: str = "",
+        line: int = 0,
+        game: int = 0,
+        **params: Any,
+    ) -> None:
+        self.source = source
+        self.line = line
+        self.game = game
+        super().__init__(template, **params)
+
+    def text(
+        self,
+        translate: Callable[[str], str] = _same_words,
+        number: Callable[[Decimal | float], str] = str,
+    ) -> str:
+        words = super().text(translate, number)
+        if self.game:
+            words = translate("game %(n)s: %(problem)s") % {"n": self.game, "problem": words}
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {words}" if where else words
+
+
+@dataclass(frozen=True)
+class ProgramGame:
+    """One game of the program, checked: everything the station needs to start it."""
+
+    number: int
+    names: Mapping[str, str]
+    balls: int
+    plan: PrizePlan
+    pattern: Pattern | None
+    prices: tuple[Price, ...]  # the game's price list (the ledger's), empty: none set
+    prizes: Mapping[str, PrizeRule]
+    interval: int = 0  # minutes of interval after the game
+    draw: str = "auto"
+    spec: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names["en"]
+
+    @property
+    def variant(self) -> Variant[Any]:
+        return variant_for(self.balls)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The game's claims settings as the station's new game takes them."""
+        if self.pattern is None:
+            return {}
+        if self.pattern.name == "custom":
+            return {"pattern": "custom", "mask": self.pattern.mask}
+        return {"pattern": self.pattern.name}
+
+    @property
+    def main_prize(self) -> str:
+        """The prize the game is played for: its last (the full house, the bingo)."""
+        return self.plan.prizes[-1]
+
+
+@dataclass(frozen=True)
+class Program:
+    names: Mapping[str, str]
+    currency: str | None
+    games: tuple[ProgramGame, ...]
+    source: str = field(default="", compare=False)
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names["en"]
+
+
+class _Lines:
+    """Where things are in the file's text: the `[[game]]` headers, and a key in a game."""
+
+    HEADER = re.compile(r"^\s*\[\[\s*game\s*\]\]")
+    TABLE = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.games = [i + 1 for i, line in enumerate(self.lines) if self.HEADER.match(line)]
+
+    def block(self, index: int) -> range:
+        start = self.games[index] if index < len(self.games) else 1
+        end = self.games[index + 1] if index + 1 < len(self.games) else len(self.lines) + 1
+        return range(start, end)
+
+    def of(self, index: int | None, *path: str) -> int:
+        """The line of `path` (a key, or a prize's key then its setting) in game `index`
+        (None: the file's top); the game's header if the key is not written out."""
+        if index is None:
+            lines = range(1, (self.games[0] if self.games else len(self.lines) + 1))
+        else:
+            lines = self.block(index)
+        best = lines.start if index is not None else 0
+        for depth in range(len(path), 0, -1):
+            key = re.escape(path[depth - 1])
+            pattern = re.compile(rf'^\s*(?:[\w.-]+\.)?"?{key}"?\s*=|^\s*\[[^\]]*\b{key}\s*\]')
+            for number in lines:
+                if pattern.search(self.lines[number - 1]):
+                    return number
+        return best
+
+
+def parse_program(
+    text: str, source: str = "program.toml", extra_lists: Sequence[PrizePlan] = ()
+) -> Program:
+    """The program in `text`; `ProgramError` names the line of the first problem.
+    `extra_lists` are the host's own 90-ball prize lists the station knows."""
+    lines = _Lines(text)
+
+    def fail(template: str, index: int | None, *path: str, **params: Any) -> ProgramError:
+        line = lines.of(index, *path)
+        return ProgramError(template, source=source, line=line, **params)
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"line (\d+)", str(exc))
+        raise ProgramError(
+            "not a TOML file (%(error)s)",
+            source=source,
+            line=int(found.group(1)) if found else 0,
+            error=str(exc).split(" (at line")[0],
+        ) from None
+    unknown = sorted(set(data) - set(PROGRAM_KEYS))
+    if unknown:
+        raise fail(
+            "unknown setting %(key)r (known: %(known)s)",
+            None,
+            unknown[0],
+            key=unknown[0],
+            known=", ".join(PROGRAM_KEYS),
+        )
+    name = _text(data.get("name", "Bingo night"), "name", lambda t, **p: fail(t, None, "name", **p))
+    names = {"en": name, "es": data.get("name_es", name)}
+    currency = None
+    if "currency" in data:
+        try:
+            currency = money.check_currency(data["currency"])
+        except LedgerError as exc:
+            raise fail("%(problem)s", None, "currency", problem=exc) from None
+    raw = data.get("game")
+    if not isinstance(raw, list) or not raw:
+        raise fail("no games: add at least one [[game]] table", None)
+    if len(raw) > MAX_GAMES:
+        raise fail("%(n)s games; a program has at most %(most)s", 0, n=len(raw), most=MAX_GAMES)
+    games = tuple(
+        _game(entry, number, extra_lists, fail) for number, entry in enumerate(raw, start=1)
+    )
+    return Program(names, currency, games, source)
+
+
+def parse_game(
+    spec: Mapping[str, Any], number: int, extra_lists: Sequence[PrizePlan] = ()
+) -> ProgramGame:
+    """One game from its settings as stored (a game inserted by the Maestro, or a program's
+    game read back from the database)."""
+
+    def fail(template: str, index: int | None, *path: str, **params: Any) -> ProgramError:
+        return ProgramError(template, **params)
+
+    return _game(dict(spec), number, extra_lists, fail)
+
+
+Fail = Callable[..., ProgramError]
+
+
+def _game(entry: Any, number: int, extra: Sequence[PrizePlan], fail: Fail) -> ProgramGame:
+    index = number - 1
+    if not isinstance(entry, dict):
+        raise fail("this game is not a table", index, game=number)
+
+    def bad(template: str, *path: str, **params: Any) -> ProgramError:
+        return fail(template, index, *path, game=number, **params)
+
+    unknown = sorted(set(entry) - set(GAME_KEYS))
+    if unknown:
+        raise bad(
+            "unknown setting %(key)r (known: %(known)s)",
+            unknown[0],
+            key=unknown[0],
+            known=", ".join(GAME_KEYS),
+        )
+    name = _text(entry.get("name"), "name", lambda t, **p: bad(t, "name", **p))
+    name_es = _text(entry.get("name_es", name), "name_es", lambda t, **p: bad(t, "name_es", **p))
+    balls = entry.get("balls", 75)
+    try:
+        variant = variant_for(balls)
+    except KitError as exc:
+        raise bad("balls must be 75 or 90, not %(balls)r", "balls", balls=balls) from exc
+    asked = entry.get("prize_list", entry.get("mode"))
+    if "prize_list" in entry and "mode" in entry:
+        raise bad("give a mode or a prize_list, not both", "prize_list")
+    if asked is not None and not isinstance(asked, str):
+        raise bad("the mode is a word, such as normal", "mode")
+    try:
+        plan = variant.plan(asked, extra)
+    except KitError as exc:
+        where = "prize_list" if "prize_list" in entry else "mode"
+        raise bad("%(problem)s", where, problem=exc) from None
+    pattern = None
+    if "pattern" in entry or "mask" in entry:
+        if plan.prize_list is not None or plan.mode != "normal":
+            raise bad(
+                "a pattern is played in a Bingo Normal game of 75-ball cards; this game "
+                "plays %(mode)s",
+                "pattern",
+                mode=plan.mode,
+            )
+        try:
+            pattern = pattern_from_spec(entry.get("pattern", "custom"), entry.get("mask"))
+        except KitError as exc:
+            where = "mask" if entry.get("pattern") == "custom" else "pattern"
+            raise bad("%(problem)s", where, problem=exc) from None
+    prices = _prices(entry, bad)
+    prizes = _prizes(entry.get("prizes"), plan, bad)
+    interval = entry.get("interval", 0)
+    if isinstance(interval, bool) or not isinstance(interval, int):
+        raise bad("interval is minutes, a whole number", "interval")
+    if not 0 <= interval <= MAX_INTERVAL:
+        raise bad("interval is 0 to %(most)s minutes", "interval", most=MAX_INTERVAL)
+    draw = entry.get("draw", "auto")
+    if draw not in DRAWS:
+        raise bad("draw is auto (the laptop draws) or manual (balls from a cage)", "draw")
+    spec = {k: v for k, v in entry.items()}
+    names = {"en": name, "es": name_es}
+    return ProgramGame(
+        number, names, balls, plan, pattern, prices, prizes, interval, str(draw), spec
+    )
+
+
+PRICE_KEYS = ("label", "amount", "book")
+
+
+def _prices(entry: Mapping[str, Any], bad: Callable[..., ProgramError]) -> tuple[Price, ...]:
+    """The game's price list: `price` (and `book`) for one price, or `prices`, a list of
+    `{ label, amount, book }` (the door's price list: a single card, a book of 6...)."""
+    if "prices" in entry and ("price" in entry or "book" in entry):
+        raise bad("give price (and book) or prices, not both", "prices")
+    if "book" in entry and "price" not in entry:
+        raise bad("a book needs its price", "book")
+    given: list[tuple[Any, Any, Any]]
+    if "price" in entry:
+        given = [(entry["price"], entry.get("book", 1), "")]
+        where = "price"
+    elif "prices" in entry:
+        raw = entry["prices"]
+        if not isinstance(raw, list) or not raw or not all(isinstance(p, dict) for p in raw):
+            raise bad('prices is a list such as [{ label = "Single", amount = "1" }]', "prices")
+        for item in raw:
+            unknown = sorted(set(item) - set(PRICE_KEYS))
+            if unknown:
+                raise bad(
+                    "a price: unknown setting %(key)r (known: %(known)s)",
+                    unknown[0],
+                    key=unknown[0],
+                    known=", ".join(PRICE_KEYS),
+                )
+        given = [(p.get("amount"), p.get("book", 1), p.get("label", "")) for p in raw]
+        where = "prices"
+    else:
+        return ()
+    try:
+        return money.price_list(
+            [money.parse_price(_money_text(a), book, label) for a, book, label in given]
+        )
+    except LedgerError as exc:
+        if where == "price" and "book" in entry and "book" in exc.template:
+            where = "book"
+        raise bad("price: %(problem)s", where, problem=exc) from None
+
+
+def _money_text(value: Any) -> Any:
+    """A price or amount as written: text ("1.50") or a whole number of units (20 is 20.00),
+    never a float (money is exact)."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise LedgerError('write an amount as text, such as "1.50", or a whole number')
+    if isinstance(value, int):
+        return str(value)
+    return value
+
+
+def _prizes(raw: Any, plan: PrizePlan, bad: Callable[..., ProgramError]) -> dict[str, PrizeRule]:
+    if raw is None or (isinstance(raw, dict) and not raw):
+        raise bad(
+            "no prizes: add [game.prizes] with what %(prizes)s pay",
+            "name",
+            prizes=", ".join(plan.prizes),
+        )
+    if not isinstance(raw, dict):
+        raise bad('prizes is a table, such as prizes = { bingo = "20" }', "prizes")
+    out: dict[str, PrizeRule] = {}
+    for key, value in raw.items():
+        if key not in plan.prizes:
+            raise bad(
+                "this game plays %(prizes)s, not %(prize)s",
+                key,
+                prizes=", ".join(plan.prizes),
+                prize=key,
+            )
+        out[key] = _prize(key, value, plan, bad)
+    share = sum(r.percent for r in out.values())
+    if share > 100:
+        raise bad(
+            "the prizes share %(pct)s %% of the sales, more than 100 %%", "percent", pct=share
+        )
+    return out
+
+
+def _prize(key: str, value: Any, plan: PrizePlan, bad: Callable[..., ProgramError]) -> PrizeRule:
+    if not isinstance(value, dict):
+        value = {"amount": value}
+    unknown = sorted(set(value) - set(PRIZE_KEYS))
+    if unknown:
+        raise bad(
+            "prize %(prize)s: unknown setting %(key)r (known: %(known)s)",
+            key,
+            unknown[0],
+            prize=key,
+            key=unknown[0],
+            known=", ".join(PRIZE_KEYS),
+        )
+    jackpot = "jackpot" in value or "within" in value
+    if jackpot and "within" not in value:
+        raise bad("prize %(prize)s: a jackpot needs its calls, such as within = 40", key, prize=key)
+    if jackpot and "jackpot" not in value:
+        raise bad(
+            'prize %(prize)s: say the jackpot, such as jackpot = "200"', key, "within", prize=key
+        )
+    if jackpot and key != plan.prizes[-1]:
+        raise bad(
+            "prize %(prize)s: a jackpot is played on the last prize (%(last)s)",
+            key,
+            "jackpot",
+            prize=key,
+            last=plan.prizes[-1],
+        )
+    if not jackpot and "amount" in value and "percent" in value:
+        raise bad("prize %(prize)s: an amount or a percentage, not both", key, prize=key)
+    if not jackpot and "amount" not in value and "percent" not in value:
+        raise bad("prize %(prize)s: give its amount or its percent", key, prize=key)
+    if "mode" in value and not jackpot:
+        raise bad("prize %(prize)s: only a jackpot has a mode", key, "mode", prize=key)
+    kind = (
+        PrizeKind.JACKPOT
+        if jackpot
+        else PrizeKind.PERCENT
+        if "percent" in value
+        else PrizeKind.FIXED
+    )
+    spec: dict[str, Any] = {"kind": str(kind)}
+    where = "amount"
+    try:
+        if "amount" in value:
+            spec["amount"] = _money_text(value["amount"])
+        if "percent" in value:
+            where = "percent"
+            spec["percent"] = _percent_text(value["percent"])
+        if jackpot:
+            where = "jackpot"
+            spec["jackpot"] = _money_text(value["jackpot"])
+            where = "within"
+            spec["within"] = value["within"]
+            where = "mode"
+            spec["mode"] = value.get("mode", "instead")
+        where = "amount"
+        return money.rule_from_json(spec)
+    except LedgerError as exc:
+        for part in ("jackpot is won within", "paid instead", "percentage"):
+            if part in exc.template:
+                where = {"jackpot is won within": "within", "paid instead": "mode"}.get(
+                    part, "percent"
+                )
+        raise bad("prize %(prize)s: %(problem)s", key, where, prize=key, problem=exc) from None
+
+
+def _percent_text(value: Any) -> Any:
+    if isinstance(value, float) and value == int(value):
+        return int(value)
+    if isinstance(value, float):
+        return format(Decimal(str(value)), "f")
+    return value
+
+
+def _text(value: Any, what: str, fail: Callable[..., ProgramError]) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise fail("%(what)s must be a non-empty text", what=what)
+    if len(value.strip()) > MAX_NAME:
+        raise fail("%(what)s is longer than %(n)s characters", what=what, n=MAX_NAME)
+    return value.strip()
+
+
+# ---- the program in words (the printed program, `program check`, the station's pages) ------
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "game": "Game",
+        "of": "of",
+        "a_card": "%(price)s a card",
+        "a_book": "%(price)s a book of %(n)s",
+        "percent": "%(pct)s %% of the sales",
+        "jackpot": "%(prize)s, or %(pot)s jackpot within %(n)s calls",
+        "on-top": "%(prize)s, plus a %(pot)s jackpot within %(n)s calls",
+        "interval": "Interval: %(n)s min",
+        "lines": "Any line",
+        "four_corners": "Four corners",
+        "x": "The X",
+        "full_card": "Full house",
+        "custom": "Own pattern",
+        "points": "Bingo de Puntos",
+        "bingo": "Bingo",
+    },
+    "es": {
+        "game": "Partida",
+        "of": "de",
+        "a_card": "%(price)s el cartón",
+        "a_book": "%(price)s el libro de %(n)s",
+        "percent": "%(pct)s %% de lo recaudado",
+        "jackpot": "%(prize)s, o un pozo de %(pot)s en %(n)s bolas",
+        "on-top": "%(prize)s, más un pozo de %(pot)s en %(n)s bolas",
+        "interval": "Descanso: %(n)s min",
+        "lines": "Cualquier línea",
+        "four_corners": "Cuatro esquinas",
+        "x": "La X",
+        "full_card": "Cartón lleno",
+        "custom": "Figura propia",
+        "points": "Bingo de Puntos",
+        "bingo": "Bingo",
+    },
+}
+
+
+def words(lang: str) -> dict[str, str]:
+    if lang not in WORDS:
+        raise KitError("unknown language %(lang)r; use es or en", lang=lang)
+    return WORDS[lang]
+
+
+def figure_name(game: ProgramGame, lang: str) -> str:
+    """What the game is played for, in words: its pattern, its lines, or its prize list."""
+    w = words(lang)
+    if game.plan.prize_list is not None:
+        return game.plan.prize_list.name(lang)
+    if game.plan.mode == "points":
+        return w["points"]
+    return w[game.pattern.name if game.pattern else "lines"]
+
+
+def prize_name(game: ProgramGame, key: str, lang: str) -> str:
+    name = game.plan.name(key, lang)
+    return words(lang).get(name, name)
+
+
+def price_text(game: ProgramGame, currency: str, lang: str) -> str:
+    """The price list in words: "£1.00 a card, £5.00 a book of 6"."""
+    w = words(lang)
+    out = []
+    for price in game.prices:
+        amount = money.money(price.cents, currency, lang)
+        if price.book == 1:
+            text = w["a_card"] % {"price": amount}
+        else:
+            text = w["a_book"] % {"price": amount, "n": price.book}
+        out.append(f"{price.label}: {text}" if price.label else text)
+    return ", ".join(out)
+
+
+def prize_text(rule: PrizeRule, currency: str, lang: str) -> str:
+    """A prize's money as the program prints it: "£20.00", "50 % of the sales", "£40.00, plus a
+    £200.00 jackpot within 40 calls"."""
+    w = words(lang)
+
+    def fmt(cents: int) -> str:
+        return money.money(cents, currency, lang)
+
+    pct = format(rule.percent.normalize(), "f").replace(".", "," if lang == "es" else ".")
+    if rule.kind == PrizeKind.FIXED:
+        return fmt(rule.cents)
+    if rule.kind == PrizeKind.PERCENT:
+        return w["percent"] % {"pct": pct}
+    parts = [fmt(rule.cents)] if rule.cents or not rule.percent else []
+    if rule.percent:
+        parts.append(w["percent"] % {"pct": pct})
+    return w[str(rule.mode) if rule.mode == "on-top" else "jackpot"] % {
+        "prize": " + ".join(parts),
+        "pot": fmt(rule.jackpot),
+        "n": rule.within,
+    }
+
+
+def headline(game: ProgramGame, total: int, currency: str, lang: str) -> str:
+    """ "Game 3 of 12 · Four Corners · £20.00": the display's line for the game in play."""
+    w = words(lang)
+    parts = [f"{w['game']} {game.number} {w['of']} {total}", game.name(lang)]
+    rule = game.prizes.get(game.main_prize)
+    if rule is not None:
+        parts.append(prize_text(rule, currency, lang))
+    return " · ".join(parts)

@@ -1,0 +1,185 @@
+"""The night as a program (issue 37): the Maestro loads the night's program file once (`serve
+--program FILE`, or the caller page), then **Next game** starts each game with everything set;
+a game can be skipped or one inserted. The display shows "Game 3 of 12 · Four Corners · £20".
+
+A part of the station, registered by `bingo_hall.app.create_app`:
+
+* `/caller/program` (POST, a file), `/caller/program/next`, `/skip`, `/insert`: the caller
+  page's forms (PIN and CSRF, as every caller action);
+* `/api/program`, `/api/program/next`, `/skip`, `/insert`: the same as JSON.
+
+The file's rules are the pure `bingo_hall.program`; its progress is `store.py` over SQLite.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from flask import Blueprint, Flask, flash, jsonify, redirect, request, url_for
+from flask_babel import get_locale
+
+from ...web import db as core_db
+from ...web.db import get_db
+from ...web.errors import RequestError
+from ...web.inputs import json_body as body
+from .. import games
+from ..auth import caller_required
+from . import odds_view, schema, store
+
+bp = Blueprint("program", __name__, template_folder="templates")
+
+
+def _lang() -> str:
+    locale = get_locale()
+    return locale.language if locale and locale.language in ("es", "en") else "en"
+
+
+def _program_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+    """Every snapshot of a game of the program carries its line in both languages."""
+    lines = {lang: store.game_headline(conn, game_id, lang) for lang in ("en", "es")}
+    return {"program": lines if lines["en"] else None}
+
+
+def register(app: Flask) -> None:
+    core_db.add_migrations(app, "program", schema.MIGRATIONS)
+    app.register_blueprint(bp)
+    app.jinja_env.globals["program_state"] = lambda: store.state(get_db(), _lang())
+    app.jinja_env.globals["prize_odds"] = _page_odds
+    with app.app_context():
+        games.add_snapshot_extender(_program_snapshot)
+
+
+def _page_odds(game_id: int) -> dict[str, Any]:
+    """`prize_odds(game_id)` on the ledger page: `?within=N` asks about N calls (a number that
+    is no count of calls is left out: the jackpot's, or the expected call, is shown)."""
+    within = request.args.get("within", type=int)
+    return odds_view.game_odds(get_db(), game_id, within if within and within > 0 else None)
+
+
+def load_file(conn: sqlite3.Connection, text: str, source: str) -> dict[str, Any]:
+    """`serve --program FILE`: the same as the caller page's upload."""
+    return store.load(conn, text, source)
+
+
+# ---- the caller page's forms -----------------------------------------------------------------
+
+
+def _back(game_id: int | None = None):
+    if game_id is None:
+        game_id = games.newest_active_game(get_db())
+    if game_id is None:
+        return redirect(url_for("caller.new"))
+    return redirect(url_for("caller.game", game_id=game_id))
+
+
+@bp.post("/caller/program")
+@caller_required
+def upload():
+    chosen = request.files.get("program")
+    if chosen is None or not chosen.filename:
+        flash_error(RequestError("choose a program file (.toml) first"))
+        return _back()
+    try:
+        text = chosen.read().decode("utf-8")
+    except UnicodeDecodeError:
+        flash_error(RequestError("a program file is text (UTF-8)"))
+        return _back()
+    try:
+        done = store.load(get_db(), text, chosen.filename)
+    except RequestError as exc:
+        flash_error(exc)
+        return _back()
+    flash(_loaded_words(done))
+    return _back()
+
+
+def _loaded_words(done: dict[str, Any]) -> str:
+    from flask_babel import gettext as _
+
+    return _(
+        "Program %(name)s loaded: %(n)s games.", name=done["program"]["name"], n=len(done["games"])
+    )
+
+
+def flash_error(exc: RequestError) -> None:
+    flash(exc.message())
+
+
+@bp.post("/caller/program/next")
+@caller_required
+def next_form():
+    try:
+        started = store.next_game(get_db())
+    except RequestError as exc:
+        flash_error(exc)
+        return _back()
+    return _back(started["game_id"])
+
+
+@bp.post("/caller/program/skip")
+@caller_required
+def skip_form():
+    try:
+        done = store.skip(get_db())
+    except RequestError as exc:
+        flash_error(exc)
+        return _back()
+    return _back(done["started"]["game_id"] if done["started"] else None)
+
+
+@bp.post("/caller/program/insert")
+@caller_required
+def insert_form():
+    try:
+        store.insert(get_db(), {"copy": request.form.get("copy"), "name": request.form.get("name")})
+    except RequestError as exc:
+        flash_error(exc)
+    return _back()
+
+
+# ---- the JSON API ------------------------------------------------------------------------------
+
+
+@bp.get("/api/program")
+@caller_required
+def program_json():
+    return jsonify(store.state(get_db(), request.args.get("lang", "en")))
+
+
+@bp.post("/api/program")
+@caller_required
+def load_json():
+    data = body(required=True)
+    source = data.get("source") or "program.toml"
+    if not isinstance(source, str) or len(source) > 100:
+        raise RequestError("the source is the file's name, at most 100 characters")
+    return jsonify(store.load(get_db(), data.get("text"), source))
+
+
+@bp.get("/api/games/<int:game_id>/odds")
+@caller_required
+def odds_json(game_id: int):
+    """The odds of the game's main prize with the cards sold: `?within=N` calls."""
+    within = request.args.get("within", type=int)
+    if within is not None and within < 1:
+        raise RequestError("within is a number of calls, 1 or more")
+    return jsonify(odds_view.game_odds(get_db(), game_id, within))
+
+
+@bp.post("/api/program/next")
+@caller_required
+def next_json():
+    return jsonify(store.next_game(get_db()))
+
+
+@bp.post("/api/program/skip")
+@caller_required
+def skip_json():
+    return jsonify(store.skip(get_db()))
+
+
+@bp.post("/api/program/insert")
+@caller_required
+def insert_json():
+    return jsonify(store.insert(get_db(), body(required=True)))

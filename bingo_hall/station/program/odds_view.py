@@ -1,0 +1,81 @@
+"""The odds of a game's main prize with the cards actually sold (issue 37 item 2), for the
+ledger page: the chance that it is won within N calls (the jackpot's N, or the N the host asks
+about before setting one) and the expected call of the first win. The estimate is the pure
+`bingo_hall.odds` with the game's own deck, pattern and free centre; it is kept per game and
+cards sold, so the page reads it again only after a sale."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import KitError
+from ...ledger import PrizeKind
+from ...odds import Odds, estimate
+from ...patterns import pattern_from_spec
+from ...web.instance import area_state
+from .. import games
+from ..decks import get_deck
+from ..ledger import store as ledger
+from ..variants import prize_plan
+
+KEPT = 32  # estimates kept per station (a night has a few dozen games)
+
+
+@dataclass
+class OddsState:
+    kept: dict[tuple[Any, ...], Odds] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _state() -> OddsState:
+    state: OddsState = area_state("program.odds", OddsState)
+    return state
+
+
+def game_odds(conn: sqlite3.Connection, game_id: int, within: int | None = None) -> dict[str, Any]:
+    """The figures the ledger page puts in words; `cards` 0 when none is sold yet."""
+    game = games.get_game(conn, game_id)
+    plan = prize_plan(game)
+    prize = plan.prizes[-1]
+    rule = ledger.rules_of(conn, game_id).get(prize)
+    jackpot = rule.within if rule is not None and rule.kind == PrizeKind.JACKPOT else None
+    rnd = games.current_round(conn, game_id).number
+    serials = sorted(
+        {s for r in ledger.sold(conn, game_id, rnd) for s in range(r.first, r.last + 1)}
+    )
+    out: dict[str, Any] = {"prize": prize, "cards": len(serials), "jackpot_within": jackpot}
+    if not serials:
+        return out
+    try:
+        pattern = pattern_from_spec(game.options.get("pattern"), game.options.get("mask"))
+    except KitError:
+        pattern = None
+    key = (game_id, prize, pattern, game.free_centre, tuple(serials))
+    state = _state()
+    with state.lock:
+        odds = state.kept.get(key)
+    if odds is None:
+        deck = get_deck(conn, game.deck_id)
+        needs = [
+            deck.variant.needs(deck.cards[s - 1], plan, prize, pattern, game.free_centre)
+            for s in serials
+        ]
+        odds = estimate(needs, deck.variant.balls)
+        with state.lock:
+            if len(state.kept) >= KEPT:
+                state.kept.pop(next(iter(state.kept)))
+            state.kept[key] = odds
+    calls = within or jackpot or round(odds.expected_call)
+    one_in = odds.one_in(calls)
+    return {
+        **out,
+        "within": calls,
+        "percent": round(100 * odds.chance_within(calls), 1),
+        "one_in": None if one_in is None else round(one_in),
+        "expected_call": round(odds.expected_call),
+        "nights": odds.nights,
+        "balls": odds.balls,
+    }

@@ -1,0 +1,328 @@
+"""The night's program over sqlite3 (issue 37): load a program, start its next game with
+everything set (the game's mode or prize list and pattern, the ledger's price and prizes), skip
+a game, insert one. The program's games and the game in play are rows (`schema.py`), so a
+station restarted mid-night goes on from the game in play.
+
+The rules of the file are the pure `bingo_hall.program`; starting a game is `games.start_game`,
+the money is the ledger's (`ledger.store`), each in its own transaction under the hall's write
+lock (an RLock: this module holds it across them, so no other change comes between).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import KitError
+from ...program import (
+    Program,
+    ProgramError,
+    ProgramGame,
+    figure_name,
+    headline,
+    parse_game,
+    parse_program,
+)
+from ...variants import variant_for
+from ...web import book
+from ...web.db import transaction
+from ...web.errors import Conflict, NotFound, RequestError
+from ...web.instance import hall
+from .. import games
+from ..decks import list_decks
+from ..ledger import store as ledger
+from ..ledger.requests import PriceListRequest, PrizesRequest
+from ..model import DrawMethod
+from ..requests import NewGame
+from ..variants import PLAY
+
+VIA = "program"
+MAX_TEXT = 200_000
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A game of the loaded program as the station keeps it."""
+
+    entry_id: int
+    position: int
+    status: str
+    game_id: int | None
+    inserted: bool
+    game: ProgramGame
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "number": self.position,
+            "name": self.game.name(lang),
+            "figure": figure_name(self.game, lang),
+            "balls": self.game.balls,
+            "status": self.status,
+            "game_id": self.game_id,
+            "inserted": self.inserted,
+            "interval": self.game.interval,
+        }
+
+
+def _extra_lists() -> tuple[Any, ...]:
+    """The station's prize plans beyond the kit's own (a host's lists from `prizes/`)."""
+    every = tuple(plan for kind in PLAY.entries.values() for plan in kind.plans())
+    return tuple(p for p in every if p.prize_list is not None and p.prize_list.source)
+
+
+def _refused(exc: KitError) -> RequestError:
+    return RequestError("%(problem)s", problem=exc)
+
+
+def loaded(conn: sqlite3.Connection) -> sqlite3.Row | None:
+    """The night's program: the newest loaded."""
+    return conn.execute("SELECT * FROM programs ORDER BY id DESC LIMIT 1").fetchone()
+
+
+def entries(conn: sqlite3.Connection, program_id: int | None = None) -> list[Entry]:
+    """The program's games in order (the night's program when `program_id` is None)."""
+    if program_id is None:
+        row = loaded(conn)
+        if row is None:
+            return []
+        program_id = row["id"]
+    extra = _extra_lists()
+    out = []
+    for r in conn.execute(
+        "SELECT * FROM program_games WHERE program_id = ? ORDER BY position", (program_id,)
+    ):
+        try:
+            game = parse_game(json.loads(r["spec"]), r["position"], extra)
+        except KitError as exc:  # a host's prize list that left the prizes folder
+            raise Conflict(
+                "game %(n)s of the program cannot be played: %(problem)s",
+                n=r["position"],
+                problem=exc,
+            ) from None
+        out.append(
+            Entry(r["id"], r["position"], r["status"], r["game_id"], bool(r["inserted"]), game)
+        )
+    return out
+
+
+def load(conn: sqlite3.Connection, text: object, source: str) -> dict[str, Any]:
+    """Load a program (the file's text). The same text as the program already loaded goes on
+    where it was (a station restarted with `--program` resumes); another becomes the night's
+    program, its games all waiting."""
+    if not isinstance(text, str) or not text.strip():
+        raise RequestError("choose a program file (.toml) first")
+    if len(text) > MAX_TEXT:
+        raise RequestError("a program file is at most %(n)s characters", n=MAX_TEXT)
+    try:
+        program: Program = parse_program(text, source, _extra_lists())
+    except ProgramError as exc:
+        raise _refused(exc) from None
+    with hall().write_lock:
+        now = loaded(conn)
+        if now is not None and now["text"] == text:
+            return state(conn) | {"resumed": True}
+        with transaction(conn):
+            cur = conn.execute(
+                "INSERT INTO programs (name, name_es, source, text) VALUES (?, ?, ?, ?)",
+                (program.name("en"), program.name("es"), source, text),
+            )
+            pid = cur.lastrowid
+            for game in program.games:
+                conn.execute(
+                    "INSERT INTO program_games (program_id, position, spec) VALUES (?, ?, ?)",
+                    (pid, game.number, json.dumps(dict(game.spec))),
+                )
+            book.append(conn, "program", {"program_id": pid, "source": source, "text": text})
+        if program.currency:
+            ledger.set_currency(conn, program.currency, VIA)
+    return state(conn) | {"resumed": False}
+
+
+def state(conn: sqlite3.Connection, lang: str = "en") -> dict[str, Any]:
+    row = loaded(conn)
+    if row is None:
+        return {"program": None, "games": []}
+    listed = entries(conn, row["id"])
+    playing = next((e for e in listed if e.status == "playing"), None)
+    waiting = next((e for e in listed if e.status == "waiting"), None)
+    return {
+        "program": {
+            "name": row["name_es"] if lang == "es" else row["name"],
+            "source": row["source"],
+        },
+        "games": [e.to_json(lang) for e in listed],
+        "playing": None if playing is None else playing.position,
+        "next": None if waiting is None else waiting.position,
+    }
+
+
+def _deck_for(conn: sqlite3.Connection, game: ProgramGame) -> str:
+    """The deck a game is played on: the newest loaded of its kind (tonight's first)."""
+    decks = sorted(list_decks(conn), key=lambda d: not d["tonight"])
+    for d in decks:
+        if variant_for(d["game"]) is game.variant:
+            return str(d["deck_id"])
+    raise Conflict(
+        "game %(n)s is played with %(balls)s balls: load a deck of them first",
+        n=game.number,
+        balls=game.balls,
+    )
+
+
+def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Start the program's next waiting game with everything set: the game in play (if any)
+    is marked played and ends; the new game gets its mode or prize list, its pattern, and the
+    ledger's price and prizes."""
+    with hall().write_lock:
+        listed = entries(conn)
+        if not listed:
+            raise Conflict("no program is loaded: load a program file first")
+        waiting = [e for e in listed if e.status == "waiting"]
+        if not waiting:
+            raise Conflict("every game of the program has been played")
+        entry = waiting[0]
+        game = entry.game
+        new = NewGame(
+            deck_id=_deck_for(conn, game),
+            mode=game.plan.mode,
+            draw=DrawMethod(game.draw),
+            options=game.options,
+        )
+        created = games.start_game(conn, new)  # ends the game in play
+        gid = created.game_id
+        with transaction(conn):
+            conn.execute(
+                "UPDATE program_games SET status = 'played' WHERE status = 'playing' AND "
+                "program_id = (SELECT program_id FROM program_games WHERE id = ?)",
+                (entry.entry_id,),
+            )
+            conn.execute(
+                "UPDATE program_games SET status = 'playing', game_id = ? WHERE id = ?",
+                (gid, entry.entry_id),
+            )
+            book.append(conn, "program.next", {"game_id": gid, "number": entry.position})
+        if game.prices:
+            ledger.set_prices(conn, gid, PriceListRequest(game.prices), VIA)
+        if game.prizes:
+            ledger.set_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
+    return {"game_id": gid, "number": entry.position, "name": game.name("en")}
+
+
+def skip(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Skip the game in play (before its first ball) and start the next; with no game in
+    play, skip the next waiting one."""
+    with hall().write_lock:
+        listed = entries(conn)
+        playing = next((e for e in listed if e.status == "playing"), None)
+        target = playing or next((e for e in listed if e.status == "waiting"), None)
+        if target is None:
+            raise Conflict("there is no game left to skip")
+        if playing is not None and playing.game_id is not None:
+            if games.called_balls(conn, playing.game_id):
+                raise Conflict(
+                    "game %(n)s already has calls: it is played, not skipped; press Next game",
+                    n=playing.position,
+                )
+        with transaction(conn):
+            conn.execute(
+                "UPDATE program_games SET status = 'skipped' WHERE id = ?", (target.entry_id,)
+            )
+            book.append(conn, "program.skip", {"number": target.position})
+        left = any(e.status == "waiting" and e.entry_id != target.entry_id for e in listed)
+        if left:
+            started = next_game(conn)
+        else:
+            if playing is not None and playing.game_id is not None:
+                if games.get_game(conn, playing.game_id).active:
+                    games.end_game(conn, playing.game_id)
+            started = None
+    return {"skipped": target.position, "started": started}
+
+
+def insert(conn: sqlite3.Connection, data: dict[str, Any]) -> dict[str, Any]:
+    """Insert a game after the game in play (or before the next one): a copy of game `copy`
+    of the program, with its own `name` if given."""
+    copy = data.get("copy")
+    if isinstance(copy, str) and copy.strip().isdigit():
+        copy = int(copy.strip())
+    name = data.get("name")
+    if name is not None and (not isinstance(name, str) or len(name.strip()) > 40):
+        raise RequestError("a game's name is text of at most %(n)s characters", n=40)
+    with hall().write_lock:
+        listed = entries(conn)
+        if not listed:
+            raise Conflict("no program is loaded: load a program file first")
+        source = next((e for e in listed if e.position == copy), None)
+        if source is None:
+            raise RequestError("choose the game to copy: a number from 1 to %(n)s", n=len(listed))
+        playing = next((e for e in listed if e.status == "playing"), None)
+        done = [e.position for e in listed if e.status != "waiting"]
+        at = (playing.position if playing else max(done, default=0)) + 1
+        spec = dict(source.game.spec)
+        if name and name.strip():
+            spec["name"] = spec["name_es"] = name.strip()
+        try:
+            parse_game(spec, at, _extra_lists())
+        except KitError as exc:
+            raise _refused(exc) from None
+        program_id = loaded(conn)["id"]  # type: ignore[index]  # listed is not empty
+        with transaction(conn):
+            conn.execute(
+                "UPDATE program_games SET position = position + 1 "
+                "WHERE program_id = ? AND position >= ?",
+                (program_id, at),
+            )
+            conn.execute(
+                "INSERT INTO program_games (program_id, position, spec, inserted) "
+                "VALUES (?, ?, ?, 1)",
+                (program_id, at, json.dumps(spec)),
+            )
+            book.append(
+                conn, "program.insert", {"program_id": program_id, "number": at, "spec": spec}
+            )
+    return {"number": at, "copy": copy, "name": spec["name"]}
+
+
+def of_game(conn: sqlite3.Connection, game_id: int) -> tuple[Entry, int] | None:
+    """The program's entry of a station game and the program's number of games, or None."""
+    row = conn.execute(
+        "SELECT program_id FROM program_games WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    listed = entries(conn, row["program_id"])
+    entry = next(e for e in listed if e.game_id == game_id)
+    return entry, len(listed)
+
+
+def game_headline(conn: sqlite3.Connection, game_id: int, lang: str) -> str | None:
+    """ "Game 3 of 12 · Four Corners · £20.00" for a game of the program (the ledger's prize
+    of the game's main prize, as it stands), or None for a game started by hand."""
+    try:
+        found = of_game(conn, game_id)
+    except Conflict:
+        return None
+    if found is None:
+        return None
+    entry, total = found
+    rules = ledger.rules_of(conn, game_id)
+    game = entry.game
+    shown = ProgramGame(
+        entry.position,
+        game.names,
+        game.balls,
+        game.plan,
+        game.pattern,
+        game.prices,
+        {k: v for k, v in rules.items() if k == game.main_prize},
+        game.interval,
+        game.draw,
+    )
+    return headline(shown, total, ledger.currency(conn), lang)
+
+
+def require_game(conn: sqlite3.Connection, game_id: int) -> None:
+    if of_game(conn, game_id) is None:
+        raise NotFound("game %(game)s is not a game of the program", game=game_id)

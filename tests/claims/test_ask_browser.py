@@ -1,0 +1,75 @@
+"""Real Chromium (issue 36 item 4): a player claims from the phone without shouting. The card's page
+offers Claim only once the card has a bingo; the caller page shows "Card 4 asks for a check (from
+its phone)" with the card's verdict; a second request on the same call is refused in words on the
+phone; /display shows nothing of it until the Maestro checks the card for the room."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+from testkit import TEST_PIN, scripts_ran
+
+from bingo_hall.signing import card_path
+
+from .hall import Hall
+
+SERIAL = 4
+
+
+@pytest.mark.browser
+def test_a_phone_claims_and_the_caller_page_shows_it_with_the_verdict(
+    client, live_server, phone, browser
+):
+    hall = Hall(client)
+    gid = hall.new_game()
+    b = hall.numbers(SERIAL, "B")
+    hall.call(gid, *b[:4])
+    laptop = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        caller = laptop.new_page()
+        caller.goto(f"{live_server.url}/caller/login")
+        caller.fill("input[name=pin]", TEST_PIN)
+        caller.press("input[name=pin]", "Enter")
+        caller.wait_for_url("**/caller/**")
+        caller.goto(f"{live_server.url}/caller/games/{gid}")
+        scripts_ran(caller)
+        screen = laptop.new_page()
+        screen.goto(f"{live_server.url}/display/{gid}")
+        scripts_ran(screen)
+
+        phone.goto(live_server.url + card_path(hall.deck.secret, hall.deck.deck_id, SERIAL))
+        expect(phone.locator("#verify")).to_have_attribute("data-live", "yes")
+        claim = phone.get_by_role("button", name="Claim")
+        expect(claim).to_be_hidden()  # no bingo yet: nothing to claim
+        hall.call(gid, b[4])
+        expect(claim).to_be_visible()
+        claim.click()
+        answer = phone.locator("#ask-answer")
+        expect(answer).to_have_text(
+            "Your request is on the Maestro’s screen: the Maestro checks your card."
+        )
+
+        asked = caller.locator("#ask-list li")
+        expect(asked).to_have_count(1)
+        expect(asked).to_contain_text("Card 4 asks for a check (from its phone)")
+        expect(asked).to_contain_text("its card has a bingo")
+        expect(asked).to_have_class("valid")
+        # the room sees nothing of it: no card on the big screen
+        expect(screen.locator("#claim-show")).to_be_hidden()
+
+        claim.click()  # the same call: refused in words
+        expect(answer).to_have_text(
+            "card 4 has already asked for a check on this call: the Maestro has it; ask again "
+            "after the next call"
+        )
+        expect(answer).to_have_attribute("data-answer", "refused")
+        expect(asked).to_have_count(1)
+
+        # the Maestro looks at the card, then checks it for the room as with a shouted claim
+        caller.get_by_role("button", name="Look at card 4").click()
+        expect(caller.locator("#claim-result .vcard-wrap")).to_have_attribute("data-bingo", "yes")
+        expect(screen.locator("#claim-show")).to_be_hidden()
+        caller.locator("#claim-check").click()
+        expect(screen.locator("#claim-show")).to_be_visible()
+    finally:
+        laptop.close()

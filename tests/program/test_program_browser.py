@@ -1,0 +1,182 @@
+"""A night as a program in real Chromium (issue 37, "Done when"): a three-game program is loaded
+from the caller page and printed; game 1 is played (Four Corners, a fixed prize); **Next game**
+starts game 2, which the Maestro skips, so game 3 starts: an Italian Tombola game, its prizes in
+order (ambo, terno, quaterna, cinquina, tombola). The display names each game's place in the
+program, and the night's summary is checked against the sums worked out here.
+
+The sums, by hand (pounds):
+  game 1: cards 1-10 sold at £1.00 = £10.00; bingo (four corners) a fixed £5.00;
+  game 2: skipped before its first ball: nothing sold, nothing paid;
+  game 3: tickets 1-6 (one strip) at £2.00 = £12.00; ambo £1.00, terno £2.00, quaterna £3.00,
+          cinquina £4.00, tombola 50 % of £12.00 = £6.00: £16.00;
+  night:  16 cards, £22.00 taken, £21.00 in prizes, £1.00 left for the cause.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pypdfium2 as pdfium
+import pytest
+from playwright.sync_api import expect
+from testkit import Caller
+
+from bingo_hall.manifest import new_deck, new_strip_deck
+
+pytestmark = pytest.mark.browser
+SHOTS = os.environ.get("PROGRAM_SCREENSHOTS")  # a folder: save screenshots there to look at
+
+PROGRAM = """\
+name = "Club night"
+name_es = "Noche del club"
+currency = "GBP"
+
+[[game]]
+name = "Four Corners"
+name_es = "Cuatro esquinas"
+pattern = "four_corners"
+draw = "manual"
+price = "1.00"
+prizes = { bingo = "5" }
+
+[[game]]
+name = "The X"
+name_es = "La X"
+pattern = "x"
+draw = "manual"
+price = "1.50"
+prizes = { bingo = { percent = 50 } }
+interval = 15
+
+[[game]]
+name = "Tombola"
+balls = 90
+prize_list = "tombola"
+draw = "manual"
+price = "2"
+[game.prizes]
+ambo = "1"
+terno = "2"
+quaterna = "3"
+cinquina = "4"
+tombola = { percent = 50 }
+"""
+
+TAKEN = 10 * 100 + 6 * 200
+AWARDED = 500 + (100 + 200 + 300 + 400) + 6 * 200 // 2
+
+
+def shoot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+def game_of(page) -> int:
+    page.wait_for_url(re.compile(r"/caller/games/\d+"))
+    return int(page.url.rstrip("/").split("/")[-1].split("?")[0])
+
+
+def test_a_three_game_program_loaded_printed_played_skipped_and_summed(
+    page, client, live_server, tmp_path
+):
+    cards = new_deck(20, seed="program night", name="Club cards")
+    strips = new_strip_deck(2, seed="program night", name="Club strips")
+    hall = Caller(client, cards)
+    hall.load_deck(strips)
+    url = live_server.url
+    path = tmp_path / "club.toml"
+    path.write_text(PROGRAM, encoding="utf-8")
+
+    # print it: the players' programme, in English, with every game and its prizes
+    pdf = tmp_path / "club.pdf"
+    done = subprocess.run(
+        [sys.executable, "-m", "bingo_hall.cli", "program", "print", str(path), "-o", str(pdf)]
+        + ["--lang", "en"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    text = pdfium.PdfDocument(pdf)[0].get_textpage().get_text_range()
+    for words in ("Game 1", "Four Corners", "Game 3", "Tombola", "Interval: 15 min", "£5.00"):
+        assert words in text
+
+    # load it on the caller page
+    page.goto(f"{url}/caller/login?lang=en")
+    page.fill("input[name=pin]", client.application.config["CALLER_PIN"])
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/caller/(?!login)"))
+    page.goto(f"{url}/caller/new?lang=en")
+    page.click("#program summary")  # the panel opens itself once a program is loaded
+    page.set_input_files("#program input[name=program]", str(path))
+    page.click("#program-load")
+    expect(page.locator("#program .program-games li")).to_have_count(3)
+    expect(page.locator(".notice")).to_contain_text("Program Club night loaded: 3 games.")
+    shoot(page, "program-loaded")
+
+    # game 1: Next game starts it with its pattern, price and prize; the display says where
+    page.click("#program-next")
+    g1 = game_of(page)
+    expect(page.locator('#program li[data-status="playing"]')).to_contain_text("Four Corners")
+    screen = page.context.new_page()
+    screen.goto(f"{url}/display/{g1}?lang=en")
+    expect(screen.locator("#program-line")).to_have_text("Game 1 of 3 · Four Corners · £5.00")
+    assert hall.post(f"/api/games/{g1}/ledger/sales", {"serials": "1-10"}).status_code == 201
+    card = cards.cards[0]
+    corners = [card.number_at(r, c) for r, c in ((0, 0), (0, 4), (4, 0), (4, 4))]
+    hall.call(g1, *corners)
+    assert hall.post(f"/api/games/{g1}/claims", {"serial": 1}).status_code == 201
+    assert hall.post(f"/api/games/{g1}/award", {}).status_code == 200
+    shoot(screen, "program-display")
+
+    # Next game: game 2; the Maestro skips it, and game 3 starts
+    page.goto(f"{url}/caller/games/{g1}?lang=en")
+    page.click("#program-next")
+    g2 = game_of(page)
+    assert g2 != g1
+    expect(page.locator("#program-skip")).to_have_text("Skip game 2")
+    page.click("#program-skip")
+    g3 = game_of(page)
+    assert g3 != g2
+    statuses = page.locator("#program .program-games li")
+    expect(statuses).to_have_count(3)
+    assert [statuses.nth(i).get_attribute("data-status") for i in range(3)] == [
+        "played",
+        "skipped",
+        "playing",
+    ]
+    screen.goto(f"{url}/display/{g3}?lang=en")
+    expect(screen.locator("#program-line")).to_have_text(
+        "Game 3 of 3 · Tombola · 50 % of the sales"
+    )
+    shoot(page, "program-caller")
+
+    # game 3, an Italian Tombola: one strip sold; ticket 1's top row wins ambo, terno,
+    # quaterna and cinquina in turn, then its last numbers the tombola
+    assert hall.post(f"/api/games/{g3}/ledger/sales", {"serials": "1-6"}).status_code == 201
+    ticket = strips.cards[0]
+    top = list(ticket.rows[0])
+    steps = [("ambo", top[:2]), ("terno", top[2:3]), ("quaterna", top[3:4]), ("cinquina", top[4:])]
+    steps.append(("tombola", [n for n in ticket.rows[1] + ticket.rows[2]]))
+    for prize, balls in steps:
+        hall.call(g3, *balls)
+        r = hall.post(f"/api/games/{g3}/claims", {"serial": 1, "prize": prize})
+        assert r.status_code == 201, r.get_json()
+        r = hall.post(f"/api/games/{g3}/award", {"prize": prize})
+        assert r.status_code == 200, (prize, r.get_json())
+
+    # the summary: the sums worked out above, and the program's place of each game
+    night = hall.get("/api/ledger/summary").get_json()
+    assert night["taken"] == TAKEN == 2200
+    assert night["awarded"] == AWARDED == 2100
+    assert night["cards"] == 16
+    by_game = {g["game_id"]: g for g in night["games"]}
+    assert (by_game[g1]["taken"], by_game[g1]["awarded"]) == (1000, 500)
+    assert (by_game[g2]["taken"], by_game[g2]["awarded"]) == (0, 0)
+    assert (by_game[g3]["taken"], by_game[g3]["awarded"]) == (1200, 1600)
+    summary = hall.get("/caller/ledger/summary.pdf?lang=en")
+    assert summary.status_code == 200
+    text = pdfium.PdfDocument(summary.data)[0].get_textpage().get_text_range()
+    assert "Program 2/3: The X (skipped)" in text and "Program 3/3: Tombola" in text

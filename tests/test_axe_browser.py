@@ -1,0 +1,168 @@
+"""Real Chromium with axe-core (issue 36 item 7): every page a hall shows passes axe-core's default
+rules, none turned off, with no serious and no critical violation: the caller page, /display, a
+card's and a ticket's QR page, /join, the ledger and a companion table, in Spanish and English, on a
+phone (390 px) and on the laptop (1366 px), each checked once it is live. The card page is
+checked in its large-text and high-contrast modes too.
+
+axe-core is an npm package pinned for the tests (tests/a11y/package.json and its lock; `make test`
+installs it with npm). One station serves every page view; each view has a browser context of its
+own. With $AXE_REPORT set, each view appends its serious and critical node counts to that file
+(the figures of the issue's closing note)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import expect
+from testkit import TEST_PIN, Caller
+
+from bingo_hall.app import create_app
+from bingo_hall.cards import LINE_CELLS
+from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.signing import card_path
+from bingo_hall.web.server import Server
+
+AXE = Path(__file__).parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+WIDTHS = {"phone": 390, "laptop": 1366}
+PAGES = ["caller", "display", "card", "ticket", "join", "ledger", "companions"]
+#: the card page's own display modes (card.js reads them from the phone's localStorage)
+CARD_MODES = {"large": {"bingo.text": "3"}, "contrast": {"bingo.contrast": "more"}}
+
+pytestmark = pytest.mark.browser
+
+
+class Station:
+    """One station with a 75-ball game (calls, a false claim, a card with bingo), a 90-ball deck
+    with its game, and a companion table, served on a free loopback port."""
+
+    def __init__(self, folder: Path) -> None:
+        self.app = create_app(
+            {
+                "TESTING": True,
+                "DATABASE": str(folder / "axe.sqlite"),
+                "SECRET_KEY": "axe",
+                "CALLER_PIN": TEST_PIN,
+            },
+            instance_path=str(folder),
+        )
+        client = self.app.test_client()
+        self.strips = new_strip_deck(2, seed="axe strips", name="Tiras")
+        ninety = Caller(client, self.strips)
+        self.ticket_game = ninety.new_game("normal", draw="manual")
+        ninety.call(self.ticket_game, *sorted(self.strips.card(3).numbers)[:4])
+        self.deck = new_deck(12, seed="axe cards", name="Fiesta")
+        hall = Caller(client, self.deck)
+        self.game = hall.new_game(draw="manual")
+        card = self.deck.card(5)
+        line = [n for r, c in LINE_CELLS["R2"] if (n := card.columns[c][r]) is not None]
+        hall.call(self.game, *line)
+        assert hall.post(f"/api/games/{self.game}/claims", {"serial": 7}).status_code == 201
+        self.server = Server(self.app, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self.server.port}"
+        table = requests.post(f"{self.url}/t/new/burako", json={"teams": [["Ana"], ["Beto"]]})
+        self.table = table.json()["code"]
+
+    def path(self, page: str) -> str:
+        return {
+            "caller": f"/caller/games/{self.game}",
+            "display": f"/display/{self.game}",
+            "card": card_path(self.deck.secret, self.deck.deck_id, 5),
+            "ticket": card_path(self.strips.secret, self.strips.deck_id, 3),
+            "join": "/join",
+            "ledger": f"/caller/ledger?game={self.game}",
+            "companions": f"/t/{self.table}",
+        }[page]
+
+
+@pytest.fixture(scope="module")
+def station(tmp_path_factory):
+    if not AXE.is_file():
+        pytest.fail("axe-core is not installed: run `make test` (it runs npm ci in tests/a11y)")
+    hall = Station(tmp_path_factory.mktemp("axe"))
+    yield hall
+    hall.server.close()
+
+
+def _live(page, name: str) -> None:
+    """Wait until the page is live: its stream open (data-live="yes", a companion table's
+    data-state="live"); the ledger follows no stream, so its scripts have run at `load`."""
+    if name in ("card", "ticket"):
+        expect(page.locator("#verify")).to_have_attribute("data-live", "yes")
+    elif name == "companions":
+        expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    elif name != "ledger":
+        expect(page.locator("#station")).to_have_attribute("data-live", "yes")
+
+
+def _serious(page) -> list[dict]:
+    """axe-core's violations of serious or critical impact, with their nodes."""
+    page.evaluate(AXE.read_text("utf-8"))
+    found = page.evaluate("async () => (await axe.run(document)).violations")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def _report(view: str, violations: list[dict]) -> None:
+    out = os.environ.get("AXE_REPORT")
+    if out:
+        nodes = sum(len(v["nodes"]) for v in violations)
+        ids = {v["id"]: len(v["nodes"]) for v in violations}
+        with open(out, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"view": view, "nodes": nodes, "rules": ids}) + "\n")
+
+
+def _check(browser, station: Station, name: str, lang: str, width: str, mode: str = "") -> None:
+    context = browser.new_context(
+        viewport={"width": WIDTHS[width], "height": 844 if width == "phone" else 768},
+        is_mobile=width == "phone",
+        has_touch=width == "phone",
+    )
+    try:
+        page = context.new_page()
+        if mode:
+            page.add_init_script(
+                "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in CARD_MODES[mode].items())
+            )
+        page.goto(f"{station.url}/lang/{lang}?next=/join")
+        if name in ("caller", "ledger"):
+            page.goto(f"{station.url}/caller/login")
+            page.fill("input[name=pin]", TEST_PIN)
+            page.press("input[name=pin]", "Enter")
+            page.wait_for_url("**/caller/**")
+        page.goto(station.url + station.path(name))
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        _live(page, name)
+        if mode == "large":
+            expect(page.locator("html")).to_have_attribute("data-text", "3")
+        elif mode == "contrast":
+            expect(page.locator("html")).to_have_class("hc")
+        violations = _serious(page)
+        view = f"{name}{'-' + mode if mode else ''} {lang} {WIDTHS[width]}px"
+        _report(view, violations)
+        summary = [
+            f"{v['id']} ({v['impact']}, {len(v['nodes'])} nodes): {v['help']}; first: "
+            f"{v['nodes'][0]['target']} {v['nodes'][0].get('failureSummary', '')[:200]}"
+            for v in violations
+        ]
+        assert not violations, f"{view}:\n" + "\n".join(summary)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_has_no_serious_or_critical_axe_violation(browser, station, name, lang, width):
+    _check(browser, station, name, lang, width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("mode", CARD_MODES)
+def test_the_card_page_in_large_text_and_high_contrast_passes_axe(
+    browser, station, mode, lang, width
+):
+    _check(browser, station, "card", lang, width, mode)
