@@ -223,9 +223,9 @@ class SignedHead:
 
 
 def fingerprint_of(public_raw: bytes) -> str:
-    """The station key's fingerprint: SHA-256 of the raw public key, 16 hex digits in fours."""
-    digest = hashlib.sha256(public_raw).hexdigest()[:16]
-    return ":".join(digest[i : i + 4] for i in range(0, 16, 4))
+    """The station key's fingerprint: the first 16 hex digits of the SHA-256 of the raw public
+    key (one word, so a print or a photo keeps it whole)."""
+    return hashlib.sha256(public_raw).hexdigest()[:16]
 
 
 class StationKey:

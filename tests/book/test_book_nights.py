@@ -1,7 +1,8 @@
-"""Random nights through the station's services (issue 33's nights: games of two rounds or more,
-sales for the whole game and for single rounds, percentage, fixed and jackpot prizes, winners on
-the same call, corrections, payouts marked paid): `book verify` passes on every one, and the
-night replayed from the book alone equals the database's (calls, awards, sales, payouts)."""
+"""Random nights through the station's services (issues 33 and 39's nights: games of two
+rounds or more, sales for the whole game and for single rounds, price lists, stock and the cash
+box, percentage, fixed and jackpot prizes, winners on the same call, corrections, payouts marked
+paid): `book verify` passes on every one, and the night replayed from the book alone equals the
+database's (calls, awards, sales, payouts)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ledger.test_ledger_nights import DECK, game_plan, play_night
+from ledger.test_ledger_nights import DECK, game_plan, play_night, till_plan
 from testkit import TEST_PIN, Caller
 
 from bingo_hall.app import create_app
@@ -69,8 +70,8 @@ def book_night(state) -> dict:
 
 @pytest.mark.slow  # six nights of up to 90 calls each through the API
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(game_plan, min_size=1, max_size=2))
-def test_random_nights_verify_and_the_book_replays_to_the_database(night):
+@given(st.lists(game_plan, min_size=1, max_size=2), till_plan)
+def test_random_nights_verify_and_the_book_replays_to_the_database(night, till):
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "night.sqlite"
         app = create_app(
@@ -78,7 +79,7 @@ def test_random_nights_verify_and_the_book_replays_to_the_database(night):
             instance_path=folder,
         )
         hall = Caller(app.test_client(), DECK)
-        play_night(hall, night)
+        play_night(hall, night, till)
         from click.testing import CliRunner
 
         from bingo_hall.book_cli import book as book_cmd

@@ -184,7 +184,4 @@ def record_csv(rec: dict[str, Any]) -> str:
         writer.writerows(
             {k: spreadsheet_safe(v) for k, v in row.items()} for row in rows[:1] + events
         )
-    head = rec["book"]
-    shown = f"head {head['hash'][:12]}, entry {head['seq']}, key {head['fingerprint']}"
-    writer.writerow({"event": "book", "detail": shown})
     return out.getvalue()
