@@ -413,11 +413,44 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
             f"  Maestro's draw answer during {name}: p50 {ms(a, 50)} ms, p99 {ms(a, 99)} ms, "
             f"max {ms(a, 100)} ms ({len(a)} draws{ratio})"
         )
+    verdict(phones_n, joins, lat, stale, max(back) if back else float("inf"), alone, bench)
     for p in phones:
         p.drop()
         p.conn.close()
         if p.task is not None:
             p.task.cancel()
+
+
+def verdict(n: int, joins, lat, stale: int, blip_s: float, alone, bench: Bench) -> None:
+    """The issue's targets (issue 32, "Done when"), each with the figure and met or not; the
+    storm's draws are judged against the no-phone draw of this run (the machine's load moves
+    both)."""
+
+    def p99(values) -> float:
+        return 1000 * percentile(values, 99) if values else float("nan")
+
+    storm = bench.answers.get("join", [])
+    during = [*storm, *bench.answers.get("draws", []), *bench.answers.get("blip", [])]
+    if n >= 3000:
+        rows = [
+            ("join storm p99 <= 1500 ms", p99(joins), 1500),
+            ("Maestro's draw p99 (all phases) <= 100 ms", p99(during), 100),
+        ]
+    else:
+        rows = [
+            ("join storm p99 <= 500 ms", p99(joins), 500),
+            ("Maestro's draw during the storm p99 <= 50 ms", p99(storm), 50),
+            ("draw -> card p99 <= 150 ms", p99(lat), 150),
+            ("blip, every phone current <= 2000 ms", blip_s * 1000, 2000),
+            ("phones stale = 0", stale, 0),
+        ]
+    print("  targets (issue 32):")
+    for name, value, goal in rows:
+        print(f"    {name:46} {value:9.0f}  {'met' if value <= goal else 'NOT MET'}")
+    if n < 3000 and storm and alone:
+        ratio = percentile(storm, 99) / percentile(alone, 99)
+        met = "met" if ratio <= 2 else "NOT MET"
+        print(f"    {'the same draw <= 2x the no-phone draw (p99)':46} {ratio:8.1f}x  {met}")
 
 
 #: in the real page: when each call was shown (card.js writes "last call <b>B 12</b>" in the facts

@@ -1,6 +1,7 @@
 """Real Chromium with axe-core (issue 36 item 7): every page a hall shows passes axe-core's default
 rules, none turned off, with no serious and no critical violation: the caller page, /display, a
-card's and a ticket's QR page, /join, the ledger and a companion table, in Spanish and English, on a
+card's and a ticket's QR page, /join, the ledger, the raffle (its page and big screen) and a
+companion table, in Spanish and English, on a
 phone (390 px) and on the laptop (1366 px), each checked once it is live. The card page is
 checked in its large-text and high-contrast modes too.
 
@@ -28,7 +29,17 @@ from bingo_hall.web.server import Server
 
 AXE = Path(__file__).parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = {"phone": 390, "laptop": 1366}
-PAGES = ["caller", "display", "card", "ticket", "join", "ledger", "companions"]
+PAGES = [
+    "caller",
+    "display",
+    "card",
+    "ticket",
+    "join",
+    "ledger",
+    "companions",
+    "raffle",
+    "raffle-screen",
+]
 #: the card page's own display modes (card.js reads them from the phone's localStorage)
 CARD_MODES = {"large": {"bingo.text": "3"}, "contrast": {"bingo.contrast": "more"}}
 
@@ -61,6 +72,16 @@ class Station:
         line = [n for r, c in LINE_CELLS["R2"] if (n := card.columns[c][r]) is not None]
         hall.call(self.game, *line)
         assert hall.post(f"/api/games/{self.game}/claims", {"serial": 7}).status_code == 201
+        for path, payload in (  # a raffle being drawn, its first prize redrawn
+            ("/api/raffle", {"price": "2"}),
+            ("/api/raffle/sales", {"colour": "red", "numbers": "1-20"}),
+            ("/api/raffle/prizes", {"name": "Hamper"}),
+            ("/api/raffle/prizes", {"name": "Cake"}),
+            ("/api/raffle/commit", {}),
+            ("/api/raffle/draw", {}),
+            ("/api/raffle/unclaimed", {"reason": "nobody came forward"}),
+        ):
+            assert hall.post(path, payload).status_code in (200, 201)
         self.server = Server(self.app, "127.0.0.1", 0).start()
         self.url = f"http://127.0.0.1:{self.server.port}"
         table = requests.post(f"{self.url}/t/new/burako", json={"teams": [["Ana"], ["Beto"]]})
@@ -75,6 +96,8 @@ class Station:
             "join": "/join",
             "ledger": f"/caller/ledger?game={self.game}",
             "companions": f"/t/{self.table}",
+            "raffle": "/caller/raffle",
+            "raffle-screen": "/raffle",
         }[page]
 
 
@@ -94,7 +117,9 @@ def _live(page, name: str) -> None:
         expect(page.locator("#verify")).to_have_attribute("data-live", "yes")
     elif name == "companions":
         expect(page.locator("#live")).to_have_attribute("data-state", "live")
-    elif name != "ledger":
+    elif name == "raffle-screen":
+        expect(page.locator("#raffle-screen")).to_have_attribute("data-live", "yes")
+    elif name not in ("ledger", "raffle"):
         expect(page.locator("#station")).to_have_attribute("data-live", "yes")
 
 
@@ -127,7 +152,7 @@ def _check(browser, station: Station, name: str, lang: str, width: str, mode: st
                 "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in CARD_MODES[mode].items())
             )
         page.goto(f"{station.url}/lang/{lang}?next=/join")
-        if name in ("caller", "ledger"):
+        if name in ("caller", "ledger", "raffle"):
             page.goto(f"{station.url}/caller/login")
             page.fill("input[name=pin]", TEST_PIN)
             page.press("input[name=pin]", "Enter")

@@ -9,7 +9,11 @@ The sums, by hand (pounds):
   game 2: skipped before its first ball: nothing sold, nothing paid;
   game 3: tickets 1-6 (one strip) at £2.00 = £12.00; ambo £1.00, terno £2.00, quaterna £3.00,
           cinquina £4.00, tombola 50 % of £12.00 = £6.00: £16.00;
-  night:  16 cards, £22.00 taken, £21.00 in prizes, £1.00 left for the cause.
+  raffle: red tickets 1-20 at £0.50 = £10.00; three prizes (goods, no money paid);
+  night:  16 cards, £22.00 + £10.00 = £32.00 taken, £21.00 in prizes, £11.00 left for the cause.
+
+The raffle's three winners are worked out here from its revealed seed (raffle_audit, written
+from docs/fairness.md): the first three tickets of the committed order.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import sys
 import pypdfium2 as pdfium
 import pytest
 from playwright.sync_api import expect
+from raffle_audit import commitment, raffle_order
 from testkit import Caller
 
 from bingo_hall.manifest import new_deck, new_strip_deck
@@ -66,6 +71,7 @@ tombola = { percent = 50 }
 """
 
 TAKEN = 10 * 100 + 6 * 200
+RAFFLE = 20 * 50
 AWARDED = 500 + (100 + 200 + 300 + 400) + 6 * 200 // 2
 
 
@@ -79,7 +85,7 @@ def game_of(page) -> int:
     return int(page.url.rstrip("/").split("/")[-1].split("?")[0])
 
 
-def test_a_three_game_program_loaded_printed_played_skipped_and_summed(
+def test_a_three_game_program_and_the_raffle_loaded_printed_played_skipped_drawn_and_summed(
     page, client, live_server, tmp_path
 ):
     cards = new_deck(20, seed="program night", name="Club cards")
@@ -167,9 +173,36 @@ def test_a_three_game_program_loaded_printed_played_skipped_and_summed(
         r = hall.post(f"/api/games/{g3}/award", {"prize": prize})
         assert r.status_code == 200, (prize, r.get_json())
 
+    # the raffle ends the night: sold and closed by the Maestro, three prizes drawn on the screen
+    for path, body in (
+        ("/api/raffle", {"price": "0.50"}),
+        ("/api/raffle/sales", {"colour": "red", "numbers": "1-20"}),
+        ("/api/raffle/prizes", {"name": "Hamper"}),
+        ("/api/raffle/prizes", {"name": "Wine"}),
+        ("/api/raffle/prizes", {"name": "Cake"}),
+        ("/api/raffle/commit", {"public_input": "club night"}),
+    ):
+        r = hall.post(path, body)
+        assert r.status_code in (200, 201), (path, r.get_json())
+    screen.goto(f"{url}/raffle?lang=en")
+    raffle = screen.locator("#raffle-screen")
+    expect(raffle).to_have_attribute("data-live", "yes")
+    sealed = screen.locator("#raffle-commitment").inner_text()
+    page.goto(f"{url}/caller/raffle?lang=en")
+    for n in (1, 2, 3):
+        page.click("#raffle-draw button")
+        expect(raffle).to_have_attribute("data-draws", str(n))
+    assert hall.post("/api/raffle/reveal", {}).status_code == 200
+    expect(raffle).to_have_attribute("data-stage", "revealed")
+    seed = screen.locator("#raffle-seed").inner_text()
+    assert commitment(seed) == sealed
+    order = raffle_order(seed, [("red", n) for n in range(1, 21)], "club night")
+    winners = [f"{c} {n}" for c, n in order[:3]]
+    expect(screen.locator("#raffle-list li .raffle-winner")).to_have_text(winners)
+
     # the summary: the sums worked out above, and the program's place of each game
     night = hall.get("/api/ledger/summary").get_json()
-    assert night["taken"] == TAKEN == 2200
+    assert night["taken"] == TAKEN + RAFFLE == 3200
     assert night["awarded"] == AWARDED == 2100
     assert night["cards"] == 16
     by_game = {g["game_id"]: g for g in night["games"]}
@@ -178,5 +211,7 @@ def test_a_three_game_program_loaded_printed_played_skipped_and_summed(
     assert (by_game[g3]["taken"], by_game[g3]["awarded"]) == (1200, 1600)
     summary = hall.get("/caller/ledger/summary.pdf?lang=en")
     assert summary.status_code == 200
-    text = pdfium.PdfDocument(summary.data)[0].get_textpage().get_text_range()
+    pdf_pages = pdfium.PdfDocument(summary.data)
+    text = "\n".join(p.get_textpage().get_text_range() for p in pdf_pages).replace("\xa0", " ")
     assert "Program 2/3: The X (skipped)" in text and "Program 3/3: Tombola" in text
+    assert f"1. Hamper: {winners[0]}" in text and f"3. Cake: {winners[2]}" in text

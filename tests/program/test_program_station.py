@@ -171,3 +171,11 @@ def test_the_summary_follows_the_program(caller):
     by_id = {g.game_id: g for g in night.games}
     assert game_heading(by_id[first], "en").endswith(" · Program 1/3: Four Corners (skipped)")
     assert game_heading(by_id[second], "es").endswith(" · Programa 2/3: The X")
+
+
+def test_the_game_record_follows_the_program(caller):
+    _load(caller)
+    first = _next(caller)
+    caller.post("/api/program/skip")
+    record = caller.get(f"/api/games/{first}/record").get_data(as_text=True)
+    assert "program game 1 of 3: Four Corners (skipped)" in record

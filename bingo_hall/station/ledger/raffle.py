@@ -44,7 +44,7 @@ def screen():
 def events():
     sub = hall().hub.subscribe(CHANNEL)
     try:
-        first = sse("snapshot", raffle_store.state(get_db()))
+        first = sse("snapshot", raffle_store.state(get_db()).to_json())
     except BaseException:
         sub.close()
         raise
@@ -55,46 +55,46 @@ def events():
 
 @bp.get("/api/raffle")
 def state():
-    return jsonify(raffle_store.state(get_db()))
+    return jsonify(raffle_store.state(get_db()).to_json())
 
 
 @bp.post("/api/raffle")
 @caller_required
 def start():
-    return jsonify(raffle_store.start(get_db(), body(required=True), _via())), 201
+    return jsonify(raffle_store.start(get_db(), body(required=True), _via()).to_json()), 201
 
 
 @bp.post("/api/raffle/sales")
 @caller_required
 def sell():
-    return jsonify(raffle_store.sell(get_db(), body(required=True), _via())), 201
+    return jsonify(raffle_store.sell(get_db(), body(required=True), _via()).to_json()), 201
 
 
 @bp.post("/api/raffle/prizes")
 @caller_required
 def add_prize():
-    return jsonify(raffle_store.add_prize(get_db(), body(required=True), _via())), 201
+    return jsonify(raffle_store.add_prize(get_db(), body(required=True), _via()).to_json()), 201
 
 
 @bp.post("/api/raffle/commit")
 @caller_required
 def commit():
-    return jsonify(raffle_store.commit(get_db(), body() or {}, _via()))
+    return jsonify(raffle_store.commit(get_db(), body() or {}, _via()).to_json())
 
 
 @bp.post("/api/raffle/draw")
 @caller_required
 def draw():
-    return jsonify(raffle_store.draw_next(get_db(), _via()))
+    return jsonify(raffle_store.draw_next(get_db(), _via()).to_json())
 
 
 @bp.post("/api/raffle/unclaimed")
 @caller_required
 def unclaimed():
-    return jsonify(raffle_store.unclaimed(get_db(), body(required=True), _via()))
+    return jsonify(raffle_store.unclaimed(get_db(), body(required=True), _via()).to_json())
 
 
 @bp.post("/api/raffle/reveal")
 @caller_required
 def reveal():
-    return jsonify(raffle_store.reveal(get_db(), _via()))
+    return jsonify(raffle_store.reveal(get_db(), _via()).to_json())

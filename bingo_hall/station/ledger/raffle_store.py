@@ -21,6 +21,7 @@ from ...errors import KitError
 from ...ledger import LedgerError, format_serials, parse_cents
 from ...night import RaffleLine, RaffleWin
 from ...raffle import RaffleDraw, RaffleTicket, TicketSale
+from ...values import JsonValue
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
@@ -53,6 +54,66 @@ class Raffle:
         if self.revealed:
             return Stage.REVEALED
         return Stage.COMMITTED if self.commitment else Stage.SELLING
+
+
+@dataclass(frozen=True)
+class TicketLine(JsonValue):
+    colour: str
+    number: int
+
+
+@dataclass(frozen=True)
+class Redrawn(JsonValue):
+    """A ticket drawn for a prize and set aside, nobody coming forward, with the reason."""
+
+    colour: str
+    number: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SaleLine(JsonValue):
+    colour: str
+    numbers: str  # "1-50, 75"
+    count: int
+
+
+@dataclass(frozen=True)
+class PrizeLine(JsonValue):
+    place: int  # 1: drawn first
+    name: str
+    winner: TicketLine | None
+    unclaimed: tuple[Redrawn, ...]
+
+
+@dataclass(frozen=True)
+class DrawLine(JsonValue):
+    place: int  # in the committed order
+    prize: int
+    colour: str
+    number: int
+    unclaimed: str | None  # the reason it was set aside
+
+
+@dataclass(frozen=True)
+class RaffleState(JsonValue):
+    """The raffle as the pages, the API and the big screen's stream show it; the seed only once
+    revealed. `raffle_id` None: no raffle yet."""
+
+    raffle_id: int | None
+    stage: str | None
+    currency: str
+    price: int = 0
+    tickets: int = 0
+    taken: int = 0
+    sales: tuple[SaleLine, ...] = ()
+    prizes: tuple[PrizeLine, ...] = ()
+    draws: tuple[DrawLine, ...] = ()
+    next_prize: int | None = None  # the prize the next draw is for
+    last: int | None = None  # the newest draw's place
+    commitment: str | None = None
+    public_input: str | None = None
+    seed: str | None = None
 
 
 def _raffle(row: sqlite3.Row) -> Raffle:
@@ -131,53 +192,50 @@ def _order(conn: sqlite3.Connection, r: Raffle) -> tuple[RaffleTicket, ...]:
     )
 
 
-def state(conn: sqlite3.Connection, r: Raffle | None = None) -> dict[str, Any]:
-    """The raffle as the screens and the API show it (the seed only once revealed)."""
+def state(conn: sqlite3.Connection, r: Raffle | None = None) -> RaffleState:
+    """The raffle now (the newest one unless `r`)."""
     r = r if r is not None else newest(conn)
     if r is None:
-        return {"raffle_id": None, "stage": None, "currency": store.currency(conn)}
+        return RaffleState(None, None, store.currency(conn))
     sold, cents = taken(conn, r.raffle_id)
-    names = prizes(conn, r.raffle_id)
     made = draws(conn, r.raffle_id)
     won = raffle.winners(made)
-    listed = []
-    for place, name in enumerate(names, start=1):
-        winner = won.get(place)
-        listed.append(
-            {
-                "place": place,
-                "name": name,
-                "winner": winner.ticket.to_json() if winner else None,
-                "unclaimed": [
-                    {**d.ticket.to_json(), "reason": d.unclaimed}
-                    for d in made
-                    if d.prize == place and d.unclaimed is not None
-                ],
-            }
+    listed = tuple(
+        PrizeLine(
+            place,
+            name,
+            TicketLine(won[place].ticket.colour, won[place].ticket.number)
+            if place in won
+            else None,
+            tuple(
+                Redrawn(d.ticket.colour, d.ticket.number, d.unclaimed)
+                for d in made
+                if d.prize == place and d.unclaimed is not None
+            ),
         )
-    waiting = [p["place"] for p in listed if p["winner"] is None]
-    return {
-        "raffle_id": r.raffle_id,
-        "stage": r.stage,
-        "currency": store.currency(conn),
-        "price": r.cents,
-        "tickets": sold,
-        "taken": cents,
-        "sales": [
-            {"colour": s.colour, "numbers": format_serials(s.numbers), "count": s.count}
-            for s in sales(conn, r.raffle_id)
-        ],
-        "prizes": listed,
-        "draws": [
-            {"place": d.place, "prize": d.prize, **d.ticket.to_json(), "unclaimed": d.unclaimed}
-            for d in made
-        ],
-        "next_prize": waiting[0] if waiting and r.stage == Stage.COMMITTED else None,
-        "last": made[-1].place if made else None,
-        "commitment": r.commitment,
-        "public_input": r.public_input,
-        "seed": r.seed if r.revealed else None,
-    }
+        for place, name in enumerate(prizes(conn, r.raffle_id), start=1)
+    )
+    waiting = [p.place for p in listed if p.winner is None]
+    return RaffleState(
+        r.raffle_id,
+        r.stage,
+        store.currency(conn),
+        r.cents,
+        sold,
+        cents,
+        tuple(
+            SaleLine(s.colour, format_serials(s.numbers), s.count) for s in sales(conn, r.raffle_id)
+        ),
+        listed,
+        tuple(
+            DrawLine(d.place, d.prize, d.ticket.colour, d.ticket.number, d.unclaimed) for d in made
+        ),
+        waiting[0] if waiting and r.stage == Stage.COMMITTED else None,
+        made[-1].place if made else None,
+        r.commitment,
+        r.public_input,
+        r.seed if r.revealed else None,
+    )
 
 
 def night_line(conn: sqlite3.Connection, r: Raffle) -> RaffleLine:
@@ -198,10 +256,10 @@ def night_line(conn: sqlite3.Connection, r: Raffle) -> RaffleLine:
     return RaffleLine(r.raffle_id, sold, cents, r.commitment, seed, wins)
 
 
-def _publish(conn: sqlite3.Connection) -> dict[str, Any]:
+def _publish(conn: sqlite3.Connection) -> RaffleState:
     """After the commit, still holding the write lock: the big screen redraws from the state."""
     now = state(conn)
-    hall().hub.publish(CHANNEL, "snapshot", now)
+    hall().hub.publish(CHANNEL, "snapshot", now.to_json())
     return now
 
 
@@ -209,7 +267,7 @@ def _refused(exc: KitError) -> RequestError:
     return RequestError(exc.template, **exc.params)
 
 
-def start(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+def start(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
     """A new raffle at its price per ticket (once the last one, if any, is over)."""
     try:
         cents = parse_cents(data.get("price"), "price")
@@ -232,7 +290,7 @@ def _selling(conn: sqlite3.Connection) -> Raffle:
     return r
 
 
-def sell(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+def sell(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
     """Tickets of one colour sold by number range, at the raffle's price each."""
     with hall().write_lock:
         with transaction(conn):
@@ -255,7 +313,7 @@ def sell(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dic
         return _publish(conn)
 
 
-def add_prize(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+def add_prize(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
     """A prize at the end of the list (drawn in that order); listed before the commitment."""
     try:
         name = raffle.parse_prize(data.get("name"))
@@ -275,7 +333,7 @@ def add_prize(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -
         return _publish(conn)
 
 
-def commit(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+def commit(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
     """Close the sales and commit the order: a fresh seed, its SHA-256 on the screen."""
     public_input = data.get("public_input") or None
     if public_input is not None and (not isinstance(public_input, str) or len(public_input) > 200):
@@ -328,7 +386,7 @@ def _draw_next(conn: sqlite3.Connection, r: Raffle) -> RaffleDraw | None:
     return nxt
 
 
-def draw_next(conn: sqlite3.Connection, via: str | None) -> dict[str, Any]:
+def draw_next(conn: sqlite3.Connection, via: str | None) -> RaffleState:
     """The next prize to the next ticket of the committed order."""
     with hall().write_lock:
         with transaction(conn):
@@ -342,7 +400,7 @@ def draw_next(conn: sqlite3.Connection, via: str | None) -> dict[str, Any]:
         return _publish(conn)
 
 
-def unclaimed(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> dict[str, Any]:
+def unclaimed(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
     """Nobody claims the ticket just drawn: it is set aside with the reason, and its prize is
     redrawn at once, to the next ticket of the committed order."""
     reason = data.get("reason")
@@ -371,7 +429,7 @@ def unclaimed(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -
         return _publish(conn)
 
 
-def reveal(conn: sqlite3.Connection, via: str | None) -> dict[str, Any]:
+def reveal(conn: sqlite3.Connection, via: str | None) -> RaffleState:
     """End the raffle: the seed is revealed, so anyone can recompute the order."""
     with hall().write_lock:
         with transaction(conn):

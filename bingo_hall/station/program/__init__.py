@@ -13,6 +13,7 @@ The file's rules are the pure `bingo_hall.program`; its progress is `store.py` o
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
@@ -23,7 +24,7 @@ from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import RequestError
 from ...web.inputs import json_body as body
-from .. import games
+from .. import games, hooks
 from ..auth import caller_required
 from . import odds_view, schema, store
 
@@ -48,6 +49,27 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["prize_odds"] = _page_odds
     with app.app_context():
         games.add_snapshot_extender(_program_snapshot)
+        hooks.on_record(_record_note)
+
+
+def _record_note(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    """The game record follows the program: the first round of a game of the program notes its
+    place ("program game 2 of 3: The X", and "skipped" when the Maestro skipped it)."""
+    row = conn.execute(
+        "SELECT r.started, g.position, g.spec, g.status, g.program_id FROM rounds r "
+        "JOIN program_games g ON g.game_id = r.game_id WHERE r.id = ? AND r.number = 1",
+        (round_id,),
+    ).fetchone()
+    if row is None:
+        return []
+    total = conn.execute(
+        "SELECT COUNT(*) FROM program_games WHERE program_id = ?", (row["program_id"],)
+    ).fetchone()[0]
+    name = json.loads(row["spec"]).get("name", "")
+    detail = f"program game {row['position']} of {total}: {name}"
+    if row["status"] == "skipped":
+        detail += " (skipped)"
+    return [{"at": row["started"], "event": "program", "detail": detail}]
 
 
 def _page_odds(game_id: int) -> dict[str, Any]:
