@@ -1,6 +1,8 @@
-"""A real `bingo-hall serve`, killed with SIGKILL 20 times while draws and sales are in flight
-(issue 35): after each restart the book's chain is unbroken, and every change the station
-acknowledged has its entry (the entry is written in the change's own transaction)."""
+"""A real `bingo-hall serve`, killed with SIGKILL 20 times while draws, sales and awards are in
+flight (issue 35): after each restart the book's chain is unbroken, and every change the station
+acknowledged has its entry (the entry is written in the change's own transaction). Each time, a
+Maestro looks for a card with a bingo among the calls (the check route), claims it, awards it and
+starts the next round, while the draws go on."""
 
 from __future__ import annotations
 
@@ -45,6 +47,9 @@ def test_a_station_killed_twenty_times_keeps_its_chain_and_every_acknowledged_en
     db = tmp_path / "station.sqlite"
     acked_calls: list[tuple[int, int]] = []
     acked_sales: list[int] = []
+    acked_claims: list[int] = []
+    acked_awards: list[int] = []
+    round_won: list[bool] = []  # an award answered, its next round not yet started
     gid = None
     for kill in range(KILLS):
         proc, url = start(db, deck_path if kill == 0 else None)
@@ -82,13 +87,51 @@ def test_a_station_killed_twenty_times_keeps_its_chain_and_every_acknowledged_en
                     if r.status_code == 201:
                         acked_sales.append(r.json()["sale_id"])
 
+            def awarder(url=url, h=h, stop=stop, gid=gid) -> None:
+                """Find a card with a bingo, claim it, award it, start the next round."""
+                api = f"{url}/api/games/{gid}"
+                try:
+                    if round_won:  # a kill came between an award and the next round
+                        if requests.post(f"{api}/rounds", json={}, headers=h).status_code != 201:
+                            return
+                        round_won.clear()
+                    while not stop.is_set():
+                        for serial in range(1, len(deck.cards) + 1):
+                            v = requests.get(f"{api}/check/{serial}", headers=h, timeout=10)
+                            if v.status_code == 200 and v.json()["bingo"]:
+                                break
+                        else:
+                            continue  # no bingo yet: look again after more calls
+                        r = requests.post(f"{api}/claims", json={"serial": serial}, headers=h)
+                        if r.status_code != 201 or not r.json()["valid"]:
+                            return
+                        acked_claims.append(r.json()["claim_id"])
+                        r = requests.post(f"{api}/award", json={}, headers=h, timeout=10)
+                        if r.status_code != 200:
+                            return
+                        acked_awards.append(r.json()["award"]["claim_id"])
+                        round_won.append(True)
+                        if requests.post(f"{api}/rounds", json={}, headers=h).status_code == 201:
+                            round_won.clear()
+                        return
+                except requests.RequestException:
+                    return
+
             calls_before = len(acked_calls)
-            threads = [threading.Thread(target=drawer), threading.Thread(target=seller)]
+            awards_before = len(acked_awards)
+            threads = [
+                threading.Thread(target=drawer),
+                threading.Thread(target=seller),
+                threading.Thread(target=awarder),
+            ]
             for t in threads:
                 t.start()
             threads[1].join(20)  # both sales asked (and answered or not)
             while len(acked_calls) < calls_before + 2 and threads[0].is_alive():
                 threads[0].join(0.01)
+            if kill % 2:  # every other time, the kill comes once this round's award is answered
+                threads[2].join(120)
+                assert len(acked_awards) > awards_before, f"no award before kill {kill + 1}"
             os.kill(proc.pid, signal.SIGKILL)  # the drawer is still sending
             proc.wait(10)
             stop.set()
@@ -103,4 +146,9 @@ def test_a_station_killed_twenty_times_keeps_its_chain_and_every_acknowledged_en
         sales = {e.data["sale_id"] for e in book.entries if e.kind == "ledger.sale"}
         assert set(acked_calls) <= calls, f"an acknowledged call is missing after kill {kill + 1}"
         assert set(acked_sales) <= sales, f"an acknowledged sale is missing after kill {kill + 1}"
+        claims = {e.data["claim_id"] for e in book.entries if e.kind == "claim"}
+        awards = {e.data["claim_id"] for e in book.entries if e.kind == "award"}
+        assert set(acked_claims) <= claims, f"a claim is missing after kill {kill + 1}"
+        assert set(acked_awards) <= awards, f"an award is missing after kill {kill + 1}"
     assert len(acked_calls) >= 2 * KILLS and len(acked_sales) >= KILLS
+    assert len(acked_awards) >= KILLS // 2  # at least every other kill came after an award
