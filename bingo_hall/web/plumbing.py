@@ -8,7 +8,9 @@ import errno
 import gc
 import signal
 import socket
+import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 
 from ..errors import KitError
 from .config import HallConfig
@@ -114,3 +116,19 @@ def stopped_by_signals(stop: Callable[[], None]) -> Iterator[None]:
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
+
+
+def end_pool(pool: ProcessPoolExecutor, *, kill: bool = False) -> None:
+    """End a worker pool without waiting for its work. With `kill`, its workers are ended too
+    (and reaped, a short wait). Then the pool's manager thread is joined (a short wait), so that it
+    has closed its wake-up pipe before the interpreter exits: otherwise the interpreter's exit hook
+    may write to that pipe while the thread closes it, and print a traceback (EBADF) at exit."""
+    workers = list((getattr(pool, "_processes", None) or {}).values()) if kill else []
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(timeout=2)
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(timeout=2)

@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bingo_hall.web.plumbing import end_pool
 from companions.errors import EntryError
 from companions.registry import GameKind
 
@@ -41,7 +42,7 @@ def stop() -> None:
     with _guard:
         pool, _pool = _pool, None
     if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+        end_pool(pool)
 
 
 def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]) -> Any:

@@ -51,6 +51,7 @@ from ...web.db import get_db
 from ...web.i18n import LANGUAGES, locale_of
 from ...web.inputs import is_ascii_number
 from ...web.instance import area_state, hall
+from ...web.plumbing import end_pool
 from .. import games, hall_settings
 from ..decks import get_deck
 from ..games import SNAPSHOT_MAX_AGE_S
@@ -350,12 +351,7 @@ def stop(app: Flask | None = None) -> None:
         CardPages.of(app).sent.clear()
     if pool is not None:
         # a deck being drawn must not hold the station's exit: its worker is ended, not awaited
-        workers = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:  # reaped before the station exits (a short wait: it was killed)
-            worker.join(timeout=2)
+        end_pool(pool, kill=True)
 
 
 def _worker_start(factory: Callable[..., Flask]) -> None:
