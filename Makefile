@@ -16,14 +16,15 @@ RUN_ARGS := $(if $(PORT),--port $(PORT)) $(if $(filter command line,$(origin LAN
 run: install catalogs
 	$(BIN)/bingo-hall demo $(RUN_ARGS)
 
-# The whole suite in two parts: the tests that need no browser and no long run on both cores (as
-# `make check`), then the browser and slow ones one at a time (they measure or drive a station).
+# The whole suite in two parts: the tests that need no browser and no long run, and the long ones
+# that only compute (marked `cpu`), on both cores; then the browser and the other slow ones one
+# at a time (they measure or drive a station).
 test: install-test catalogs system-test-deps $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n 2 -m "not browser and not slow"
-	$(BIN)/python -m pytest -q -m "browser or slow"
+	$(BIN)/python -m pytest -q -n 2 -m "not browser and (not slow or cpu)"
+	$(BIN)/python -m pytest -q -m "(browser or slow) and not cpu"
 
 # The quick loop (well under a minute): lint, format, types, and the tests that need no browser
 # and no long run. `make test` is the whole suite; CI runs that.

@@ -232,6 +232,7 @@ def assert_refusal_is_readable(r) -> None:
 )
 @given(data=st.data())
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_no_body_reaches_a_500_and_a_refused_one_changes_nothing(fuzzed, data):
     hall = fuzzed
     method, url = data.draw(st.sampled_from(routes_with_bodies(hall)), label="route")
@@ -275,6 +276,7 @@ def _bodies(shape: str) -> list[bytes]:
 
 
 @pytest.mark.slow
+@pytest.mark.cpu
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_every_public_route_takes_issue_38s_shapes_from_a_guest(fuzzed, shape):
     """Every route, as a guest would ask (no login, another address): the shape in the body
@@ -320,6 +322,7 @@ HOSTILE_SEGMENTS = [
 
 
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_no_hostile_url_segment_reaches_a_500(fuzzed):
     """Every route, each argument in turn replaced by a hostile segment (huge ids, Unicode
     digits, bytes that are not UTF-8): a 4xx or a page, never a 5xx."""
@@ -489,6 +492,7 @@ def _depth(value) -> int:
     )
 )
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_the_byte_scan_counts_nesting_as_the_parser_would(value):
     """Brackets inside strings (escaped quotes included) do not count."""
     assert nesting_depth(json.dumps(value).encode()) == _depth(value)

@@ -102,6 +102,7 @@ def test_no_two_rows_are_equal_anywhere_in_the_deck(count, seed):
 
 
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_no_two_rows_are_equal_in_a_deck_of_1500_strips():
     """Large enough that drawing strips independently would repeat rows: the deck must not."""
     rows = all_rows(generate_strips(1500, seed="big night"))

@@ -132,6 +132,7 @@ TICKETS = [t for s in generate_strips(3, seed="claims") for t in s.tickets]
     st.integers(min_value=0, max_value=90),
 )
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_complete_rows_and_prizes_follow_from_the_grid(ticket, order, n):
     calls = list(order[:n])
     called = set(calls)

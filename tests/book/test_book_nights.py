@@ -69,6 +69,7 @@ def book_night(state) -> dict:
 
 
 @pytest.mark.slow  # six nights of up to 90 calls each through the API
+@pytest.mark.cpu
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(game_plan, min_size=1, max_size=2), till_plan)
 def test_random_nights_verify_and_the_book_replays_to_the_database(night, till):

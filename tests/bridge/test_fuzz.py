@@ -53,6 +53,7 @@ def noisy_stream(rng: random.Random, frames: int, eseq_base: int) -> tuple[bytes
 
 
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_the_host_decoder_yields_only_the_valid_events_of_100000_noisy_frames():
     stream, valid = noisy_stream(random.Random(2026), FRAMES, eseq_base=0)
     decoder = FrameDecoder()
@@ -70,6 +71,7 @@ def test_the_host_decoder_yields_only_the_valid_events_of_100000_noisy_frames():
 
 
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_the_bridge_survives_100000_noisy_frames_over_a_pty(emulator, link):
     emu = emulator("balldrop")
     balls: list[int] = []
@@ -89,6 +91,7 @@ def test_the_bridge_survives_100000_noisy_frames_over_a_pty(emulator, link):
 
 
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_the_firmware_acts_only_on_the_valid_commands_of_100000_noisy_frames():
     from firmware_bridge.firmware.bhp_device import Device
 

@@ -88,6 +88,7 @@ def simulated_game(seed: int, n_players: int, suggestions: int) -> tuple[Noteboo
 
 
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_the_real_deal_always_fits_and_every_mark_is_true():
     """Soundness on truthful games: nothing marked contradicts the real deal, and the real
     place of every card keeps a positive chance."""
@@ -102,6 +103,7 @@ def test_the_real_deal_always_fits_and_every_mark_is_true():
 
 
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_the_deal_counter_marks_exactly_what_the_sat_solver_proves():
     """Completeness, two ways: a cell is certain in the count iff the SAT solver cannot find a
     deal with it the other way round."""

@@ -347,6 +347,7 @@ def back(hall: Caller, gid: int, stock: dict, books: Books) -> None:
 
 
 @pytest.mark.slow  # about 25 nights of up to 90 calls each through the API
+@pytest.mark.cpu
 @settings(
     max_examples=int(os.environ.get("NIGHTS", "25")), suppress_health_check=[HealthCheck.too_slow]
 )

@@ -17,6 +17,7 @@ ACTIONS = st.lists(st.sampled_from(["draw", "undo", "stale-draw", "retry"]), max
 )
 @given(actions=ACTIONS)
 @pytest.mark.slow
+@pytest.mark.cpu
 def test_live_calls_are_always_a_prefix_of_the_committed_order(client, actions, caller):
     h = caller.auth
     gid = caller.new_game()
