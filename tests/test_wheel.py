@@ -32,7 +32,7 @@ from babel.messages.pofile import read_po
 from printing.pdfread import PAYLOAD, open_pdf, scan_qr_codes
 from testkit import station_process
 
-pytestmark = [pytest.mark.slow, pytest.mark.cpu]
+pytestmark = pytest.mark.slow  # builds from the working tree: not beside tests that write in it
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("bingo_hall", "companions", "firmware_bridge", "card_templates")
