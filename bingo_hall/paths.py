@@ -18,9 +18,21 @@ from pathlib import Path
 
 from platformdirs import user_data_path
 
+from .errors import KitError
+
 APP_NAME = "bingo-hall"
 
 
 def default_instance_dir() -> Path:
     """The per-user data folder (not created here: the station makes it when it starts)."""
     return user_data_path(APP_NAME, appauthor=False)
+
+
+def read_text_file(path: str | Path) -> str:
+    """A host's text file (UTF-8), or a KitError naming the file and why it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KitError(
+            "cannot read %(path)s (%(kind)s)", path=str(path), kind=exc.__class__.__name__
+        ) from None

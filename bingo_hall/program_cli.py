@@ -15,6 +15,7 @@ import click
 
 from .errors import KitError
 from .odds import estimate
+from .paths import read_text_file
 from .program import (
     Program,
     ProgramGame,
@@ -35,12 +36,7 @@ def read_program(path: str, prizes: str | None) -> Program:
         from .station.prize_lists import load_prize_lists
 
         extra = tuple(PrizePlan.of(p) for p in load_prize_lists(Path(prizes)))
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KitError(
-            "cannot read %(path)s (%(kind)s)", path=path, kind=exc.__class__.__name__
-        ) from None
+    text = read_text_file(path)
     return parse_program(text, Path(path).name, extra)
 
 

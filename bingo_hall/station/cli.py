@@ -14,7 +14,7 @@ import click
 
 from .. import netaddr
 from ..errors import KitError
-from ..paths import default_instance_dir
+from ..paths import default_instance_dir, read_text_file
 from ..printed import mismatch
 from ..web.config import DEFAULT, from_environment
 from ..web.instance import hall
@@ -89,12 +89,7 @@ def load_program(app, path: str) -> str:
     from ..web.db import get_db
     from .program import load_file
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KitError(
-            "cannot read %(path)s (%(kind)s)", path=path, kind=exc.__class__.__name__
-        ) from None
+    text = read_text_file(path)
     with app.app_context():
         done = load_file(get_db(), text, Path(path).name)
     games = len(done["games"])
