@@ -93,7 +93,8 @@ def key_beside(database: str | Path) -> StationKey | None:
 def _current() -> Flask:
     from flask import current_app
 
-    return current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy
+    return app
 
 
 def now() -> str:

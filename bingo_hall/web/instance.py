@@ -73,7 +73,8 @@ def init_app(app: Flask, config: HallConfig) -> HallState:
 
 def hall(app: Flask | None = None) -> HallState:
     """The state of `app` (default: the current app)."""
-    return (app or current_app).extensions[EXTENSION]
+    state: HallState = (app or current_app).extensions[EXTENSION]
+    return state
 
 
 _S = TypeVar("_S")

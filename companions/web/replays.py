@@ -62,7 +62,7 @@ def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]
     return outcome[1]
 
 
-def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any]) -> tuple:
+def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any]) -> tuple[Any, ...]:
     global _kinds
     if _kinds is None:
         from companions.registry import load_kinds

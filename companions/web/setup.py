@@ -3,6 +3,7 @@ typed like their defaults. Pure: dicts in, values or per-field messages out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companions.registry import GameKind
@@ -23,7 +24,7 @@ class SetupErrors(ValueError):
         #: field -> message, or (message, params) for messages with %(name)s placeholders
         self.errors = errors
 
-    def texts(self, translate=lambda s: s) -> dict[str, str]:
+    def texts(self, translate: Callable[[str], str] = lambda s: s) -> dict[str, str]:
         out = {}
         for field, value in self.errors.items():
             message, params = value if isinstance(value, tuple) else (value, {})
