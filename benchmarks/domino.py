@@ -37,7 +37,7 @@ if __name__ == "__main__":
         times.append(time.perf_counter() - t0)
     times.sort()
     print(
-        f"{len(entries)} entries ({view['hands_played']} hands, "
-        f"{sum(view['rubbers'].values())} rubbers): median "
+        f"{len(entries)} entries ({view.hands_played} hands, "
+        f"{sum(view.rubbers.values())} rubbers): median "
         f"{statistics.median(times) * 1e3:.2f} ms, p95 {times[int(0.95 * runs) - 1] * 1e3:.2f} ms"
     )

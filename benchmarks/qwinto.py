@@ -56,6 +56,6 @@ if __name__ == "__main__":
         times.sort()
         p95 = times[int(0.95 * runs) - 1]
         print(
-            f"game {seed}: {len(entries)} entries, finished={view['finished']}, "
+            f"game {seed}: {len(entries)} entries, finished={view.finished}, "
             f"median {statistics.median(times) * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms"
         )

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bingo_hall.values import JsonValue
 from bingo_hall.web.config import HallConfig
 from bingo_hall.web.db import connect, transaction
 from bingo_hall.web.hub import END
@@ -166,13 +167,12 @@ def _engine_entries(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> dict[str, Any]:
+def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> JsonValue:
     """The table's view: its history replayed by the game's engine (replays.py: in a process
     of its own while the station serves)."""
-    view: dict[str, Any] = replays.replay(
+    return replays.replay(
         kind, json.loads(json.dumps(table.settings)), list(table.players), _engine_entries(items)
     )
-    return view
 
 
 def _state(conn: sqlite3.Connection, code: str) -> tuple[int, str | None]:
@@ -453,7 +453,7 @@ def correct_entry(
 
 
 def _snapshot(
-    conn: sqlite3.Connection, code: str, view: Any, version: int, next_code: str | None
+    conn: sqlite3.Connection, code: str, view: JsonValue, version: int, next_code: str | None
 ) -> live.TableSnap:
     """What a table's phones get after a change: the new view, the history, the version."""
     return live.TableSnap(view, history(conn, code), version, next_code)

@@ -275,7 +275,7 @@ def table(code: str):
         kind.template,
         table=table,
         kind=kind,
-        view=snap.view,
+        view=snap.view.to_json(),
         history=snap.history,
         version=snap.version,
         next_code=snap.next,
