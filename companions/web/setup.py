@@ -81,9 +81,13 @@ def _names_list(value: Any) -> bool:
     return value is None or (isinstance(value, list) and all(isinstance(n, str) for n in value))
 
 
-def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> dict[str, Any]:
+#: a game's setting: a yes/no, a number, a text or one of its choices
+Setting = bool | int | str | None
+
+
+def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> dict[str, Setting]:
     """The game's settings, each coerced to the type of its default."""
-    settings: dict[str, Any] = {}
+    settings: dict[str, Setting] = {}
     errors: dict[str, Any] = {}
     for key, default in kind.default_settings.items():
         field = f"setting.{key}"
