@@ -18,7 +18,7 @@ The money rules are the pure `bingo_hall.ledger`; a claim and an award reach thi
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from dataclasses import dataclass
 
 from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
 from flask_babel import get_locale
@@ -27,6 +27,7 @@ from ...errors import KitError
 from ...ledger import DENOMINATIONS, StockKind, money
 from ...night import Night
 from ...printing.ledger_pdf import render_summary_pdf
+from ...values import JsonValue
 from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import NotFound, RequestError
@@ -54,9 +55,16 @@ bp = Blueprint(
 )
 
 
-def _ledger_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-    """Every snapshot says whether the game has prizes in money (the pages then show them)."""
-    return {"ledger": bool(store.rules_of(conn, game_id))}
+@dataclass(frozen=True)
+class LedgerPart(JsonValue):
+    """The snapshot's `ledger`: whether the game has prizes in money (the pages then show them)."""
+
+    ledger: bool
+
+
+def _ledger_snapshot(conn: sqlite3.Connection, game_id: int) -> LedgerPart:
+    """Every snapshot says whether the game has prizes in money."""
+    return LedgerPart(bool(store.rules_of(conn, game_id)))
 
 
 def register(app: Flask) -> None:
