@@ -22,7 +22,7 @@ AREAS = ("bingo_hall", "companions")
 #: the count may not go over this (main be0a40a: 114; the issue's aim: under 15). Held at the
 #: count of the merge of issues 35-39 (44): the program's store and views, the companions' engine
 #: views, the web edge's body parsing, the deck files' serialisers. Lower it as they become values.
-LIMIT = 44
+LIMIT = 19
 
 SPELLINGS = r"dict\[str, (?:Any|object)\]|Mapping\[str, object\]"
 ALIAS = re.compile(rf"^(\w+)(?:: TypeAlias)? = (?:{SPELLINGS})\s*$", re.M)

@@ -4,8 +4,8 @@ a game, insert one. The program's games and the game in play are rows (`schema.p
 station restarted mid-night goes on from the game in play.
 
 The rules of the file are the pure `bingo_hall.program`; starting a game is `games.start_game`,
-the money is the ledger's (`ledger.store`), each in its own transaction under the hall's write
-lock (an RLock: this module holds it across them, so no other change comes between).
+the money is the ledger's (`ledger.store`). Next game writes the game, its program entry and
+its money in one transaction under the hall's write lock, so a crash leaves all or none.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from .. import games
-from ..decks import list_decks
+from ..decks import get_deck, list_decks, tell_deck_listeners
 from ..ledger import store as ledger
 from ..ledger.requests import PriceListRequest, PrizesRequest
 from ..model import DrawMethod
@@ -265,9 +265,9 @@ def next_game(conn: sqlite3.Connection) -> Started:
             draw=DrawMethod(game.draw),
             options=game.options,
         )
-        created = games.start_game(conn, new)  # ends the game in play
-        gid = created.game_id
-        with transaction(conn):
+        with transaction(conn):  # the game, its program entry, its price and prizes: all or none
+            created = games.write_new_game(conn, new)
+            gid = created.game_id
             conn.execute(
                 "UPDATE program_games SET status = 'played' WHERE status = 'playing' AND "
                 "program_id = (SELECT program_id FROM program_games WHERE id = ?)",
@@ -278,10 +278,16 @@ def next_game(conn: sqlite3.Connection) -> Started:
                 (gid, entry.entry_id),
             )
             book.append(conn, "program.next", {"game_id": gid, "number": entry.position})
+            if game.prices:
+                ledger.write_prices(conn, gid, PriceListRequest(game.prices), VIA)
+            if game.prizes:
+                ledger.write_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
+        games.game_started(conn, created)  # ends the game in play
         if game.prices:
-            ledger.set_prices(conn, gid, PriceListRequest(game.prices), VIA)
+            ledger.publish(gid, "prices")
         if game.prizes:
-            ledger.set_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
+            ledger.publish(gid, "prizes")
+    tell_deck_listeners(get_deck(conn, new.deck_id))
     return Started(gid, entry.position, game.name("en"))
 
 
