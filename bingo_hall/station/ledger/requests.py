@@ -215,19 +215,18 @@ class RaffleStartRequest:
 
 @dataclass(frozen=True)
 class RaffleSaleRequest:
-    """`{"colour": "red", "numbers": "1-50, 75"}`: tickets of one colour sold by number range.
-    The shape is checked here; whether a number is already sold is the service's question."""
+    """`{"colour": "red", "numbers": "1-50, 75"}`: tickets of one colour sold by number range
+    (kept as text, tidied). The shape is checked here; whether a number is already sold is the
+    service's question."""
 
     colour: str
     numbers: str
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RaffleSaleRequest:
-        colour, numbers = d.get("colour"), d.get("numbers")
         with money_input(RaffleError):
-            sale = raffle.parse_sale(colour, numbers)
-        assert isinstance(numbers, str)  # parse_sale takes only the text of numbers
-        return cls(sale.colour, numbers)
+            sale = raffle.parse_sale(d.get("colour"), d.get("numbers"))
+        return cls(sale.colour, money.format_serials(sale.numbers))
 
 
 @dataclass(frozen=True)

@@ -342,7 +342,9 @@ def insert(conn: sqlite3.Connection, req: InsertRequest) -> Inserted:
             parse_game(spec, at, _extra_lists())
         except KitError as exc:
             raise _refused(exc) from None
-        program_id = loaded(conn)["id"]  # type: ignore[index]  # listed is not empty
+        now = loaded(conn)
+        assert now is not None  # listed is not empty: a program is loaded
+        program_id = now["id"]
         with transaction(conn):
             conn.execute(
                 "UPDATE program_games SET position = position + 1 "
