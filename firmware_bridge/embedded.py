@@ -51,7 +51,7 @@ class BrokerSource:
         return self._with_db(games.newest_active_game)
 
     def snapshot(self, game_id: int) -> dict[str, Any]:
-        return self._with_db(games.snapshot, game_id)
+        return self._with_db(games.snapshot, game_id).to_json()  # the wire shape follow.py reads
 
     def events(self, game_id: int) -> Iterator[tuple[str, Any]]:
         sub = hall(self.app).hub.subscribe(games.channel(game_id))

@@ -99,11 +99,12 @@ def load_program(app: Flask, path: str) -> str:
     text = read_text_file(path)
     with app.app_context():
         done = load_file(get_db(), text, Path(path).name)
-    games = len(done["games"])
-    if done["resumed"]:
-        at = done["playing"] or done["next"]
-        return f"program resumed: {done['program']['name']} ({games} games, at game {at})"
-    return f"program loaded: {done['program']['name']} ({games} games; Next game starts game 1)"
+    games = len(done.games)
+    name = done.program.name if done.program is not None else ""
+    if done.resumed:
+        at = done.playing or done.next
+        return f"program resumed: {name} ({games} games, at game {at})"
+    return f"program loaded: {name} ({games} games; Next game starts game 1)"
 
 
 def save_hall_settings(app: Flask, **changes: Any) -> None:

@@ -272,9 +272,9 @@ def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
     kind = claims_of(deck.variant)
     snap = games.snapshot(conn, game.game_id)
     facts = kind.page_facts(conn, game)
-    rnd = snap["round"]
+    rnd = snap.round
     words = card_view.words_key(kind.card_facts(game.game_id, rnd, deck.cards[0], facts), "")
-    state = page_shell.html_json(snap)
+    state = page_shell.html_json(snap.to_json())
     return DeckNow(published, when, house, game, facts, rnd, state, repr(facts), words[1:])
 
 
