@@ -67,7 +67,8 @@ def flags(module: str) -> dict[str, Any]:
     """The options mypy runs `module` with: the top level, then every override that names it."""
     out = {k: v for k, v in CONFIG.items() if not isinstance(v, (list, dict))}
     for override in CONFIG.get("overrides", []):
-        if matches(module, list(override["module"])):
+        names = override["module"]
+        if matches(module, [names] if isinstance(names, str) else list(names)):
             out.update(override)
     return out
 
