@@ -48,8 +48,9 @@ class BrokerSource:
     def newest_active(self) -> int | None:
         return self._with_db(games.newest_active_game)
 
-    def snapshot(self, game_id: int) -> dict:
-        return self._with_db(games.snapshot, game_id)
+    def snapshot(self, game_id: int) -> dict[str, Any]:
+        snap: games.Snapshot = self._with_db(games.snapshot, game_id)
+        return snap.to_json()
 
     def events(self, game_id: int) -> Iterator[tuple[str, Any]]:
         sub = hall(self.app).hub.subscribe(games.channel(game_id))
