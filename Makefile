@@ -52,7 +52,10 @@ $(BIN)/python:
 	  echo "python3-venv is missing; installing it with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-pip; \
 	  rm -rf $(VENV); $(PY) -m venv $(VENV); }
-	$(BIN)/python -m pip install -q --upgrade pip
+	@# a venv's own pip from 23 on does what the install needs (an editable install, `pip --python`):
+	@# a newer one is fetched only for an older Python's venv (a download and an install saved)
+	@$(BIN)/python -c "import pip, sys; sys.exit(int(pip.__version__.split('.')[0]) < 23)" 2>/dev/null \
+	  || $(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
