@@ -6,6 +6,13 @@ STAMP   := $(VENV)/.installed
 TSTAMP  := $(VENV)/.installed-test
 AXE     := tests/a11y/node_modules/axe-core/axe.min.js
 
+# Python keeps its compiled modules (and pytest its rewritten test modules) under .venv/pycache,
+# even where the shell says not to write them (PYTHONDONTWRITEBYTECODE): without them every
+# pytest worker compiles the kit and rewrites the tests again (collecting costs 2.5 times the
+# CPU). Under .venv, not in the tree: setuptools would see __pycache__ folders in the packages.
+unexport PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX := $(abspath $(VENV))/pycache
+
 .PHONY: run test check dist install install-test system-test-deps catalogs clean
 
 # `make run PORT=5001 LANG=en`: the station's port (the demo cards' QR codes follow it) and the
@@ -47,7 +54,10 @@ $(BIN)/python:
 	  echo "python3-venv is missing; installing it with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-pip; \
 	  rm -rf $(VENV); $(PY) -m venv $(VENV); }
-	$(BIN)/python -m pip install -q --upgrade pip
+	@# a venv's own pip from 23 on does what the install needs (an editable install, `pip --python`):
+	@# a newer one is fetched only for an older Python's venv (a download and an install saved)
+	@$(BIN)/python -c "import pip, sys; sys.exit(int(pip.__version__.split('.')[0]) < 23)" 2>/dev/null \
+	  || $(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .

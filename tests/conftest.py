@@ -3,7 +3,9 @@ browser tests, and pytest-playwright pointed at Debian's Chromium (no browser do
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -45,7 +47,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session", autouse=True)
 def compiled_catalogs():
     """`make` compiles the .po catalogs; do it here too when pytest runs on its own."""
-    from pathlib import Path
 
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
@@ -87,22 +88,55 @@ def kit_cli(capsys) -> Callable[[list[str]], tuple[int, str, str]]:
     return run
 
 
+def _app_config(database: Path, keys: dict) -> dict:
+    return {
+        "TESTING": True,
+        "DATABASE": str(database),
+        "SECRET_KEY": "test-secret",
+        "CALLER_PIN": TEST_PIN,
+        **keys,
+    }
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory) -> Callable[[dict], Path]:
+    """An empty database with every area's tables, made once per set of config keys by the
+    app's own migrations (db.migrate) and copied for each `app`: a copy costs a file's bytes,
+    the migrations each a commit the disk must keep (synchronous=FULL). The app still opens
+    it as at any start (WAL, the migrations' versions checked, the book's genesis written)."""
+    from bingo_hall.web import db
+    from bingo_hall.web.instance import hall
+
+    templates: dict[str, Path] = {}
+
+    def template(keys: dict) -> Path:
+        key = repr(sorted(keys.items()))
+        if key not in templates:
+            folder = tmp_path_factory.mktemp("migrated")
+            made = create_app(_app_config(folder / "made.sqlite", keys), instance_path=folder)
+            conn = db.connect(str(folder / "template.sqlite"), create=True)
+            conn.execute("PRAGMA journal_mode=WAL")
+            db.migrate(conn, hall(made).migrations)
+            conn.close()
+            hall(made).db_keeper.close()
+            templates[key] = folder / "template.sqlite"
+        return templates[key]
+
+    return template
+
+
 @pytest.fixture
-def app(tmp_path, request):
-    """The hall's app on a fresh database. A test that needs other settings (a shorter idle
-    bound, a smaller table) says so with `@pytest.mark.hall_config(IDLE_S=4, ...)`: the keys of
-    web/config.py, passed to `create_app` as a host's config.py would, never patched."""
+def app(tmp_path, request, migrated_database):
+    """The hall's app on a fresh database (a copy of an empty, migrated one). A test that needs
+    other settings (a shorter idle bound, a smaller table) says so with
+    `@pytest.mark.hall_config(IDLE_S=4, ...)`: the keys of web/config.py, passed to `create_app`
+    as a host's config.py would, never patched."""
     marker = request.node.get_closest_marker("hall_config")
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "test.sqlite"),
-            "SECRET_KEY": "test-secret",
-            "CALLER_PIN": TEST_PIN,
-            **(marker.kwargs if marker else {}),
-        },
-        instance_path=str(tmp_path),
-    )
+    keys = marker.kwargs if marker else {}
+    database = tmp_path / "test.sqlite"
+    if "DATABASE" not in keys:
+        shutil.copyfile(migrated_database(keys), database)
+    return create_app(_app_config(database, keys), instance_path=str(tmp_path))
 
 
 @pytest.fixture

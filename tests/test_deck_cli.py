@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 
 def run(*args, cwd=None):
     return subprocess.run(
@@ -32,6 +34,8 @@ def _assert_one_line_error(r):
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.cpu
 def test_bad_card_counts_are_one_line_errors(tmp_path):
     for n in ("0", "-3", "3004", "many"):
         _assert_one_line_error(run("deck", "-n", n, "-o", str(tmp_path / "x.deck.json")))
@@ -74,6 +78,8 @@ def test_game_90_writes_strips_and_check_summarises_them(tmp_path):
     assert r.returncode == 0 and "5 strips" in r.stdout and "30 tickets" in r.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.cpu
 def test_bad_strip_counts_and_mixed_options_are_one_line_errors(tmp_path):
     out = str(tmp_path / "x.deck.json")
     for args in (

@@ -144,6 +144,8 @@ def test_a_reloaded_deck_and_a_restarted_station_give_the_same_page(app, client,
     assert f'data-game="{newer}"'.encode() in client.get(mine).data
 
 
+@pytest.mark.slow
+@pytest.mark.cpu
 def test_a_deck_is_drawn_ahead_of_need_in_a_worker_process(app, client, rendered):
     deck = new_deck(8, seed="drawn ahead", name="Ahead")
     card_pages.start(app, create_app)

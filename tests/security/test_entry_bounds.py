@@ -58,6 +58,8 @@ def test_a_flood_of_corrections_keeps_only_the_newest_old_versions(app):
     assert stored <= revisions * (len(str(BULKY)) + 200)
 
 
+@pytest.mark.slow
+@pytest.mark.cpu
 def test_a_table_refuses_entries_past_its_bytes_in_words(app):
     client = app.test_client()
     code = _table(client)
