@@ -157,7 +157,7 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
         click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
         click.echo(f"  caller PIN:  {settings.caller_pin}")
         click.echo(f"  database:    {settings.database}")
-        if server.split:
+        if server.public_side is not None:
             click.echo(f"  phones and screens: served by process {server.public_side.pid}")
         for note in notes:
             click.echo(f"  {note}")

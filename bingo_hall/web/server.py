@@ -254,7 +254,10 @@ class Server:
         self.public_side: PublicSide | None = None
         if split and supported() and recipe is not None:
             self.public_side = PublicSide(recipe, started)
-            hall(app).hub.taps.append(self.public_side.tap)
+            tap = self.public_side.tap
+            hall(app).hub.taps.append(tap)
+            tap.paused = lambda: self.hall.screens.holding > 0  # the Maestro's answer first
+            self.hall.screens.on_release.append(tap.wake)
         self._link: socket.socket | None = None  # the public process's end (Server.public)
         self.doors: list[Door] = []
         self._build(config)

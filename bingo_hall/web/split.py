@@ -50,6 +50,7 @@ import struct
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
@@ -58,6 +59,7 @@ from flask import Flask
 
 from .admission import Receive, Send
 from .instance import Recipe, hall
+from .relay import MAX_HOLD_S
 
 #: a connection's first bytes the door looks at (a request's head is bounded by MAX_HEAD_BYTES;
 #: past this the connection is the public side's, which answers a 431 itself)
@@ -228,6 +230,9 @@ class EventTap:
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
+        #: is a Maestro's change being answered? Then its events wait for the answer (at most
+        #: MAX_HOLD_S), as the screens of one process do (relay.LiveStreams.hold)
+        self.paused: Callable[[], bool] = lambda: False
         self._queue: list[bytes] = []
         self._ready = threading.Condition()
         self._closed = False
@@ -246,11 +251,19 @@ class EventTap:
                     self._ready.wait()
                 if self._closed and not self._queue:
                     return
+                until = time.monotonic() + MAX_HOLD_S
+                while self.paused() and not self._closed and (left := until - time.monotonic()) > 0:
+                    self._ready.wait(left)
                 frames, self._queue = self._queue, []
             try:
                 self.sock.sendall(b"".join(_FRAME.pack(len(f)) + f for f in frames))
             except OSError:  # the public process is gone
                 return
+
+    def wake(self) -> None:
+        """The Maestro's answer is out: what waited goes to the public process."""
+        with self._ready:
+            self._ready.notify()
 
     def close(self) -> None:
         with self._ready:
