@@ -120,8 +120,9 @@ class EventHub:
         self._watches: dict[Hashable, tuple[Callable[[], Any], float]] = {}
         self._watcher: threading.Thread | None = None
         #: called with (channel, event) for every event, in publish order, under the hub's lock
-        #: (the relay to the public side's process, web/split.py); each must never block
-        self.taps: list[Callable[[Hashable, Event], None]] = []
+        #: (the relay to the public side's process, web/split.py), and with (channel, None) when
+        #: a channel is ended; each must never block
+        self.taps: list[Callable[[Hashable, Event | None], None]] = []
 
     def subscribe(self, channel: Hashable) -> Subscription:
         sub = Subscription(self, channel, self.queue_size)
@@ -179,6 +180,8 @@ class EventHub:
         """Close every subscription of `channel` (e.g. the table it follows is gone)."""
         with self._lock:
             targets = list(self._channels.get(channel, ()))
+            for tap in self.taps:
+                tap(channel, None)
         for sub in targets:
             self.unsubscribe(sub)
 

@@ -240,8 +240,11 @@ class EventTap:
         self._thread.start()
 
     def __call__(self, channel: Any, event: Any) -> None:  # under the hub's lock
+        said = (channel, None, None, None)  # the channel was ended
+        if event is not None:
+            said = (channel, event.name, event.data, event.text)
         with self._ready:
-            self._queue.append(pickle.dumps((channel, event.name, event.data, event.text)))
+            self._queue.append(pickle.dumps(said))
             self._ready.notify()
 
     def _write(self) -> None:
@@ -474,7 +477,10 @@ class EventFeed:
             if frame is None:
                 break
             channel, name, data, text = pickle.loads(frame)  # noqa: S301  # our own process's
-            self.hub.publish(channel, name, data, text)
+            if name is None:  # the channel was ended there: its screens here end too
+                self.hub.end(channel)
+            else:
+                self.hub.publish(channel, name, data, text)
         self.on_end()
 
 
