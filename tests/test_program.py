@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from printing.pdfread import page_words
 
 from bingo_hall.ledger import JackpotMode, Price, PrizeKind
 from bingo_hall.patterns import FOUR_CORNERS, X
+from bingo_hall.printing.program_pdf import render_program_pdf
 from bingo_hall.program import ProgramError, headline, parse_program
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "night.toml"
@@ -246,3 +248,18 @@ def test_an_italian_tombola_game_takes_its_prizes_in_order():
     assert game.prizes["tombola"].kind == PrizeKind.JACKPOT
     with pytest.raises(ProgramError, match="not full-house"):
         parse_program(text.replace("tombola = {", "full-house = {"))
+
+
+def test_the_printed_programme_is_readable_at_arms_length_and_stays_on_the_page():
+    """Every game's details print at 14 pt or more (an elderly player holds the sheet at arm's
+    length), and a long line wraps inside the right margin instead of running off the page."""
+    name = "Gran bingo de Navidad, el tejado nuevo"  # near the 40 characters allowed
+    program = parse_program(GOOD.replace('name = "Lines"', f'name = "{name}"'))
+    page = pdfium.PdfDocument(render_program_pdf(program, "es"))[0]
+    words = page_words(page)
+    details = [w for w in words if w.text in ("Bingo:", "Línea:", "Descanso:", "pozo")]
+    assert len(details) >= 3 and all(w.size >= 14 for w in details), details
+    right_margin = page.get_width() - 40  # A4 is 595 pt wide; the margin is 16 mm (45 pt)
+    assert all(w.x1 <= right_margin for w in words), [w for w in words if w.x1 > right_margin]
+    # the jackpot's line, the longest, is printed whole: its last words too
+    assert {"tejado", "nuevo", "45", "bolas"} <= {w.text for w in words}

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cards import LETTERS, SIZE
@@ -23,12 +24,13 @@ from ..variants import ByVariant, Cards75, Strips90
 from .pdfutil import pdf_bytes
 
 MARGIN = 16 * mm
-BLOCK = 34 * mm
-FIGURE = 24 * mm
+BLOCK = 44 * mm
+FIGURE = 34 * mm
 INK = HexColor("#111111")
 GREY = HexColor("#555555")
 SHADE = HexColor("#1f5fa8")
 BOLD, REGULAR = "Helvetica-Bold", "Helvetica"
+TEXT = 15  # pt: each game's details, readable at arm's length
 
 TITLE = {"en": "Tonight's programme", "es": "Programa de la noche"}
 
@@ -50,7 +52,7 @@ def _grid(
 def _card(c: Canvas, x: float, top: float, game: ProgramGame) -> None:
     """A 5x5 card under B I N G O: the pattern's squares, or the middle row for a line."""
     cell = FIGURE / SIZE
-    c.setFont(BOLD, 7)
+    c.setFont(BOLD, 10)
     c.setFillColor(INK)
     for i, letter in enumerate(LETTERS):
         c.drawCentredString(x + (i + 0.5) * cell, top - 2.5 * mm, letter)
@@ -60,7 +62,7 @@ def _card(c: Canvas, x: float, top: float, game: ProgramGame) -> None:
 
 def _ticket(c: Canvas, x: float, top: float, game: ProgramGame) -> None:
     """A 3x9 ticket: the main prize's rows (the full house: all three), cells or first five."""
-    cell = FIGURE / COLUMNS * 1.3
+    cell = (FIGURE + 6 * mm) / COLUMNS  # wider than the card, short of the text
     rule = game.plan.prize(game.main_prize).rule
     shaded: set[tuple[int, int]]
     if isinstance(rule, RowsRule):
@@ -86,11 +88,11 @@ def _lines(program: Program, game: ProgramGame, lang: str) -> list[tuple[str, fl
     currency = program.currency or "EUR"
     w = words(lang)
     out: list[tuple[str, float, str]] = [
-        (BOLD, 10, f"{w['game']} {game.number}"),
-        (BOLD, 14, game.name(lang)),
+        (BOLD, 14, f"{w['game']} {game.number}"),
+        (BOLD, 20, game.name(lang)),
         (
             REGULAR,
-            10,
+            TEXT,
             f"{figure_name(game, lang)} · {price_text(game, currency, lang)}".strip(" ·"),
         ),
     ]
@@ -98,11 +100,24 @@ def _lines(program: Program, game: ProgramGame, lang: str) -> list[tuple[str, fl
         rule = game.prizes.get(key)
         if rule is not None:
             out.append(
-                (REGULAR, 10, f"{prize_name(game, key, lang)}: {prize_text(rule, currency, lang)}")
+                (
+                    REGULAR,
+                    TEXT,
+                    f"{prize_name(game, key, lang)}: {prize_text(rule, currency, lang)}",
+                )
             )
     if game.interval:
-        out.append((BOLD, 10, w["interval"] % {"n": game.interval}))
+        out.append((BOLD, TEXT, w["interval"] % {"n": game.interval}))
     return out
+
+
+def _wrapped(lines: list[tuple[str, float, str]], width: float) -> list[tuple[str, float, str]]:
+    """Each line split to the text column's width (a long prize line goes on two lines)."""
+    return [
+        (font, size, part)
+        for font, size, text in lines
+        for part in simpleSplit(text, font, size, width) or [""]
+    ]
 
 
 def _step(size: float) -> float:
@@ -118,16 +133,17 @@ def render_program_pdf(program: Program, lang: str = "es") -> bytes:
 
         def heading() -> float:
             c.setFillColor(INK)
-            c.setFont(BOLD, 20)
-            c.drawString(MARGIN, height - MARGIN - 6 * mm, program.name(lang))
-            c.setFont(REGULAR, 11)
+            c.setFont(BOLD, 26)
+            c.drawString(MARGIN, height - MARGIN - 8 * mm, program.name(lang))
+            c.setFont(REGULAR, 16)
             c.setFillColor(GREY)
-            c.drawString(MARGIN, height - MARGIN - 12 * mm, TITLE[lang])
-            return height - MARGIN - 18 * mm
+            c.drawString(MARGIN, height - MARGIN - 16 * mm, TITLE[lang])
+            return height - MARGIN - 24 * mm
 
+        text_width = width - 2 * MARGIN - FIGURE - 10 * mm
         y = heading()
         for game in program.games:
-            lines = _lines(program, game, lang)
+            lines = _wrapped(_lines(program, game, lang), text_width)
             block = max(BLOCK, sum(_step(size) for _, size, _ in lines) + 8 * mm)
             if y - block < MARGIN:
                 c.showPage()

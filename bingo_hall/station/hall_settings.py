@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..values import JsonValue
+from ..web import book
 from ..web.db import get_db, transaction
 from ..web.errors import RequestError
 from ..web.instance import hall
@@ -63,6 +64,7 @@ def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> HallSettings:
                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                     (key, json.dumps(value)),
                 )
+            book.append(conn, "hall_settings", {"changes": changes})
         saved = load(conn)
         # the pages built from them are stale
         hall().hub.publish(CHANNEL, "settings", saved.to_json())

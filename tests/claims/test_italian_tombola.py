@@ -105,3 +105,15 @@ def test_a_line_then_bingo_game_keeps_the_plain_board(hall):
     gid = hall.new_game(mode="linea-bingo", draw="manual")
     html = hall.client.get(f"/display/{gid}").get_data(as_text=True)
     assert 'tabla tabla-90"' in html and ' tabellone"' not in html
+
+
+def test_a_refused_prize_is_named_once_in_words_a_reader_can_follow(hall, strips):
+    """The refusal names the asked prize and the one being played by their room names, each
+    once, with the key a request names it by: no parentheses after parentheses."""
+    gid = hall.new_game(mode="tombola", draw="manual")
+    hall.call(gid, *row(strips, 1, 0)[:3])
+    error = hall.post(f"/api/games/{gid}/claims", {"serial": 1, "prize": "terno"}).get_json()[
+        "error"
+    ]
+    assert error.count("Terno (three in a row)") == 1 and "Ambo (two in a row)" in error, error
+    assert ") (" not in error and "((" not in error and "))" not in error, error

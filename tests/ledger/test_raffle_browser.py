@@ -77,6 +77,11 @@ def test_three_raffle_prizes_drawn_one_redrawn_follow_the_revealed_seed_and_reac
         page.click("#raffle-draw button")
         expect(root).to_have_attribute("data-draws", str(n), timeout=SLOW)
     expect(page.locator("#raffle-draw button")).to_be_disabled()  # every prize has a winner
+    # "Seed" stays on the line of what it labels, however the footer wraps
+    label = screen.locator("#raffle-seed-label").bounding_box()
+    value = screen.locator("#raffle-seed").bounding_box()
+    assert label and value and label["y"] < value["y"] + value["height"], (label, value)
+    assert value["y"] < label["y"] + label["height"], (label, value)
     screen.screenshot(path=os.path.join(DOCS, "raffle-screen.png"))
     page.screenshot(path=os.path.join(DOCS, "raffle-caller.png"), full_page=True)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...values import JsonValue
+from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
@@ -94,6 +95,9 @@ def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Rena
                 )
             if settings_of(conn, gid)[1] == old:
                 save_settings(conn, gid, maestro=new)
+            book.append(
+                conn, "player.rename", {"game_id": gid}, {"player": old, "now": new, "team": team}
+            )
     return Renamed(gid, new, team, old)
 
 
@@ -126,4 +130,7 @@ def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Remo
                 left = [p for p in seating if p != name]
                 after = seating[seating.index(name) + 1 :] + seating[: seating.index(name)]
                 save_settings(conn, gid, maestro=after[0] if left else None)
+            book.append(
+                conn, "player.remove", {"game_id": gid, "kept": bool(rounds)}, {"player": name}
+            )
     return Removed(gid, name, bool(rounds))

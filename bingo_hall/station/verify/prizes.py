@@ -190,7 +190,7 @@ def prize_name(plan: PrizePlan, key: str) -> str:
 def _named(plan: PrizePlan, key: str) -> str:
     """A prize as a refusal names it: the room's name and the key a request names it by."""
     name = prize_name(plan, key)
-    return key if name == key else f"{name} ({key})"
+    return key if name == key else f"{name} [{key}]"  # "Terno (three in a row) [terno]"
 
 
 def judge_ticket(
@@ -293,7 +293,7 @@ def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None)
     sequence = plan.prize_list is None or not plan.prize_list.open_at_once
     if asked in won and sequence:
         raise Conflict(
-            "%(asked)s is not the prize being played (it is %(prize)s): "
+            "%(asked)s is not the prize being played, %(prize)s is: "
             "it was already won on call %(n)s",
             asked=_named(plan, asked),
             prize=_named(plan, open_now[0]),
@@ -307,7 +307,7 @@ def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None)
         )
     if asked not in open_now and sequence:
         raise Conflict(
-            "%(asked)s is not the prize being played (it is %(prize)s)",
+            "%(asked)s is not the prize being played, %(prize)s is",
             asked=_named(plan, asked),
             prize=_named(plan, open_now[0]),
         )
