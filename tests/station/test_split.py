@@ -273,3 +273,34 @@ def test_a_public_process_that_is_gone_leaves_the_maestro_serving_everything(spl
         conn = http.client.HTTPConnection("127.0.0.1", split_server.port, timeout=30)
         r, _ = _get(conn, "/display")
         assert r.status == 200
+
+
+@pytest.mark.hall_config(SERVED_BY_HEADER=True)
+def test_a_companions_score_entry_through_the_public_side_lands_and_reaches_the_tables_phones(
+    split_server,
+):
+    guest = {"X-Forwarded-For": "10.0.0.9"}
+    conn = http.client.HTTPConnection("127.0.0.1", split_server.port, timeout=30)
+    _get(conn, "/join", guest)  # a phone's connection: the public process has it
+    body = json.dumps({"teams": [["A"], ["B"]]}).encode()
+    conn.request("POST", "/t/new/burako", body, {**guest, "Content-Type": "application/json"})
+    r = conn.getresponse()
+    code = json.loads(r.read())["code"]
+    assert r.status == 201 and _served_by(r)[0] == os.getpid()  # written by the Maestro's
+    sock, buffer = _open_stream(split_server.port, f"/t/{code}/events")
+    first = dict(_events(sock, buffer, 2))  # the table's view (and its history)
+    assert first["view"]["totals"] == [0, 0]
+    hand = {"puras": 0, "impuras": 0, "closed": False, "muerto": "not_taken", "down": 40}
+    entry = json.dumps({"teams": [hand, {**hand, "down": 0}]}).encode()
+    conn.request("POST", f"/t/{code}/entries", entry, {**guest, "Content-Type": "application/json"})
+    r = conn.getresponse()
+    r.read()
+    assert r.status in (200, 201)
+    # the phone following the table (in the public process) gets the new view: -60 and -100,
+    # the burako rules' totals for a hand without closing (tests/companions/test_shell_live.py)
+    while True:
+        ((name, view),) = _events(sock, buffer, 1)
+        if name == "view" and view["hands"]:
+            break
+    assert view["totals"] == [-60, -100]
+    sock.close()
