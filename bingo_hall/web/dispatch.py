@@ -161,11 +161,13 @@ class HallServer:
             return
         if scope["type"] != "http":
             return
-        trusted_client(scope, getattr(current_connection.get(), "internal", False))
+        internal = getattr(current_connection.get(), "internal", False)
+        trusted_client(scope, internal)  # a request the public process passed on: its client
         if self.served_by:
             send = self._marked(send)
         maestro = self.is_maestro(scope)
-        if not maestro and (client := scope.get("client")):  # a guest waits its turn, if due
+        paced = not maestro and not internal  # (a passed-on request was paced there)
+        if paced and (client := scope.get("client")):  # a guest waits its turn, if due
             cost = 1.0 if scope["method"] in READS else CHANGE_COST
             wait = self.pace.wait(client[0], asyncio.get_running_loop().time(), cost)
             if wait > 0:

@@ -88,6 +88,7 @@ def test_phones_are_served_by_another_process_at_a_lower_priority(split_server, 
 def _ask(conn, deck, serial: int, address: str):
     path = card_path(deck.secret, deck.deck_id, serial) + "/ask"
     headers = {"Content-Type": "application/json", "X-Forwarded-For": address}
+    headers["X-Bingo-Hall-Client"] = "127.0.0.1 1"  # a guest's try at the internal header
     conn.request("POST", path, body=b"{}", headers=headers)
     r = conn.getresponse()
     return r, json.loads(r.read() or b"{}")
