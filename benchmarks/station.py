@@ -405,8 +405,16 @@ def niceness(pid: int) -> int | None:
 
 
 def serving_pids(pid: int) -> list[int]:
-    """The processes that answer requests: the station's, and its public side's if any."""
-    public = [p for p in station_tree(pid) if p != pid and niceness(p) == niceness(pid) + 10]
+    """The processes that answer requests: the station's, and its public side's if any (named
+    bingo-public, web/split.py)."""
+    public = []
+    for each in station_tree(pid):
+        try:
+            with open(f"/proc/{each}/comm") as f:
+                if f.read().strip() == "bingo-public":
+                    public.append(each)
+        except OSError:
+            continue
     return [pid, *public[:1]]
 
 

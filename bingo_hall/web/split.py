@@ -484,14 +484,20 @@ class EventFeed:
         self.on_end()
 
 
+#: the public process's name (Linux: /proc/PID/comm, `ps -o comm`, `top`)
+PUBLIC_NAME = b"bingo-public"
+
+
 def _die_with_parent() -> None:
-    """Linux: the kernel sends this process SIGTERM when its parent dies."""
+    """Linux: the kernel sends this process SIGTERM when its parent dies; and it is named."""
     if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        libc.prctl(15, PUBLIC_NAME)  # PR_SET_NAME
     except (OSError, AttributeError):
         pass
 
