@@ -86,31 +86,28 @@ def supported() -> bool:
     return hasattr(socket, "send_fds") and hasattr(socket, "AF_UNIX") and sys.platform != "win32"
 
 
-def head_scope(head: bytes, client: tuple[str, int] | None) -> dict[str, Any] | None:
-    """An ASGI-like scope from a request's raw head (None: not a whole, well-formed head)."""
+def sorted_by_head(
+    head: bytes, client: tuple[str, int] | None, is_maestros: Callable[[dict[str, Any]], bool]
+) -> bool:
+    """Is the request whose raw head this is the Maestro's (`is_maestros` asked of an ASGI-like
+    scope made from it)? False for a head that is not whole or not well formed."""
     end = head.find(b"\r\n\r\n")
     if end < 0:
-        return None
+        return False
     lines = head[:end].split(b"\r\n")
     parts = lines[0].split(b" ")
     if len(parts) != 3 or not parts[2].startswith(b"HTTP/"):
-        return None
-    target = parts[1]
-    path, _, query = target.partition(b"?")
+        return False
+    path, _, query = parts[1].partition(b"?")
     headers = []
     for line in lines[1:]:
         name, colon, value = line.partition(b":")
         if not colon:
-            return None
+            return False
         headers.append((name.strip().lower(), value.strip()))
-    return {
-        "type": "http",
-        "method": parts[0].decode("latin-1"),
-        "path": unquote(path.decode("latin-1")),
-        "query_string": query,
-        "headers": headers,
-        "client": client,
-    }
+    scope: dict[str, Any] = {"type": "http", "method": parts[0].decode("latin-1"), "client": client}
+    scope.update(path=unquote(path.decode("latin-1")), query_string=query, headers=headers)
+    return is_maestros(scope)
 
 
 # --- the Maestro's process --------------------------------------------------------------------
@@ -201,8 +198,7 @@ class Door:
             sock.close()
             return
         peer = sock.getpeername() if sock.family in (socket.AF_INET, socket.AF_INET6) else None
-        scope = head_scope(head, (peer[0], peer[1]) if peer else None)
-        if scope is not None and self.is_maestros(scope):
+        if sorted_by_head(head, (peer[0], peer[1]) if peer else None, self.is_maestros):
             self.here(sock)
         else:
             self._away(sock)
