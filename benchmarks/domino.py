@@ -1,5 +1,6 @@
 """Replay cost of a long Domino Bingo table (the companions shell replays every entry on every
-post): 60 hands, 240 entries. Median and p95 of 200 runs.
+post): 60 hands, 240 entries, the replay and its view as JSON data (`to_json()`, as the shell
+sends it). Median and p95 of 200 runs; the calibration figure (benchmarks/calibrate.py) first.
 
 Run: .venv/bin/python benchmarks/domino.py [--smoke]
 """
@@ -9,6 +10,7 @@ import statistics
 import time
 
 from _smoke import smoke_only
+from calibrate import python_loop_ms
 
 from companions.domino_bingo import TILES, replay
 
@@ -30,14 +32,16 @@ if __name__ == "__main__":
     smoke = smoke_only(__doc__)
     entries = long_table(hands=5 if smoke else 60)
     runs = 3 if smoke else 200
+    print(f"calibration: python loop {python_loop_ms():.0f} ms (benchmarks/calibrate.py)")
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
         view = replay({"rubbers_to_win": 99}, ["Ana", "Beto"], entries)
+        view.to_json()
         times.append(time.perf_counter() - t0)
     times.sort()
     print(
-        f"{len(entries)} entries ({view['hands_played']} hands, "
-        f"{sum(view['rubbers'].values())} rubbers): median "
+        f"{len(entries)} entries ({view.hands_played} hands, "
+        f"{sum(view.rubbers.values())} rubbers): median "
         f"{statistics.median(times) * 1e3:.2f} ms, p95 {times[int(0.95 * runs) - 1] * 1e3:.2f} ms"
     )

@@ -1,7 +1,8 @@
 """Time of companions.qwinto.replay over long 6-player games played to the end.
 
 The companions shell replays a table's whole history on every post, so this is the cost of one
-entry at the end of a game. Median and p95 of 50 runs per game.
+entry at the end of a game: the replay and its view as JSON data (`to_json()`, as the shell sends
+it). Median and p95 of 50 runs per game; the calibration figure (benchmarks/calibrate.py) first.
 
 Run: .venv/bin/python benchmarks/qwinto.py [--smoke]
 """
@@ -11,6 +12,7 @@ import statistics
 import time
 
 from _smoke import smoke_only
+from calibrate import python_loop_ms
 
 from companions.qwinto import BOXES_PER_ROW, COLOURS, Sheet, replay
 
@@ -46,16 +48,18 @@ def random_game(players: list[str], seed: int) -> list[dict]:
 if __name__ == "__main__":
     smoke = smoke_only(__doc__)
     runs = 3 if smoke else 50
+    print(f"calibration: python loop {python_loop_ms():.0f} ms (benchmarks/calibrate.py)")
     for seed in (1,) if smoke else (1, 2, 3):
         entries = random_game(PLAYERS, seed)
         times = []
         for _ in range(runs):
             t = time.perf_counter()
             view = replay({}, PLAYERS, entries)
+            view.to_json()
             times.append(time.perf_counter() - t)
         times.sort()
         p95 = times[int(0.95 * runs) - 1]
         print(
-            f"game {seed}: {len(entries)} entries, finished={view['finished']}, "
+            f"game {seed}: {len(entries)} entries, finished={view.finished}, "
             f"median {statistics.median(times) * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms"
         )

@@ -27,7 +27,7 @@ from .web import book, config, db, errors, i18n, inputs, instance, pages, securi
 def create_app(
     test_config: dict[str, Any] | None = None,
     *,
-    instance_path: str | os.PathLike | None = None,
+    instance_path: str | os.PathLike[str] | None = None,
     settings: dict[str, Any] | None = None,
 ) -> Flask:
     app = Flask(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from .errors import DeckError
 
@@ -115,6 +116,14 @@ class Card:
             "rows": [by[n].total for n in ROW_NAMES],
             "columns": [by[n].total for n in COLUMN_NAMES],
             "diagonals": [by[n].total for n in DIAGONAL_NAMES],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The card as the deck file holds it."""
+        return {
+            "serial": self.serial,
+            "columns": [list(col) for col in self.columns],
+            "totals": self.totals(),
         }
 
 

@@ -108,7 +108,17 @@ def make_deck(
     type=click.Path(dir_okay=False),
     help="Validate a deck file instead of making one.",
 )
-def deck(game, count, strip_count, seed, free_centre, name, output, force, check_path) -> None:
+def deck(
+    game: str,
+    count: int | None,
+    strip_count: int | None,
+    seed: str | None,
+    free_centre: bool,
+    name: str,
+    output: str | None,
+    force: bool,
+    check_path: str | None,
+) -> None:
     """Make a deck whose every line is unique (rows, columns, diagonals; 90 balls: rows), or
     --check one."""
     if check_path:

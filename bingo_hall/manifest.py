@@ -81,8 +81,9 @@ class Deck(Generic[T]):
             )
         return self.cards[serial - 1]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_json(self) -> str:
+        """The deck file's text."""
+        data = {
             "format": FORMAT,
             "game": self.game,
             "deck_id": self.deck_id,
@@ -91,11 +92,9 @@ class Deck(Generic[T]):
             "seed": self.seed,
             "free_centre": self.free_centre,
             "secret": self.secret,
-            "cards": [self.variant.ticket_to_dict(c) for c in self.cards],
+            "cards": [c.to_json() for c in self.cards],
         }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        return json.dumps(data, separators=(",", ":"))
 
 
 def new_variant_deck(

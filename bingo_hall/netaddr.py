@@ -19,7 +19,7 @@ def lan_address() -> str | None:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("192.0.2.1", 9))
-            address = s.getsockname()[0]
+            address: str = s.getsockname()[0]
     except OSError:
         return None
     try:

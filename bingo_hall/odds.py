@@ -125,18 +125,3 @@ def _groups(needs: Iterable[Need]) -> list[tuple[np.ndarray, int]]:
             raise KitError("a figure with no numbers cannot be won")
         by.setdefault((len(nums), need.needed), []).append([b - 1 for b in nums])
     return [(np.array(rows, dtype=np.int64), k) for (_, k), rows in sorted(by.items())]
-
-
-def sentence(odds: Odds, calls: int, prize: str) -> dict[str, object]:
-    """The figures the pages and `program check` put in words: cards, N, 1 in X, expected
-    call (the words themselves are the caller's, translated where they are shown)."""
-    one_in = odds.one_in(calls)
-    return {
-        "cards": odds.cards,
-        "prize": prize,
-        "within": calls,
-        "percent": round(100 * odds.chance_within(calls), 1),
-        "one_in": None if one_in is None else round(one_in),
-        "expected_call": round(odds.expected_call),
-        "nights": odds.nights,
-    }

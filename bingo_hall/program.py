@@ -110,7 +110,7 @@ class ProgramGame:
         return variant_for(self.balls)
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, str]:
         """The game's claims settings as the station's new game takes them."""
         if self.pattern is None:
             return {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from .errors import DeckError
 
@@ -73,6 +74,15 @@ class Ticket:
     def totals(self) -> dict[str, list[int]]:
         """The margin figures, in the manifest's shape."""
         return {"rows": list(self.row_totals())}
+
+    def to_json(self) -> dict[str, Any]:
+        """The ticket as the deck file holds it."""
+        return {
+            "serial": self.serial,
+            "strip": self.strip,
+            "rows": [list(row) for row in self.grid],
+            "totals": self.totals(),
+        }
 
 
 def check_ticket(ticket: Ticket) -> None:

@@ -136,10 +136,6 @@ class Variant(ABC, Generic[T]):
 
     # -- the deck file ---------------------------------------------------------------------
     @abstractmethod
-    def ticket_to_dict(self, ticket: T) -> dict[str, Any]:
-        """The ticket as the deck file holds it."""
-
-    @abstractmethod
     def ticket_from_dict(self, i: int, raw: Any) -> T:
         """The deck file's `cards[i-1]`, fully checked; DeckError naming the ticket otherwise."""
 
@@ -236,13 +232,6 @@ class Cards75(Variant[Card]):
     free_centre = True
     rules_sheet = "rules_{lang}.md"
 
-    def ticket_to_dict(self, ticket: Card) -> dict[str, Any]:
-        return {
-            "serial": ticket.serial,
-            "columns": [list(col) for col in ticket.columns],
-            "totals": ticket.totals(),
-        }
-
     def ticket_from_dict(self, i: int, raw: Any) -> Card:
         _need(isinstance(raw, dict), "card #%(i)s is not an object", i=i)
         serial = raw.get("serial")
@@ -327,14 +316,6 @@ class Strips90(Variant[Ticket]):
     has_letters = False
     free_centre = False
     rules_sheet = "rules_90_{lang}.md"
-
-    def ticket_to_dict(self, ticket: Ticket) -> dict[str, Any]:
-        return {
-            "serial": ticket.serial,
-            "strip": ticket.strip,
-            "rows": [list(row) for row in ticket.grid],
-            "totals": ticket.totals(),
-        }
 
     def ticket_from_dict(self, i: int, raw: Any) -> Ticket:
         _need(isinstance(raw, dict), "ticket #%(i)s is not an object", i=i)

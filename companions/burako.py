@@ -10,10 +10,11 @@ Pure: no Flask, no sqlite3. `replay` is the shell's entry point (docs/dev/compan
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bingo_hall.values import JsonValue
 from companions.errors import EntryError, parse_sum, read_points, tiles_total
 
 #: seed, "VALOR DE LAS FICHAS": the one table of tile values (engine, pages and tests read it)
@@ -34,7 +35,7 @@ DEFAULT_TARGET = 3000
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(JsonValue):
     """The house rules docs/rules.md §5 makes settings.
 
     `muerto_bonus`: +100 for taking the muerto (seed: "optativo"; on by default as in the seed).
@@ -84,7 +85,7 @@ def hand_score(
 
 
 @dataclass(frozen=True)
-class BurakoHand:
+class BurakoHand(JsonValue):
     """What one team scored in one hand, as entered at the table."""
 
     puras: int
@@ -124,6 +125,10 @@ class BurakoHand:
     @property
     def canastas(self) -> int:
         return self.puras + self.impuras
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand as entered, with its canastas counted."""
+        return {**super().to_json(), "canastas": self.canastas}
 
     def parts(self, rules: Rules = Rules()) -> dict[str, int]:
         """The score line by line, so the table can see where the points came from."""
@@ -168,9 +173,37 @@ def winner(totals: Sequence[int], sides: Sequence[str], target: int) -> str | No
     return sides[list(totals).index(best)]
 
 
+@dataclass(frozen=True)
+class HandRow(JsonValue):
+    """One hand of the table: each side's score, its parts, the hands as entered, and the
+    running totals."""
+
+    id: int | None
+    number: int
+    scores: tuple[int, ...]
+    parts: tuple[Mapping[str, int], ...]
+    hands: tuple[BurakoHand, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BurakoView(JsonValue):
+    """The table as every phone shows it."""
+
+    sides: tuple[str, ...]
+    target: int
+    rules: Rules
+    hands: tuple[HandRow, ...]
+    totals: tuple[int, ...]
+    to_go: tuple[int, ...]
+    finished: bool
+    winner: str | None
+    tile_points: Mapping[str, int]
+
+
 def replay(
     settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
-) -> dict[str, Any]:
+) -> BurakoView:
     """The shell's entry point: `players` are the two sides (a player, or a pair "Ana & Beto");
     each entry is one hand, `{"teams": [hand, hand]}` in the order of `players`."""
     rules = rules_from_settings(settings)
@@ -203,24 +236,24 @@ def replay(
         scores = [sum(p.values()) for p in parts]
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         hands.append(
-            {
-                "id": entry_id,
-                "number": number,
-                "scores": scores,
-                "parts": parts,
-                "hands": [h.__dict__ | {"canastas": h.canastas} for h in read],
-                "totals": list(totals),
-            }
+            HandRow(
+                id=entry_id,
+                number=number,
+                scores=tuple(scores),
+                parts=tuple(parts),
+                hands=tuple(read),
+                totals=tuple(totals),
+            )
         )
         won = winner(totals, players, rules.target)
-    return {
-        "sides": list(players),
-        "target": rules.target,
-        "rules": rules.__dict__,
-        "hands": hands,
-        "totals": totals,
-        "to_go": [max(rules.target - t, 0) for t in totals],
-        "finished": won is not None,
-        "winner": won,
-        "tile_points": TILE_POINTS,
-    }
+    return BurakoView(
+        sides=tuple(players),
+        target=rules.target,
+        rules=rules,
+        hands=tuple(hands),
+        totals=tuple(totals),
+        to_go=tuple(max(rules.target - t, 0) for t in totals),
+        finished=won is not None,
+        winner=won,
+        tile_points=TILE_POINTS,
+    )

@@ -28,7 +28,7 @@ def companions(host: str, port: int, db_path: str | None, threads: int | None) -
     from bingo_hall.app import create_app
     from bingo_hall.paths import default_instance_dir
 
-    config: dict = {"COMPANIONS_ONLY": True}
+    config: dict[str, object] = {"COMPANIONS_ONLY": True}
     if threads is not None:
         config["THREADS"] = threads
     if db_path:

@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from bingo_hall.rng import SeededStream
+from bingo_hall.values import JsonValue
 from companions.clue_solver import Clause, Counting, Problem, advise
 from companions.errors import EntryError
 
@@ -46,7 +47,7 @@ def N_(message: str) -> str:
 
 
 @dataclass(frozen=True)
-class Card:
+class Card(JsonValue):
     """A clue card, with its names from the seed's "Glosario bilingüe"."""
 
     id: str
@@ -126,6 +127,15 @@ class Seen:
 
 
 Event = Suggestion | Accusation | Seen
+
+
+@dataclass(frozen=True)
+class CardStatus(JsonValue):
+    """Where a card is: `holder` is a player, ENVELOPE or "unknown"; `excluded`, the places
+    known to lack it."""
+
+    holder: str
+    excluded: tuple[str, ...]
 
 
 class OutOfTurn(EntryError):
@@ -421,8 +431,8 @@ class Notebook:
             self._known = self.counting().known()
         return self._known
 
-    def status(self, card: str) -> dict[str, Any]:
-        """{"holder": a player, "envelope" or "unknown", "excluded": places known to lack it}."""
+    def status(self, card: str) -> CardStatus:
+        """Who holds `card` (a player, "envelope" or "unknown") and the places known to lack it."""
         if card not in CARD_INDEX:
             raise EntryError("Unknown card: %(value)s", field="card", value=card)
         i = CARD_INDEX[card]
@@ -435,13 +445,13 @@ class Notebook:
                 holder = self.location_name(lo)
             elif value is False:
                 excluded.append(self.location_name(lo))
-        return {"holder": holder, "excluded": excluded}
+        return CardStatus(holder, tuple(excluded))
 
     def envelope(self) -> dict[str, str | None]:
         """The envelope's card of each category once it is certain, else None."""
         found: dict[str, str | None] = dict.fromkeys(CATEGORIES)
         for card in CARDS:
-            if self.status(card.id)["holder"] == ENVELOPE:
+            if self.status(card.id).holder == ENVELOPE:
                 found[card.category] = card.id
         return found
 

@@ -34,10 +34,12 @@ Decisions where the seed is silent:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from bingo_hall.values import JsonValue
 from companions.errors import EntryError
 
 Tile = tuple[int, int]
@@ -174,7 +176,7 @@ def _table_row(trump: int, variant: str) -> tuple[tuple[str, int], ...]:
 
 
 @dataclass(frozen=True)
-class Declaration:
+class Declaration(JsonValue):
     """Showing doubles: the points, or the rubbers the seed offers instead (0 when none)."""
 
     points: int
@@ -193,7 +195,7 @@ def doubles_declaration(count: int, with_bingo: bool, variant: str = "traditiona
 
 
 @dataclass(frozen=True)
-class Rubber:
+class Rubber(JsonValue):
     """A line of the match's history: who scored rubbers, how many and why."""
 
     player: str
@@ -435,53 +437,97 @@ def _apply(match: Match, entry: dict[str, Any]) -> None:
         raise EntryError("Unknown kind of entry", field="type")
 
 
-def view(match: Match) -> dict[str, Any]:
-    """Everything the panel shows, JSON-able; tile values come from here, not from the page."""
+@dataclass(frozen=True)
+class TileView(JsonValue):
+    """A tile as the hand's trump makes it: its points and its kind (trump, special...)."""
+
+    tile: Tile
+    points: int
+    kind: str | None
+
+
+@dataclass(frozen=True)
+class HandView(JsonValue):
+    """The hand being played: its trump, tricks, captured tiles and every tile's value."""
+
+    number: int
+    trump: int
+    leader: str
+    closed_by: str | None
+    bingo_double_by: str | None
+    tricks: Mapping[str, int]
+    captured: Mapping[str, tuple[Tile, ...]]
+    table: Mapping[str, int]
+    tiles: tuple[TileView, ...]
+
+
+@dataclass(frozen=True)
+class DominoView(JsonValue):
+    """Everything the panel shows; tile values come from here, not from the page."""
+
+    players: tuple[str, ...]
+    points: Mapping[str, int]
+    rubbers: Mapping[str, int]
+    log: tuple[Rubber, ...]
+    hand: HandView | None
+    hands_played: int
+    sheet: tuple[Mapping[str, Any], ...]
+    next_leader: str
+    rubber_points: int
+    declarations: Mapping[str, Declaration]
+    bingo_bonus: int
+    settings: Mapping[str, Any]
+    finished: bool
+    winner: str | None
+
+
+def view(match: Match) -> DominoView:
+    """Everything the panel shows, as a value (`to_json()` at the route)."""
     variant = match.settings["variant"]
     hand = match.hand
     hand_view = None
     if hand is not None:
-        hand_view = {
-            "number": hand.number,
-            "trump": hand.trump,
-            "leader": hand.leader,
-            "closed_by": hand.closed_by,
-            "bingo_double_by": hand.bingo_double_by,
-            "tricks": dict(hand.tricks),
-            "captured": {p: [list(t) for t in ts] for p, ts in hand.captured.items()},
-            "table": trump_table(hand.trump, variant),
-            "tiles": [
-                {
-                    "tile": [a, b],
-                    "points": tile_points((a, b), hand.trump, variant),
-                    "kind": tile_kind((a, b), hand.trump, variant),
-                }
+        hand_view = HandView(
+            number=hand.number,
+            trump=hand.trump,
+            leader=hand.leader,
+            closed_by=hand.closed_by,
+            bingo_double_by=hand.bingo_double_by,
+            tricks=dict(hand.tricks),
+            captured={p: tuple(ts) for p, ts in hand.captured.items()},
+            table=trump_table(hand.trump, variant),
+            tiles=tuple(
+                TileView(
+                    tile=(a, b),
+                    points=tile_points((a, b), hand.trump, variant),
+                    kind=tile_kind((a, b), hand.trump, variant),
+                )
                 for a, b in TILES
-            ],
-        }
-    return {
-        "players": match.players,
-        "points": dict(match.points),
-        "rubbers": dict(match.rubbers),
-        "log": [vars(r) for r in match.history],
-        "hand": hand_view,
-        "hands_played": match.hands_played,
-        "sheet": list(match.sheet),
-        "next_leader": match.players[match.hands_played % 2],
-        "rubber_points": match.scoring.rubber_points,
-        "declarations": {
-            str(n): {"points": p, "rubbers": r} for n, (p, r) in match.scoring.declarations.items()
+            ),
+        )
+    return DominoView(
+        players=tuple(match.players),
+        points=dict(match.points),
+        rubbers=dict(match.rubbers),
+        log=tuple(match.history),
+        hand=hand_view,
+        hands_played=match.hands_played,
+        sheet=tuple(dict(line) for line in match.sheet),
+        next_leader=match.players[match.hands_played % 2],
+        rubber_points=match.scoring.rubber_points,
+        declarations={
+            str(n): Declaration(p, r) for n, (p, r) in match.scoring.declarations.items()
         },
-        "bingo_bonus": match.scoring.bingo_declaration_bonus,
-        "settings": dict(match.settings),
-        "finished": match.winner is not None,
-        "winner": match.winner,
-    }
+        bingo_bonus=match.scoring.bingo_declaration_bonus,
+        settings=dict(match.settings),
+        finished=match.winner is not None,
+        winner=match.winner,
+    )
 
 
 def replay(
     settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
-) -> dict[str, Any]:
+) -> DominoView:
     """Rebuild the match from the table's entries, in order, and return the panel's view."""
     match = Match(players, settings)
     for entry in entries:

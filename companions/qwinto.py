@@ -26,10 +26,11 @@ Decisions where the seed is silent (see also the module's `replay`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bingo_hall.values import JsonValue
 from companions.errors import EntryError
 
 COLOURS = ("orange", "yellow", "purple")
@@ -42,7 +43,7 @@ ROWS_TO_END = 2
 
 
 @dataclass(frozen=True)
-class Row:
+class Row(JsonValue):
     """One coloured row: the sheet column (0-11) of each of its 9 boxes, and its blank gap."""
 
     colour: str
@@ -81,7 +82,7 @@ def pentagon_of(column: int) -> tuple[str, int]:
 
 
 @dataclass(frozen=True)
-class Score:
+class Score(JsonValue):
     """The final-score arithmetic of the seed: rows, then the 3-box columns, then failed throws."""
 
     rows: dict[str, int]
@@ -89,7 +90,7 @@ class Score:
     fails: int  # the penalty, a negative number
     total: int
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "rows": dict(self.rows),
             "columns": {str(c): v for c, v in self.columns.items()},
@@ -365,70 +366,134 @@ class Table:
             return self.players[0]
         return self.players[(self.players.index(self.roll.player) + 1) % len(self.players)]
 
-    def ranking(self) -> list[dict[str, Any]]:
+    def ranking(self) -> tuple[Ranked, ...]:
         scores = {p: self.sheets[p].score() for p in self.players}
         ordered = sorted(self.players, key=lambda p: -scores[p])
-        return [
-            {
-                "player": p,
-                "score": scores[p],
-                "place": 1 + sum(s > scores[p] for s in scores.values()),
-            }
-            for p in ordered
-        ]
+        return tuple(
+            Ranked(p, scores[p], 1 + sum(s > scores[p] for s in scores.values())) for p in ordered
+        )
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> QwintoView:
         ranking = self.ranking()
-        winners = [r["player"] for r in ranking if r["place"] == 1] if self.ended else []
+        winners = tuple(r.player for r in ranking if r.place == 1) if self.ended else ()
         roll = self.roll
-        return {
-            "finished": self.ended is not None,
-            "winner": winners[0] if len(winners) == 1 else None,
-            "winners": winners,
-            "ended": self.ended,
-            "layout": layout_view(),
-            "rolls": self.rolls,
-            "roll": None
+        return QwintoView(
+            finished=self.ended is not None,
+            winner=winners[0] if len(winners) == 1 else None,
+            winners=winners,
+            ended=self.ended,
+            layout=SHEET_LAYOUT,
+            rolls=self.rolls,
+            roll=None
             if roll is None
-            else {
-                "id": roll.id,
-                "player": roll.player,
-                "colours": list(roll.colours),
-                "sum": roll.sum,
-                "sum_by": roll.sum_by,
-                "written": sorted(roll.written),
-                "failed": sorted(roll.failed),
-                "undo": roll.id if not roll.written else None,
-            },
-            "next_active": self.next_active() if self.rolls and not self.ended else None,
-            "sheets": [self._sheet_view(p) for p in self.players],
-            "ranking": ranking,
-        }
+            else RollView(
+                id=roll.id,
+                player=roll.player,
+                colours=roll.colours,
+                sum=roll.sum,
+                sum_by=roll.sum_by,
+                written=tuple(sorted(roll.written)),
+                failed=tuple(sorted(roll.failed)),
+                undo=roll.id if not roll.written else None,
+            ),
+            next_active=self.next_active() if self.rolls and not self.ended else None,
+            sheets=tuple(self._sheet_view(p) for p in self.players),
+            ranking=ranking,
+        )
 
-    def _sheet_view(self, player: str) -> dict[str, Any]:
+    def _sheet_view(self, player: str) -> SheetView:
         sheet, roll = self.sheets[player], self.roll
-        legal: list[list[Any]] = []
+        legal: tuple[tuple[str, int], ...] = ()
         if roll is not None and roll.sum is not None and player not in roll.written:
-            legal = [
-                [c, b]
+            legal = tuple(
+                (c, b)
                 for c in roll.colours
                 for b in range(BOXES_PER_ROW)
                 if sheet.fits(c, b, roll.sum)
-            ]
+            )
         if self.rolls:
             undo = roll.written.get(player) if roll is not None else None
         else:
             undo = self.last_entry.get(player)
-        return {
-            "player": player,
-            "boxes": {c: list(sheet.boxes[c]) for c in COLOURS},
-            "fails": sheet.fails,
-            "score": sheet.breakdown().as_dict(),
-            "complete_rows": list(sheet.complete_rows),
-            "complete_columns": list(sheet.complete_columns),
-            "legal": legal,
-            "undo": undo,
-        }
+        return SheetView(
+            player=player,
+            boxes={c: tuple(sheet.boxes[c]) for c in COLOURS},
+            fails=sheet.fails,
+            score=sheet.breakdown(),
+            complete_rows=tuple(sheet.complete_rows),
+            complete_columns=tuple(sheet.complete_columns),
+            legal=legal,
+            undo=undo,
+        )
+
+
+@dataclass(frozen=True)
+class Ranked(JsonValue):
+    """A player's place: ties share it."""
+
+    player: str
+    score: int
+    place: int
+
+
+@dataclass(frozen=True)
+class RollView(JsonValue):
+    """The throw in progress as the panel shows it (`undo`: the roll's entry, while no one has
+    written on it)."""
+
+    id: int | None
+    player: str
+    colours: tuple[str, ...]
+    sum: int | None
+    sum_by: str | None
+    written: tuple[str, ...]
+    failed: tuple[str, ...]
+    undo: int | None
+
+
+@dataclass(frozen=True)
+class SheetView(JsonValue):
+    """One player's sheet: its boxes, score, the boxes the current sum may go in (`legal`, as
+    (colour, box)), and the entry their Undo takes back."""
+
+    player: str
+    boxes: Mapping[str, tuple[int | None, ...]]
+    fails: int
+    score: Score
+    complete_rows: tuple[str, ...]
+    complete_columns: tuple[int, ...]
+    legal: tuple[tuple[str, int], ...]
+    undo: int | None
+
+
+@dataclass(frozen=True)
+class SheetLayout(JsonValue):
+    """`LAYOUT` and the sheet's numbers, for the panel that draws the sheet."""
+
+    columns: int
+    rows: tuple[Row, ...]
+    pentagons: tuple[tuple[str, int], ...]
+    bonus_columns: tuple[int, ...]
+    max_fails: int
+    fail_penalty: int
+    lowest: int
+    highest: int
+
+
+@dataclass(frozen=True)
+class QwintoView(JsonValue):
+    """The table as every phone shows it."""
+
+    finished: bool
+    winner: str | None
+    winners: tuple[str, ...]
+    ended: Mapping[str, str] | None
+    layout: SheetLayout
+    rolls: bool
+    roll: RollView | None
+    next_active: str | None
+    sheets: tuple[SheetView, ...]
+    ranking: tuple[Ranked, ...]
 
 
 def _dice_can_make(count: int, value: int) -> int:
@@ -444,18 +509,17 @@ def _dice_can_make(count: int, value: int) -> int:
     return value
 
 
-def layout_view() -> dict[str, Any]:
-    """`LAYOUT` as JSON, for the panel that draws the sheet."""
-    return {
-        "columns": COLUMNS,
-        "rows": [{"colour": r.colour, "columns": list(r.columns), "gap": r.gap} for r in LAYOUT],
-        "pentagons": [list(p) for p in PENTAGONS],
-        "bonus_columns": list(BONUS_COLUMNS),
-        "max_fails": MAX_FAILS,
-        "fail_penalty": FAIL_PENALTY,
-        "lowest": LOWEST,
-        "highest": HIGHEST,
-    }
+#: `LAYOUT` as the panel that draws the sheet reads it
+SHEET_LAYOUT = SheetLayout(
+    columns=COLUMNS,
+    rows=LAYOUT,
+    pentagons=PENTAGONS,
+    bonus_columns=BONUS_COLUMNS,
+    max_fails=MAX_FAILS,
+    fail_penalty=FAIL_PENALTY,
+    lowest=LOWEST,
+    highest=HIGHEST,
+)
 
 
 def _check_settings(settings: dict[str, Any] | None) -> dict[str, bool]:
@@ -472,7 +536,7 @@ def _check_settings(settings: dict[str, Any] | None) -> dict[str, bool]:
 
 def replay(
     settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
-) -> dict[str, Any]:
+) -> QwintoView:
     """Rebuild the table from its ordered entries (docs/dev/companion-games.md).
 
     Entries: `{"op": "roll", "player", "colours": [...], "sum"?}` by the active player,

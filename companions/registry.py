@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bingo_hall.values import JsonValue
+
 #: the game packages, in the order the "new table" page lists them
 GAME_PACKAGES = (
     "companions.web.burako",
@@ -31,7 +33,9 @@ class GameKind:
     title: dict[str, str]
     min_players: int
     max_players: int
-    replay: Callable[[dict[str, Any], list[str], list[dict[str, Any]]], dict[str, Any]]
+    #: the table's view from its settings, players and entries: a frozen value (`to_json()`
+    #: at the route)
+    replay: Callable[[dict[str, Any], list[str], list[dict[str, Any]]], JsonValue]
     template: str
     teams: bool = False
     default_settings: dict[str, Any] = field(default_factory=dict)

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bingo_hall.values import JsonValue
 from companions.errors import EntryError, read_points, tiles_total
 
 #: seed: "Cada ficha numerada vale lo que indica su número ... si queda en el atril ... 50"
@@ -93,9 +94,35 @@ class RummyMatch:
         return [p for p, t in self.totals.items() if t == low]
 
 
+@dataclass(frozen=True)
+class GameRow(JsonValue):
+    """One game of the match: who closed, each player's rack points, the running totals."""
+
+    id: int | None
+    number: int
+    closed_by: str | None
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RummyView(JsonValue):
+    """The match as every phone shows it."""
+
+    players: tuple[str, ...]
+    games: tuple[GameRow, ...]
+    length: int
+    totals: tuple[int, ...]
+    leaders: tuple[str, ...]
+    finished: bool
+    winners: tuple[str, ...]
+    winner: str | None
+    tile_points: Mapping[str, int]
+
+
 def replay(
     settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
-) -> dict[str, Any]:
+) -> RummyView:
     """The shell's entry point: each entry is one game, `{"closed_by": name, "racks": {...}}`."""
     match = RummyMatch(tuple(players), length=settings.get("games", GAMES_PER_MATCH))
     rows = []
@@ -107,24 +134,24 @@ def replay(
             raise
         game = match.games[-1]
         rows.append(
-            {
-                "id": entry.get("id"),
-                "number": len(match.games),
-                "closed_by": game.closed_by,
-                "points": [game.racks[p] for p in players],
-                "totals": list(match.totals.values()),
-            }
+            GameRow(
+                id=entry.get("id"),
+                number=len(match.games),
+                closed_by=game.closed_by,
+                points=tuple(game.racks[p] for p in players),
+                totals=tuple(match.totals.values()),
+            )
         )
     winners = match.winners
     totals = match.totals
-    return {
-        "players": list(players),
-        "games": rows,
-        "length": match.length,
-        "totals": [totals[p] for p in players],
-        "leaders": [p for p in players if totals[p] == min(totals.values())] if rows else [],
-        "finished": match.finished,
-        "winners": winners,
-        "winner": " & ".join(winners) if winners else None,
-        "tile_points": TILE_POINTS,
-    }
+    return RummyView(
+        players=tuple(players),
+        games=tuple(rows),
+        length=match.length,
+        totals=tuple(totals[p] for p in players),
+        leaders=tuple(p for p in players if totals[p] == min(totals.values())) if rows else (),
+        finished=match.finished,
+        winners=tuple(winners),
+        winner=" & ".join(winners) if winners else None,
+        tile_points=TILE_POINTS,
+    )

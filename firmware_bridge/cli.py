@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from types import FrameType
 
 import click
 
@@ -21,7 +22,7 @@ from .protocol import DEVICE_KINDS
 def _stop_on_sigterm() -> None:
     """A service manager's stop (SIGTERM) ends the command as Ctrl-C does, cleanly."""
 
-    def interrupt(signum, frame):
+    def interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)
@@ -65,7 +66,7 @@ def bridge(ctx: click.Context, device: str, station: str, pin: str | None) -> No
                 click.echo("the ball machine is not ready", err=True)
 
     threading.Thread(target=drops_from_stdin, daemon=True).start()
-    seen: tuple = ()
+    seen: tuple[object, ...] = ()
     try:
         while not stopping.is_set():
             status = link.status()

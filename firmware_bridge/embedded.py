@@ -11,10 +11,10 @@ and the template global `bhp_device` that `caller/_device.html` shows on the cal
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
-from flask import Blueprint, Flask, jsonify
+from flask import Blueprint, Flask, Response, jsonify
 
 from bingo_hall.station import calls, games
 from bingo_hall.station.auth import caller_required
@@ -28,6 +28,8 @@ from .follow import Follower
 from .host import DeviceLink, check_url
 from .protocol import BallRefused
 
+T = TypeVar("T")
+
 IDLE = 1.0  # seconds between looks for a newer game while the followed one is quiet
 
 
@@ -37,7 +39,7 @@ class BrokerSource:
     def __init__(self, app: Flask) -> None:
         self.app = app
 
-    def _with_db(self, fn, *args: Any) -> Any:
+    def _with_db(self, fn: Callable[..., T], *args: Any) -> T:
         with self.app.app_context():
             conn = db.connect(hall(self.app).config.database)
             try:
@@ -48,8 +50,8 @@ class BrokerSource:
     def newest_active(self) -> int | None:
         return self._with_db(games.newest_active_game)
 
-    def snapshot(self, game_id: int) -> dict:
-        return self._with_db(games.snapshot, game_id)
+    def snapshot(self, game_id: int) -> dict[str, Any]:
+        return self._with_db(games.snapshot, game_id).to_json()  # the wire shape follow.py reads
 
     def events(self, game_id: int) -> Iterator[tuple[str, Any]]:
         sub = hall(self.app).hub.subscribe(games.channel(game_id))
@@ -109,13 +111,13 @@ def _no_bridge() -> EmbeddedBridge:
 
 
 @bp.get("")
-def device_status():
+def device_status() -> Response:
     return jsonify(bridge().status())
 
 
 @bp.post("/drop")
 @caller_required
-def device_drop():
+def device_drop() -> tuple[Response, int]:
     link = bridge()
     status = link.status()
     if not status["drops_balls"]:

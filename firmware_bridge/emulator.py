@@ -16,6 +16,7 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from .firmware import main as firmware
@@ -58,9 +59,9 @@ class TerminalDisplay:
         self.out = out
         self.header = header
         self.colour = colour
-        self.footer = lambda: ""
+        self.footer: Callable[[], str] = lambda: ""
 
-    def render(self, lit, last) -> None:
+    def render(self, lit: list[int] | tuple[int, ...], last: int | None) -> None:
         clear = "\x1b[H\x1b[2J" if self.colour else ""
         board = board_text(lit, last, self.colour)
         self.out.write(f"{clear}{self.header}\n\n{board}\n {self.footer()}\n")

@@ -116,7 +116,7 @@ class DeviceLink:
         self._wanted: tuple[int, ...] = ()
         self._drops = 0
         self._lock = threading.Lock()
-        self._inbox: queue.Queue = queue.Queue()
+        self._inbox: queue.Queue[tuple[str, bytes | str]] = queue.Queue()
         self._stop = threading.Event()
         self._synced = threading.Condition(self._lock)
         self._state = (LinkState.OFF, "", "")
@@ -134,7 +134,7 @@ class DeviceLink:
 
     def stop(self) -> None:
         self._stop.set()
-        self._inbox.put(("wake", None))
+        self._inbox.put(("wake", b""))
         if self._thread is not None:
             self._thread.join(timeout=5)
         self._close()
@@ -144,7 +144,7 @@ class DeviceLink:
         """The station's calls in order; the board will light them and show the last one."""
         with self._lock:
             self._wanted = tuple(calls)
-        self._inbox.put(("wake", None))
+        self._inbox.put(("wake", b""))
 
     def drop(self) -> bool:
         """Ask a ball machine to release one ball. Refused (False) unless the device is connected
@@ -155,7 +155,7 @@ class DeviceLink:
             ):
                 return False
             self._drops += 1
-        self._inbox.put(("wake", None))
+        self._inbox.put(("wake", b""))
         return True
 
     def status(self) -> dict[str, str]:
@@ -336,7 +336,12 @@ class DeviceLink:
         except (serial.SerialException, OSError) as exc:
             raise LinkLost(f"write failed: {exc}", reason="lost") from None
 
-    def _read(self, port: serial.SerialBase, inbox: queue.Queue, decoder: FrameDecoder) -> None:
+    def _read(
+        self,
+        port: serial.SerialBase,
+        inbox: queue.Queue[tuple[str, bytes | str]],
+        decoder: FrameDecoder,
+    ) -> None:
         while True:
             try:
                 data = port.read(port.in_waiting or 1)  # type: ignore[attr-defined]  # every serial_for_url port has it; the stub's SerialBase does not

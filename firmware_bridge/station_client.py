@@ -29,7 +29,9 @@ class HttpSource:
         self.pin = pin
         self.token: str | None = None
 
-    def _request(self, method: str, path: str, body: dict | None = None, **headers: str) -> Any:
+    def _request(
+        self, method: str, path: str, body: dict[str, object] | None = None, **headers: str
+    ) -> Any:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path, data=data, method=method)
         req.add_header("Accept", "application/json")
@@ -56,8 +58,9 @@ class HttpSource:
         games = self._request("GET", "/api/games")["games"]
         return next((g["game_id"] for g in games if g["status"] == "active"), None)
 
-    def snapshot(self, game_id: int) -> dict:
-        return self._request("GET", f"/api/games/{game_id}")
+    def snapshot(self, game_id: int) -> dict[str, Any]:
+        snapshot: dict[str, Any] = self._request("GET", f"/api/games/{game_id}")
+        return snapshot
 
     def events(self, game_id: int) -> Iterator[tuple[str, Any]]:
         req = urllib.request.Request(f"{self.base}/api/games/{game_id}/events")
@@ -87,6 +90,6 @@ class HttpSource:
 
 def _message(exc: urllib.error.HTTPError) -> str:
     try:
-        return json.loads(exc.read())["error"]
+        return str(json.loads(exc.read())["error"])
     except (ValueError, KeyError, TypeError, OSError):
         return f"HTTP {exc.code}"

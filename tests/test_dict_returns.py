@@ -19,10 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 AREAS = ("bingo_hall", "companions")
 
-#: the count may not go over this (main be0a40a: 114; the issue's aim: under 15). Held at the
-#: count of the merge of issues 35-39 (44): the program's store and views, the companions' engine
-#: views, the web edge's body parsing, the deck files' serialisers. Lower it as they become values.
-LIMIT = 44
+#: the count may not go over this (main be0a40a: 114; the issue's aim: under 15). 44 at the
+#: merge of issues 35-39; LIMIT once the companions' engine views (branch `strict`) and the
+#: station's services (branch `values`) became values: the web edge's body parsing
+#: (`inputs.json_body`, `inputs.parse_json`) and ASGI receive (`admission._replay`) are left.
+LIMIT = 3
 
 SPELLINGS = r"dict\[str, (?:Any|object)\]|Mapping\[str, object\]"
 ALIAS = re.compile(rf"^(\w+)(?:: TypeAlias)? = (?:{SPELLINGS})\s*$", re.M)

@@ -194,7 +194,7 @@ def draw_card_form(
     s: float,
     theme: Theme,
     deck_name: str,
-    labels: dict,
+    labels: dict[str, str],
     free: bool,
     kind: CardType = STANDARD,
 ) -> None:
@@ -321,13 +321,17 @@ class CardInk(Ink):
     own graphics state.
     """
 
-    def __init__(self, c: Canvas, theme: Theme, labels: dict, kind: CardType = STANDARD) -> None:
+    def __init__(
+        self, c: Canvas, theme: Theme, labels: dict[str, str], kind: CardType = STANDARD
+    ) -> None:
         super().__init__(c, theme, kind.number)
         self.kind = kind
         self.label = labels["card_no"] + " "
         self.label_pdf = _pdf_text(self.label)
 
-    def _centred(self, ops: list[str], font: str, ref: str, size: float, text: str, x, y) -> None:
+    def _centred(
+        self, ops: list[str], font: str, ref: str, size: float, text: str, x: float, y: float
+    ) -> None:
         ops.append(centred_op(font, ref, size, text, x, y))
 
     def card_ops(self, box: CardBox, card: Card, qr: QrPath | None) -> str:
@@ -380,7 +384,9 @@ class CardInk(Ink):
         return "\n".join(ops)
 
 
-def draw_card(c: Canvas, form: str, box: CardBox, ink: CardInk, card: Card, qr) -> None:
+def draw_card(
+    c: Canvas, form: str, box: CardBox, ink: CardInk, card: Card, qr: QrPath | None
+) -> None:
     """One card: the shared form, then its own numbers, totals, serial and QR code."""
     c.saveState()
     c.translate(box.x, box.y)

@@ -55,7 +55,7 @@ def _write(path: Path, data: bytes) -> None:
         ) from None
 
 
-def print_options(f: Callable) -> Callable:
+def print_options(f: Callable[..., None]) -> Callable[..., None]:
     """The options shared by `print` and `generate`."""
     options = [
         click.option(
@@ -154,7 +154,16 @@ def _print_deck(
     "--game", type=click.Choice(ball_counts()), help="Refuse the file unless it is of this game."
 )
 @print_options
-def print_cmd(deck_file, output, game, template, paper, lang, base_url, serials) -> None:
+def print_cmd(
+    deck_file: str,
+    output: str,
+    game: str | None,
+    template: str | None,
+    paper: str,
+    lang: str,
+    base_url: str | None,
+    serials: str | None,
+) -> None:
     """Print the cards (or 90-ball strips) of a deck file to a PDF."""
     if Path(output).resolve() == Path(deck_file).resolve():
         raise KitError("-o would overwrite the deck file itself; give a .pdf name")
@@ -187,19 +196,19 @@ def deck_path_for(pdf: Path) -> Path:
 @click.option("--force", is_flag=True, help="Replace an existing deck file of the same name.")
 @print_options
 def generate(
-    game,
-    count,
-    strip_count,
-    output,
-    seed,
-    free_centre,
-    name,
-    force,
-    template,
-    paper,
-    lang,
-    base_url,
-    serials,
+    game: str,
+    count: int | None,
+    strip_count: int | None,
+    output: str,
+    seed: str | None,
+    free_centre: bool,
+    name: str,
+    force: bool,
+    template: str | None,
+    paper: str,
+    lang: str,
+    base_url: str | None,
+    serials: str | None,
 ) -> None:
     """Make a deck and print it in one step (writes NAME.deck.json beside the PDF)."""
     n = check_counts(game, count, strip_count, free_centre)
@@ -231,7 +240,7 @@ def generate(
     is_flag=True,
     help="Board and tokens with numbers of 30 pt or more, rules at 18 pt.",
 )
-def kit(output, lang, paper, game, large_print) -> None:
+def kit(output: str, lang: str, paper: str, game: str, large_print: bool) -> None:
     """Print the Tabla Confrontadora, the tokens (75 or 90) and the rules sheet."""
     pdf = render_kit_pdf(lang=lang, paper=paper, game=int(game), large_print=large_print)
     _write(Path(output), pdf)

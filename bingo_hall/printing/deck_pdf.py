@@ -180,7 +180,7 @@ def fitted_slots(template: Template, paper: str) -> tuple[tuple[float, float], l
     return page, boxes
 
 
-def printed_name(deck: Deck, template: str | None = None, paper: str = "a4") -> str:
+def printed_name(deck: Deck[Any], template: str | None = None, paper: str = "a4") -> str:
     """The deck name as the cards (or tickets) of `template` on `paper` show it: whole, or cut
     with '…' when even at its smallest size it does not fit (a larger card has more room)."""
     tpl = template_for(deck, template)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reportlab.lib.colors import HexColor, white
+from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -63,7 +63,11 @@ def _column_width(page: tuple[float, float]) -> float:
 
 
 def draw_tabla(
-    c: Canvas, page: tuple[float, float], lang: str, letters: tuple, board: tuple[BoardRow, ...]
+    c: Canvas,
+    page: tuple[float, float],
+    lang: str,
+    letters: tuple[str, ...],
+    board: tuple[BoardRow, ...],
 ) -> None:
     """Five tinted columns under coloured letters, each with its 15 numbered spots: the
     variant's Tabla rows (`Variant.board`), one column each."""
@@ -91,7 +95,7 @@ def draw_tabla(
             _spot(c, x + col_w / 2, top - (1.55 + i) * t, sw, sh, colour, n)
 
 
-def _spot(c: Canvas, cx: float, cy: float, sw: float, sh: float, colour, n: int) -> None:
+def _spot(c: Canvas, cx: float, cy: float, sw: float, sh: float, colour: Color, n: int) -> None:
     """One numbered spot of a board, centred on (cx, cy): the size of its token."""
     c.setFillColor(white)
     c.setStrokeColor(colour)
@@ -103,7 +107,11 @@ def _spot(c: Canvas, cx: float, cy: float, sw: float, sh: float, colour, n: int)
 
 
 def draw_tokens(
-    c: Canvas, page: tuple[float, float], lang: str, letters: tuple, board: tuple[BoardRow, ...]
+    c: Canvas,
+    page: tuple[float, float],
+    lang: str,
+    letters: tuple[str, ...],
+    board: tuple[BoardRow, ...],
 ) -> None:
     """The 75 fichas as the board lays them out, one column per letter, on dashed cut lines.
 

@@ -15,6 +15,7 @@ across a corner of the code.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from operator import itemgetter
 
@@ -132,7 +133,7 @@ def _codewords(data: str, version: int) -> list[int]:
 
 
 @lru_cache(maxsize=4)
-def _template(version: int) -> tuple[int, int, int, itemgetter]:
+def _template(version: int) -> tuple[int, int, int, Callable[[str], tuple[str, ...]]]:
     """What every code of a version shares: the fixed patterns (finders, timing, alignment,
     format and version info) drawn by `qrcode`, and the data cells in placement order.
 

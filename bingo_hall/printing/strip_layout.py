@@ -170,7 +170,7 @@ class TicketInk(Ink):
     raw PDF operators, like `card_layout.CardInk`."""
 
     def __init__(
-        self, c: Canvas, theme: Theme, labels: dict, shape: TicketShape = STANDARD
+        self, c: Canvas, theme: Theme, labels: dict[str, str], shape: TicketShape = STANDARD
     ) -> None:
         super().__init__(c, theme, shape.number)
         self.shape = shape
@@ -229,7 +229,9 @@ class TicketInk(Ink):
         return "\n".join(ops)
 
 
-def draw_ticket(c: Canvas, form: str, box: TicketBox, ink: TicketInk, ticket: Ticket, qr) -> None:
+def draw_ticket(
+    c: Canvas, form: str, box: TicketBox, ink: TicketInk, ticket: Ticket, qr: QrPath | None
+) -> None:
     """One ticket: its blank tints, the shared form, then its own numbers, totals and QR code."""
     c.addLiteral(ink.blanks_op(box, ticket))
     c.saveState()

@@ -19,6 +19,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import card_templates
 
@@ -82,7 +83,9 @@ def available_templates() -> list[str]:
     return sorted(p.stem for p in TEMPLATE_DIR.glob("*.toml"))
 
 
-def _number(data: dict, key: str, where: str, lo: float, hi: float, integer: bool) -> float:
+def _number(
+    data: dict[str, Any], key: str, where: str, lo: float, hi: float, integer: bool
+) -> float:
     value = data.get(key)
     kind = int if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or not lo <= value <= hi:
@@ -109,7 +112,7 @@ def _colour(value: object, where: str, key: str) -> str:
     return value.upper()
 
 
-def template_from_dict(data: dict, name: str, where: str) -> Template:
+def template_from_dict(data: dict[str, Any], name: str, where: str) -> Template:
     """Validate parsed TOML. `where` names the file in error messages."""
     known = {"game", "description", "columns", "rows", "orientation", "margin_mm", "gap_mm"}
     known |= {"theme", "large_print"}

@@ -74,7 +74,7 @@ class Layouts:
 
 
 def _cards(kind: CardType) -> Layout:
-    def start(c: Canvas, s: float, tpl: Template, deck: Deck[Any], labels: dict) -> Ink:
+    def start(c: Canvas, s: float, tpl: Template, deck: Deck[Any], labels: dict[str, str]) -> Ink:
         draw_card_form(c, FORM, s, tpl.theme, deck.name, labels, deck.free_centre, kind)
         return CardInk(c, tpl.theme, labels, kind)
 
@@ -90,7 +90,7 @@ def _cards(kind: CardType) -> Layout:
 
 
 def _tickets(shape: TicketShape, fit: Callable[..., Sequence[GridBox]]) -> Layout:
-    def start(c: Canvas, s: float, tpl: Template, deck: Deck[Any], labels: dict) -> Ink:
+    def start(c: Canvas, s: float, tpl: Template, deck: Deck[Any], labels: dict[str, str]) -> Ink:
         draw_ticket_form(c, FORM, s, tpl.theme, deck.name, shape)
         return TicketInk(c, tpl.theme, labels, shape)
 

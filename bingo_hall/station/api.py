@@ -91,7 +91,7 @@ def new_game():
 
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
-    return jsonify(games.snapshot(get_db(), game_id))
+    return jsonify(games.snapshot(get_db(), game_id).to_json())
 
 
 @bp.post("/games/<int:game_id>/draw")

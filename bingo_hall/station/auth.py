@@ -25,15 +25,19 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
-from flask import g, redirect, request, session, url_for
+from flask import Flask, g, redirect, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..web import book
 from ..web.db import get_db, transaction
 from ..web.errors import Forbidden, Unauthorized, wants_json
 from ..web.instance import area_state, hall
 from ..web.limits import Backoff, BackoffRule, from_this_machine
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -248,7 +252,8 @@ def csrf_token() -> str:
     """The session's CSRF token (templates: `{{ csrf_token() }}`)."""
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(24)
-    return session["csrf"]
+    token: str = session["csrf"]
+    return token
 
 
 def csrf_ok() -> bool:
@@ -268,11 +273,11 @@ def is_caller() -> bool:
     return _session_ok() or _bearer_ok()
 
 
-def caller_required(view: Callable) -> Callable:
+def caller_required(view: Callable[P, R]) -> Callable[P, R | BaseResponse]:
     """Only the Maestro: a bearer token, or the login session (+ CSRF token for changes)."""
 
     @functools.wraps(view)
-    def wrapped(*args, **kwargs):
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R | BaseResponse:
         if _bearer_ok():
             g.caller_via = "token"
             return view(*args, **kwargs)
@@ -290,7 +295,7 @@ def caller_required(view: Callable) -> Callable:
     return wrapped
 
 
-def init_app(app) -> None:
+def init_app(app: Flask) -> None:
     """Template helpers, and the console line for every PIN attempt (stderr, where `serve`
     runs), unless logging was set up otherwise."""
     if not console.handlers:

@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask
 
 from ..values import JsonValue
 from ..web import db
 from ..web.errors import Conflict, RequestError
-from ..web.instance import hall
+from ..web.instance import current_flask, hall
 from . import calls, games
 from .events import AutoDrawChanged
 from .model import DrawMethod
@@ -212,7 +212,7 @@ def start(conn: sqlite3.Connection, game_id: int, every: Any) -> AutoDraw:
     """Start (or restart with a new interval) the game's automatic draw."""
     every = _check_every(every)
     _can_draw(conn, game_id)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_flask()
     old = _tickers().get(game_id)
     if old is not None:
         _stop(app, game_id)
@@ -249,7 +249,7 @@ def resume(conn: sqlite3.Connection, game_id: int) -> AutoDraw:
 
 
 def stop(game_id: int) -> AutoDraw:
-    _stop(current_app._get_current_object(), game_id)  # type: ignore[attr-defined]
+    _stop(current_flask(), game_id)
     return OFF
 
 

@@ -153,7 +153,7 @@ def game(game_id: int):
     kind = game_kind(get_game(conn, game_id))
     return render_template(
         "caller/game.html",
-        snap=snapshot(conn, game_id),
+        snap=snapshot(conn, game_id).to_json(),
         hall=hall_settings(conn),
         kind=kind,
         book_head=book.shown_head(),  # signed now: a photo of the page fixes the book so far

@@ -8,7 +8,9 @@ pool of `--threads` workers serves pages and checks, and the Maestro's actions h
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +20,11 @@ from ..paths import default_instance_dir, read_text_file
 from ..printed import mismatch
 from ..web.config import DEFAULT, from_environment
 from ..web.instance import hall
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from ..manifest import Deck
 
 
 def _checked_pin(given: str | None) -> str | None:
@@ -46,12 +53,12 @@ def build_app(
     device: str | None = None,
     threads: int | None = None,
     one_process: bool = False,
-):
+) -> Flask:
     """The app as the command line asks for it: `--instance` is Flask's instance folder (its
     `config.py` is read), and the options given on the command line win over that file."""
     from ..app import create_app
 
-    settings: dict = {}
+    settings: dict[str, Any] = {}
     if (checked := _checked_pin(pin)) is not None:
         settings["CALLER_PIN"] = checked
     if db:
@@ -72,7 +79,7 @@ def build_app(
         raise KitError("cannot open the database: %(reason)s", reason=exc) from None
 
 
-def load_decks(app, paths: tuple[str, ...]) -> list:
+def load_decks(app: Flask, paths: tuple[str, ...]) -> list[Deck[Any]]:
     from ..manifest import load_deck
     from ..web.db import connect
     from .decks import store_deck
@@ -87,7 +94,7 @@ def load_decks(app, paths: tuple[str, ...]) -> list:
     return decks
 
 
-def load_program(app, path: str) -> str:
+def load_program(app: Flask, path: str) -> str:
     """`serve --program FILE`: load the night's program (the same file again resumes it)."""
     from ..web.db import get_db
     from .program import load_file
@@ -95,14 +102,15 @@ def load_program(app, path: str) -> str:
     text = read_text_file(path)
     with app.app_context():
         done = load_file(get_db(), text, Path(path).name)
-    games = len(done["games"])
-    if done["resumed"]:
-        at = done["playing"] or done["next"]
-        return f"program resumed: {done['program']['name']} ({games} games, at game {at})"
-    return f"program loaded: {done['program']['name']} ({games} games; Next game starts game 1)"
+    games = len(done.games)
+    name = done.program.name if done.program is not None else ""
+    if done.resumed:
+        at = done.playing or done.next
+        return f"program resumed: {name} ({games} games, at game {at})"
+    return f"program loaded: {name} ({games} games; Next game starts game 1)"
 
 
-def save_hall_settings(app, **changes) -> None:
+def save_hall_settings(app: Flask, **changes: Any) -> None:
     """The night's settings from the command line, kept in the database like the caller page's."""
     from .hall_settings import save
 
@@ -123,7 +131,13 @@ def mac_port_hint(port: int, platform: str) -> str:
     )
 
 
-def run_server(app, host: str, port: int, notes=(), printed=()):
+def run_server(
+    app: Flask,
+    host: str,
+    port: int,
+    notes: Iterable[str] = (),
+    printed: Iterable[tuple[str, str]] = (),
+) -> None:
     """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
     printed for another host or port is pointed out here and on the caller page."""
     from companions.web import replays
@@ -172,12 +186,12 @@ def run_server(app, host: str, port: int, notes=(), printed=()):
 DECK_CHANNEL = ("station", "deck")
 
 
-def tell_public(app, deck) -> None:
+def tell_public(app: Flask, deck: Deck[Any]) -> None:
     """A deck loaded or a game started: the public process draws its tables (public_started)."""
     hall(app).hub.publish(DECK_CHANNEL, "deck", deck.deck_id)
 
 
-def public_started(app) -> None:
+def public_started(app: Flask) -> None:
     """In the public process (web/split.py), its app made: the card pages' tables are drawn
     there, where the pages are served, in its worker process; the table scorekeepers' replays
     too. The Maestro's process tells it of each deck to draw (`tell_public`)."""
@@ -239,7 +253,7 @@ _common = [
 ]
 
 
-def _with_common(fn):
+def _with_common(fn: Callable[..., None]) -> Callable[..., None]:
     for opt in reversed(_common):
         fn = opt(fn)
     return fn
@@ -262,7 +276,19 @@ def _with_common(fn):
     type=click.Path(dir_okay=False, exists=True),
     help="The night's program (docs/program.md); the same file again resumes it.",
 )
-def serve(decks, db, host, port, pin, threads, instance, one_process, device, lang, program):
+def serve(
+    decks: tuple[str, ...],
+    db: str | None,
+    host: str,
+    port: int,
+    pin: str | None,
+    threads: int | None,
+    instance: str,
+    one_process: bool,
+    device: str | None,
+    lang: str | None,
+    program: str | None,
+) -> None:
     """Run the caller station with the given decks loaded."""
     app = build_app(db, pin, instance, device, threads, one_process)
     loaded = load_decks(app, decks)
@@ -276,7 +302,7 @@ def serve(decks, db, host, port, pin, threads, instance, one_process, device, la
     run_server(app, host, port, notes, [(d.name, p) for p, d in zip(decks, loaded)])
 
 
-def _night_language(app, lang: str | None) -> list[str]:
+def _night_language(app: Flask, lang: str | None) -> list[str]:
     """--lang: the language pages open in for players who have not chosen one."""
     if not lang:
         return []
@@ -294,7 +320,17 @@ def _night_language(app, lang: str | None) -> list[str]:
     help="Language of the demo cards (default Spanish) and of the pages for players who have not "
     "chosen one.",
 )
-def demo(db, host, port, pin, threads, instance, one_process, cards, lang):
+def demo(
+    db: str | None,
+    host: str,
+    port: int,
+    pin: str | None,
+    threads: int | None,
+    instance: str,
+    one_process: bool,
+    cards: int,
+    lang: str | None,
+) -> None:
     """Make (or reuse) a demo deck and its PDF, load it, and run the station."""
     from ..manifest import load_deck, new_deck, save_deck
 
@@ -312,7 +348,7 @@ def demo(db, host, port, pin, threads, instance, one_process, cards, lang):
     run_server(app, host, port, notes)
 
 
-def _demo_pdf(deck, folder: Path, port: int, lang: str) -> str:
+def _demo_pdf(deck: Deck[Any], folder: Path, port: int, lang: str) -> str:
     try:
         from ..printing import default_base_url, render_deck_pdf
     except ImportError:
@@ -341,7 +377,7 @@ def _demo_pdf(deck, folder: Path, port: int, lang: str) -> str:
     show_default=True,
     help="The game's balls: 75, or 90 for a game of strips.",
 )
-def audit(seed, public_input, calls, balls):
+def audit(seed: str, public_input: str | None, calls: str | None, balls: str) -> None:
     """Print a finished game's commitment and draw order, and optionally check its calls."""
     from ..draw import audit_round, commitment, draw_order, parse_seed
     from ..variants import ball_counts
@@ -373,7 +409,7 @@ def audit(seed, public_input, calls, balls):
 
 @click.command("init-db")
 @click.option("--db", "db", default=None, help="SQLite file (default: the instance folder).")
-def init_db(db):
+def init_db(db: str | None) -> None:
     """Create or update the station's database."""
     app = build_app(db, None, str(default_instance_dir()))
     click.echo(f"database ready: {hall(app).config.database}")

@@ -52,7 +52,7 @@ def _build(game_id: int | None, follow: bool, host: str) -> str:
     snap = kind = None
     if game_id is not None:
         conn = get_db()
-        snap, kind = snapshot(conn, game_id), game_kind(get_game(conn, game_id))
+        snap, kind = snapshot(conn, game_id).to_json(), game_kind(get_game(conn, game_id))
     join = phone_url(host, "/join")
     qr = Markup(qr_svg(join, label=join))  # our own SVG: one path of squares; its title, the URL
     return render_template(

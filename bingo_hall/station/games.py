@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .. import draw as rules
+from ..round_state import RoundState
 from ..values import JsonValue, as_json
 from ..web import book
 from ..web.db import transaction
@@ -180,38 +181,53 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
     Puntos, its free centre the deck's unless the host plays the "espacio franco" house rule
     (docs/claims.md); a 90-ball game plays a prize plan.
     """
+    with hall().write_lock:
+        with transaction(conn):
+            started = write_new_game(conn, new)
+        game_started(conn, started)
+    tell_deck_listeners(get_deck(conn, new.deck_id))
+    return started
+
+
+def write_new_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
+    """`start_game`'s checks and rows, inside the caller's transaction (and the hall's write
+    lock), so that a service that starts a game and sets it up (the program's Next game) commits
+    all of it or nothing; the caller calls `game_started` after the commit."""
     deck = get_deck(conn, new.deck_id)
     chosen = kind_of(deck.variant).choose(new, deck)
     options = dict(new.options)
     check_keys(options)
     rules_from(chosen.mode, chosen.free_centre, options)
-    with hall().write_lock:
-        with transaction(conn):
-            cur = conn.execute(
-                "INSERT INTO games (deck_id, mode, free_centre, draw, options, balls, prizes) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    deck.deck_id,
-                    str(chosen.mode),
-                    int(chosen.free_centre),
-                    str(new.draw),
-                    json.dumps(options),
-                    deck.variant.balls,
-                    chosen.prizes,
-                ),
-            )
-            game_id = cur.lastrowid
-            assert game_id is not None  # an INSERT always has a row id
-            settings = {"deck_id": deck.deck_id, "mode": str(chosen.mode), "draw": str(new.draw)}
-            more = {"free_centre": bool(chosen.free_centre), "options": options}
-            played = {"balls": deck.variant.balls, "prizes": chosen.prizes}
-            book.append(conn, "game", {"game_id": game_id, **settings, **more, **played})
-            commitment = _new_round(conn, game_id, 1, new.public_input)
-        publish(RoundStarted(game_id, 1, commitment))
-        for old in other_active_games(conn, game_id):
-            end_game(conn, old)
-    tell_deck_listeners(deck)
+    cur = conn.execute(
+        "INSERT INTO games (deck_id, mode, free_centre, draw, options, balls, prizes) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            deck.deck_id,
+            str(chosen.mode),
+            int(chosen.free_centre),
+            str(new.draw),
+            json.dumps(options),
+            deck.variant.balls,
+            chosen.prizes,
+        ),
+    )
+    game_id = cur.lastrowid
+    assert game_id is not None  # an INSERT always has a row id
+    settings = {"deck_id": deck.deck_id, "mode": str(chosen.mode), "draw": str(new.draw)}
+    more = {"free_centre": bool(chosen.free_centre), "options": options}
+    played = {"balls": deck.variant.balls, "prizes": chosen.prizes}
+    book.append(conn, "game", {"game_id": game_id, **settings, **more, **played})
+    commitment = _new_round(conn, game_id, 1, new.public_input)
     return GameStarted(game_id, commitment, 1)
+
+
+def game_started(conn: sqlite3.Connection, started: GameStarted) -> None:
+    """After a new game's commit: its first round's commitment is published, and the game that
+    was being played ends (and reveals its seed). Under the hall's write lock; the caller
+    then tells the deck's listeners (`decks.tell_deck_listeners`) outside it."""
+    publish(RoundStarted(started.game_id, 1, started.commitment))
+    for old in other_active_games(conn, started.game_id):
+        end_game(conn, old)
 
 
 def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> PublicInputSet:
@@ -328,51 +344,82 @@ def check_undo_allowed(conn: sqlite3.Connection, game_id: int, position: int) ->
         guard(conn, game_id, position)
 
 
-def snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class DeckLine(JsonValue):
+    """The snapshot's `deck`: the deck a game is played on, without its secret."""
+
+    deck_id: str
+    name: str
+    cards: int
+    free_centre: bool
+    game: int
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a screen needs to draw itself from nothing: the game, its deck, its round as
+    it stands (calls, undos, the seeds revealed), the last call in words, and what the station's
+    areas add (`add_snapshot_extender`: the ledger's, the program's, the autodraw's...).
+    `to_json()` is the page's and the `snapshot` event's data."""
+
+    game: Game
+    deck: DeckLine
+    state: RoundState
+    spoken: Mapping[str, str] | None
+    parts: tuple[JsonValue | Mapping[str, Any], ...] = ()  # the extenders', in order
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def to_json(self) -> dict[str, Any]:
+        n, state = self.game.balls, self.state
+        calls = [
+            {"seq": c.seq, "ball": c.ball, "call": call_label(c.ball, n), "at": c.at}
+            for c in state.calls
+        ]
+        snap = {
+            **self.game.to_json(),
+            "deck": self.deck.to_json(),
+            "round": state.round,
+            "commitment": state.commitment,
+            "public_input": state.public_input,
+            "calls": calls,
+            "last": calls[-1] if calls else None,
+            "spoken": None if self.spoken is None else dict(self.spoken),
+            "last_seq": state.last_seq,
+            "count": len(calls),
+            "left": state.left,
+            "undone": [
+                {
+                    "seq": u.seq,
+                    "ball": u.ball,
+                    "call": call_label(u.ball, n),
+                    "reason": u.reason,
+                    "at": u.at,
+                }
+                for u in state.undone
+            ],
+            "revealed": [r.to_json() for r in state.revealed],
+        }
+        for part in self.parts:
+            snap.update(as_json(part))
+        return snap
+
+
+def snapshot(conn: sqlite3.Connection, game_id: int) -> Snapshot:
     """Everything a screen needs to draw itself from nothing (sent first on every SSE connect)."""
     loaded = load_round(conn, game_id, revealed=True)
     game, state = loaded.game, loaded.state
-    gid = game.game_id
     deck = get_deck(conn, game.deck_id)
-    n = game.balls
-    calls = [
-        {"seq": c.seq, "ball": c.ball, "call": call_label(c.ball, n), "at": c.at}
-        for c in state.calls
-    ]
-    last = calls[-1] if calls else None
-    snap = {
-        **game.to_json(),
-        "deck": {
-            "deck_id": deck.deck_id,
-            "name": deck.name,
-            "cards": len(deck.cards),
-            "free_centre": deck.free_centre,
-            "game": deck.game,
-        },
-        "round": state.round,
-        "commitment": state.commitment,
-        "public_input": state.public_input,
-        "calls": calls,
-        "last": last,
-        "spoken": spoken_both(state.last.ball, n, phrases.current(conn)) if state.last else None,
-        "last_seq": state.last_seq,
-        "count": len(calls),
-        "left": state.left,
-        "undone": [
-            {
-                "seq": u.seq,
-                "ball": u.ball,
-                "call": call_label(u.ball, n),
-                "reason": u.reason,
-                "at": u.at,
-            }
-            for u in state.undone
-        ],
-        "revealed": [r.to_json() for r in state.revealed],
-    }
-    for extend in list(station_state().snapshot_extenders):
-        snap.update(as_json(extend(conn, gid)))
-    return snap
+    last = state.last
+    return Snapshot(
+        game,
+        DeckLine(deck.deck_id, deck.name, len(deck.cards), deck.free_centre, deck.game),
+        state,
+        spoken_both(last.ball, game.balls, phrases.current(conn)) if last else None,
+        tuple(extend(conn, game.game_id) for extend in list(station_state().snapshot_extenders)),
+    )
 
 
 #: a snapshot kept for reuse is read again after this long even when nothing was published
@@ -396,7 +443,7 @@ def snapshot_event(connect: Callable[[], sqlite3.Connection], game_id: int) -> s
         if kept is not None and kept[0] == seen and now - kept[1] < SNAPSHOT_MAX_AGE_S:
             return kept[2]
         # one reader builds it; the others wait for it here instead of reading it too
-        text = sse("snapshot", snapshot(connect(), game_id))
+        text = sse("snapshot", snapshot(connect(), game_id).to_json())
         if hub.published == seen:
             state.snapshots[game_id] = (seen, now, text)
         return text

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..values import JsonValue
 from ..web.instance import area_state
 
 
@@ -49,7 +50,8 @@ class Awarded:
     winners: tuple[Winner, ...]
 
 
-ClaimHook = Callable[[sqlite3.Connection, Claimed], dict[str, Any]]
+#: `fn(conn, claim) -> value or None`: what joins the claim's answer (its JSON's keys)
+ClaimHook = Callable[[sqlite3.Connection, Claimed], JsonValue | None]
 AwardHook = Callable[[sqlite3.Connection, Awarded], None]
 #: `fn(conn, round_id) -> list of notes`: what the game record says about a round besides its
 #: calls and claims; a note is {"at", "event", "serial", "detail"}
@@ -68,7 +70,7 @@ def _hooks() -> _Hooks:
 
 
 def on_claim(fn: ClaimHook) -> None:
-    """Run `fn` in every claim's transaction; the keys it returns join the claim's answer."""
+    """Run `fn` in every claim's transaction; the value it returns joins the claim's answer."""
     if fn not in _hooks().claims:
         _hooks().claims.append(fn)
 
@@ -89,11 +91,10 @@ def notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
     return [note for fn in list(_hooks().records) for note in fn(conn, round_id)]
 
 
-def claimed(conn: sqlite3.Connection, claim: Claimed) -> dict[str, Any]:
-    extra: dict[str, Any] = {}
-    for fn in list(_hooks().claims):
-        extra.update(fn(conn, claim))
-    return extra
+def claimed(conn: sqlite3.Connection, claim: Claimed) -> tuple[JsonValue, ...]:
+    """What the hooks add to a claim, in the order they were registered."""
+    added = (fn(conn, claim) for fn in list(_hooks().claims))
+    return tuple(value for value in added if value is not None)
 
 
 def awarded(conn: sqlite3.Connection, award: Awarded) -> None:

@@ -104,8 +104,31 @@ class Round:
         return Reveal(self.number, self.seed, self.commitment, self.public_input)
 
 
+class _BallJson:
+    """What a call and an undone call share in JSON: the game, round, ball and counts."""
+
+    game_id: int
+    round: int
+    seq: int
+    ball: int
+    count: int
+    left: int
+    call: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "round": self.round,
+            "seq": self.seq,
+            "ball": self.ball,
+            "call": self.call or call_label(self.ball),
+            "count": self.count,
+            "left": self.left,
+        }
+
+
 @dataclass(frozen=True)
-class Call:
+class Call(_BallJson):
     """A ball called (drawn or entered), as the caller, the screens and the bridge get it."""
 
     game_id: int
@@ -118,11 +141,11 @@ class Call:
     call: str = ""  # as screens write it ("N 31", or "87" in the 90-ball game)
 
     def to_json(self) -> dict[str, Any]:
-        return {**_ball_json(self), "spoken": self.spoken}
+        return {**super().to_json(), "spoken": self.spoken}
 
 
 @dataclass(frozen=True)
-class UndoneCall:
+class UndoneCall(_BallJson):
     """The last call taken back, with the reason the Maestro gave (the corrections log)."""
 
     game_id: int
@@ -135,16 +158,4 @@ class UndoneCall:
     call: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {**_ball_json(self), "reason": self.reason}
-
-
-def _ball_json(c: Call | UndoneCall) -> dict[str, Any]:
-    return {
-        "game_id": c.game_id,
-        "round": c.round,
-        "seq": c.seq,
-        "ball": c.ball,
-        "call": c.call or call_label(c.ball),
-        "count": c.count,
-        "left": c.left,
-    }
+        return {**super().to_json(), "reason": self.reason}

@@ -105,7 +105,7 @@ def _page(
 
 
 def _build(gid: int | None, lang_arg: str | None, error: str | None, number: str) -> str:
-    snap = snapshot(get_db(), gid) if gid is not None else None
+    snap = snapshot(get_db(), gid).to_json() if gid is not None else None
     return render_template(
         "phone/join.html",
         snap=snap,

@@ -22,13 +22,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .inputs import GUEST_VALUES, JsonBudget
 from .security import HEADERS
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+V = TypeVar("V")
 #: (the request's headers, lower-case names) -> does it carry a valid caller credential?
 CredentialCheck = Callable[[Mapping[bytes, bytes]], bool]
 
@@ -62,12 +63,12 @@ SMALL_BODY = 4096
 GUEST_BODY = "guest_body_bytes"
 
 
-def guest_body(size: int):
+def guest_body(size: int) -> Callable[[V], V]:
     """Mark a view whose guests' bodies need no more than `size` bytes (a login, a table's
     setup): the server refuses a larger one on the event loop, by its Content-Length, before
     reading it (413). The Maestro's requests keep their own limit."""
 
-    def mark(view):
+    def mark(view: V) -> V:
         setattr(view, GUEST_BODY, size)
         return view
 

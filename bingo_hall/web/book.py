@@ -25,7 +25,7 @@ from typing import Any
 from flask import Flask, has_request_context, request, session
 
 from ..book import ORIGIN, Entry, Head, SignedHead, StationKey, canonical, next_entry
-from .instance import area_state, hall, kept_secret
+from .instance import area_state, current_flask, hall, kept_secret
 from .limits import from_this_machine
 
 MIGRATIONS: list[str] = [
@@ -74,7 +74,7 @@ def station_key(app: Flask | None = None) -> StationKey:
     """The station's Ed25519 key, made once and kept in the instance folder (book_key.pem)."""
 
     def load() -> StationKey:
-        folder = Path((app or _current()).instance_path)
+        folder = Path((app or current_flask()).instance_path)
         pem = kept_secret(folder, KEY_FILE, lambda: StationKey.new().to_pem().decode())
         return StationKey.from_pem(pem.encode())
 
@@ -88,12 +88,6 @@ def key_beside(database: str | Path) -> StationKey | None:
         return StationKey.from_pem((Path(database).parent / KEY_FILE).read_bytes())
     except OSError:
         return None
-
-
-def _current() -> Flask:
-    from flask import current_app
-
-    return current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy
 
 
 def now() -> str:

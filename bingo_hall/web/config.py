@@ -24,6 +24,9 @@ from ..errors import KitError
 #: the environment variables the hall reads, and the key each one sets
 ENVIRONMENT = {"BINGO_HALL_PIN": "CALLER_PIN"}
 
+#: the keys a hall cannot run without (no default)
+REQUIRED = ("database", "caller_pin", "secret_key")
+
 
 def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The keys the environment sets (an empty variable sets nothing)."""
@@ -131,21 +134,13 @@ class HallConfig:
     def from_mapping(cls, config: Mapping[str, Any]) -> HallConfig:
         """The declared keys of a Flask config (other keys are Flask's or its extensions')."""
         given = {name: config[key] for key, name in cls.keys().items() if key in config}
-        for name in ("database", "caller_pin", "secret_key"):
+        for name in REQUIRED:
             if not given.get(name):
                 raise KitError("the configuration has no %(key)s", key=name.upper())
         given["caller_pin"] = str(given["caller_pin"])
         for name, value in given.items():
             given[name] = _checked(name, value)
         return cls(**given)
-
-    def defaults(self) -> dict[str, Any]:
-        """The optional keys and their defaults, for Flask's config (`create_app`)."""
-        return {
-            f.name.upper(): getattr(self, f.name)
-            for f in fields(self)
-            if f.name not in ("database", "caller_pin", "secret_key")
-        }
 
 
 def _checked(name: str, value: Any) -> Any:
@@ -175,5 +170,5 @@ def _checked(name: str, value: Any) -> Any:
 #: the hall's settings with every default (the required keys are placeholders)
 DEFAULT = HallConfig(database="-", caller_pin="-", secret_key="-")
 _DEFAULT_VALUES = {f.name: getattr(DEFAULT, f.name) for f in fields(HallConfig)}
-#: the defaults of the optional keys
-DEFAULTS = DEFAULT.defaults()
+#: the optional keys (upper case) and their defaults, for Flask's config (`create_app`)
+DEFAULTS = {name.upper(): value for name, value in _DEFAULT_VALUES.items() if name not in REQUIRED}

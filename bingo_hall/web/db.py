@@ -19,10 +19,12 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+from types import TracebackType
 from typing import Any
 
 import click
 from flask import Flask, current_app, g
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from .errors import Unavailable, error_response, unexpected
@@ -108,7 +110,8 @@ def get_db() -> sqlite3.Connection:
             conn.execute("PRAGMA query_only=ON")
         g.db = conn
         check_identity(current_app)
-    return g.db
+    kept: sqlite3.Connection = g.db
+    return kept
 
 
 def close_db(_exc: BaseException | None = None) -> None:
@@ -227,7 +230,7 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(init_db_command)
 
     @app.errorhandler(sqlite3.OperationalError)
-    def storage_error(exc: sqlite3.OperationalError):
+    def storage_error(exc: sqlite3.OperationalError) -> ResponseReturnValue:
         problem = storage_problem(exc)
         if problem is None:
             return unexpected(exc)
@@ -248,7 +251,12 @@ class _Tx:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if exc_type is None:
             self.conn.execute("COMMIT")
         elif self.conn.in_transaction:  # SQLite already rolled back after e.g. a full disk

@@ -19,7 +19,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from flask import Flask, current_app, jsonify, make_response, render_template, request
+from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
 from flask_babel import format_decimal, gettext
 from werkzeug.exceptions import HTTPException
 
@@ -95,7 +95,8 @@ def number_text(value: Decimal | float) -> str:
     try:
         size = abs(float(value))
         if size == 0 or (math.isfinite(size) and _PLAIN[0] <= size < _PLAIN[1]):
-            return format_decimal(value)
+            text: str = format_decimal(value)
+            return text
     except (ArithmeticError, ValueError):  # a Babel that still cannot write it
         pass
     return format(value, ".6g")
@@ -111,7 +112,11 @@ def wants_json() -> bool:
     return request.method not in ("GET", "HEAD") and request.mimetype not in FORM_TYPES
 
 
-def error_response(status: int, message: str, **extra: Any):
+#: an error's answer: a JSON body or the area's error page, with its status
+Answer = tuple[Response | str, int]
+
+
+def error_response(status: int, message: str, **extra: Any) -> Answer:
     """The one way an error is answered: JSON or the area's error page."""
     if wants_json():
         body = {"error": message, **{k: v for k, v in extra.items() if v is not None}}
@@ -143,7 +148,7 @@ HTTP_MESSAGES = {
 
 def init_app(app: Flask) -> None:
     @app.errorhandler(RequestError)
-    def request_error(exc: RequestError):
+    def request_error(exc: RequestError) -> Response:
         body, status = error_response(exc.status, exc.message(), **exc.extra)
         resp = make_response(body, status)
         if exc.extra.get("retry_after"):
@@ -153,11 +158,11 @@ def init_app(app: Flask) -> None:
         return resp
 
     @app.errorhandler(KitError)
-    def kit_error(exc: KitError):  # a deck file's or a rule's own words
+    def kit_error(exc: KitError) -> Answer:  # a deck file's or a rule's own words
         return error_response(getattr(exc, "status", 400), translated(exc))
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException):
+    def http_error(exc: HTTPException) -> Answer:
         code = exc.code or 500
         text = HTTP_MESSAGES.get(code)
         return error_response(code, gettext(text) if text else (exc.description or exc.name))
@@ -165,7 +170,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(Exception, unexpected)
 
 
-def unexpected(exc: Exception):
+def unexpected(exc: Exception) -> Answer:
     """The last resort: log the route and the kind of input, answer a plain 500."""
     current_app.logger.error(
         "unexpected error on %s %s (endpoint %s, body %s bytes, %s)",

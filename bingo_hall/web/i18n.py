@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, Flask, make_response, redirect, request
+from flask.typing import ResponseReturnValue
 from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
@@ -77,7 +78,7 @@ def set_default_language(app: Flask, source: Callable[[], str | None]) -> None:
 
 
 @bp.route("/lang/<code>")
-def switch(code: str):
+def switch(code: str) -> ResponseReturnValue:
     """The language switch: remember the choice and go back where the user was."""
     if code not in LANGUAGES:
         return {"error": f"unknown language {code!r}; use es or en"}, 404
@@ -125,5 +126,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["in_lang_filter"] = in_lang
 
     @app.context_processor
-    def _lang() -> dict:
+    def _lang() -> dict[str, str | tuple[str, ...]]:
         return {"current_lang": str(get_locale() or "en"), "LANGUAGES": LANGUAGES}

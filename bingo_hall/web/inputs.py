@@ -24,7 +24,7 @@ from itertools import accumulate
 from typing import Any
 
 from flask import Flask, request
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map
 
 from .config import DEFAULT
 from .errors import RequestError
@@ -59,7 +59,7 @@ class SQLiteInt(IntegerConverter):
 
     regex = r"[0-9]{1,19}"
 
-    def __init__(self, map, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max", SQLITE_MAX)
         super().__init__(map, *args, **kwargs)
 

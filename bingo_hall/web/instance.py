@@ -93,9 +93,18 @@ def init_app(app: Flask, config: HallConfig) -> HallState:
     return state
 
 
+def current_flask() -> Flask:
+    """The app behind `current_app`, for work that outlives the request (a thread, a later
+    call)."""
+    # werkzeug's proxy has the method; its stub does not declare it
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    return app
+
+
 def hall(app: Flask | None = None) -> HallState:
     """The state of `app` (default: the current app)."""
-    return (app or current_app).extensions[EXTENSION]
+    state: HallState = (app or current_app).extensions[EXTENSION]
+    return state
 
 
 _S = TypeVar("_S")

@@ -24,7 +24,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Flask, request
 
@@ -46,6 +46,10 @@ SHARED = "shared_page"
 PUBLIC = "public_page"
 #: the header a shared page's answer carries to the server's loop (removed before sending)
 VERSION_HEADER = "X-Bingo-Hall-Shared"
+
+#: what a kept page is made of: its path, the languages asked for, the screen's address
+PageKey = tuple[Hashable, ...]
+V = TypeVar("V")
 
 
 class ChangeCache:
@@ -95,14 +99,14 @@ def shared_page(key: Hashable, build: Callable[[], str], cache: str = "shared_pa
     return area_state(cache, ChangeCache).page(key, version, build)
 
 
-def shared(view):
+def shared(view: V) -> V:
     """Mark a view whose every answer is a `shared_page`: the same for every reader with the
     same path, language and screen address (it reads nothing else of the request)."""
     setattr(view, SHARED, True)
     return view
 
 
-def public(view):
+def public(view: V) -> V:
     """Mark a view any guest asks for in numbers (a card's page): with the public side in a
     process of its own (web/split.py), a connection that first asks for it is served there."""
     setattr(view, PUBLIC, True)
@@ -157,14 +161,14 @@ class LoopPages:
             if not rule.arguments and getattr(app.view_functions.get(rule.endpoint), SHARED, False)
         }
         #: key -> (version, when kept, headers, body)
-        self._kept: OrderedDict[tuple, tuple[int, float, list[tuple[bytes, bytes]], bytes]] = (
+        self._kept: OrderedDict[PageKey, tuple[int, float, list[tuple[bytes, bytes]], bytes]] = (
             OrderedDict()
         )
         self.answered = 0  # answers given from memory (tests read it)
         self.areas = hall(app).loop_pages  # pages the areas answer from what they keep
         self.page_headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
-    def key(self, scope: dict[str, Any]) -> tuple | None:
+    def key(self, scope: dict[str, Any]) -> PageKey | None:
         """What the page for this request is made of, or None: not a shared page."""
         if scope.get("method") != "GET" or scope.get("path") not in self.paths:
             return None
@@ -173,7 +177,7 @@ class LoopPages:
         host = screen_host(headers.get(b"host", b"").decode("latin-1"), self.app)
         return (scope["path"], named, browser, host)
 
-    def answer(self, key: tuple) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+    def answer(self, key: PageKey) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         found = self._kept.get(key)
         if found is None or found[0] != self.hub.published:
             return None
@@ -183,7 +187,9 @@ class LoopPages:
         self.answered += 1
         return found[2], found[3]
 
-    def keep(self, key: tuple, version: int, headers: list[tuple[bytes, bytes]], body: bytes):
+    def keep(
+        self, key: PageKey, version: int, headers: list[tuple[bytes, bytes]], body: bytes
+    ) -> None:
         if any(name.lower() == b"set-cookie" for name, _ in headers):
             return  # an answer for one reader only
         self._kept[key] = (version, time.monotonic(), headers, body)
@@ -191,7 +197,7 @@ class LoopPages:
         while len(self._kept) > self.size:
             self._kept.popitem(last=False)
 
-    def from_area(self, scope: dict) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+    def from_area(self, scope: dict[str, Any]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         """A page an area answers from what it keeps (the card pages), with no worker, no
         Flask and no SQL; None: not one of those, or not kept yet (the app builds it)."""
         for answer in self.areas:

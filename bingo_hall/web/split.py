@@ -51,7 +51,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import unquote
 
@@ -327,16 +327,19 @@ class PublicSide:
         with contextlib.suppress(OSError):
             self.link.shutdown(socket.SHUT_RDWR)
         self.link.close()
-        self.process.join(timeout=10)
-        if self.process.is_alive():
+        self.process.join(timeout=3)  # it reads the end of its link and stops
+        if self.process.is_alive():  # still starting (or stuck): SIGTERM ends it
             self.process.terminate()
+            self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
             self.process.join(timeout=5)
         self.forward.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @contextlib.contextmanager
-def _sigint_ignored():
+def _sigint_ignored() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -498,6 +501,10 @@ def _die_with_parent() -> None:
         pass
 
 
+def _end_now(signum: int, frame: object) -> None:
+    raise SystemExit(0)  # multiprocessing ends the process with it quietly
+
+
 def public_main(
     recipe: Recipe,
     started: Callable[[Flask], None] | None,
@@ -508,6 +515,7 @@ def public_main(
     """The public process: the same app, read-only, at a lower CPU priority, serving the
     connections the Maestro's process hands it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _end_now)  # while starting: end at once (serving: stop_soon)
     _die_with_parent()
     with contextlib.suppress(AttributeError, OSError):
         os.nice(PUBLIC_NICE)

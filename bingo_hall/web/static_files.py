@@ -34,6 +34,7 @@ from urllib.parse import parse_qs
 from flask import Flask, request
 from werkzeug.wrappers import Response
 
+from .admission import Receive, Send
 from .security import HEADERS
 
 #: how long a versioned file may be kept (a year: its URL changes when the file does)
@@ -159,7 +160,7 @@ class StaticFiles:
         path = scope.get("path", "")
         return any(path.startswith(p) for p, _ in self.prefixes())
 
-    async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         found = self.entry(scope["path"])
         if found is None:  # not one of the files: never looked for on disk
             body = b"not found\nno encontrado\n"
@@ -206,7 +207,7 @@ def _versioned_imports(
     return _IMPORT.sub(versioned, body.decode("utf-8")).encode("utf-8")
 
 
-async def _answer(send: Callable, status: int, headers: list[tuple[bytes, bytes]], body: bytes):
+async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -14,6 +14,8 @@ from pathlib import Path
 from flask import Blueprint, Flask
 from jinja2 import FileSystemLoader
 
+from companions.errors import EntryError
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -42,6 +44,6 @@ def register(app: Flask) -> None:
         # (typed by hand, or the error pages' "Back to the start") leads there.
         app.add_url_rule("/", "companions_start", views.to_the_tables)
     errors.register_error_page(app, "/t/", "companions/missing.html")
-    app.register_error_handler(views.EntryError, views.entry_error)
+    app.register_error_handler(EntryError, views.entry_error)
     with app.app_context():
         views.kinds()  # every game package, imported now: a missing one fails the start-up

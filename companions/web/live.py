@@ -60,7 +60,7 @@ class TableSnap(JsonValue):
     """What a table's phones get: the view (its history replayed by the game's engine), the
     history, the version and the table to follow (`next`, after a "play again")."""
 
-    view: Any
+    view: JsonValue
     history: list[dict[str, Any]]
     version: int
     next: str | None
@@ -81,7 +81,7 @@ def render(snap: TableSnap) -> str:
     """A snapshot as the SSE messages a phone needs: `history`, then `view`, then `next` once
     the players have moved on to a new table."""
     version = snap.version
-    text = sse("history", snap.history, version) + sse("view", snap.view, version)
+    text = sse("history", snap.history, version) + sse("view", snap.view.to_json(), version)
     if snap.next:
         text += sse("next", {"code": snap.next}, version)
     return text

@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bingo_hall.values import JsonValue
 from bingo_hall.web.plumbing import end_pool
 from companions.errors import EntryError
 from companions.registry import GameKind
@@ -45,7 +46,7 @@ def stop() -> None:
         end_pool(pool)
 
 
-def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]) -> Any:
+def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]) -> JsonValue:
     """`kind.replay(settings, players, entries)`, in the worker process when one runs."""
     pool = _pool
     if pool is None:
@@ -59,10 +60,11 @@ def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]
     if outcome[0] == "refused":
         _, template, field, params, entry_id = outcome
         raise EntryError(template, field=field, entry_id=entry_id, **params)
-    return outcome[1]
+    view: JsonValue = outcome[1]
+    return view
 
 
-def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any]) -> tuple:
+def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any]) -> tuple[Any, ...]:
     global _kinds
     if _kinds is None:
         from companions.registry import load_kinds

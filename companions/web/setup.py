@@ -3,6 +3,7 @@ typed like their defaults. Pure: dicts in, values or per-field messages out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companions.registry import GameKind
@@ -23,7 +24,7 @@ class SetupErrors(ValueError):
         #: field -> message, or (message, params) for messages with %(name)s placeholders
         self.errors = errors
 
-    def texts(self, translate=lambda s: s) -> dict[str, str]:
+    def texts(self, translate: Callable[[str], str] = lambda s: s) -> dict[str, str]:
         out = {}
         for field, value in self.errors.items():
             message, params = value if isinstance(value, tuple) else (value, {})
@@ -80,9 +81,13 @@ def _names_list(value: Any) -> bool:
     return value is None or (isinstance(value, list) and all(isinstance(n, str) for n in value))
 
 
-def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> dict[str, Any]:
+#: a game's setting: a yes/no, a number, a text or one of its choices
+Setting = bool | int | str | None
+
+
+def read_settings(kind: GameKind, given: dict[str, Any], *, from_form: bool) -> dict[str, Setting]:
     """The game's settings, each coerced to the type of its default."""
-    settings: dict[str, Any] = {}
+    settings: dict[str, Setting] = {}
     errors: dict[str, Any] = {}
     for key, default in kind.default_settings.items():
         field = f"setting.{key}"

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bingo_hall.values import JsonValue
 from bingo_hall.web.config import HallConfig
 from bingo_hall.web.db import connect, transaction
 from bingo_hall.web.hub import END
@@ -166,7 +167,7 @@ def _engine_entries(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> dict[str, Any]:
+def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> JsonValue:
     """The table's view: its history replayed by the game's engine (replays.py: in a process
     of its own while the station serves)."""
     return replays.replay(
@@ -306,7 +307,8 @@ def _next_id(conn: sqlite3.Connection) -> int:
 
 #: a change: (the history as it stands, the id a new entry would get) -> (the history with the
 #: change applied, the SQL that makes it, the bytes it adds)
-Plan = Callable[[list[dict[str, Any]], int], tuple[list[dict[str, Any]], Callable[..., None], int]]
+Change = tuple[list[dict[str, Any]], Callable[[sqlite3.Connection], None], int]
+Plan = Callable[[list[dict[str, Any]], int], Change]
 
 
 def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -> live.TableSnap:
@@ -363,7 +365,7 @@ def add_entry(
     payload = json.dumps(entry)
     new_id: list[int] = []
 
-    def plan(items: list[dict[str, Any]], next_id: int):
+    def plan(items: list[dict[str, Any]], next_id: int) -> Change:
         new_id[:] = [next_id]
         item = {"id": next_id, "entry": json.loads(payload), "player": player, "undone": False}
 
@@ -386,7 +388,7 @@ def add_entry(
 
 
 def _find(conn: sqlite3.Connection, code: str, entry_id: int) -> sqlite3.Row:
-    row = conn.execute(
+    row: sqlite3.Row | None = conn.execute(
         "SELECT id, payload, undone FROM companion_entries WHERE table_code = ? AND id = ?",
         (code, entry_id),
     ).fetchone()
@@ -401,7 +403,7 @@ def set_undone(
     """Undo (or restore) one entry; later entries must still replay without (or with) it."""
     _find(conn, table.code, entry_id)
 
-    def plan(items: list[dict[str, Any]], _next_id: int):
+    def plan(items: list[dict[str, Any]], _next_id: int) -> Change:
         changed = [{**i, "undone": undone} if i["id"] == entry_id else i for i in items]
 
         def mark(c: sqlite3.Connection) -> None:
@@ -424,7 +426,7 @@ def correct_entry(
         raise EntryError("Restore this entry before correcting it", entry_id=entry_id)
     payload = json.dumps(entry)
 
-    def plan(items: list[dict[str, Any]], _next_id: int):
+    def plan(items: list[dict[str, Any]], _next_id: int) -> Change:
         changed = [{**i, "entry": json.loads(payload)} if i["id"] == entry_id else i for i in items]
 
         def replace(c: sqlite3.Connection) -> None:
@@ -451,7 +453,7 @@ def correct_entry(
 
 
 def _snapshot(
-    conn: sqlite3.Connection, code: str, view: Any, version: int, next_code: str | None
+    conn: sqlite3.Connection, code: str, view: JsonValue, version: int, next_code: str | None
 ) -> live.TableSnap:
     """What a table's phones get after a change: the new view, the history, the version."""
     return live.TableSnap(view, history(conn, code), version, next_code)

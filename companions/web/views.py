@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -66,7 +67,7 @@ def _remember_lang(response: Response) -> Response:
 
 
 @bp.app_context_processor
-def _helpers() -> dict[str, Any]:
+def _helpers() -> dict[str, Callable[[GameKind], str]]:
     return {"game_title": title}
 
 
@@ -78,7 +79,7 @@ def entry_error(exc: EntryError):
 # --- start or join -----------------------------------------------------------------------------
 def to_the_tables() -> ResponseReturnValue:
     """`/` of `bingo-hall companions` (registered on the app there, not on the blueprint)."""
-    return redirect(url_for("companions.index", **_keep_lang()))
+    return redirect(url_for("companions.index", lang=_kept_lang()))
 
 
 @bp.route("/")
@@ -108,7 +109,7 @@ def join():
         if retry:
             resp.headers["Retry-After"] = str(retry)
         return resp
-    return redirect(url_for("companions.table", code=code, **_keep_lang()))
+    return redirect(url_for("companions.table", code=code, lang=_kept_lang()))
 
 
 # --- guessing codes ----------------------------------------------------------------------------
@@ -213,13 +214,14 @@ def new_table(game: str):
         return jsonify(
             {"code": table.code, "url": url_for("companions.table", code=table.code)}
         ), 201
-    return redirect(url_for("companions.table", code=table.code, **_keep_lang()))
+    return redirect(url_for("companions.table", code=table.code, lang=_kept_lang()))
 
 
-def _keep_lang() -> dict[str, Any]:
-    """A `?lang=` the user chose on this page follows them to the next one."""
+def _kept_lang() -> str | None:
+    """A `?lang=` the user chose on this page follows them to the next one (None: no `?lang=`;
+    `url_for` leaves a None out)."""
     lang = request.args.get("lang")
-    return {"lang": lang} if lang in ("es", "en") else {}
+    return lang if lang in ("es", "en") else None
 
 
 # --- one table ---------------------------------------------------------------------------------
@@ -275,7 +277,7 @@ def table(code: str):
         kind.template,
         table=table,
         kind=kind,
-        view=snap.view,
+        view=snap.view.to_json(),
         history=snap.history,
         version=snap.version,
         next_code=snap.next,
@@ -305,7 +307,7 @@ def unlock(code: str):
     url = url_for("companions.table", code=table.code)
     if as_json:
         return jsonify({"code": table.code, "url": url})
-    return redirect(url_for("companions.table", code=table.code, **_keep_lang()))
+    return redirect(url_for("companions.table", code=table.code, lang=_kept_lang()))
 
 
 @bp.route("/<code>/view")
@@ -316,10 +318,6 @@ def view_json(code: str):
 
 #: an entry is a round of one table game; anything bigger is not one
 MAX_ENTRY_BYTES = 32_000
-
-
-def _entry_body() -> dict[str, Any]:
-    return json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
 
 
 def _player(table: store.Table, data: dict[str, Any]) -> str | None:
@@ -340,7 +338,7 @@ def _changed(snap: JsonValue, status: int = 200):
 @bp.route("/<code>/entries", methods=["POST"])
 def post_entry(code: str):
     table, kind = _open(code)
-    data = _entry_body()
+    data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
     player = _player(table, data)
     snap = store.add_entry(get_db(), table, kind, data, player)
     return _changed(snap, 201)
@@ -368,7 +366,7 @@ def restore_entry(code: str, entry_id: int):
 @bp.route("/<code>/entries/<int:entry_id>", methods=["PUT"])
 def correct_entry(code: str, entry_id: int):
     table, kind = _open(code)
-    data = _entry_body()
+    data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
     data.pop("player", None)
     try:
         snap = store.correct_entry(get_db(), table, kind, entry_id, data)

@@ -81,7 +81,10 @@ def test_changed_signature_is_not_a_card_of_this_hall(hall):
 def test_another_decks_signature_is_not_a_card_of_this_hall(hall):
     other = new_deck(12, seed="qr tests", name="Otra")  # same cards, its own secret and id
     assert (
-        hall.client.post("/api/decks", json=other.to_dict(), headers=hall.auth).status_code == 201
+        hall.client.post(
+            "/api/decks", data=other.to_json(), content_type="application/json", headers=hall.auth
+        ).status_code
+        == 201
     )
     sig_other = card_signature(other.secret, other.deck_id, 3)
     r = hall.client.get(f"/C/{hall.deck.deck_id}/3/{sig_other}")

@@ -105,10 +105,10 @@ def hand(**kw):
 def test_a_team_reaching_the_target_wins():
     settings = {"target": 500, "muerto_bonus": True, "negative_without_canasta": False}
     first = {"id": 1, "teams": [hand(puras=1, down=150), hand(down=20)]}  # 450 | 120
-    view = replay(settings, SIDES, [first])
+    view = replay(settings, SIDES, [first]).to_json()
     assert view["totals"] == [450, 120] and not view["finished"]
     second = {"id": 2, "teams": [hand(down=0, left=40), hand(down=30)]}  # +60 | +130
-    view = replay(settings, SIDES, [first, second])
+    view = replay(settings, SIDES, [first, second]).to_json()
     assert view["totals"] == [510, 250]
     assert view["finished"] and view["winner"] == "Ana & Beto"
 
@@ -116,9 +116,9 @@ def test_a_team_reaching_the_target_wins():
 def test_when_both_pass_the_target_the_higher_total_wins_and_a_tie_plays_on():
     settings = {"target": 100}
     both = {"id": 1, "teams": [hand(down=50), hand(down=80)]}  # 150 | 180
-    assert replay(settings, SIDES, [both])["winner"] == "Caro & Dani"
+    assert replay(settings, SIDES, [both]).to_json()["winner"] == "Caro & Dani"
     tie = {"id": 1, "teams": [hand(down=50), hand(down=50)]}
-    view = replay(settings, SIDES, [tie])
+    view = replay(settings, SIDES, [tie]).to_json()
     assert view["winner"] is None and not view["finished"]
 
 
@@ -138,7 +138,7 @@ def test_only_one_side_closes_a_hand():
 
 
 def test_default_target_is_3000():
-    assert replay({}, SIDES, [])["target"] == 3000
+    assert replay({}, SIDES, []).to_json()["target"] == 3000
 
 
 @pytest.mark.parametrize("settings", [{"target": 0}, {"target": "x"}, {"muerto_bonus": "yes"}])

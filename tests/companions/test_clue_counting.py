@@ -96,7 +96,7 @@ def test_the_real_deal_always_fits_and_every_mark_is_true():
         nb, truth = simulated_game(seed, 3 + seed % 4, 6 + 3 * seed)
         probs = nb.probabilities()
         for card in CARDS:
-            status = nb.status(card.id)
+            status = nb.status(card.id).to_json()
             assert status["holder"] in ("unknown", truth[card.id])
             assert truth[card.id] not in status["excluded"]
             assert probs[card.id][truth[card.id]] > 0

@@ -29,7 +29,7 @@ def fail(player):
 
 def play(entries, players=PLAYERS, settings=None):
     numbered = [{**e, "id": i + 1} for i, e in enumerate(entries)]
-    return replay(settings or {}, players, numbered)
+    return replay(settings or {}, players, numbered).to_json()
 
 
 def sheet(view, player):

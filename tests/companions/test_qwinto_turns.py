@@ -30,7 +30,7 @@ def place(player, colour, box, value):
 
 def play(entries, settings=None):
     numbered = [{**e, "id": i + 1} for i, e in enumerate(entries)]
-    return replay(settings or {}, PLAYERS, numbered)
+    return replay(settings or {}, PLAYERS, numbered).to_json()
 
 
 def boxes(view, player, colour):

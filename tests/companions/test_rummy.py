@@ -33,17 +33,17 @@ def test_a_match_is_four_games_and_the_lowest_total_wins():
         ("Caro", {"Ana": 4, "Beto": 30}),  # Ana 4, Beto 30, Caro 0
     ]
     entries = [{"id": i, "closed_by": c, "racks": r} for i, (c, r) in enumerate(games, 1)]
-    view = replay({"games": 4}, PLAYERS, entries)
+    view = replay({"games": 4}, PLAYERS, entries).to_json()
     assert view["totals"] == [54, 43, 25] and not view["finished"]
     entries.append({"id": 4, "closed_by": "Caro", "racks": {"Ana": 1, "Beto": 2}})
-    view = replay({"games": 4}, PLAYERS, entries)
+    view = replay({"games": 4}, PLAYERS, entries).to_json()
     assert view["totals"] == [55, 45, 25]
     assert view["finished"] and view["winner"] == "Caro"
 
 
 def test_a_tie_for_lowest_shares_the_win():
     entries = [{"id": 1, "closed_by": None, "racks": {"Ana": 5, "Beto": 5}}]
-    view = replay({"games": 1}, ["Ana", "Beto"], entries)
+    view = replay({"games": 1}, ["Ana", "Beto"], entries).to_json()
     assert view["winners"] == ["Ana", "Beto"] and view["winner"] == "Ana & Beto"
 
 

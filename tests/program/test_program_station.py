@@ -179,3 +179,37 @@ def test_the_game_record_follows_the_program(caller):
     caller.post("/api/program/skip")
     record = caller.get(f"/api/games/{first}/record").get_data(as_text=True)
     assert "program game 1 of 3: Four Corners (skipped)" in record
+
+
+def test_next_game_starts_the_game_and_sets_its_money_in_one_transaction(caller):
+    """A failure while Next game writes the ledger (here the database refuses the prize rows,
+    as a disk gone bad would) leaves no game half started: no new game, the program's game
+    still waiting, no price list."""
+    from bingo_hall.web.db import get_db
+
+    _load(caller)
+    app = caller.client.application
+    with app.app_context():
+        conn = get_db()
+        games_before = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        prices_before = conn.execute("SELECT COUNT(*) FROM ledger_prices").fetchone()[0]
+        conn.execute(
+            "CREATE TRIGGER refuse_prizes BEFORE INSERT ON ledger_prizes "
+            "BEGIN SELECT RAISE(ABORT, 'the disk refused the write'); END"
+        )
+        conn.commit()
+    refused = caller.post("/api/program/next")
+    assert refused.status_code >= 500
+    with app.app_context():
+        conn = get_db()
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games_before
+        assert conn.execute("SELECT COUNT(*) FROM ledger_prices").fetchone()[0] == prices_before
+        conn.execute("DROP TRIGGER refuse_prizes")
+        conn.commit()
+    state = caller.get("/api/program").get_json()
+    assert [g["status"] for g in state["games"]] == ["waiting"] * 3
+    # the same press once the disk is back starts game 1 with everything set
+    gid = _next(caller)
+    ledger = caller.get(f"/api/games/{gid}/ledger").get_json()
+    assert [(p["cents"], p["book"]) for p in ledger["prices"]] == [(100, 1)]
+    assert ledger["prizes"][0]["cents"] == 2000

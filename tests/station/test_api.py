@@ -2,6 +2,7 @@
 the end's seed reveal, and the bad inputs of issue 4 (4xx with a JSON error, never a 500)."""
 
 import hashlib
+import json
 
 import pytest
 from testkit import Caller, restart_with_pin
@@ -61,7 +62,7 @@ def test_deck_upload_validates_and_the_list_hides_the_secret(client, auth, calle
     listed = client.get("/api/decks", headers=auth).get_json()["decks"]
     assert [d["deck_id"] for d in listed] == [deck.deck_id]
     assert "secret" not in listed[0] and deck.secret not in str(listed)
-    bad = deck.to_dict()
+    bad = json.loads(deck.to_json())  # the deck file
     bad["cards"][0]["columns"][0][0] = 99
     r = client.post("/api/decks", json=bad, headers=auth)
     assert r.status_code == 400 and "card 1" in r.get_json()["error"]

@@ -18,15 +18,17 @@ The money rules are the pure `bingo_hall.ledger`; a claim and an award reach thi
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from dataclasses import dataclass
 
 from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from ...errors import KitError
 from ...ledger import DENOMINATIONS, StockKind, money
 from ...night import Night
 from ...printing.ledger_pdf import render_summary_pdf
+from ...values import JsonValue
 from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import NotFound, RequestError
@@ -54,9 +56,16 @@ bp = Blueprint(
 )
 
 
-def _ledger_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-    """Every snapshot says whether the game has prizes in money (the pages then show them)."""
-    return {"ledger": bool(store.rules_of(conn, game_id))}
+@dataclass(frozen=True)
+class LedgerPart(JsonValue):
+    """The snapshot's `ledger`: whether the game has prizes in money (the pages then show them)."""
+
+    ledger: bool
+
+
+def _ledger_snapshot(conn: sqlite3.Connection, game_id: int) -> LedgerPart:
+    """Every snapshot says whether the game has prizes in money."""
+    return LedgerPart(bool(store.rules_of(conn, game_id)))
 
 
 def register(app: Flask) -> None:
@@ -93,7 +102,8 @@ def _reason(template: str) -> str:
 
 
 def _via() -> str | None:
-    return g.get("caller_via")
+    via: str | None = g.get("caller_via")
+    return via
 
 
 def _night() -> Night:
@@ -117,7 +127,7 @@ def _lang() -> str:
 
 @bp.get("/caller/ledger")
 @caller_required
-def page():
+def page() -> ResponseReturnValue:
     conn = get_db()
     listed = games.list_games(conn)
     asked = request.args.get("game", type=int)
@@ -140,7 +150,7 @@ def page():
 
 
 @bp.get("/ledger/games/<int:game_id>/prizes")
-def prizes_fragment(game_id: int):
+def prizes_fragment(game_id: int) -> ResponseReturnValue:
     """The round's prizes, for the caller page and /display ("Línea: 15,00 € · Bingo: 52,50 €")."""
     conn = get_db()
     games.get_game(conn, game_id)
@@ -153,7 +163,7 @@ def prizes_fragment(game_id: int):
 
 @bp.get("/caller/ledger/summary.<fmt>")
 @caller_required
-def summary_file(fmt: str):
+def summary_file(fmt: str) -> ResponseReturnValue:
     """The summary of the newest night, or `?night=2026-11-24`."""
     lang = _lang()
     night = _night()
@@ -175,13 +185,13 @@ def summary_file(fmt: str):
 
 @bp.get("/api/games/<int:game_id>/ledger")
 @caller_required
-def game_ledger(game_id: int):
+def game_ledger(game_id: int) -> ResponseReturnValue:
     return jsonify(ledger_view(get_db(), game_id).to_json())
 
 
 @bp.post("/api/ledger/currency")
 @caller_required
-def set_currency():
+def set_currency() -> ResponseReturnValue:
     return jsonify(
         currency=store.set_currency(get_db(), body(required=True).get("currency"), _via())
     )
@@ -190,35 +200,35 @@ def set_currency():
 @bp.post("/api/games/<int:game_id>/ledger/prices")
 @bp.post("/api/games/<int:game_id>/ledger/price")  # the older form: a list of one price
 @caller_required
-def set_prices(game_id: int):
+def set_prices(game_id: int) -> ResponseReturnValue:
     req = PriceListRequest.from_json(body(required=True))
     return jsonify(store.set_prices(get_db(), game_id, req, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/prizes")
 @caller_required
-def set_prizes(game_id: int):
+def set_prizes(game_id: int) -> ResponseReturnValue:
     req = PrizesRequest.from_json(body(required=True))
     return jsonify(store.set_prizes(get_db(), game_id, req, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/sales")
 @caller_required
-def sell(game_id: int):
+def sell(game_id: int) -> ResponseReturnValue:
     req = SaleRequest.from_json(body(required=True))
     return jsonify(store.sell(get_db(), game_id, req, _via()).to_json()), 201
 
 
 @bp.post("/api/ledger/sales/<int:sale_id>/correct")
 @caller_required
-def correct(sale_id: int):
+def correct(sale_id: int) -> ResponseReturnValue:
     reason = _reason("say why the sale is corrected (at most %(n)s characters)")
     return jsonify(store.correct(get_db(), sale_id, reason, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/stock/<kind>")
 @caller_required
-def stock_entry(game_id: int, kind: str):
+def stock_entry(game_id: int, kind: str) -> ResponseReturnValue:
     """`issue` (to a seller), `return` (unsold) or `void` (with the reason)."""
     if kind not in tuple(StockKind):
         raise NotFound("stock is issued, returned or void, not %(kind)s", kind=kind)
@@ -228,28 +238,28 @@ def stock_entry(game_id: int, kind: str):
 
 @bp.post("/api/ledger/stock/<int:stock_id>/correct")
 @caller_required
-def correct_stock(stock_id: int):
+def correct_stock(stock_id: int) -> ResponseReturnValue:
     reason = _reason("say why the stock entry is corrected (at most %(n)s characters)")
     return jsonify(stock.correct(get_db(), stock_id, reason, _via()).to_json())
 
 
 @bp.post("/api/ledger/cash/float")
 @caller_required
-def cash_float():
+def cash_float() -> ResponseReturnValue:
     req = FloatRequest.from_json(body(required=True))
     return jsonify(cash.set_float(get_db(), req, _via()).to_json()), 201
 
 
 @bp.post("/api/ledger/cash/count")
 @caller_required
-def cash_count():
+def cash_count() -> ResponseReturnValue:
     req = CountRequest.from_json(body(required=True))
     return jsonify(cash.count(get_db(), req, _via()).to_json()), 201
 
 
 @bp.post("/api/ledger/payouts/<int:payout_id>/paid")
 @caller_required
-def paid(payout_id: int):
+def paid(payout_id: int) -> ResponseReturnValue:
     """Paid in cash unless `{"cash": false}` (a cheque, a transfer)."""
     in_cash = body().get("cash", True)
     if not isinstance(in_cash, bool):
@@ -259,7 +269,7 @@ def paid(payout_id: int):
 
 @bp.post("/api/ledger/payouts/<int:payout_id>/unpaid")
 @caller_required
-def unpaid(payout_id: int):
+def unpaid(payout_id: int) -> ResponseReturnValue:
     """A payout marked paid by mistake: marked not paid, with the reason (nothing is deleted)."""
     reason = _reason("say why the payout was not paid after all (at most %(n)s characters)")
     return jsonify(payouts.mark_unpaid(get_db(), payout_id, reason, _via()).to_json())
@@ -267,14 +277,14 @@ def unpaid(payout_id: int):
 
 @bp.get("/api/ledger/log")
 @caller_required
-def audit_log():
+def audit_log() -> ResponseReturnValue:
     """Every ledger action of the night in order: what, when, and through what (page or token)."""
     return jsonify(log=store.audit_log(get_db()))
 
 
 @bp.get("/api/ledger/summary")
 @caller_required
-def summary_json():
+def summary_json() -> ResponseReturnValue:
     night = _night()
     return jsonify(
         night=night.date,

@@ -19,6 +19,7 @@ from flask_babel import gettext
 
 from ... import ledger as money
 from ...ledger import JackpotMode, PrizeKind, PrizeRule
+from ...values import JsonValue
 from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
@@ -136,21 +137,35 @@ def prizes_now(conn: sqlite3.Connection, gid: int) -> list[PrizeNow]:
     return out
 
 
-def on_claim(conn: sqlite3.Connection, claim: Claimed) -> dict[str, Any]:
+@dataclass(frozen=True)
+class UnsoldCard(JsonValue):
+    serial: int
+    round: int
+
+
+@dataclass(frozen=True)
+class UnsoldWarning(JsonValue):
+    """What a claim's answer gets for a card not sold for its round: the card, and the words."""
+
+    unsold: UnsoldCard
+    warning: str
+
+
+def on_claim(conn: sqlite3.Connection, claim: Claimed) -> UnsoldWarning | None:
     """A claim on a card not sold for its round, when the game's ledger is kept: the warning is
     recorded and goes back to the Maestro with the claim. The Maestro decides."""
     if not store.in_use(conn, claim.game_id):
-        return {}
+        return None
     if any(claim.serial in r for r in store.sold(conn, claim.game_id, claim.round)):
-        return {}
+        return None
     conn.execute(
         "INSERT INTO ledger_warnings (game_id, round_id, claim_id, serial) VALUES (?, ?, ?, ?)",
         (claim.game_id, claim.round_id, claim.claim_id, claim.serial),
     )
-    return {
-        "unsold": {"serial": claim.serial, "round": claim.round},
-        "warning": gettext("Card %(serial)s was not sold for this round", serial=claim.serial),
-    }
+    return UnsoldWarning(
+        UnsoldCard(claim.serial, claim.round),
+        gettext("Card %(serial)s was not sold for this round", serial=claim.serial),
+    )
 
 
 def on_award(conn: sqlite3.Connection, award: Awarded) -> None:

@@ -18,6 +18,13 @@ from ...web.instance import hall
 from ..auth import caller_required
 from . import raffle_store
 from .raffle_store import CHANNEL
+from .requests import (
+    RaffleCommitRequest,
+    RafflePrizeRequest,
+    RaffleRedrawRequest,
+    RaffleSaleRequest,
+    RaffleStartRequest,
+)
 
 bp = Blueprint("raffle", __name__, template_folder="templates")
 RETRY_MS = 3000
@@ -61,25 +68,39 @@ def state():
 @bp.post("/api/raffle")
 @caller_required
 def start():
-    return jsonify(raffle_store.start(get_db(), body(required=True), _via()).to_json()), 201
+    return jsonify(
+        raffle_store.start(
+            get_db(), RaffleStartRequest.from_json(body(required=True)), _via()
+        ).to_json()
+    ), 201
 
 
 @bp.post("/api/raffle/sales")
 @caller_required
 def sell():
-    return jsonify(raffle_store.sell(get_db(), body(required=True), _via()).to_json()), 201
+    return jsonify(
+        raffle_store.sell(
+            get_db(), RaffleSaleRequest.from_json(body(required=True)), _via()
+        ).to_json()
+    ), 201
 
 
 @bp.post("/api/raffle/prizes")
 @caller_required
 def add_prize():
-    return jsonify(raffle_store.add_prize(get_db(), body(required=True), _via()).to_json()), 201
+    return jsonify(
+        raffle_store.add_prize(
+            get_db(), RafflePrizeRequest.from_json(body(required=True)), _via()
+        ).to_json()
+    ), 201
 
 
 @bp.post("/api/raffle/commit")
 @caller_required
 def commit():
-    return jsonify(raffle_store.commit(get_db(), body() or {}, _via()).to_json())
+    return jsonify(
+        raffle_store.commit(get_db(), RaffleCommitRequest.from_json(body() or {}), _via()).to_json()
+    )
 
 
 @bp.post("/api/raffle/draw")
@@ -91,7 +112,11 @@ def draw():
 @bp.post("/api/raffle/unclaimed")
 @caller_required
 def unclaimed():
-    return jsonify(raffle_store.unclaimed(get_db(), body(required=True), _via()).to_json())
+    return jsonify(
+        raffle_store.unclaimed(
+            get_db(), RaffleRedrawRequest.from_json(body(required=True)), _via()
+        ).to_json()
+    )
 
 
 @bp.post("/api/raffle/reveal")

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
 
 from ... import draw, raffle
 from ...errors import KitError
-from ...ledger import LedgerError, format_serials, parse_cents
+from ...ledger import format_serials
 from ...night import RaffleLine, RaffleWin
 from ...raffle import RaffleDraw, RaffleTicket, TicketSale
 from ...values import JsonValue
@@ -26,9 +25,15 @@ from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from . import store
+from .requests import (
+    RaffleCommitRequest,
+    RafflePrizeRequest,
+    RaffleRedrawRequest,
+    RaffleSaleRequest,
+    RaffleStartRequest,
+)
 
 CHANNEL = "raffle"
-MAX_REASON = 200
 
 
 class Stage:
@@ -267,12 +272,9 @@ def _refused(exc: KitError) -> RequestError:
     return RequestError(exc.template, **exc.params)
 
 
-def start(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
+def start(conn: sqlite3.Connection, req: RaffleStartRequest, via: str | None) -> RaffleState:
     """A new raffle at its price per ticket (once the last one, if any, is over)."""
-    try:
-        cents = parse_cents(data.get("price"), "price")
-    except LedgerError as exc:
-        raise _refused(exc) from None
+    cents = req.cents
     with hall().write_lock:
         with transaction(conn):
             last = newest(conn)
@@ -290,15 +292,13 @@ def _selling(conn: sqlite3.Connection) -> Raffle:
     return r
 
 
-def sell(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
+def sell(conn: sqlite3.Connection, req: RaffleSaleRequest, via: str | None) -> RaffleState:
     """Tickets of one colour sold by number range, at the raffle's price each."""
     with hall().write_lock:
         with transaction(conn):
             r = _selling(conn)
             try:
-                sale = raffle.parse_sale(
-                    data.get("colour"), data.get("numbers"), sales(conn, r.raffle_id)
-                )
+                sale = raffle.parse_sale(req.colour, req.numbers, sales(conn, r.raffle_id))
             except KitError as exc:
                 raise _refused(exc) from None
             cents = r.cents * sale.count
@@ -313,12 +313,9 @@ def sell(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> Raf
         return _publish(conn)
 
 
-def add_prize(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
+def add_prize(conn: sqlite3.Connection, req: RafflePrizeRequest, via: str | None) -> RaffleState:
     """A prize at the end of the list (drawn in that order); listed before the commitment."""
-    try:
-        name = raffle.parse_prize(data.get("name"))
-    except KitError as exc:
-        raise _refused(exc) from None
+    name = req.name
     with hall().write_lock:
         with transaction(conn):
             r = _selling(conn)
@@ -333,11 +330,9 @@ def add_prize(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -
         return _publish(conn)
 
 
-def commit(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
+def commit(conn: sqlite3.Connection, req: RaffleCommitRequest, via: str | None) -> RaffleState:
     """Close the sales and commit the order: a fresh seed, its SHA-256 on the screen."""
-    public_input = data.get("public_input") or None
-    if public_input is not None and (not isinstance(public_input, str) or len(public_input) > 200):
-        raise RequestError("the public input is a text of at most 200 characters")
+    public_input = req.public_input
     with hall().write_lock:
         with transaction(conn):
             r = _selling(conn)
@@ -400,14 +395,10 @@ def draw_next(conn: sqlite3.Connection, via: str | None) -> RaffleState:
         return _publish(conn)
 
 
-def unclaimed(conn: sqlite3.Connection, data: dict[str, Any], via: str | None) -> RaffleState:
+def unclaimed(conn: sqlite3.Connection, req: RaffleRedrawRequest, via: str | None) -> RaffleState:
     """Nobody claims the ticket just drawn: it is set aside with the reason, and its prize is
     redrawn at once, to the next ticket of the committed order."""
-    reason = data.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
-        raise RequestError("say why the prize is redrawn, such as: nobody came forward")
-    if len(reason) > MAX_REASON:
-        raise RequestError("a reason is at most %(n)s characters", n=MAX_REASON)
+    reason = req.reason
     with hall().write_lock:
         with transaction(conn):
             r = _drawing(conn)

@@ -14,19 +14,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import ledger as money
+from ... import raffle
+from ...errors import KitError
 from ...ledger import LedgerError, Price, PrizeRule, StockKind
+from ...raffle import RaffleError
 from ...web.errors import RequestError
 
 MAX_REASON = 200
 MAX_SELLER = 40
+MAX_PUBLIC_INPUT = 200
 
 
 @contextmanager
-def money_input() -> Iterator[None]:
-    """A pure rule's refusal (`LedgerError`) becomes a 400 with the same translatable text."""
+def money_input(*refusals: type[KitError]) -> Iterator[None]:
+    """A pure rule's refusal (`LedgerError`, or the `refusals` named: the raffle's) becomes a
+    400 with the same translatable text."""
+    caught: tuple[type[KitError], ...] = (LedgerError, *refusals)
     try:
         yield
-    except LedgerError as exc:
+    except caught as exc:
         raise RequestError(exc.template, **exc.params) from None
 
 
@@ -190,3 +196,79 @@ class CountRequest:
 
 
 _AGAIN = "say why the figure is given again (at most %(n)s characters)"
+
+
+# ---- the raffle (ledger/raffle.py's routes, raffle_store's services) -------------------------
+
+
+@dataclass(frozen=True)
+class RaffleStartRequest:
+    """`{"price": "1,00"}`: a new raffle at its price per ticket."""
+
+    cents: int
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RaffleStartRequest:
+        with money_input(RaffleError):
+            return cls(money.parse_cents(d.get("price"), "price"))
+
+
+@dataclass(frozen=True)
+class RaffleSaleRequest:
+    """`{"colour": "red", "numbers": "1-50, 75"}`: tickets of one colour sold by number range
+    (kept as text, tidied). The shape is checked here; whether a number is already sold is the
+    service's question."""
+
+    colour: str
+    numbers: str
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RaffleSaleRequest:
+        with money_input(RaffleError):
+            sale = raffle.parse_sale(d.get("colour"), d.get("numbers"))
+        return cls(sale.colour, money.format_serials(sale.numbers))
+
+
+@dataclass(frozen=True)
+class RafflePrizeRequest:
+    """`{"name": "A hamper"}`: a prize at the end of the raffle's list."""
+
+    name: str
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RafflePrizeRequest:
+        with money_input(RaffleError):
+            return cls(raffle.parse_prize(d.get("name")))
+
+
+@dataclass(frozen=True)
+class RaffleCommitRequest:
+    """`{"public_input": "..."}` (may be left out): closes the sales and commits the order."""
+
+    public_input: str | None = None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RaffleCommitRequest:
+        public_input = d.get("public_input") or None
+        if public_input is not None and (
+            not isinstance(public_input, str) or len(public_input) > MAX_PUBLIC_INPUT
+        ):
+            raise RequestError("the public input is a text of at most 200 characters")
+        return cls(public_input)
+
+
+@dataclass(frozen=True)
+class RaffleRedrawRequest:
+    """`{"reason": "nobody came forward"}`: the ticket just drawn is set aside with the reason
+    (spaces tidied) and its prize redrawn."""
+
+    reason: str
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RaffleRedrawRequest:
+        reason = d.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise RequestError("say why the prize is redrawn, such as: nobody came forward")
+        if len(reason) > MAX_REASON:
+            raise RequestError("a reason is at most %(n)s characters", n=MAX_REASON)
+        return cls(reason)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -44,7 +45,13 @@ def jackpot_prize(game: Game) -> str:
     return game_prizes(game)[-1]
 
 
-def log(conn: sqlite3.Connection, gid: int | None, action: str, detail: dict, via: str | None):
+def log(
+    conn: sqlite3.Connection,
+    gid: int | None,
+    action: str,
+    detail: Mapping[str, Any],
+    via: str | None,
+) -> None:
     conn.execute(
         "INSERT INTO ledger_log (game_id, action, detail, via) VALUES (?, ?, ?, ?)",
         (gid, action, json.dumps(detail, ensure_ascii=False), via),
@@ -173,20 +180,27 @@ def set_prices(
     (each sale keeps the price it was made at)."""
     with hall().write_lock:
         with transaction(conn):
-            gid = games.get_game(conn, game_id).game_id
-            list_id = conn.execute(
-                "INSERT INTO ledger_price_lists (game_id) VALUES (?)", (gid,)
-            ).lastrowid
-            for p in req.prices:
-                conn.execute(
-                    "INSERT INTO ledger_prices (game_id, list_id, label, cents, book) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (gid, list_id, p.label, p.cents, p.book),
-                )
-            detail = [{"label": p.label, "cents": p.cents, "book": p.book} for p in req.prices]
-            log(conn, gid, "price", {"prices": detail}, via)
+            gid = write_prices(conn, game_id, req, via)
         publish(gid, "prices")
     return price_list(conn, gid)
+
+
+def write_prices(
+    conn: sqlite3.Connection, game_id: int, req: PriceListRequest, via: str | None = None
+) -> int:
+    """`set_prices`'s rows, inside the caller's transaction; the caller publishes "prices"
+    for the game (its id, returned) after the commit."""
+    gid = games.get_game(conn, game_id).game_id
+    list_id = conn.execute("INSERT INTO ledger_price_lists (game_id) VALUES (?)", (gid,)).lastrowid
+    for p in req.prices:
+        conn.execute(
+            "INSERT INTO ledger_prices (game_id, list_id, label, cents, book) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (gid, list_id, p.label, p.cents, p.book),
+        )
+    detail = [{"label": p.label, "cents": p.cents, "book": p.book} for p in req.prices]
+    log(conn, gid, "price", {"prices": detail}, via)
+    return gid
 
 
 # ---- prize rules ---------------------------------------------------------------------------
@@ -239,6 +253,18 @@ def set_prizes(
 ) -> Prizes:
     """The rules of some or all of the game's prizes, all checked before any is saved; None
     sets a prize back to no money prize (any rule it had is superseded, not deleted)."""
+    with hall().write_lock:
+        with transaction(conn):
+            prizes = write_prizes(conn, game_id, req, via)
+        publish(prizes.game_id, "prizes")
+    return prizes
+
+
+def write_prizes(
+    conn: sqlite3.Connection, game_id: int, req: PrizesRequest, via: str | None = None
+) -> Prizes:
+    """`set_prizes`'s checks and rows, inside the caller's transaction; the caller publishes
+    "prizes" for the game after the commit."""
     game = games.get_game(conn, game_id)
     plays = game_prizes(game)
     new: dict[str, PrizeRule | None] = {}
@@ -253,24 +279,21 @@ def set_prizes(
                 "a jackpot is played on the full house (%(prize)s), the round's last prize",
                 prize=jackpot_prize(game),
             )
-    with hall().write_lock:
-        with transaction(conn):
-            rules = {**rules_of(conn, game.game_id), **new}
-            kept = {p: r for p, r in rules.items() if r is not None}
-            share = sum(r.percent for r in kept.values())
-            if share > 100:
-                raise RequestError(
-                    "the prizes would share %(pct)s %% of the sales, more than 100 %%",
-                    pct=share,
-                )
-            specs = {p: None if r is None else r.to_json() for p, r in new.items()}
-            for prize, spec in specs.items():
-                conn.execute(
-                    "INSERT INTO ledger_prizes (game_id, prize, rule) VALUES (?, ?, ?)",
-                    (game.game_id, prize, json.dumps(spec)),
-                )
-            log(conn, game.game_id, "prizes", specs, via)
-        publish(game.game_id, "prizes")
+    rules = {**rules_of(conn, game.game_id), **new}
+    kept = {p: r for p, r in rules.items() if r is not None}
+    share = sum(r.percent for r in kept.values())
+    if share > 100:
+        raise RequestError(
+            "the prizes would share %(pct)s %% of the sales, more than 100 %%",
+            pct=share,
+        )
+    specs = {p: None if r is None else r.to_json() for p, r in new.items()}
+    for prize, spec in specs.items():
+        conn.execute(
+            "INSERT INTO ledger_prizes (game_id, prize, rule) VALUES (?, ?, ?)",
+            (game.game_id, prize, json.dumps(spec)),
+        )
+    log(conn, game.game_id, "prizes", specs, via)
     return Prizes(game.game_id, tuple(kept.items()))
 
 

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Flask, flash, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
+from werkzeug.wrappers import Response
 
+from ...values import JsonValue
 from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import RequestError
@@ -27,6 +31,9 @@ from ...web.inputs import json_body as body
 from .. import games, hooks
 from ..auth import caller_required
 from . import odds_view, schema, store
+from .odds_view import GameOdds
+from .requests import InsertRequest, LoadRequest
+from .store import ProgramState
 
 bp = Blueprint("program", __name__, template_folder="templates")
 
@@ -36,10 +43,25 @@ def _lang() -> str:
     return locale.language if locale and locale.language in ("es", "en") else "en"
 
 
-def _program_snapshot(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Headline(JsonValue):
+    """A game of the program's line ("Game 3 of 12 · Four Corners · £20.00") in both languages."""
+
+    en: str
+    es: str
+
+
+@dataclass(frozen=True)
+class ProgramPart(JsonValue):
+    """The snapshot's `program`: the game's line, None for a game started by hand."""
+
+    program: Headline | None
+
+
+def _program_snapshot(conn: sqlite3.Connection, game_id: int) -> ProgramPart:
     """Every snapshot of a game of the program carries its line in both languages."""
-    lines = {lang: store.game_headline(conn, game_id, lang) for lang in ("en", "es")}
-    return {"program": lines if lines["en"] else None}
+    en, es = (store.game_headline(conn, game_id, lang) for lang in ("en", "es"))
+    return ProgramPart(Headline(en, es or en) if en else None)
 
 
 def register(app: Flask) -> None:
@@ -72,14 +94,14 @@ def _record_note(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]
     return [{"at": row["started"], "event": "program", "detail": detail}]
 
 
-def _page_odds(game_id: int) -> dict[str, Any]:
+def _page_odds(game_id: int) -> GameOdds:
     """`prize_odds(game_id)` on the ledger page: `?within=N` asks about N calls (a number that
     is no count of calls is left out: the jackpot's, or the expected call, is shown)."""
     within = request.args.get("within", type=int)
     return odds_view.game_odds(get_db(), game_id, within if within and within > 0 else None)
 
 
-def load_file(conn: sqlite3.Connection, text: str, source: str) -> dict[str, Any]:
+def load_file(conn: sqlite3.Connection, text: str, source: str) -> ProgramState:
     """`serve --program FILE`: the same as the caller page's upload."""
     return store.load(conn, text, source)
 
@@ -87,7 +109,7 @@ def load_file(conn: sqlite3.Connection, text: str, source: str) -> dict[str, Any
 # ---- the caller page's forms -----------------------------------------------------------------
 
 
-def _back(game_id: int | None = None):
+def _back(game_id: int | None = None) -> Response:
     if game_id is None:
         game_id = games.newest_active_game(get_db())
     if game_id is None:
@@ -97,7 +119,7 @@ def _back(game_id: int | None = None):
 
 @bp.post("/caller/program")
 @caller_required
-def upload():
+def upload() -> ResponseReturnValue:
     chosen = request.files.get("program")
     if chosen is None or not chosen.filename:
         flash_error(RequestError("choose a program file (.toml) first"))
@@ -116,12 +138,11 @@ def upload():
     return _back()
 
 
-def _loaded_words(done: dict[str, Any]) -> str:
+def _loaded_words(done: ProgramState) -> str:
     from flask_babel import gettext as _
 
-    return _(
-        "Program %(name)s loaded: %(n)s games.", name=done["program"]["name"], n=len(done["games"])
-    )
+    name = done.program.name if done.program is not None else ""
+    return str(_("Program %(name)s loaded: %(n)s games.", name=name, n=len(done.games)))
 
 
 def flash_error(exc: RequestError) -> None:
@@ -130,31 +151,31 @@ def flash_error(exc: RequestError) -> None:
 
 @bp.post("/caller/program/next")
 @caller_required
-def next_form():
+def next_form() -> ResponseReturnValue:
     try:
         started = store.next_game(get_db())
     except RequestError as exc:
         flash_error(exc)
         return _back()
-    return _back(started["game_id"])
+    return _back(started.game_id)
 
 
 @bp.post("/caller/program/skip")
 @caller_required
-def skip_form():
+def skip_form() -> ResponseReturnValue:
     try:
         done = store.skip(get_db())
     except RequestError as exc:
         flash_error(exc)
         return _back()
-    return _back(done["started"]["game_id"] if done["started"] else None)
+    return _back(done.started.game_id if done.started else None)
 
 
 @bp.post("/caller/program/insert")
 @caller_required
-def insert_form():
+def insert_form() -> ResponseReturnValue:
     try:
-        store.insert(get_db(), {"copy": request.form.get("copy"), "name": request.form.get("name")})
+        store.insert(get_db(), InsertRequest.from_json(request.form))
     except RequestError as exc:
         flash_error(exc)
     return _back()
@@ -165,43 +186,40 @@ def insert_form():
 
 @bp.get("/api/program")
 @caller_required
-def program_json():
-    return jsonify(store.state(get_db(), request.args.get("lang", "en")))
+def program_json() -> ResponseReturnValue:
+    return jsonify(store.state(get_db(), request.args.get("lang", "en")).to_json())
 
 
 @bp.post("/api/program")
 @caller_required
-def load_json():
-    data = body(required=True)
-    source = data.get("source") or "program.toml"
-    if not isinstance(source, str) or len(source) > 100:
-        raise RequestError("the source is the file's name, at most 100 characters")
-    return jsonify(store.load(get_db(), data.get("text"), source))
+def load_json() -> ResponseReturnValue:
+    req = LoadRequest.from_json(body(required=True))
+    return jsonify(store.load(get_db(), req.text, req.source).to_json())
 
 
 @bp.get("/api/games/<int:game_id>/odds")
 @caller_required
-def odds_json(game_id: int):
+def odds_json(game_id: int) -> ResponseReturnValue:
     """The odds of the game's main prize with the cards sold: `?within=N` calls."""
     within = request.args.get("within", type=int)
     if within is not None and within < 1:
         raise RequestError("within is a number of calls, 1 or more")
-    return jsonify(odds_view.game_odds(get_db(), game_id, within))
+    return jsonify(odds_view.game_odds(get_db(), game_id, within).to_json())
 
 
 @bp.post("/api/program/next")
 @caller_required
-def next_json():
-    return jsonify(store.next_game(get_db()))
+def next_json() -> ResponseReturnValue:
+    return jsonify(store.next_game(get_db()).to_json())
 
 
 @bp.post("/api/program/skip")
 @caller_required
-def skip_json():
-    return jsonify(store.skip(get_db()))
+def skip_json() -> ResponseReturnValue:
+    return jsonify(store.skip(get_db()).to_json())
 
 
 @bp.post("/api/program/insert")
 @caller_required
-def insert_json():
-    return jsonify(store.insert(get_db(), body(required=True)))
+def insert_json() -> ResponseReturnValue:
+    return jsonify(store.insert(get_db(), InsertRequest.from_json(body(required=True))).to_json())

@@ -15,6 +15,7 @@ from ...errors import KitError
 from ...ledger import PrizeKind
 from ...odds import Odds, estimate
 from ...patterns import pattern_from_spec
+from ...values import JsonValue
 from ...web.instance import area_state
 from .. import games
 from ..decks import get_deck
@@ -35,8 +36,34 @@ def _state() -> OddsState:
     return state
 
 
-def game_odds(conn: sqlite3.Connection, game_id: int, within: int | None = None) -> dict[str, Any]:
-    """The figures the ledger page puts in words; `cards` 0 when none is sold yet."""
+@dataclass(frozen=True)
+class GameOdds(JsonValue):
+    """The figures the ledger page puts in words: the game's main prize, the cards sold and
+    the jackpot's number of calls (None without a jackpot); once a card is sold, the chance of
+    the prize within `within` calls (a percent, and 1 night in `one_in`: None when no night
+    simulated had it), the expected call of the first win, the nights simulated and the balls.
+    """
+
+    prize: str
+    cards: int
+    jackpot_within: int | None
+    within: int | None = None
+    percent: float | None = None
+    one_in: int | None = None
+    expected_call: int | None = None
+    nights: int | None = None
+    balls: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Before a sale, only the prize, the cards (0) and the jackpot's calls."""
+        data = super().to_json()
+        if not self.cards:
+            return {k: data[k] for k in ("prize", "cards", "jackpot_within")}
+        return data
+
+
+def game_odds(conn: sqlite3.Connection, game_id: int, within: int | None = None) -> GameOdds:
+    """The odds of the game's main prize with the cards sold; `cards` 0 when none is sold yet."""
     game = games.get_game(conn, game_id)
     plan = prize_plan(game)
     prize = plan.prizes[-1]
@@ -46,9 +73,8 @@ def game_odds(conn: sqlite3.Connection, game_id: int, within: int | None = None)
     serials = sorted(
         {s for r in ledger.sold(conn, game_id, rnd) for s in range(r.first, r.last + 1)}
     )
-    out: dict[str, Any] = {"prize": prize, "cards": len(serials), "jackpot_within": jackpot}
     if not serials:
-        return out
+        return GameOdds(prize, 0, jackpot)
     try:
         pattern = pattern_from_spec(game.options.get("pattern"), game.options.get("mask"))
     except KitError:
@@ -70,12 +96,14 @@ def game_odds(conn: sqlite3.Connection, game_id: int, within: int | None = None)
             state.kept[key] = odds
     calls = within or jackpot or round(odds.expected_call)
     one_in = odds.one_in(calls)
-    return {
-        **out,
-        "within": calls,
-        "percent": round(100 * odds.chance_within(calls), 1),
-        "one_in": None if one_in is None else round(one_in),
-        "expected_call": round(odds.expected_call),
-        "nights": odds.nights,
-        "balls": odds.balls,
-    }
+    return GameOdds(
+        prize,
+        len(serials),
+        jackpot,
+        within=calls,
+        percent=round(100 * odds.chance_within(calls), 1),
+        one_in=None if one_in is None else round(one_in),
+        expected_call=round(odds.expected_call),
+        nights=odds.nights,
+        balls=odds.balls,
+    )

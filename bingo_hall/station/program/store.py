@@ -4,15 +4,15 @@ a game, insert one. The program's games and the game in play are rows (`schema.p
 station restarted mid-night goes on from the game in play.
 
 The rules of the file are the pure `bingo_hall.program`; starting a game is `games.start_game`,
-the money is the ledger's (`ledger.store`), each in its own transaction under the hall's write
-lock (an RLock: this module holds it across them, so no other change comes between).
+the money is the ledger's (`ledger.store`). Next game writes the game, its program entry and
+its money in one transaction under the hall's write lock, so a crash leaves all or none.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import KitError
@@ -25,18 +25,20 @@ from ...program import (
     parse_game,
     parse_program,
 )
+from ...values import JsonValue
 from ...variants import variant_for
 from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from .. import games
-from ..decks import list_decks
+from ..decks import get_deck, list_decks, tell_deck_listeners
 from ..ledger import store as ledger
 from ..ledger.requests import PriceListRequest, PrizesRequest
 from ..model import DrawMethod
 from ..requests import NewGame
 from ..variants import PLAY
+from .requests import InsertRequest
 
 VIA = "program"
 MAX_TEXT = 200_000
@@ -53,17 +55,90 @@ class Entry:
     inserted: bool
     game: ProgramGame
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        return {
-            "number": self.position,
-            "name": self.game.name(lang),
-            "figure": figure_name(self.game, lang),
-            "balls": self.game.balls,
-            "status": self.status,
-            "game_id": self.game_id,
-            "inserted": self.inserted,
-            "interval": self.game.interval,
+    def line(self, lang: str = "en") -> GameLine:
+        """The game as the caller page and the API list it, in `lang`."""
+        return GameLine(
+            self.position,
+            self.game.name(lang),
+            figure_name(self.game, lang),
+            self.game.balls,
+            self.status,
+            self.game_id,
+            self.inserted,
+            self.game.interval,
+        )
+
+
+@dataclass(frozen=True)
+class GameLine(JsonValue):
+    """A game of the program on the caller page's list: its number, name and figure in the
+    page's language, its status and the station game it became."""
+
+    number: int
+    name: str
+    figure: str
+    balls: int
+    status: str
+    game_id: int | None
+    inserted: bool
+    interval: int
+
+
+@dataclass(frozen=True)
+class ProgramName(JsonValue):
+    name: str
+    source: str
+
+
+@dataclass(frozen=True)
+class ProgramState(JsonValue):
+    """The night's program (None before one is loaded), its games, the number of the game in
+    play and of the next waiting one; `resumed` is a load's answer only (the same file loaded
+    again goes on where it was)."""
+
+    program: ProgramName | None
+    games: tuple[GameLine, ...] = ()
+    playing: int | None = None
+    next: int | None = None
+    resumed: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "program": None if self.program is None else self.program.to_json(),
+            "games": [g.to_json() for g in self.games],
         }
+        if self.program is not None:
+            out |= {"playing": self.playing, "next": self.next}
+        if self.resumed is not None:
+            out["resumed"] = self.resumed
+        return out
+
+
+@dataclass(frozen=True)
+class Started(JsonValue):
+    """Next game's answer: the station game started, and the program's game it plays."""
+
+    game_id: int
+    number: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Skipped(JsonValue):
+    """Skip's answer: the number of the game skipped, and the game started after it (None at
+    the end of the program)."""
+
+    skipped: int
+    started: Started | None
+
+
+@dataclass(frozen=True)
+class Inserted(JsonValue):
+    """Insert's answer: the new game's number, the game it copies and its name."""
+
+    number: int
+    copy: int
+    name: str
 
 
 def _extra_lists() -> tuple[Any, ...]:
@@ -78,7 +153,10 @@ def _refused(exc: KitError) -> RequestError:
 
 def loaded(conn: sqlite3.Connection) -> sqlite3.Row | None:
     """The night's program: the newest loaded."""
-    return conn.execute("SELECT * FROM programs ORDER BY id DESC LIMIT 1").fetchone()
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT * FROM programs ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    return row
 
 
 def entries(conn: sqlite3.Connection, program_id: int | None = None) -> list[Entry]:
@@ -107,7 +185,7 @@ def entries(conn: sqlite3.Connection, program_id: int | None = None) -> list[Ent
     return out
 
 
-def load(conn: sqlite3.Connection, text: object, source: str) -> dict[str, Any]:
+def load(conn: sqlite3.Connection, text: object, source: str) -> ProgramState:
     """Load a program (the file's text). The same text as the program already loaded goes on
     where it was (a station restarted with `--program` resumes); another becomes the night's
     program, its games all waiting."""
@@ -122,7 +200,7 @@ def load(conn: sqlite3.Connection, text: object, source: str) -> dict[str, Any]:
     with hall().write_lock:
         now = loaded(conn)
         if now is not None and now["text"] == text:
-            return state(conn) | {"resumed": True}
+            return replace(state(conn), resumed=True)
         with transaction(conn):
             cur = conn.execute(
                 "INSERT INTO programs (name, name_es, source, text) VALUES (?, ?, ?, ?)",
@@ -137,25 +215,22 @@ def load(conn: sqlite3.Connection, text: object, source: str) -> dict[str, Any]:
             book.append(conn, "program", {"program_id": pid, "source": source, "text": text})
         if program.currency:
             ledger.set_currency(conn, program.currency, VIA)
-    return state(conn) | {"resumed": False}
+    return replace(state(conn), resumed=False)
 
 
-def state(conn: sqlite3.Connection, lang: str = "en") -> dict[str, Any]:
+def state(conn: sqlite3.Connection, lang: str = "en") -> ProgramState:
     row = loaded(conn)
     if row is None:
-        return {"program": None, "games": []}
+        return ProgramState(None)
     listed = entries(conn, row["id"])
     playing = next((e for e in listed if e.status == "playing"), None)
     waiting = next((e for e in listed if e.status == "waiting"), None)
-    return {
-        "program": {
-            "name": row["name_es"] if lang == "es" else row["name"],
-            "source": row["source"],
-        },
-        "games": [e.to_json(lang) for e in listed],
-        "playing": None if playing is None else playing.position,
-        "next": None if waiting is None else waiting.position,
-    }
+    return ProgramState(
+        ProgramName(row["name_es"] if lang == "es" else row["name"], row["source"]),
+        tuple(e.line(lang) for e in listed),
+        None if playing is None else playing.position,
+        None if waiting is None else waiting.position,
+    )
 
 
 def _deck_for(conn: sqlite3.Connection, game: ProgramGame) -> str:
@@ -171,7 +246,7 @@ def _deck_for(conn: sqlite3.Connection, game: ProgramGame) -> str:
     )
 
 
-def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
+def next_game(conn: sqlite3.Connection) -> Started:
     """Start the program's next waiting game with everything set: the game in play (if any)
     is marked played and ends; the new game gets its mode or prize list, its pattern, and the
     ledger's price and prizes."""
@@ -190,9 +265,9 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
             draw=DrawMethod(game.draw),
             options=game.options,
         )
-        created = games.start_game(conn, new)  # ends the game in play
-        gid = created.game_id
-        with transaction(conn):
+        with transaction(conn):  # the game, its program entry, its price and prizes: all or none
+            created = games.write_new_game(conn, new)
+            gid = created.game_id
             conn.execute(
                 "UPDATE program_games SET status = 'played' WHERE status = 'playing' AND "
                 "program_id = (SELECT program_id FROM program_games WHERE id = ?)",
@@ -203,14 +278,20 @@ def next_game(conn: sqlite3.Connection) -> dict[str, Any]:
                 (gid, entry.entry_id),
             )
             book.append(conn, "program.next", {"game_id": gid, "number": entry.position})
+            if game.prices:
+                ledger.write_prices(conn, gid, PriceListRequest(game.prices), VIA)
+            if game.prizes:
+                ledger.write_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
+        games.game_started(conn, created)  # ends the game in play
         if game.prices:
-            ledger.set_prices(conn, gid, PriceListRequest(game.prices), VIA)
+            ledger.publish(gid, "prices")
         if game.prizes:
-            ledger.set_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
-    return {"game_id": gid, "number": entry.position, "name": game.name("en")}
+            ledger.publish(gid, "prizes")
+    tell_deck_listeners(get_deck(conn, new.deck_id))
+    return Started(gid, entry.position, game.name("en"))
 
 
-def skip(conn: sqlite3.Connection) -> dict[str, Any]:
+def skip(conn: sqlite3.Connection) -> Skipped:
     """Skip the game in play (before its first ball) and start the next; with no game in
     play, skip the next waiting one."""
     with hall().write_lock:
@@ -238,36 +319,32 @@ def skip(conn: sqlite3.Connection) -> dict[str, Any]:
                 if games.get_game(conn, playing.game_id).active:
                     games.end_game(conn, playing.game_id)
             started = None
-    return {"skipped": target.position, "started": started}
+    return Skipped(target.position, started)
 
 
-def insert(conn: sqlite3.Connection, data: dict[str, Any]) -> dict[str, Any]:
+def insert(conn: sqlite3.Connection, req: InsertRequest) -> Inserted:
     """Insert a game after the game in play (or before the next one): a copy of game `copy`
     of the program, with its own `name` if given."""
-    copy = data.get("copy")
-    if isinstance(copy, str) and copy.strip().isdigit():
-        copy = int(copy.strip())
-    name = data.get("name")
-    if name is not None and (not isinstance(name, str) or len(name.strip()) > 40):
-        raise RequestError("a game's name is text of at most %(n)s characters", n=40)
     with hall().write_lock:
         listed = entries(conn)
         if not listed:
             raise Conflict("no program is loaded: load a program file first")
-        source = next((e for e in listed if e.position == copy), None)
+        source = next((e for e in listed if e.position == req.copy), None)
         if source is None:
             raise RequestError("choose the game to copy: a number from 1 to %(n)s", n=len(listed))
         playing = next((e for e in listed if e.status == "playing"), None)
         done = [e.position for e in listed if e.status != "waiting"]
         at = (playing.position if playing else max(done, default=0)) + 1
         spec = dict(source.game.spec)
-        if name and name.strip():
-            spec["name"] = spec["name_es"] = name.strip()
+        if req.name:
+            spec["name"] = spec["name_es"] = req.name
         try:
             parse_game(spec, at, _extra_lists())
         except KitError as exc:
             raise _refused(exc) from None
-        program_id = loaded(conn)["id"]  # type: ignore[index]  # listed is not empty
+        now = loaded(conn)
+        assert now is not None  # listed is not empty: a program is loaded
+        program_id = now["id"]
         with transaction(conn):
             conn.execute(
                 "UPDATE program_games SET position = position + 1 "
@@ -282,7 +359,7 @@ def insert(conn: sqlite3.Connection, data: dict[str, Any]) -> dict[str, Any]:
             book.append(
                 conn, "program.insert", {"program_id": program_id, "number": at, "spec": spec}
             )
-    return {"number": at, "copy": copy, "name": spec["name"]}
+    return Inserted(at, source.position, spec["name"])
 
 
 def of_game(conn: sqlite3.Connection, game_id: int) -> tuple[Entry, int] | None:

@@ -356,11 +356,11 @@ def game_record(game_id: int, fmt: str = "json"):
     if fmt not in ("json", "csv"):
         raise RequestError("the record comes as json or csv")
     rec = record.record(get_db(), game_id)
-    name = f"bingo-game-{rec['game_id']}-record.{fmt}"
+    name = f"bingo-game-{rec.game.game_id}-record.{fmt}"
     if fmt == "csv":
         resp = Response(record.record_csv(rec), mimetype="text/csv")
     else:
-        resp = jsonify(rec)
+        resp = jsonify(rec.to_json())
     if request.args.get("download"):
         resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return resp

@@ -169,7 +169,9 @@ def ask_check(conn: sqlite3.Connection, game: Game | None, card: Any, address: s
         if calls == 0:
             raise Conflict("no ball has been called in this round yet")
         checked = service.check_for_page(conn, game, card)
-        ask = Ask(card.serial, rnd.number, calls, bool(checked.valid), checked.verdict_json())
+        ask = Ask(
+            card.serial, rnd.number, calls, bool(checked.valid), checked.verdict_value().to_json()
+        )
         asks.keep(game.game_id, ask, now)
         games.publish(CheckAsked(game.game_id, ask.to_json()))
     return ask

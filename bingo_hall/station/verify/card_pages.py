@@ -164,7 +164,9 @@ class CardPages:
 
     # -- the page
 
-    def page(self, deck: Deck[Any], card: Any, lang: str, now: DeckNow, path: str, full: str):
+    def page(
+        self, deck: Deck[Any], card: Any, lang: str, now: DeckNow, path: str, full: str
+    ) -> str:
         """The card's page, drawing (in a request) what is not kept yet."""
         found = self._compose(deck, card, lang, now, path, full, draw=True)
         assert found is not None  # drawn when missing
@@ -270,9 +272,9 @@ def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
     kind = claims_of(deck.variant)
     snap = games.snapshot(conn, game.game_id)
     facts = kind.page_facts(conn, game)
-    rnd = snap["round"]
+    rnd = snap.round
     words = card_view.words_key(kind.card_facts(game.game_id, rnd, deck.cards[0], facts), "")
-    state = page_shell.html_json(snap)
+    state = page_shell.html_json(snap.to_json())
     return DeckNow(published, when, house, game, facts, rnd, state, repr(facts), words[1:])
 
 
@@ -363,7 +365,7 @@ def _worker_start(factory: Callable[..., Flask]) -> None:
     _worker_app_of(factory)
 
 
-def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
+def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
     """Draw every table of the deck not kept yet, in both languages, in the worker process (none
     when the station runs without one: then each table is drawn by its first page). Called when
     a deck is loaded and when a game starts (`StationState.deck_listeners`)."""
@@ -373,7 +375,7 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future]:
     pages, deck_id = CardPages.of(app), deck.deck_id
     serials = [c.serial for c in deck.cards]
     manifest: str | None = None  # the deck, sent to the worker once (it keeps it)
-    futures: list[Future] = []
+    futures: list[Future[dict[int, str]]] = []
     house = _house_language()
     for lang in sorted(LANGUAGES, key=lambda code: code != house):  # the hall's first
         key = (deck_id, lang)
@@ -405,8 +407,8 @@ def _house_language() -> str | None:
         return None
 
 
-def _keep(pages: CardPages, key: tuple[str, str]) -> Callable[[Future], None]:
-    def done(fut: Future) -> None:
+def _keep(pages: CardPages, key: tuple[str, str]) -> Callable[[Future[dict[int, str]]], None]:
+    def done(fut: Future[dict[int, str]]) -> None:
         if not fut.cancelled() and fut.exception() is None:
             pages.tables.put(key[0], key[1], fut.result())
         with pages.drawing_lock:

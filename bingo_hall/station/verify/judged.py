@@ -4,11 +4,13 @@ reads the verdict's covered squares and winning figures, never a dict); `to_json
 API's, the events' and the stored claims' shape, unchanged.
 
 One class per variant: `CardCheck` (75 balls, `bingo_hall.claims`) and `TicketCheck` (90 balls,
-`bingo_hall.prize_rules`). Both answer `serial`, `valid`, `verdict_json()` and `to_json()`.
+`bingo_hall.prize_rules`). Both answer `serial`, `valid`, `verdict_value()` (the verdict as a
+claim stores it and the screens show it: `CardVerdict`, `TicketVerdict`) and `to_json()`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -23,6 +25,7 @@ from ...prize_rules import (
     rows_completed_by_last_call,
 )
 from ...tickets import ROW_NAMES, Ticket
+from ...values import JsonValue
 from ...variants import STRIPS
 from ..spoken import call_label
 
@@ -51,13 +54,13 @@ class Checked(Protocol):
     def ticket(self) -> Any:
         """The card or ticket judged, as printed."""
 
-    def verdict_json(self) -> dict[str, Any]: ...
+    def verdict_value(self) -> JsonValue: ...
 
     def to_json(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
-class Nearest:
+class Nearest(JsonValue):
     """Without a bingo: the figure the card is nearest to, and the numbers it still lacks
     ("No es bingo: falta el 44")."""
 
@@ -105,20 +108,35 @@ class CardCheck:
     def winning_cells(self) -> frozenset[Cell]:
         return frozenset(c for f in self.verdict.winning for c in self.figure_cells(f.name))
 
-    def verdict_json(self) -> dict[str, Any]:
-        """The verdict with the card as printed (None = FREE), its margin totals, the squares
-        of the winning figures and, without a bingo, the nearest figure and what it lacks."""
-        near = self.nearest
-        return {
-            **self.verdict.to_json(),
-            "rows": [list(row) for row in self.card.rows],
-            "totals": {name: line.total for name, line in self.card.lines_by_name.items()},
-            "winning_cells": [list(cell) for cell in sorted(self.winning_cells)],
-            "missing": None if near is None else {"line": near.line, "numbers": list(near.numbers)},
-        }
+    def verdict_value(self) -> CardVerdict:
+        return CardVerdict(
+            self.verdict,
+            self.card.rows,
+            {name: line.total for name, line in self.card.lines_by_name.items()},
+            tuple(sorted(self.winning_cells)),
+            self.nearest,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "round": self.round, **self.verdict_json()}
+        return {"game_id": self.game_id, "round": self.round, **self.verdict_value().to_json()}
+
+
+@dataclass(frozen=True)
+class CardVerdict(JsonValue):
+    """The verdict on a 75-ball card as a claim stores it: the rules' verdict with the card as
+    printed (None = FREE), its margin totals, the squares of the winning figures and, without a
+    bingo, the nearest figure and what it lacks."""
+
+    verdict: rules.Verdict
+    rows: tuple[tuple[int | None, ...], ...]
+    totals: Mapping[str, int]
+    winning_cells: tuple[Cell, ...]
+    missing: Nearest | None
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        del data["verdict"]  # the rules' verdict's own keys come first
+        return {**self.verdict.to_json(), **data}
 
 
 @dataclass(frozen=True)
@@ -224,64 +242,108 @@ class TicketCheck:
         """The numbers the prize is made of on this ticket (a row, the corners, all 15)."""
         return sorted(self.prize.rule.numbers(self.ticket))
 
-    def verdict_json(self) -> dict[str, Any]:
+    def verdict_value(self) -> TicketVerdict:
         """The ticket as printed (None = blank); the prize judged (its key and names, whether it
         is still open, what it lacks); the open prizes the ticket holds; and each row named (L1
         top) with its numbers, total, whether it is complete and whether the last call
         completed it."""
         v, last = self.verdict, self.last_call
-        done = self.complete_rows
+        done = tuple(self.complete_rows)
         rule = self.prize.rule
         rows_rule = isinstance(rule, RowsRule)
         called = set(self.calls)
         complete, by_last = self.complete_row_indexes, self.last_call_row_indexes
-        return {
-            "game": STRIPS.balls,
-            "serial": v.serial,
-            "strip": self.ticket.strip,
-            "prize": v.prize,
-            "prize_names": dict(self.prize.names),
-            "kind": v.prize,  # the record and scoreboard read `kind` from every verdict
-            "points": None,
-            "valid": self.valid,
-            "open": v.open,
-            "held": [p.key for p in self.held],
-            "barred": v.barred,
-            "by_last_call": v.by_last_call,
-            "rows_needed": rule.needed if isinstance(rule, RowsRule) else None,
-            "prize_numbers": self.prize_numbers if not rows_rule else [],
-            "prize_missing": list(v.result.missing),
-            "still_needed": v.result.still_needed,
-            "complete_rows": done,
-            "winning": (done if rows_rule else []) if self.valid else [],
-            "last_call_rows": [ROW_NAMES[r] for r in by_last],
-            "lines": [
-                {
-                    "name": ROW_NAMES[r],
-                    "numbers": list(row),
-                    "total": sum(row),
-                    "complete": r in complete,
-                    "completed_by_last_call": r in by_last,
-                    "missing": [n for n in row if n not in called],
-                }
+        return TicketVerdict(
+            game=STRIPS.balls,
+            serial=v.serial,
+            strip=self.ticket.strip,
+            prize=v.prize,
+            prize_names=dict(self.prize.names),
+            kind=v.prize,
+            points=None,
+            valid=self.valid,
+            open=v.open,
+            held=tuple(p.key for p in self.held),
+            barred=v.barred,
+            by_last_call=v.by_last_call,
+            rows_needed=rule.needed if isinstance(rule, RowsRule) else None,
+            prize_numbers=tuple(self.prize_numbers) if not rows_rule else (),
+            prize_missing=v.result.missing,
+            still_needed=v.result.still_needed,
+            complete_rows=done,
+            winning=(done if rows_rule else ()) if self.valid else (),
+            last_call_rows=tuple(ROW_NAMES[r] for r in by_last),
+            lines=tuple(
+                TicketLine(
+                    ROW_NAMES[r],
+                    row,
+                    sum(row),
+                    r in complete,
+                    r in by_last,
+                    tuple(n for n in row if n not in called),
+                )
                 for r, row in enumerate(self.ticket.rows)
-            ],
-            "calls": len(self.calls),
-            "last_call": last,
-            "last_call_label": None if last is None else call_label(last, STRIPS.balls),
-            "marked": self.marked,
-            "rows": [list(row) for row in self.ticket.grid],
-        }
+            ),
+            calls=len(self.calls),
+            last_call=last,
+            last_call_label=None if last is None else call_label(last, STRIPS.balls),
+            marked=tuple(self.marked),
+            rows=self.ticket.grid,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id,
             "round": self.round,
-            **self.verdict_json(),
+            **self.verdict_value().to_json(),
             # None once the round's last prize is awarded: judged for it, no longer played for
             "playing": None if self.round_over else self.prize.key,
             "won": [{"prize": w.prize, "round": w.round} for w in self.won],
         }
+
+
+@dataclass(frozen=True)
+class TicketLine(JsonValue):
+    """A ticket's row in its verdict: its name (L1 top), numbers, total, whether it is complete,
+    whether the last call completed it, and the numbers it still lacks."""
+
+    name: str
+    numbers: tuple[int, ...]
+    total: int
+    complete: bool
+    completed_by_last_call: bool
+    missing: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TicketVerdict(JsonValue):
+    """The verdict on a 90-ball ticket for one prize as a claim stores it (`TicketCheck`)."""
+
+    game: int
+    serial: int
+    strip: int
+    prize: str
+    prize_names: Mapping[str, str]
+    kind: str  # the prize: the record and scoreboard read `kind` from every verdict
+    points: None
+    valid: bool
+    open: bool
+    held: tuple[str, ...]
+    barred: str | None
+    by_last_call: bool
+    rows_needed: int | None
+    prize_numbers: tuple[int, ...]
+    prize_missing: tuple[int, ...]
+    still_needed: int
+    complete_rows: tuple[str, ...]
+    winning: tuple[str, ...]
+    last_call_rows: tuple[str, ...]
+    lines: tuple[TicketLine, ...]
+    calls: int
+    last_call: int | None
+    last_call_label: str | None
+    marked: tuple[int, ...]
+    rows: tuple[tuple[int | None, ...], ...]
 
 
 @dataclass(frozen=True)

@@ -128,4 +128,4 @@ def find(conn: sqlite3.Connection, game_id: int, key: str) -> OnShow | None:
     game = games.get_game(conn, game_id)
     kind = claims_kind(game)
     checked = kind.check(conn, game, store.game_card(conn, game, row["serial"])[1])
-    return OnShow(key, kind, checked, None, checked.verdict_json()["calls"])
+    return OnShow(key, kind, checked, None, checked.verdict_value().to_json()["calls"])

@@ -11,14 +11,20 @@ import csv
 import io
 import json
 import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from ...book import SignedHead
 from ...spreadsheet import spreadsheet_safe
+from ...values import JsonValue
 from ...web import book
 from .. import games, hooks
 from ..decks import get_deck
+from ..model import Game
 from ..spoken import call_label
 from . import awards
+from .awards import AwardRow, Scores
 from .variants import claims_kind
 
 CSV_FIELDS = (
@@ -36,11 +42,103 @@ CSV_FIELDS = (
 )
 
 
-def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class CallRecord(JsonValue):
+    """A call of the round as recorded: taken back (`undone_at`) with its reason, or not."""
+
+    seq: int
+    ball: int
+    call: str
+    source: str
+    at: str
+    undone_at: str | None
+    undo_reason: str | None
+
+
+@dataclass(frozen=True)
+class ClaimRecord(JsonValue):
+    """A claim as stored, with the verdict and penalty it was given (their stored JSON)."""
+
+    claim_id: int
+    serial: int
+    player: str | None
+    line: str | None
+    at_call: int
+    at: str
+    valid: bool
+    verdict: Mapping[str, Any]
+    penalty: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class RoundRecord(JsonValue):
+    """A round: its commitment and, once over, its seed; its calls, claims and award; the
+    prizes won in it (a 90-ball round; None: the variant has none) and the station's notes
+    (`hooks.on_record`: the ledger's, the program's)."""
+
+    round: int
+    started: str
+    commitment: str
+    public_input: str | None
+    seed: str | None
+    calls: tuple[CallRecord, ...]
+    claims: tuple[ClaimRecord, ...]
+    prizes: tuple[Mapping[str, Any], ...] | None
+    notes: tuple[Mapping[str, Any], ...]
+    award: AwardRow | None
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        if self.prizes is None:
+            del data["prizes"]
+        return data
+
+
+@dataclass(frozen=True)
+class RecordDeck(JsonValue):
+    deck_id: str
+    name: str
+    cards: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The game's record (format bingo-hall-record/1): the game, its deck, its rounds, the
+    scoreboard at the end and the book's head, signed when the record was read."""
+
+    game: Game
+    deck: RecordDeck
+    rounds: tuple[RoundRecord, ...]
+    scores: Scores
+    book: SignedHead  # signed when the record was read (docs/audit.md)
+
+    def to_json(self) -> dict[str, Any]:
+        game, scores = self.game, self.scores.to_json()
+        return {
+            "format": "bingo-hall-record/1",
+            "game_id": game.game_id,
+            "deck": self.deck.to_json(),
+            "balls": game.balls,
+            "mode": game.to_json()["mode"],
+            "status": game.status,
+            "created": game.created,
+            "ended": game.ended,
+            "settings": scores["settings"],
+            "players": scores["players"],
+            "rounds": [r.to_json() for r in self.rounds],
+            "standings": scores["sides"],
+            "winner": scores["winner"],
+            "book": self.book.to_json()["head"],
+        }
+
+
+def record(conn: sqlite3.Connection, game_id: int) -> GameRecord:
     game = games.get_game(conn, game_id)
     gid = game.game_id
     deck = get_deck(conn, game.deck_id)
     kind = claims_kind(game)
+    board = awards.scores(conn, gid)
+    by_round = {a.round: a for a in board.awards}
     rounds = []
     for rnd in conn.execute("SELECT * FROM rounds WHERE game_id = ? ORDER BY number", (gid,)):
         calls = conn.execute(
@@ -51,70 +149,57 @@ def record(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
         claims = conn.execute(
             "SELECT * FROM claims WHERE round_id = ? ORDER BY id", (rnd["id"],)
         ).fetchall()
+        won = kind.round_prizes(conn, rnd["id"])  # a 90-ball round's prizes
         rounds.append(
-            {
-                "round": rnd["number"],
-                "started": rnd["started"],
-                "commitment": rnd["commitment"],
-                "public_input": rnd["public_input"],
-                "seed": rnd["seed"] if rnd["revealed"] else None,
-                "calls": [
-                    {
-                        "seq": c["seq"],
-                        "ball": c["ball"],
-                        "call": call_label(c["ball"], game.balls),
-                        "source": c["source"],
-                        "at": c["called_at"],
-                        "undone_at": c["undone_at"],
-                        "undo_reason": c["undo_reason"],
-                    }
+            RoundRecord(
+                round=rnd["number"],
+                started=rnd["started"],
+                commitment=rnd["commitment"],
+                public_input=rnd["public_input"],
+                seed=rnd["seed"] if rnd["revealed"] else None,
+                calls=tuple(
+                    CallRecord(
+                        c["seq"],
+                        c["ball"],
+                        call_label(c["ball"], game.balls),
+                        c["source"],
+                        c["called_at"],
+                        c["undone_at"],
+                        c["undo_reason"],
+                    )
                     for c in calls
-                ],
-                "claims": [
-                    {
-                        "claim_id": c["id"],
-                        "serial": c["serial"],
-                        "player": c["player"],
-                        "line": c["line"],
-                        "at_call": c["at_call"],
-                        "at": c["made"],
-                        "valid": bool(c["valid"]),
-                        "verdict": json.loads(c["verdict"]),
-                        "penalty": json.loads(c["penalty"]) if c["penalty"] else None,
-                    }
+                ),
+                claims=tuple(
+                    ClaimRecord(
+                        c["id"],
+                        c["serial"],
+                        c["player"],
+                        c["line"],
+                        c["at_call"],
+                        c["made"],
+                        bool(c["valid"]),
+                        json.loads(c["verdict"]),
+                        json.loads(c["penalty"]) if c["penalty"] else None,
+                    )
                     for c in claims
-                ],
-            }
+                ),
+                prizes=None if won is None else tuple(won),
+                notes=tuple(hooks.notes(conn, rnd["id"])),  # e.g. a claim on a card not sold
+                award=by_round.get(rnd["number"]),
+            )
         )
-        won = kind.round_prizes(conn, rnd["id"])
-        if won is not None:  # a 90-ball round's prizes
-            rounds[-1]["prizes"] = won
-        rounds[-1]["notes"] = hooks.notes(conn, rnd["id"])  # e.g. a claim on a card not sold
-    board = awards.scores(conn, gid)
-    by_round = {a.round: a.to_json() for a in board.awards}
-    scores = board.to_json()
-    for rnd in rounds:
-        rnd["award"] = by_round.get(rnd["round"])
-    return {
-        "format": "bingo-hall-record/1",
-        "game_id": gid,
-        "deck": {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)},
-        "balls": game.balls,
-        "mode": game.to_json()["mode"],
-        "status": game.status,
-        "created": game.created,
-        "ended": game.ended,
-        "settings": scores["settings"],
-        "players": scores["players"],
-        "rounds": rounds,
-        "standings": scores["sides"],
-        "winner": scores["winner"],
-        "book": book.signed_head(conn).to_json()["head"],  # signed now (docs/audit.md)
-    }
+    return GameRecord(
+        game,
+        RecordDeck(deck.deck_id, deck.name, len(deck.cards)),
+        tuple(rounds),
+        board,
+        book.signed_head(conn),
+    )
 
 
-def record_csv(rec: dict[str, Any]) -> str:
+def record_csv(record: GameRecord) -> str:
     """One row per event, in order within each round: round, call, undo, claim, award."""
+    rec = record.to_json()
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\r\n")
     writer.writeheader()

@@ -93,7 +93,7 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> Claim
                 store.seat_player(conn, game, NewPlayer(claim.player or "", maestro=False))
             judged = kind.judge_claim(conn, game, rnd, claim)
             check, calls = judged.check, judged.calls
-            verdict = check.verdict_json()
+            verdict = check.verdict_value().to_json()
             cur = conn.execute(
                 "INSERT INTO claims (game_id, round_id, serial, player, line, at_call, calls, "
                 "valid, verdict, penalty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -38,15 +38,12 @@ def settings_of(conn: sqlite3.Connection, gid: int) -> tuple[dict[str, Any], str
     return (json.loads(row["settings"]), row["maestro"]) if row else ({}, None)
 
 
-def _merged(game: Game, stored: dict[str, Any]) -> dict[str, Any]:
-    """Creation options first, then what the Maestro set since (those win)."""
-    return {k: v for k, v in game.options.items() if k in SETTING_KEYS} | stored
-
-
 def game_rules(conn: sqlite3.Connection, game: Game) -> rules.Rules:
-    """The Rules the game is played with: its mode and free centre plus the claims settings."""
+    """The Rules the game is played with: its mode and free centre plus the claims settings,
+    the creation options first, then what the Maestro set since (those win)."""
     stored = settings_of(conn, game.game_id)[0]
-    return rules_from(game.mode, game.free_centre, _merged(game, stored))
+    created = {k: v for k, v in game.options.items() if k in SETTING_KEYS}
+    return rules_from(game.mode, game.free_centre, created | stored)
 
 
 def game_card(conn: sqlite3.Connection, game: Game, serial: int) -> tuple[Deck[Any], Any]:
@@ -224,7 +221,8 @@ def update_settings(
                 new.pop("mask", None)
             if "maestro" in data:
                 maestro = player_name(data["maestro"], required=False)
-            before, after = _merged(game, stored), _merged(game, new)
+            created = {k: v for k, v in game.options.items() if k in SETTING_KEYS}
+            before, after = created | stored, created | new  # what the Maestro set wins
             trial = rules_from(game.mode, game.free_centre, after)
             changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
             if changes_play and games.called_balls(conn, gid):

@@ -228,14 +228,16 @@ class ClaimMade(JsonValue):
     verdict: Mapping[str, Any]
     penalty: PenaltyShown | None
     simultaneous: int
-    extra: Mapping[str, Any]  # what the hooks add, after the rest
+    extra: tuple[JsonValue, ...]  # what the hooks add (their JSON's keys), after the rest
 
     def to_json(self) -> dict[str, Any]:
         data = super().to_json()
         del data["extra"]
         if self.prize is None:
             del data["prize"]
-        return {**data, **self.extra}
+        for added in self.extra:
+            data.update(added.to_json())
+        return data
 
 
 class CardClaims(ClaimsKind[Card, CardCheck]):

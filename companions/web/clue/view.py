@@ -10,12 +10,16 @@ events from 1, in order.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
+from bingo_hall.values import JsonValue, as_json
 from companions.clue import (
     CARDS,
     ENVELOPE,
+    Card,
     Contradiction,
     Event,
     Notebook,
@@ -25,28 +29,98 @@ from companions.clue import (
 from companions.errors import EntryError
 
 
-def replay(settings: dict, players: list[str], entries: list[dict]) -> dict:
+@dataclass(frozen=True)
+class Setup(JsonValue):
+    """The notebook's first entry: the seating, who I am, my cards and the hand sizes."""
+
+    id: int | None
+    seating: tuple[str, ...]
+    me: str
+    cards: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NotedEvent(JsonValue):
+    """An event as the panel lists it: its number, its entry, its kind and its own fields."""
+
+    n: int
+    id: int | None
+    event: Event
+
+    def to_json(self) -> dict[str, Any]:
+        own = {f.name: as_json(getattr(self.event, f.name)) for f in fields(self.event)}
+        return {"n": self.n, "id": self.id, "type": type(self.event).__name__.lower(), **own}
+
+
+@dataclass(frozen=True)
+class Likely(JsonValue):
+    """A category's most likely envelope card (`card`: None on a tie), the tied cards and the
+    chance."""
+
+    card: str | None
+    tied: tuple[str, ...]
+    p: float
+
+
+@dataclass(frozen=True)
+class Knowledge(JsonValue):
+    """Grid, why-chains, exact odds, the envelope and the advice."""
+
+    grid: Mapping[str, Mapping[str, str]]
+    why: Mapping[str, Mapping[str, list[int]]]
+    odds: Mapping[str, Mapping[str, float]]
+    deals: str
+    envelope: Mapping[str, str | None]
+    likely: Mapping[str, Likely]
+    solved: bool
+    advice: tuple[Mapping[str, Any], ...]
+    advice_by_room: Mapping[str, tuple[Mapping[str, Any], ...]]
+
+
+@dataclass(frozen=True)
+class ClueView(JsonValue):
+    """The notebook as the panel shows it; `knowledge` once it is set up (its fields join the
+    view's in JSON)."""
+
+    finished: bool
+    winner: str | None
+    players: tuple[str, ...]
+    default_sizes: tuple[int, ...]
+    cards: tuple[Card, ...]
+    setup: Setup | None
+    events: tuple[NotedEvent, ...]
+    knowledge: Knowledge | None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {f.name: as_json(getattr(self, f.name)) for f in fields(self)}
+        knowledge = out.pop("knowledge")
+        return {**out, **(knowledge or {})}
+
+
+def replay(settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]) -> ClueView:
     """Rebuild the notebook from its entries; the view has the grid, why-chains and odds. The
     same notes give the same view, so the last few views are kept (the replay is pure)."""
     return _replay_cached(json.dumps([players, entries], sort_keys=True, default=str))
 
 
 @lru_cache(maxsize=64)
-def _replay_cached(key: str) -> dict:
+def _replay_cached(key: str) -> ClueView:
     players, entries = json.loads(key)
     return _build(players, entries)
 
 
-def _build(players: list[str], entries: list[dict]) -> dict:
-    base: dict[str, Any] = {
-        "finished": False,
-        "winner": None,
-        "players": list(players),
-        "default_sizes": list(deal_sizes(len(players))) if 3 <= len(players) <= 6 else [],
-        "cards": [{"id": c.id, "category": c.category, "es": c.es, "en": c.en} for c in CARDS],
-        "setup": None,
-        "events": [],
-    }
+def _build(players: list[str], entries: list[dict[str, Any]]) -> ClueView:
+    base = ClueView(
+        finished=False,
+        winner=None,
+        players=tuple(players),
+        default_sizes=tuple(deal_sizes(len(players))) if 3 <= len(players) <= 6 else (),
+        cards=CARDS,
+        setup=None,
+        events=(),
+        knowledge=None,
+    )
     if not 3 <= len(players) <= 6:
         raise EntryError("Clue is played by 3 to 6 players", field="players")
     if not entries:
@@ -59,14 +133,13 @@ def _build(players: list[str], entries: list[dict]) -> dict:
     except EntryError as exc:
         exc.entry_id = first.get("id")
         raise
-    base["players"] = list(nb.players)
-    base["setup"] = {
-        "id": first.get("id"),
-        "seating": list(nb.players),
-        "me": nb.me,
-        "cards": list(nb.my_cards),
-        "hand_sizes": list(nb.hand_sizes),
-    }
+    setup = Setup(
+        id=first.get("id"),
+        seating=tuple(nb.players),
+        me=nb.me,
+        cards=tuple(nb.my_cards),
+        hand_sizes=tuple(nb.hand_sizes),
+    )
     events = []
     for entry in rest:
         try:
@@ -84,10 +157,16 @@ def _build(players: list[str], entries: list[dict]) -> dict:
     except OutOfTurn as exc:
         exc.entry_id = rest[exc.number - 1].get("id")
         raise
-    base["events"] = [
-        _describe(n, e, entry.get("id")) for n, (e, entry) in enumerate(zip(nb.events, rest), 1)
-    ]
-    return {**base, **_knowledge(nb)}
+    return replace(
+        base,
+        players=tuple(nb.players),
+        setup=setup,
+        events=tuple(
+            NotedEvent(n, entry.get("id"), e)
+            for n, (e, entry) in enumerate(zip(nb.events, rest), 1)
+        ),
+        knowledge=_knowledge(nb),
+    )
 
 
 def _seating(players: list[str], seating: Any) -> list[str]:
@@ -100,7 +179,7 @@ def _seating(players: list[str], seating: Any) -> list[str]:
     return [str(p) for p in seating]
 
 
-def _hand(setup: dict) -> tuple[str, list[str], list[int] | None]:
+def _hand(setup: dict[str, Any]) -> tuple[str, list[str], list[int] | None]:
     cards = setup.get("cards") or []
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise EntryError("Choose your cards", field="my_cards")
@@ -112,7 +191,7 @@ def _hand(setup: dict) -> tuple[str, list[str], list[int] | None]:
     return str(setup.get("me") or ""), cards, sizes
 
 
-def _event(nb: Notebook, entry: dict) -> Event:
+def _event(nb: Notebook, entry: dict[str, Any]) -> Event:
     kind = entry.get("type")
     if kind == "suggestion":
         return nb.make_suggestion(
@@ -135,13 +214,7 @@ def _event(nb: Notebook, entry: dict) -> Event:
     raise EntryError("Unknown kind of event")
 
 
-def _describe(n: int, event: Event, entry_id: Any) -> dict:
-    out = {"n": n, "id": entry_id, "type": type(event).__name__.lower()}
-    out.update({k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(event).items()})
-    return out
-
-
-def _knowledge(nb: Notebook) -> dict:
+def _knowledge(nb: Notebook) -> Knowledge:
     """Grid, why-chains, exact odds, the envelope and the advice."""
     places = list(nb.players) + [ENVELOPE]
     known = nb.known() or {}
@@ -160,30 +233,30 @@ def _knowledge(nb: Notebook) -> dict:
             grid[card.id][place] = "has" if value else "lacks"
             why[card.id][place] = nb.why(card.id, place)
     solved = nb.envelope()
-    likely = {}
+    likely: dict[str, Likely] = {}
     for category in ("suspect", "weapon", "room"):
         # "Most likely" names a card only when one leads; a tie (five suspects at 20%) says so.
         group = [c for c in CARDS if c.category == category]
         top = max(probs[c.id][ENVELOPE] for c in group)
         tied = [c.id for c in group if probs[c.id][ENVELOPE] == top]
-        likely[category] = {
-            "card": tied[0] if len(tied) == 1 else None,
-            "tied": tied,
-            "p": odds[tied[0]][ENVELOPE],
-        }
+        likely[category] = Likely(
+            card=tied[0] if len(tied) == 1 else None,
+            tied=tuple(tied),
+            p=odds[tied[0]][ENVELOPE],
+        )
     advice = nb.advice()
-    by_room: dict[str, list[dict]] = {}
+    by_room: dict[str, tuple[dict[str, Any], ...]] = {}
     for a in advice:
-        if len(by_room.setdefault(a["room"], [])) < 3:
-            by_room[a["room"]].append(a)
-    return {
-        "grid": grid,
-        "why": why,
-        "odds": odds,
-        "deals": str(nb.deals()),
-        "envelope": solved,
-        "likely": likely,
-        "solved": all(solved.values()),
-        "advice": advice[:5],
-        "advice_by_room": by_room,
-    }
+        if len(room := by_room.setdefault(a["room"], ())) < 3:
+            by_room[a["room"]] = (*room, a)
+    return Knowledge(
+        grid=grid,
+        why=why,
+        odds=odds,
+        deals=str(nb.deals()),
+        envelope=solved,
+        likely=likely,
+        solved=all(solved.values()),
+        advice=tuple(advice[:5]),
+        advice_by_room=by_room,
+    )
