@@ -54,6 +54,9 @@ class HallConfig:
     #: `serve`, `demo`: no public side's process (web/split.py), everything in one, as on a
     #: platform that cannot hand a connection to another process (`serve --one-process`)
     one_process: bool = False
+    #: the public side's process runs this much nicer than the station's (os.nice): a lower CPU
+    #: priority, so the Maestro's requests are served first (web/split.py)
+    public_nice: int = 10
     #: answers name the process that served them (X-Bingo-Hall-Served-By: its pid); tests only
     served_by_header: bool = False
     #: the largest request body (Flask's own limit)

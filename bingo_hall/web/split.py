@@ -13,10 +13,10 @@ consumed, at most PEEK_BYTES, within PEEK_S) and sorts the connection:
   socket pair). The bytes peeked are still in the kernel's buffer: nothing is copied.
 
 The public process (`public_main`, started with `multiprocessing`'s spawn, at
-`os.nice(PUBLIC_NICE)`) makes the same app from the same settings (`instance.Recipe`) with
-READ_ONLY set: its SQLite connections are `query_only` (a write is refused by SQLite itself),
-it makes no tables, writes no book entry and starts no device. It serves with the same
-HallServer (pages from memory, static files, streams, budgets, pace) and:
+`os.nice(PUBLIC_NICE)`, 10 by default) makes the same app from the same settings
+(`instance.Recipe`) with READ_ONLY set: its SQLite connections are `query_only` (a write is
+refused by SQLite itself), it makes no tables, writes no book entry and starts no device. It
+serves with the same HallServer (pages from memory, static files, streams, budgets, pace) and:
 
 - gets every event the Maestro's hub publishes, in order, once (`EventFeed`: the hub's `taps`
   write them to a second socket pair; a thread republishes each in the public hub, which its
@@ -69,8 +69,6 @@ PEEK_S = 1.0
 #: connections waiting for their first bytes in the Maestro's process at most; past it a new one
 #: goes to the public side at once
 PEEKING_MAX = 256
-#: the public process's niceness (a lower CPU priority than the Maestro's)
-PUBLIC_NICE = 10
 #: the header carrying a forwarded request's real client address (trusted on the internal
 #: socket only; removed from every request that comes from outside)
 CLIENT_HEADER = b"x-bingo-hall-client"
@@ -517,11 +515,11 @@ def public_main(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _end_now)  # while starting: end at once (serving: stop_soon)
     _die_with_parent()
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(PUBLIC_NICE)
     from .server import Server  # here: the public process imports the server once made
 
     app = recipe.make(READ_ONLY=True, DEVICE_URL=None)
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(hall(app).config.public_nice)  # PUBLIC_NICE: a lower priority from now on
     server = Server.public(app, link, Forwarder(forward_path))
     EventFeed(events, app, server.stop_soon)
     signal.signal(signal.SIGTERM, lambda signum, frame: server.stop_soon())
