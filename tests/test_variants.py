@@ -113,6 +113,7 @@ ADAPTERS = (
     "bingo_hall.deck_cli",
     "bingo_hall.printing.variants",
     "bingo_hall.printing.kit",
+    "bingo_hall.printing.program_pdf",
     "bingo_hall.station.variants",
     "bingo_hall.station.verify.variants",
 )
@@ -130,6 +131,7 @@ def test_every_adapter_table_covers_every_variant():
         "deck_cli.COUNTS",
         "printing.variants.LAYOUTS",
         "printing.kit.BOARDS",
+        "printing.program_pdf.FIGURES",
         "station.variants.PLAY",
         "station.verify.variants.CLAIMS",
     }

@@ -96,8 +96,7 @@ def init_app(app: Flask, config: HallConfig) -> HallState:
 def current_flask() -> Flask:
     """The app behind `current_app`, for work that outlives the request (a thread, a later
     call)."""
-    # werkzeug's proxy has the method; its stub does not declare it
-    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy has it
     return app
 
 
