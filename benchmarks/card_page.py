@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.append(str(ROOT / "tests"))  # testkit; after benchmarks/ (tests/station is a package)
 
 import calibrate  # noqa: E402
-from station import PIN, percentile, start_station  # noqa: E402
+from station import PIN, percentile, serving_pids, start_station, station_mode  # noqa: E402
 from testkit import Caller  # noqa: E402
 
 from bingo_hall.app import create_app  # noqa: E402
@@ -115,10 +115,14 @@ def maestro_draws(hall: Caller, gid: int, more) -> list[float]:
 
 
 def cpu_s(pid: int) -> float:
-    """The process's user + system CPU so far (Linux /proc), in s."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The serving processes' user + system CPU so far (Linux /proc), in s: the station's, and
+    its public side's when it has one (web/split.py)."""
+    total = 0.0
+    for each in serving_pids(pid):
+        with open(f"/proc/{each}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def over_http(deck, balls: int, pages_n: int, wait_s: float) -> dict[str, float]:
@@ -137,6 +141,7 @@ def over_http(deck, balls: int, pages_n: int, wait_s: float) -> dict[str, float]
         bench.headers = {"Authorization": f"Bearer {login['token']}"}
         _, game = asyncio.run(bench.request("POST", "/api/games", {"deck_id": deck.deck_id}))
         gid = game["game_id"]
+        print(f"  station: {station_mode(proc.pid)}")
         for _ in range(30):
             asyncio.run(bench.request("POST", f"/api/games/{gid}/draw", {}))
         time.sleep(wait_s)  # the worker draws the tables meanwhile (part 1's time)

@@ -3,6 +3,7 @@ Prints figures; not a test.
 
     .venv/bin/python benchmarks/phones.py [--phones 100,300,1000] [--balls 75|90]
         [--cards N] [--station-root DIR] [--page current|legacy] [--no-browser] [--smoke]
+        [--one-process]
 
     e.g. issue 32's figures: --phones 1000; --phones 3000 (a 3003-card deck); --balls 90
     --phones 1000 (1000 tickets). --smoke: 10 phones, a few draws, seconds (is it still running?).
@@ -496,7 +497,7 @@ async def run(args) -> None:
         import station
 
         station.ROOT = station_root  # serve from the checkout being measured
-        proc, port = start_station(Path(tmp), deck_path)
+        proc, port = start_station(Path(tmp), deck_path, args.one_process)
         try:
             conn = Conn("127.0.0.1", port)
             _, data = await conn.request("POST", "/api/login", json.dumps({"pin": PIN}).encode())
@@ -520,6 +521,7 @@ async def run(args) -> None:
                 f"{args.balls}-ball deck of {len(deck.cards)} cards, page: {args.page}; "
                 f"{os.cpu_count()} CPUs, load {load()}"
             )
+            print(f"station: {station.station_mode(proc.pid)}")
             for n in [int(x) for x in args.phones.split(",")]:
                 print(f"--- {n} phones")
                 await level(bench, deck, n, token, rules)
@@ -539,6 +541,9 @@ def main() -> None:
     )
     p.add_argument("--cards", type=int, default=0, help="the deck's cards (or tickets)")
     p.add_argument("--smoke", action="store_true", help="10 phones, a few draws: seconds")
+    p.add_argument(
+        "--one-process", action="store_true", help="serve --one-process (no public process)"
+    )
     args = p.parse_args()
     if args.smoke:
         args.phones, args.browser, args.cards = "10", False, 30

@@ -361,12 +361,15 @@ def server_rss_kb(pid: int) -> int | None:
     return None
 
 
-def start_station(tmp: Path, deck_path: Path) -> tuple[subprocess.Popen, int]:
-    """`bingo-hall serve` with its default settings (threads included)."""
+def start_station(
+    tmp: Path, deck_path: Path, one_process: bool = False
+) -> tuple[subprocess.Popen, int]:
+    """`bingo-hall serve` with its default settings (threads included; the public side in a
+    process of its own where the system allows it), or `--one-process`."""
     port = free_port()
     argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
     argv += ["--port", str(port), "--db", str(tmp / "bench.sqlite"), "--pin", PIN]
-    argv += ["--deck", str(deck_path)]
+    argv += ["--deck", str(deck_path), *(["--one-process"] if one_process else [])]
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, env=os.environ.copy())
     for _ in range(300):
         try:
@@ -376,6 +379,54 @@ def start_station(tmp: Path, deck_path: Path) -> tuple[subprocess.Popen, int]:
             time.sleep(0.1)
     proc.kill()
     raise SystemExit("the station did not start")
+
+
+def station_tree(pid: int) -> list[int]:
+    """The station's process and every process it started (Linux /proc): the public side's,
+    the card tables' worker, the replays' worker."""
+    found, todo = [], [pid]
+    while todo:
+        at = todo.pop()
+        found.append(at)
+        try:
+            for task in os.listdir(f"/proc/{at}/task"):
+                with open(f"/proc/{at}/task/{task}/children") as f:
+                    todo += [int(x) for x in f.read().split()]
+        except OSError:
+            continue
+    return found
+
+
+def niceness(pid: int) -> int | None:
+    try:
+        return os.getpriority(os.PRIO_PROCESS, pid)
+    except OSError:
+        return None
+
+
+def serving_pids(pid: int) -> list[int]:
+    """The processes that answer requests: the station's, and its public side's if any (named
+    bingo-public, web/split.py)."""
+    public = []
+    for each in station_tree(pid):
+        try:
+            with open(f"/proc/{each}/comm") as f:
+                if f.read().strip() == "bingo-public":
+                    public.append(each)
+        except OSError:
+            continue
+    return [pid, *public[:1]]
+
+
+def station_mode(pid: int) -> str:
+    """Which processes serve: one, or the Maestro's and the public side's (web/split.py)."""
+    pids = serving_pids(pid)
+    if len(pids) == 1:
+        return f"one process ({pid})"
+    return (
+        f"split: the Maestro's process {pid} (nice {niceness(pid)}), the public side's "
+        f"{pids[1]} (nice {niceness(pids[1])})"
+    )
 
 
 def show(name: str, figures: dict) -> None:

@@ -73,8 +73,10 @@ def create_app(
     book.init_app(app)  # the night's book: every area's changes are entries (docs/audit.md)
     _register_areas(app)
     db.init_db(app)
-    book.start(book.keeper(app))  # an empty book begins with its genesis entry
+    if not instance.hall(app).config.read_only:  # the public side's process writes nothing
+        book.start(book.keeper(app))  # an empty book begins with its genesis entry
     book.station_key(app)  # made once, in the instance folder
+    instance.hall(app).made_with = instance.Recipe(create_app, test_config, instance_path, settings)
     return app
 
 

@@ -52,6 +52,7 @@ def build_app(
     instance: str | None = None,
     device: str | None = None,
     threads: int | None = None,
+    one_process: bool = False,
 ) -> Flask:
     """The app as the command line asks for it: `--instance` is Flask's instance folder (its
     `config.py` is read), and the options given on the command line win over that file."""
@@ -67,6 +68,8 @@ def build_app(
         settings["DEVICE_URL"] = device
     if threads is not None:
         settings["THREADS"] = threads
+    if one_process:
+        settings["ONE_PROCESS"] = True
     folder = Path(instance).expanduser().resolve() if instance else None
     try:
         return create_app(instance_path=folder, settings=settings)
@@ -141,17 +144,21 @@ def run_server(
 
     from ..app import create_app
     from ..web.server import Server
+    from .state import station_state
     from .verify import card_pages
 
+    split = not hall(app).config.one_process  # the public side in a process of its own
     try:
-        server = Server(app, host, port)
+        server = Server(app, host, port, split=split, started=public_started)
     except KitError as exc:
         raise KitError(
             "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
         ) from None
     replays.start()  # the table scorekeepers' replays never hold the Maestro's interpreter
-    # the card pages' tables are drawn ahead of need in a worker process (issue 32)
-    card_pages.start(app, create_app)
+    if server.split:  # the public process draws the card pages' tables (public_started)
+        station_state(app).deck_listeners.append(lambda deck: tell_public(app, deck))
+    else:  # the card pages' tables are drawn ahead of need in a worker process (issue 32)
+        card_pages.start(app, create_app)
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port
     found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
@@ -164,6 +171,8 @@ def run_server(
         click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
         click.echo(f"  caller PIN:  {settings.caller_pin}")
         click.echo(f"  database:    {settings.database}")
+        if server.public_side is not None:
+            click.echo(f"  phones and screens: served by process {server.public_side.pid}")
         for note in notes:
             click.echo(f"  {note}")
         click.echo("Press Ctrl+C to stop.", nl=True)
@@ -171,6 +180,47 @@ def run_server(
             server.run()
         finally:
             card_pages.stop(app)  # a deck being drawn does not hold the exit
+
+
+#: the hub channel that tells the public process of a deck to draw (never a screen's)
+DECK_CHANNEL = ("station", "deck")
+
+
+def tell_public(app: Flask, deck: Deck[Any]) -> None:
+    """A deck loaded or a game started: the public process draws its tables (public_started)."""
+    hall(app).hub.publish(DECK_CHANNEL, "deck", deck.deck_id)
+
+
+def public_started(app: Flask) -> None:
+    """In the public process (web/split.py), its app made: the card pages' tables are drawn
+    there, where the pages are served, in its worker process; the table scorekeepers' replays
+    too. The Maestro's process tells it of each deck to draw (`tell_public`)."""
+    import threading
+
+    from companions.web import replays
+
+    from ..app import create_app
+    from ..web.db import get_db
+    from .decks import get_deck
+    from .verify import card_pages
+
+    replays.start()
+    card_pages.start(app, create_app)
+    hall(app).on_stop.append(lambda: card_pages.stop(app))
+    decks = hall(app).hub.subscribe(DECK_CHANNEL)
+
+    def draw() -> None:
+        while not decks.closed:
+            event = decks.get(timeout=1.0)
+            if event is None:
+                continue
+            try:
+                with app.app_context():
+                    card_pages.predraw(app, get_deck(get_db(), event.data))
+            except Exception:  # a deck gone meanwhile: its pages are drawn when asked
+                continue
+
+    threading.Thread(target=draw, name="deck-tables", daemon=True).start()
 
 
 _common = [
@@ -192,6 +242,13 @@ _common = [
         show_default="the per-user data folder",
         type=click.Path(file_okay=False),
         help="Folder for the database, PIN, session key and demo files.",
+    ),
+    click.option(
+        "--one-process",
+        is_flag=True,
+        default=False,
+        help="Serve phones and screens in the station's own process (by default they have one of "
+        "their own, at a lower priority, where the system allows it).",
     ),
 ]
 
@@ -227,12 +284,13 @@ def serve(
     pin: str | None,
     threads: int | None,
     instance: str,
+    one_process: bool,
     device: str | None,
     lang: str | None,
     program: str | None,
 ) -> None:
     """Run the caller station with the given decks loaded."""
-    app = build_app(db, pin, instance, device, threads)
+    app = build_app(db, pin, instance, device, threads, one_process)
     loaded = load_decks(app, decks)
     notes = [
         f"deck loaded: {d.name} ({d.variant.count_words(len(d.cards))}, id {d.deck_id})"
@@ -269,13 +327,14 @@ def demo(
     pin: str | None,
     threads: int | None,
     instance: str,
+    one_process: bool,
     cards: int,
     lang: str | None,
 ) -> None:
     """Make (or reuse) a demo deck and its PDF, load it, and run the station."""
     from ..manifest import load_deck, new_deck, save_deck
 
-    app = build_app(db, pin, instance, threads=threads)
+    app = build_app(db, pin, instance, threads=threads, one_process=one_process)
     folder = Path(app.instance_path)
     path = folder / "demo.deck.json"
     deck = load_deck(path) if path.exists() else None

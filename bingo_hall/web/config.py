@@ -48,6 +48,17 @@ class HallConfig:
     companions_only: bool = False
     #: `serve --device`: the flashboard or ball machine (BHP/1)
     device_url: str | None = None
+    #: the public side's process (web/split.py): its database connections refuse every write
+    #: (SQLite's query_only), it makes no tables and starts no device; changes go to the Maestro's
+    read_only: bool = False
+    #: `serve`, `demo`: no public side's process (web/split.py), everything in one, as on a
+    #: platform that cannot hand a connection to another process (`serve --one-process`)
+    one_process: bool = False
+    #: the public side's process runs this much nicer than the station's (os.nice): a lower CPU
+    #: priority, so the Maestro's requests are served first (web/split.py)
+    public_nice: int = 10
+    #: answers name the process that served them (X-Bingo-Hall-Served-By: its pid); tests only
+    served_by_header: bool = False
     #: the largest request body (Flask's own limit)
     max_content_length: int = 16 * 1024 * 1024
     #: a JSON body larger than this is refused before parsing (a 3003-card deck is about

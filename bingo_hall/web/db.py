@@ -106,6 +106,8 @@ def get_db() -> sqlite3.Connection:
         except sqlite3.OperationalError:
             check_identity(current_app)  # it went between the check and the open
             raise
+        if hall().config.read_only:  # the public side's process (web/split.py) never writes
+            conn.execute("PRAGMA query_only=ON")
         g.db = conn
         check_identity(current_app)
     kept: sqlite3.Connection = g.db
@@ -166,10 +168,14 @@ def init_db(app: Flask) -> None:
     """Create or update the tables, switch the file to WAL (once: the mode is kept in the file)
     and keep one connection open for the app's life (see the module's docstring)."""
     path = hall(app).config.database
-    conn = connect(path, create=True)
+    read_only = hall(app).config.read_only  # the public side: the Maestro's process made them
+    conn = connect(path, create=not read_only)
     try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        migrate(conn, hall(app).migrations)
+        if read_only:
+            conn.execute("PRAGMA query_only=ON")
+        else:
+            conn.execute("PRAGMA journal_mode=WAL")
+            migrate(conn, hall(app).migrations)
     except BaseException:
         conn.close()
         raise

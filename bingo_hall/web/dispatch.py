@@ -22,6 +22,7 @@ the server reads them from the app it serves, so a test passes the value it need
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -40,10 +41,12 @@ from .admission import (
 )
 from .budget import CHANGE_COST, ConnectionBudget, RequestPace, guest_total
 from .config import HallConfig
+from .hub import LIVE_STREAM
 from .instance import hall
-from .pages import VERSION_HEADER, LoopPages
+from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages
 from .plumbing import QuietCollector, open_files_limit
-from .relay import LiveStreams
+from .relay import LiveStreams, current_connection
+from .split import SERVED_BY, trusted_client
 from .static_files import StaticFiles
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -62,8 +65,15 @@ class HallServer:
     """The ASGI app: live streams on the event loop, the Flask app for everything else, in
     worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, forward: Callable | None = None) -> None:
         self.flask = app
+        #: the public process's way to the Maestro's (web/split.py): changes and the Maestro's
+        #: requests go there; None in the Maestro's process and in a station of one process
+        self.forward = forward
+        #: a debugging header naming the process that answered (tests; SERVED_BY_HEADER)
+        self.served_by = (
+            [(SERVED_BY, str(os.getpid()).encode())] if hall(app).config.served_by_header else []
+        )
         self.config = config = hall(app).config  # the server's tunables: web/config.py
         self.threads = config.threads
         self.head_too_large = head_too_large(config)
@@ -107,15 +117,34 @@ class HallServer:
         limits = guest_limits(self.config.max_guest_body, self.config.body_s)
         return limits if scope is None else limits.at_most(self.route_body(scope))
 
-    def route_body(self, scope: dict) -> int | None:
-        """The guest body limit the request's view declares (`guest_body`), if any."""
+    def view_of(self, scope: dict) -> Any:
+        """The Flask view the request goes to (None: no route, a redirect: Flask answers)."""
         if self._routes is None:
             self._routes = self.flask.url_map.bind("station")
         try:
             endpoint, _ = self._routes.match(scope.get("path", "/"), scope["method"])
-        except (HTTPException, RoutingException):  # no such route, a redirect: Flask answers
+        except (HTTPException, RoutingException):
             return None
-        return getattr(self.flask.view_functions.get(endpoint), GUEST_BODY, None)
+        return self.flask.view_functions.get(endpoint)
+
+    def route_body(self, scope: dict) -> int | None:
+        """The guest body limit the request's view declares (`guest_body`), if any."""
+        return getattr(self.view_of(scope), GUEST_BODY, None)
+
+    def is_public(self, scope: dict) -> bool:
+        """A page any guest asks for in numbers: a static file, a shared page (/display,
+        /join), a card's page, a live stream (web/split.py serves them in the public process)."""
+        if scope.get("method") not in ("GET", "HEAD"):
+            return False
+        if self.statics.serves(scope):
+            return True
+        view = self.view_of(scope)
+        return any(getattr(view, mark, False) for mark in (SHARED, PUBLIC, LIVE_STREAM))
+
+    def is_maestros(self, scope: dict) -> bool:
+        """The Maestro's process serves this request (the laptop's or a credential's, and not a
+        public page)."""
+        return not self.is_public(scope) and self.is_maestro(scope)
 
     def is_maestro(self, scope: dict) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's
@@ -132,8 +161,13 @@ class HallServer:
             return
         if scope["type"] != "http":
             return
+        internal = getattr(current_connection.get(), "internal", False)
+        trusted_client(scope, internal)  # a request the public process passed on: its client
+        if self.served_by:
+            send = self._marked(send)
         maestro = self.is_maestro(scope)
-        if not maestro and (client := scope.get("client")):  # a guest waits its turn, if due
+        paced = not maestro and not internal  # (a passed-on request was paced there)
+        if paced and (client := scope.get("client")):  # a guest waits its turn, if due
             cost = 1.0 if scope["method"] in READS else CHANGE_COST
             wait = self.pace.wait(client[0], asyncio.get_running_loop().time(), cost)
             if wait > 0:
@@ -144,6 +178,9 @@ class HallServer:
                 return  # answered (413, 408) or the client left
             receive = replay
         method = scope["method"]
+        if self.forward is not None and (method not in READS or self.is_maestros(scope)):
+            await self.forward(scope, receive, send)  # to the Maestro's process (split.py)
+            return
         if method not in READS:
             self.collector.action(self.loop.time() if self.loop else 0.0)
             if not maestro:
@@ -167,6 +204,14 @@ class HallServer:
             await self.screens.serve(scope, receive, send, maestro)
         else:
             await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
+
+    def _marked(self, send: Callable) -> Callable:
+        async def marked(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message["headers"], *self.served_by]}
+            await send(message)
+
+        return marked
 
     async def _shared(
         self, scope: Any, receive: Callable, send: Callable, key: tuple, maestro: bool

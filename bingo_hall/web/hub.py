@@ -119,6 +119,10 @@ class EventHub:
         self.dropped = 0  # subscribers dropped for not keeping up
         self._watches: dict[Hashable, tuple[Callable[[], Any], float]] = {}
         self._watcher: threading.Thread | None = None
+        #: called with (channel, event) for every event, in publish order, under the hub's lock
+        #: (the relay to the public side's process, web/split.py), and with (channel, None) when
+        #: a channel is ended; each must never block
+        self.taps: list[Callable[[Hashable, Event | None], None]] = []
 
     def subscribe(self, channel: Hashable) -> Subscription:
         sub = Subscription(self, channel, self.queue_size)
@@ -161,6 +165,8 @@ class EventHub:
         dropped = []
         with self._lock:
             self.published += 1
+            for tap in self.taps:
+                tap(channel, event)
             for sub in list(self._channels.get(channel, ())):
                 if not sub.deliver(event):
                     self.dropped += 1
@@ -174,6 +180,8 @@ class EventHub:
         """Close every subscription of `channel` (e.g. the table it follows is gone)."""
         with self._lock:
             targets = list(self._channels.get(channel, ()))
+            for tap in self.taps:
+                tap(channel, None)
         for sub in targets:
             self.unsubscribe(sub)
 

@@ -24,6 +24,24 @@ from .hub import EventHub
 EXTENSION = "bingo_hall"
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """How an app was made (its factory and `create_app`'s arguments), so that another process
+    can make the same one (the public side's, web/split.py). Picklable: the factory by name."""
+
+    factory: Callable[..., Flask]
+    test_config: dict[str, Any] | None
+    instance_path: Any
+    settings: dict[str, Any] | None
+
+    def make(self, **overrides: Any) -> Flask:
+        """The same app again, with `overrides` (configuration keys) on top."""
+        if self.test_config is not None:
+            return self.factory({**self.test_config, **overrides}, instance_path=self.instance_path)
+        settings = {**(self.settings or {}), **overrides}
+        return self.factory(instance_path=self.instance_path, settings=settings)
+
+
 @dataclass
 class HallState:
     """Everything one app keeps between requests. Nothing of it lives in a module global, so
@@ -53,6 +71,10 @@ class HallState:
     loop_pages: list[Callable[[dict[str, Any]], bytes | None]] = field(default_factory=list)
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
+    #: how the app was made (create_app sets it), for the public side's process (web/split.py)
+    made_with: Recipe | None = None
+    #: called when the server stops (the public side's process ends its workers, web/split.py)
+    on_stop: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:

@@ -42,6 +42,8 @@ MAX_AGE_S = 5.0
 SCREEN_HOSTS = 8
 #: the attribute `shared` sets on a view
 SHARED = "shared_page"
+#: the attribute `public` sets on a view
+PUBLIC = "public_page"
 #: the header a shared page's answer carries to the server's loop (removed before sending)
 VERSION_HEADER = "X-Bingo-Hall-Shared"
 
@@ -101,6 +103,13 @@ def shared(view: V) -> V:
     """Mark a view whose every answer is a `shared_page`: the same for every reader with the
     same path, language and screen address (it reads nothing else of the request)."""
     setattr(view, SHARED, True)
+    return view
+
+
+def public(view: V) -> V:
+    """Mark a view any guest asks for in numbers (a card's page): with the public side in a
+    process of its own (web/split.py), a connection that first asks for it is served there."""
+    setattr(view, PUBLIC, True)
     return view
 
 

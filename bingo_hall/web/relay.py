@@ -205,6 +205,8 @@ class LiveStreams:
         self.holding = 0
         self._held: set[Relay] = set()
         self._flush_timer: asyncio.TimerHandle | None = None
+        #: told when the last change in flight is answered (the public process's relay)
+        self.on_release: list[Callable[[], None]] = []
 
     def is_stream(self, scope: dict) -> bool:
         """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
@@ -300,6 +302,8 @@ class LiveStreams:
         self.holding -= 1
         if self.holding == 0:
             self.flush()
+            for tell in self.on_release:
+                tell()
 
     def later(self, relay: Relay) -> bool:
         """Keep `relay`'s events until the Maestro's answers are out? (True: kept.)"""

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import uvicorn
 
@@ -35,6 +36,7 @@ from .dispatch import HallServer
 from .instance import hall
 from .plumbing import listen, raise_open_files_limit, stopped_by_signals
 from .relay import Live, current_connection
+from .split import Door, Forwarder, PublicSide, receive_sockets, supported
 
 __all__ = ["HallServer", "Server", "UvicornConnection"]
 
@@ -59,6 +61,9 @@ class UvicornConnection(_HTTPProtocol):
 
     #: the HallServer whose budget admits connections (set on a subclass per server)
     hall: HallServer
+    #: a connection on the internal socket (requests the public process forwards, split.py):
+    #: not budgeted, and its CLIENT_HEADER names the real client
+    internal = False
     _stall: asyncio.TimerHandle | None = None
     _head_timer: asyncio.TimerHandle | None = None
     live: Live | None = None
@@ -89,7 +94,7 @@ class UvicornConnection(_HTTPProtocol):
     def connection_made(self, transport) -> None:
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) and peer else None
-        refusal = self.hall.budget.admit(self.address)
+        refusal = None if self.internal else self.hall.budget.admit(self.address)
         if refusal is not None:  # answered before uvicorn sets anything up: a refusal is cheap
             words = Words(
                 f"{refusal.reason}; try again later", f"{refusal.razon}; inténtalo más tarde"
@@ -208,27 +213,74 @@ class UvicornConnection(_HTTPProtocol):
         self._cancel_head_timer()
         if self.admitted:
             self.admitted = False
-            self.hall.budget.release(self.address)
+            if not self.internal:
+                self.hall.budget.release(self.address)
         if self.live is not None:
             self.live.flag.set()
         super().connection_lost(exc)
 
     @classmethod
-    def for_server(cls, hall: HallServer) -> type[UvicornConnection]:
+    def for_server(cls, hall: HallServer, internal: bool = False) -> type[UvicornConnection]:
         """The protocol class uvicorn makes for each connection of `hall`'s server."""
-        return type("HallConnection", (cls,), {"hall": hall})
+        return type("HallConnection", (cls,), {"hall": hall, "internal": internal})
 
 
 class Server:
     """One station server on one socket: `run()` in the foreground (the CLI, Ctrl+C stops it) or
-    `start()` in a thread (tests, benchmarks) and `close()`."""
+    `start()` in a thread (tests, benchmarks) and `close()`.
 
-    def __init__(self, app, host: str = "127.0.0.1", port: int = 0):
+    With `split` (`serve` and `demo` ask for it unless ONE_PROCESS; web/split.py), the public
+    side is served
+    by a process of its own at a lower CPU priority, made from the same settings: this process
+    keeps the Maestro's connections and hands the others over. `started(app)` runs in that
+    process once its app is made (the card tables' worker). Where the platform cannot hand a
+    connection over, or the app was not made by `create_app`, it is one process, as before."""
+
+    def __init__(
+        self,
+        app,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        split: bool = False,
+        started: Callable | None = None,
+    ):
         config = hall(app).config  # its tunables (threads, bounds): the hall's config, built once
         raise_open_files_limit(config.wanted_files)  # before the budget, which stays below it
         self.hall = HallServer(app)
-        self.socket = listen(host, port)
+        self.socket: socket.socket | None = listen(host, port)
         self.port = self.socket.getsockname()[1]
+        recipe = hall(app).made_with
+        self.public_side: PublicSide | None = None
+        if split and supported() and recipe is not None:
+            self.public_side = PublicSide(recipe, started)
+            tap = self.public_side.tap
+            hall(app).hub.taps.append(tap)
+            tap.paused = lambda: self.hall.screens.holding > 0  # the Maestro's answer first
+            self.hall.screens.on_release.append(tap.wake)
+        self._link: socket.socket | None = None  # the public process's end (Server.public)
+        self.doors: list[Door] = []
+        self._build(config)
+
+    @classmethod
+    def public(cls, app, link: socket.socket, forward: Forwarder) -> Server:
+        """The public process's server: no socket of its own; it serves the connections handed
+        over on `link`, and forwards changes and the Maestro's requests (`forward`)."""
+        self = cls.__new__(cls)
+        config = hall(app).config
+        raise_open_files_limit(config.wanted_files)
+        self.hall = HallServer(app, forward=forward)
+        self.socket, self.port, self.public_side = None, 0, None
+        self._link, self.doors = link, []
+        link.setblocking(False)
+        self._build(config)
+        return self
+
+    @property
+    def split(self) -> bool:
+        return self.public_side is not None
+
+    def _build(self, config) -> None:
         settings = uvicorn.Config(
             self.hall,
             http=UvicornConnection.for_server(self.hall),
@@ -239,14 +291,62 @@ class Server:
             log_level="warning",
             access_log=False,
         )
-        self.uvicorn = _Uvicorn(settings, self.hall)
+        self.uvicorn = _Uvicorn(settings, self.hall, self._opened, self._closing)
         self._thread: threading.Thread | None = None
+        self._tasks: set[asyncio.Future] = set()
+
+    def _serve(self, loop: asyncio.AbstractEventLoop, make: Callable) -> Callable:
+        def here(sock: socket.socket) -> None:
+            task = asyncio.ensure_future(loop.connect_accepted_socket(make, sock))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        return here
+
+    def _opened(self, loop: asyncio.AbstractEventLoop, make: Callable[[bool], Callable]) -> None:
+        """On the loop, once uvicorn has started: accept connections (web/split.py)."""
+        here = self._serve(loop, make(False))
+        if self._link is not None:  # the public process: take what the Maestro's hands over
+            link = self._link
+            loop.add_reader(link.fileno(), self._take, link, here)
+            with contextlib.suppress(OSError):
+                link.send(b"r")  # serving: the Maestro's process may say so
+            return
+        assert self.socket is not None
+        side = self.public_side
+        door = Door(self.socket, self.hall.is_maestros, here, side.link if side else None)
+        self.doors = [door]
+        if side is not None:  # the public process's forwarded requests
+            inside = Door(side.forward, lambda scope: True, self._serve(loop, make(True)), None)
+            self.doors.append(inside)
+        for each in self.doors:
+            each.open(loop)
+
+    def _take(self, link: socket.socket, here: Callable) -> None:
+        taken, ended = receive_sockets(link)
+        for sock in taken:
+            sock.setblocking(False)
+            here(sock)
+        if ended:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(link.fileno())
+            self.stop_soon()
+
+    def _closing(self) -> None:
+        for door in self.doors:
+            door.close()
+
+    def stop_soon(self) -> None:
+        self.uvicorn.should_exit = True
 
     def run(self) -> None:
         try:
-            self.uvicorn.run(sockets=[self.socket])
+            self.uvicorn.run(sockets=[])
         finally:
-            self.socket.close()
+            if self.socket is not None:
+                self.socket.close()
+            if self.public_side is not None:
+                self.public_side.close()
             for pool in self.hall.pools():
                 pool.executor.shutdown(wait=False)
             self.hall.screens.shutdown()
@@ -261,12 +361,9 @@ class Server:
         soon as it has started. Either way `run` returns and Python exits normally, so worker
         processes and their semaphores are cleaned up (a default SIGTERM would end the process
         at once, and the resource tracker would warn of leaked semaphores; an early SIGINT left
-        a traceback)."""
+        a traceback). The public process, if any, ends with it (web/split.py)."""
 
-        def stop() -> None:
-            self.uvicorn.should_exit = True
-
-        with stopped_by_signals(stop):
+        with stopped_by_signals(self.stop_soon):
             yield
 
     def start(self) -> Server:
@@ -274,22 +371,50 @@ class Server:
         self._thread.start()
         while not self.uvicorn.started and self._thread.is_alive():
             time.sleep(0.01)
+        if self.public_side is not None:
+            self.public_side.wait_ready(timeout=60)
         return self
 
     def close(self) -> None:
         self.uvicorn.should_exit = True
         if self._thread is not None:
-            self._thread.join(timeout=10)
+            self._thread.join(timeout=15)
 
 
 class _Uvicorn(uvicorn.Server):
     """uvicorn's server, ending the live streams first when it stops (they never end by
     themselves, and the connections they hold would keep the shutdown waiting)."""
 
-    def __init__(self, config: uvicorn.Config, hall: HallServer) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        hall: HallServer,
+        opened: Callable[[asyncio.AbstractEventLoop, Callable[[bool], Callable]], None],
+        closing: Callable[[], None],
+    ) -> None:
         super().__init__(config)
-        self.hall = hall
+        self.hall, self._opened, self._closing = hall, opened, closing
+
+    async def startup(self, sockets=None) -> None:
+        """uvicorn's start-up with no listener of its own: the station accepts (`Door`) and
+        gives uvicorn each connection it serves (`connect_accepted_socket`)."""
+        await super().startup(sockets=[])
+        if self.should_exit:
+            return
+        config = self.config
+
+        def make(internal: bool) -> Callable:
+            cls = UvicornConnection.for_server(self.hall, internal)
+
+            def create_protocol() -> asyncio.Protocol:
+                state = self.lifespan.state
+                return cls(config=config, server_state=self.server_state, app_state=state)
+
+            return create_protocol
+
+        self._opened(asyncio.get_running_loop(), make)
 
     async def shutdown(self, sockets=None) -> None:
+        self._closing()
         self.hall.stop_streams()
         await super().shutdown(sockets=sockets)

@@ -31,6 +31,7 @@ from ...web.errors import Conflict, NotFound, RequestError
 from ...web.inputs import is_ascii_number
 from ...web.inputs import json_body as body
 from ...web.instance import hall
+from ...web.pages import public
 from .. import autodraw, games
 from ..auth import caller_required
 from ..decks import get_deck
@@ -154,6 +155,7 @@ def _render_card(
 
 @bp.get("/c/<deck_id>/<serial>/<sig>")
 @bp.get("/C/<deck_id>/<serial>/<sig>")
+@public
 def card_page(deck_id: str, serial: str, sig: str):
     """A card as printed, from what is kept (verify/card_pages.py: the page around it, its
     table, the game's state): card.js marks it and writes the verdict on load, then follows the
