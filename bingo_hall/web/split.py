@@ -13,7 +13,7 @@ consumed, at most PEEK_BYTES, within PEEK_S) and sorts the connection:
   socket pair). The bytes peeked are still in the kernel's buffer: nothing is copied.
 
 The public process (`public_main`, started with `multiprocessing`'s spawn, at
-`os.nice(PUBLIC_NICE)`, 10 by default) makes the same app from the same settings
+`os.nice(PUBLIC_NICE)`, 3 by default) makes the same app from the same settings
 (`instance.Recipe`) with READ_ONLY set: its SQLite connections are `query_only` (a write is
 refused by SQLite itself), it makes no tables, writes no book entry and starts no device. It
 serves with the same HallServer (pages from memory, static files, streams, budgets, pace) and:
