@@ -134,7 +134,7 @@ def long_night(games: int) -> tuple[int, int, int]:
             for p in client.get(f"/api/games/{gid}/ledger", headers=h).get_json()["payouts"]:
                 client.post(f"/api/ledger/payouts/{p['payout_id']}/paid", headers=h)
             client.post(f"/api/games/{gid}/end", headers=h)
-        from bingo_hall.book import export_lines
+        from bingo_hall.audit.book import export_lines
 
         with app.app_context():
             conn = store.keeper(app)

@@ -193,7 +193,7 @@ def station(folder: Path) -> Iterator[Hall]:
     deck = new_deck(300, seed="guests", name="Guests")
     deck_path = save_deck(deck, folder / "guests.deck.json")
     port = free_port()
-    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "0.0.0.0"]
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "0.0.0.0"]
     argv += ["--port", str(port), "--db", str(folder / "guests.sqlite"), "--pin", PIN]
     argv += ["--deck", str(deck_path)]
     log = open(folder / "station.log", "wb")  # noqa: SIM115 (closed below)

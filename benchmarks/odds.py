@@ -17,9 +17,9 @@ from _smoke import smoke_only
 from calibrate import python_loop_ms
 
 from bingo_hall.deck import generate_deck
+from bingo_hall.ninety.strips import generate_strips
 from bingo_hall.odds import DEFAULT_NIGHTS, estimate
 from bingo_hall.patterns import FULL_CARD
-from bingo_hall.strips import generate_strips
 from bingo_hall.variants import CARDS, STRIPS
 
 

@@ -367,7 +367,7 @@ def start_station(
     """`bingo-hall serve` with its default settings (threads included; the public side in a
     process of its own where the system allows it), or `--one-process`."""
     port = free_port()
-    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "127.0.0.1"]
     argv += ["--port", str(port), "--db", str(tmp / "bench.sqlite"), "--pin", PIN]
     argv += ["--deck", str(deck_path), *(["--one-process"] if one_process else [])]
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, env=os.environ.copy())

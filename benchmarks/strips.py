@@ -26,9 +26,9 @@ from pathlib import Path
 from _smoke import add_smoke
 
 from bingo_hall.manifest import new_strip_deck
+from bingo_hall.ninety.strips import ATTEMPTS, MAX_STRIPS, draw_strip, generate_strips
 from bingo_hall.printing import render_deck_pdf
 from bingo_hall.rng import seed_bytes
-from bingo_hall.strips import ATTEMPTS, MAX_STRIPS, draw_strip, generate_strips
 
 BASE = "http://192.168.1.100:5000"
 OURS = """

@@ -102,3 +102,13 @@ def _register_areas(app: Flask) -> None:
         from firmware_bridge.embedded import register as register_bridge
 
         register_bridge(app, settings.device_url)
+
+
+def start_workers() -> None:
+    """Start the areas' worker processes in a process that serves pages (`serve`, and the public
+    side's process): the table scorekeepers replay a table's history in a process of their own,
+    so a flood of score entries never holds the interpreter (companions/web/replays.py). Tests
+    and the other command lines do not call it: they replay in the calling thread."""
+    from companions.web import replays
+
+    replays.start()

@@ -82,7 +82,7 @@ def committed_order(
 ) -> tuple[T, ...]:
     """The order of `items` a committed seed fixes: the Fisher-Yates shuffle of `items` (in the
     order given) driven by `SeededStream(seed, label + UTF-8(public input))`. The balls of a
-    round (label b"draw") and the raffle's tickets (b"raffle", `bingo_hall.raffle`) are both
+    round (label b"draw") and the raffle's tickets (b"raffle", `bingo_hall.money.raffle`) are both
     this one draw, committed by `commitment(seed)` before the first and revealed after."""
     order = list(items)
     SeededStream(seed, label + (public_input or "").encode("utf-8")).shuffle(order)

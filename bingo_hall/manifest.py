@@ -23,9 +23,9 @@ from typing import Any, Generic, TypeVar
 
 from .cards import Card
 from .errors import DeckError
+from .ninety.strips import Strip
+from .ninety.tickets import Ticket
 from .rng import seed_bytes
-from .strips import Strip
-from .tickets import Ticket
 from .variants import CARDS, STRIPS, Variant, variant_for
 
 FORMAT = "bingo-hall-deck/1"

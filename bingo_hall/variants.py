@@ -28,11 +28,11 @@ from .cards import CENTRE, LETTERS, LINE_CELLS, Card, call_name, check_card, let
 from .claims import Mode
 from .deck import check_deck, generate_deck
 from .errors import DeckError, KitError
+from .ninety.prize_rules import BUILT_IN, CellsRule, CountRule, Prize, PrizeList, RowCountRule
+from .ninety.strips import Strip, check_strips, generate_strips, strips_of
+from .ninety.tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 from .odds import Need
 from .patterns import Pattern
-from .prize_rules import BUILT_IN, CellsRule, CountRule, Prize, PrizeList, RowCountRule
-from .strips import Strip, check_strips, generate_strips, strips_of
-from .tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 
 T = TypeVar("T", Card, Ticket)
 Progress = Callable[[int], None] | None

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from bingo_hall import netaddr
 from bingo_hall.errors import KitError
+from bingo_hall.machine import netaddr
 from bingo_hall.web.config import DEFAULT
 from bingo_hall.web.server import Server
 
@@ -26,7 +26,7 @@ from bingo_hall.web.server import Server
 def companions(host: str, port: int, db_path: str | None, threads: int | None) -> None:
     """Serve only the phone scorekeepers (Burako, Rummy, ...) at /t/."""
     from bingo_hall.app import create_app
-    from bingo_hall.paths import default_instance_dir
+    from bingo_hall.machine.paths import default_instance_dir
 
     config: dict[str, object] = {"COMPANIONS_ONLY": True}
     if threads is not None:

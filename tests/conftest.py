@@ -63,8 +63,8 @@ def compiled_catalogs():
 @pytest.fixture(scope="session", autouse=True)
 def per_user_data_folder(tmp_path_factory):
     """Commands run without --instance keep their files in the per-user data folder
-    (bingo_hall/paths.py): point it at a temporary folder so the suite never writes to the real
-    home. Subprocesses inherit the variable."""
+    (bingo_hall/machine/paths.py): point it at a temporary folder so the suite never writes to the
+    real home. Subprocesses inherit the variable."""
     with pytest.MonkeyPatch.context() as mp:
         folder = tmp_path_factory.mktemp("user-data")
         mp.setenv("XDG_DATA_HOME", str(folder))

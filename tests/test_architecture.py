@@ -1,10 +1,16 @@
 """The import direction of docs/dev/architecture.md, checked on the source: pure rules <- adapters
 <- web core <- areas <- the app factory <- command-line modules. An import that runs the wrong
-way, an area importing another area, or a pure module importing I/O fails here."""
+way, an area importing another area, or a pure module importing I/O fails here; so does a pure
+module of the package root importing a family above its own (the 90-ball rules the 75-ball ones,
+the root's rules the money), and a module left at the root without a family.
+
+Imports made through `importlib` count: a module that calls `import_module` imports every
+module its strings name ("bingo_hall.cli.deck:deck", an f-string's "companions.web." prefix)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -13,15 +19,19 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bingo_hall", "companions", "firmware_bridge")
 
 PURE, ADAPTER, CORE, AREA, FACTORY, ENTRY = range(6)
-LAYER_NAMES = ["pure rules", "adapter", "web core", "web area", "app factory", "command line"]
+LAYER_NAMES = [
+    "pure rules",
+    "adapter",
+    "web core",
+    "web area",
+    "app factory",
+    "command line",
+]
 
 #: most specific first: (module prefix, layer, area name or None)
 LAYERS = [
     ("bingo_hall.__main__", ENTRY, None),
     ("bingo_hall.cli", ENTRY, None),
-    ("bingo_hall.deck_cli", ENTRY, None),
-    ("bingo_hall.book_cli", ENTRY, None),
-    ("bingo_hall.program_cli", ENTRY, None),
     ("bingo_hall.printing.cli", ENTRY, None),
     ("bingo_hall.station.cli", ENTRY, None),
     ("bingo_hall.station.ledger.cli", ENTRY, None),
@@ -33,8 +43,7 @@ LAYERS = [
     ("firmware_bridge.embedded", AREA, "bridge"),
     ("bingo_hall.web", CORE, None),
     ("bingo_hall.printing", ADAPTER, None),
-    ("bingo_hall.netaddr", ADAPTER, None),
-    ("bingo_hall.printed", ADAPTER, None),
+    ("bingo_hall.machine", ADAPTER, None),
     ("firmware_bridge.host", ADAPTER, None),
     ("firmware_bridge.follow", ADAPTER, None),
     ("firmware_bridge.emulator", ADAPTER, None),
@@ -46,6 +55,48 @@ LAYERS = [
 
 #: area -> the areas it may use (the bridge drives the station's game service)
 AREA_USES = {"station": set(), "companions": set(), "bridge": {"station"}}
+
+#: the folder each area's modules live in, its command line included: a command in an area's
+#: folder is that area's and uses no other area (the app factory composes them)
+AREA_HOMES = [
+    ("bingo_hall.station", "station"),
+    ("companions", "companions"),
+    ("firmware_bridge", "bridge"),
+]
+
+#: the pure rules of bingo_hall, by family: (module prefix, family, rank). A family imports its
+#: own and lower ranks only; the 75-ball and the 90-ball rules share a rank and ignore each other.
+FAMILIES = [
+    ("bingo_hall.errors", "core", 0),
+    ("bingo_hall.rng", "core", 0),
+    ("bingo_hall.values", "core", 0),
+    ("bingo_hall.signing", "core", 0),
+    ("bingo_hall.cards", "75-ball", 1),
+    ("bingo_hall.deck", "75-ball", 1),
+    ("bingo_hall.claims", "75-ball", 1),
+    ("bingo_hall.patterns", "75-ball", 1),
+    ("bingo_hall.ninety", "90-ball", 1),
+    ("bingo_hall.variants", "variants", 2),
+    ("bingo_hall.manifest", "variants", 2),
+    ("bingo_hall.draw", "variants", 2),
+    ("bingo_hall.round_state", "variants", 2),
+    ("bingo_hall.odds", "variants", 2),
+    ("bingo_hall.money", "money", 3),
+    ("bingo_hall.audit", "audit", 4),
+]
+
+#: what the package root may hold besides the families' modules: the package's own files, the
+#: composition root, and the sub-packages of the other layers
+ROOT_OTHERS = {
+    "__init__",
+    "__main__",
+    "app",
+    "cli",
+    "machine",
+    "printing",
+    "web",
+    "station",
+}
 
 #: what a pure rules module may never import
 IO_MODULES = (
@@ -69,6 +120,23 @@ def layer_of(module: str) -> tuple[int, str | None]:
     raise KeyError(module)
 
 
+def _first(table, module: str):
+    for prefix, *rest in table:
+        if module == prefix or module.startswith(prefix + "."):
+            return rest
+    return None
+
+
+def home_of(module: str) -> str | None:
+    found = _first(AREA_HOMES, module)
+    return found[0] if found else None
+
+
+def family_of(module: str) -> tuple[str, int] | None:
+    found = _first(FAMILIES, module)
+    return (found[0], found[1]) if found else None
+
+
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -76,11 +144,44 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+#: a string that names a module of ours, as importlib takes it ("pkg.mod" or "pkg.mod:attr")
+MODULE_STRING = re.compile(r"^(?:" + "|".join(PACKAGES) + r")(?:\.\w+)*\.?(?::\w+)?$")
+
+
+def _loads_modules(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            if name in ("import_module", "__import__"):
+                return True
+    return False
+
+
+def dynamic_imports(tree: ast.Module) -> set[str]:
+    """The modules a module loads through importlib: every string of it that names one of ours
+    (and the constant head of an f-string: f"companions.web.{name}" loads companions.web.*)."""
+    if not _loads_modules(tree):
+        return set()
+    found = set()
+    for node in ast.walk(tree):
+        text = None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        elif isinstance(node, ast.JoinedStr) and node.values:
+            head = node.values[0]
+            if isinstance(head, ast.Constant) and isinstance(head.value, str):
+                text = head.value
+        if text and MODULE_STRING.match(text):
+            found.add(text.split(":")[0].rstrip("."))
+    return found
+
+
 def imports_of(source: str, module: str, is_package: bool) -> set[str]:
-    """Every module a source imports, relative imports resolved."""
+    """Every module a source imports, relative imports resolved, importlib's included."""
     found: set[str] = set()
     package = module if is_package else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -92,18 +193,26 @@ def imports_of(source: str, module: str, is_package: bool) -> set[str]:
                 target = node.module or ""
             found.add(target)
             found.update(f"{target}.{alias.name}" for alias in node.names)
-    return found
+    return found | dynamic_imports(tree)
+
+
+def _is_package_itself(target: str) -> bool:
+    """`from bingo_hall import x` names the package bingo_hall too: its __init__ holds nothing
+    but a docstring and the version, so it is no arrow."""
+    return target in PACKAGES
 
 
 def violations(module: str, imported: set[str]) -> list[str]:
     """Why each import of `module` runs the wrong way (empty when all is well)."""
     layer, area = layer_of(module)
+    home = home_of(module)
+    family = family_of(module)
     out = []
     for target in sorted(imported):
         top = target.split(".")[0]
         if layer == PURE and top in IO_MODULES:
             out.append(f"{module} is pure rules but imports {target}")
-        if top not in PACKAGES:
+        if top not in PACKAGES or _is_package_itself(target):
             continue
         try:
             their_layer, their_area = layer_of(target)
@@ -113,9 +222,15 @@ def violations(module: str, imported: set[str]) -> list[str]:
             out.append(
                 f"{module} ({LAYER_NAMES[layer]}) imports {target} ({LAYER_NAMES[their_layer]})"
             )
-        elif layer == their_layer == AREA and area != their_area:
-            if their_area not in AREA_USES[area]:
-                out.append(f"the {area} area imports the {their_area} area ({target})")
+        elif their_layer == AREA and home is not None and home != their_area:
+            if their_area not in AREA_USES[home]:
+                out.append(f"the {home} area imports the {their_area} area ({target})")
+        their_family = family_of(target)
+        if family and their_family and their_family[0] != family[0]:
+            if their_family[1] >= family[1]:
+                out.append(
+                    f"{module} ({family[0]} rules) imports {target} ({their_family[0]} rules)"
+                )
     return out
 
 
@@ -134,14 +249,56 @@ def test_imports_run_one_way(path: Path):
     assert violations(module, found) == []
 
 
+def test_every_module_at_the_root_has_a_family():
+    """The package root shows the layers: each module or package there is a family of the pure
+    rules or one of ROOT_OTHERS; a new one is placed in a family here (and in the drawing)."""
+    root = ROOT / "bingo_hall"
+    names = {p.stem for p in root.glob("*.py")}
+    names |= {p.name for p in root.iterdir() if (p / "__init__.py").is_file()}
+    homeless = sorted(n for n in names - ROOT_OTHERS if family_of(f"bingo_hall.{n}") is None)
+    assert homeless == []
+
+
+def test_a_family_prefix_names_a_module_that_exists():
+    """A family or a layer row that names nothing is a typo that would let a module through."""
+    missing = []
+    for prefix, *_ in [*FAMILIES, *LAYERS]:
+        path = ROOT.joinpath(*prefix.split("."))
+        if not (path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()):
+            missing.append(prefix)
+    assert missing == []
+
+
 @pytest.mark.parametrize(
     ("module", "imported", "why"),
     [
         ("bingo_hall.web.db", {"bingo_hall.station.games"}, "web core"),
         ("bingo_hall.claims", {"flask"}, "pure rules but imports flask"),
-        ("companions.web.views", {"bingo_hall.station.db"}, "companions area imports the station"),
-        ("bingo_hall.station.api", {"firmware_bridge.embedded"}, "station area imports the bridge"),
+        (
+            "companions.web.views",
+            {"bingo_hall.station.db"},
+            "companions area imports the station",
+        ),
+        (
+            "bingo_hall.station.api",
+            {"firmware_bridge.embedded"},
+            "station area imports the bridge",
+        ),
         ("bingo_hall.cards", {"bingo_hall.printing.deck_pdf"}, "(adapter)"),
+        # a command line in an area's folder is still that area's
+        (
+            "bingo_hall.station.cli",
+            {"companions.web.replays"},
+            "station area imports the comp",
+        ),
+        # the families of the pure rules
+        ("bingo_hall.ninety.strips", {"bingo_hall.cards"}, "(90-ball rules) imports"),
+        ("bingo_hall.claims", {"bingo_hall.ninety.tickets"}, "(75-ball rules) imports"),
+        ("bingo_hall.deck", {"bingo_hall.variants"}, "(variants rules)"),
+        ("bingo_hall.manifest", {"bingo_hall.money.ledger"}, "(money rules)"),
+        ("bingo_hall.money.night", {"bingo_hall.audit.book"}, "(audit rules)"),
+        ("bingo_hall.errors", {"bingo_hall.cards"}, "(75-ball rules)"),
+        ("bingo_hall.draw", {"bingo_hall.machine.paths"}, "(adapter)"),
     ],
 )
 def test_the_check_catches_an_arrow_the_wrong_way(module, imported, why):
@@ -151,6 +308,36 @@ def test_the_check_catches_an_arrow_the_wrong_way(module, imported, why):
 def test_the_bridge_may_drive_the_station_and_the_cli_may_use_everything():
     assert violations("firmware_bridge.embedded", {"bingo_hall.station.games"}) == []
     assert violations("bingo_hall.station.cli", {"bingo_hall.app", "bingo_hall.printing"}) == []
+    assert violations("bingo_hall.cli.deck", {"bingo_hall.variants", "bingo_hall.money"}) == []
+    assert violations("bingo_hall.app", {"companions.web.replays", "bingo_hall.station"}) == []
+
+
+def test_families_import_downwards():
+    assert (
+        violations("bingo_hall.audit.replay", {"bingo_hall.money.ledger", "bingo_hall.claims"})
+        == []
+    )
+    assert violations("bingo_hall.money.program", {"bingo_hall.variants"}) == []
+    assert (
+        violations("bingo_hall.variants", {"bingo_hall.ninety.tickets", "bingo_hall.cards"}) == []
+    )
+    assert violations("bingo_hall.ninety.strips", {"bingo_hall.rng", "bingo_hall.errors"}) == []
+
+
+def test_the_check_sees_imports_made_through_importlib():
+    source = (
+        "import importlib\n"
+        'COMMANDS = {"deck": "bingo_hall.cli.deck:deck"}\n'
+        'NOTE = "not a module: bingo hall"\n'
+        "def load(name):\n"
+        '    return importlib.import_module(f"companions.web.{name}")\n'
+    )
+    found = imports_of(source, "bingo_hall.claims", False)
+    assert {"bingo_hall.cli.deck", "companions.web"} <= found
+    assert "not a module: bingo hall" not in found
+    assert any("(command line)" in v for v in violations("bingo_hall.claims", found))
+    # without import_module, strings are only strings
+    assert imports_of('X = "companions.web.views"\n', "companions.rummy", False) == set()
 
 
 #: the decorators that make a function a route (Flask's blueprint and app methods)

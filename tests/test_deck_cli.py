@@ -9,7 +9,7 @@ import pytest
 
 def run(*args, cwd=None):
     return subprocess.run(
-        [sys.executable, "-m", "bingo_hall.cli", *args], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "bingo_hall", *args], capture_output=True, text=True, cwd=cwd
     )
 
 

@@ -1,4 +1,4 @@
-"""The night's money rules (bingo_hall/ledger.py, pure): amounts in cents, percentages rounded
+"""The night's money rules (bingo_hall/money/ledger.py, pure): amounts in cents, percentages rounded
 down, equal splits with the odd cents to the earliest claims, books, serial ranges, the jackpot,
 and amounts in the reader's locale. Cases worked out by hand, and properties with Hypothesis."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bingo_hall.ledger import (
+from bingo_hall.money.ledger import (
     JackpotMode,
     LedgerError,
     Price,
@@ -222,7 +222,7 @@ def test_the_currency_is_an_iso_code():
 def test_a_game_started_after_midnight_belongs_to_the_evening_before():
     from datetime import timedelta, timezone
 
-    from bingo_hall.night import night_of
+    from bingo_hall.money.night import night_of
 
     utc, madrid = UTC, timezone(timedelta(hours=1))
     assert night_of("2026-11-24T20:00:00Z", utc) == "2026-11-24"

@@ -160,7 +160,7 @@ def test_more_cards_win_sooner():
 def test_a_ninety_ball_prize_reads_the_prize_rule():
     """Early Five (any 5 of a ticket's 15) is won on the 5th of its numbers called: with one
     ticket, within 15 calls is P(at least 5 of 15 among 15 of 90), counted here."""
-    from bingo_hall.strips import generate_strips
+    from bingo_hall.ninety.strips import generate_strips
 
     ticket = generate_strips(1, seed=b"odds 90")[0].tickets[0]
     plan = STRIPS.plan("tambola")

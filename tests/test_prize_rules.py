@@ -1,6 +1,6 @@
-"""Prizes as data (bingo_hall/prize_rules.py): Tambola's prizes, the Spanish and UK lists, a host's
-own TOML list. The hand cases use one ticket worked out on paper; the properties recompute each
-prize from the printed grid itself, not from the rule objects."""
+"""Prizes as data (bingo_hall/ninety/prize_rules.py): Tambola's prizes, the Spanish and UK lists, a
+host's own TOML list. The hand cases use one ticket worked out on paper; the properties recompute
+each prize from the printed grid itself, not from the rule objects."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bingo_hall.prize_rules import (
+from bingo_hall.ninety.prize_rules import (
     SAME_CALL,
     SPANISH,
     TAMBOLA,
@@ -21,9 +21,9 @@ from bingo_hall.prize_rules import (
     judge_rule,
     parse_prize_list,
 )
+from bingo_hall.ninety.strips import draw_strip
+from bingo_hall.ninety.tickets import Ticket, check_ticket
 from bingo_hall.rng import seed_bytes
-from bingo_hall.strips import draw_strip
-from bingo_hall.tickets import Ticket, check_ticket
 
 _ = None
 # Worked on paper: top row 3 15 34 52 71; middle 17 22 45 60 77; bottom 8 28 39 58 90.

@@ -1,4 +1,4 @@
-"""The raffle's pure rules (bingo_hall/raffle.py, issue 37 item 4): a sale is a colour and its
+"""The raffle's pure rules (bingo_hall/money/raffle.py, issue 37 item 4): a sale is a colour and its
 number ranges, sold once per colour; the committed order is the published draw over the tickets
 sold (recomputed here by raffle_audit from docs/fairness.md, not by the kit's code); each draw,
 a redraw too, takes the next ticket of the order, so no ticket wins twice."""
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from raffle_audit import raffle_order as published_order
 
-from bingo_hall.raffle import (
+from bingo_hall.money.raffle import (
     RaffleDraw,
     RaffleError,
     RaffleTicket,

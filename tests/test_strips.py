@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bingo_hall.errors import DeckError
-from bingo_hall.strips import MAX_STRIPS, Strip, check_strips, generate_strips
-from bingo_hall.tickets import Ticket
+from bingo_hall.ninety.strips import MAX_STRIPS, Strip, check_strips, generate_strips
+from bingo_hall.ninety.tickets import Ticket
 
 seeds = st.one_of(st.text(max_size=12), st.integers(min_value=0, max_value=10**9))
 decks = st.tuples(st.integers(min_value=1, max_value=6), seeds)
@@ -120,7 +120,7 @@ def test_the_same_seed_gives_the_same_strips_and_a_larger_deck_extends_a_smaller
 def test_the_same_seed_gives_the_same_strips_in_another_process_with_other_hashing():
     """Same seed, same strips on any machine: nothing may depend on hash order or the process."""
     code = (
-        "from bingo_hall.strips import generate_strips;"
+        "from bingo_hall.ninety.strips import generate_strips;"
         "print([t.grid for s in generate_strips(5, 'hall') for t in s.tickets])"
     )
     outputs = {

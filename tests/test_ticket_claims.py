@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bingo_hall.prize_rules import (
+from bingo_hall.ninety.prize_rules import (
     SPANISH,
     UK,
     check_prize_claim,
     complete_rows,
     rows_completed_by_last_call,
 )
-from bingo_hall.strips import generate_strips
-from bingo_hall.tickets import Ticket
+from bingo_hall.ninety.strips import generate_strips
+from bingo_hall.ninety.tickets import Ticket
 
 LISTS = {p.key: prize_list for prize_list in (SPANISH, UK) for p in prize_list.prizes}
 

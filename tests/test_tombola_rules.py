@@ -9,16 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bingo_hall.prize_rules import (
+from bingo_hall.ninety.prize_rules import (
     BUILT_IN,
     TOMBOLA,
     PrizeListError,
     check_prize_claim,
     parse_prize_list,
 )
+from bingo_hall.ninety.strips import draw_strip
+from bingo_hall.ninety.tickets import Ticket, check_ticket
 from bingo_hall.rng import seed_bytes
-from bingo_hall.strips import draw_strip
-from bingo_hall.tickets import Ticket, check_ticket
 
 _ = None
 # Worked on paper: top row 3 15 34 52 71; middle 17 22 45 60 77; bottom 8 28 39 58 90.

@@ -13,8 +13,8 @@ import pytest
 from bingo_hall.cards import Card
 from bingo_hall.errors import DeckError, KitError
 from bingo_hall.manifest import new_variant_deck, parse_deck
-from bingo_hall.prize_rules import SPANISH, TAMBOLA, TOMBOLA, UK
-from bingo_hall.tickets import Ticket
+from bingo_hall.ninety.prize_rules import SPANISH, TAMBOLA, TOMBOLA, UK
+from bingo_hall.ninety.tickets import Ticket
 from bingo_hall.variants import (
     CARDS,
     STRIPS,
@@ -110,7 +110,7 @@ class _WideCards(Cards75):
 
 #: every module that keeps a table of its own part of each variant (`ByVariant`)
 ADAPTERS = (
-    "bingo_hall.deck_cli",
+    "bingo_hall.cli.deck",
     "bingo_hall.printing.variants",
     "bingo_hall.printing.kit",
     "bingo_hall.printing.program_pdf",
@@ -169,7 +169,7 @@ def test_a_third_variant_plugs_into_the_deck_file_without_touching_the_manifest(
 
 
 def test_a_third_variant_goes_through_every_adapter_table(third):
-    from bingo_hall.deck_cli import COUNTS, check_counts
+    from bingo_hall.cli.deck import COUNTS, check_counts
     from bingo_hall.printing.kit import BOARDS
     from bingo_hall.printing.variants import layout_for
     from bingo_hall.station.variants import PLAY, kind_of

@@ -7,7 +7,7 @@ itself, so that case comes with a warning the CLI shows before printing a whole 
 
 from __future__ import annotations
 
-from ..netaddr import lan_address
+from ..machine.netaddr import lan_address
 
 
 def default_base_url(port: int = 5000) -> tuple[str, str | None]:

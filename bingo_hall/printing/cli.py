@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from .. import printed
-from ..deck_cli import GAME, STRIPS, check_counts, make_deck, refuse_to_replace
+from ..cli.deck import GAME, STRIPS, check_counts, make_deck, refuse_to_replace
 from ..errors import KitError
+from ..machine import printed
 from ..manifest import Deck, load_deck, save_deck
 from ..variants import ball_counts, variant_for
 from .base_url import default_base_url

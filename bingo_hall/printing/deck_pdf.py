@@ -27,8 +27,8 @@ from reportlab.pdfgen.canvas import Canvas
 from ..cards import Card
 from ..errors import KitError
 from ..manifest import Deck
+from ..ninety.tickets import Ticket
 from ..signing import card_url
-from ..tickets import Ticket
 from ..variants import VARIANTS, Variant, variant_for
 from .card_layout import GridBox, fit_name
 from .large_print import LINE_PT, check_large_print

@@ -17,9 +17,17 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cards import LETTERS, SIZE
-from ..prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
-from ..program import Program, ProgramGame, figure_name, price_text, prize_name, prize_text, words
-from ..tickets import COLUMNS, ROWS
+from ..money.program import (
+    Program,
+    ProgramGame,
+    figure_name,
+    price_text,
+    prize_name,
+    prize_text,
+    words,
+)
+from ..ninety.prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
+from ..ninety.tickets import COLUMNS, ROWS
 from ..variants import ByVariant, Cards75, Strips90
 from .pdfutil import pdf_bytes
 

@@ -25,7 +25,7 @@ from typing import ClassVar
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket
+from ..ninety.tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket
 from .card_layout import (
     BOLD,
     REGULAR,

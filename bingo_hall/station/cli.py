@@ -1,4 +1,4 @@
-"""Station commands: `serve`, `demo`, `audit`, `init-db` (mapped in bingo_hall/cli.py).
+"""Station commands: `serve`, `demo`, `audit`, `init-db` (mapped in bingo_hall/cli/__init__.py).
 
 The station runs on bingo_hall.web.server (uvicorn with pure-Python h11, so it works on the
 Windows and Mac laptops hosts own): one event loop writes every open screen's live stream, a
@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .. import netaddr
 from ..errors import KitError
-from ..paths import default_instance_dir, read_text_file
-from ..printed import mismatch
+from ..machine import netaddr
+from ..machine.paths import default_instance_dir, read_text_file
+from ..machine.printed import mismatch
 from ..web.config import DEFAULT, from_environment
 from ..web.instance import hall
 
@@ -140,9 +140,7 @@ def run_server(
 ) -> None:
     """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
     printed for another host or port is pointed out here and on the caller page."""
-    from companions.web import replays
-
-    from ..app import create_app
+    from ..app import create_app, start_workers
     from ..web.server import Server
     from .state import station_state
     from .verify import card_pages
@@ -154,7 +152,7 @@ def run_server(
         raise KitError(
             "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
         ) from None
-    replays.start()  # the table scorekeepers' replays never hold the Maestro's interpreter
+    start_workers()  # the table scorekeepers' replays never hold the Maestro's interpreter
     if server.split:  # the public process draws the card pages' tables (public_started)
         station_state(app).deck_listeners.append(lambda deck: tell_public(app, deck))
     else:  # the card pages' tables are drawn ahead of need in a worker process (issue 32)
@@ -197,14 +195,12 @@ def public_started(app: Flask) -> None:
     too. The Maestro's process tells it of each deck to draw (`tell_public`)."""
     import threading
 
-    from companions.web import replays
-
-    from ..app import create_app
+    from ..app import create_app, start_workers
     from ..web.db import get_db
     from .decks import get_deck
     from .verify import card_pages
 
-    replays.start()
+    start_workers()
     card_pages.start(app, create_app)
     hall(app).on_stop.append(lambda: card_pages.stop(app))
     decks = hall(app).hub.subscribe(DECK_CHANNEL)

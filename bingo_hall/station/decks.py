@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import has_app_context
 
-from ..book import deck_hash
+from ..audit.book import deck_hash
 from ..manifest import Deck, deck_from_dict
 from ..variants import variant_for
 from ..web import book

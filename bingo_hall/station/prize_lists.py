@@ -12,7 +12,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from ..prize_rules import BUILT_IN, PrizeList, PrizeListError, parse_prize_list
+from ..ninety.prize_rules import BUILT_IN, PrizeList, PrizeListError, parse_prize_list
 from ..web.instance import area_state
 from .state import StationState
 

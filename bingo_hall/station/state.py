@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 
 from ..manifest import Deck
-from ..prize_rules import PrizeList
+from ..ninety.prize_rules import PrizeList
 from ..values import JsonValue
 from ..web.instance import area_state
 

@@ -1,7 +1,7 @@
 """The night's book over SQLite: the append-only table, the station's key, and `append`, the one
 call every service makes inside the transaction of the change it records (issue 35,
 docs/audit.md). The rules of the book (entries, the chain, the signed head) are the pure
-`bingo_hall.book`.
+`bingo_hall.audit.book`.
 
 - The table refuses UPDATE and DELETE (triggers), so a change to the night is a new entry.
 - `append(conn, kind, data, personal=...)` reads the newest entry and writes the next one in the
@@ -24,7 +24,7 @@ from typing import Any
 
 from flask import Flask, has_request_context, request, session
 
-from ..book import ORIGIN, Entry, Head, SignedHead, StationKey, canonical, next_entry
+from ..audit.book import ORIGIN, Entry, Head, SignedHead, StationKey, canonical, next_entry
 from .instance import area_state, current_flask, hall, kept_secret
 from .limits import from_this_machine
 

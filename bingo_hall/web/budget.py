@@ -33,7 +33,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..netaddr import lan_address
+from ..machine.netaddr import lan_address
 from .config import HallConfig
 
 #: seconds the laptop's LAN address is remembered (it changes when the Wi-Fi does)

@@ -11,7 +11,7 @@ import ipaddress
 import math
 from dataclasses import dataclass
 
-from ..netaddr import lan_address
+from ..machine.netaddr import lan_address
 
 
 @dataclass(frozen=True)

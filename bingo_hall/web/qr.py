@@ -10,7 +10,7 @@ from functools import lru_cache
 import qrcode
 import qrcode.constants
 
-from ..netaddr import lan_address
+from ..machine.netaddr import lan_address
 
 
 @lru_cache(maxsize=64)

@@ -21,7 +21,7 @@ from typing import Any
 from bingo_hall.values import JsonValue
 from bingo_hall.web.plumbing import end_pool
 from companions.errors import EntryError
-from companions.registry import GameKind
+from companions.web.registry import GameKind
 
 _pool: ProcessPoolExecutor | None = None
 _guard = threading.Lock()
@@ -67,7 +67,7 @@ def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]
 def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any]) -> tuple[Any, ...]:
     global _kinds
     if _kinds is None:
-        from companions.registry import load_kinds
+        from companions.web.registry import load_kinds
 
         _kinds = load_kinds()
     try:

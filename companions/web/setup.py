@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companions.registry import GameKind
+from companions.web.registry import GameKind
 
 MAX_NAME = 24
 

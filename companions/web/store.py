@@ -27,7 +27,7 @@ from bingo_hall.web.db import connect, transaction
 from bingo_hall.web.hub import END
 from bingo_hall.web.instance import HallState, hall
 from companions.errors import EntryError
-from companions.registry import GameKind
+from companions.web.registry import GameKind
 
 from . import live, replays
 

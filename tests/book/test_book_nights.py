@@ -17,8 +17,8 @@ from ledger.test_ledger_nights import DECK, game_plan, play_night, till_plan
 from testkit import TEST_PIN, Caller
 
 from bingo_hall.app import create_app
-from bingo_hall.book import read_book
-from bingo_hall.book_replay import deck_entry, replay
+from bingo_hall.audit.book import read_book
+from bingo_hall.audit.replay import deck_entry, replay
 from bingo_hall.manifest import deck_from_dict
 
 
@@ -83,7 +83,7 @@ def test_random_nights_verify_and_the_book_replays_to_the_database(night, till):
         play_night(hall, night, till)
         from click.testing import CliRunner
 
-        from bingo_hall.book_cli import book as book_cmd
+        from bingo_hall.cli.book import book as book_cmd
 
         out = Path(folder) / "night.book.jsonl"
         deck_file = Path(folder) / "deck.json"

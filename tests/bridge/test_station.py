@@ -121,7 +121,7 @@ def test_the_bridge_command_follows_a_station_and_its_ball_machine_over_http(
         [
             sys.executable,
             "-m",
-            "bingo_hall.cli",
+            "bingo_hall",
             "bridge",
             "--device",
             emu.path,
@@ -164,7 +164,7 @@ def test_the_bridge_command_refuses_a_wrong_pin_in_one_line(live_server, emulato
         [
             sys.executable,
             "-m",
-            "bingo_hall.cli",
+            "bingo_hall",
             "bridge",
             "--device",
             emu.path,
@@ -187,7 +187,7 @@ def test_the_emulate_command_prints_its_port_and_speaks_bhp1_on_it(tmp_path, lin
         [
             sys.executable,
             "-m",
-            "bingo_hall.cli",
+            "bingo_hall",
             "emulate",
             "--kind",
             "balldrop",

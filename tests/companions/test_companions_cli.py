@@ -70,7 +70,7 @@ def test_it_serves_only_the_companions_and_keeps_tables_in_the_db_file(tmp_path)
 
 
 def test_on_its_own_it_prints_the_lan_address_and_its_start_leads_to_the_tables(tmp_path):
-    from bingo_hall import netaddr
+    from bingo_hall.machine import netaddr
 
     port, db = free_port(), tmp_path / "alone.sqlite"
     proc = subprocess.Popen(

@@ -7,7 +7,7 @@ import re
 import zxingcpp
 from PIL import Image, ImageDraw
 
-from bingo_hall.netaddr import lan_address
+from bingo_hall.machine.netaddr import lan_address
 from bingo_hall.web.qr import phone_url, qr_svg
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 
-from bingo_hall.night import GameLine, Night, Payout, RoundLine
+from bingo_hall.money.night import GameLine, Night, Payout, RoundLine
 from bingo_hall.printing.ledger_pdf import render_summary_pdf
 
 

@@ -99,7 +99,7 @@ def test_a_three_game_program_and_the_raffle_loaded_printed_played_skipped_drawn
     # print it: the players' programme, in English, with every game and its prizes
     pdf = tmp_path / "club.pdf"
     done = subprocess.run(
-        [sys.executable, "-m", "bingo_hall.cli", "program", "print", str(path), "-o", str(pdf)]
+        [sys.executable, "-m", "bingo_hall", "program", "print", str(path), "-o", str(pdf)]
         + ["--lang", "en"],
         capture_output=True,
         text=True,

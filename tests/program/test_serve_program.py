@@ -24,7 +24,7 @@ prizes = { bingo = "50" }
 
 
 def _serve(tmp_path, *extra: str):
-    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "127.0.0.1"]
     argv += ["--port", str(free_port()), "--instance", str(tmp_path / "inst"), "--pin", "246810"]
     return station_process([*argv, *extra])
 
@@ -49,7 +49,7 @@ def test_serve_with_a_bad_program_is_one_line_and_exit_2(tmp_path):
 
     path = tmp_path / "club.toml"
     path.write_text(PROGRAM.replace('"full_card"', '"star"'), encoding="utf-8")
-    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--port", "0"]
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--port", "0"]
     argv += ["--instance", str(tmp_path / "inst"), "--program", str(path)]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from testkit import TEST_PIN, watch_csp
 
 from bingo_hall.signing import card_path
-from companions.registry import load_kinds
+from companions.web.registry import load_kinds
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import logging
 
 from testkit import TEST_PIN
 
-from bingo_hall.netaddr import lan_address
+from bingo_hall.machine.netaddr import lan_address
 from bingo_hall.station.auth import PIN_RULE
 from bingo_hall.web.limits import Backoff
 

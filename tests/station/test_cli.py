@@ -46,7 +46,7 @@ def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "bingo_hall.cli",
+                "bingo_hall",
                 "serve",
                 "--host",
                 "127.0.0.1",
@@ -89,7 +89,7 @@ def test_demo_makes_a_deck_and_its_pdf_and_serves_them_with_the_pin(tmp_path):
     import requests
 
     port = free_port()
-    argv = [sys.executable, "-m", "bingo_hall.cli", "demo", "--host", "127.0.0.1"]
+    argv = [sys.executable, "-m", "bingo_hall", "demo", "--host", "127.0.0.1"]
     argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", "--cards", "8"]
     proc, lines = station_process(argv)
     try:
@@ -111,7 +111,7 @@ def test_demo_makes_a_deck_and_its_pdf_and_serves_them_with_the_pin(tmp_path):
 
 @pytest.mark.slow  # starts the station as a process of its own: `make test` runs it
 def test_serve_refuses_a_blank_pin_in_one_line(tmp_path):
-    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "127.0.0.1", "--port", "0"]
     for blank in ("", "   "):
         try:
             r = subprocess.run(
@@ -132,7 +132,7 @@ def test_demo_lang_en_prints_the_demo_cards_and_opens_the_pages_in_english(tmp_p
     import requests
 
     port = free_port()
-    argv = [sys.executable, "-m", "bingo_hall.cli", "demo", "--host", "127.0.0.1", "--lang", "en"]
+    argv = [sys.executable, "-m", "bingo_hall", "demo", "--host", "127.0.0.1", "--lang", "en"]
     argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", "--cards", "4"]
     proc, lines = station_process(argv)
     try:
@@ -197,7 +197,7 @@ def test_serve_announces_a_strips_deck_in_strips_and_tickets_not_cards(tmp_path)
     strips = new_variant_deck(variant_for(90), 25, seed="banner", name="Tombola")  # 25 strips
     cards = new_deck(12, seed="banner", name="Fiesta")
     files = [save_deck(d, tmp_path / f"{d.name}.deck.json") for d in (strips, cards)]
-    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "127.0.0.1"]
     argv += ["--port", str(free_port()), "--db", str(tmp_path / "s.sqlite"), "--pin", "8642"]
     proc, lines = station_process(argv + [a for f in files for a in ("--deck", str(f))])
     try:

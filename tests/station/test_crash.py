@@ -30,7 +30,7 @@ def free_port() -> int:
 
 def start(db, deck=None):
     port = free_port()
-    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "127.0.0.1"]
     argv += ["--port", str(port), "--db", str(db), "--pin", PIN]
     if deck:
         argv += ["--deck", str(deck)]

@@ -11,15 +11,15 @@ import pytest
 import requests
 from testkit import free_port, station_process
 
+from bingo_hall.machine.printed import printed_for, remember, stale_note
 from bingo_hall.manifest import new_deck, save_deck
-from bingo_hall.printed import printed_for, remember, stale_note
 
 ELSEWHERE = "http://10.254.254.253:5000"  # never this machine (a reserved-looking private host)
 
 
 def _serve(tmp_path, *extra):
     port = free_port()
-    argv = [sys.executable, "-m", "bingo_hall.cli", "serve", "--host", "127.0.0.1"]
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "127.0.0.1"]
     argv += ["--port", str(port), "--instance", str(tmp_path), "--pin", "8642", *extra]
     proc, lines = station_process(argv, timeout=60)
     return proc, port, lines

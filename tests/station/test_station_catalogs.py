@@ -62,8 +62,8 @@ PURE_SHOWN = [
     "bingo_hall/manifest.py",
     "bingo_hall/variants.py",
     "bingo_hall/cards.py",
-    "bingo_hall/tickets.py",
-    "bingo_hall/strips.py",
+    "bingo_hall/ninety/tickets.py",
+    "bingo_hall/ninety/strips.py",
     "bingo_hall/deck.py",
     "bingo_hall/draw.py",
 ]

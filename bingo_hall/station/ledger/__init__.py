@@ -11,7 +11,7 @@ An area of the station, registered by `bingo_hall.app.create_app`:
 * `/ledger/games/<id>/prizes`: the round's prizes as the caller page and /display show them
   (a fragment, public, as the display is).
 
-The money rules are the pure `bingo_hall.ledger`; a claim and an award reach this area through
+The money rules are the pure `bingo_hall.money.ledger`; a claim and an award reach this area through
 `bingo_hall.station.hooks`.
 """
 
@@ -25,8 +25,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from ...errors import KitError
-from ...ledger import DENOMINATIONS, StockKind, money
-from ...night import Night
+from ...money.ledger import DENOMINATIONS, StockKind, money
+from ...money.night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...values import JsonValue
 from ...web import db as core_db
@@ -170,7 +170,7 @@ def summary_file(fmt: str) -> ResponseReturnValue:
     if fmt == "pdf":
         resp = Response(render_summary_pdf(night, lang), mimetype="application/pdf")
     elif fmt == "csv":
-        from ...night import summary_csv
+        from ...money.night import summary_csv
 
         resp = Response(summary_csv(night, lang), mimetype="text/csv")
     else:

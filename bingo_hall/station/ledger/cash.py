@@ -1,9 +1,9 @@
 """Cash for the night (issue 39): the float in the box at the start and the cash counted at the
 end, as a total or by notes and coins of the night's currency. The payouts paid in cash are the
 payouts marked paid in cash (`payouts.mark_paid`). The over/short is worked out in the summary
-(`bingo_hall.night.Night.over_short`): counted - (float + takings - cash payouts).
+(`bingo_hall.money.night.Night.over_short`): counted - (float + takings - cash payouts).
 
-Each figure belongs to the night it was given in (`bingo_hall.night.night_of`). The newest of
+Each figure belongs to the night it was given in (`bingo_hall.money.night.night_of`). The newest of
 each kind counts; a second one is a correction and says why. Nothing is deleted.
 """
 
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ... import ledger as money
-from ...night import Cash, night_of
+from ...money import ledger as money
+from ...money.night import Cash, night_of
 from ...web.db import transaction
 from ...web.errors import RequestError
 from ...web.instance import hall

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import click
 
 from ...errors import KitError
-from ...paths import default_instance_dir
+from ...machine.paths import default_instance_dir
 
 
 def _path(db: str | None) -> Path:
@@ -41,7 +41,7 @@ def _open(db: str | None) -> sqlite3.Connection:
 )
 def ledger(db: str | None, lang: str, night_of: str | None, as_csv: bool, pdf: str | None) -> None:
     """Print the night's summary: sales, prizes, payouts, what is left for the cause."""
-    from ...night import summary_csv, summary_text, words
+    from ...money.night import summary_csv, summary_text, words
     from ...web.book import key_beside
     from .summary import night
 

@@ -1,6 +1,6 @@
 """The raffle over SQLite (issue 37 item 4): sales, prizes, the commitment, the draws.
 
-The rules are the pure `bingo_hall.raffle`; the seed and its commitment are the balls' own
+The rules are the pure `bingo_hall.money.raffle`; the seed and its commitment are the balls' own
 (`draw.new_seed`, `draw.commitment`), and the order is `raffle.raffle_order`, the balls'
 shuffle. Each change is checked whole, written in one transaction under the hall's write lock,
 logged in `ledger_log` (the ledger's audit trail), and then the raffle's whole state is
@@ -15,11 +15,12 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from ... import draw, raffle
+from ... import draw
 from ...errors import KitError
-from ...ledger import format_serials
-from ...night import RaffleLine, RaffleWin
-from ...raffle import RaffleDraw, RaffleTicket, TicketSale
+from ...money import raffle
+from ...money.ledger import format_serials
+from ...money.night import RaffleLine, RaffleWin
+from ...money.raffle import RaffleDraw, RaffleTicket, TicketSale
 from ...values import JsonValue
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
@@ -244,7 +245,7 @@ def state(conn: sqlite3.Connection, r: Raffle | None = None) -> RaffleState:
 
 
 def night_line(conn: sqlite3.Connection, r: Raffle) -> RaffleLine:
-    """The raffle as the night's summary lists it (`bingo_hall.night`)."""
+    """The raffle as the night's summary lists it (`bingo_hall.money.night`)."""
     sold, cents = taken(conn, r.raffle_id)
     made = draws(conn, r.raffle_id)
     won = raffle.winners(made)

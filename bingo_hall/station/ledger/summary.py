@@ -1,8 +1,8 @@
-"""The night's summary read from the station's database (`bingo_hall.night` values). A station
+"""The night's summary read from the station's database (`bingo_hall.money.night` values). A station
 keeps its database from one club night to the next, so the games are grouped by night
 (`night_of`: the evening they started); the summary is one night's, the newest by default.
 Money is counted once: a sale for the whole game (every round) counts in the round being played
-when it was made (`bingo_hall.ledger.takings`)."""
+when it was made (`bingo_hall.money.ledger.takings`)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import sqlite3
 
 from flask import has_app_context
 
-from ...book import StationKey
+from ...audit.book import StationKey
 from ...errors import KitError
-from ...night import GameLine, Night, Payout, ProgramPlace, RoundLine, night_of
+from ...money.night import GameLine, Night, Payout, ProgramPlace, RoundLine, night_of
 from ...web import book
 from . import cash, payouts, raffle_store, stock, store
 

@@ -7,8 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...ledger import Reconciled, format_serials
-from ...night import Cash, Night
+from ...money.ledger import Reconciled, format_serials
+from ...money.night import Cash, Night
 from .. import games
 from . import cash, payouts, stock, store, summary
 

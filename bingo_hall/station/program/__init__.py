@@ -8,7 +8,7 @@ A part of the station, registered by `bingo_hall.app.create_app`:
   page's forms (PIN and CSRF, as every caller action);
 * `/api/program`, `/api/program/next`, `/skip`, `/insert`: the same as JSON.
 
-The file's rules are the pure `bingo_hall.program`; its progress is `store.py` over SQLite.
+The file's rules are the pure `bingo_hall.money.program`; its progress is `store.py` over SQLite.
 """
 
 from __future__ import annotations

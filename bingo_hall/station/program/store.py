@@ -3,9 +3,10 @@ everything set (the game's mode or prize list and pattern, the ledger's price an
 a game, insert one. The program's games and the game in play are rows (`schema.py`), so a
 station restarted mid-night goes on from the game in play.
 
-The rules of the file are the pure `bingo_hall.program`; starting a game is `games.start_game`,
-the money is the ledger's (`ledger.store`). Next game writes the game, its program entry and
-its money in one transaction under the hall's write lock, so a crash leaves all or none.
+The rules of the file are the pure `bingo_hall.money.program`; starting a game is
+`games.start_game`, the money is the ledger's (`ledger.store`). Next game writes the game, its
+program entry and its money in one transaction under the hall's write lock, so a crash leaves all or
+none.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import KitError
-from ...program import (
+from ...money.program import (
     Program,
     ProgramError,
     ProgramGame,

@@ -8,7 +8,7 @@ marks its own card. It needs to know, as data, what makes its card complete; it 
   `bingo_hall.claims.figures`), the squares covered without a call (FREE), the squares a false
   claim's penalty uncovered (with the call count before which a ball no longer covers them, as
   `claims.Penalty`), and the hall rule on the completing call;
-* 90 balls: the ticket's rows and each prize of the game's list (`bingo_hall.prize_rules`) as
+* 90 balls: the ticket's rows and each prize of the game's list (`bingo_hall.ninety.prize_rules`) as
   groups of the ticket's numbers to complete (a row, the corners) or a count of any numbers
   (Early Five), and whether the prizes are open at once (Tambola).
 
@@ -31,8 +31,8 @@ from markupsafe import Markup
 
 from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE, Card
-from ...prize_rules import CountRule, Prize, PrizeList, RowCountRule, RowsRule, Rule
-from ...tickets import ROW_NAMES, Ticket
+from ...ninety.prize_rules import CountRule, Prize, PrizeList, RowCountRule, RowsRule, Rule
+from ...ninety.tickets import ROW_NAMES, Ticket
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game

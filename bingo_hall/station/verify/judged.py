@@ -4,7 +4,7 @@ reads the verdict's covered squares and winning figures, never a dict); `to_json
 API's, the events' and the stored claims' shape, unchanged.
 
 One class per variant: `CardCheck` (75 balls, `bingo_hall.claims`) and `TicketCheck` (90 balls,
-`bingo_hall.prize_rules`). Both answer `serial`, `valid`, `verdict_value()` (the verdict as a
+`bingo_hall.ninety.prize_rules`). Both answer `serial`, `valid`, `verdict_value()` (the verdict as a
 claim stores it and the screens show it: `CardVerdict`, `TicketVerdict`) and `to_json()`.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, SIZE, Card
-from ...prize_rules import (
+from ...ninety.prize_rules import (
     Prize,
     PrizeList,
     PrizeVerdict,
@@ -24,7 +24,7 @@ from ...prize_rules import (
     complete_rows,
     rows_completed_by_last_call,
 )
-from ...tickets import ROW_NAMES, Ticket
+from ...ninety.tickets import ROW_NAMES, Ticket
 from ...values import JsonValue
 from ...variants import STRIPS
 from ..spoken import call_label

@@ -1,9 +1,9 @@
 """A game's prizes over SQLite (issues 17 and 28): which are awarded, which can be won now, and
 the award that closes one (docs/claims.md, "90 balls" and "Tambola"). The prizes are the game's
-`PrizePlan`, data from its variant (`bingo_hall.variants`) and judged by `bingo_hall.prize_rules`:
-línea then bingo (Spanish halls), or one line, two lines, full house (UK clubs), played one after
-another; or Tambola (Early Five, the three lines, Four Corners, Full House) and a host's own
-lists, every prize open at once.
+`PrizePlan`, data from its variant (`bingo_hall.variants`) and judged by
+`bingo_hall.ninety.prize_rules`: línea then bingo (Spanish halls), or one line, two lines, full
+house (UK clubs), played one after another; or Tambola (Early Five, the three lines, Four Corners,
+Full House) and a host's own lists, every prize open at once.
 
 * a claim names its prize (it may be left out while only one prize can be won) and is stored in
   `claims` (its `line` column holds the prize claimed) with its verdict; one call may complete
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...manifest import Deck
-from ...prize_rules import PrizeList, PrizeWon, check_prize_claim, judge_rule
-from ...tickets import Ticket
+from ...ninety.prize_rules import PrizeList, PrizeWon, check_prize_claim, judge_rule
+from ...ninety.tickets import Ticket
 from ...values import JsonValue
 from ...variants import PrizePlan
 from ...web import book

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...book import SignedHead
-from ...spreadsheet import spreadsheet_safe
+from ...audit.book import SignedHead
+from ...money.spreadsheet import spreadsheet_safe
 from ...values import JsonValue
 from ...web import book
 from .. import games, hooks

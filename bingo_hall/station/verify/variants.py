@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from ... import claims as rules
 from ...cards import LINE_NAMES, Card, Line
 from ...errors import KitError
-from ...tickets import Ticket
+from ...ninety.tickets import Ticket
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS, ByVariant, Cards75, Strips90, Variant
 from ...web.errors import Conflict, RequestError

@@ -7,7 +7,7 @@ everyone seated, in seating order, and the first entry says which of them is me.
 
 from __future__ import annotations
 
-from companions.registry import GameKind
+from companions.web.registry import GameKind
 
 from .view import replay
 

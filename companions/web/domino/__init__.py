@@ -5,7 +5,7 @@ game for the shell and points at its panel (templates/companions/domino.html, st
 """
 
 from companions import domino_bingo
-from companions.registry import GameKind
+from companions.web.registry import GameKind
 
 KIND = GameKind(
     name="domino",

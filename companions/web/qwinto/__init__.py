@@ -6,7 +6,7 @@ The rules and the sheet's layout live in `companions.qwinto`; this package only 
 from __future__ import annotations
 
 from companions import qwinto
-from companions.registry import GameKind
+from companions.web.registry import GameKind
 
 KIND = GameKind(
     name="qwinto",

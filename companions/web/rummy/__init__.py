@@ -3,7 +3,7 @@
 from flask_babel import lazy_gettext as _l
 
 from companions import rummy
-from companions.registry import GameKind
+from companions.web.registry import GameKind
 
 KIND = GameKind(
     name="rummy",

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
-from .errors import KitError
+from ..errors import KitError
 from .ledger import Reconciled, format_serials, money, over_short
 from .spreadsheet import spreadsheet_safe
 

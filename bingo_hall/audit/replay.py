@@ -6,10 +6,10 @@ says follows from what it says happened.
   (`source` auto) is the next ball of the order that seed gives (`bingo_hall.draw`).
 - Every award is replayed from the calls: a 75-ball award's card holds a bingo on the calls its
   claim saw (`bingo_hall.claims.judge`); a 90-ball prize's tickets complete the prize on the
-  call it was awarded on (`bingo_hall.prize_rules.completed_at`).
+  call it was awarded on (`bingo_hall.ninety.prize_rules.completed_at`).
 - Every sum of the ledger is recomputed: a sale's money from the price and its cards
   (`Price.of_sale`), a payout from the prize's rule, the round's takings and the jackpot's pot
-  (`bingo_hall.ledger.settle`).
+  (`bingo_hall.money.ledger.settle`).
 
 The replayed state (live calls, awards, sales, payouts) is what a test compares with the
 station's database. Pure: no Flask, no sqlite3.
@@ -22,14 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import claims as rules75
-from . import draw
-from . import ledger as money
+from .. import claims as rules75
+from .. import draw
+from ..errors import KitError
+from ..manifest import Deck
+from ..money import ledger as money
+from ..ninety.prize_rules import BUILT_IN, completed_at
+from ..patterns import pattern_from_spec
 from .book import Book, Entry, Finding, deck_hash
-from .errors import KitError
-from .manifest import Deck
-from .patterns import pattern_from_spec
-from .prize_rules import BUILT_IN, completed_at
 
 
 @dataclass

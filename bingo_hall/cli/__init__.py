@@ -11,21 +11,21 @@ import sys
 
 import click
 
-from .errors import KitError
+from ..errors import KitError
 
 # command name -> "module:attribute". Areas add their commands here.
 COMMANDS: dict[str, str] = {
-    "deck": "bingo_hall.deck_cli:deck",
+    "deck": "bingo_hall.cli.deck:deck",
     "print": "bingo_hall.printing.cli:print_cmd",
     "generate": "bingo_hall.printing.cli:generate",
     "kit": "bingo_hall.printing.cli:kit",
     "serve": "bingo_hall.station.cli:serve",
     "demo": "bingo_hall.station.cli:demo",
     "audit": "bingo_hall.station.cli:audit",
-    "book": "bingo_hall.book_cli:book",
+    "book": "bingo_hall.cli.book:book",
     "init-db": "bingo_hall.station.cli:init_db",
     "ledger": "bingo_hall.station.ledger.cli:ledger",
-    "program": "bingo_hall.program_cli:program",
+    "program": "bingo_hall.cli.program:program",
     "bridge": "firmware_bridge.cli:bridge",
     "emulate": "firmware_bridge.cli:emulate",
     "firmware": "firmware_bridge.cli:firmware",
@@ -74,7 +74,3 @@ def main(argv: list[str] | None = None) -> None:
         fail(exc.format_message().replace("\n", " "))
     except KitError as exc:
         fail(str(exc))
-
-
-if __name__ == "__main__":
-    main()

@@ -13,10 +13,9 @@ from typing import Any
 
 import click
 
-from .errors import KitError
-from .odds import estimate
-from .paths import read_text_file
-from .program import (
+from ..errors import KitError
+from ..machine.paths import read_text_file
+from ..money.program import (
     Program,
     ProgramGame,
     figure_name,
@@ -25,7 +24,8 @@ from .program import (
     prize_name,
     prize_text,
 )
-from .variants import PrizePlan
+from ..odds import estimate
+from ..variants import PrizePlan
 
 
 def read_program(path: str, prizes: str | None) -> Program:
@@ -33,7 +33,7 @@ def read_program(path: str, prizes: str | None) -> Program:
     own in the folder `prizes` (the station's `prizes/` folder)."""
     extra: tuple[PrizePlan, ...] = ()
     if prizes:
-        from .station.prize_lists import load_prize_lists
+        from ..station.prize_lists import load_prize_lists
 
         extra = tuple(PrizePlan.of(p) for p in load_prize_lists(Path(prizes)))
     text = read_text_file(path)
@@ -73,7 +73,7 @@ _prizes_option = click.option(
 )
 def check(path: str, prizes: str | None, decks: tuple[str, ...], sold: int | None) -> None:
     """Check a program file; say what each game plays and the odds of its main prize."""
-    from .manifest import load_deck
+    from ..manifest import load_deck
 
     prog = read_program(path, prizes)
     loaded = [load_deck(d) for d in decks]
@@ -136,7 +136,7 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None) -> str:
 @_prizes_option
 def print_cmd(path: str, output: str, lang: str, prizes: str | None) -> None:
     """Print the players' program (PDF): each game's number, pattern, price and prizes."""
-    from .printing.program_pdf import render_program_pdf
+    from ..printing.program_pdf import render_program_pdf
 
     prog = read_program(path, prizes)
     data = render_program_pdf(prog, lang)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from platformdirs import user_data_path
 
-from .errors import KitError
+from ..errors import KitError
 
 APP_NAME = "bingo-hall"
 

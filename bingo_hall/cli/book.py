@@ -15,10 +15,10 @@ from pathlib import Path
 
 import click
 
-from .book import check_chain, export_lines, read_book, redacted
-from .book_replay import deck_entry, replay
-from .errors import KitError
-from .manifest import deck_from_dict
+from ..audit.book import check_chain, export_lines, read_book, redacted
+from ..audit.replay import deck_entry, replay
+from ..errors import KitError
+from ..manifest import deck_from_dict
 
 
 @click.group()
@@ -39,8 +39,8 @@ def book() -> None:
 @click.option("-o", "output", required=True, type=click.Path(dir_okay=False))
 def export(db: str, night: str | None, redact: bool, instance: str | None, output: str) -> None:
     """Write the book as JSON lines, ending with the signed head."""
-    from .book import StationKey
-    from .web import book as store
+    from ..audit.book import StationKey
+    from ..web import book as store
 
     path = Path(db)
     if not path.is_file():

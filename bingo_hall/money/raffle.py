@@ -22,8 +22,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .draw import committed_order
-from .errors import KitError
+from ..draw import committed_order
+from ..errors import KitError
 from .ledger import Serials, first_overlap, parse_serials
 
 LABEL = b"raffle"

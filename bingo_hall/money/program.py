@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ..errors import KitError
+from ..patterns import Pattern, pattern_from_spec
+from ..variants import PrizePlan, Variant, variant_for
 from . import ledger as money
-from .errors import KitError
 from .ledger import LedgerError, Price, PrizeKind, PrizeRule
-from .patterns import Pattern, pattern_from_spec
-from .variants import PrizePlan, Variant, variant_for
 
 MAX_GAMES = 60
 MAX_NAME = 40

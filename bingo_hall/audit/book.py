@@ -30,7 +30,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from .errors import KitError
+from ..errors import KitError
 
 #: the `prev` of the first entry a station ever writes
 ORIGIN = "0" * 64

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .errors import KitError
+from ..errors import KitError
 from .tickets import PER_ROW, ROWS, Ticket
 
 

@@ -38,8 +38,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .errors import DeckError
-from .rng import SeededStream, seed_bytes
+from ..errors import DeckError
+from ..rng import SeededStream, seed_bytes
 from .tickets import (
     BALLS,
     COLUMNS,

@@ -1,7 +1,7 @@
 """The night's money as pure rules (issue 27): amounts in integer cents, prices per card or per
 book, the three kinds of prize, splitting a prize between simultaneous winners, serial ranges
 ("1-40, 55") and amounts formatted in the reader's locale. No I/O: the station's ledger area
-(`bingo_hall.station.ledger`) keeps these in SQLite, and the summary (`bingo_hall.night`) adds
+(`bingo_hall.station.ledger`) keeps these in SQLite, and the summary (`bingo_hall.money.night`) adds
 them up.
 
 Money is an `int` of cents everywhere; a `float` is never used. Percentages are `Decimal`s with
@@ -35,7 +35,7 @@ from enum import StrEnum
 from babel.core import Locale, UnknownLocaleError
 from babel.numbers import format_currency, is_currency
 
-from .errors import KitError
+from ..errors import KitError
 
 #: the largest amount the ledger takes: a million in the night's currency
 MAX_CENTS = 100_000_000

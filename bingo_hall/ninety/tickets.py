@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .errors import DeckError
+from ..errors import DeckError
 
 ROWS = 3
 COLUMNS = 9
