@@ -136,7 +136,7 @@ def embedded(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
 
 
 def http(tmp: Path, games: int) -> tuple[list[float], list[float], dict]:
-    from bingo_hall.web.server import Server
+    from bingo_hall.web.station_server import Server
 
     app = create_app(
         {

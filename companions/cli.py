@@ -9,7 +9,7 @@ import click
 from bingo_hall.errors import KitError
 from bingo_hall.machine import netaddr
 from bingo_hall.web.config import DEFAULT
-from bingo_hall.web.server import Server
+from bingo_hall.web.station_server import Server
 
 
 @click.command()

@@ -168,7 +168,7 @@ class LiveServer:
     port. `split`: its public side in a process of its own (web/split.py)."""
 
     def __init__(self, app, port: int = 0, split: bool | None = None) -> None:
-        from bingo_hall.web.server import Server
+        from bingo_hall.web.station_server import Server
 
         self.app = app
         split = SPLIT_TESTS if split is None else split

@@ -25,7 +25,7 @@ from bingo_hall.app import create_app
 from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.signing import card_path
-from bingo_hall.web.server import Server
+from bingo_hall.web.station_server import Server
 
 AXE = Path(__file__).parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = {"phone": 390, "laptop": 1366}

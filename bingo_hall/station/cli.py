@@ -141,7 +141,7 @@ def run_server(
     """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
     printed for another host or port is pointed out here and on the caller page."""
     from ..app import create_app, start_workers
-    from ..web.server import Server
+    from ..web.station_server import Server
     from .state import station_state
     from .verify import card_pages
 

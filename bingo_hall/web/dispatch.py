@@ -41,12 +41,13 @@ from .admission import (
 )
 from .budget import CHANGE_COST, ConnectionBudget, RequestPace, guest_total
 from .config import HallConfig
+from .forward import trusted_client
 from .hub import LIVE_STREAM
 from .instance import hall
 from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages
 from .plumbing import QuietCollector, open_files_limit
 from .relay import LiveStreams, current_connection
-from .split import SERVED_BY, trusted_client
+from .split import SERVED_BY
 from .static_files import StaticFiles
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})

@@ -105,7 +105,7 @@ def listen(host: str, port: int) -> socket.socket:
 @contextlib.contextmanager
 def stopped_by_signals(stop: Callable[[], None]) -> Iterator[None]:
     """Within it, Ctrl+C (SIGINT) or a service manager's SIGTERM calls `stop()` whenever it
-    comes (from the main thread). See `server.Server.stopped_by_signals`."""
+    comes (from the main thread). See `station_server.Server.stopped_by_signals`."""
 
     def handler(signum: int, frame: object) -> None:
         stop()

@@ -2,8 +2,10 @@
 Windows, macOS and Linux; h11 if it is missing), one event loop for every connection: uvloop where
 it installs (Linux, macOS: a third less CPU to write to a thousand sockets), asyncio on Windows.
 
-This is the ONE module that knows uvicorn's internals (`UvicornConnection`; `Server` runs
-uvicorn). The rest of the server is split by idea:
+This is the ONE module that knows uvicorn's internals (`UvicornConnection`, `_Uvicorn`,
+`uvicorn_server`). The rest of the server is split by idea:
+- station_server.py: `Server`, one station on one socket (run, start, close, signals, the public
+  process and the door: split.py);
 - dispatch.py: the ASGI app (`HallServer`): who asks, who answers, the worker pools;
 - relay.py: the live event relay (the open screens, written by the event loop);
 - plumbing.py: process plumbing (open files, the listening socket, signals, the collector).
@@ -18,11 +20,7 @@ sockets cost the event loop nothing while they wait, so they never delay a draw.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import socket
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import uvicorn
 
@@ -33,12 +31,9 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
 
 from .admission import Words, answer_bytes
 from .dispatch import HallServer
-from .instance import hall
-from .plumbing import listen, raise_open_files_limit, stopped_by_signals
 from .relay import Live, current_connection
-from .split import Door, Forwarder, PublicSide, receive_sockets, supported
 
-__all__ = ["HallServer", "Server", "UvicornConnection"]
+__all__ = ["HallServer", "UvicornConnection", "uvicorn_server"]
 
 
 class UvicornConnection(_HTTPProtocol):
@@ -225,162 +220,6 @@ class UvicornConnection(_HTTPProtocol):
         return type("HallConnection", (cls,), {"hall": hall, "internal": internal})
 
 
-class Server:
-    """One station server on one socket: `run()` in the foreground (the CLI, Ctrl+C stops it) or
-    `start()` in a thread (tests, benchmarks) and `close()`.
-
-    With `split` (`serve` and `demo` ask for it unless ONE_PROCESS; web/split.py), the public
-    side is served
-    by a process of its own at a lower CPU priority, made from the same settings: this process
-    keeps the Maestro's connections and hands the others over. `started(app)` runs in that
-    process once its app is made (the card tables' worker). Where the platform cannot hand a
-    connection over, or the app was not made by `create_app`, it is one process, as before."""
-
-    def __init__(
-        self,
-        app,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        *,
-        split: bool = False,
-        started: Callable | None = None,
-    ):
-        config = hall(app).config  # its tunables (threads, bounds): the hall's config, built once
-        raise_open_files_limit(config.wanted_files)  # before the budget, which stays below it
-        self.hall = HallServer(app)
-        self.socket: socket.socket | None = listen(host, port)
-        self.port = self.socket.getsockname()[1]
-        recipe = hall(app).made_with
-        self.public_side: PublicSide | None = None
-        if split and supported() and recipe is not None:
-            self.public_side = PublicSide(recipe, started)
-            tap = self.public_side.tap
-            hall(app).hub.taps.append(tap)
-            tap.paused = lambda: self.hall.screens.holding > 0  # the Maestro's answer first
-            self.hall.screens.on_release.append(tap.wake)
-        self._link: socket.socket | None = None  # the public process's end (Server.public)
-        self.doors: list[Door] = []
-        self._build(config)
-
-    @classmethod
-    def public(cls, app, link: socket.socket, forward: Forwarder) -> Server:
-        """The public process's server: no socket of its own; it serves the connections handed
-        over on `link`, and forwards changes and the Maestro's requests (`forward`)."""
-        self = cls.__new__(cls)
-        config = hall(app).config
-        raise_open_files_limit(config.wanted_files)
-        self.hall = HallServer(app, forward=forward)
-        self.socket, self.port, self.public_side = None, 0, None
-        self._link, self.doors = link, []
-        link.setblocking(False)
-        self._build(config)
-        return self
-
-    @property
-    def split(self) -> bool:
-        return self.public_side is not None
-
-    def _build(self, config) -> None:
-        settings = uvicorn.Config(
-            self.hall,
-            http=UvicornConnection.for_server(self.hall),
-            loop="auto",
-            lifespan="on",
-            timeout_keep_alive=config.idle_s,
-            timeout_graceful_shutdown=1,
-            log_level="warning",
-            access_log=False,
-        )
-        self.uvicorn = _Uvicorn(settings, self.hall, self._opened, self._closing)
-        self._thread: threading.Thread | None = None
-        self._tasks: set[asyncio.Future] = set()
-
-    def _serve(self, loop: asyncio.AbstractEventLoop, make: Callable) -> Callable:
-        def here(sock: socket.socket) -> None:
-            task = asyncio.ensure_future(loop.connect_accepted_socket(make, sock))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-        return here
-
-    def _opened(self, loop: asyncio.AbstractEventLoop, make: Callable[[bool], Callable]) -> None:
-        """On the loop, once uvicorn has started: accept connections (web/split.py)."""
-        here = self._serve(loop, make(False))
-        if self._link is not None:  # the public process: take what the Maestro's hands over
-            link = self._link
-            loop.add_reader(link.fileno(), self._take, link, here)
-            with contextlib.suppress(OSError):
-                link.send(b"r")  # serving: the Maestro's process may say so
-            return
-        assert self.socket is not None
-        side = self.public_side
-        door = Door(self.socket, self.hall.is_maestros, here, side.link if side else None)
-        self.doors = [door]
-        if side is not None:  # the public process's forwarded requests
-            inside = Door(side.forward, lambda scope: True, self._serve(loop, make(True)), None)
-            self.doors.append(inside)
-        for each in self.doors:
-            each.open(loop)
-
-    def _take(self, link: socket.socket, here: Callable) -> None:
-        taken, ended = receive_sockets(link)
-        for sock in taken:
-            sock.setblocking(False)
-            here(sock)
-        if ended:
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(link.fileno())
-            self.stop_soon()
-
-    def _closing(self) -> None:
-        for door in self.doors:
-            door.close()
-
-    def stop_soon(self) -> None:
-        self.uvicorn.should_exit = True
-
-    def run(self) -> None:
-        try:
-            self.uvicorn.run(sockets=[])
-        finally:
-            if self.socket is not None:
-                self.socket.close()
-            if self.public_side is not None:
-                self.public_side.close()
-            for pool in self.hall.pools():
-                pool.executor.shutdown(wait=False)
-            self.hall.screens.shutdown()
-
-    @contextlib.contextmanager
-    def stopped_by_signals(self) -> Iterator[None]:
-        """Within it, Ctrl+C (SIGINT) or a service manager's SIGTERM stops the station whenever
-        it comes: `with server.stopped_by_signals(): print the banner; server.run()` (from the
-        main thread; the banner inside, so a signal sent on reading it finds this in place).
-        While serving, uvicorn takes both signals and shuts down, then raises the signal again,
-        which lands here and is done with; before it has taken them this asks it to stop as
-        soon as it has started. Either way `run` returns and Python exits normally, so worker
-        processes and their semaphores are cleaned up (a default SIGTERM would end the process
-        at once, and the resource tracker would warn of leaked semaphores; an early SIGINT left
-        a traceback). The public process, if any, ends with it (web/split.py)."""
-
-        with stopped_by_signals(self.stop_soon):
-            yield
-
-    def start(self) -> Server:
-        self._thread = threading.Thread(target=self.run, name="station-server", daemon=True)
-        self._thread.start()
-        while not self.uvicorn.started and self._thread.is_alive():
-            time.sleep(0.01)
-        if self.public_side is not None:
-            self.public_side.wait_ready(timeout=60)
-        return self
-
-    def close(self) -> None:
-        self.uvicorn.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=15)
-
-
 class _Uvicorn(uvicorn.Server):
     """uvicorn's server, ending the live streams first when it stops (they never end by
     themselves, and the connections they hold would keep the shutdown waiting)."""
@@ -418,3 +257,24 @@ class _Uvicorn(uvicorn.Server):
         self._closing()
         self.hall.stop_streams()
         await super().shutdown(sockets=sockets)
+
+
+def uvicorn_server(
+    hall: HallServer,
+    idle_s: int,
+    opened: Callable[[asyncio.AbstractEventLoop, Callable[[bool], Callable]], None],
+    closing: Callable[[], None],
+) -> _Uvicorn:
+    """uvicorn set up for the station (`station_server.Server` runs it): our connection class,
+    uvloop where it installs, the hall's keep-alive bound, quiet logs."""
+    settings = uvicorn.Config(
+        hall,
+        http=UvicornConnection.for_server(hall),
+        loop="auto",
+        lifespan="on",
+        timeout_keep_alive=idle_s,
+        timeout_graceful_shutdown=1,
+        log_level="warning",
+        access_log=False,
+    )
+    return _Uvicorn(settings, hall, opened, closing)

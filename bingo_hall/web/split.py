@@ -42,24 +42,21 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import pickle
 import shutil
 import signal
 import socket
-import struct
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import unquote
 
 from flask import Flask
 
-from .admission import Receive, Send
+from .event_link import EventFeed, EventTap
+from .forward import Forwarder
 from .instance import Recipe, hall
-from .relay import MAX_HOLD_S
 
 #: a connection's first bytes the door looks at (a request's head is bounded by MAX_HEAD_BYTES;
 #: past this the connection is the public side's, which answers a 431 itself)
@@ -69,13 +66,9 @@ PEEK_S = 1.0
 #: connections waiting for their first bytes in the Maestro's process at most; past it a new one
 #: goes to the public side at once
 PEEKING_MAX = 256
-#: the header carrying a forwarded request's real client address (trusted on the internal
-#: socket only; removed from every request that comes from outside)
-CLIENT_HEADER = b"x-bingo-hall-client"
 #: the header a public process's answer carries in debug mode (tests): its pid
 SERVED_BY = b"x-bingo-hall-served-by"
 
-_FRAME = struct.Struct(">I")
 _log = logging.getLogger(__name__)
 
 
@@ -218,60 +211,6 @@ class Door:
         self.here(sock)
 
 
-class EventTap:
-    """The Maestro's hub's tap: every event, in publish order, written to the public process
-    by a thread of its own (the publisher never waits for the socket)."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock = sock
-        #: is a Maestro's change being answered? Then its events wait for the answer (at most
-        #: MAX_HOLD_S), as the screens of one process do (relay.LiveStreams.hold)
-        self.paused: Callable[[], bool] = lambda: False
-        self._queue: list[bytes] = []
-        self._ready = threading.Condition()
-        self._closed = False
-        self._thread = threading.Thread(target=self._write, name="event-tap", daemon=True)
-        self._thread.start()
-
-    def __call__(self, channel: Any, event: Any) -> None:  # under the hub's lock
-        said = (channel, None, None, None)  # the channel was ended
-        if event is not None:
-            said = (channel, event.name, event.data, event.text)
-        with self._ready:
-            self._queue.append(pickle.dumps(said))
-            self._ready.notify()
-
-    def _write(self) -> None:
-        while True:
-            with self._ready:
-                while not self._queue and not self._closed:
-                    self._ready.wait()
-                if self._closed and not self._queue:
-                    return
-                until = time.monotonic() + MAX_HOLD_S
-                while self.paused() and not self._closed and (left := until - time.monotonic()) > 0:
-                    self._ready.wait(left)
-                frames, self._queue = self._queue, []
-            try:
-                self.sock.sendall(b"".join(_FRAME.pack(len(f)) + f for f in frames))
-            except OSError:  # the public process is gone
-                return
-
-    def wake(self) -> None:
-        """The Maestro's answer is out: what waited goes to the public process."""
-        with self._ready:
-            self._ready.notify()
-
-    def close(self) -> None:
-        with self._ready:
-            self._closed = True
-            self._ready.notify()
-        self._thread.join(timeout=2)
-        with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_RDWR)
-        self.sock.close()
-
-
 class PublicSide:
     """The public process, seen from the Maestro's: its start, its links, its end."""
 
@@ -348,137 +287,7 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
-def trusted_client(scope: dict[str, Any], internal: bool) -> None:
-    """The request's real client: CLIENT_HEADER on the internal socket (a request forwarded by
-    the public process), never from outside (the header is dropped)."""
-    headers = scope.get("headers") or []
-    if not any(name == CLIENT_HEADER for name, _ in headers):
-        return
-    said = [value for name, value in headers if name == CLIENT_HEADER]
-    scope["headers"] = [(n, v) for n, v in headers if n != CLIENT_HEADER]
-    if internal and said:
-        host, _, port = said[-1].decode("latin-1").rpartition(" ")
-        scope["client"] = (host, int(port) if port.isdigit() else 0)
-
-
 # --- the public process -----------------------------------------------------------------------
-
-
-class Forwarder:
-    """Sends a request to the Maestro's process over the internal socket, with the real
-    client's address, and gives back its answer (one connection per request)."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
-        body = b""
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            if not message.get("more_body", False):
-                break
-        target = scope.get("raw_path") or scope["path"].encode("latin-1")
-        if scope.get("query_string"):
-            target += b"?" + scope["query_string"]
-        client = scope.get("client") or ("", 0)
-        head = [b"%s %s HTTP/1.1" % (scope["method"].encode(), target)]
-        skip = {b"connection", b"content-length", b"transfer-encoding", b"keep-alive"}
-        skip.add(CLIENT_HEADER)
-        head += [b"%s: %s" % (n, v) for n, v in scope.get("headers", ()) if n.lower() not in skip]
-        head += [
-            CLIENT_HEADER + b": " + f"{client[0]} {client[1]}".encode(),
-            b"content-length: %d" % len(body),
-            b"connection: close",
-        ]
-        reader, writer = await asyncio.open_unix_connection(self.path)
-        try:
-            writer.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
-            answer = await reader.read()
-        finally:
-            writer.close()
-        status, headers, content = _parse_answer(answer)
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": content})
-
-
-def _parse_answer(raw: bytes) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.split(b"\r\n")
-    try:
-        status = int(lines[0].split(b" ", 2)[1])
-    except (IndexError, ValueError):
-        return 502, [(b"content-type", b"text/plain; charset=utf-8")], b"bad gateway\n"
-    headers = []
-    chunked = False
-    for line in lines[1:]:
-        name, _, value = line.partition(b":")
-        name, value = name.strip().lower(), value.strip()
-        if name == b"transfer-encoding":
-            chunked = b"chunked" in value.lower()
-            continue
-        if name in (b"connection", b"content-length", b"keep-alive"):
-            continue
-        headers.append((name, value))
-    if chunked:
-        body = _unchunk(body)
-    headers.append((b"content-length", str(len(body)).encode()))
-    return status, headers, body
-
-
-def _unchunk(data: bytes) -> bytes:
-    out, at = [], 0
-    while True:
-        end = data.find(b"\r\n", at)
-        if end < 0:
-            break
-        size = int(data[at:end].split(b";")[0] or b"0", 16)
-        if size == 0:
-            break
-        out.append(data[end + 2 : end + 2 + size])
-        at = end + 2 + size + 2
-    return b"".join(out)
-
-
-class EventFeed:
-    """The public process's end of the event relay: each event the Maestro's hub published,
-    republished in this process's hub, in order (a thread of its own). `on_end` is called when
-    the Maestro's process is gone."""
-
-    def __init__(self, sock: socket.socket, app: Flask, on_end: Callable[[], None]) -> None:
-        self.sock, self.hub, self.on_end = sock, hall(app).hub, on_end
-        self.thread = threading.Thread(target=self._read, name="event-feed", daemon=True)
-        self.thread.start()
-
-    def _exactly(self, size: int) -> bytes | None:
-        parts, left = [], size
-        while left:
-            try:
-                got = self.sock.recv(min(left, 1 << 20))
-            except OSError:
-                return None
-            if not got:
-                return None
-            parts.append(got)
-            left -= len(got)
-        return b"".join(parts)
-
-    def _read(self) -> None:
-        while True:
-            head = self._exactly(_FRAME.size)
-            if head is None:
-                break
-            frame = self._exactly(_FRAME.unpack(head)[0])
-            if frame is None:
-                break
-            channel, name, data, text = pickle.loads(frame)  # noqa: S301  # our own process's
-            if name is None:  # the channel was ended there: its screens here end too
-                self.hub.end(channel)
-            else:
-                self.hub.publish(channel, name, data, text)
-        self.on_end()
 
 
 #: the public process's name (Linux: /proc/PID/comm, `ps -o comm`, `top`)
@@ -515,7 +324,7 @@ def public_main(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _end_now)  # while starting: end at once (serving: stop_soon)
     _die_with_parent()
-    from .server import Server  # here: the public process imports the server once made
+    from .station_server import Server  # here: the public process imports the server once made
 
     app = recipe.make(READ_ONLY=True, DEVICE_URL=None)
     with contextlib.suppress(AttributeError, OSError):
