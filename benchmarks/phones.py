@@ -224,6 +224,8 @@ class Phone:
             else:  # card.js marks the card from the event
                 self.shown[seq] = now
                 self.last_seq = seq
+                if seq >= b.newest and self.current_at is None:  # current by the event: a
+                    self.current_at = now  # draw made while it came back after its snapshot
         elif b.legacy and b"event: " in event and b"event: verdict" not in event:
             self.legacy_event(None)
 
