@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import KitError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: nights simulated when the caller does not say: the chance is then within about ±1 point
 DEFAULT_NIGHTS = 10_000
@@ -92,6 +94,8 @@ def estimate(
         raise KitError("no cards are sold yet: the odds need the cards that play")
     if nights < 1:
         raise KitError("simulate at least one night")
+    import numpy as np  # here, not at the top: every `bingo-hall` command imports this module
+
     rng = np.random.default_rng(seed)
     groups = _groups(n for card in needs for n in card)
     width = sum(idx.shape[0] * idx.shape[1] for idx, _ in groups) or 1
@@ -124,4 +128,6 @@ def _groups(needs: Iterable[Need]) -> list[tuple[np.ndarray, int]]:
         if not nums:
             raise KitError("a figure with no numbers cannot be won")
         by.setdefault((len(nums), need.needed), []).append([b - 1 for b in nums])
+    import numpy as np
+
     return [(np.array(rows, dtype=np.int64), k) for (_, k), rows in sorted(by.items())]
