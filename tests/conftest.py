@@ -3,14 +3,13 @@ browser tests, and pytest-playwright pointed at Debian's Chromium (no browser do
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from testkit import TEST_PIN, Caller, eventually  # noqa: F401  (tests import from testkit)
+from testkit import TEST_PIN, Caller, LiveServer, eventually  # noqa: F401  (tests import from testkit)
 
 from bingo_hall.app import create_app
 from bingo_hall.web.i18n import catalog_dirs
@@ -154,30 +153,6 @@ def runner(app):
 def caller(client) -> Caller:
     """The Maestro, logged in with the caller PIN (see testkit.Caller)."""
     return Caller(client)
-
-
-#: BINGO_HALL_SPLIT_TESTS=1: every live server has its public side in a process of its own, as
-#: `serve` runs it (web/split.py); by default a test's server is one process (tests reach into
-#: the app object they serve), and tests/station/test_split.py serves split ones
-SPLIT_TESTS = os.environ.get("BINGO_HALL_SPLIT_TESTS") == "1"
-
-
-class LiveServer:
-    """The station's own server (bingo_hall.web.server: uvicorn, the event loop for live streams,
-    the worker pool for the rest), as `bingo-hall serve` runs it, in a thread on a free loopback
-    port. `split`: its public side in a process of its own (web/split.py)."""
-
-    def __init__(self, app, port: int = 0, split: bool | None = None) -> None:
-        from bingo_hall.web.station_server import Server
-
-        self.app = app
-        split = SPLIT_TESTS if split is None else split
-        self.server = Server(app, "127.0.0.1", port, split=split).start()
-        self.port = self.server.port
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def close(self) -> None:
-        self.server.close()
 
 
 @pytest.fixture

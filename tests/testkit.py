@@ -5,6 +5,7 @@ folders have a conftest.py and `import conftest` would find whichever came first
 from __future__ import annotations
 
 import dataclasses
+import os
 import socket
 import subprocess
 import time
@@ -165,3 +166,27 @@ def watch_csp(page) -> list[str]:
                                    + `:${e.lineNumber}`));"""
     )
     return blocked
+
+
+#: BINGO_HALL_SPLIT_TESTS=1: every live server has its public side in a process of its own, as
+#: `serve` runs it (web/split.py); by default a test's server is one process (tests reach into
+#: the app object they serve), and tests/station/test_split.py serves split ones
+SPLIT_TESTS = os.environ.get("BINGO_HALL_SPLIT_TESTS") == "1"
+
+
+class LiveServer:
+    """The station's own server (bingo_hall.web.server: uvicorn, the event loop for live streams,
+    the worker pool for the rest), as `bingo-hall serve` runs it, in a thread on a free loopback
+    port. `split`: its public side in a process of its own (web/split.py)."""
+
+    def __init__(self, app, port: int = 0, split: bool | None = None) -> None:
+        from bingo_hall.web.station_server import Server
+
+        self.app = app
+        split = SPLIT_TESTS if split is None else split
+        self.server = Server(app, "127.0.0.1", port, split=split).start()
+        self.port = self.server.port
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        self.server.close()

@@ -48,6 +48,7 @@ import socket
 import sys
 import tempfile
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import unquote
@@ -66,6 +67,8 @@ PEEK_S = 1.0
 #: connections waiting for their first bytes in the Maestro's process at most; past it a new one
 #: goes to the public side at once
 PEEKING_MAX = 256
+#: connections waiting for room on the link to the public process at most (web/split.py: Door)
+HANDING_MAX = 4096
 #: the header a public process's answer carries in debug mode (tests): its pid
 SERVED_BY = b"x-bingo-hall-served-by"
 
@@ -119,6 +122,7 @@ class Door:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.peeking: dict[int, tuple[socket.socket, asyncio.TimerHandle]] = {}
         self.handed = 0  # connections handed to the public process (tests read it)
+        self.handing: deque[socket.socket] = deque()  # waiting for room on the link
 
     def open(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -136,6 +140,11 @@ class Door:
                 self.loop.remove_reader(fd)
             sock.close()
         self.peeking.clear()
+        if self.handing and self.link is not None:
+            with contextlib.suppress(Exception):
+                self.loop.remove_writer(self.link.fileno())
+        while self.handing:
+            self.handing.popleft().close()
 
     def _accept(self) -> None:
         assert self.loop is not None
@@ -195,20 +204,55 @@ class Door:
             self._away(sock)
 
     def _away(self, sock: socket.socket) -> None:
-        """Hand the socket to the public process; served here if that cannot be done (the
-        process is gone, or its queue of connections is full): never lost, never waiting."""
+        """Hand the socket to the public process. While its link is full (the public process
+        is busy taking what it was handed) the socket waits in `handing`, in order, and goes
+        as soon as the link has room: a guest's connection is never served here, where its
+        address's budget would count it a second time. Served here only once the public
+        process is gone. Past HANDING_MAX waiting, a new one is closed (a flood's, as a full
+        listen backlog would drop it)."""
+        if self.link is None:
+            self.here(sock)
+        elif not self.handing and self._hand(sock):
+            return
+        elif self.link is None:  # it has just gone
+            self.here(sock)
+        elif len(self.handing) >= HANDING_MAX:
+            sock.close()
+        else:
+            self.handing.append(sock)
+            if len(self.handing) == 1 and self.loop is not None:
+                self.loop.add_writer(self.link.fileno(), self._flush)
+
+    def _hand(self, sock: socket.socket) -> bool:
+        """One socket to the public process; False if the link is full or gone."""
+        assert self.link is not None
+        try:
+            socket.send_fds(self.link, [b"c"], [sock.fileno()])
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:  # the public process is gone: everything is served here now
+            self._gone()
+            return False
+        self.handed += 1
+        sock.close()
+        return True
+
+    def _flush(self) -> None:
+        """The link has room: what waits goes, in order."""
         link = self.link
-        if link is not None:
-            try:
-                socket.send_fds(link, [b"c"], [sock.fileno()])
-                self.handed += 1
-                sock.close()
-                return
-            except (BlockingIOError, InterruptedError):
-                pass
-            except OSError:  # the public process is gone: everything is served here now
-                self.link = None
-        self.here(sock)
+        while self.handing and self.link is not None and self._hand(self.handing[0]):
+            self.handing.popleft()
+        if (not self.handing or self.link is None) and link is not None and self.loop:
+            with contextlib.suppress(Exception):
+                self.loop.remove_writer(link.fileno())
+
+    def _gone(self) -> None:
+        link, self.link = self.link, None
+        if link is not None and self.loop is not None:
+            with contextlib.suppress(Exception):
+                self.loop.remove_writer(link.fileno())
+        while self.handing:
+            self.here(self.handing.popleft())
 
 
 class PublicSide:

@@ -35,7 +35,7 @@ SERVED_BY = "X-Bingo-Hall-Served-By"
 @pytest.fixture
 def split_server(app):
     """The station's server as `serve` runs it: its public side in a process of its own."""
-    from conftest import LiveServer
+    from testkit import LiveServer
 
     server = LiveServer(app, split=True)
     yield server
@@ -204,7 +204,7 @@ def test_the_public_process_cannot_write_the_database(split_server, client, app)
 
 
 def test_one_process_when_asked(app):
-    from conftest import LiveServer
+    from testkit import LiveServer
 
     server = LiveServer(app, split=False)
     try:
