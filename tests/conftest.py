@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import shared_compiles
 from hypothesis import settings
 from testkit import TEST_PIN, Caller, LiveServer, eventually  # noqa: F401  (tests import from testkit)
 
@@ -31,6 +32,9 @@ CHROMIUM_ARGS = [
 # checked on what they compute, never on how long it took (timings live in benchmarks/).
 settings.register_profile("kit", deadline=None)
 settings.load_profile("kit")
+
+# the suite's thousand apps compile werkzeug's URL builders once (see shared_compiles.py)
+shared_compiles.install()
 
 #: fixtures that start Chromium: a test that asks for one is a browser test, marked or not
 BROWSER_FIXTURES = {"page", "phone", "browser", "context", "new_context"}
@@ -136,7 +140,9 @@ def app(tmp_path, request, migrated_database):
     database = tmp_path / "test.sqlite"
     if "DATABASE" not in keys:
         shutil.copyfile(migrated_database(keys), database)
-    return create_app(_app_config(database, keys), instance_path=str(tmp_path))
+    made = create_app(_app_config(database, keys), instance_path=str(tmp_path))
+    made.jinja_env.bytecode_cache = shared_compiles.TEMPLATES  # see shared_compiles.py
+    return made
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Callable
+from functools import cache
 
 from bingo_hall.manifest import Deck, new_deck
 from bingo_hall.web.instance import hall
@@ -113,6 +114,12 @@ def page_login(client) -> str:
         return session["csrf"]
 
 
+@cache
+def test_deck() -> Deck:
+    """The Maestro's deck when a test names none: 12 cards, always the same (a frozen value)."""
+    return new_deck(12, seed="tests", name="Test deck")
+
+
 class Caller:
     """The Maestro at a station under test: logged in with the caller PIN (a bearer token from
     POST /api/login), loading a deck, starting games and calling balls through the JSON API."""
@@ -122,7 +129,7 @@ class Caller:
         r = client.post("/api/login", json={"pin": client.application.config["CALLER_PIN"]})
         assert r.status_code == 200, r.get_json()
         self.auth = {"Authorization": "Bearer " + r.get_json()["token"]}
-        self.deck = deck or new_deck(12, seed="tests", name="Test deck")
+        self.deck = deck or test_deck()
         self.load_deck(self.deck)
 
     def load_deck(self, deck: Deck) -> Deck:

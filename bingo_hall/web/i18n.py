@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
+from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -95,18 +96,20 @@ def _came_from() -> str | None:
     return ref.path + ("?" + ref.query if ref.query else "")
 
 
-def catalog_dirs() -> list[str]:
+@cache
+def catalog_dirs() -> tuple[str, ...]:
     """Every area's `translations` folder (the Makefile and the wheel build compile the same set).
 
     Each package is found where Python imports it from (a clone or site-packages), without
-    importing it, so the catalogs are found however the kit was installed."""
+    importing it, so the catalogs are found however the kit was installed. Looked up once per
+    process: the installed tree does not change while it runs."""
     found = []
     for package in _AREAS:
         spec = find_spec(package)
         roots = spec.submodule_search_locations if spec else None
         for root in roots or ():
             found += sorted(p for p in Path(root).rglob("translations") if p.is_dir())
-    return [str(p) for p in found]
+    return tuple(str(p) for p in found)
 
 
 def in_lang(names: Mapping[str, str]) -> str:
