@@ -39,13 +39,14 @@ test: install-test catalogs system-test-deps $(AXE)
 	$(PYTEST) -q -n 2 -m "not browser and (not slow or cpu)"
 	$(PYTEST) -q -m "(browser or slow) and not cpu"
 
-# The quick loop (well under a minute): lint, format, types, and the tests that need no browser
-# and no long run. `make test` is the whole suite; CI runs that.
+# The quick loop (under a minute): lint, format, types, and the tests that need no browser, no
+# long run and no real process or server of their own (marked `process`: they run in `make test`'s
+# first part). `make test` is the whole suite; CI runs that.
 check: install-test catalogs
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(PYTEST) -q -n 2 -m "not browser and not slow"
+	$(PYTEST) -q -n 2 -m "not browser and not slow and not process"
 
 # The sdist and the wheel in dist/ (the wheel is built from the sdist and compiles its catalogs):
 # `pipx install ./dist/bingo_hall-*.whl` installs the kit without a clone.

@@ -38,14 +38,20 @@ shared_compiles.install()
 
 #: fixtures that start Chromium: a test that asks for one is a browser test, marked or not
 BROWSER_FIXTURES = {"page", "phone", "browser", "context", "new_context"}
+#: fixtures that serve a station on a socket: a test that asks for one starts a real server
+SERVER_FIXTURES = {"live_server", "serve"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """`make check` leaves out the browser tests (-m "not browser"): every test that opens
-    Chromium carries the marker, whether its file says so or not."""
+    """`make check` leaves out the browser tests (-m "not browser") and those that start a real
+    server or process (-m "not process"): every test that opens Chromium or serves a station
+    carries its marker, whether its file says so or not."""
     for item in items:
-        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if BROWSER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.browser)
+        if SERVER_FIXTURES & fixtures:
+            item.add_marker(pytest.mark.process)
 
 
 @pytest.fixture(scope="session", autouse=True)

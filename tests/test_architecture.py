@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from testkit import parsed
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bingo_hall", "companions", "firmware_bridge")
@@ -373,7 +374,7 @@ def publish_calls(tree: ast.Module) -> list[str]:
 def test_routes_do_not_publish_events(path: Path):
     """Events have one owner: the service that commits the change publishes it, under the write
     lock (docs/dev/architecture.md, "Live events"); a module that answers requests never does."""
-    tree = ast.parse(path.read_text())
+    tree = parsed(path)
     if handles_requests(tree):
         assert publish_calls(tree) == []
 

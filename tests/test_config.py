@@ -9,6 +9,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from testkit import parsed
 
 from bingo_hall.app import create_app
 from bingo_hall.web.config import DEFAULTS, ENVIRONMENT, HallConfig, from_environment
@@ -48,7 +49,7 @@ def test_the_reader_finds_a_config_read():
 
 
 def test_every_key_the_hall_reads_is_declared():
-    read = set().union(*(config_reads(ast.parse(p.read_text())) for p in SOURCES))
+    read = set().union(*(config_reads(parsed(p)) for p in SOURCES))
     assert read - set(HallConfig.keys()) - FLASK_KEYS == set()
 
 
@@ -102,7 +103,7 @@ def test_a_tunable_is_declared_once_and_no_test_patches_one():
     declared = set(HallConfig.keys())
     twice = []
     for path in SOURCES:
-        for node in ast.parse(path.read_text()).body:
+        for node in parsed(path).body:
             targets = node.targets if isinstance(node, ast.Assign) else []
             if isinstance(node, ast.AnnAssign):
                 targets = [node.target]
@@ -113,7 +114,7 @@ def test_a_tunable_is_declared_once_and_no_test_patches_one():
     assert twice == []
     patched = []
     for path in sorted((ROOT / "tests").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if (
                 isinstance(node, ast.Call)
                 and getattr(node.func, "attr", "") == "setattr"

@@ -6,6 +6,9 @@ import sys
 
 import pytest
 
+# every test here runs a real process (see `process` in pyproject.toml)
+pytestmark = pytest.mark.process
+
 
 def run(*args, cwd=None):
     return subprocess.run(

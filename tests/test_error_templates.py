@@ -8,6 +8,8 @@ import ast
 import importlib
 from pathlib import Path
 
+from testkit import parsed
+
 from bingo_hall.errors import KitError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +95,7 @@ def _message_helpers(tree: ast.AST, module: object) -> dict[str, int]:
 def preformatted_raises(path: Path, root: Path = ROOT) -> list[str]:
     """`file:line` of each `raise SomeKitError(<formatted string>, ...)` in the file, and of
     each call that hands a formatted string to a helper that raises it as a KitError."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     if not any(isinstance(node, ast.Raise) for node in ast.walk(tree)):
         return []
     module = importlib.import_module(_module_name(path, root))
@@ -206,7 +208,7 @@ def english_params(path: Path, root: Path = ROOT) -> list[str]:
     (a phrase, a word such as "none", " or " between items, an f-string): filled into a
     translated template, they put English inside a Spanish sentence. Such words belong in the
     template itself."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     if not any(isinstance(node, ast.Raise) for node in ast.walk(tree)):
         return []  # as preformatted_raises: a module that raises nothing (or runs on a board)
     module = importlib.import_module(_module_name(path, root))

@@ -183,6 +183,7 @@ def test_a_bad_program_is_refused_naming_its_line(case):
     assert "\n" not in message
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "case",
     [
@@ -202,6 +203,7 @@ def test_program_check_refuses_a_bad_file_with_one_line_and_exit_2(tmp_path, cas
     assert f"night.toml:{_line_of(text, needle)}: " in r.stderr and words in r.stderr
 
 
+@pytest.mark.process
 def test_program_check_says_what_each_game_plays_and_the_odds_with_the_deck(tmp_path):
     deck = tmp_path / "fiesta.deck.json"
     assert run("deck", "-n", "60", "--seed", "p", "-o", str(deck)).returncode == 0
@@ -223,6 +225,7 @@ def test_program_check_says_what_each_game_plays_and_the_odds_with_the_deck(tmp_
     assert "with 40 tickets (a deck made for the estimate)" in lines[4]
 
 
+@pytest.mark.process
 def test_program_print_writes_a_pdf_in_each_language(tmp_path):
     for lang, words in (("en", "Tonight's programme"), ("es", "Programa de la noche")):
         out = tmp_path / f"program-{lang}.pdf"
@@ -233,6 +236,7 @@ def test_program_print_writes_a_pdf_in_each_language(tmp_path):
         assert ("Game 3" if lang == "en" else "Partida 3") in text
 
 
+@pytest.mark.process
 def test_program_check_of_a_missing_file_is_one_line(tmp_path):
     r = run("program", "check", str(tmp_path / "none.toml"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1

@@ -4,6 +4,7 @@ folders have a conftest.py and `import conftest` would find whichever came first
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import os
 import socket
@@ -11,6 +12,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 from bingo_hall.manifest import Deck, new_deck
 from bingo_hall.web.instance import hall
@@ -112,6 +114,18 @@ def page_login(client) -> str:
     assert r.status_code == 302, r.get_data(as_text=True)[:200]
     with client.session_transaction() as session:
         return session["csrf"]
+
+
+def parsed(path: Path) -> ast.Module:
+    """A source file's syntax tree, parsed once per session for the tests that read the kit's
+    sources (architecture, config, error templates): they only walk it, never change it."""
+    stat = path.stat()
+    return _parsed(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _parsed(path: str, _mtime_ns: int, _size: int) -> ast.Module:
+    return ast.parse(Path(path).read_text(encoding="utf-8"), filename=path)
 
 
 @cache

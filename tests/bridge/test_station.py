@@ -181,6 +181,7 @@ def test_the_bridge_command_refuses_a_wrong_pin_in_one_line(live_server, emulato
     assert proc.stderr == "bingo-hall: error: the station refused the PIN (wrong PIN)\n"
 
 
+@pytest.mark.process
 def test_the_emulate_command_prints_its_port_and_speaks_bhp1_on_it(tmp_path, link):
     path = tmp_path / "board"
     proc = subprocess.Popen(

@@ -7,8 +7,12 @@ import socket
 import subprocess
 import sys
 
+import pytest
 import requests
 from testkit import eventually
+
+# every test here runs a real process (see `process` in pyproject.toml)
+pytestmark = pytest.mark.process
 
 CLI = [sys.executable, "-c", "from bingo_hall.cli import main; main()", "companions"]
 
