@@ -14,7 +14,8 @@ from decimal import Decimal
 from typing import Any
 
 
-def _same(template: str) -> str:
+def untranslated(template: str) -> str:
+    """The template as written (English): `text()`'s translation when none is given."""
     return template
 
 
@@ -28,7 +29,7 @@ class KitError(Exception):
 
     def text(
         self,
-        translate: Callable[[str], str] = _same,
+        translate: Callable[[str], str] = untranslated,
         number: Callable[[Decimal | float], str] = str,
     ) -> str:
         """The message, translated by `translate` (e.g. flask_babel.gettext), then filled in. A
@@ -54,6 +55,33 @@ class KitError(Exception):
 
     def __str__(self) -> str:
         return self.text()
+
+
+class LocatedError(KitError):
+    """A problem in a host's file (a program, a prize list), located: the message starts with
+    the file, and its line when known (`night.toml:12: ...`)."""
+
+    def __init__(self, template: str = "", /, *, source: str = "", line: int = 0, **params: Any):
+        self.source = source
+        self.line = line
+        super().__init__(template, **params)
+
+    def words(
+        self,
+        translate: Callable[[str], str] = untranslated,
+        number: Callable[[Decimal | float], str] = str,
+    ) -> str:
+        """The message without its place (a subclass may say more, e.g. which game)."""
+        return super().text(translate, number)
+
+    def text(
+        self,
+        translate: Callable[[str], str] = untranslated,
+        number: Callable[[Decimal | float], str] = str,
+    ) -> str:
+        words = self.words(translate, number)
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {words}" if where else words
 
 
 class DeckError(KitError):

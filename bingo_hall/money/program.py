@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ..errors import KitError
+from ..errors import KitError, LocatedError, untranslated
 from ..patterns import Pattern, pattern_from_spec
 from ..variants import PrizePlan, Variant, variant_for
 from . import ledger as money
@@ -53,12 +53,9 @@ PROGRAM_KEYS = ("name", "name_es", "currency", "game")
 PRIZE_KEYS = ("amount", "percent", "jackpot", "within", "mode")
 
 
-def _same_words(template: str) -> str:
-    return template
-
-
-class ProgramError(KitError):
-    """A program file that cannot be played: the message starts with the file and the line."""
+class ProgramError(LocatedError):
+    """A program file that cannot be played: the message starts with the file and the line, and
+    names the game when the problem is one game's."""
 
     def __init__(
         self,
@@ -70,21 +67,18 @@ class ProgramError(KitError):
         game: int = 0,
         **params: Any,
     ) -> None:
-        self.source = source
-        self.line = line
         self.game = game
-        super().__init__(template, **params)
+        super().__init__(template, source=source, line=line, **params)
 
-    def text(
+    def words(
         self,
-        translate: Callable[[str], str] = _same_words,
+        translate: Callable[[str], str] = untranslated,
         number: Callable[[Decimal | float], str] = str,
     ) -> str:
-        words = super().text(translate, number)
+        words = super().words(translate, number)
         if self.game:
             words = translate("game %(n)s: %(problem)s") % {"n": self.game, "problem": words}
-        where = f"{self.source}:{self.line}" if self.line else self.source
-        return f"{where}: {words}" if where else words
+        return words
 
 
 @dataclass(frozen=True)

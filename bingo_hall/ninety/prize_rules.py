@@ -33,39 +33,22 @@ first is won). This module does no I/O: the station reads the file and passes it
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from ..errors import KitError
+from ..errors import LocatedError
 from .tickets import PER_ROW, ROWS, Ticket
-
-
-def _same_words(template: str) -> str:
-    return template
-
 
 ROW_WORDS = {"top": 0, "middle": 1, "bottom": 2}
 POSITION_WORDS = {"first": 0, "middle": PER_ROW // 2, "last": PER_ROW - 1}
 MAX_PRIZES = 20
 
 
-class PrizeListError(KitError):
+class PrizeListError(LocatedError):
     """A prize list (a host's TOML file) that cannot be played, worded for the host: the
     message names the file (`source`) first, then what is wrong in it."""
-
-    def __init__(self, template: str = "", /, *, source: str = "", **params: Any) -> None:
-        self.source = source
-        super().__init__(template, **params)
-
-    def text(
-        self,
-        translate: Callable[[str], str] = _same_words,
-        number: Callable[[Decimal | float], str] = str,
-    ) -> str:
-        words = super().text(translate, number)
-        return f"{self.source}: {words}" if self.source else words
 
 
 @dataclass(frozen=True)
