@@ -62,6 +62,8 @@ class HallState:
     db_keeper: sqlite3.Connection | None = None
     db_identity: tuple[int, int] | None = None
     db_lost_logged: bool = False
+    #: connections a request gave back, for the next requests (db.py: get_db, close_db)
+    db_idle: list[sqlite3.Connection] = field(default_factory=list)
     #: does a request carry a valid caller credential? (headers -> bool; the station's auth
     #: sets it; the server asks it on the event loop to give the Maestro its own workers)
     credential_check: Callable[[Any], bool] | None = None
