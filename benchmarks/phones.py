@@ -74,6 +74,9 @@ LIVE_JS = ROOT / "bingo_hall" / "web" / "static" / "live.js"
 CARD_JS = ROOT / "bingo_hall" / "station" / "verify" / "static" / "card.js"
 _ASSET = re.compile(rb'<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+)"')
 _IMPORT = re.compile(rb"""\bimport\b[^"';]*?["']([^"']+\.m?js(?:\?[^"']*)?)["']""")
+#: a script's comments (`/* ... */`, and `// ...` but not the `//` of a URL): the examples in
+#: them (dom.js: `//   import { el } from "/web/static/dom.js";`) are not imports
+_COMMENT = re.compile(rb"/\*.*?\*/|(?<![:\\])//[^\n]*", re.S)
 _SEQ = re.compile(rb'"seq":(\d+)')
 _LAST_SEQ = re.compile(rb'"last_seq":(\d+)')
 
@@ -160,7 +163,7 @@ class Phone:
             assert status == 200, (url, status)
             self.cached.add(url)
             if url.split("?")[0].endswith(".js"):
-                todo += [u.decode() for u in _IMPORT.findall(body)]
+                todo += [u.decode() for u in _IMPORT.findall(_COMMENT.sub(b"", body))]
         await self.open_stream()
         return time.monotonic() - t0
 
