@@ -72,6 +72,7 @@ class StaticFiles:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self._prefixes: list[tuple[str, str]] | None = None
+        self._starts: tuple[str, ...] | None = None  # the URL prefixes alone (`serves`)
         self._entries: dict[str, Entry] | None = None
         self._lock = threading.Lock()
 
@@ -157,8 +158,10 @@ class StaticFiles:
         prefix (a known file, or a 404 for any other path there)."""
         if scope.get("method") not in ("GET", "HEAD"):
             return False
-        path = scope.get("path", "")
-        return any(path.startswith(p) for p, _ in self.prefixes())
+        if self._starts is None:
+            self._starts = tuple(p for p, _ in self.prefixes())
+        path: str = scope.get("path", "")
+        return path.startswith(self._starts)
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         found = self.entry(scope["path"])
