@@ -3,8 +3,10 @@
 Every request is dispatched on the event loop:
 - static files, the shared pages (/display, /join) and the areas' pages kept in memory (the card
   pages) are answered here from memory (static_files.py, pages.py): no worker, no Flask;
-- live streams are opened by their view in a small pool of their own, then written by the loop
-  (relay.py);
+- live streams are opened here from what is kept (a game's snapshot), or by their view in a
+  small pool of their own, then written by the loop (relay.py);
+- an answer made here from memory (a file, a kept page, a stream's first event) goes to the
+  socket in one write, its head and body together (`relay.one_write`);
 - everything else runs in the Flask app through a2wsgi's thread pools, chosen by who asks
   (admission.py): the Maestro's requests (from the laptop itself, or carrying a valid caller
   credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS for changes,

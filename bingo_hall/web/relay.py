@@ -1,10 +1,12 @@
 """The live event relay: the station's open screens (live streams), written by the event loop.
 
-A live stream (a view that answers with `EventStream.response()`) is opened by its Flask view in
-a small pool of its own (the snapshot is read there), then written by the event loop: an open
-screen costs a socket and a few KB, never a thread. The hub has ONE subscriber per channel for
-all the loop's screens (`Relay`): a publish wakes the loop once, and the loop frames the event
-once and writes it to each screen's socket.
+A live stream (a view that answers with `EventStream.response()`) is opened on the event loop
+itself when an area can open it from what it keeps (`HallState.loop_streams`: a game's stream
+from its kept snapshot, station/api.py `game_stream_on_loop`; in a join storm every phone opens
+one), else by its Flask view in a small pool of its own (the snapshot is read there); then it is
+written by the event loop: an open screen costs a socket and a few KB, never a thread. The hub
+has ONE subscriber per channel for all the loop's screens (`Relay`): a publish wakes the loop
+once, and the loop frames the event once and writes it to each screen's socket.
 
 A slow or dead screen is dropped after a bounded buffer: while its socket is full it keeps at
 most the hub's queue size of events, then it is cut off (a connection whose socket stays full
