@@ -283,3 +283,15 @@ def _stream_until_at(host: str, port: int, path: str) -> tuple[socket.socket, by
         assert data, "the stream ended before its snapshot"
         got += data
     return sock, got
+
+
+def test_past_its_bound_the_kept_facts_of_an_older_state_of_the_game_go_first(monkeypatch):
+    monkeypatch.setattr(card_pages, "CARD_JSON_KEPT", 4)
+    pages = CardPages()
+    round_1 = {("D", s, 1, 1, "rules"): f"r1-{s}" for s in (1, 2, 3)}
+    pages.keep_json(round_1)
+    pages.keep_json({("D", 4, 1, 2, "rules"): "r2-4", ("D", 5, 1, 2, "rules"): "r2-5"})
+    # 5 would pass the bound of 4: round 1's three go, round 2's two stay
+    assert pages.card_json == {("D", 4, 1, 2, "rules"): "r2-4", ("D", 5, 1, 2, "rules"): "r2-5"}
+    pages.keep_json({("D", s, 1, 2, "rules"): f"r2-{s}" for s in (6, 7, 8)})
+    assert len(pages.card_json) == 3  # one state past the bound alone: all go, then these

@@ -238,10 +238,15 @@ class CardPages:
         return text
 
     def keep_json(self, made: dict[tuple[Any, ...], str]) -> None:
-        """Keep cards' facts as JSON; past CARD_JSON_KEPT all are dropped first (a new game's,
-        or a long night's: made again as asked)."""
+        """Keep cards' facts as JSON. Past CARD_JSON_KEPT the ones of an older state of a game
+        (an earlier round, other rules, another game) are dropped first, then all (a long
+        night's: made again as asked)."""
         if len(self.card_json) + len(made) > CARD_JSON_KEPT:
-            self.card_json.clear()
+            states = {(key[0], *key[2:]) for key in made}
+            kept = {k: v for k, v in self.card_json.items() if (k[0], *k[2:]) in states}
+            if len(kept) + len(made) > CARD_JSON_KEPT:
+                kept = {}
+            self.card_json = kept
         self.card_json.update(made)
 
     def _draw_table(self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, lang: str) -> str:
