@@ -2,7 +2,7 @@
 figures; not a test.
 
     .venv/bin/python benchmarks/public_cpu.py [--phones 600] [--runs 3] [--at-once 100]
-        [--spy FILE] [--smoke]
+        [--station-root DIR] [--spy FILE] [--smoke]
 
 It starts `bingo-hall serve` as a real process with its default settings (split: the Maestro's
 process and the public one, web/split.py), loads a deck of `--runs` x `--phones` cards (+3) and
@@ -15,7 +15,9 @@ Printed per run: the CPU time (user + system, from /proc) the public process and
 spent, per phone; then the medians of the runs. CPU time barely moves with the machine's load, so
 the figure holds on a busy machine; the calibration line beside it says how fast the machine is.
 
-`--spy FILE` records the public process with py-spy (raw format) during the last run.
+`--station-root DIR` serves the station from another checkout (a checkout of main measures
+"before"; the phones are this checkout's). `--spy FILE` records the public process with py-spy
+(raw format) during the last run.
 """
 
 from __future__ import annotations
@@ -100,6 +102,9 @@ async def run(args) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         deck = new_deck(args.runs * args.phones + 3, seed="public-cpu")
         deck_path = save_deck(deck, Path(tmp) / "bench.deck.json")
+        import station
+
+        station.ROOT = Path(args.station_root or ROOT).resolve()  # the checkout being measured
         proc, port = start_station(Path(tmp), deck_path)
         try:
             conn = Conn("127.0.0.1", port)
@@ -115,7 +120,8 @@ async def run(args) -> None:
             maestro, public = pids
             print(calibrate.line("127.0.0.1", port, "/web/static/live.js"))
             print(
-                f"station on :{port} (default serve settings), {station_mode(proc.pid)}; a deck "
+                f"station from {station.ROOT} on :{port} (default serve settings), "
+                f"{station_mode(proc.pid)}; a deck "
                 f"of {len(deck.cards)} cards, idle (tables drawn) {took:.0f} s after its game "
                 f"started; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}"
             )
@@ -162,6 +168,7 @@ def main() -> None:
     p.add_argument("--phones", type=int, default=600, help="phones joining per run")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--at-once", type=int, default=100, help="phones joining at the same time")
+    p.add_argument("--station-root", default=None, help="the checkout whose station is served")
     p.add_argument("--spy", default=None, help="record the public process with py-spy")
     p.add_argument("--smoke", action="store_true", help="20 phones, one run: seconds")
     args = p.parse_args()
