@@ -29,15 +29,15 @@ RUN_ARGS := $(if $(PORT),--port $(PORT)) $(if $(filter command line,$(origin LAN
 run: install catalogs
 	$(BIN)/bingo-hall demo $(RUN_ARGS)
 
-# The whole suite in two parts: the tests that need no browser and no long run, and the long ones
-# that only compute (marked `cpu`), on both cores; then the browser and the other slow ones one
-# at a time (they measure or drive a station).
+# The whole suite: every test but the `alone` ones on both cores (a file's tests stay together on
+# one core: their module's fixtures are made once), then the `alone` ones (a real station under
+# an attack it must hold) with nothing beside them.
 test: install-test catalogs system-test-deps $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(PYTEST) -q -n 2 -m "not browser and (not slow or cpu)"
-	$(PYTEST) -q -m "(browser or slow) and not cpu"
+	$(PYTEST) -q -n 2 --dist loadfile -m "not alone"
+	$(PYTEST) -q -m "alone"
 
 # The quick loop (under a minute): lint, format, types, and the tests that need no browser, no
 # long run and no real process or server of their own (marked `process`: they run in `make test`'s

@@ -200,7 +200,9 @@ def main() -> None:
     ap.add_argument("--smoke", action="store_true", help="a few iterations, seconds")
     args = ap.parse_args()
     if args.smoke:
+        global QUIET_DRAWS
         args.cards, args.pages, args.runs = 30, 20, 1
+        QUIET_DRAWS = 3
     deck = make_deck(args.balls, args.cards)
     print(calibrate.line())
     print(

@@ -64,85 +64,90 @@ def main() -> None:
         ],
         stdout=subprocess.DEVNULL,
     )
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            requests.get(f"{base}/t/", timeout=1)
-            break
-        except requests.ConnectionError:
-            time.sleep(0.05)
-    code = requests.post(
-        f"{base}/t/new/burako", json={"teams": [["A"], ["B"]], "settings": {"target": 10**6}}
-    ).json()["code"]
-
-    seen: dict[int, list[float]] = {}
-    lock = threading.Lock()
-
-    def phone():
-        sock = socket.create_connection(("127.0.0.1", port))
-        sock.sendall(f"GET /t/{code}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        buf = b""
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120  # a busy machine starts a Python process slowly
         while True:
-            chunk = sock.recv(1 << 16)
-            if not chunk:
-                return
-            now = time.perf_counter()
-            buf += chunk
-            *messages, buf = buf.split(b"\n\n")
-            for message in messages:
-                if b"event: view" in message:
-                    version = int(message.split(b"id: ", 1)[1].split(b"\n", 1)[0])
-                    with lock:
-                        seen.setdefault(version, []).append(now)
-
-    for _ in range(args.phones):
-        threading.Thread(target=phone, daemon=True).start()
-    time.sleep(1.0)
-
-    post_ms, deliver_ms = [], []
-    for n in range(1, args.hands + 1):
-        t0 = time.perf_counter()
-        r = requests.post(f"{base}/t/{code}/entries", json={"teams": [hand(n), hand(n + 1)]})
-        post_ms.append((time.perf_counter() - t0) * 1000)
-        version = r.json()["version"]
-        deadline = time.perf_counter() + 3
-        while time.perf_counter() < deadline:
-            with lock:
-                got = list(seen.get(version, []))
-            if len(got) >= args.phones:
+            try:
+                requests.get(f"{base}/t/", timeout=5)
                 break
-            time.sleep(0.002)
-        deliver_ms += [(t - t0) * 1000 for t in got]
-        if len(got) < args.phones:
-            print(f"hand {n}: only {len(got)} of {args.phones} phones got it within 3 s")
+            except requests.ConnectionError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    sys.exit("the companions server did not start")
+                time.sleep(0.05)
+        code = requests.post(
+            f"{base}/t/new/burako", json={"teams": [["A"], ["B"]], "settings": {"target": 10**6}}
+        ).json()["code"]
 
-    entries = [{"id": i, "teams": [hand(i), hand(i + 1)]} for i in range(1, 501)]
-    t0 = time.perf_counter()
-    for _ in range(20):
-        burako.replay({"target": 10**6}, ["A", "B"], entries)
-    replay_ms = (time.perf_counter() - t0) / 20 * 1000
+        seen: dict[int, list[float]] = {}
+        lock = threading.Lock()
 
-    print(f"phones={args.phones} hands={args.hands}")
-    print(
-        f"POST entry      median {statistics.median(post_ms):7.1f} ms   "
-        f"p95 {pct(post_ms, 0.95):7.1f} ms"
-    )
-    print(
-        f"post -> phone   median {statistics.median(deliver_ms):7.1f} ms   "
-        f"p95 {pct(deliver_ms, 0.95):7.1f} ms   max {max(deliver_ms):7.1f} ms"
-    )
-    print(f"replay of 500 Burako hands: {replay_ms:.2f} ms")
-    print(
-        json.dumps(
-            {
-                "post_median_ms": round(statistics.median(post_ms), 1),
-                "deliver_median_ms": round(statistics.median(deliver_ms), 1),
-                "deliver_p95_ms": round(pct(deliver_ms, 0.95), 1),
-            }
+        def phone():
+            sock = socket.create_connection(("127.0.0.1", port))
+            sock.sendall(f"GET /t/{code}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            buf = b""
+            while True:
+                chunk = sock.recv(1 << 16)
+                if not chunk:
+                    return
+                now = time.perf_counter()
+                buf += chunk
+                *messages, buf = buf.split(b"\n\n")
+                for message in messages:
+                    if b"event: view" in message:
+                        version = int(message.split(b"id: ", 1)[1].split(b"\n", 1)[0])
+                        with lock:
+                            seen.setdefault(version, []).append(now)
+
+        for _ in range(args.phones):
+            threading.Thread(target=phone, daemon=True).start()
+        time.sleep(1.0)
+
+        post_ms, deliver_ms = [], []
+        for n in range(1, args.hands + 1):
+            t0 = time.perf_counter()
+            r = requests.post(f"{base}/t/{code}/entries", json={"teams": [hand(n), hand(n + 1)]})
+            post_ms.append((time.perf_counter() - t0) * 1000)
+            version = r.json()["version"]
+            deadline = time.perf_counter() + 3
+            while time.perf_counter() < deadline:
+                with lock:
+                    got = list(seen.get(version, []))
+                if len(got) >= args.phones:
+                    break
+                time.sleep(0.002)
+            deliver_ms += [(t - t0) * 1000 for t in got]
+            if len(got) < args.phones:
+                print(f"hand {n}: only {len(got)} of {args.phones} phones got it within 3 s")
+
+        entries = [{"id": i, "teams": [hand(i), hand(i + 1)]} for i in range(1, 501)]
+        t0 = time.perf_counter()
+        for _ in range(20):
+            burako.replay({"target": 10**6}, ["A", "B"], entries)
+        replay_ms = (time.perf_counter() - t0) / 20 * 1000
+
+        print(f"phones={args.phones} hands={args.hands}")
+        print(
+            f"POST entry      median {statistics.median(post_ms):7.1f} ms   "
+            f"p95 {pct(post_ms, 0.95):7.1f} ms"
         )
-    )
-    server.terminate()
-    server.wait()
+        print(
+            f"post -> phone   median {statistics.median(deliver_ms):7.1f} ms   "
+            f"p95 {pct(deliver_ms, 0.95):7.1f} ms   max {max(deliver_ms):7.1f} ms"
+        )
+        print(f"replay of 500 Burako hands: {replay_ms:.2f} ms")
+        print(
+            json.dumps(
+                {
+                    "post_median_ms": round(statistics.median(post_ms), 1),
+                    "deliver_median_ms": round(statistics.median(deliver_ms), 1),
+                    "deliver_p95_ms": round(pct(deliver_ms, 0.95), 1),
+                }
+            )
+        )
+    finally:  # never left running: it holds the caller's stderr
+        server.terminate()
+        server.wait()
     sys.exit(0)
 
 

@@ -128,6 +128,14 @@ def _parsed(path: str, _mtime_ns: int, _size: int) -> ast.Module:
     return ast.parse(Path(path).read_text(encoding="utf-8"), filename=path)
 
 
+def doc_shot(name: str, scratch: Path) -> str:
+    """Where a test saves a screenshot that the docs show: docs/NAME when asked for
+    (`BINGO_HALL_DOC_SHOTS=1 make test`, to refresh the docs), else the test's scratch folder,
+    so that a test run never changes the checkout."""
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    return str((docs if os.environ.get("BINGO_HALL_DOC_SHOTS") == "1" else scratch) / name)
+
+
 @cache
 def test_deck() -> Deck:
     """The Maestro's deck when a test names none: 12 cards, always the same (a frozen value)."""

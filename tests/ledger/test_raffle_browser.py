@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 
 import pypdfium2 as pdfium
 import pytest
 from playwright.sync_api import expect
 from raffle_audit import commitment, raffle_order
+from testkit import doc_shot
 
 pytestmark = pytest.mark.browser
 SLOW = 15_000
-DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
 PRICE = 250  # 2,50 a ticket
 RED = list(range(1, 13))  # red 1-12
 BLUE = list(range(40, 46))  # blue 40-45
@@ -34,7 +33,7 @@ def submit(page, form: str, **fields: str) -> None:
 
 
 def test_three_raffle_prizes_drawn_one_redrawn_follow_the_revealed_seed_and_reach_the_summary(
-    page, browser, live_server, app
+    page, browser, live_server, app, tmp_path
 ):
     page.goto(f"{live_server.url}/caller/login?lang=en&next=/caller/raffle")
     page.fill("input[name=pin]", app.config["CALLER_PIN"])
@@ -82,8 +81,8 @@ def test_three_raffle_prizes_drawn_one_redrawn_follow_the_revealed_seed_and_reac
     value = screen.locator("#raffle-seed").bounding_box()
     assert label and value and label["y"] < value["y"] + value["height"], (label, value)
     assert value["y"] < label["y"] + label["height"], (label, value)
-    screen.screenshot(path=os.path.join(DOCS, "raffle-screen.png"))
-    page.screenshot(path=os.path.join(DOCS, "raffle-caller.png"), full_page=True)
+    screen.screenshot(path=doc_shot("raffle-screen.png", tmp_path))
+    page.screenshot(path=doc_shot("raffle-caller.png", tmp_path), full_page=True)
 
     page.click("#raffle-reveal button")
     expect(root).to_have_attribute("data-stage", "revealed", timeout=SLOW)

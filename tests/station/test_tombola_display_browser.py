@@ -5,18 +5,15 @@ lit as they come. The screenshot is the one docs/claims.md shows."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 from tambolakit import row
-from testkit import Caller
+from testkit import Caller, doc_shot
 
 from bingo_hall.manifest import new_strip_deck
 
 pytestmark = pytest.mark.browser
 SLOW = 15_000
-DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
 
 
 def box(screen, n: int) -> dict:
@@ -24,7 +21,7 @@ def box(screen, n: int) -> dict:
 
 
 def test_the_tombola_display_draws_the_tabellone_in_six_blocks_of_fifteen(
-    browser, live_server, client
+    browser, live_server, client, tmp_path
 ):
     strips = new_strip_deck(1, seed="tombola-display", name="Tombola di Natale")
     hall = Caller(client, strips)
@@ -55,4 +52,4 @@ def test_the_tombola_display_draws_the_tabellone_in_six_blocks_of_fifteen(
     down, block_down = b[21]["y"] - b[11]["y"], b[31]["y"] - b[21]["y"]
     assert block_gap > across * 1.2 and block_down > down * 1.2
     assert b[86]["x"] == pytest.approx(b[6]["x"], abs=1) and b[90]["y"] > b[31]["y"]
-    screen.screenshot(path=os.path.join(DOCS, "station-tombola-display.png"))
+    screen.screenshot(path=doc_shot("station-tombola-display.png", tmp_path))
