@@ -173,17 +173,21 @@ def game_events(game_id: int):
     return _game_stream(hall(), sub, first, request.args.get("view")).response()
 
 
+#: the `view` a card's page opens its game's stream with: it skips the room's events
+CARD_VIEW = "card"
+
+
 def _game_stream(state: HallState, sub: Subscription, first: str, view: str | None) -> EventStream:
     """A game's stream from its `first` event: a card's page (`view=card`) skips the events only
     the room's screens show."""
-    skip = ROOM_EVENTS if view == "card" else frozenset()
+    skip = ROOM_EVENTS if view == CARD_VIEW else frozenset()
     heartbeat_s = state.config.stream_heartbeat_s  # a gone screen is noticed
     return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=heartbeat_s, skip=skip)
 
 
 #: the queries the pages open a game's stream with (live.js: none; card.js: view=card), which the
 #: event loop answers itself; any other goes to the view
-_LOOP_QUERIES: dict[bytes, str | None] = {b"": None, b"view=card": "card"}
+_LOOP_QUERIES: dict[bytes, str | None] = {b"": None, b"view=card": CARD_VIEW}
 
 
 def game_stream_on_loop(app: Flask, scope: dict[str, Any]) -> EventStream | None:

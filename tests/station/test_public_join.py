@@ -285,9 +285,8 @@ def _stream_until_at(host: str, port: int, path: str) -> tuple[socket.socket, by
     return sock, got
 
 
-def test_past_its_bound_the_kept_facts_of_an_older_state_of_the_game_go_first(monkeypatch):
-    monkeypatch.setattr(card_pages, "CARD_JSON_KEPT", 4)
-    pages = CardPages()
+def test_past_its_bound_the_kept_facts_of_an_older_state_of_the_game_go_first():
+    pages = CardPages(json_kept=4)
     round_1 = {("D", s, 1, 1, "rules"): f"r1-{s}" for s in (1, 2, 3)}
     pages.keep_json(round_1)
     pages.keep_json({("D", 4, 1, 2, "rules"): "r2-4", ("D", 5, 1, 2, "rules"): "r2-5"})

@@ -128,7 +128,8 @@ class KeptTables:
 class CardPages:
     """What the card pages keep (one per app: `of`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, json_kept: int = CARD_JSON_KEPT) -> None:
+        self.json_kept = json_kept  # cards' facts kept at most (`keep_json`)
         self.tables = KeptTables()
         self.shells: dict[tuple[Any, ...], Shell] = {}
         self.now: dict[str, DeckNow] = {}
@@ -238,13 +239,13 @@ class CardPages:
         return text
 
     def keep_json(self, made: dict[tuple[Any, ...], str]) -> None:
-        """Keep cards' facts as JSON. Past CARD_JSON_KEPT the ones of an older state of a game
+        """Keep cards' facts as JSON. Past `json_kept` the ones of an older state of a game
         (an earlier round, other rules, another game) are dropped first, then all (a long
         night's: made again as asked)."""
-        if len(self.card_json) + len(made) > CARD_JSON_KEPT:
+        if len(self.card_json) + len(made) > self.json_kept:
             states = {(key[0], *key[2:]) for key in made}
             kept = {k: v for k, v in self.card_json.items() if (k[0], *k[2:]) in states}
-            if len(kept) + len(made) > CARD_JSON_KEPT:
+            if len(kept) + len(made) > self.json_kept:
                 kept = {}
             self.card_json = kept
         self.card_json.update(made)
