@@ -9,6 +9,7 @@ from flask import Blueprint, Flask
 
 from ..web import db as core_db
 from ..web import errors, i18n
+from ..web.instance import hall
 from . import (
     api,
     auth,
@@ -38,6 +39,7 @@ def register(app: Flask) -> None:
     auth.init_app(app)
     for blueprint in (assets, caller.bp, display.bp, phone.bp, api.bp):
         app.register_blueprint(blueprint)
+    hall(app).loop_streams.append(lambda scope: api.game_stream_on_loop(app, scope))
     errors.register_error_page(app, "/", "station/error.html")
     i18n.set_default_language(app, hall_settings.house_language)
     phrases.init_app(app)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Flask, jsonify, request
 
 from ..web.admission import SMALL_BODY, guest_body
 from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized
-from ..web.hub import EventStream, live_stream
+from ..web.hub import EventStream, Subscription, live_stream
 from ..web.inputs import is_ascii_number
 from ..web.inputs import json_body as body
-from ..web.instance import hall
+from ..web.instance import HallState, hall
 from . import autodraw, calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, end_every_login, issue_token
 from .decks import list_decks, store_deck
@@ -170,6 +170,43 @@ def game_events(game_id: int):
     except BaseException:
         sub.close()
         raise
-    skip = ROOM_EVENTS if request.args.get("view") == "card" else frozenset()
-    heartbeat_s = hall().config.stream_heartbeat_s  # a gone screen is noticed
-    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=heartbeat_s, skip=skip).response()
+    return _game_stream(hall(), sub, first, request.args.get("view")).response()
+
+
+#: the `view` a card's page opens its game's stream with: it skips the room's events
+CARD_VIEW = "card"
+
+
+def _game_stream(state: HallState, sub: Subscription, first: str, view: str | None) -> EventStream:
+    """A game's stream from its `first` event: a card's page (`view=card`) skips the events only
+    the room's screens show."""
+    skip = ROOM_EVENTS if view == CARD_VIEW else frozenset()
+    heartbeat_s = state.config.stream_heartbeat_s  # a gone screen is noticed
+    return EventStream(sub, first, retry_ms=RETRY_MS, heartbeat_s=heartbeat_s, skip=skip)
+
+
+#: the queries the pages open a game's stream with (live.js: none; card.js: view=card), which the
+#: event loop answers itself; any other goes to the view
+_LOOP_QUERIES: dict[bytes, str | None] = {b"": None, b"view=card": CARD_VIEW}
+
+
+def game_stream_on_loop(app: Flask, scope: dict[str, Any]) -> EventStream | None:
+    """`game_events` opened on the server's event loop, without Flask, a worker or SQL, when the
+    game's snapshot is kept and current (`games.kept_snapshot_event`): in a join storm every
+    phone opens its card's stream within seconds, and all of them share one snapshot. The same
+    stream as the view's, or None: the view answers (a game not seen yet, a snapshot to read
+    again, a 404, any other query)."""
+    parts = scope.get("path", "").split("/")  # "", "api", "games", id, "events"
+    if len(parts) != 5 or parts[1:3] != ["api", "games"] or parts[4] != "events":
+        return None
+    query, number = scope.get("query_string", b""), parts[3]
+    if query not in _LOOP_QUERIES or not is_ascii_number(number, 12) or number != str(int(number)):
+        return None
+    view = _LOOP_QUERIES[query]
+    state = hall(app)
+    sub = state.hub.subscribe(games.channel(int(number)))  # first, as the view does
+    first = games.kept_snapshot_event(app, int(number))
+    if first is None:
+        sub.close()
+        return None
+    return _game_stream(state, sub, first, view)

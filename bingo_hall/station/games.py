@@ -427,6 +427,23 @@ def snapshot(conn: sqlite3.Connection, game_id: int) -> Snapshot:
 SNAPSHOT_MAX_AGE_S = 5.0
 
 
+def _current(kept: tuple[int, float, str], published: int, now: float) -> bool:
+    """A kept snapshot may be given: no event since it was read, and younger than
+    SNAPSHOT_MAX_AGE_S."""
+    return kept[0] == published and now - kept[1] < SNAPSHOT_MAX_AGE_S
+
+
+def kept_snapshot_event(app: Any, game_id: int) -> str | None:
+    """The `snapshot` event's text as `snapshot_event` would give it now, if it is kept and
+    current; None when it must be read (no SQL here: the server's event loop asks it, and the
+    caller subscribes first, as for `snapshot_event`)."""
+    state, hub = station_state(app), hall(app).hub
+    kept = state.snapshots.get(game_id)
+    if kept is None or not _current(kept, hub.published, time.monotonic()):
+        return None
+    return kept[2]
+
+
 def snapshot_event(connect: Callable[[], sqlite3.Connection], game_id: int) -> str:
     """The `snapshot` event's text for a screen that (re)connects, built once per change, not
     once per screen: a thousand phones coming back from a Wi-Fi blip share one.
@@ -440,7 +457,7 @@ def snapshot_event(connect: Callable[[], sqlite3.Connection], game_id: int) -> s
     with state.snapshots_lock:
         kept = state.snapshots.get(game_id)
         now = time.monotonic()
-        if kept is not None and kept[0] == seen and now - kept[1] < SNAPSHOT_MAX_AGE_S:
+        if kept is not None and _current(kept, seen, now):
             return kept[2]
         # one reader builds it; the others wait for it here instead of reading it too
         text = sse("snapshot", snapshot(connect(), game_id).to_json())

@@ -60,22 +60,38 @@ class LaptopAddresses:
     """Is an address the laptop's own? Loopback always; its LAN address, asked of the OS at most
     every LAN_ADDRESS_TTL_S (a connection must not cost a system call)."""
 
+    #: addresses whose answer (loopback or not, well formed or not) is remembered at most
+    KEEP = 4096
+
     def __init__(self) -> None:
         self._lan: str | None = None
         self._asked = -LAN_ADDRESS_TTL_S
+        self._loopback: dict[str, bool | None] = {}  # None: not an address
 
     def __contains__(self, address: object) -> bool:
         if not isinstance(address, str):
             return False
-        try:
-            if ipaddress.ip_address(address).is_loopback:
-                return True
-        except ValueError:
+        loopback = self._loopback.get(address, False)
+        if loopback is False and address not in self._loopback:
+            loopback = _is_loopback(address)  # parsed once per address, not per request
+            if len(self._loopback) >= self.KEEP:
+                self._loopback.clear()
+            self._loopback[address] = loopback
+        if loopback is None:
             return False
+        if loopback:
+            return True
         now = time.monotonic()
         if now - self._asked >= LAN_ADDRESS_TTL_S:
             self._lan, self._asked = lan_address(), now
         return address == self._lan
+
+
+def _is_loopback(address: str) -> bool | None:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return None
 
 
 class ConnectionBudget:

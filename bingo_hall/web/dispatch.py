@@ -3,8 +3,10 @@
 Every request is dispatched on the event loop:
 - static files, the shared pages (/display, /join) and the areas' pages kept in memory (the card
   pages) are answered here from memory (static_files.py, pages.py): no worker, no Flask;
-- live streams are opened by their view in a small pool of their own, then written by the loop
-  (relay.py);
+- live streams are opened here from what is kept (a game's snapshot), or by their view in a
+  small pool of their own, then written by the loop (relay.py);
+- an answer made here from memory (a file, a kept page, a stream's first event) goes to the
+  socket in one write, its head and body together (`relay.one_write`);
 - everything else runs in the Flask app through a2wsgi's thread pools, chosen by who asks
   (admission.py): the Maestro's requests (from the laptop itself, or carrying a valid caller
   credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS for changes,
@@ -46,11 +48,13 @@ from .hub import LIVE_STREAM
 from .instance import hall
 from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages
 from .plumbing import QuietCollector, open_files_limit
-from .relay import LiveStreams, current_connection
+from .relay import LiveStreams, current_connection, one_write
 from .split import SERVED_BY
 from .static_files import StaticFiles
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: where a request's scope keeps the view its path and method match (`HallServer.view_of`)
+VIEW_KEY = "bingo_hall.view"
 
 
 def head_too_large(config: HallConfig) -> Words:
@@ -60,6 +64,13 @@ def head_too_large(config: HallConfig) -> Words:
         f"las cabeceras de la petición pasan de {config.max_head_bytes // 1024} KB o de "
         f"{config.max_headers}",
     )
+
+
+async def _whole(send: Callable, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    """A 200 answer kept in memory, its head and body in one write to the socket."""
+    with one_write():
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
 
 class HallServer:
@@ -120,13 +131,18 @@ class HallServer:
 
     def view_of(self, scope: dict) -> Any:
         """The Flask view the request goes to (None: no route, a redirect: Flask answers)."""
+        if VIEW_KEY in scope:  # matched once per request (sorted, then served)
+            return scope[VIEW_KEY]
         if self._routes is None:
             self._routes = self.flask.url_map.bind("station")
         try:
             endpoint, _ = self._routes.match(scope.get("path", "/"), scope["method"])
         except (HTTPException, RoutingException):
-            return None
-        return self.flask.view_functions.get(endpoint)
+            view = None
+        else:
+            view = self.flask.view_functions.get(endpoint)
+        scope[VIEW_KEY] = view
+        return view
 
     def route_body(self, scope: dict) -> int | None:
         """The guest body limit the request's view declares (`guest_body`), if any."""
@@ -193,13 +209,13 @@ class HallServer:
             finally:
                 self.screens.release()
         elif self.statics.serves(scope):  # answered here on the loop, never by a worker
-            await self.statics(scope, receive, send)
+            with one_write():  # its head and its body: one write to the socket
+                await self.statics(scope, receive, send)
         elif (shared := self.pages.key(scope)) is not None:
             await self._shared(scope, receive, send, shared, maestro)
         elif method == "GET" and (page := self.pages.from_area(scope)) is not None:
-            await send({"type": "http.response.start", "status": 200, "headers": page[0]})
-            await send({"type": "http.response.body", "body": page[1]})
-        elif method == "GET" and self.screens.is_stream(scope):
+            await _whole(send, *page)
+        elif method == "GET" and getattr(self.view_of(scope), LIVE_STREAM, False):
             if self.loop is None:  # run without a lifespan (lifespan="off")
                 self._started(asyncio.get_running_loop())
             await self.screens.serve(scope, receive, send, maestro)
@@ -221,9 +237,7 @@ class HallServer:
         from the app, whose answer is kept for the version it was built at."""
         kept = self.pages.answer(key)
         if kept is not None:
-            headers, body = kept
-            await send({"type": "http.response.start", "status": 200, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
+            await _whole(send, *kept)
             return
         marker = VERSION_HEADER.lower().encode()
         said: dict[str, Any] = {"body": []}

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from flask import Flask, current_app
 
 from .config import HallConfig
-from .hub import EventHub
+from .hub import EventHub, EventStream
 
 EXTENSION = "bingo_hall"
 
@@ -71,6 +71,10 @@ class HallState:
     #: (None: the request goes to the app). Each runs on the loop, so it must read no database
     #: and render no template (the card pages: station/verify/card_pages.py)
     loop_pages: list[Callable[[dict[str, Any]], bytes | None]] = field(default_factory=list)
+    #: live streams the server may open on its event loop from what is kept: `fn(scope) ->
+    #: EventStream or None` (None: the stream's view opens it in a worker). Each runs on the
+    #: loop: no database, no template (a game's stream: station/api.py `game_stream_on_loop`)
+    loop_streams: list[Callable[[dict[str, Any]], EventStream | None]] = field(default_factory=list)
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
     #: how the app was made (create_app sets it), for the public side's process (web/split.py)

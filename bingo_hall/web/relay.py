@@ -1,10 +1,12 @@
 """The live event relay: the station's open screens (live streams), written by the event loop.
 
-A live stream (a view that answers with `EventStream.response()`) is opened by its Flask view in
-a small pool of its own (the snapshot is read there), then written by the event loop: an open
-screen costs a socket and a few KB, never a thread. The hub has ONE subscriber per channel for
-all the loop's screens (`Relay`): a publish wakes the loop once, and the loop frames the event
-once and writes it to each screen's socket.
+A live stream (a view that answers with `EventStream.response()`) is opened on the event loop
+itself when an area can open it from what it keeps (`HallState.loop_streams`: a game's stream
+from its kept snapshot, station/api.py `game_stream_on_loop`; in a join storm every phone opens
+one), else by its Flask view in a small pool of its own (the snapshot is read there); then it is
+written by the event loop: an open screen costs a socket and a few KB, never a thread. The hub
+has ONE subscriber per channel for all the loop's screens (`Relay`): a publish wakes the loop
+once, and the loop frames the event once and writes it to each screen's socket.
 
 A slow or dead screen is dropped after a bounded buffer: while its socket is full it keeps at
 most the hub's queue size of events, then it is cut off (a connection whose socket stays full
@@ -18,9 +20,11 @@ uvicorn's internals.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
+import logging
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -29,12 +33,25 @@ from a2wsgi.wsgi import Body, build_environ
 from .hub import (
     ENVIRON_KEY,
     HEARTBEAT,
-    LIVE_STREAM,
+    SSE_HEADERS,
     Event,
     EventHub,
     EventStream,
     Subscription,
 )
+from .instance import hall
+from .security import HEADERS
+
+#: a stream's answer as Flask gives it (`EventStream.response()` and the security headers), for
+#: a stream opened on the loop (`LiveStreams.open_here`)
+STREAM_HEADERS = [
+    (name.lower().encode("latin1"), value.encode("latin1"))
+    for name, value in (
+        ("Content-Type", "text/event-stream; charset=utf-8"),
+        *SSE_HEADERS.items(),
+        *HEADERS.items(),
+    )
+]
 
 
 class Connection(Protocol):
@@ -50,6 +67,8 @@ class Connection(Protocol):
 
     def now(self) -> float: ...
 
+    def one_write(self) -> contextlib.AbstractContextManager[None]: ...
+
 
 #: the longest an event waits for a Maestro's answer to be written before it goes to the screens
 #: (a draw's answer takes milliseconds; a deck's load may take seconds)
@@ -60,6 +79,19 @@ MAX_HOLD_S = 0.2
 current_connection: contextvars.ContextVar[Connection | None] = contextvars.ContextVar(
     "bingo_hall_connection", default=None
 )
+
+
+@contextlib.contextmanager
+def one_write() -> Iterator[None]:
+    """What the request being answered writes within it goes to its socket in one write (the
+    response's head and its body: `Connection.one_write`); as it comes outside the station's
+    HTTP protocol."""
+    conn = current_connection.get()
+    if conn is None:
+        yield
+        return
+    with conn.one_write():
+        yield
 
 
 class Live:
@@ -192,6 +224,10 @@ class LiveStreams:
 
     def __init__(self, flask: Any, openers: int) -> None:
         self.flask = flask
+        #: the areas' openers of a stream from what they keep (on the loop: `open_here`)
+        self.loop_openers = hall(flask).loop_streams
+        self.stream_headers = STREAM_HEADERS
+        self.opened_here = 0  # streams opened on the loop (tests read it)
         self.openers = ThreadPoolExecutor(openers, thread_name_prefix="stream-open")
         self.maestro_openers = ThreadPoolExecutor(2, thread_name_prefix="stream-open-maestro")
         self.streams = 0  # open live streams (benchmarks and tests read it)
@@ -199,7 +235,6 @@ class LiveStreams:
         self.lives: set[Live] = set()
         self.relays: dict[tuple[int, Hashable], Relay] = {}
         self.stopping = False
-        self._routes: Any = None  # the URL map, bound once (is_stream)
         #: the Maestro's changes being answered: the events they publish reach the screens
         #: after the answer is written (`hold`, `release`), or after MAX_HOLD_S
         self.holding = 0
@@ -208,20 +243,13 @@ class LiveStreams:
         #: told when the last change in flight is answered (the public process's relay)
         self.on_release: list[Callable[[], None]] = []
 
-    def is_stream(self, scope: dict) -> bool:
-        """Does this path go to a view marked as a live stream? (Asked of Flask's own routes,
-        so the areas declare their streams in one place: their view.)"""
-        if self._routes is None:
-            self._routes = self.flask.url_map.bind("", "/")
-        try:
-            endpoint, _ = self._routes.match(scope["path"], method="GET")
-        except Exception:  # 404, 405, redirects: Flask answers them in the worker pool
-            return False
-        view = self.flask.view_functions.get(endpoint)
-        return getattr(view, LIVE_STREAM, False)
-
     async def serve(self, scope: Any, receive: Callable, send: Callable, maestro: bool) -> None:
-        """Open the stream in a worker (its view reads the snapshot), then write it here."""
+        """Open the stream here from what is kept (`HallState.loop_streams`: the snapshot), or
+        in a worker (its view reads the snapshot), then write it here."""
+        stream = self.open_here(scope)
+        if stream is not None:
+            await self.write(stream, scope, send, 200, self.stream_headers, stream.close)
+            return
         loop = asyncio.get_running_loop()
         environ = build_environ(scope, Body(loop, receive))
         started: dict[str, Any] = {}
@@ -248,21 +276,50 @@ class LiveStreams:
             for k, v in started["headers"]
         ]
         status = int(started["status"].split(" ", 1)[0])
-        await send({"type": "http.response.start", "status": status, "headers": headers})
         if stream is None:
-            await send({"type": "http.response.body", "body": body})
+            with one_write():
+                await send({"type": "http.response.start", "status": status, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
             return
+        # the view's close unsubscribes (EventStream.close) and runs the view's on_close
+        await self.write(stream, scope, send, status, headers, body.close)
+
+    def open_here(self, scope: Any) -> EventStream | None:
+        """The stream opened on the loop by an area, from what it keeps (None: by its view)."""
+        for opener in self.loop_openers:
+            try:
+                stream = opener(scope)
+            except Exception:  # never a 500 from here: the view opens it instead
+                logging.getLogger(__name__).exception("a stream opened on the loop failed")
+                stream = None
+            if stream is not None:
+                self.opened_here += 1
+                return stream
+        return None
+
+    async def write(
+        self,
+        stream: EventStream,
+        scope: Any,
+        send: Callable,
+        status: int,
+        headers: list[tuple[bytes, bytes]],
+        close: Callable[[], None],
+    ) -> None:
+        """Write an opened stream until it ends (`pump`), then `close` it."""
         self.streams += 1
         try:
+            with one_write():  # the answer's head and the stream's first event: one write
+                await send({"type": "http.response.start", "status": status, "headers": headers})
+                await send({"type": "http.response.body", "body": stream.head, "more_body": True})
             await self.pump(stream, scope, send)
         finally:
             self.streams -= 1
-            body.close()  # unsubscribes (EventStream.close) and runs the view's on_close
+            close()
 
     async def pump(self, stream: EventStream, scope: Any, send: Callable) -> None:
-        """Write one stream: its head through uvicorn, then its events straight to the socket
-        (through its channel's Relay), until it ends, the client leaves or the server stops."""
-        await send({"type": "http.response.body", "body": stream.head, "more_body": True})
+        """Write one stream, its head written: its events straight to the socket (through its
+        channel's Relay), until it ends, the client leaves or the server stops."""
         conn = current_connection.get()
         if conn is None:  # never: every request reaches the app through UvicornConnection
             raise RuntimeError("a stream outside the station's HTTP protocol")

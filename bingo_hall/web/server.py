@@ -20,7 +20,9 @@ sockets cost the event loop nothing while they wait, so they never delay a draw.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import uvicorn
 
@@ -84,6 +86,31 @@ class UvicornConnection(_HTTPProtocol):
 
     def now(self) -> float:
         return self.loop.time()
+
+    @contextlib.contextmanager
+    def one_write(self) -> Iterator[None]:
+        """Within it, what the request being answered writes (uvicorn writes a response's head
+        and its body in two `transport.write` calls: two system calls, and on loopback two runs
+        of the reader's TCP receive path) goes out in ONE write when it ends. Only while this
+        connection's current cycle is the request's own (no pipelined request waiting behind
+        it); otherwise the writes go out as uvicorn makes them."""
+        cycle = self.cycle
+        real = self.transport
+        if (
+            cycle is None
+            or getattr(self, "pipeline", None)
+            or getattr(cycle, "transport", None) is not real
+            or getattr(cycle, "response_started", True)
+        ):
+            yield
+            return
+        gathered = _Gathered(real)
+        cycle.transport = gathered  # type: ignore[assignment]  # as a transport to uvicorn
+        try:
+            yield
+        finally:
+            cycle.transport = real
+            gathered.flush()
 
     # --- admission ------------------------------------------------------------------------
     def connection_made(self, transport) -> None:
@@ -218,6 +245,30 @@ class UvicornConnection(_HTTPProtocol):
     def for_server(cls, hall: HallServer, internal: bool = False) -> type[UvicornConnection]:
         """The protocol class uvicorn makes for each connection of `hall`'s server."""
         return type("HallConnection", (cls,), {"hall": hall, "internal": internal})
+
+
+class _Gathered:
+    """A transport that keeps what is written until `flush` (UvicornConnection.one_write); the
+    rest of what uvicorn asks of a transport is the real one's."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.parts: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+
+    def flush(self) -> None:
+        parts, self.parts = self.parts, []
+        if parts and not self.real.is_closing():
+            self.real.write(b"".join(parts))
+
+    def close(self) -> None:  # the answer's end when the connection is not kept: written first
+        self.flush()
+        self.real.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
 
 
 class _Uvicorn(uvicorn.Server):

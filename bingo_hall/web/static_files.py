@@ -20,6 +20,7 @@ test client) Flask's own static view serves them.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import mimetypes
 import os
@@ -60,6 +61,26 @@ class Entry:
     def etag(self) -> str:
         return f'"{self.version}"'
 
+    @functools.cached_property
+    def fresh_query(self) -> bytes:
+        """The query string of the file's versioned URL (`?v=<version>`), as a phone asks it."""
+        return b"v=" + self.version.encode()
+
+    @functools.cached_property
+    def heads(self) -> dict[str, list[tuple[bytes, bytes]]]:
+        """The answer's headers by its Cache-Control (made once, not per request): a 304's,
+        then a 200's (with the file's type and length)."""
+        out = {}
+        for cache in (FOREVER, CHECK):
+            common = [(b"cache-control", cache.encode()), (b"etag", self.etag.encode()), *_SECURITY]
+            out[cache] = common
+            out[cache + " 200"] = [
+                *common,
+                (b"content-type", self.mimetype.encode()),
+                (b"content-length", str(len(self.body)).encode()),
+            ]
+        return out
+
 
 class StaticFiles:
     """The app's static folders (the app's and every blueprint's), by URL prefix: a fixed set
@@ -72,6 +93,7 @@ class StaticFiles:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self._prefixes: list[tuple[str, str]] | None = None
+        self._starts: tuple[str, ...] | None = None  # the URL prefixes alone (`serves`)
         self._entries: dict[str, Entry] | None = None
         self._lock = threading.Lock()
 
@@ -157,8 +179,10 @@ class StaticFiles:
         prefix (a known file, or a 404 for any other path there)."""
         if scope.get("method") not in ("GET", "HEAD"):
             return False
-        path = scope.get("path", "")
-        return any(path.startswith(p) for p, _ in self.prefixes())
+        if self._starts is None:
+            self._starts = tuple(p for p, _ in self.prefixes())
+        path: str = scope.get("path", "")
+        return path.startswith(self._starts)
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         found = self.entry(scope["path"])
@@ -171,17 +195,20 @@ class StaticFiles:
             ]
             await _answer(send, 404, headers, body)
             return
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        cache = FOREVER if query.get("v") == [found.version] else CHECK
-        headers = [(b"cache-control", cache.encode()), (b"etag", found.etag.encode()), *_SECURITY]
-        given = dict(scope.get("headers", ())).get(b"if-none-match", b"")
-        if found.etag.encode() in [t.strip() for t in given.split(b",")]:
-            await _answer(send, 304, headers, b"")
+        raw = scope.get("query_string", b"")
+        fresh = raw == found.fresh_query  # the URL a page names: no parsing
+        if not fresh and raw:
+            fresh = parse_qs(raw.decode("latin-1")).get("v") == [found.version]
+        cache = FOREVER if fresh else CHECK
+        given = b""
+        for name, value in scope.get("headers", ()):
+            if name == b"if-none-match":
+                given = value  # the last one, as a dict of the headers would keep
+        if given and found.etag.encode() in [t.strip() for t in given.split(b",")]:
+            await _answer(send, 304, list(found.heads[cache]), b"")
             return
-        headers.append((b"content-type", found.mimetype.encode()))
-        headers.append((b"content-length", str(len(found.body)).encode()))
         body = b"" if scope["method"] == "HEAD" else found.body
-        await _answer(send, 200, headers, body)
+        await _answer(send, 200, list(found.heads[cache + " 200"]), body)
 
 
 def _versioned_imports(

@@ -128,16 +128,20 @@ class KeptTables:
 class CardPages:
     """What the card pages keep (one per app: `of`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, json_kept: int = CARD_JSON_KEPT) -> None:
+        self.json_kept = json_kept  # cards' facts kept at most (`keep_json`)
         self.tables = KeptTables()
         self.shells: dict[tuple[Any, ...], Shell] = {}
         self.now: dict[str, DeckNow] = {}
         self.card_json: dict[tuple[Any, ...], str] = {}  # each card's facts, as JSON
         self._building = threading.Lock()
+        self._shell_lock = threading.Lock()
         #: (deck id, language) -> tasks of the worker process still drawing its tables
         self.drawing: dict[tuple[str, str], int] = {}
         self.drawing_lock = threading.Lock()
         self.sent: set[str] = set()  # the decks the worker process was given
+        #: (deck, game, round, facts) whose cards' facts the worker process was asked to make
+        self.facts_made: set[tuple[Any, ...]] = set()
         self.drawn = 0  # tables drawn in this process (tests read it)
         self.loop_answers = 0  # pages answered on the event loop
 
@@ -160,6 +164,7 @@ class CardPages:
             built = _read_now(conn, deck, seen)
             if hub.published == seen:
                 self.now[deck.deck_id] = built
+            facts_ahead(self, deck, built)
             return built
 
     # -- the page
@@ -193,15 +198,31 @@ class CardPages:
             if table is None:
                 table = self._draw_table(kind, deck, card, lang)
             if shell is None:
-                facts = None
-                if game is not None:
-                    facts = kind.card_facts(game.game_id, now.round, card, now.facts)
-                shell = self.shells[key] = _render_shell(kind, deck, game, now, facts)
+                shell = self._shell(key, kind, deck, card, now)
         values = page_shell.values(card, path, full)
         values["TABLE"] = table
         values["CARD"] = "" if game is None else self._card_json(kind, deck, card, now)
         values["STATE"] = now.state
         return shell.fill(values)
+
+    def _shell(
+        self,
+        key: tuple[Any, ...],
+        kind: ClaimsKind[Any, Any],
+        deck: Deck[Any],
+        card: Any,
+        now: DeckNow,
+    ) -> Shell:
+        """The kept shell, rendered by one request while the others that need it wait for it
+        (the first phones of a join storm all find it missing at once)."""
+        with self._shell_lock:
+            shell = self.shells.get(key)
+            if shell is None:
+                facts = None
+                if now.game is not None:
+                    facts = kind.card_facts(now.game.game_id, now.round, card, now.facts)
+                shell = self.shells[key] = _render_shell(kind, deck, now.game, now, facts)
+            return shell
 
     def _card_json(
         self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, now: DeckNow
@@ -213,11 +234,21 @@ class CardPages:
         key = (deck.deck_id, card.serial, gid, now.round, now.facts_key)
         text = self.card_json.get(key)
         if text is None:
-            if len(self.card_json) >= CARD_JSON_KEPT:
-                self.card_json.clear()  # a new game's, or a long night's: made again as asked
-            facts = kind.card_facts(gid, now.round, card, now.facts)
-            text = self.card_json[key] = page_shell.html_json(facts.to_json())
+            text = card_json(kind, gid, now.round, card, now.facts)
+            self.keep_json({key: text})
         return text
+
+    def keep_json(self, made: dict[tuple[Any, ...], str]) -> None:
+        """Keep cards' facts as JSON. Past `json_kept` the ones of an older state of a game
+        (an earlier round, other rules, another game) are dropped first, then all (a long
+        night's: made again as asked)."""
+        if len(self.card_json) + len(made) > self.json_kept:
+            states = {(key[0], *key[2:]) for key in made}
+            kept = {k: v for k, v in self.card_json.items() if (k[0], *k[2:]) in states}
+            if len(kept) + len(made) > self.json_kept:
+                kept = {}
+            self.card_json = kept
+        self.card_json.update(made)
 
     def _draw_table(self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, lang: str) -> str:
         table = draw_table(kind, card)
@@ -260,6 +291,11 @@ class CardPages:
             return None
         self.loop_answers += 1
         return page.encode("utf-8")
+
+
+def card_json(kind: ClaimsKind[Any, Any], game_id: int, round: int, card: Any, facts: Any) -> str:
+    """A card's own facts on its page (`#card-state`), as the page's JSON."""
+    return page_shell.html_json(kind.card_facts(game_id, round, card, facts).to_json())
 
 
 def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
@@ -351,6 +387,7 @@ def stop(app: Flask | None = None) -> None:
         pool, _pool = _pool, None
     if app is not None:
         CardPages.of(app).sent.clear()
+        CardPages.of(app).facts_made.clear()
     if pool is not None:
         # a deck being drawn must not hold the station's exit: its worker is ended, not awaited
         end_pool(pool, kill=True)
@@ -374,7 +411,6 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
         return []
     pages, deck_id = CardPages.of(app), deck.deck_id
     serials = [c.serial for c in deck.cards]
-    manifest: str | None = None  # the deck, sent to the worker once (it keeps it)
     futures: list[Future[dict[int, str]]] = []
     house = _house_language()
     for lang in sorted(LANGUAGES, key=lambda code: code != house):  # the hall's first
@@ -385,18 +421,79 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
             chunks = [serials[i : i + PREDRAW_CHUNK] for i in range(0, len(serials), PREDRAW_CHUNK)]
             pages.drawing[key] = len(chunks)
         for chunk in chunks:
-            if manifest is None and deck_id not in pages.sent:
-                manifest = deck.to_json()
-                pages.sent.add(deck_id)
             try:
-                fut = pool.submit(_in_worker, factory, deck_id, manifest, lang, chunk)
-                manifest = None
+                fut = pool.submit(_in_worker, factory, deck_id, _manifest(pages, deck), lang, chunk)
             except RuntimeError:  # the pool was stopped meanwhile
                 pages.drawing.pop(key, None)
                 return futures
             fut.add_done_callback(_keep(pages, key))
             futures.append(fut)
+    facts_ahead(pages, deck, _deck_now(pages, deck))
     return futures
+
+
+def _manifest(pages: CardPages, deck: Deck[Any]) -> str | None:
+    """The deck for the worker's next task if it was not given it yet (it keeps it; one worker
+    takes the tasks in order)."""
+    if deck.deck_id in pages.sent:
+        return None
+    pages.sent.add(deck.deck_id)
+    return deck.to_json()
+
+
+def _deck_now(pages: CardPages, deck: Deck[Any]) -> DeckNow | None:
+    """The deck's game state (its game just started, or the station just started), when it can be
+    read here."""
+    try:
+        return pages.deck_now(get_db(), deck)
+    except (sqlite3.Error, RuntimeError):  # no app, a lost database: the pages read it
+        return None
+
+
+def facts_ahead(pages: CardPages, deck: Deck[Any], now: DeckNow | None) -> list[Future[Any]]:
+    """Make every card's own facts (`card_json`) for the deck's game as it now stands (its round,
+    its rules or prize list) in the worker process, once per such state: in a join storm every
+    card is asked once, so they are made before the phones ask (a new game, a new round, a
+    change of pattern or an award makes them again). None when the station runs without a
+    worker: then each card's are made by its first page, and kept."""
+    pool, factory = _pool, _factory
+    if pool is None or factory is None or now is None or now.game is None:
+        return []
+    game_id = now.game.game_id
+    ahead = (deck.deck_id, game_id, now.round, now.facts_key)
+    with pages.drawing_lock:
+        if ahead in pages.facts_made:
+            return []
+        pages.facts_made.add(ahead)
+    serials = [c.serial for c in deck.cards]
+    futures: list[Future[Any]] = []
+    for i in range(0, len(serials), PREDRAW_CHUNK):
+        chunk = serials[i : i + PREDRAW_CHUNK]
+        manifest = _manifest(pages, deck)
+        try:
+            fut = pool.submit(
+                _facts_in_worker, factory, deck.deck_id, manifest, game_id, now.round, now.facts,
+                chunk,
+            )  # fmt: skip
+        except RuntimeError:  # the pool was stopped meanwhile
+            return futures
+        fut.add_done_callback(_keep_facts(pages, ahead))
+        futures.append(fut)
+    return futures
+
+
+def _keep_facts(pages: CardPages, ahead: tuple[Any, ...]) -> Callable[[Future[Any]], None]:
+    deck_id, game_id, rnd, facts_key = ahead
+
+    def done(fut: Future[dict[int, str]]) -> None:
+        if fut.cancelled() or fut.exception() is not None:
+            with pages.drawing_lock:  # made by the pages as asked; asked again next change
+                pages.facts_made.discard(ahead)
+            return
+        made = fut.result()
+        pages.keep_json({(deck_id, s, game_id, rnd, facts_key): t for s, t in made.items()})
+
+    return done
 
 
 def _house_language() -> str | None:
@@ -446,15 +543,35 @@ def _in_worker(
     """In the worker: the tables of `serials` in `lang`, drawn by an app of the worker's own (an
     empty station in a folder of its own: the same templates and catalogs). The deck's
     `manifest` comes with its first task only (one worker takes the tasks in order)."""
-    import json
-
     app = _worker_app_of(factory)
-    if manifest is not None:
-        _worker_decks[deck_id] = deck_from_dict(json.loads(manifest))
-    deck = _worker_decks[deck_id]
+    deck = _worker_deck(deck_id, manifest)
     kind = claims_of(deck.variant)
     with app.test_request_context(f"/?lang={lang}"):
         return {s: draw_table(kind, deck.card(s)) for s in serials}
+
+
+def _facts_in_worker(
+    factory: Callable[..., Flask],
+    deck_id: str,
+    manifest: str | None,
+    game_id: int,
+    rnd: int,
+    facts: Any,
+    serials: list[int],
+) -> dict[int, str]:
+    """In the worker: the own facts (`card_json`) of the cards `serials` in the game's state."""
+    deck = _worker_deck(deck_id, manifest)
+    kind = claims_of(deck.variant)
+    return {s: card_json(kind, game_id, rnd, deck.card(s), facts) for s in serials}
+
+
+def _worker_deck(deck_id: str, manifest: str | None) -> Deck[Any]:
+    """The deck a task is about: given with the first task that needs it, kept after."""
+    import json
+
+    if manifest is not None:
+        _worker_decks[deck_id] = deck_from_dict(json.loads(manifest))
+    return _worker_decks[deck_id]
 
 
 def kept_size_mb(pages: CardPages) -> float:
