@@ -15,11 +15,10 @@ import threading
 from pathlib import Path
 
 import pytest
-from flask import template_rendered
 from testkit import Caller, eventually
 
 from bingo_hall.app import create_app
-from bingo_hall.manifest import new_deck
+from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.signing import card_path
 from bingo_hall.station.verify import card_pages
 from bingo_hall.station.verify.card_pages import CardPages
@@ -152,13 +151,36 @@ def test_a_static_file_or_a_kept_card_page_is_one_write_to_the_socket(caller, li
     conn.close()
 
 
+def _printed(deck, serial: int, ticket: bool) -> list:
+    """A ticket's rows of numbers, or a card's 25 squares row by row (None: the FREE one), as
+    printed."""
+    card = deck.card(serial)
+    if ticket:
+        return [list(row) for row in card.rows]
+    return [card.number_at(r, c) for r in range(5) for c in range(5)]
+
+
+def _page_numbers(facts: dict) -> list:
+    if "rows" in facts:
+        return [row["numbers"] for row in facts["rows"]]
+    return facts["numbers"]
+
+
 @pytest.mark.slow
 @pytest.mark.cpu
-def test_each_cards_facts_are_made_ahead_in_the_worker_process(app, client):
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: new_deck(12, seed="facts ahead", name="Ahead"),
+        lambda: new_strip_deck(2, seed="facts ahead", name="Tiras"),  # 12 tickets, 90 balls
+    ],
+    ids=["75-ball", "90-ball"],
+)
+def test_each_cards_facts_are_made_ahead_in_the_worker_process(app, client, make):
     card_pages.start(app, create_app)
     pages = CardPages.of(app)
     try:
-        deck = new_deck(12, seed="facts ahead", name="Ahead")
+        deck = make()
         maestro = Caller(client, deck)  # loads the deck
         gid = maestro.new_game(draw="manual")  # a game starts: its cards' facts are made ahead
         with app.app_context():
@@ -172,17 +194,14 @@ def test_each_cards_facts_are_made_ahead_in_the_worker_process(app, client):
             return sum(1 for k in list(pages.card_json) if k[0] == deck.deck_id and k[2] == gid)
 
         eventually(lambda: made() == len(deck.cards))
-        rendered: list[str] = []
-        template_rendered.connect(lambda s, template, context, **e: rendered.append(1), app)
         for serial in (1, 7, 12):
             r = client.get(card_path(deck.secret, deck.deck_id, serial) + "?lang=en")
             assert r.status_code == 200
             state = r.text.split('id="card-state"', 1)[1].split(">", 1)[1].split("</script>")[0]
             facts = json.loads(state)
-            card = deck.card(serial)
-            # worked out here from the card itself: its numbers row by row, its serial and game
+            # worked out here from the card itself: its numbers, its serial and its game
             assert facts["serial"] == serial and facts["game"] == gid
-            assert facts["numbers"] == [card.number_at(r, c) for r in range(5) for c in range(5)]
+            assert _page_numbers(facts) == _printed(deck, serial, "rows" in facts)
             assert state == pages.card_json[(deck.deck_id, serial, gid, now.round, now.facts_key)]
     finally:
         card_pages.stop(app)
