@@ -46,13 +46,23 @@ SERVER_FIXTURES = {"live_server", "serve"}
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`make check` leaves out the browser tests (-m "not browser") and those that start a real
     server or process (-m "not process"): every test that opens Chromium or serves a station
-    carries its marker, whether its file says so or not."""
+    carries its marker, whether its file says so or not. The order: see the end."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if BROWSER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.browser)
         if SERVER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.process)
+    # the files with long tests first (slow, then browser), each file's tests in their order, so
+    # that on two cores the short ones fill the end instead of one core waiting for a long file
+    # that came last
+    rank: dict[str, int] = {}
+    for item in items:
+        long = (
+            0 if item.get_closest_marker("slow") else 1 if item.get_closest_marker("browser") else 2
+        )
+        rank[str(item.path)] = min(long, rank.get(str(item.path), 2))
+    items.sort(key=lambda item: rank[str(item.path)])
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
