@@ -30,13 +30,14 @@ run: install catalogs
 	$(BIN)/bingo-hall demo $(RUN_ARGS)
 
 # The whole suite: every test but the `alone` ones on both cores (a file's tests stay together on
-# one core: their module's fixtures are made once), then the `alone` ones (a real station under
-# an attack it must hold) with nothing beside them.
+# one core: their module's fixtures are made once; the files with long tests first, in
+# conftest.py's order, which xdist would otherwise change to the files with most tests first),
+# then the `alone` ones (a real station under an attack it must hold) with nothing beside them.
 test: install-test catalogs system-test-deps $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(PYTEST) -q -n 2 --dist loadfile -m "not alone"
+	$(PYTEST) -q -n 2 --dist loadfile --no-loadscope-reorder -m "not alone"
 	$(PYTEST) -q -m "alone"
 
 # The quick loop (under a minute): lint, format, types, and the tests that need no browser, no
