@@ -32,7 +32,8 @@ run: install catalogs
 # The whole suite: every test but the `alone` ones on both cores (a file's tests stay together on
 # one core: their module's fixtures are made once; the files with long tests first, in
 # conftest.py's order, which xdist would otherwise change to the files with most tests first),
-# then the `alone` ones (a real station under an attack it must hold) with nothing beside them.
+# then the `alone` ones (a real station under an attack it must hold, the benchmarks' smoke runs)
+# with nothing beside them.
 test: install-test catalogs system-test-deps $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -24,7 +24,9 @@ NEEDS_ROOT = {"guests.py"}  # a network namespace for the guests (ip netns)
 AT_ONCE = 3
 LIMIT_S = 300
 
-pytestmark = pytest.mark.slow
+# the benchmarks start stations and worker processes (some at a low priority) and wait on them:
+# with nothing beside them (`alone`), as a benchmark is run
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 def _can_run(path: Path) -> bool:

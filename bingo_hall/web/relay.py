@@ -116,8 +116,8 @@ class Live:
 
     def push(self, chunk: bytes, limit: int) -> bool:
         """Write one event's chunk, or keep it while the socket is full. False: over `limit`."""
-        if self.flag.is_set():
-            return True
+        if self.flag.is_set() or self.transport.is_closing():
+            return True  # ended, or the client left (its stream ends when the loop hears it)
         if self.backlog is None and not self.conn.write_paused:
             self.transport.write(chunk)
             self.pace.sent(self.conn.now())
@@ -129,7 +129,7 @@ class Live:
 
     def resume(self) -> None:
         """The socket can take more (the client read): what waited goes out, in order."""
-        if self.backlog and not self.flag.is_set():
+        if self.backlog and not self.flag.is_set() and not self.transport.is_closing():
             self.transport.write(b"".join(self.backlog))
             self.pace.sent(self.conn.now())
         self.backlog = None
