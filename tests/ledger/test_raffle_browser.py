@@ -39,9 +39,9 @@ def test_three_raffle_prizes_drawn_one_redrawn_follow_the_revealed_seed_and_reac
     page.fill("input[name=pin]", app.config["CALLER_PIN"])
     page.click("button[type=submit]")
     page.on("dialog", lambda d: d.accept())  # the confirmations of Close and Reveal
-    # raffle.js has run (it writes data-draws), so its forms are its own: a form sent before
+    # raffle.js has run (it says so: data-ready), so its forms are its own: a form sent before
     # that goes to the browser (a GET of /caller/raffle?), as on a slow machine
-    expect(page.locator("#raffle")).to_have_attribute("data-draws", "0")
+    expect(page.locator("#raffle")).to_have_attribute("data-ready", "yes")
 
     submit(page, "raffle-start", **{"raffle-price": "2,50"})
     expect(page.locator("#raffle")).to_have_attribute("data-stage", "selling")

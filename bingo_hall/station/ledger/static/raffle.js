@@ -41,6 +41,7 @@ function maestroPage() {
   on("raffle-draw", () => post("/api/raffle/draw", {}));
   on("raffle-redraw", () => post("/api/raffle/unclaimed", { reason: $("raffle-reason").value }));
   on("raffle-reveal", () => post("/api/raffle/reveal", {}));
+  $("raffle").dataset.ready = "yes"; // its forms are this script's now (tests wait for it)
 }
 
 // The colours a roll of raffle tickets comes in, for the swatch beside the words (the words are
