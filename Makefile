@@ -68,18 +68,21 @@ $(BIN)/python:
 	@$(BIN)/python -c "import pip, sys; sys.exit(int(pip.__version__.split('.')[0]) < 23)" 2>/dev/null \
 	  || $(BIN)/python -m pip install -q --upgrade pip
 
+# --no-compile: pip would compile every module of every package it installs (mypy, playwright,
+# babel...: half the install's time); Python compiles the modules a command imports on first use,
+# into the cache above.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q --no-compile -e .
 	@touch $@
 
 $(TSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q --no-compile -e '.[test]'
 	@touch $@ $(STAMP)
 
 # The pinned browser libraries (setup.py fetches them during the install; again if deleted).
 VENDOR  := bingo_hall/station/static/vendor
 $(VENDOR)/jsQR.js: $(VENDOR)/package-lock.json | $(STAMP)
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q --no-compile -e .
 	@touch $@
 
 install: $(STAMP) $(VENDOR)/jsQR.js

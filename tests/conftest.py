@@ -43,6 +43,16 @@ BROWSER_FIXTURES = {"page", "phone", "browser", "context", "new_context"}
 SERVER_FIXTURES = {"live_server", "serve"}
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """`make test`'s last part (-m alone) runs a few files' tests: it reads no test module whose
+    text never says `alone` (the marker cannot be on any of its tests), instead of importing
+    and collecting the whole suite again to deselect it."""
+    alone_only = config.getoption("markexpr", "").strip() == "alone"
+    if alone_only and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        return b"alone" not in collection_path.read_bytes()
+    return None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`make check` leaves out the browser tests (-m "not browser") and those that start a real
     server or process (-m "not process"): every test that opens Chromium or serves a station

@@ -6,7 +6,8 @@ the wheel are built once, the wheel from the sdist as `make dist` does, but with
 setuptools and Babel (`--no-isolation`; the test extra holds both) instead of a fresh build
 environment, which would add 10-20 seconds; `make dist` builds in isolation. A venv is made in
 a temporary folder without pip (faster), and the suite's own pip installs the wheel into it
-(`pip --python`). pip resolves the third-party dependencies from the wheel's metadata alone,
+(`pip --python`), compiling nothing ahead (`--no-compile`: Python compiles what a command
+imports, as it runs). pip resolves the third-party dependencies from the wheel's metadata alone,
 through the usual index and pip's cache (`make install-test` filled it with the same releases,
 so this takes seconds), which proves the declared dependencies are complete. The kit's own
 files can only come from the wheel: every command runs with a temporary folder as its working
@@ -52,7 +53,8 @@ def dist(tmp_path_factory) -> dict[str, Path]:
 def venv(dist, tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("installed") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
-    pip = [sys.executable, "-m", "pip", "--python", str(root / "bin" / "python"), "install", "-q"]
+    python = str(root / "bin" / "python")
+    pip = [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-compile"]
     subprocess.run([*pip, str(dist["wheel"])], check=True, capture_output=True, timeout=300)
     return root
 
