@@ -6,8 +6,9 @@ phone (390 px) and on the laptop (1366 px), each checked once it is live. The ca
 checked in its large-text and high-contrast modes too.
 
 axe-core is an npm package pinned for the tests (tests/a11y/package.json and its lock; `make test`
-installs it with npm). One station serves every page view; each view has a browser context of its
-own. With $AXE_REPORT set, each view appends its serious and critical node counts to that file
+installs it with npm). One station serves every page view; the views share a browser context per
+language, width, card mode and guest or Maestro (`Views`), and each view opens its page once in
+it. With $AXE_REPORT set, each view appends its serious and critical node counts to that file
 (the figures of the issue's closing note)."""
 
 from __future__ import annotations
@@ -164,14 +165,17 @@ def views(browser, station):
 
 def _live(page, name: str) -> None:
     """Wait until the page is live: its stream open (data-live="yes", a companion table's
-    data-state="live"); the ledger follows no stream, so its scripts have run at `load`."""
+    data-state="live"), the raffle's forms taken by its script (data-ready="yes"); the ledger
+    follows no stream, so its scripts have run at `load`."""
     if name in ("card", "ticket"):
         expect(page.locator("#verify")).to_have_attribute("data-live", "yes")
     elif name == "companions":
         expect(page.locator("#live")).to_have_attribute("data-state", "live")
     elif name == "raffle-screen":
         expect(page.locator("#raffle-screen")).to_have_attribute("data-live", "yes")
-    elif name not in ("ledger", "raffle"):
+    elif name == "raffle":
+        expect(page.locator("#raffle")).to_have_attribute("data-ready", "yes")
+    elif name != "ledger":
         expect(page.locator("#station")).to_have_attribute("data-live", "yes")
 
 
