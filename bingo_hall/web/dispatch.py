@@ -7,13 +7,15 @@ Every request is dispatched on the event loop:
   small pool of their own, then written by the loop (relay.py);
 - an answer made here from memory (a file, a kept page, a stream's first event) goes to the
   socket in one write, its head and body together (`relay.one_write`);
-- everything else runs in the Flask app through a2wsgi's thread pools, chosen by who asks
+- everything else runs in the Flask app in thread pools chosen by who asks
   (admission.py): the Maestro's requests (from the laptop itself, or carrying a valid caller
   credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS for changes,
   that no guest request can occupy; the guests' changes (POST and the like: score entries,
   logins) in ACTION_THREADS workers, their reads (pages, card refreshes, files) in THREADS
   workers. A request's body is read in full on the loop, bounded by size and time, before a
-  worker is given it, so an unfinished body holds a socket, never a thread. A guest's requests
+  worker is given it, so an unfinished body holds a socket, never a thread. A change's worker
+  gets that body at once and gives back its whole answer (whole.py: one hand-over each way);
+  reads go through a2wsgi, which may stream a large file. A guest's requests
   are paced per address (budget.RequestPace).
 
 The names in capitals are the hall's configuration keys (`web/config.py`, `hall(app).config`):
@@ -51,6 +53,7 @@ from .plumbing import QuietCollector, open_files_limit
 from .relay import LiveStreams, current_connection, one_write
 from .split import SERVED_BY
 from .static_files import StaticFiles
+from .whole import WholeAnswers
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: where a request's scope keeps the view its path and method match (`HallServer.view_of`)
@@ -90,9 +93,9 @@ class HallServer:
         self.threads = config.threads
         self.head_too_large = head_too_large(config)
         self.wsgi = WSGIMiddleware(app, workers=config.threads)  # guests' reads
-        self.actions = WSGIMiddleware(app, workers=config.action_threads)  # guests' changes
+        self.actions = WholeAnswers(app, config.action_threads)  # guests' changes (whole.py)
         self.maestro_reads = WSGIMiddleware(app, workers=config.maestro_threads)
-        self.maestro_actions = WSGIMiddleware(app, workers=config.action_threads)
+        self.maestro_actions = WholeAnswers(app, config.action_threads, "maestro-change")
         self.screens = LiveStreams(app, config.stream_openers)  # the open screens: relay.py
         self.budget = ConnectionBudget(
             guest_total(open_files_limit(), config), config.connections_per_address
@@ -118,7 +121,7 @@ class HallServer:
         """Screens cut off for not keeping up."""
         return self.screens.dropped_screens
 
-    def pools(self) -> list[WSGIMiddleware]:
+    def pools(self) -> list[WSGIMiddleware | WholeAnswers]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
 
     def body_limits(self, maestro: bool, scope: dict | None = None) -> BodyLimits:
