@@ -76,6 +76,27 @@ async def _whole(send: Callable, headers: list[tuple[bytes, bytes]], body: bytes
         await send({"type": "http.response.body", "body": body})
 
 
+def _public_view(view: Any) -> bool:
+    return any(getattr(view, mark, False) for mark in (SHARED, PUBLIC, LIVE_STREAM))
+
+
+def public_heads(app: Any) -> dict[str, bool]:
+    """For each first part of a path ("c" of /c/<deck>/<serial>/<sig>): True when every page
+    a GET finds under it is public, False when none is; a first part with both is not in it (its
+    request's path is matched). A card page is then known to be public without matching its
+    path against every rule: the Door sorts a thousand phones' connections on the Maestro's loop.
+    Empty when a rule's first part is a variable (it could be any first part)."""
+    found: dict[str, set[bool]] = {}
+    for rule in app.url_map.iter_rules():
+        if "GET" not in (rule.methods or ()):
+            continue
+        first = rule.rule.split("/", 2)[1] if rule.rule.startswith("/") else "<"
+        if "<" in first:
+            return {}
+        found.setdefault(first, set()).add(_public_view(app.view_functions.get(rule.endpoint)))
+    return {first: kinds.pop() for first, kinds in found.items() if len(kinds) == 1}
+
+
 class HallServer:
     """The ASGI app: live streams on the event loop, the Flask app for everything else, in
     worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
@@ -107,6 +128,7 @@ class HallServer:
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
         self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
         self._routes: Any = None  # the URL map, bound once (route_body)
+        self._heads: dict[str, bool] | None = None  # public_heads, made once
         #: /display, /join (kept per change) and the areas' pages (the card pages), answered
         #: here from memory (web/pages.py)
         self.pages = LoopPages(app)
@@ -158,13 +180,19 @@ class HallServer:
             return False
         if self.statics.serves(scope):
             return True
-        view = self.view_of(scope)
-        return any(getattr(view, mark, False) for mark in (SHARED, PUBLIC, LIVE_STREAM))
+        if self._heads is None:
+            self._heads = public_heads(self.flask)
+        parts = str(scope.get("path", "")).split("/", 2)
+        known = self._heads.get(parts[1]) if len(parts) > 1 else None
+        if known is not None:  # every page under its first part is public, or none is
+            return known
+        return _public_view(self.view_of(scope))
 
     def is_maestros(self, scope: dict) -> bool:
         """The Maestro's process serves this request (the laptop's or a credential's, and not a
-        public page)."""
-        return not self.is_public(scope) and self.is_maestro(scope)
+        public page). A phone's request is no Maestro's: told by its address and headers, before
+        its path is looked at."""
+        return self.is_maestro(scope) and not self.is_public(scope)
 
     def is_maestro(self, scope: dict) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's

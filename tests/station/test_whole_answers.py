@@ -45,7 +45,19 @@ def _run(app, body: bytes) -> tuple[list[dict], list[str]]:
     async def send(message: dict) -> None:
         sent.append(message)
 
-    asyncio.run(WholeAnswers(traced, 1, "change")(_scope(body=body), receive, send))
+    failed: list[BaseException] = []
+
+    def serve() -> None:  # a loop of its own (a browser test's may be running in this thread)
+        try:
+            asyncio.run(WholeAnswers(traced, 1, "change")(_scope(body=body), receive, send))
+        except BaseException as error:  # noqa: BLE001  (given to the test's thread)
+            failed.append(error)
+
+    loop_thread = threading.Thread(target=serve)
+    loop_thread.start()
+    loop_thread.join(30)
+    if failed:
+        raise failed[0]
     return sent, threads
 
 
