@@ -7,13 +7,15 @@ Every request is dispatched on the event loop:
   small pool of their own, then written by the loop (relay.py);
 - an answer made here from memory (a file, a kept page, a stream's first event) goes to the
   socket in one write, its head and body together (`relay.one_write`);
-- everything else runs in the Flask app through a2wsgi's thread pools, chosen by who asks
+- everything else runs in the Flask app in thread pools chosen by who asks
   (admission.py): the Maestro's requests (from the laptop itself, or carrying a valid caller
   credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS for changes,
   that no guest request can occupy; the guests' changes (POST and the like: score entries,
   logins) in ACTION_THREADS workers, their reads (pages, card refreshes, files) in THREADS
   workers. A request's body is read in full on the loop, bounded by size and time, before a
-  worker is given it, so an unfinished body holds a socket, never a thread. A guest's requests
+  worker is given it, so an unfinished body holds a socket, never a thread. A change's worker
+  gets that body at once and gives back its whole answer (whole.py: one hand-over each way);
+  reads go through a2wsgi, which may stream a large file. A guest's requests
   are paced per address (budget.RequestPace).
 
 The names in capitals are the hall's configuration keys (`web/config.py`, `hall(app).config`):
@@ -51,6 +53,7 @@ from .plumbing import QuietCollector, open_files_limit
 from .relay import LiveStreams, current_connection, one_write
 from .split import SERVED_BY
 from .static_files import StaticFiles
+from .whole import WholeAnswers
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: where a request's scope keeps the view its path and method match (`HallServer.view_of`)
@@ -73,6 +76,27 @@ async def _whole(send: Callable, headers: list[tuple[bytes, bytes]], body: bytes
         await send({"type": "http.response.body", "body": body})
 
 
+def _public_view(view: Any) -> bool:
+    return any(getattr(view, mark, False) for mark in (SHARED, PUBLIC, LIVE_STREAM))
+
+
+def public_heads(app: Any) -> dict[str, bool]:
+    """For each first part of a path ("c" of /c/<deck>/<serial>/<sig>): True when every page
+    a GET finds under it is public, False when none is; a first part with both is not in it (its
+    request's path is matched). A card page is then known to be public without matching its
+    path against every rule: the Door sorts a thousand phones' connections on the Maestro's loop.
+    Empty when a rule's first part is a variable (it could be any first part)."""
+    found: dict[str, set[bool]] = {}
+    for rule in app.url_map.iter_rules():
+        if "GET" not in (rule.methods or ()):
+            continue
+        first = rule.rule.split("/", 2)[1] if rule.rule.startswith("/") else "<"
+        if "<" in first:
+            return {}
+        found.setdefault(first, set()).add(_public_view(app.view_functions.get(rule.endpoint)))
+    return {first: kinds.pop() for first, kinds in found.items() if len(kinds) == 1}
+
+
 class HallServer:
     """The ASGI app: live streams on the event loop, the Flask app for everything else, in
     worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
@@ -90,9 +114,9 @@ class HallServer:
         self.threads = config.threads
         self.head_too_large = head_too_large(config)
         self.wsgi = WSGIMiddleware(app, workers=config.threads)  # guests' reads
-        self.actions = WSGIMiddleware(app, workers=config.action_threads)  # guests' changes
+        self.actions = WholeAnswers(app, config.action_threads)  # guests' changes (whole.py)
         self.maestro_reads = WSGIMiddleware(app, workers=config.maestro_threads)
-        self.maestro_actions = WSGIMiddleware(app, workers=config.action_threads)
+        self.maestro_actions = WholeAnswers(app, config.action_threads, "maestro-change")
         self.screens = LiveStreams(app, config.stream_openers)  # the open screens: relay.py
         self.budget = ConnectionBudget(
             guest_total(open_files_limit(), config), config.connections_per_address
@@ -104,6 +128,7 @@ class HallServer:
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
         self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
         self._routes: Any = None  # the URL map, bound once (route_body)
+        self._heads: dict[str, bool] | None = None  # public_heads, made once
         #: /display, /join (kept per change) and the areas' pages (the card pages), answered
         #: here from memory (web/pages.py)
         self.pages = LoopPages(app)
@@ -118,7 +143,7 @@ class HallServer:
         """Screens cut off for not keeping up."""
         return self.screens.dropped_screens
 
-    def pools(self) -> list[WSGIMiddleware]:
+    def pools(self) -> list[WSGIMiddleware | WholeAnswers]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
 
     def body_limits(self, maestro: bool, scope: dict | None = None) -> BodyLimits:
@@ -155,13 +180,19 @@ class HallServer:
             return False
         if self.statics.serves(scope):
             return True
-        view = self.view_of(scope)
-        return any(getattr(view, mark, False) for mark in (SHARED, PUBLIC, LIVE_STREAM))
+        if self._heads is None:
+            self._heads = public_heads(self.flask)
+        parts = str(scope.get("path", "")).split("/", 2)
+        known = self._heads.get(parts[1]) if len(parts) > 1 else None
+        if known is not None:  # every page under its first part is public, or none is
+            return known
+        return _public_view(self.view_of(scope))
 
     def is_maestros(self, scope: dict) -> bool:
         """The Maestro's process serves this request (the laptop's or a credential's, and not a
-        public page)."""
-        return not self.is_public(scope) and self.is_maestro(scope)
+        public page). A phone's request is no Maestro's: told by its address and headers, before
+        its path is looked at."""
+        return self.is_maestro(scope) and not self.is_public(scope)
 
     def is_maestro(self, scope: dict) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's

@@ -43,7 +43,8 @@ class EventTap:
             said = (channel, event.name, event.data, event.text)
         with self._ready:
             self._queue.append(pickle.dumps(said))
-            self._ready.notify()
+            if len(self._queue) == 1:  # the writer waits for a first frame; it takes them all
+                self._ready.notify()
 
     def _write(self) -> None:
         while True:
