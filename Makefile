@@ -37,8 +37,10 @@ run: install catalogs
 test: install-test catalogs system-test-deps $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
-	$(PYTEST) -q -n 2 --dist loadfile --no-loadscope-reorder -m "not alone"
+	@# mypy checks the types beside the first part (it fails the run as before, at its end)
+	$(BIN)/mypy & types=$$!; \
+	  $(PYTEST) -q -n 2 --dist loadfile --no-loadscope-reorder -m "not alone"; tests=$$?; \
+	  wait $$types; typed=$$?; [ $$tests -eq 0 ] && [ $$typed -eq 0 ]
 	$(PYTEST) -q -m "alone"
 
 # The quick loop (under a minute): lint, format, types, and the tests that need no browser, no
@@ -47,8 +49,9 @@ test: install-test catalogs system-test-deps $(AXE)
 check: install-test catalogs
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
-	$(PYTEST) -q -n 2 -m "not browser and not slow and not process"
+	$(BIN)/mypy & types=$$!; \
+	  $(PYTEST) -q -n 2 -m "not browser and not slow and not process"; tests=$$?; \
+	  wait $$types; typed=$$?; [ $$tests -eq 0 ] && [ $$typed -eq 0 ]
 
 # The sdist and the wheel in dist/ (the wheel is built from the sdist and compiles its catalogs):
 # `pipx install ./dist/bingo_hall-*.whl` installs the kit without a clone.
