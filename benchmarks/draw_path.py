@@ -20,7 +20,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +29,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import calibrate  # noqa: E402
 import station  # noqa: E402
 from _smoke import add_smoke  # noqa: E402
-from phones import PIN, Conn  # noqa: E402
+from phones import PIN, Conn, draw_once  # noqa: E402
 from station import percentile, start_station  # noqa: E402
 
 from bingo_hall.manifest import new_deck, save_deck  # noqa: E402
@@ -69,14 +68,10 @@ async def measure(port: int, pid: int, deck_id: str, draws: int) -> dict[str, fl
     took: list[float] = []
     cpu0, woke0 = cpu_s(pid), wake_ups(pid)
     while len(took) < draws:
-        t0 = time.perf_counter()
-        status, said = await conn.request("POST", f"/api/games/{game}/draw", b"{}", auth)
-        if status == 409:  # every ball called: a new round
-            await conn.request("POST", f"/api/games/{game}/rounds", b"{}", auth)
-            continue
-        assert status == 200, (status, said)
-        took.append(time.perf_counter() - t0)
-        await asyncio.sleep(EVERY_S)
+        drawn = await draw_once(conn, game, auth)
+        if drawn is not None:
+            took.append(drawn[0])
+            await asyncio.sleep(EVERY_S)
     cpu1, woke1 = cpu_s(pid), wake_ups(pid)
     conn.close()
     return {

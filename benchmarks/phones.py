@@ -317,20 +317,29 @@ def ms(values: list[float], p: float) -> str:
     return f"{1000 * percentile(values, p):.0f}" if values else "-"
 
 
+async def draw_once(conn: Conn, game_id: int, auth: list[str]) -> tuple[float, dict] | None:
+    """One draw of the Maestro's on `conn`: its answer time (s) and the call drawn; None when
+    every ball had been called (a new round is started instead)."""
+    t0 = time.monotonic()
+    status, data = await conn.request("POST", f"/api/games/{game_id}/draw", b"{}", auth)
+    if status == 409:  # all balls called: a new round
+        await conn.request("POST", f"/api/games/{game_id}/rounds", b"{}", auth)
+        return None
+    assert status == 200, (status, data)
+    return time.monotonic() - t0, json.loads(data)
+
+
 async def quiet(bench: Bench, token: str, draws: int) -> list[float]:
     """The Maestro's draw with no phone: `draws` answer times, one draw every QUIET_EVERY_S."""
     conn = Conn(bench.host, bench.port)
     auth = [f"Authorization: Bearer {token}"]
     took = []
     for _ in range(draws):
-        t0 = time.monotonic()
-        status, data = await conn.request("POST", f"/api/games/{bench.game_id}/draw", b"{}", auth)
-        if status == 409:  # all balls called: a new round
-            await conn.request("POST", f"/api/games/{bench.game_id}/rounds", b"{}", auth)
+        drawn = await draw_once(conn, bench.game_id, auth)
+        if drawn is None:
             continue
-        assert status == 200, (status, data)
-        took.append(time.monotonic() - t0)
-        bench.newest = json.loads(data)["seq"]
+        took.append(drawn[0])
+        bench.newest = drawn[1]["seq"]
         await asyncio.sleep(QUIET_EVERY_S)
     conn.close()
     return took
