@@ -76,3 +76,39 @@ def test_the_caller_page_works_with_the_keyboard_alone_with_a_visible_focus(
     page.keyboard.press("Enter")
     expect(page.locator("#claim-result .vcard-wrap")).to_have_count(1)
     _visible(stops)
+
+
+@pytest.mark.browser
+def test_a_live_update_of_the_claims_list_keeps_the_keyboards_place(client, live_server, page):
+    """The claims list is redrawn on every change of the scores (a claim recorded on another
+    device, an award): the claim the Maestro had tabbed to keeps the focus and its outline,
+    instead of the focus falling back to the page."""
+    hall = Caller(client, new_deck(12, seed="keyboard", name="Teclado"))
+    gid = hall.new_game(draw="manual")
+    hall.call(gid, 1, 16, 31)
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 3}).status_code == 201
+    page.goto(f"{live_server.url}/caller/login?lang=en")
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url("**/caller/**")
+    page.goto(f"{live_server.url}/caller/games/{gid}")
+    scripts_ran(page)
+    expect(page.locator("#claim-list li.false")).to_have_count(1)
+    page.focus("#claim-submit")  # the claims form (the ball pad of a hand-drawn game is before it)
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.closest('#claim-list') !== null"):
+            break
+    else:
+        raise AssertionError("Tab never reached the claims list")
+    was = page.evaluate("() => document.activeElement.textContent")
+
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 5}).status_code == 201
+    expect(page.locator("#claim-list li.false")).to_have_count(2)
+    now = page.evaluate(FOCUS)
+    assert (now["tag"], now["visible"]) == ("LI", True), now
+    assert page.evaluate("() => document.activeElement.textContent") == was
+    # and the keyboard goes on from there: Tab moves to the new claim below it
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement === document.querySelectorAll("
+                         "'#claim-list li')[1]")

@@ -25,3 +25,21 @@ export function fill(template, values) {
       ? String(values[k])
       : "");
 }
+
+// replaceKeepingFocus(list, items): `list`'s children become `items` (elements with a
+// `data-key`) without taking a keyboard user's place away. A live update redraws lists (the
+// claims, the players' asks) while the Maestro may be tabbing through them: the element that had
+// the focus is gone, and the focus would fall back to the page. When the focus was inside an
+// item whose key the new items have too, the same place in the new item gets it back.
+export function replaceKeepingFocus(list, items) {
+  const active = document.activeElement;
+  const was = active && active !== list && list.contains(active)
+    ? [...list.children].find((item) => item.contains(active))
+    : null;
+  const inner = was ? [was, ...was.querySelectorAll("*")].indexOf(active) : -1;
+  list.replaceChildren(...items);
+  if (!was || was.dataset.key === undefined) return;
+  const now = items.find((item) => item.dataset.key === was.dataset.key);
+  const target = now && [now, ...now.querySelectorAll("*")][inner];
+  if (target) target.focus({ preventScroll: true });
+}

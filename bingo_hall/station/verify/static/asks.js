@@ -2,7 +2,7 @@
 // the caller page with the card's verdict (GET /api/games/<id>/asks), again on every `ask` event,
 // snapshot and new round. A request is not a claim: "Look" shows the card here only (a GET, like
 // the claims list's lines); the Maestro then checks it for the room or records the BINGO.
-import { el, fill } from "/web/static/dom.js";
+import { el, fill, replaceKeepingFocus } from "/web/static/dom.js";
 import { Station } from "/static/station.js";
 import { claimsPanel } from "./panel.js";
 
@@ -19,6 +19,7 @@ function asksList(box) {
   function item(a) {
     const li = el("li", a.valid ? "valid" : "false");
     li.dataset.serial = a.serial;
+    li.dataset.key = `${a.at_call}:${a.serial}`;  // one request per card and call
     li.append(`${fill(T.asked, { n: a.serial })} · `);
     li.appendChild(el("b", "", a.valid ? T.bingo : T.no_bingo));
     li.append(` · ${fill(T.at_call, { n: a.at_call })} `);
@@ -37,7 +38,7 @@ function asksList(box) {
     if (!resp.ok || mine !== asked) return;
     const asks = (await resp.json()).asks;
     box.hidden = !asks.length;
-    list.replaceChildren(...asks.map(item));
+    replaceKeepingFocus(list, asks.map(item));  // a "Look" the keyboard is on keeps the focus
     box.dataset.count = String(asks.length);
   }
   const again = () => { refresh().catch(() => {}); };

@@ -1,6 +1,6 @@
 // The Maestro's claims panel: typed-serial check, recording claims, awarding the round, seating
 // players and setting the rules, all through /api/games/<id>/... with the page's CSRF token.
-import { el, fill } from "/web/static/dom.js";
+import { el, fill, replaceKeepingFocus } from "/web/static/dom.js";
 import { Station } from "/static/station.js";
 import { claimsPanel } from "./panel.js";
 import { lastScores, render as renderScores } from "./scores.js";
@@ -148,10 +148,10 @@ function claimsPage(root) {
   function syncPlayerList(s) {
     const list = $("player-list");
     if (list.contains(document.activeElement) && document.activeElement.tagName === "INPUT") return;
-    list.innerHTML = "";
+    const items = [];
     for (const p of s.players) {
       const li = document.createElement("li");
-      li.dataset.player = p.name;
+      li.dataset.player = li.dataset.key = p.name;  // a button the keyboard is on keeps the focus
       const name = Object.assign(document.createElement("input"), { className: "pl-name", value: p.name, maxLength: 40 });
       name.setAttribute("aria-label", T.player_name);
       const team = Object.assign(document.createElement("input"), { className: "pl-team", value: p.team || "", maxLength: 40, placeholder: T.player_team });
@@ -179,8 +179,9 @@ function claimsPage(root) {
         } catch (e) { say(e.message, true); }
       });
       li.append(name, team, save, drop);
-      list.appendChild(li);
+      items.push(li);
     }
+    replaceKeepingFocus(list, items);
   }
 
   function syncClaims(s) {

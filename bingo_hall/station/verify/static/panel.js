@@ -3,6 +3,7 @@
 // station renders it (POST /api/games/<id>/check/<serial>?format=html) and the verdict's look.
 // (An ES module.)
 import { post, request } from "/web/static/api.js";
+import { el, replaceKeepingFocus } from "/web/static/dom.js";
 
 // A card from the serial field: a number, or a whole card URL (a keyboard-wedge scanner types
 // it; the camera scanner hands it over). From a URL only the path counts, never the host:
@@ -90,25 +91,21 @@ export function claimsPanel(gid) {
   }
 
   // The round's claims, newest last: `describe(c)` writes a claim's line; a click shows its card.
+  // The list is redrawn on every change of the scores: a claim the keyboard was on keeps the
+  // focus (its key: its place in the round's list, which only grows, and its card).
   function listClaims(claims, none, describe) {
-    const list = $("claim-list");
-    list.innerHTML = "";
-    if (!claims.length) {
-      const li = document.createElement("li");
-      li.className = "muted";
-      li.textContent = none;
-      list.appendChild(li);
-    }
-    for (const c of claims) {
-      const li = document.createElement("li");
-      li.className = c.undone ? "undone" : c.valid ? "valid" : "false";
-      li.textContent = describe(c);
+    const items = [];
+    if (!claims.length) items.push(el("li", "muted", none));
+    claims.forEach((c, i) => {
+      const li = el("li", c.undone ? "undone" : c.valid ? "valid" : "false", describe(c));
+      li.dataset.key = `${i}:${c.serial}`;
       const open = () => { $("claim-serial").value = c.serial; showCard(c.serial).catch(() => {}); };
       li.tabIndex = 0; // the keyboard reaches it too (Enter or Space)
       li.addEventListener("click", open);
       li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(); } });
-      list.appendChild(li);
-    }
+      items.push(li);
+    });
+    replaceKeepingFocus($("claim-list"), items);
   }
 
   return {
