@@ -110,5 +110,6 @@ def test_a_live_update_of_the_claims_list_keeps_the_keyboards_place(client, live
     assert page.evaluate("() => document.activeElement.textContent") == was
     # and the keyboard goes on from there: Tab moves to the new claim below it
     page.keyboard.press("Tab")
-    assert page.evaluate("() => document.activeElement === document.querySelectorAll("
-                         "'#claim-list li')[1]")
+    assert page.evaluate(
+        "() => document.activeElement === document.querySelectorAll('#claim-list li')[1]"
+    )
