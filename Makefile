@@ -95,12 +95,13 @@ install-test: $(TSTAMP) $(VENDOR)/jsQR.js
 catalogs: $(STAMP)
 	@for d in $$(find bingo_hall companions firmware_bridge -type d -name translations 2>/dev/null); do $(BIN)/pybabel -q compile -d $$d || exit 1; done
 
-# Debian packages the tests need: a real Chromium (no browser downloads are possible here), and
-# iproute2's `ip` for the guests' network namespace (tests/security/test_guests.py).
+# Debian packages the tests need: a real Chromium (no browser downloads are possible here), as
+# its headless shell (benchmarks/_browser.py says why), and iproute2's `ip` for the guests'
+# network namespace (tests/security/test_guests.py).
 system-test-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core; }
+	@command -v chromium-headless-shell >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium-headless-shell for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell fonts-dejavu-core; }
 	@command -v ip >/dev/null 2>&1 || { \
 	  echo "installing iproute2 for the guests' network namespace"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2; }

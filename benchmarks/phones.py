@@ -59,6 +59,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import calibrate  # noqa: E402
+from _browser import CHROMIUM  # noqa: E402
 from station import percentile, run_loop, start_station  # noqa: E402
 
 from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
@@ -543,7 +544,7 @@ async def run(args) -> None:
 
                 pw = await async_playwright().start()
                 bench.browser = await pw.chromium.launch(
-                    executable_path="/usr/bin/chromium", args=["--no-sandbox"]
+                    executable_path=CHROMIUM, args=["--no-sandbox"]
                 )
             print(
                 f"station from {station_root} on :{port} (default serve settings), "

@@ -32,12 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import station  # noqa: E402
+from _browser import CHROMIUM  # noqa: E402
 from _smoke import add_smoke  # noqa: E402
 from station import PIN, percentile, start_station  # noqa: E402
 
 from bingo_hall.manifest import new_deck, save_deck  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 SHOWN = """(serial) => {
   const box = document.getElementById("claim-show");
   return !box.hidden && box.dataset.serial === String(serial)

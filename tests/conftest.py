@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import shutil
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,17 +17,11 @@ from testkit import TEST_PIN, Caller, LiveServer, eventually  # noqa: F401  (tes
 from bingo_hall.app import create_app
 from bingo_hall.web.i18n import catalog_dirs
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
+# the Chromium the browser tests launch, and its arguments: benchmarks/_browser.py (shared with
+# the benchmarks that drive a browser)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from _browser import ARGS as CHROMIUM_ARGS  # noqa: E402
+from _browser import CHROMIUM  # noqa: E402
 
 # Hypothesis's deadline fails an example that takes over 200 ms: a clock, which a busy machine
 # (two cores shared with Chromium and other work) misses while the rule holds. Properties are

@@ -1,6 +1,7 @@
-"""Real Chromium (pytest-playwright, Debian's /usr/bin/chromium) against the station's real server:
-the Maestro logs in and draws, the board lights up, a second screen on /display follows live
-without a reload, undo, manual entry on the Tabla Confrontadora, and the language switch."""
+"""Real Chromium (pytest-playwright, Debian's Chromium: benchmarks/_browser.py) against the
+station's real server: the Maestro logs in and draws, the board lights up, a second screen on
+/display follows live without a reload, undo, manual entry on the Tabla Confrontadora, and the
+language switch."""
 
 import re
 
