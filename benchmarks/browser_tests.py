@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import calibrate  # noqa: E402
-from _browser import ARGS, FULL, HEADLESS_SHELL  # noqa: E402
+from _browser import ARGS, CHROMIUM, FULL, HEADLESS_SHELL  # noqa: E402
 from _smoke import add_smoke  # noqa: E402
 from station import PIN, start_station  # noqa: E402
 
@@ -99,6 +99,8 @@ def run(args) -> None:
     tests = 2 if args.smoke else args.tests
     rounds = 1 if args.smoke else args.rounds
     browsers = [b for b in (HEADLESS_SHELL, FULL) if os.path.exists(b)]
+    if args.smoke:  # the suite's browser only
+        browsers = [CHROMIUM]
     if not browsers:
         raise SystemExit(f"no Chromium here: neither {HEADLESS_SHELL} nor {FULL}")
     print(calibrate.line())
@@ -129,7 +131,7 @@ def run(args) -> None:
             med = statistics.median(runs)
             ratio = f"{med / least:4.1f}x" if way == "new context" else "     "
             print(f"  {executable:32} {way:12} {1000 * med:6.0f} ms {ratio}  ({each})")
-    if len(found) < 2:
+    if len(found) < 2 and not args.smoke:
         print(f"  ({FULL if HEADLESS_SHELL in found else HEADLESS_SHELL} is not installed)")
 
 

@@ -112,3 +112,12 @@ def start_workers() -> None:
     from companions.web import replays
 
     replays.start()
+
+
+def stop_workers() -> None:
+    """End what `start_workers` started. A process whose exit runs its atexit hooks needs no
+    call (the pools register their own stop); the public side's process ends as multiprocessing
+    ends its children, without them, and would wait forever for a worker still started."""
+    from companions.web import replays
+
+    replays.stop()

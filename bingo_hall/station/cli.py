@@ -195,14 +195,16 @@ def public_started(app: Flask) -> None:
     too. The Maestro's process tells it of each deck to draw (`tell_public`)."""
     import threading
 
-    from ..app import create_app, start_workers
+    from ..app import create_app, start_workers, stop_workers
     from ..web.db import get_db
     from .decks import get_deck
     from .verify import card_pages
 
     start_workers()
     card_pages.start(app, create_app)
-    hall(app).on_stop.append(lambda: card_pages.stop(app))
+    # its exit runs no atexit hook (a multiprocessing child): the workers are ended here, or the
+    # process would wait for them until the Maestro's process ended it (8 s at every stop)
+    hall(app).on_stop += [lambda: card_pages.stop(app), stop_workers]
     decks = hall(app).hub.subscribe(DECK_CHANNEL)
 
     def draw() -> None:

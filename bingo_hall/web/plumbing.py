@@ -118,6 +118,13 @@ def stopped_by_signals(stop: Callable[[], None]) -> Iterator[None]:
             signal.signal(sig, old)
 
 
+def worker_ignores_ctrl_c() -> None:
+    """A worker process's start (a pool's `initializer`): Ctrl+C at a terminal reaches the whole
+    process group, workers included, and would print a KeyboardInterrupt traceback from each;
+    the station ends its workers itself when it stops (`end_pool`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def end_pool(pool: ProcessPoolExecutor, *, kill: bool = False) -> None:
     """End a worker pool without waiting for its work. With `kill`, its workers are ended too
     (and reaped, a short wait). Then the pool's manager thread is joined (a short wait), so that it

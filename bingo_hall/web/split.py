@@ -73,6 +73,8 @@ HANDING_MAX = 4096
 SERVED_BY = b"x-bingo-hall-served-by"
 
 _log = logging.getLogger(__name__)
+#: said on stderr when the public process had to be ended at the station's stop
+NOT_ENDED = "the phones' process did not end by itself within 3 s: ending it"
 
 
 def supported() -> bool:
@@ -310,6 +312,7 @@ class PublicSide:
         self.link.close()
         self.process.join(timeout=3)  # it reads the end of its link and stops
         if self.process.is_alive():  # still starting (or stuck): SIGTERM ends it
+            _log.warning(NOT_ENDED)
             self.process.terminate()
             self.process.join(timeout=5)
         if self.process.is_alive():

@@ -19,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bingo_hall.values import JsonValue
-from bingo_hall.web.plumbing import end_pool
+from bingo_hall.web.plumbing import end_pool, worker_ignores_ctrl_c
 from companions.errors import EntryError
 from companions.web.registry import GameKind
 
@@ -34,7 +34,7 @@ def start() -> None:
     with _guard:
         if _pool is None:
             context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(1, mp_context=context)
+            _pool = ProcessPoolExecutor(1, mp_context=context, initializer=worker_ignores_ctrl_c)
             atexit.register(stop)
 
 

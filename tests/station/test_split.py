@@ -244,6 +244,15 @@ def test_serve_runs_the_public_side_apart_and_a_signal_ends_both_cleanly(tmp_pat
         r, _ = _get(conn, "/display")
         assert r.status == 200 and _served_by(r) == [public]
         assert _niceness(public) > _niceness(proc.pid)
+        # a phone follows a scorekeeper's table: the public process replays its history in its
+        # worker process (companions/web/replays.py), which must end with it
+        body = json.dumps({"teams": [["A"], ["B"]]}).encode()
+        conn.request("POST", "/t/new/burako", body, {"Content-Type": "application/json"})
+        r = conn.getresponse()
+        code = json.loads(r.read())["code"]
+        sock, buffer = _open_stream(port, f"/t/{code}/events")
+        assert dict(_events(sock, buffer, 2))["view"]["totals"] == [0, 0]
+        sock.close()
         # Ctrl+C at a terminal reaches the whole group; a service manager's SIGTERM, the station
         os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
@@ -252,6 +261,9 @@ def test_serve_runs_the_public_side_apart_and_a_signal_ends_both_cleanly(tmp_pat
             proc.kill()
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "leaked" not in err, err
+    # the public process ended by itself, its worker processes with it (none was left for the
+    # station to end after a wait: a stop that took 8 s)
+    assert split.NOT_ENDED not in err, err
     eventually(lambda: not Path(f"/proc/{public}").exists() or _zombie(public))
 
 

@@ -51,7 +51,7 @@ from ...web.db import get_db
 from ...web.i18n import LANGUAGES, locale_of
 from ...web.inputs import is_ascii_number
 from ...web.instance import area_state, hall
-from ...web.plumbing import end_pool
+from ...web.plumbing import end_pool, worker_ignores_ctrl_c
 from .. import games, hall_settings
 from ..decks import get_deck
 from ..games import SNAPSHOT_MAX_AGE_S
@@ -395,6 +395,7 @@ def stop(app: Flask | None = None) -> None:
 
 def _worker_start(factory: Callable[..., Flask]) -> None:
     """The worker process, at a lower CPU priority than the station, makes its app."""
+    worker_ignores_ctrl_c()
     try:
         os.nice(10)
     except (AttributeError, OSError):  # pragma: no cover - Windows has no nice()
