@@ -1,4 +1,4 @@
-// dom.js: the two DOM helpers every page of the kit shares (an ES module: <script type="module">,
+// dom.js: the DOM helpers every page of the kit shares (an ES module: <script type="module">,
 // which the CSP's 'self' allows; no framework, no bundler).
 //
 //   import { el, fill } from "/web/static/dom.js";
@@ -8,6 +8,8 @@
 //   fill(template, values) the template with each "{name}" replaced by values[name]. A name
 //                         that `values` does not have becomes "" (the one behaviour for a
 //                         missing key, everywhere); a value is written with String(value).
+//   replaceKeepingFocus(list, items) a live list redrawn without losing the keyboard's place
+//                         (below).
 //
 // Translated templates come from the page (JSON in a <script type="application/json"> block,
 // written by the station with "{name}" placeholders), so the scripts hold no user-facing text.
