@@ -69,6 +69,17 @@ def scripts_ran(page) -> None:
     expect(page.locator("#station")).to_have_attribute("data-live", "yes")
 
 
+def caller_game_page(page, url: str, gid: int, lang: str | None = None) -> None:
+    """The Maestro's game page as the laptop's browser opens it: the PIN typed on the login page
+    (in `lang` when given), then the game's page, its scripts run."""
+    page.goto(f"{url}/caller/login" + (f"?lang={lang}" if lang else ""))
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url("**/caller/**")
+    page.goto(f"{url}/caller/games/{gid}")
+    scripts_ran(page)
+
+
 def marked_card(page, url: str) -> str:
     """A card's or a ticket's QR page as a phone shows it: opened, its card marked and its
     verdict written by card.js from the game's state the page carries (data-marked="yes"); the

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from testkit import TEST_PIN, scripts_ran
+from testkit import caller_game_page, scripts_ran
 
 from bingo_hall.signing import card_path
 
@@ -27,12 +27,7 @@ def test_a_phone_claims_and_the_caller_page_shows_it_with_the_verdict(
     laptop = browser.new_context(viewport={"width": 1366, "height": 768})
     try:
         caller = laptop.new_page()
-        caller.goto(f"{live_server.url}/caller/login")
-        caller.fill("input[name=pin]", TEST_PIN)
-        caller.press("input[name=pin]", "Enter")
-        caller.wait_for_url("**/caller/**")
-        caller.goto(f"{live_server.url}/caller/games/{gid}")
-        scripts_ran(caller)
+        caller_game_page(caller, live_server.url, gid)
         screen = laptop.new_page()
         screen.goto(f"{live_server.url}/display/{gid}")
         scripts_ran(screen)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from testkit import TEST_PIN, Caller, scripts_ran
+from testkit import Caller, caller_game_page
 
 from bingo_hall.manifest import new_deck
 
@@ -33,6 +33,15 @@ def _tab_to(page, target: str, limit: int = 80) -> list[dict]:
     raise AssertionError(f"Tab never reached #{target}: {[s['id'] or s['tag'] for s in stops]}")
 
 
+def _tab_into_claims(page) -> None:
+    """Press Tab until the focus is on a line of the claims list."""
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.closest('#claim-list') !== null"):
+            return
+    raise AssertionError("Tab never reached the claims list")
+
+
 def _visible(stops: list[dict]) -> None:
     hidden = [s for s in stops if not (s["visible"] and s["style"] != "none" and s["width"] >= 2)]
     assert hidden == [], hidden
@@ -45,12 +54,7 @@ def test_the_caller_page_works_with_the_keyboard_alone_with_a_visible_focus(
     hall = Caller(client, new_deck(12, seed="keyboard", name="Teclado"))
     gid = hall.new_game()
     page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(f"{live_server.url}/caller/login?lang=en")
-    page.fill("input[name=pin]", TEST_PIN)
-    page.press("input[name=pin]", "Enter")
-    page.wait_for_url("**/caller/**")
-    page.goto(f"{live_server.url}/caller/games/{gid}")
-    scripts_ran(page)
+    caller_game_page(page, live_server.url, gid, lang="en")
 
     stops = _tab_to(page, "draw")
     page.keyboard.press("Enter")
@@ -66,12 +70,7 @@ def test_the_caller_page_works_with_the_keyboard_alone_with_a_visible_focus(
     assert page.evaluate(FOCUS)["id"] == "claim-submit"
     page.locator("#claim-result").evaluate("e => e.replaceChildren()")
     # the claim in the list opens from the keyboard too
-    for _ in range(40):
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.closest('#claim-list') !== null"):
-            break
-    else:
-        raise AssertionError("Tab never reached the claims list")
+    _tab_into_claims(page)
     stops.append(page.evaluate(FOCUS))
     page.keyboard.press("Enter")
     expect(page.locator("#claim-result .vcard-wrap")).to_have_count(1)
@@ -87,20 +86,10 @@ def test_a_live_update_of_the_claims_list_keeps_the_keyboards_place(client, live
     gid = hall.new_game(draw="manual")
     hall.call(gid, 1, 16, 31)
     assert hall.post(f"/api/games/{gid}/claims", {"serial": 3}).status_code == 201
-    page.goto(f"{live_server.url}/caller/login?lang=en")
-    page.fill("input[name=pin]", TEST_PIN)
-    page.press("input[name=pin]", "Enter")
-    page.wait_for_url("**/caller/**")
-    page.goto(f"{live_server.url}/caller/games/{gid}")
-    scripts_ran(page)
+    caller_game_page(page, live_server.url, gid, lang="en")
     expect(page.locator("#claim-list li.false")).to_have_count(1)
     page.focus("#claim-submit")  # the claims form (the ball pad of a hand-drawn game is before it)
-    for _ in range(40):
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.closest('#claim-list') !== null"):
-            break
-    else:
-        raise AssertionError("Tab never reached the claims list")
+    _tab_into_claims(page)
     was = page.evaluate("() => document.activeElement.textContent")
 
     assert hall.post(f"/api/games/{gid}/claims", {"serial": 5}).status_code == 201
