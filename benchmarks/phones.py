@@ -14,8 +14,8 @@ or tickets (at least as many as the most phones, so that no phone's card is anot
 default, 3003 for 3000 phones) and starts a game. A calibration line is printed first (a fixed
 pure-Python loop, and a static file over HTTP from the station). Then, for each number of phones:
 
-0. quiet: the Maestro draws QUIET_DRAWS times with no phone at all (the draw's own time, to
-   compare the storm's with, in the same run);
+0. quiet: the Maestro draws QUIET_DRAWS times with no phone at all, one every QUIET_EVERY_S
+   (the draw's own time, to compare the storm's with, in the same run);
 
 1. join storm: the phones arrive at random within 10 s, each with a card of its own. Each makes
    the requests the card page makes: the page, then every style sheet and script its HTML names
@@ -29,13 +29,18 @@ pure-Python loop, and a static file over HTTP from the station). Then, for each 
 3. Wi-Fi blip: every stream drops at once; each phone reconnects as live.js does (after a random
    time below RETRY_FIRST_MS, read from live.js) and is current again when its snapshot has the
    newest call. Figure: the time until the last phone is current.
-4. The Maestro's draw answer (POST /draw, on a kept-alive connection) through all of the above.
+4. The Maestro's draw answer (POST /draw, on a kept-alive connection) through all of the above:
+   during the join storm one every QUIET_EVERY_S, as with no phone (as many draws to compare),
+   then one every DRAW_EVERY_S. The Maestro draws from a process of its own (`Drawer`), as the
+   Maestro's browser is a process of its own on the laptop: the phones' event loop, busy with a
+   thousand phones, is not where the Maestro's answer is read.
 
 `--page legacy` simulates the card page before issue 24, for the "before" figures: after every
 event it waited 150 ms and fetched its card fragment (`?part=verdict`), which is when the card
 showed the ball; EventSource reconnected after the station's `retry:` (2000 ms), all at once.
 
-The phones run in this process on uvloop (they share the station's 2 cores). The machine's load
+The phones run in this process on uvloop, the Maestro's draws in another (they all share the
+station's 2 cores, at normal priority). The machine's load
 (`os.getloadavg`) is printed with each figure.
 """
 
@@ -283,35 +288,12 @@ class Bench:
     browser: Any = None  # a real Chromium for one page (--browser)
     answers: dict[str, list[float]] = field(default_factory=dict)
     wall: dict[int, float] = field(default_factory=dict)  # ball -> when its draw was sent
+    sent: dict[int, tuple[float, str]] = field(default_factory=dict)  # seq -> (when, phase)
     join_window_s: float = JOIN_WINDOW_S
     steady_draws: int = STEADY_DRAWS
     quiet_draws: int = QUIET_DRAWS
     rules: dict[str, float] = field(default_factory=page_rules)  # what live.js does
     stream_failures: int = 0  # streams refused or cut before their snapshot (opened again)
-
-
-async def maestro(bench: Bench, token: str, phase: list[str], stop: asyncio.Event, sent: dict):
-    """Draws every DRAW_EVERY_S on one kept-alive connection; the answer time per phase."""
-    conn = Conn(bench.host, bench.port)
-    auth = [f"Authorization: Bearer {token}"]
-    while not stop.is_set():
-        t0 = time.monotonic()
-        status, data = await conn.request("POST", f"/api/games/{bench.game_id}/draw", b"{}", auth)
-        took = time.monotonic() - t0
-        if status == 409:  # all balls called: a new round
-            await conn.request("POST", f"/api/games/{bench.game_id}/rounds", b"{}", auth)
-            continue
-        assert status == 200, (status, data)
-        drawn = json.loads(data)
-        seq = drawn["seq"]
-        bench.newest = seq
-        sent[seq] = (t0, phase[0])
-        bench.wall[drawn["ball"]] = time.time() - (time.monotonic() - t0)
-        bench.answers.setdefault(phase[0], []).append(took)
-        try:
-            await asyncio.wait_for(stop.wait(), DRAW_EVERY_S - took)
-        except TimeoutError:
-            pass
 
 
 def ms(values: list[float], p: float) -> str:
@@ -330,27 +312,120 @@ async def draw_once(conn: Conn, game_id: int, auth: list[str]) -> tuple[float, d
     return time.monotonic() - t0, json.loads(data)
 
 
-async def quiet(bench: Bench, token: str, draws: int) -> list[float]:
-    """The Maestro's draw with no phone: `draws` answer times, one draw every QUIET_EVERY_S."""
-    conn = Conn(bench.host, bench.port)
+class Drawer:
+    """The Maestro's laptop: its draws come from a process of its own, as the Maestro's browser is
+    a process of its own. The simulated phones are other devices; their event loop, busy with a
+    thousand of them, must not be where the Maestro's answer is read (it would add the phones'
+    own delays to the Maestro's figure). It draws on one kept-alive connection, at the cadence of
+    the phase it is told, and reports each draw: (phase, answer time, when sent on the
+    monotonic clock, which every process shares, when sent on the wall clock, seq, ball)."""
+
+    def __init__(self, bench: Bench, token: str) -> None:
+        import multiprocessing
+
+        self.bench = bench
+        self.pipe, theirs = multiprocessing.Pipe()
+        args = (theirs, bench.host, bench.port, bench.game_id, token)
+        context = multiprocessing.get_context("spawn")
+        self.process = context.Process(target=drawer_main, args=args, daemon=True)
+        self.process.start()
+        theirs.close()
+        self.done: asyncio.Future | None = None
+        self.loop = asyncio.get_running_loop()
+        self.loop.add_reader(self.pipe.fileno(), self._said)
+
+    def _said(self) -> None:
+        b = self.bench
+        while self.pipe.poll():
+            said = self.pipe.recv()
+            if said[0] == "done":
+                if self.done is not None and not self.done.done():
+                    self.done.set_result(None)
+                continue
+            phase, took, t0, wall, seq, ball = said
+            b.newest = max(b.newest, seq)
+            b.sent[seq] = (t0, phase)
+            b.wall[ball] = wall
+            b.answers.setdefault(phase, []).append(took)
+
+    def every(self, phase: str, seconds: float, draws: int = 0) -> None:
+        """Draw every `seconds` from now on, counted as `phase` (`draws`: that many, then stop)."""
+        self.pipe.send(("every", phase, seconds, draws))
+
+    async def draws(self, phase: str, seconds: float, draws: int) -> list[float]:
+        """`draws` draws, one every `seconds`: their answer times, once made."""
+        self.done = self.loop.create_future()
+        self.bench.answers[phase] = []
+        self.every(phase, seconds, draws)
+        await self.done
+        return self.bench.answers[phase]
+
+    async def stop(self) -> None:
+        """Stop drawing; every draw made has been reported."""
+        self.done = self.loop.create_future()
+        self.pipe.send(("stop",))
+        await self.done
+
+    def close(self) -> None:
+        self.loop.remove_reader(self.pipe.fileno())
+        self.pipe.send(("end",))
+        self.process.join(10)
+
+
+def drawer_main(pipe, host: str, port: int, game_id: int, token: str) -> None:
+    run_loop(_drawer(pipe, host, port, game_id, token))
+
+
+async def _drawer(pipe, host: str, port: int, game_id: int, token: str) -> None:
+    conn = Conn(host, port)
     auth = [f"Authorization: Bearer {token}"]
-    took = []
-    for _ in range(draws):
-        drawn = await draw_once(conn, bench.game_id, auth)
-        if drawn is None:
+    told: asyncio.Queue = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def readable() -> None:
+        while pipe.poll():
+            told.put_nowait(pipe.recv())
+
+    loop.add_reader(pipe.fileno(), readable)
+    phase, every, left, next_at = "", 0.0, 0, 0.0
+    while True:
+        wait = None if not phase else max(0.0, next_at - time.monotonic())
+        try:
+            said = await asyncio.wait_for(told.get(), wait)
+        except TimeoutError:
+            said = None
+        if said is not None:
+            if said[0] == "end":
+                break
+            if said[0] == "stop":
+                phase = ""
+                pipe.send(("done",))
+            else:
+                _, phase, every, left = said
+                next_at = time.monotonic()
             continue
-        took.append(drawn[0])
-        bench.newest = drawn[1]["seq"]
-        await asyncio.sleep(QUIET_EVERY_S)
+        drawn = await draw_once(conn, game_id, auth)
+        if drawn is None:  # a new round was started: draw at once
+            continue
+        took, call = drawn
+        t0 = time.monotonic() - took
+        pipe.send((phase, took, t0, time.time() - took, call["seq"], call["ball"]))
+        next_at = t0 + every
+        if left:
+            left -= 1
+            if left == 0:
+                phase = ""
+                pipe.send(("done",))
+    loop.remove_reader(pipe.fileno())
     conn.close()
-    return took
 
 
 async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> None:
     rng = random.Random(phones_n)
     assert phones_n <= len(deck.cards), "a card for each phone: give --cards"
     serials = rng.sample(range(1, len(deck.cards) + 1), phones_n)  # no card shared
-    alone = await quiet(bench, token, bench.quiet_draws)
+    drawer = Drawer(bench, token)
+    alone = await drawer.draws("quiet", QUIET_EVERY_S, bench.quiet_draws)
     print(
         f"  [load {load()}] the Maestro's draw with no phone: p50 {ms(alone, 50)} ms, "
         f"p99 {ms(alone, 99)} ms ({len(alone)} draws)"
@@ -359,9 +434,9 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
         Phone(bench, card_path(deck.secret, deck.deck_id, s), Conn(bench.host, bench.port))
         for s in serials
     ]
-    phase, stop, sent = ["join"], asyncio.Event(), {}
-    bench.answers = {}
-    drawer = asyncio.create_task(maestro(bench, token, phase, stop, sent))
+    bench.answers, bench.sent = {}, {}
+    sent = bench.sent
+    drawer.every("join", QUIET_EVERY_S)  # as often as with no phone: as many draws to compare
 
     async def arrive(p: Phone, at: float) -> float:
         await asyncio.sleep(at)
@@ -377,7 +452,7 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     opened = time.time()
     for p in phones:
         p.shown.clear()
-    phase[0] = "draws"
+    drawer.every("draws", DRAW_EVERY_S)
     first = bench.newest + 1
     await asyncio.sleep(DRAW_EVERY_S * bench.steady_draws + 0.5)
     steady = [s for s, (_, ph) in sent.items() if ph == "draws" and s >= first][:-1]
@@ -402,7 +477,7 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
             f"page shows it): p50 {ms(real, 50)} ms, p99 {ms(real, 99)} ms ({len(real)} draws)"
         )
         await page.close()
-    phase[0] = "blip"
+    drawer.every("blip", DRAW_EVERY_S)
     for p in phones:
         p.current_at = None
     t_blip = time.monotonic()
@@ -431,8 +506,8 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     )
     blip_s = max(back) if len(back) == phones_n else float("inf")  # a phone left out: not met
     await asyncio.sleep(DRAW_EVERY_S)
-    stop.set()
-    await drawer
+    await drawer.stop()
+    drawer.close()
     for name in ("join", "draws", "blip"):
         a = bench.answers.get(name, [])
         ratio = (

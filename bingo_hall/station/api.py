@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request
 
-from ..web.admission import SMALL_BODY, guest_body
+from ..web.admission import SMALL_BODY, guest_body, on_loop
 from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized
 from ..web.hub import EventStream, Subscription, live_stream
@@ -95,6 +95,7 @@ def game(game_id: int):
 
 
 @bp.post("/games/<int:game_id>/draw")
+@on_loop
 @caller_required
 def draw(game_id: int):
     d = body()
@@ -105,6 +106,7 @@ def draw(game_id: int):
 
 
 @bp.post("/games/<int:game_id>/calls")
+@on_loop
 @caller_required
 def enter(game_id: int):
     d = body(required=True)
@@ -119,6 +121,7 @@ def enter(game_id: int):
 
 
 @bp.post("/games/<int:game_id>/undo")
+@on_loop
 @caller_required
 def undo(game_id: int):
     d = body(required=True)

@@ -111,7 +111,7 @@ class Ticker:
     def _draw(self) -> None:
         with self.app.app_context():
             try:
-                conn = db.connect(self.app.config["DATABASE"])
+                conn = db.app_connection(self.app)
             except Exception:  # the hall's database went away (a test's, or a disk error)
                 log.exception("automatic draw of game %s stopped", self.game_id)
                 _stop(self.app, self.game_id)

@@ -75,6 +75,19 @@ def guest_body(size: int) -> Callable[[V], V]:
     return mark
 
 
+#: the attribute `on_loop` sets on a view
+ON_LOOP = "answered_on_loop"
+
+
+def on_loop(view: V) -> V:
+    """Mark a Maestro's change that is one short transaction (a draw, a ball entered, an
+    undo): the Maestro's process answers it on its event loop, without handing it to a worker
+    and back, whenever the station's write lock is free (whole.py). A guest's request to it is
+    answered by the workers as before."""
+    setattr(view, ON_LOOP, True)
+    return view
+
+
 @dataclass(frozen=True)
 class Words:
     """What the server says itself, before it knows the reader's language: in English, then

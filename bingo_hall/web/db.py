@@ -16,6 +16,9 @@ Storage failures (issue 20), so that a full disk or a lost file never costs a ga
 - The file's identity (device and inode) is taken at start-up; a request that finds the file
   gone or replaced is refused with a message, instead of SQLite quietly making a new, empty
   hall (connections never create the file, except `init_db`).
+
+The WAL's checkpoints (copying what was committed into the database file, and syncing it) are
+the station's own work, off every request's path, while it serves (`Checkpointer`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import threading
 from types import TracebackType
 from typing import Any
 
@@ -116,16 +120,83 @@ def get_db() -> sqlite3.Connection:
             conn = state.db_idle.pop()
         except IndexError:  # none kept: a new one
             try:
-                conn = connect(state.config.database)
+                conn = app_connection(current_app)
             except sqlite3.OperationalError:
                 check_identity(current_app)  # it went between the check and the open
                 raise
-            if state.config.read_only:  # the public side's process (web/split.py) never writes
-                conn.execute("PRAGMA query_only=ON")
         g.db = conn
         check_identity(current_app)
     kept: sqlite3.Connection = g.db
     return kept
+
+
+def app_connection(app: Flask) -> sqlite3.Connection:
+    """A new connection for the app's work (a request's, the automatic draw's): read-only in the
+    public side's process (web/split.py), and leaving the WAL's checkpoints to the station's
+    `Checkpointer` while one runs."""
+    state = hall(app)
+    conn = connect(state.config.database)
+    if state.config.read_only:  # the public side's process never writes
+        conn.execute("PRAGMA query_only=ON")
+    if state.checkpoints_apart:
+        conn.execute("PRAGMA wal_autocheckpoint=0")
+    return conn
+
+
+#: how often the station's checkpointer looks for something committed since its last checkpoint
+CHECKPOINT_EVERY_S = 1.0
+
+
+class Checkpointer:
+    """The WAL's checkpoints, off the requests' path. Left to SQLite, the commit that takes the
+    WAL past 1000 pages copies them into the database file and syncs it, in the request that
+    made it: after a deck of 1000 cards is loaded, one of the night's first draws paid tens of
+    milliseconds for it. While the station serves, its connections leave checkpoints alone
+    (`PRAGMA wal_autocheckpoint=0`, `app_connection`) and this thread runs a PASSIVE checkpoint
+    (it neither waits for nor holds up a writer or a reader) once a second when something was
+    committed since. A file in memory has no WAL: nothing to do."""
+
+    def __init__(self, app: Flask) -> None:
+        self.state = hall(app)
+        self.path = self.state.config.database
+        self._stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if _in_memory(self.path) or self.state.config.read_only:
+            return
+        self.state.checkpoints_apart = True
+        while self.state.db_idle:  # opened before: they would still checkpoint
+            self.state.db_idle.pop().close()
+        self.thread = threading.Thread(target=self._run, name="checkpoint", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            conn = connect(self.path)
+        except sqlite3.Error:  # the file went: the requests say so (check_identity)
+            return
+        seen = None
+        try:
+            while not self._stop.wait(CHECKPOINT_EVERY_S):
+                try:  # data_version moves when another connection commits
+                    version = conn.execute("PRAGMA data_version").fetchone()[0]
+                    if version != seen:
+                        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                        seen = version
+                except sqlite3.Error:  # a full disk, a lost file: tried again on the next round
+                    continue
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        """End the thread; SQLite checkpoints what is left when the last connection closes."""
+        self._stop.set()
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+        self.state.checkpoints_apart = False
+        while self.state.db_idle:  # opened without SQLite's own checkpoints
+            self.state.db_idle.pop().close()
 
 
 def close_db(exc: BaseException | None = None) -> None:

@@ -10,7 +10,8 @@ Every request is dispatched on the event loop:
 - everything else runs in the Flask app in thread pools chosen by who asks
   (admission.py): the Maestro's requests (from the laptop itself, or carrying a valid caller
   credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS for changes,
-  that no guest request can occupy; the guests' changes (POST and the like: score entries,
+  that no guest request can occupy (the Maestro's calls, `admission.on_loop`, on the loop itself
+  when the write lock is free: whole.py); the guests' changes (POST and the like: score entries,
   logins) in ACTION_THREADS workers, their reads (pages, card refreshes, files) in THREADS
   workers. A request's body is read in full on the loop, bounded by size and time, before a
   worker is given it, so an unfinished body holds a socket, never a thread. A change's worker
@@ -36,6 +37,7 @@ from werkzeug.routing import RoutingException
 
 from .admission import (
     GUEST_BODY,
+    ON_LOOP,
     BodyLimits,
     Words,
     guest_limits,
@@ -235,8 +237,10 @@ class HallServer:
                 await self.actions(scope, receive, send)
                 return
             self.screens.hold()  # its events go to the screens once its answer is written
+            quick = getattr(self.view_of(scope), ON_LOOP, False)
+            lock = hall(self.flask).write_lock if quick else None
             try:
-                await self.maestro_actions(scope, receive, send)
+                await self.maestro_actions(scope, receive, send, here=lock)
             finally:
                 self.screens.release()
         elif self.statics.serves(scope):  # answered here on the loop, never by a worker

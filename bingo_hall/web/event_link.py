@@ -43,7 +43,9 @@ class EventTap:
             said = (channel, event.name, event.data, event.text)
         with self._ready:
             self._queue.append(pickle.dumps(said))
-            if len(self._queue) == 1:  # the writer waits for a first frame; it takes them all
+            # the writer waits for a first frame, then takes them all; while a Maestro's answer
+            # is being made it is not woken (it would only wait again): `wake` sends it then
+            if len(self._queue) == 1 and not self.paused():
                 self._ready.notify()
 
     def _write(self) -> None:

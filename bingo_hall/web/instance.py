@@ -64,6 +64,8 @@ class HallState:
     db_lost_logged: bool = False
     #: connections a request gave back, for the next requests (db.py: get_db, close_db)
     db_idle: list[sqlite3.Connection] = field(default_factory=list)
+    #: the station's checkpointer copies the WAL into the file, never a request (db.Checkpointer)
+    checkpoints_apart: bool = False
     #: does a request carry a valid caller credential? (headers -> bool; the station's auth
     #: sets it; the server asks it on the event loop to give the Maestro its own workers)
     credential_check: Callable[[Any], bool] | None = None

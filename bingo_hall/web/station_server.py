@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask
 
 from .config import HallConfig
+from .db import Checkpointer
 from .dispatch import HallServer
 from .forward import Forwarder
 from .instance import hall
@@ -63,6 +64,7 @@ class Server:
             self.hall.screens.on_release.append(tap.wake)
         self._link: socket.socket | None = None  # the public process's end (Server.public)
         self.doors: list[Door] = []
+        self.checkpoints: Checkpointer | None = Checkpointer(app)  # the writing process's
         self._build(config)
 
     @classmethod
@@ -74,7 +76,7 @@ class Server:
         raise_open_files_limit(config.wanted_files)
         self.hall = HallServer(app, forward=forward)
         self.socket, self.port, self.public_side = None, 0, None
-        self._link, self.doors = link, []
+        self._link, self.doors, self.checkpoints = link, [], None
         link.setblocking(False)
         self._build(config)
         return self
@@ -133,9 +135,13 @@ class Server:
         self.uvicorn.should_exit = True
 
     def run(self) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.start()
         try:
             self.uvicorn.run(sockets=[])
         finally:
+            if self.checkpoints is not None:
+                self.checkpoints.stop()
             if self.socket is not None:
                 self.socket.close()
             if self.public_side is not None:

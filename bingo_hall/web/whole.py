@@ -11,6 +11,12 @@ waits its turn: the Maestro's draw paid for every one of them.
 
 A change's answer is small (JSON, a redirect, a page after a form), so holding it whole costs
 nothing; reads, which may stream a large file, stay with a2wsgi.
+
+A Maestro's call (a draw, a ball entered, an undo: views marked `admission.on_loop`) is answered
+on the event loop itself, with no hand-over at all, when the station's write lock is free
+(`here`): one short transaction, whose thread never has to win a core back from the phones. The
+lock is taken without waiting; held by a worker (a guest's change being written), the call goes
+to the workers as any change does, so the loop never waits for it.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import asyncio
 import contextvars
 import functools
 import io
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
@@ -39,16 +46,30 @@ class WholeAnswers:
         self.app = app
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
 
-    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+    async def __call__(
+        self,
+        scope: dict[str, Any],
+        receive: Receive,
+        send: Send,
+        here: threading.RLock | None = None,
+    ) -> None:
+        """`here`: the station's write lock, for a change that may be answered on the loop
+        (see the module's docstring)."""
         message = await receive()
         if message["type"] == "http.disconnect":
             return
         given = cast(Body, io.BytesIO(message.get("body", b"")))
         environ: dict[str, Any] = dict(build_environ(cast(Any, scope), given))
         work = functools.partial(contextvars.copy_context().run, self._answer, environ)
-        status, headers, body = await asyncio.get_running_loop().run_in_executor(
-            self.executor, work
-        )
+        if here is not None and here.acquire(blocking=False):
+            try:  # no await until it is released: no other request of the loop's can run
+                status, headers, body = work()
+            finally:
+                here.release()
+        else:
+            status, headers, body = await asyncio.get_running_loop().run_in_executor(
+                self.executor, work
+            )
         with one_write():  # its head and its body: one write to the socket
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": body})

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 import requests
-from testkit import TEST_PIN, Caller
+from testkit import TEST_PIN, Caller, eventually
 
 from bingo_hall.manifest import new_deck
 from bingo_hall.web.whole import WholeAnswers
@@ -114,3 +114,129 @@ def test_a_draw_through_the_real_server_answers_its_json_whole(app, live_server)
     assert 1 <= drawn.json()["ball"] <= 75
     called = requests.get(f"{url}/api/games/{gid}", timeout=10).json()
     assert [c["ball"] for c in called["calls"]] == [drawn.json()["ball"]], called
+
+
+def _run_here(app, lock: threading.RLock) -> tuple[list[dict], list[str], str]:
+    """`_run` for a Maestro's call (`here`: the write lock): the answer, the threads the app ran
+    in, and the name of the loop's own thread."""
+    sent: list[dict] = []
+    threads: list[str] = []
+
+    def traced(environ, start_response):
+        threads.append(threading.current_thread().name)
+        return app(environ, start_response)
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    failed: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            answers = WholeAnswers(traced, 1, "maestro-change")
+            asyncio.run(answers(_scope(body=b"{}"), receive, send, here=lock))
+        except BaseException as error:  # noqa: BLE001  (given to the test's thread)
+            failed.append(error)
+
+    loop_thread = threading.Thread(target=serve, name="the-loop")
+    loop_thread.start()
+    loop_thread.join(30)
+    if failed:
+        raise failed[0]
+    return sent, threads, loop_thread.name
+
+
+def _ok(environ, start_response):
+    start_response("200 OK", [("Content-Type", "application/json")])
+    return [b'{"ball": 7}']
+
+
+def test_a_maestros_call_is_answered_on_the_loop_itself_when_the_write_lock_is_free():
+    lock = threading.RLock()
+    sent, threads, loop = _run_here(_ok, lock)
+    assert threads == [loop]  # no hand-over: no thread to wake, none to win a core back
+    assert sent[1]["body"] == b'{"ball": 7}'
+    assert lock.acquire(blocking=False), "the write lock was left held"
+    lock.release()
+
+
+def test_a_maestros_call_that_finds_the_write_lock_held_goes_to_a_worker_not_the_loop():
+    lock = threading.RLock()
+    taken, go = threading.Event(), threading.Event()
+
+    def writer() -> None:  # a guest's change being written in a worker
+        with lock:
+            taken.set()
+            go.wait(30)
+
+    held = threading.Thread(target=writer)
+    held.start()
+    taken.wait(30)
+    try:
+        sent, threads, loop = _run_here(_ok, lock)
+    finally:
+        go.set()
+        held.join(30)
+    assert threads[0].startswith("maestro-change") and threads[0] != loop
+    assert sent[0]["status"] == 200
+
+
+def test_a_call_that_fails_on_the_loop_releases_the_write_lock():
+    def broken(environ, start_response):
+        raise RuntimeError("the view broke")
+
+    lock = threading.RLock()
+    with pytest.raises(RuntimeError, match="the view broke"):
+        _run_here(broken, lock)
+    assert lock.acquire(blocking=False), "the write lock was left held"
+    lock.release()
+
+
+def _waiting_to_draw() -> str | None:
+    """The name of the thread in which a draw is waiting for the write lock, if any."""
+    import sys
+
+    names = {t.ident: t.name for t in threading.enumerate()}
+    for ident, frame in sys._current_frames().items():
+        while frame is not None:
+            if frame.f_code.co_name == "_add_call":
+                return names.get(ident, "?")
+            frame = frame.f_back
+    return None
+
+
+@pytest.mark.process
+def test_a_draw_waiting_for_the_write_lock_never_holds_up_the_maestros_other_requests(
+    app, live_server
+):
+    """The draw is answered on the loop only when the lock is free: held by another writer, it
+    waits in a worker, and the station goes on answering the Maestro (and everyone) meanwhile."""
+    from bingo_hall.web.instance import hall
+
+    deck = new_deck(4, seed="whole", name="Whole")
+    gid = Caller(app.test_client(), deck).new_game()
+    url = live_server.url
+    token = requests.post(f"{url}/api/login", json={"pin": TEST_PIN}, timeout=10).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    drawn: list[requests.Response] = []
+    lock = hall(app).write_lock
+    with lock:  # another writer holds it (this test's thread)
+        drawing = threading.Thread(
+            target=lambda: drawn.append(
+                requests.post(f"{url}/api/games/{gid}/draw", json={}, headers=auth, timeout=60)
+            )
+        )
+        drawing.start()
+        eventually(lambda: _waiting_to_draw() is not None, timeout=60)
+        assert _waiting_to_draw().startswith("maestro-change")  # a worker, not the loop
+        for _ in range(3):  # the loop answers while the draw waits
+            r = requests.get(f"{url}/api/games/{gid}", headers=auth, timeout=10)
+            assert r.status_code == 200 and r.json()["calls"] == []
+        assert not drawn
+    drawing.join(60)
+    assert drawn and drawn[0].status_code == 200, drawn and drawn[0].text
+    called = requests.get(f"{url}/api/games/{gid}", timeout=10).json()
+    assert [c["ball"] for c in called["calls"]] == [drawn[0].json()["ball"]]
