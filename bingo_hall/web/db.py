@@ -12,7 +12,8 @@ synchronously before anyone is told of them.
 Storage failures (issue 20), so that a full disk or a lost file never costs a game:
 - WAL is set once, at start-up (it stays in the file), and the app keeps one connection open
   for its life, so the WAL's side files stay and reading needs no new disk space: with the disk
-  full, pages and /display keep working, and writes answer 503 "free disk space".
+  full, pages and /display keep working, and a write that needs more room answers 503 "free
+  disk space" (one that fits in the WAL's file, already on the disk, is saved).
 - The file's identity (device and inode) is taken at start-up; a request that finds the file
   gone or replaced is refused with a message, instead of SQLite quietly making a new, empty
   hall (connections never create the file, except `init_db`).
