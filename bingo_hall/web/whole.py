@@ -60,13 +60,14 @@ class WholeAnswers:
             return
         given = cast(Body, io.BytesIO(message.get("body", b"")))
         environ: dict[str, Any] = dict(build_environ(cast(Any, scope), given))
-        work = functools.partial(contextvars.copy_context().run, self._answer, environ)
+        context = contextvars.copy_context()
         if here is not None and here.acquire(blocking=False):
             try:  # no await until it is released: no other request of the loop's can run
-                status, headers, body = work()
+                status, headers, body = context.run(self._answer, environ)
             finally:
                 here.release()
         else:
+            work = functools.partial(context.run, self._answer, environ)
             status, headers, body = await asyncio.get_running_loop().run_in_executor(
                 self.executor, work
             )
