@@ -3,7 +3,7 @@ Prints figures; not a test.
 
     .venv/bin/python benchmarks/phones.py [--phones 100,300,1000] [--balls 75|90]
         [--cards N] [--station-root DIR] [--page current|legacy] [--no-browser] [--smoke]
-        [--one-process]
+        [--one-process] [--storm-every S]
 
     e.g. issue 32's figures: --phones 1000; --phones 3000 (a 3003-card deck); --balls 90
     --phones 1000 (1000 tickets). --smoke: 10 phones, a few draws, seconds (is it still running?).
@@ -29,11 +29,12 @@ pure-Python loop, and a static file over HTTP from the station). Then, for each 
 3. Wi-Fi blip: every stream drops at once; each phone reconnects as live.js does (after a random
    time below RETRY_FIRST_MS, read from live.js) and is current again when its snapshot has the
    newest call. Figure: the time until the last phone is current.
-4. The Maestro's draw answer (POST /draw, on a kept-alive connection) through all of the above:
-   during the join storm one every QUIET_EVERY_S, as with no phone (as many draws to compare),
-   then one every DRAW_EVERY_S. The Maestro draws from a process of its own (`Drawer`), as the
-   Maestro's browser is a process of its own on the laptop: the phones' event loop, busy with a
-   thousand phones, is not where the Maestro's answer is read.
+4. The Maestro's draw answer (POST /draw, on a kept-alive connection) through all of the above,
+   one every DRAW_EVERY_S (`--storm-every S`: during the join storm, one every S seconds: 0.5
+   gives as many draws as the quiet phase, and four times the events for every phone). The
+   Maestro draws from a process of its own (`Drawer`), as the Maestro's browser is a process of
+   its own on the laptop: the phones' event loop, busy with a thousand phones, is not where the
+   Maestro's answer is read.
 
 `--page legacy` simulates the card page before issue 24, for the "before" figures: after every
 event it waited 150 ms and fetched its card fragment (`?part=verdict`), which is when the card
@@ -293,6 +294,7 @@ class Bench:
     steady_draws: int = STEADY_DRAWS
     quiet_draws: int = QUIET_DRAWS
     rules: dict[str, float] = field(default_factory=page_rules)  # what live.js does
+    storm_every_s: float = DRAW_EVERY_S  # the Maestro's draws during the join storm
     stream_failures: int = 0  # streams refused or cut before their snapshot (opened again)
 
 
@@ -436,7 +438,7 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     ]
     bench.answers, bench.sent = {}, {}
     sent = bench.sent
-    drawer.every("join", QUIET_EVERY_S)  # as often as with no phone: as many draws to compare
+    drawer.every("join", bench.storm_every_s)
 
     async def arrive(p: Phone, at: float) -> float:
         await asyncio.sleep(at)
@@ -611,6 +613,7 @@ async def run(args) -> None:
             body = json.dumps({"deck_id": deck.deck_id}).encode()
             _, data = await conn.request("POST", "/api/games", body, auth)
             bench = Bench("127.0.0.1", port, json.loads(data)["game_id"], args.page == "legacy")
+            bench.storm_every_s = args.storm_every
             if args.smoke:
                 bench.join_window_s, bench.steady_draws, bench.quiet_draws = 1.0, 2, 3
             print(calibrate.line("127.0.0.1", port, "/web/static/live.js"))
@@ -646,6 +649,12 @@ def main() -> None:
     )
     p.add_argument("--cards", type=int, default=0, help="the deck's cards (or tickets)")
     p.add_argument("--smoke", action="store_true", help="10 phones, a few draws: seconds")
+    p.add_argument(
+        "--storm-every",
+        type=float,
+        default=DRAW_EVERY_S,
+        help="seconds between the Maestro's draws during the join storm",
+    )
     p.add_argument(
         "--one-process", action="store_true", help="serve --one-process (no public process)"
     )
