@@ -30,8 +30,11 @@ def _scope(method: str = "POST", body: bytes = b"") -> dict:
     }
 
 
-def _run(app, body: bytes) -> tuple[list[dict], list[str]]:
-    """The messages the answer sends, and the names of the threads the app ran in."""
+def _served(
+    app, body: bytes, here: threading.RLock | None = None, name: str = "change"
+) -> tuple[list[dict], list[str], str]:
+    """The messages the answer sends, the names of the threads the app ran in, and the name of
+    the event loop's own thread. `here`: the write lock, for a Maestro's call (`on_loop`)."""
     sent: list[dict] = []
     threads: list[str] = []
 
@@ -49,15 +52,22 @@ def _run(app, body: bytes) -> tuple[list[dict], list[str]]:
 
     def serve() -> None:  # a loop of its own (a browser test's may be running in this thread)
         try:
-            asyncio.run(WholeAnswers(traced, 1, "change")(_scope(body=body), receive, send))
+            answers = WholeAnswers(traced, 1, name)
+            asyncio.run(answers(_scope(body=body), receive, send, here=here))
         except BaseException as error:  # noqa: BLE001  (given to the test's thread)
             failed.append(error)
 
-    loop_thread = threading.Thread(target=serve)
+    loop_thread = threading.Thread(target=serve, name="the-loop")
     loop_thread.start()
     loop_thread.join(30)
     if failed:
         raise failed[0]
+    return sent, threads, loop_thread.name
+
+
+def _run(app, body: bytes) -> tuple[list[dict], list[str]]:
+    """A guest's change: the messages the answer sends, and the threads the app ran in."""
+    sent, threads, _ = _served(app, body)
     return sent, threads
 
 
@@ -117,36 +127,8 @@ def test_a_draw_through_the_real_server_answers_its_json_whole(app, live_server)
 
 
 def _run_here(app, lock: threading.RLock) -> tuple[list[dict], list[str], str]:
-    """`_run` for a Maestro's call (`here`: the write lock): the answer, the threads the app ran
-    in, and the name of the loop's own thread."""
-    sent: list[dict] = []
-    threads: list[str] = []
-
-    def traced(environ, start_response):
-        threads.append(threading.current_thread().name)
-        return app(environ, start_response)
-
-    async def receive() -> dict:
-        return {"type": "http.request", "body": b"{}", "more_body": False}
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    failed: list[BaseException] = []
-
-    def serve() -> None:
-        try:
-            answers = WholeAnswers(traced, 1, "maestro-change")
-            asyncio.run(answers(_scope(body=b"{}"), receive, send, here=lock))
-        except BaseException as error:  # noqa: BLE001  (given to the test's thread)
-            failed.append(error)
-
-    loop_thread = threading.Thread(target=serve, name="the-loop")
-    loop_thread.start()
-    loop_thread.join(30)
-    if failed:
-        raise failed[0]
-    return sent, threads, loop_thread.name
+    """A Maestro's call (`here`: the write lock), see `_served`."""
+    return _served(app, b"{}", here=lock, name="maestro-change")
 
 
 def _ok(environ, start_response):
