@@ -19,8 +19,6 @@ so the sixteen screens of a flood share one answer and never queue a thread ahea
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import threading
 import time
@@ -39,9 +37,6 @@ SIZE = 32
 #: a kept page is built again after this long even when nothing was published (a change no
 #: event tells, such as the hall's call phrases, shows within this time; as games.snapshot_event)
 MAX_AGE_S = 5.0
-#: at most this long a page waits on the loop for what another request is reading for it
-#: (`LoopPages.from_area_waiting`); then the app answers it
-WAIT_S = 2.0
 #: addresses a screen is opened by, each with its own page (a join QR names it); past these, a
 #: new one (a guest sending made-up Host headers) gets the page of "another address"
 SCREEN_HOSTS = 8
@@ -171,7 +166,6 @@ class LoopPages:
         )
         self.answered = 0  # answers given from memory (tests read it)
         self.areas = hall(app).loop_pages  # pages the areas answer from what they keep
-        self.waits = hall(app).loop_page_waits  # and what the loop may wait for first
         self.page_headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
     def key(self, scope: dict[str, Any]) -> PageKey | None:
@@ -202,24 +196,6 @@ class LoopPages:
         self._kept.move_to_end(key)
         while len(self._kept) > self.size:
             self._kept.popitem(last=False)
-
-    async def from_area_waiting(
-        self, scope: dict[str, Any]
-    ) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
-        """`from_area`; when the page waits for what another request is reading (its deck's
-        state after a change: ONE request reads it, however many phones ask meanwhile), it is
-        answered from memory once that is read, at most WAIT_S later (then by the app)."""
-        page = self.from_area(scope)
-        if page is not None or not self.waits:
-            return page
-        loop = asyncio.get_running_loop()
-        for wait in self.waits:
-            future = wait(scope, loop)
-            if future is not None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(future, WAIT_S)
-                return self.from_area(scope)
-        return None
 
     def from_area(self, scope: dict[str, Any]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         """A page an area answers from what it keeps (the card pages), with no worker, no

@@ -80,48 +80,6 @@ def test_the_stations_server_answers_a_kept_page_on_its_loop_as_flask_builds_it(
     assert fetch() == after and pages.loop_answers == 2
 
 
-def test_after_a_change_one_request_reads_the_state_and_the_phones_asking_meanwhile_wait_for_it(
-    app, client, live_server
-):
-    """A join storm's tail: after each draw the game's state is read again. The phones whose
-    pages are asked meanwhile wait on the loop for that one reading and are answered from what
-    is kept, instead of each going to the app (which lets two in at a time)."""
-    import threading
-
-    hall = Hall(client)
-    gid = hall.new_game()
-    hall.call(gid, hall.numbers(1, "B")[0])
-    paths = [card_path(hall.deck.secret, hall.deck.deck_id, s) + "?lang=en" for s in range(1, 41)]
-
-    def fetch(path: str) -> bytes:
-        with urllib.request.urlopen(live_server.url + path, timeout=30) as r:
-            assert r.status == 200
-            return r.read()
-
-    for path in paths:  # every table drawn and kept
-        fetch(path)
-    pages = CardPages.of(app)
-    ball = hall.numbers(2, "I")[0]
-    hall.call(gid, ball)  # a change: the state is stale
-    before = pages.app_pages
-    got: dict[str, bytes] = {}
-    start = threading.Barrier(len(paths))
-
-    def phone(path: str) -> None:
-        start.wait(30)
-        got[path] = fetch(path)
-
-    phones = [threading.Thread(target=phone, args=(p,)) for p in paths]
-    for t in phones:
-        t.start()
-    for t in phones:
-        t.join(60)
-    built_by_the_app = pages.app_pages - before
-    assert built_by_the_app <= 2, built_by_the_app  # one reads the state (two at a race)
-    for path in paths:  # and every page is the page after the change
-        assert got[path] == client.get(path).data
-
-
 def test_the_query_string_cannot_reach_the_pages_placeholders(client):
     """Issue 38's smaller hole: `?x=QxFOLLOWxQ` put the card's data into the language links."""
     hall = Hall(client)

@@ -51,7 +51,6 @@ from ...web.db import get_db
 from ...web.i18n import LANGUAGES, locale_of
 from ...web.inputs import is_ascii_number
 from ...web.instance import area_state, hall
-from ...web.pages import WAIT_S
 from ...web.plumbing import end_pool, worker_ignores_ctrl_c
 from .. import games, hall_settings
 from ..decks import get_deck
@@ -145,11 +144,6 @@ class CardPages:
         self.facts_made: set[tuple[Any, ...]] = set()
         self.drawn = 0  # tables drawn in this process (tests read it)
         self.loop_answers = 0  # pages answered on the event loop
-        self.app_pages = 0  # pages the app built (tests read it)
-        #: deck id -> (since when, what to tell) for a deck whose state a request is reading
-        #: again: the loop's other requests for its cards wait for it (`waiter`)
-        self.reading: dict[str, tuple[float, list[Callable[[], None]]]] = {}
-        self._reading_lock = threading.Lock()
 
     @staticmethod
     def of(app: Flask | None = None) -> CardPages:
@@ -158,12 +152,6 @@ class CardPages:
     # -- the game's state, once per change (in a request: it reads SQL)
 
     def deck_now(self, conn: Any, deck: Deck[Any]) -> DeckNow:
-        try:
-            return self._deck_now(conn, deck)
-        finally:  # read (or failed): the pages waiting on the loop look again
-            self._read(deck.deck_id)
-
-    def _deck_now(self, conn: Any, deck: Deck[Any]) -> DeckNow:
         hub = hall().hub
         kept = self.now.get(deck.deck_id)
         if kept is not None and kept.fresh(hub.published, time.monotonic()):
@@ -179,39 +167,12 @@ class CardPages:
             facts_ahead(self, deck, built)
             return built
 
-    def waiter(self, scope: dict[str, Any], loop: Any) -> Any:
-        """On the loop, for a card page `answer` could not give because its deck's state is
-        not current (`scope[STALE]`): a future done once another request has read it again, or
-        None, and this request goes to the app and reads it. So after a change, ONE request
-        reads the state while the phones that ask meanwhile wait for it, instead of each
-        queueing for the app's page gate (a join storm's tail). A reading that never ends (its
-        request failed first) is given up after WAIT_S."""
-        deck_id = scope.get(STALE)
-        if deck_id is None:
-            return None
-        now = time.monotonic()
-        with self._reading_lock:
-            found = self.reading.get(deck_id)
-            if found is None or now - found[0] > WAIT_S:
-                self.reading[deck_id] = (now, [])  # this request reads it
-                return None
-            future = loop.create_future()
-            found[1].append(lambda: loop.call_soon_threadsafe(_resolve, future))
-            return future
-
-    def _read(self, deck_id: str) -> None:
-        with self._reading_lock:
-            found = self.reading.pop(deck_id, None)
-        for tell in found[1] if found is not None else ():
-            tell()
-
     # -- the page
 
     def page(
         self, deck: Deck[Any], card: Any, lang: str, now: DeckNow, path: str, full: str
     ) -> str:
         """The card's page, drawing (in a request) what is not kept yet."""
-        self.app_pages += 1
         found = self._compose(deck, card, lang, now, path, full, draw=True)
         assert found is not None  # drawn when missing
         return found
@@ -312,17 +273,16 @@ class CardPages:
             return None  # `?part=verdict` and anything else: Flask's
         state = station_state(app)
         deck = state.decks.get(deck_id)
-        if deck is None or not is_ascii_number(serial, 6) or len(sig) > 64:
+        now = self.now.get(deck_id)
+        if deck is None or now is None or not now.fresh(hall(app).hub.published, time.monotonic()):
+            return None
+        if not is_ascii_number(serial, 6) or len(sig) > 64:
             return None
         if not signature_is_valid(deck.secret, deck.deck_id, int(serial), sig):
             return None  # Flask's 404 page
         try:
             card = deck.card(int(serial))
         except Exception:  # a serial the deck does not have: Flask's 404 page
-            return None
-        now = self.now.get(deck_id)
-        if now is None or not now.fresh(hall(app).hub.published, time.monotonic()):
-            scope[STALE] = deck_id  # a card of the deck: it may wait for the state (`waiter`)
             return None
         lang = locale_of(scope, now.house_lang)
         full = path + "?" + query
@@ -331,15 +291,6 @@ class CardPages:
             return None
         self.loop_answers += 1
         return page.encode("utf-8")
-
-
-#: where `answer` marks a card page it did not give because its deck's state was not current
-STALE = "bingo_hall.stale_deck"
-
-
-def _resolve(future: Any) -> None:
-    if not future.done():
-        future.set_result(None)
 
 
 def card_json(kind: ClaimsKind[Any, Any], game_id: int, round: int, card: Any, facts: Any) -> str:
