@@ -167,8 +167,7 @@ class Checkpointer:
         if _in_memory(self.path) or self.state.config.read_only:
             return
         self.state.checkpoints_apart = True
-        while self.state.db_idle:  # opened before: they would still checkpoint
-            self.state.db_idle.pop().close()
+        close_idle(self.state)  # opened before: they would still checkpoint
         self.thread = threading.Thread(target=self._run, name="checkpoint", daemon=True)
         self.thread.start()
 
@@ -196,8 +195,13 @@ class Checkpointer:
         if self.thread is not None:
             self.thread.join(timeout=5)
         self.state.checkpoints_apart = False
-        while self.state.db_idle:  # opened without SQLite's own checkpoints
-            self.state.db_idle.pop().close()
+        close_idle(self.state)  # opened without SQLite's own checkpoints
+
+
+def close_idle(state: Any) -> None:
+    """Close the connections kept between requests: the next requests open new ones."""
+    while state.db_idle:
+        state.db_idle.pop().close()
 
 
 def close_db(exc: BaseException | None = None) -> None:
@@ -275,8 +279,7 @@ def init_db(app: Flask) -> None:
     state = hall(app)
     if state.db_keeper is not None:
         state.db_keeper.close()
-    while state.db_idle:  # kept for the file as it was: a request opens the new one
-        state.db_idle.pop().close()
+    close_idle(state)  # kept for the file as it was: a request opens the new one
     state.db_keeper = conn
     state.db_identity = None if _in_memory(path) else _identity(path)
     state.db_lost_logged = False
