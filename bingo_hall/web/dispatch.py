@@ -248,7 +248,7 @@ class HallServer:
                 await self.statics(scope, receive, send)
         elif (shared := self.pages.key(scope)) is not None:
             await self._shared(scope, receive, send, shared, maestro)
-        elif method == "GET" and (page := self.pages.from_area(scope)) is not None:
+        elif method == "GET" and (page := await self.pages.from_area_waiting(scope)) is not None:
             await _whole(send, *page)
         elif method == "GET" and getattr(self.view_of(scope), LIVE_STREAM, False):
             if self.loop is None:  # run without a lifespan (lifespan="off")

@@ -73,6 +73,10 @@ class HallState:
     #: (None: the request goes to the app). Each runs on the loop, so it must read no database
     #: and render no template (the card pages: station/verify/card_pages.py)
     loop_pages: list[Callable[[dict[str, Any]], bytes | None]] = field(default_factory=list)
+    #: for a page the loop could not answer because what it shares is not current yet:
+    #: `fn(scope, loop) -> a future done when it is made current, or None` (None: the request
+    #: goes to the app, which makes it). Each runs on the loop (the card pages' thread ahead).
+    loop_page_waits: list[Callable[[dict[str, Any], Any], Any]] = field(default_factory=list)
     #: live streams the server may open on its event loop from what is kept: `fn(scope) ->
     #: EventStream or None` (None: the stream's view opens it in a worker). Each runs on the
     #: loop: no database, no template (a game's stream: station/api.py `game_stream_on_loop`)

@@ -19,6 +19,8 @@ so the sixteen screens of a flood share one answer and never queue a thread ahea
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -37,6 +39,9 @@ SIZE = 32
 #: a kept page is built again after this long even when nothing was published (a change no
 #: event tells, such as the hall's call phrases, shows within this time; as games.snapshot_event)
 MAX_AGE_S = 5.0
+#: at most this long a page waits on the loop for what is being made current for it (the card
+#: pages' thread ahead: `LoopPages.from_area_waiting`); then the app answers it
+WAIT_S = 1.0
 #: addresses a screen is opened by, each with its own page (a join QR names it); past these, a
 #: new one (a guest sending made-up Host headers) gets the page of "another address"
 SCREEN_HOSTS = 8
@@ -166,6 +171,7 @@ class LoopPages:
         )
         self.answered = 0  # answers given from memory (tests read it)
         self.areas = hall(app).loop_pages  # pages the areas answer from what they keep
+        self.waits = hall(app).loop_page_waits  # and what the loop may wait for first
         self.page_headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
     def key(self, scope: dict[str, Any]) -> PageKey | None:
@@ -196,6 +202,25 @@ class LoopPages:
         self._kept.move_to_end(key)
         while len(self._kept) > self.size:
             self._kept.popitem(last=False)
+
+    async def from_area_waiting(
+        self, scope: dict[str, Any]
+    ) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        """`from_area`; when the page waits for what is being made current (its deck's state
+        after a change, read once by the card pages' thread ahead however many phones ask
+        meanwhile), it is answered from memory once that is done, at most WAIT_S later (then
+        by the app)."""
+        page = self.from_area(scope)
+        if page is not None or not self.waits:
+            return page
+        loop = asyncio.get_running_loop()
+        for wait in self.waits:
+            future = wait(scope, loop)
+            if future is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(future, WAIT_S)
+                return self.from_area(scope)
+        return None
 
     def from_area(self, scope: dict[str, Any]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         """A page an area answers from what it keeps (the card pages), with no worker, no

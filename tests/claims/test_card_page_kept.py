@@ -80,6 +80,123 @@ def test_the_stations_server_answers_a_kept_page_on_its_loop_as_flask_builds_it(
     assert fetch() == after and pages.loop_answers == 2
 
 
+@pytest.fixture
+def ahead(app):
+    """The thread that keeps the card pages' shared parts current, as `serve` starts it (without
+    the worker process that draws the tables: each is drawn by its first page here)."""
+    pages = CardPages.of(app)
+    pages.ahead = card_pages.Ahead(app, pages)
+    pages.ahead.start()
+    yield pages.ahead
+    pages.ahead.stop()
+    pages.ahead = None
+
+
+def _calls(now) -> list[int]:
+    """The balls called in a deck's kept state (the snapshot every page carries)."""
+    import json
+
+    return [c["ball"] for c in json.loads(now.state)["calls"]] if now.state else []
+
+
+def _after_a_pass(ahead, ready) -> None:
+    """Wait (a bound, not a sleep) until a pass of the thread ahead has made `ready()` true."""
+    import time
+
+    deadline = time.monotonic() + 30
+    while not ready():
+        assert time.monotonic() < deadline, "the thread ahead never got there"
+        time.sleep(0.01)
+
+
+def test_after_a_change_the_thread_ahead_reads_the_state_before_any_phone_asks(
+    app, client, live_server, ahead
+):
+    hall = Hall(client)
+    gid = hall.new_game()
+    path = card_path(hall.deck.secret, hall.deck.deck_id, 4) + "?lang=en"
+    pages = CardPages.of(app)
+    _after_a_pass(ahead, lambda: hall.deck.deck_id in pages.now)  # a game in play: read
+    assert client.get(path).status_code == 200  # the card's table drawn (a worker's, in `serve`)
+    ball = hall.numbers(4, "N")[0]
+    hall.call(gid, ball)  # a change, published: the thread reads the state again
+    _after_a_pass(ahead, lambda: _calls(pages.now[hall.deck.deck_id]) == [ball])
+    built = pages.app_pages
+    with urllib.request.urlopen(live_server.url + path, timeout=30) as r:
+        page = r.read()
+    assert pages.app_pages == built  # answered on the loop: the app built nothing
+    assert page == client.get(path).data  # the page the app builds after the change
+
+
+def test_the_thread_ahead_renders_a_new_games_page_in_each_language_before_a_phone_asks(
+    app, client, ahead, rendered
+):
+    hall = Hall(client)
+    pages = CardPages.of(app)
+    for serial in (1, 2):  # the tables kept: the first pages drew them
+        for lang in ("en", "es"):
+            client.get(card_path(hall.deck.secret, hall.deck.deck_id, serial) + f"?lang={lang}")
+    gid = hall.new_game()
+    ball = hall.numbers(1, "B")[0]
+    hall.call(gid, ball)
+    # the game's state, and the page around the cards in both languages
+    _after_a_pass(ahead, lambda: _calls(pages.now[hall.deck.deck_id]) == [ball])
+    _after_a_pass(ahead, lambda: sum(key[4] == gid for key in list(pages.shells)) == 2)
+    rendered.clear()
+    got = {}
+    for lang in ("en", "es"):
+        path = card_path(hall.deck.secret, hall.deck.deck_id, 2) + f"?lang={lang}"
+        got[lang] = client.get(path).data
+    assert rendered == []  # neither the page around nor the state: made ahead, in the thread
+    assert b'<html lang="en"' in got["en"] and b'<html lang="es"' in got["es"]
+    pages.shells.clear()  # made again by the requests themselves: the very same pages
+    pages.now.clear()
+    for lang in ("en", "es"):
+        path = card_path(hall.deck.secret, hall.deck.deck_id, 2) + f"?lang={lang}"
+        assert client.get(path).data == got[lang]
+
+
+def test_after_a_change_the_phones_asking_wait_for_the_thread_ahead_not_for_the_app(
+    app, client, live_server, ahead
+):
+    """A join storm's tail: after each draw the game's state is read again. The phones whose
+    pages are asked meanwhile wait on the loop for the thread ahead and are answered from what
+    is kept, instead of each going to the app (which lets two in at a time)."""
+    import threading
+
+    hall = Hall(client)
+    gid = hall.new_game()
+    hall.call(gid, hall.numbers(1, "B")[0])
+    paths = [card_path(hall.deck.secret, hall.deck.deck_id, s) + "?lang=en" for s in range(1, 41)]
+
+    def fetch(path: str) -> bytes:
+        with urllib.request.urlopen(live_server.url + path, timeout=30) as r:
+            assert r.status == 200
+            return r.read()
+
+    for path in paths:  # every table drawn and kept
+        fetch(path)
+    pages = CardPages.of(app)
+    start = threading.Barrier(len(paths) + 1)
+    got: dict[str, bytes] = {}
+
+    def phone(path: str) -> None:
+        start.wait(30)
+        got[path] = fetch(path)
+
+    phones = [threading.Thread(target=phone, args=(p,)) for p in paths]
+    for t in phones:
+        t.start()
+    before = pages.app_pages
+    hall.call(gid, hall.numbers(2, "I")[0])  # a change: the state is stale
+    start.wait(30)
+    for t in phones:
+        t.join(60)
+    assert pages.app_pages == before  # no page went to the app
+    for path in paths:  # and every page is the page after the change
+        assert got[path] == client.get(path).data
+
+
 def test_the_query_string_cannot_reach_the_pages_placeholders(client):
     """Issue 38's smaller hole: `?x=QxFOLLOWxQ` put the card's data into the language links."""
     hall = Hall(client)

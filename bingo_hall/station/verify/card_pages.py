@@ -27,7 +27,9 @@ to Flask, which builds it once and keeps it for the next phone.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
+import logging
 import multiprocessing
 import os
 import sqlite3
@@ -48,6 +50,7 @@ from markupsafe import Markup
 from ...manifest import Deck, deck_from_dict
 from ...signing import signature_is_valid
 from ...web.db import get_db
+from ...web.errors import NotFound
 from ...web.i18n import LANGUAGES, locale_of
 from ...web.inputs import is_ascii_number
 from ...web.instance import area_state, hall
@@ -55,7 +58,7 @@ from ...web.plumbing import end_pool, worker_ignores_ctrl_c
 from .. import games, hall_settings
 from ..decks import get_deck
 from ..games import SNAPSHOT_MAX_AGE_S
-from ..model import Game
+from ..model import Game, GameStatus
 from ..state import station_state
 from . import card_view, page_shell
 from .page_shell import CARD, PATH, STATE, TABLE, Placeholder, Shell
@@ -67,6 +70,9 @@ KEPT_TABLES_BYTES = 48 * 1024 * 1024
 CARD_JSON_KEPT = 8000
 #: cards drawn per task of the worker process (its results come back a part at a time)
 PREDRAW_CHUNK = 250
+#: the thread ahead (`Ahead`) looks at least this often, and reads a deck's state again this
+#: long before its age runs out (SNAPSHOT_MAX_AGE_S), so a phone never finds it too old
+AHEAD_TICK_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,10 @@ class DeckNow:
 
     def fresh(self, published: int, now: float) -> bool:
         return self.published == published and now - self.when < SNAPSHOT_MAX_AGE_S
+
+    @property
+    def in_play(self) -> bool:
+        return self.game is not None and self.game.status == GameStatus.ACTIVE
 
 
 class KeptTables:
@@ -144,6 +154,8 @@ class CardPages:
         self.facts_made: set[tuple[Any, ...]] = set()
         self.drawn = 0  # tables drawn in this process (tests read it)
         self.loop_answers = 0  # pages answered on the event loop
+        self.app_pages = 0  # pages the app built (tests read it)
+        self.ahead: Ahead | None = None  # the thread keeping the shared parts current (`start`)
 
     @staticmethod
     def of(app: Flask | None = None) -> CardPages:
@@ -151,14 +163,17 @@ class CardPages:
 
     # -- the game's state, once per change (in a request: it reads SQL)
 
-    def deck_now(self, conn: Any, deck: Deck[Any]) -> DeckNow:
+    def deck_now(self, conn: Any, deck: Deck[Any], margin: float = 0.0) -> DeckNow:
+        """The deck's state, read again when a change was published since, or when it is
+        older than SNAPSHOT_MAX_AGE_S (less `margin`: the thread ahead reads it before a phone
+        finds it too old)."""
         hub = hall().hub
         kept = self.now.get(deck.deck_id)
-        if kept is not None and kept.fresh(hub.published, time.monotonic()):
+        if kept is not None and kept.fresh(hub.published, time.monotonic() + margin):
             return kept
         with self._building:  # one request reads it; the others wait for it here
             kept = self.now.get(deck.deck_id)
-            if kept is not None and kept.fresh(hub.published, time.monotonic()):
+            if kept is not None and kept.fresh(hub.published, time.monotonic() + margin):
                 return kept
             seen = hub.published
             built = _read_now(conn, deck, seen)
@@ -173,6 +188,7 @@ class CardPages:
         self, deck: Deck[Any], card: Any, lang: str, now: DeckNow, path: str, full: str
     ) -> str:
         """The card's page, drawing (in a request) what is not kept yet."""
+        self.app_pages += 1
         found = self._compose(deck, card, lang, now, path, full, draw=True)
         assert found is not None  # drawn when missing
         return found
@@ -204,6 +220,16 @@ class CardPages:
         values["CARD"] = "" if game is None else self._card_json(kind, deck, card, now)
         values["STATE"] = now.state
         return shell.fill(values)
+
+    def shell_ahead(self, app: Flask, deck: Deck[Any], now: DeckNow, lang: str) -> None:
+        """Render the page around the deck's cards in `lang` for its state now, if it is not
+        kept (a new game, round or rules): in the thread ahead, before a phone asks, outside
+        any app context (Flask-Babel keeps the locale in the app context's `g`)."""
+        kind = claims_of(deck.variant)
+        key = (kind.card_page, lang, deck.deck_id, deck.name, now.game_id, now.words)
+        if key not in self.shells:
+            with app.test_request_context(f"/?lang={lang}"):
+                self._shell(key, kind, deck, deck.cards[0], now)
 
     def _shell(
         self,
@@ -258,6 +284,12 @@ class CardPages:
 
     # -- on the event loop: from what is kept only
 
+    def waiter(self, scope: dict[str, Any], loop: asyncio.AbstractEventLoop) -> Any:
+        """A future for a stale card page to wait on (the thread ahead's next pass), or None:
+        the app builds it (no thread ahead: the station runs without `start`)."""
+        ahead = self.ahead
+        return None if ahead is None else ahead.waiter(scope, loop)
+
     def answer(self, app: Flask, scope: dict[str, Any]) -> bytes | None:
         """The card page a GET asks for, when everything it needs is kept and current; None
         sends the request to Flask (which builds what is missing, or answers a 404 or
@@ -273,16 +305,17 @@ class CardPages:
             return None  # `?part=verdict` and anything else: Flask's
         state = station_state(app)
         deck = state.decks.get(deck_id)
-        now = self.now.get(deck_id)
-        if deck is None or now is None or not now.fresh(hall(app).hub.published, time.monotonic()):
-            return None
-        if not is_ascii_number(serial, 6) or len(sig) > 64:
+        if deck is None or not is_ascii_number(serial, 6) or len(sig) > 64:
             return None
         if not signature_is_valid(deck.secret, deck.deck_id, int(serial), sig):
             return None  # Flask's 404 page
         try:
             card = deck.card(int(serial))
         except Exception:  # a serial the deck does not have: Flask's 404 page
+            return None
+        now = self.now.get(deck_id)
+        if now is None or not now.fresh(hall(app).hub.published, time.monotonic()):
+            scope[STALE] = deck_id  # a card of the deck: it may wait for the thread ahead
             return None
         lang = locale_of(scope, now.house_lang)
         full = path + "?" + query
@@ -291,6 +324,117 @@ class CardPages:
             return None
         self.loop_answers += 1
         return page.encode("utf-8")
+
+
+#: where `answer` marks a card page it did not give because its deck's state was not current
+STALE = "bingo_hall.stale_deck"
+
+
+class Ahead:
+    """The thread that keeps the card pages' shared parts current before the phones ask
+    (issue 32), in the process that serves them: after every published change (a hub tap wakes
+    it) and before a state's age runs out, it reads again the state of each deck whose game is
+    in play (`CardPages.deck_now`) and renders the page around its cards in every language
+    (`CardPages.shell_ahead`). Without it each change sent the phones asking in the next few
+    milliseconds to the app, two at a time: a join storm's tail of seconds.
+
+    A page the loop finds stale meanwhile waits for the thread's next pass (`waiter`), at most
+    `pages.WAIT_S`, instead of going to the app."""
+
+    def __init__(self, app: Flask, pages: CardPages) -> None:
+        self.app, self.pages = app, pages
+        self.wanted: set[str] = set()  # decks announced (loaded, a game started) not yet read
+        self.passes = 0  # passes made (tests read it)
+        self._woken = threading.Event()
+        self._stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._waiting: list[Callable[[], object]] = []
+        self._tap = lambda channel, event: self._woken.set()  # under the hub's lock: no block
+        self._thread = threading.Thread(target=self._run, name="card-pages-ahead", daemon=True)
+
+    def start(self) -> None:
+        hall(self.app).hub.taps.append(self._tap)
+        self._thread.start()
+
+    def stop(self) -> None:
+        taps = hall(self.app).hub.taps
+        if self._tap in taps:
+            taps.remove(self._tap)
+        self._stopped.set()
+        self._woken.set()
+        self._thread.join(5)
+        self._tell()  # nobody waits for a pass that will not come
+
+    def want(self, deck_id: str) -> None:
+        with self._lock:
+            self.wanted.add(deck_id)
+        self._woken.set()
+
+    def waiter(self, scope: dict[str, Any], loop: asyncio.AbstractEventLoop) -> Any:
+        """On the loop, for a card page `answer` could not give (`scope[STALE]`): a future
+        done at the end of the thread's next pass (which starts now)."""
+        deck_id = scope.get(STALE)
+        if deck_id is None or self._stopped.is_set():
+            return None
+        future = loop.create_future()
+        with self._lock:
+            self.wanted.add(deck_id)  # a card of it was asked for (its signature checked)
+            self._waiting.append(lambda: loop.call_soon_threadsafe(_resolve, future))
+        self._woken.set()
+        return future
+
+    def _tell(self) -> None:
+        with self._lock:
+            told, self._waiting = self._waiting, []
+        for tell in told:
+            tell()
+
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            self._woken.wait(AHEAD_TICK_S)
+            self._woken.clear()
+            if self._stopped.is_set():
+                break
+            with self._lock:  # the pages waiting now are told after this pass
+                told, self._waiting = self._waiting, []
+            try:
+                self._pass()
+            except Exception:  # a lost database, a deck gone: the app builds what is asked
+                logging.getLogger(__name__).exception("card pages ahead: a pass failed")
+            finally:
+                self.passes += 1
+                for tell in told:
+                    tell()
+
+    def _pass(self) -> None:
+        pages, app = self.pages, self.app
+        with self._lock:
+            wanted, self.wanted = self.wanted, set()
+        decks = wanted | {d for d, now in list(pages.now.items()) if now.in_play}
+        if not decks:
+            return
+        in_play = []
+        with app.test_request_context("/"):  # the state's words are read in a request's
+            conn = get_db()
+            for deck_id in sorted(decks):
+                try:
+                    deck = get_deck(conn, deck_id)
+                except NotFound:  # a deck deleted meanwhile: nothing to keep
+                    pages.now.pop(deck_id, None)
+                    continue
+                now = pages.deck_now(conn, deck, margin=AHEAD_TICK_S + 0.5)
+                if pages.now.get(deck_id) is not now:  # a change came while it was read:
+                    self.want(deck_id)  # read again next pass (its game may have just begun)
+                if now.in_play:
+                    in_play.append((deck, now))
+        for deck, now in in_play:  # each language in a request of its own (its own locale)
+            for lang in LANGUAGES:
+                pages.shell_ahead(app, deck, now, lang)
+
+
+def _resolve(future: Any) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def card_json(kind: ClaimsKind[Any, Any], game_id: int, round: int, card: Any, facts: Any) -> str:
@@ -373,6 +517,10 @@ def start(app: Flask, factory: Callable[..., Flask]) -> None:
             _pool.submit(int)  # the worker starts now (its app made), not with the first deck
             _factory = factory
             atexit.register(stop)
+    pages = CardPages.of(app)
+    if pages.ahead is None:
+        pages.ahead = Ahead(app, pages)
+        pages.ahead.start()
     with app.app_context():
         conn = get_db()
         for row in conn.execute("SELECT DISTINCT deck_id FROM games WHERE status = 'active'"):
@@ -386,8 +534,12 @@ def stop(app: Flask | None = None) -> None:
     with _guard:
         pool, _pool = _pool, None
     if app is not None:
-        CardPages.of(app).sent.clear()
-        CardPages.of(app).facts_made.clear()
+        pages = CardPages.of(app)
+        pages.sent.clear()
+        pages.facts_made.clear()
+        ahead, pages.ahead = pages.ahead, None
+        if ahead is not None:
+            ahead.stop()
     if pool is not None:
         # a deck being drawn must not hold the station's exit: its worker is ended, not awaited
         end_pool(pool, kill=True)
@@ -407,10 +559,12 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
     """Draw every table of the deck not kept yet, in both languages, in the worker process (none
     when the station runs without one: then each table is drawn by its first page). Called when
     a deck is loaded and when a game starts (`StationState.deck_listeners`)."""
+    pages, deck_id = CardPages.of(app), deck.deck_id
+    if pages.ahead is not None:  # its state and the page around its cards too
+        pages.ahead.want(deck_id)
     pool, factory = _pool, _factory
     if pool is None or factory is None:
         return []
-    pages, deck_id = CardPages.of(app), deck.deck_id
     serials = [c.serial for c in deck.cards]
     futures: list[Future[dict[int, str]]] = []
     house = _house_language()
