@@ -21,8 +21,11 @@ every snapshot; a browser without JavaScript sees the card unmarked, and a line 
 `answer` gives the same page without Flask, SQL or a template, from what is kept only: the
 station's server calls it on its event loop (`HallState.loop_pages`), as it answers static files,
 so a join storm takes no worker thread and nothing of the interpreter that the Maestro's requests
-need but the join. Whatever is not kept yet (a table never drawn, the state after a change) goes
-to Flask, which builds it once and keeps it for the next phone.
+need but the join. A thread ahead (`Ahead`) reads the state again after every published change
+and renders the page around the cards of a new game, round or pattern in every language, before
+the phones ask; a page asked in the moment before it is done waits on the loop for it. Whatever
+is not kept at all (a table never drawn, a deck with no game) goes to Flask, which builds it once
+and keeps it for the next phone.
 """
 
 from __future__ import annotations
