@@ -129,13 +129,23 @@ def end_pool(pool: ProcessPoolExecutor, *, kill: bool = False) -> None:
     """End a worker pool without waiting for its work. With `kill`, its workers are ended too
     (and reaped, a short wait). Then the pool's manager thread is joined (a short wait), so that it
     has closed its wake-up pipe before the interpreter exits: otherwise the interpreter's exit hook
-    may write to that pipe while the thread closes it, and print a traceback (EBADF) at exit."""
+    may write to that pipe while the thread closes it, and print a traceback (EBADF) at exit. A
+    worker ended in the middle of sending a result would leave that thread reading for ever (and
+    the interpreter's exit waiting for it): the result pipe's last write end is closed too."""
     workers = list((getattr(pool, "_processes", None) or {}).values()) if kill else []
     manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
+    results = getattr(pool, "_result_queue", None)  # shutdown() forgets it too
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
     for worker in workers:
         worker.join(timeout=2)
+    if workers and results is not None:
+        # A worker ended while it was sending a result leaves the manager thread reading the rest
+        # of it for ever, and the interpreter's exit joins that thread: the process would never
+        # end. With the last write end closed (the workers' died with them) it reads the end of
+        # the pipe instead, and stops.
+        with contextlib.suppress(OSError, AttributeError):
+            results._writer.close()
     if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
         manager.join(timeout=2)
