@@ -81,9 +81,14 @@ def test_the_stations_server_answers_a_kept_page_on_its_loop_as_flask_builds_it(
 
 
 @pytest.fixture
-def ahead(app):
+def ahead(app, monkeypatch):
     """The thread that keeps the card pages' shared parts current, as `serve` starts it (without
-    the worker process that draws the tables: each is drawn by its first page here)."""
+    the worker process that draws the tables: each is drawn by its first page here). A page
+    waits for it up to a minute, not 1 s: on a busy machine the thread may get no core for a
+    second, and the tests are about what the page waits for, not how long."""
+    from bingo_hall.web import pages as loop_pages
+
+    monkeypatch.setattr(loop_pages, "WAIT_S", 60.0)
     pages = CardPages.of(app)
     pages.ahead = card_pages.Ahead(app, pages)
     pages.ahead.start()
