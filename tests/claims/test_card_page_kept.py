@@ -202,6 +202,20 @@ def test_after_a_change_the_phones_asking_wait_for_the_thread_ahead_not_for_the_
         assert got[path] == client.get(path).data
 
 
+def test_the_thread_ahead_outlives_a_page_whose_server_stopped_while_it_waited(app, ahead):
+    """A page waiting for the thread when the server stops: its loop is closed when the thread
+    tells it. The thread goes on (the next station's pages need it)."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    deck = Hall(app.test_client()).deck
+    assert ahead.waiter({card_pages.STALE: deck.deck_id}, loop) is not None
+    loop.close()
+    passes = ahead.passes
+    _after_a_pass(ahead, lambda: ahead.passes >= passes + 2)  # told, then one more pass
+    assert ahead._thread.is_alive()
+
+
 def test_the_query_string_cannot_reach_the_pages_placeholders(client):
     """Issue 38's smaller hole: `?x=QxFOLLOWxQ` put the card's data into the language links."""
     hall = Hall(client)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -382,7 +383,7 @@ class Ahead:
         future = loop.create_future()
         with self._lock:
             self.wanted.add(deck_id)  # a card of it was asked for (its signature checked)
-            self._waiting.append(lambda: loop.call_soon_threadsafe(_resolve, future))
+            self._waiting.append(lambda: _resolve_from_thread(loop, future))
         self._woken.set()
         return future
 
@@ -438,6 +439,11 @@ class Ahead:
 def _resolve(future: Any) -> None:
     if not future.done():
         future.set_result(None)
+
+
+def _resolve_from_thread(loop: asyncio.AbstractEventLoop, future: Any) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop closed (the server stopped): none waits
+        loop.call_soon_threadsafe(_resolve, future)
 
 
 def card_json(kind: ClaimsKind[Any, Any], game_id: int, round: int, card: Any, facts: Any) -> str:
