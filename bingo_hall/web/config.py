@@ -106,6 +106,9 @@ class HallConfig:
     head_s: float = 10.0
     #: seconds a connection's socket may stay full (the client reads nothing) before it is cut
     send_stall_s: float = 20.0
+    #: seconds a page the event loop found not current may wait there for what is being made
+    #: current for it (the card pages' thread ahead), before the app builds it instead
+    page_wait_s: float = 1.0
     #: the largest body a guest may send (a score entry is at most 32 KB; a login or a table's
     #: setup 4 KB, admission.SMALL_BODY); the Maestro's limit is MAX_CONTENT_LENGTH
     max_guest_body: int = 64 * 1024

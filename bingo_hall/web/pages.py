@@ -39,9 +39,6 @@ SIZE = 32
 #: a kept page is built again after this long even when nothing was published (a change no
 #: event tells, such as the hall's call phrases, shows within this time; as games.snapshot_event)
 MAX_AGE_S = 5.0
-#: at most this long a page waits on the loop for what is being made current for it (the card
-#: pages' thread ahead: `LoopPages.from_area_waiting`); then the app answers it
-WAIT_S = 1.0
 #: addresses a screen is opened by, each with its own page (a join QR names it); past these, a
 #: new one (a guest sending made-up Host headers) gets the page of "another address"
 SCREEN_HOSTS = 8
@@ -172,6 +169,7 @@ class LoopPages:
         self.answered = 0  # answers given from memory (tests read it)
         self.areas = hall(app).loop_pages  # pages the areas answer from what they keep
         self.waits = hall(app).loop_page_waits  # and what the loop may wait for first
+        self.wait_s = hall(app).config.page_wait_s
         self.page_headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
     def key(self, scope: dict[str, Any]) -> PageKey | None:
@@ -208,8 +206,8 @@ class LoopPages:
     ) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         """`from_area`; when the page waits for what is being made current (its deck's state
         after a change, read once by the card pages' thread ahead however many phones ask
-        meanwhile), it is answered from memory once that is done, at most WAIT_S later (then
-        by the app)."""
+        meanwhile), it is answered from memory once that is done, at most PAGE_WAIT_S later
+        (the hall's config; then by the app)."""
         page = self.from_area(scope)
         if page is not None or not self.waits:
             return page
@@ -218,7 +216,7 @@ class LoopPages:
             future = wait(scope, loop)
             if future is not None:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(future, WAIT_S)
+                    await asyncio.wait_for(future, self.wait_s)
                 return self.from_area(scope)
         return None
 

@@ -81,14 +81,12 @@ def test_the_stations_server_answers_a_kept_page_on_its_loop_as_flask_builds_it(
 
 
 @pytest.fixture
-def ahead(app, monkeypatch):
+def ahead(app):
     """The thread that keeps the card pages' shared parts current, as `serve` starts it (without
-    the worker process that draws the tables: each is drawn by its first page here). A page
-    waits for it up to a minute, not 1 s: on a busy machine the thread may get no core for a
-    second, and the tests are about what the page waits for, not how long."""
-    from bingo_hall.web import pages as loop_pages
-
-    monkeypatch.setattr(loop_pages, "WAIT_S", 60.0)
+    the worker process that draws the tables: each is drawn by its first page here). The tests
+    that use it give a page a minute to wait for it (PAGE_WAIT_S), not 1 s: on a busy machine
+    the thread may get no core for a second, and they are about what the page waits for, not
+    how long."""
     pages = CardPages.of(app)
     pages.ahead = card_pages.Ahead(app, pages)
     pages.ahead.start()
@@ -114,6 +112,7 @@ def _after_a_pass(ahead, ready) -> None:
         time.sleep(0.01)
 
 
+@pytest.mark.hall_config(PAGE_WAIT_S=60.0)
 def test_after_a_change_the_thread_ahead_reads_the_state_before_any_phone_asks(
     app, client, live_server, ahead
 ):
@@ -161,6 +160,7 @@ def test_the_thread_ahead_renders_a_new_games_page_in_each_language_before_a_pho
         assert client.get(path).data == got[lang]
 
 
+@pytest.mark.hall_config(PAGE_WAIT_S=60.0)
 def test_after_a_change_the_phones_asking_wait_for_the_thread_ahead_not_for_the_app(
     app, client, live_server, ahead
 ):

@@ -343,7 +343,7 @@ class Ahead:
     milliseconds to the app, two at a time: a join storm's tail of seconds.
 
     A page the loop finds stale meanwhile waits for the thread's next pass (`waiter`), at most
-    `pages.WAIT_S`, instead of going to the app."""
+    PAGE_WAIT_S (the hall's config), instead of going to the app."""
 
     def __init__(self, app: Flask, pages: CardPages) -> None:
         self.app, self.pages = app, pages
