@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 from flask import template_rendered
 from playwright.sync_api import expect
+from testkit import eventually
 
 from bingo_hall.app import create_app
 from bingo_hall.manifest import new_deck
@@ -102,16 +103,6 @@ def _calls(now) -> list[int]:
     return [c["ball"] for c in json.loads(now.state)["calls"]] if now.state else []
 
 
-def _after_a_pass(ahead, ready) -> None:
-    """Wait (a bound, not a sleep) until a pass of the thread ahead has made `ready()` true."""
-    import time
-
-    deadline = time.monotonic() + 30
-    while not ready():
-        assert time.monotonic() < deadline, "the thread ahead never got there"
-        time.sleep(0.01)
-
-
 @pytest.mark.hall_config(PAGE_WAIT_S=60.0)
 def test_after_a_change_the_thread_ahead_reads_the_state_before_any_phone_asks(
     app, client, live_server, ahead
@@ -120,11 +111,11 @@ def test_after_a_change_the_thread_ahead_reads_the_state_before_any_phone_asks(
     gid = hall.new_game()
     path = card_path(hall.deck.secret, hall.deck.deck_id, 4) + "?lang=en"
     pages = CardPages.of(app)
-    _after_a_pass(ahead, lambda: hall.deck.deck_id in pages.now)  # a game in play: read
+    eventually(lambda: hall.deck.deck_id in pages.now)  # a game in play: read
     assert client.get(path).status_code == 200  # the card's table drawn (a worker's, in `serve`)
     ball = hall.numbers(4, "N")[0]
     hall.call(gid, ball)  # a change, published: the thread reads the state again
-    _after_a_pass(ahead, lambda: _calls(pages.now[hall.deck.deck_id]) == [ball])
+    eventually(lambda: _calls(pages.now[hall.deck.deck_id]) == [ball])
     built = pages.app_pages
     with urllib.request.urlopen(live_server.url + path, timeout=30) as r:
         page = r.read()
@@ -144,8 +135,8 @@ def test_the_thread_ahead_renders_a_new_games_page_in_each_language_before_a_pho
     ball = hall.numbers(1, "B")[0]
     hall.call(gid, ball)
     # the game's state, and the page around the cards in both languages
-    _after_a_pass(ahead, lambda: _calls(pages.now[hall.deck.deck_id]) == [ball])
-    _after_a_pass(ahead, lambda: sum(key[4] == gid for key in list(pages.shells)) == 2)
+    eventually(lambda: _calls(pages.now[hall.deck.deck_id]) == [ball])
+    eventually(lambda: sum(key[4] == gid for key in list(pages.shells)) == 2)
     rendered.clear()
     got = {}
     for lang in ("en", "es"):
@@ -212,7 +203,7 @@ def test_the_thread_ahead_outlives_a_page_whose_server_stopped_while_it_waited(a
     assert ahead.waiter({card_pages.STALE: deck.deck_id}, loop) is not None
     loop.close()
     passes = ahead.passes
-    _after_a_pass(ahead, lambda: ahead.passes >= passes + 2)  # told, then one more pass
+    eventually(lambda: ahead.passes >= passes + 2)  # told, then one more pass
     assert ahead._thread.is_alive()
 
 

@@ -15,6 +15,7 @@ from multiprocessing.queues import SimpleQueue
 from pathlib import Path
 
 import pytest
+from testkit import eventually
 
 from bingo_hall.web.plumbing import end_pool
 
@@ -36,10 +37,7 @@ def test_a_worker_ended_while_sending_its_result_does_not_keep_the_process_from_
     pool.submit(int).result(timeout=60)  # the worker started
     flag = tmp_path / "half-sent"
     pool.submit(_half_sent, str(flag))
-    deadline = time.monotonic() + 60
-    while not flag.exists():  # the frame's first bytes are in the pipe
-        assert time.monotonic() < deadline, "the worker never wrote"
-        time.sleep(0.01)
+    eventually(flag.exists, timeout=60)  # the frame's first bytes are in the pipe
     manager = pool._executor_manager_thread
     assert manager is not None
     end_pool(pool, kill=True)
