@@ -8,7 +8,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from testkit import TEST_PIN, Caller
+from testkit import TEST_PIN, Caller, eventually
 
 pytestmark = pytest.mark.browser
 SLOW = 20_000  # ms: the first ball comes 3 s after the start, on a busy shared machine
@@ -83,3 +83,49 @@ def test_the_caller_page_follows_a_won_round_draw_dims_and_next_round_asks_for_r
     page.keyboard.press("Space")  # resumes in the new round
     expect(status).to_contain_text(re.compile(r"a ball every 60 s · next in \d+ s"))
     page.click("#autodraw-stop")
+
+
+def test_a_snapshot_read_before_the_pause_for_a_won_round_does_not_undo_it_on_the_caller_page(
+    client, live_server, page
+):
+    """After an award the caller page asks for the game's snapshot again (the award's events
+    say nothing of whether a ball may be drawn). The automatic draw pauses for the won round
+    just after the award's own events, so a snapshot read in between still says "a claim is
+    being checked". The page was told of the pause while that snapshot was on its way: the
+    snapshot must not undo it (the Maestro saw "a claim is being checked" for good)."""
+    hall = Caller(client)
+    gid = hall.new_game(draw="auto")
+    while not hall.get(f"/api/games/{gid}/check/1?quiet=1").get_json()["bingo"]:
+        hall.post(f"/api/games/{gid}/draw", {})
+    page.goto(f"{live_server.url}/caller/login?lang=en&next=/caller/games/{gid}")
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url(f"**/caller/games/{gid}")
+    station = page.locator("#station")
+    expect(station).to_have_attribute("data-live", "yes")
+    page.fill("#autodraw-every", "60")
+    page.locator("#autodraw-start button").click()
+    status = page.locator("#autodraw-status")
+    expect(status).to_contain_text("a ball every 60 s")
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 1}).status_code == 201
+    expect(status).to_contain_text("a claim is being checked")
+    before_the_pause = hall.get(f"/api/games/{gid}").get_json()["autodraw"]
+    held = []  # the page's requests for the snapshot, answered when the test says
+    page.route(f"**/api/games/{gid}", lambda route: held.append(route))
+    assert hall.post(f"/api/games/{gid}/award").status_code == 200
+    expect(status).to_contain_text("the round is won")  # the pause's event
+
+    def asked() -> bool:
+        """The page asked for the snapshot (its award's events did; it is still waiting)."""
+        page.evaluate("0")  # Playwright hands a held request over while it runs a call
+        return bool(held)
+
+    eventually(asked)
+    seen = station.get_attribute("data-snapshots")
+    for route in held:
+        snapshot = route.fetch().json()  # the game after the award ...
+        snapshot["autodraw"] = before_the_pause  # ... read before the automatic draw paused
+        route.fulfill(json=snapshot)
+    expect(station).not_to_have_attribute("data-snapshots", seen or "")  # applied
+    expect(status).to_contain_text("the round is won")
+    expect(page.locator("#draw")).to_have_attribute("data-refused", "yes")

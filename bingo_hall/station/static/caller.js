@@ -28,9 +28,32 @@ async function post(path, body) {
   return data;
 }
 
+// The game's snapshot, asked for again after an award, a prize or a round (what the snapshot
+// says of them, such as whether a ball may be drawn, comes in no event). Events keep coming while
+// it is on its way, and a change published after the snapshot was read (the automatic draw
+// pausing once the round is won, a call) would be undone by it: those events are applied again
+// over it. Only the newest of several snapshots asked for at once is applied.
+let asked = 0;
+let meanwhile = null; // the events received while a snapshot is on its way
+for (const kind of ["call", "undo", "round", "end", "autodraw"]) {
+  S.listen(kind, (data) => { if (meanwhile) meanwhile.push([kind, data]); });
+}
+
 async function refresh() {
-  const res = await fetch(`/api/games/${S.gameId}`);
-  if (res.ok) S.apply("snapshot", await res.json());
+  const mine = ++asked;
+  if (!meanwhile) meanwhile = [];
+  let snap = null;
+  try {
+    const res = await fetch(`/api/games/${S.gameId}`);
+    if (res.ok) snap = await res.json();
+  } catch (e) { /* no answer: the next event or snapshot brings the page up to date */ }
+  if (mine !== asked) return; // a newer one is on its way
+  const came = meanwhile;
+  meanwhile = null;
+  if (!snap) return;
+  for (const [kind, data] of came) if (kind === "autodraw") snap.autodraw = data;
+  S.apply("snapshot", snap);
+  for (const [kind, data] of came) if (kind !== "autodraw") S.apply(kind, data);
 }
 
 async function once(fn) {

@@ -25,6 +25,7 @@ Station.apply = function (kind, data) {
   if (!s && kind !== "snapshot") return;
   if (kind === "snapshot") {
     Station.state = data;
+    if (root) root.dataset.snapshots = String(Number(root.dataset.snapshots || 0) + 1); // tests wait on it
   } else if (kind === "call") {
     if (data.round !== s.round) return;
     if (s.calls.some((c) => c.seq === data.seq)) return; // already applied (own answer)
