@@ -48,9 +48,10 @@ def test_the_automatic_draw_runs_pauses_with_space_and_survives_a_reload(client,
     assert hall.get(f"/api/games/{gid}").get_json()["autodraw"]["state"] == "off"
 
 
-def test_the_caller_page_follows_a_won_round_draw_dims_and_next_round_asks_for_resume(
-    client, live_server, page
-):
+def _card_1_has_bingo_and_the_draw_runs(client, live_server, page):
+    """A game drawn until card 1 has a bingo, its caller page open with the automatic draw
+    started (a ball every 60 s: none comes by itself during a test). (Caller, game id, the
+    automatic draw's status line)."""
     hall = Caller(client)
     gid = hall.new_game(draw="auto")
     while not hall.get(f"/api/games/{gid}/check/1?quiet=1").get_json()["bingo"]:
@@ -60,10 +61,17 @@ def test_the_caller_page_follows_a_won_round_draw_dims_and_next_round_asks_for_r
     page.press("input[name=pin]", "Enter")
     page.wait_for_url(f"**/caller/games/{gid}")
     expect(page.locator("#station")).to_have_attribute("data-live", "yes")
-    page.fill("#autodraw-every", "60")  # no ball comes by itself during this test
+    page.fill("#autodraw-every", "60")
     page.locator("#autodraw-start button").click()
     status = page.locator("#autodraw-status")
     expect(status).to_contain_text("a ball every 60 s")
+    return hall, gid, status
+
+
+def test_the_caller_page_follows_a_won_round_draw_dims_and_next_round_asks_for_resume(
+    client, live_server, page
+):
+    hall, gid, status = _card_1_has_bingo_and_the_draw_runs(client, live_server, page)
     draw = page.locator("#draw")
     expect(draw).to_have_attribute("data-refused", "no")
     # the Maestro awards card 1's bingo (from another tab, or the API): the page follows
@@ -93,20 +101,8 @@ def test_a_snapshot_read_before_the_pause_for_a_won_round_does_not_undo_it_on_th
     just after the award's own events, so a snapshot read in between still says "a claim is
     being checked". The page was told of the pause while that snapshot was on its way: the
     snapshot must not undo it (the Maestro saw "a claim is being checked" for good)."""
-    hall = Caller(client)
-    gid = hall.new_game(draw="auto")
-    while not hall.get(f"/api/games/{gid}/check/1?quiet=1").get_json()["bingo"]:
-        hall.post(f"/api/games/{gid}/draw", {})
-    page.goto(f"{live_server.url}/caller/login?lang=en&next=/caller/games/{gid}")
-    page.fill("input[name=pin]", TEST_PIN)
-    page.press("input[name=pin]", "Enter")
-    page.wait_for_url(f"**/caller/games/{gid}")
+    hall, gid, status = _card_1_has_bingo_and_the_draw_runs(client, live_server, page)
     station = page.locator("#station")
-    expect(station).to_have_attribute("data-live", "yes")
-    page.fill("#autodraw-every", "60")
-    page.locator("#autodraw-start button").click()
-    status = page.locator("#autodraw-status")
-    expect(status).to_contain_text("a ball every 60 s")
     assert hall.post(f"/api/games/{gid}/claims", {"serial": 1}).status_code == 201
     expect(status).to_contain_text("a claim is being checked")
     before_the_pause = hall.get(f"/api/games/{gid}").get_json()["autodraw"]
