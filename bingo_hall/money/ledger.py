@@ -460,9 +460,11 @@ def settle(rule: PrizeRule, sales: int, pot: int, at_call: int, winners: int) ->
         taken, rest = pot, 0
     else:
         taken, rest = 0, normal
-    from_pot = split(taken, winners)
-    shares = tuple(a + b for a, b in zip(from_pot, split(rest, winners), strict=True))
-    return Settled(taken + rest, taken > 0, shares, from_pot)
+    # the whole prize is shared (split's odd cents once, not once for the pot and once for the
+    # rest: two winners of 5,73 + 13,09 get 9,41 each, not 9,42 and 9,40); each share's part
+    # from the pot never exceeds the share, since both splits give their odd cents first
+    shares = split(taken + rest, winners)
+    return Settled(taken + rest, taken > 0, shares, split(taken, winners))
 
 
 @dataclass(frozen=True)
