@@ -1,0 +1,85 @@
+"""The layout check (tests/layout.py) finds what a person would see wrong on a screen: each
+problem it exists for, on a page made to have it, and nothing on a page that has none."""
+
+from __future__ import annotations
+
+import pytest
+from layout import layout_problems
+
+pytestmark = pytest.mark.browser
+
+CLEAN = """<!doctype html><html><body style="margin:0;font:20px sans-serif">
+<header style="height:40px">Bingo Hall</header>
+<main><p id="call">B 12</p><button id="draw">Draw</button>
+<div style="height:2000px">a long list</div></main></body></html>"""
+
+
+def problems(page, html: str, size=(390, 844), **kw) -> list[str]:
+    page.set_content(html)
+    return layout_problems(page, [size], **kw)
+
+
+def test_a_page_with_nothing_wrong_has_no_problem(page):
+    assert problems(page, CLEAN, first_screen=["#call", "#draw"]) == []
+
+
+def test_a_page_wider_than_the_screen_is_found_as_sideways_scroll(page):
+    found = problems(
+        page,
+        CLEAN.replace("a long list", '<span style="display:inline-block;width:600px">wide</span>'),
+    )
+    assert any("scrolls sideways" in p for p in found), found
+    assert any('"wide"' in p and "off the screen" in p for p in found), found
+
+
+def test_a_fixed_header_over_the_first_row_is_found_as_covering_it(page):
+    html = CLEAN.replace(
+        '<header style="height:40px">',
+        '<header style="position:fixed;top:0;left:0;right:0;height:80px;background:#000;color:#fff">',
+    )
+    found = problems(page, html)
+    assert any("B 12" in p and "covered by header" in p for p in found), found
+
+
+def test_text_wider_than_its_cell_is_found_as_spilt(page):
+    html = CLEAN.replace(
+        "a long list",
+        '<div style="width:30px;white-space:nowrap" id="tot">Total 3665</div>',
+    )
+    found = problems(page, html)
+    assert any("Total 3665" in p and "runs out of its box" in p for p in found), found
+
+
+def test_what_must_be_seen_below_the_fold_is_found(page):
+    html = CLEAN.replace('<p id="call">B 12</p><button id="draw">Draw</button>', "").replace(
+        "a long list</div>", 'a long list</div><button id="draw">Draw</button>'
+    )
+    found = problems(page, html, first_screen=["#draw"])
+    assert any("#draw" in p and "not on the first screen" in p for p in found), found
+
+
+def test_a_page_that_must_fit_is_found_scrolling(page):
+    found = problems(page, CLEAN, size=(1280, 720), fit=True)
+    assert any("the page scrolls" in p for p in found), found
+
+
+def test_content_scrolled_under_a_sticky_bar_below_the_first_screen_is_no_problem(page):
+    html = CLEAN.replace(
+        '<header style="height:40px">',
+        '<header style="position:sticky;top:0;height:40px;background:#000;color:#fff">',
+    ).replace("a long list", "<p>one</p>" * 80)
+    assert problems(page, html) == []
+
+
+def test_an_open_modal_dialog_alone_is_checked(page):
+    html = CLEAN.replace(
+        "</main>",
+        '</main><dialog id="d"><p style="white-space:nowrap;width:20px">Confirm the award</p></dialog>',
+    ).replace(
+        "a long list", '<span style="display:inline-block;width:300px;margin-left:200px">x</span>'
+    )
+    page.set_content(html)
+    page.evaluate("document.getElementById('d').showModal()")
+    found = layout_problems(page, [(390, 844)])
+    assert any("Confirm the award" in p for p in found), found
+    assert not any('"x"' in p for p in found), found
