@@ -35,7 +35,7 @@ def test_a_page_wider_than_the_screen_is_found_as_sideways_scroll(page):
 def test_a_fixed_header_over_the_first_row_is_found_as_covering_it(page):
     html = CLEAN.replace(
         '<header style="height:40px">',
-        '<header style="position:fixed;top:0;left:0;right:0;height:80px;background:#000;color:#fff">',
+        '<header style="position:fixed;top:0;left:0;right:0;height:80px;background:#000">',
     )
     found = problems(page, html)
     assert any("B 12" in p and "covered by header" in p for p in found), found
@@ -74,7 +74,8 @@ def test_content_scrolled_under_a_sticky_bar_below_the_first_screen_is_no_proble
 def test_an_open_modal_dialog_alone_is_checked(page):
     html = CLEAN.replace(
         "</main>",
-        '</main><dialog id="d"><p style="white-space:nowrap;width:20px">Confirm the award</p></dialog>',
+        '</main><dialog id="d"><p style="white-space:nowrap;width:20px">Confirm the award</p>'
+        "</dialog>",
     ).replace(
         "a long list", '<span style="display:inline-block;width:300px;margin-left:200px">x</span>'
     )
