@@ -27,7 +27,7 @@ from .. import draw
 from ..errors import KitError
 from ..manifest import Deck
 from ..money import ledger as money
-from ..ninety.prize_rules import BUILT_IN, completed_at
+from ..ninety.prize_rules import BUILT_IN, completed_at, recorded_prize_list
 from ..patterns import pattern_from_spec
 from .book import Book, Entry, Finding, deck_hash
 
@@ -289,7 +289,8 @@ def _prize(state: Replayed, e: Entry, decks: Any) -> str | None:
     )
     state.last_award = (d["game_id"], d["round"], d["prize"], d["at_call"], len(d["winners"]))
     state.paid_in_award = 0
-    plan = BUILT_IN.get(str(game.get("prizes")))
+    recorded = game.get("prize_list")  # a host's list, as the game recorded it
+    plan = recorded_prize_list(recorded) if recorded else BUILT_IN.get(str(game.get("prizes")))
     if plan is None:
         state.notes.append(
             f"game {d['game_id']} plays the host's prize list {game.get('prizes')!r}: its "

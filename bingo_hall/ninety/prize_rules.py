@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 from ..errors import LocatedError
@@ -184,6 +185,8 @@ class PrizeList:
     open_at_once: bool
     source: str = field(default="", compare=False)
     tabellone: bool = False
+    #: a host's list: the TOML it was read from, which a game records as its rules
+    text: str = field(default="", compare=False, repr=False)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names["en"]
@@ -432,7 +435,14 @@ def parse_prize_list(text: str, source: str = "prizes.toml") -> PrizeList:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PrizeListError("not a TOML file (%(error)s)", source=source, error=str(exc)) from None
-    return _prize_list(data, source)
+    return replace(_prize_list(data, source), text=text)
+
+
+@lru_cache(maxsize=32)
+def recorded_prize_list(text: str) -> PrizeList:
+    """The host's list a game recorded when it started (its TOML), read again: a game's rules
+    come from its own record, whatever lists the station that reads it has loaded."""
+    return parse_prize_list(text, "the game's recorded prize list")
 
 
 def _prize_list(data: Mapping[str, Any], source: str) -> PrizeList:

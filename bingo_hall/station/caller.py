@@ -31,6 +31,7 @@ from .auth import (
 from .decks import list_decks, store_deck
 from .games import get_game, newest_active_game, snapshot, start_game
 from .hall_settings import load as hall_settings
+from .prize_lists import host_plans
 from .requests import NewGame
 from .variants import PLAY, game_kind
 
@@ -95,7 +96,7 @@ def new():
     decks = [{**d, "when": _when(d)} for d in list_decks(conn)]
     offered = {variant_for(d["game"]) for d in decks}
     # the kit's 90-ball plans, then the host's own, when a deck of strips is loaded
-    strips = PLAY[STRIPS].plans() if STRIPS in offered else ()
+    strips = PLAY[STRIPS].plans(host_plans()) if STRIPS in offered else ()
     return render_template(
         "caller/new.html",
         tonight=[d for d in decks if d["tonight"]],

@@ -28,6 +28,7 @@ from . import phrases
 from .decks import get_deck, tell_deck_listeners
 from .events import GameEnded, GameEvent, PublicInputSet, RoundStarted
 from .model import Game, Round
+from .prize_lists import host_plans
 from .requests import NewGame
 from .round_load import load_round
 from .settings import check_keys, rules_from
@@ -194,13 +195,13 @@ def write_new_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
     lock), so that a service that starts a game and sets it up (the program's Next game) commits
     all of it or nothing; the caller calls `game_started` after the commit."""
     deck = get_deck(conn, new.deck_id)
-    chosen = kind_of(deck.variant).choose(new, deck)
+    chosen = kind_of(deck.variant).choose(new, deck, host_plans())
     options = dict(new.options)
     check_keys(options)
     rules_from(chosen.mode, chosen.free_centre, options)
     cur = conn.execute(
-        "INSERT INTO games (deck_id, mode, free_centre, draw, options, balls, prizes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO games (deck_id, mode, free_centre, draw, options, balls, prizes, prize_list) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             deck.deck_id,
             str(chosen.mode),
@@ -209,13 +210,16 @@ def write_new_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
             json.dumps(options),
             deck.variant.balls,
             chosen.prizes,
+            chosen.prize_list,
         ),
     )
     game_id = cur.lastrowid
     assert game_id is not None  # an INSERT always has a row id
     settings = {"deck_id": deck.deck_id, "mode": str(chosen.mode), "draw": str(new.draw)}
     more = {"free_centre": bool(chosen.free_centre), "options": options}
-    played = {"balls": deck.variant.balls, "prizes": chosen.prizes}
+    played: dict[str, object] = {"balls": deck.variant.balls, "prizes": chosen.prizes}
+    if chosen.prize_list is not None:  # the book holds a host's list, so its replay can judge it
+        played["prize_list"] = chosen.prize_list
     book.append(conn, "game", {"game_id": game_id, **settings, **more, **played})
     commitment = _new_round(conn, game_id, 1, new.public_input)
     return GameStarted(game_id, commitment, 1)

@@ -42,6 +42,7 @@ class Game:
     ended: str | None
     balls: int = 75  # 90 for a deck of strips (the manifest's `game`)
     prizes: str | None = None  # the 90-ball prize plan's key (mode); None in the 75-ball game
+    prize_list: str | None = None  # a host's own prize list, as recorded (TOML); else None
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> Game:
@@ -57,6 +58,7 @@ class Game:
             ended=r["ended"],
             balls=r["balls"],
             prizes=r["prizes"] or None,
+            prize_list=r["prize_list"],
         )
 
     @property
@@ -70,7 +72,9 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         """The API's game: a 90-ball game's `mode` is its prize plan (docs/api.md)."""
-        return {**asdict(self), "mode": self.prizes or self.mode}
+        whole = {**asdict(self), "mode": self.prizes or self.mode}
+        del whole["prize_list"]  # the plan is named by `mode`; its TOML is the record's
+        return whole
 
 
 @dataclass(frozen=True)

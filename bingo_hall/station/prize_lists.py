@@ -13,8 +13,9 @@ from pathlib import Path
 from flask import Flask
 
 from ..ninety.prize_rules import BUILT_IN, PrizeList, PrizeListError, parse_prize_list
+from ..variants import PrizePlan
 from ..web.instance import area_state
-from .state import StationState
+from .state import StationState, station_state
 
 FOLDER = "prizes"
 #: the words a 75-ball game's mode already uses, and what the API's "normal" means for 90 balls
@@ -60,6 +61,12 @@ def load_prize_lists(folder: Path) -> tuple[PrizeList, ...]:
             )
         lists[key] = prize_list
     return tuple(lists.values())
+
+
+def host_plans() -> tuple[PrizePlan, ...]:
+    """The host's own lists this station offers for a new game (a game, once started, records
+    its list: `variants.prize_plan` reads it from there)."""
+    return tuple(PrizePlan.of(p) for p in station_state().prize_lists)
 
 
 def init_app(app: Flask) -> None:

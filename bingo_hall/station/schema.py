@@ -111,4 +111,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE decks ADD COLUMN loaded TEXT;
     UPDATE decks SET loaded = added;
     """,
+    # 6: a game that plays a host's own prize list records the list itself (its TOML), so that
+    # its rules come from its own record: a command reading the night (the ledger's summary, the
+    # book) needs no running station, and a list changed or removed later changes no game
+    """
+    ALTER TABLE games ADD COLUMN prize_list TEXT;
+    """,
 ]

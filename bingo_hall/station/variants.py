@@ -18,11 +18,11 @@ from typing import Any, ClassVar
 from ..claims import Mode
 from ..errors import KitError
 from ..manifest import Deck
+from ..ninety.prize_rules import recorded_prize_list
 from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, PrizePlan, Strips90, Variant
 from ..web.errors import RequestError
 from .model import Game
 from .requests import NewGame
-from .state import station_state
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class Chosen:
     free_centre: bool
     plan: PrizePlan
     prizes: str | None  # the prize plan stored for a variant whose plan is not its mode
+    prize_list: str | None = None  # a host's own list, recorded with the game (its TOML)
 
 
 class PlayKind(ABC):
@@ -44,21 +45,23 @@ class PlayKind(ABC):
     board_class: ClassVar[str]  # the Tabla's CSS class
 
     @abstractmethod
-    def choose(self, new: NewGame, deck: Deck[Any]) -> Chosen:
-        """The rules a new game on `deck` plays, or a RequestError naming the field."""
+    def choose(self, new: NewGame, deck: Deck[Any], extra: tuple[PrizePlan, ...] = ()) -> Chosen:
+        """The rules a new game on `deck` plays, or a RequestError naming the field; `extra`: the
+        host's own prize plans the station offers (`prize_lists.host_plans`)."""
 
     @property
     def board(self) -> tuple[BoardRow, ...]:
         """The Tabla Confrontadora, row by row: the variant's."""
         return self.variant.board
 
-    def plans(self) -> tuple[PrizePlan, ...]:
-        """Every prize plan a game of this kind can play here; the first is the default."""
+    def plans(self, extra: tuple[PrizePlan, ...] = ()) -> tuple[PrizePlan, ...]:
+        """Every prize plan a game of this kind can play here, with `extra` (the host's own
+        lists, where the variant plays them); the first is the default."""
         return self.variant.plans
 
-    def plan(self, mode: str | None) -> PrizePlan:
+    def plan(self, mode: str | None, extra: tuple[PrizePlan, ...] = ()) -> PrizePlan:
         """The plan named `mode` (None: the default); KitError for one not played here."""
-        plans = self.plans()
+        plans = self.plans(extra)
         return self.variant.plan(mode, plans[len(self.variant.plans) :])
 
 
@@ -71,7 +74,7 @@ class CardGame(PlayKind):
     display_panel = "display/_scores.html"
     board_class = "tabla"
 
-    def choose(self, new: NewGame, deck: Deck[Any]) -> Chosen:
+    def choose(self, new: NewGame, deck: Deck[Any], extra: tuple[PrizePlan, ...] = ()) -> Chosen:
         if new.mode not in tuple(Mode):
             raise RequestError("mode must be 'normal' or 'points'")
         free = deck.free_centre if new.free_centre is None else new.free_centre
@@ -94,7 +97,7 @@ class StripGame(PlayKind):
     display_panel = "display/_prizes.html"
     board_class = "tabla tabla-90"
 
-    def choose(self, new: NewGame, deck: Deck[Any]) -> Chosen:
+    def choose(self, new: NewGame, deck: Deck[Any], extra: tuple[PrizePlan, ...] = ()) -> Chosen:
         if new.mode == Mode.POINTS:  # even when the form sent a prize plan too
             raise RequestError(
                 "Bingo de Puntos is played on 75-ball cards; %(deck)s is a deck of 90-ball "
@@ -103,21 +106,22 @@ class StripGame(PlayKind):
             )
         asked = new.prizes if new.prizes is not None else new.mode
         try:
-            plan = self.plan(None if asked == "normal" else asked)
+            plan = self.plan(None if asked == "normal" else asked, extra)
         except KitError:
             raise RequestError(
                 "a 90-ball game's mode is one of %(modes)s",
-                modes=", ".join(repr(p.mode) for p in self.plans()),
+                modes=", ".join(repr(p.mode) for p in self.plans(extra)),
             ) from None
         if new.free_centre not in (None, False):
             raise RequestError(
                 "a 90-ball ticket has no centre square, so it is played without a free centre"
             )
-        return Chosen(Mode.NORMAL, False, plan, plan.mode)
+        own = plan.prize_list.text if plan.prize_list is not None else ""
+        return Chosen(Mode.NORMAL, False, plan, plan.mode, own or None)
 
-    def plans(self) -> tuple[PrizePlan, ...]:
+    def plans(self, extra: tuple[PrizePlan, ...] = ()) -> tuple[PrizePlan, ...]:
         """The kit's lists, then the host's own (read from `prizes/*.toml` at start-up)."""
-        return (*self.variant.plans, *(PrizePlan.of(p) for p in station_state().prize_lists))
+        return (*self.variant.plans, *extra)
 
 
 #: the station's part of each variant, by the variant's class
@@ -141,15 +145,19 @@ def game_kind(game: Game) -> PlayKind:
 
 def prize_plan(game: Game) -> PrizePlan:
     """The prizes a game plays, in order (or open at once), as its variant's data: what the
-    screens list and a ledger pays. The plan is named by the game's API `mode` (its prize plan in
-    the 90-ball game, normal or points in the 75-ball game)."""
+    screens list and a ledger pays. The plan comes from the game's own record, never from the
+    running station: a host's list as the game recorded it, or the kit's plan named by the game's
+    API `mode` (its prize plan in the 90-ball game, normal or points in the 75-ball game). So a
+    command that reads a night (the ledger's summary, the book) needs no app."""
+    if game.prize_list is not None:
+        return PrizePlan.of(recorded_prize_list(game.prize_list))
     mode = str(game.prizes or game.mode)
     try:
-        return game_kind(game).plan(mode)
-    except KitError:  # a host's list whose file left the prizes folder since the game began
+        return game.variant.plan(mode)
+    except KitError:  # a host's list, from a station that did not record the lists yet
         raise KitError(
-            "game %(n)s plays the prize list %(mode)r, which is no longer in the prizes folder; "
-            "put its file back and restart the station",
+            "game %(n)s plays the host's prize list %(mode)r, which its record does not hold (it "
+            "was started by an older version of the kit, which kept only the list's name)",
             n=game.game_id,
             mode=mode,
         ) from None

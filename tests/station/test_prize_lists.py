@@ -174,15 +174,18 @@ def test_serve_and_demo_stop_on_a_broken_list_with_one_line_and_exit_code_2(
     assert str(path) in err and "numbers must be a whole number from 1 to 15" in err
 
 
-def test_a_game_whose_list_left_the_prizes_folder_says_so_instead_of_failing(tmp_path, strips):
+def test_a_game_whose_list_left_the_prizes_folder_plays_on_from_its_own_record(tmp_path, strips):
+    """A game's rules are its record's: the list it started with, whatever the folder holds
+    now (the file removed, or edited to pay another prize)."""
     path = with_list(tmp_path, "diwali.toml", DIWALI)
     hall = Caller(make_app(tmp_path).test_client(), strips)
     gid = hall.new_game(mode="diwali", draw="manual")
     path.unlink()
     again = Caller(make_app(tmp_path).test_client(), strips)
     r = again.get(f"/api/games/{gid}")
-    assert r.status_code == 400
-    assert "'diwali', which is no longer in the prizes folder" in r.get_json()["error"]
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["prizes"]["sequence"] == ["corners", "full-house", "second-house"]
+    assert again.post("/api/games", {"deck_id": strips.deck_id, "mode": "diwali"}).status_code == 400
 
 
 def test_a_second_full_house_goes_to_another_ticket_on_a_later_call(hall, strips):

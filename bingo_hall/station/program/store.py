@@ -37,6 +37,7 @@ from ..decks import get_deck, list_decks, tell_deck_listeners
 from ..ledger import store as ledger
 from ..ledger.requests import PriceListRequest, PrizesRequest
 from ..model import DrawMethod
+from ..prize_lists import host_plans
 from ..requests import NewGame
 from ..variants import PLAY
 from .requests import InsertRequest
@@ -144,7 +145,7 @@ class Inserted(JsonValue):
 
 def _extra_lists() -> tuple[Any, ...]:
     """The station's prize plans beyond the kit's own (a host's lists from `prizes/`)."""
-    every = tuple(plan for kind in PLAY.entries.values() for plan in kind.plans())
+    every = tuple(plan for kind in PLAY.entries.values() for plan in kind.plans(host_plans()))
     return tuple(p for p in every if p.prize_list is not None and p.prize_list.source)
 
 
