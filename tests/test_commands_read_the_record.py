@@ -10,7 +10,7 @@ import json
 
 import pytest
 from tambolakit import numbers
-from testkit import Caller, TEST_PIN
+from testkit import TEST_PIN, Caller
 
 from bingo_hall.app import create_app
 from bingo_hall.manifest import new_deck, new_strip_deck
