@@ -13,6 +13,7 @@ import ast
 import re
 from pathlib import Path
 
+import app_reach
 import pytest
 from testkit import parsed
 
@@ -392,3 +393,68 @@ def test_the_check_catches_a_route_that_publishes():
     assert handles_requests(route) and publish_calls(route) == ["line 4: games.publish"]
     assert handles_requests(helper) and publish_calls(helper) == ["line 3: _publish"]
     assert not handles_requests(service)
+
+
+# --- a game's rules come from its record, not the running app ---------------------------------
+
+#: the commands that read decks, programs, nights and books with no station running: the
+#: functions they run must never read the running app (tests/app_reach.py says how it is seen)
+OFFLINE_COMMANDS = (
+    "bingo_hall.cli.deck",
+    "bingo_hall.cli.book",
+    "bingo_hall.cli.program",
+    "bingo_hall.printing.cli",
+    "bingo_hall.station.ledger.cli",
+)
+
+
+def _commands_of(module: app_reach.Module) -> list[str]:
+    """The functions of a command module that click runs (decorated `@x.command(...)`)."""
+    return [
+        name
+        for name, fn in module.functions.items()
+        if any("command" in ast.unparse(d) or "group" in ast.unparse(d) for d in fn.decorator_list)
+    ]
+
+
+@pytest.fixture(scope="module")
+def kit_modules() -> dict[str, app_reach.Module]:
+    return app_reach.load(ROOT, PACKAGES)
+
+
+@pytest.mark.parametrize("module", OFFLINE_COMMANDS)
+def test_a_command_never_reads_the_running_app_for_a_games_rules(kit_modules, module):
+    commands = _commands_of(kit_modules[module])
+    assert commands, f"{module} has no command"
+    reached = [
+        " -> ".join(path)
+        for name in commands
+        for path in app_reach.app_reads(kit_modules, (module, name))
+    ]
+    assert reached == [], "\n".join(reached)
+
+
+def test_the_reach_check_finds_a_rule_that_asks_the_running_app():
+    """The form the treasurer's summary crashed on: a command's function calls a service that
+    asks a variant object for its plans, and the variant's method reads the station's state."""
+    kit = {
+        "kit.cmd": app_reach.parse(
+            "kit.cmd", "from .rules import plan_of\ndef run(g):\n    return plan_of(g)\n"
+        ),
+        "kit.rules": app_reach.parse(
+            "kit.rules",
+            "from .state import station_state\n"
+            "class Strips:\n    def plans(self):\n        return station_state().lists\n"
+            "def plan_of(game):\n    return KIND.plans()\n",
+        ),
+        "kit.state": app_reach.parse("kit.state", "def station_state():\n    pass\n"),
+    }
+    found = app_reach.app_reads(kit, ("kit.cmd", "run"))
+    assert found and found[0][-1].startswith("kit.rules:plans"), found
+    kit["kit.rules"] = app_reach.parse(
+        "kit.rules",
+        "class Strips:\n    def plans(self, extra):\n        return extra\n"
+        "def plan_of(game):\n    return KIND.plans(game.recorded)\n"
+        "def write(conn):\n    from .web import hall\n    with hall().write_lock:\n        pass\n",
+    )
+    assert app_reach.app_reads(kit, ("kit.cmd", "run")) == []

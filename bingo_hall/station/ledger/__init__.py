@@ -29,6 +29,7 @@ from ...money.ledger import DENOMINATIONS, StockKind, money
 from ...money.night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...values import JsonValue
+from ...web import book
 from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import NotFound, RequestError
@@ -108,7 +109,7 @@ def _via() -> str | None:
 
 def _night() -> Night:
     try:
-        return summary.night(get_db(), request.args.get("night") or None)
+        return summary.night(get_db(), request.args.get("night") or None, book.station_key())
     except KitError as exc:
         raise NotFound(
             "there were no games on the night of %(date)s", date=request.args.get("night")

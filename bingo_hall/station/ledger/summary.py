@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from flask import has_app_context
-
 from ...audit.book import StationKey
 from ...errors import KitError
 from ...money.night import GameLine, Night, Payout, ProgramPlace, RoundLine, night_of
@@ -50,9 +48,9 @@ def program_place(conn: sqlite3.Connection, game_id: int) -> ProgramPlace | None
 
 
 def _book_head(conn: sqlite3.Connection, key: StationKey | None) -> str:
-    """The book's head signed now, for the summary's foot ("" without a key or a book)."""
-    if key is None and has_app_context():
-        key = book.station_key()
+    """The book's head signed now, for the summary's foot ("" without a key or a book). The key
+    is the caller's to give (the station's, or the one kept beside the database for the command
+    line): the summary never reaches for a running app."""
     try:
         return "" if key is None else key.sign(book.head(conn)).figures()
     except sqlite3.OperationalError:  # a database from before the book, read as it is
