@@ -267,3 +267,55 @@ def test_the_printed_programme_is_readable_at_arms_length_and_stays_on_the_page(
     assert all(w.x1 <= right_margin for w in words), [w for w in words if w.x1 > right_margin]
     # the jackpot's line, the longest, is printed whole: its last words too
     assert {"tejado", "nuevo", "45", "bolas"} <= {w.text for w in words}
+
+
+def _night_of(n: int) -> str:
+    """A night of `n` games: Four Corners, then 90-ball lines and house, in turn."""
+    corners = '[[game]]\nname = "Corners {i}"\npattern = "four_corners"\nprice = "1.00"\n'
+    corners += 'prizes = {{ bingo = "20" }}\n'
+    lines = '[[game]]\nname = "Lines {i}"\nballs = 90\nprize_list = "lines-house"\nprice = "3"\n'
+    lines += 'interval = 10\n[game.prizes]\none-line = "5"\nfull-house = {{ percent = 50 }}\n'
+    games = [(corners if i % 2 else lines).format(i=i) for i in range(1, n + 1)]
+    return 'name = "Big night"\ncurrency = "GBP"\n\n' + "\n".join(games)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("games", [2, 7])
+def test_the_large_print_programme_prints_every_word_at_18_pt_or_more(lang, games):
+    """`program print --large` keeps the large-print cards' promise: every word on every page,
+    the card's B I N G O over the figure included, at 18 pt or more, inside the page."""
+    data = render_program_pdf(parse_program(_night_of(games)), lang, large=True)
+    doc = pdfium.PdfDocument(data)
+    seen = set()
+    for page in doc:
+        words = page_words(page)
+        small = [(w.text, round(w.size, 1)) for w in words if w.size < 18 - 0.01]
+        assert small == [], small
+        assert all(0 <= w.x0 and w.x1 <= page.get_width() for w in words)
+        seen |= {w.text for w in words}
+    assert {f"{g}" for g in range(1, games + 1)} <= seen  # every game's number is printed
+    assert {"B", "I", "N", "G", "O"} <= seen
+
+
+def test_a_programme_over_two_pages_shares_its_games_out_and_leaves_no_game_alone():
+    """A night that needs two pages puts its games half and half, not all but one on the first
+    page and the last game alone on the second."""
+    for games in range(5, 10):
+        doc = pdfium.PdfDocument(render_program_pdf(parse_program(_night_of(games)), "en"))
+        per_page = [
+            sum(1 for w in page_words(page) if w.text in ("Corners", "Lines")) for page in doc
+        ]
+        assert sum(per_page) == games
+        if len(per_page) > 1:
+            assert max(per_page) - min(per_page) <= 1, (games, per_page)
+
+
+def test_a_short_nights_programme_prints_larger_to_fill_its_page():
+    """Two games on a page print larger than their least sizes: the sheet is not half empty."""
+    doc = pdfium.PdfDocument(render_program_pdf(parse_program(_night_of(2)), "en"))
+    assert len(doc) == 1
+    words = page_words(doc[0])
+    details = [w for w in words if w.text in ("Bingo:", "Interval:")]
+    assert details and min(w.size for w in details) > 15, details
+    lowest = min(w.y0 for w in words)
+    assert lowest < doc[0].get_height() / 2  # the games reach the lower half of the page

@@ -133,17 +133,23 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None) -> str:
 @click.argument("path", type=click.Path(dir_okay=False, exists=True))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
 @click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True)
+@click.option(
+    "--large",
+    is_flag=True,
+    help="Large print: every text at least 18 pt and bigger figures, for players who see poorly.",
+)
 @_prizes_option
-def print_cmd(path: str, output: str, lang: str, prizes: str | None) -> None:
+def print_cmd(path: str, output: str, lang: str, prizes: str | None, large: bool) -> None:
     """Print the players' program (PDF): each game's number, pattern, price and prizes."""
     from ..printing.program_pdf import render_program_pdf
 
     prog = read_program(path, prizes)
-    data = render_program_pdf(prog, lang)
+    data = render_program_pdf(prog, lang, large=large)
     try:
         Path(output).write_bytes(data)
     except OSError as exc:
         raise KitError(
             "cannot write %(path)s (%(kind)s)", path=output, kind=exc.__class__.__name__
         ) from None
-    click.echo(f"{output}: the program of {len(prog.games)} games ({lang})")
+    form = ", large print" if large else ""
+    click.echo(f"{output}: the program of {len(prog.games)} games ({lang}{form})")

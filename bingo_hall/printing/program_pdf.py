@@ -9,6 +9,7 @@ card with the pattern's squares (or a line) shaded, a 3x9 ticket with the prize'
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4
@@ -29,48 +30,87 @@ from ..money.program import (
 from ..ninety.prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
 from ..ninety.tickets import COLUMNS, ROWS
 from ..variants import ByVariant, Cards75, Strips90
+from .large_print import TOTAL_PT
 from .pdfutil import pdf_bytes
 
-MARGIN = 16 * mm
-BLOCK = 44 * mm
-FIGURE = 34 * mm
 INK = HexColor("#111111")
 GREY = HexColor("#555555")
 SHADE = HexColor("#1f5fa8")
 BOLD, REGULAR = "Helvetica-Bold", "Helvetica"
-TEXT = 15  # pt: each game's details, readable at arm's length
+
+
+@dataclass(frozen=True)
+class Style:
+    """The sizes of one form of the program: the standard one, and the large print one that
+    keeps the cards' large-print promise (text at least `large_print.TOTAL_PT`, 18 pt)."""
+
+    margin: float
+    block: float  # the least height of a game's block
+    figure: float  # the little card's width
+    text: float  # pt: each game's details, readable at arm's length
+    name: float  # pt: the game's name
+    number: float  # pt: "Game 3"
+    title: float  # pt: the night's name
+    subtitle: float  # pt: "Tonight's programme"
+    letters: float  # pt: B I N G O over the little card
+    grid: float  # pt: the little card's lines
+
+    def scaled(self, k: float) -> Style:
+        """Every size times `k` (the lines and margin kept): a short night's program fills its
+        page instead of leaving half of it empty."""
+        return replace(
+            self,
+            block=self.block * k,
+            figure=self.figure * k,
+            **{
+                f: getattr(self, f) * k
+                for f in ("text", "name", "number", "title", "subtitle", "letters")
+            },
+        )
+
+
+STANDARD = Style(16 * mm, 44 * mm, 34 * mm, 15, 20, 14, 26, 16, 10, 0.6)
+LARGE = Style(14 * mm, 70 * mm, 56 * mm, TOTAL_PT, 28, TOTAL_PT, 34, 22, TOTAL_PT, 1.2)
 
 TITLE = {"en": "Tonight's programme", "es": "Programa de la noche"}
 
-Figure = Callable[[Canvas, float, float, ProgramGame], None]
+Line = tuple[str, float, str]  # font, size, text
+Figure = Callable[[Canvas, float, float, ProgramGame, Style], None]
 
 
 def _grid(
-    c: Canvas, x: float, top: float, rows: int, cols: int, cell: float, shaded: set[tuple[int, int]]
+    c: Canvas,
+    x: float,
+    top: float,
+    size: tuple[int, int],
+    cell: float,
+    shaded: set[tuple[int, int]],
+    style: Style,
 ) -> None:
+    rows, cols = size
     for r in range(rows):
         for col in range(cols):
             y = top - (r + 1) * cell
             c.setFillColor(SHADE if (r, col) in shaded else HexColor("#ffffff"))
             c.setStrokeColor(INK)
-            c.setLineWidth(0.6)
+            c.setLineWidth(style.grid)
             c.rect(x + col * cell, y, cell, cell, stroke=1, fill=1)
 
 
-def _card(c: Canvas, x: float, top: float, game: ProgramGame) -> None:
+def _card(c: Canvas, x: float, top: float, game: ProgramGame, style: Style) -> None:
     """A 5x5 card under B I N G O: the pattern's squares, or the middle row for a line."""
-    cell = FIGURE / SIZE
-    c.setFont(BOLD, 10)
+    cell = style.figure / SIZE
+    c.setFont(BOLD, style.letters)
     c.setFillColor(INK)
     for i, letter in enumerate(LETTERS):
-        c.drawCentredString(x + (i + 0.5) * cell, top - 2.5 * mm, letter)
+        c.drawCentredString(x + (i + 0.5) * cell, top - style.letters * 0.3 * mm, letter)
     shaded = set(game.pattern.cells) if game.pattern else {(2, col) for col in range(SIZE)}
-    _grid(c, x, top - 4 * mm, SIZE, SIZE, cell, shaded)
+    _grid(c, x, top - style.letters * 0.45 * mm, (SIZE, SIZE), cell, shaded, style)
 
 
-def _ticket(c: Canvas, x: float, top: float, game: ProgramGame) -> None:
+def _ticket(c: Canvas, x: float, top: float, game: ProgramGame, style: Style) -> None:
     """A 3x9 ticket: the main prize's rows (the full house: all three), cells or first five."""
-    cell = (FIGURE + 6 * mm) / COLUMNS  # wider than the card, short of the text
+    cell = (style.figure + 6 * mm) / COLUMNS  # wider than the card, short of the text
     rule = game.plan.prize(game.main_prize).rule
     shaded: set[tuple[int, int]]
     if isinstance(rule, RowsRule):
@@ -83,7 +123,7 @@ def _ticket(c: Canvas, x: float, top: float, game: ProgramGame) -> None:
         shaded = {(i % ROWS, (2 * i) % COLUMNS) for i in range(rule.count)}
     else:  # pragma: no cover - every rule kind is drawn above
         shaded = set()
-    _grid(c, x, top - 4 * mm, ROWS, COLUMNS, cell, shaded)
+    _grid(c, x, top - 4 * mm, (ROWS, COLUMNS), cell, shaded, style)
 
 
 #: the little figure of each variant
@@ -92,15 +132,15 @@ FIGURES: ByVariant[Figure] = ByVariant(
 )
 
 
-def _lines(program: Program, game: ProgramGame, lang: str) -> list[tuple[str, float, str]]:
+def _lines(program: Program, game: ProgramGame, lang: str, style: Style) -> list[Line]:
     currency = program.currency or "EUR"
     w = words(lang)
-    out: list[tuple[str, float, str]] = [
-        (BOLD, 14, f"{w['game']} {game.number}"),
-        (BOLD, 20, game.name(lang)),
+    out: list[Line] = [
+        (BOLD, style.number, f"{w['game']} {game.number}"),
+        (BOLD, style.name, game.name(lang)),
         (
             REGULAR,
-            TEXT,
+            style.text,
             f"{figure_name(game, lang)} · {price_text(game, currency, lang)}".strip(" ·"),
         ),
     ]
@@ -110,12 +150,12 @@ def _lines(program: Program, game: ProgramGame, lang: str) -> list[tuple[str, fl
             out.append(
                 (
                     REGULAR,
-                    TEXT,
+                    style.text,
                     f"{prize_name(game, key, lang)}: {prize_text(rule, currency, lang)}",
                 )
             )
     if game.interval:
-        out.append((BOLD, TEXT, w["interval"] % {"n": game.interval}))
+        out.append((BOLD, style.text, w["interval"] % {"n": game.interval}))
     return out
 
 
@@ -132,40 +172,100 @@ def _step(size: float) -> float:
     return size * 0.45 * mm + 1.6 * mm
 
 
-def render_program_pdf(program: Program, lang: str = "es") -> bytes:
+def _pages(blocks: list[float], room: float) -> list[list[int]]:
+    """The games' blocks (their heights) laid out on pages of `room` points: as few pages as
+    the greedy fill needs, the games then shared out evenly among them, so that no page is left
+    with one game while the one before it is full."""
+    pages: list[list[int]] = [[]]
+    used = 0.0
+    for i, b in enumerate(blocks):
+        if pages[-1] and used + b > room:
+            pages.append([])
+            used = 0.0
+        pages[-1].append(i)
+        used += b
+    if len(pages) < 2:
+        return pages
+    even: list[list[int]] = []
+    left = list(range(len(blocks)))
+    for n in range(len(pages), 0, -1):
+        share = -(-len(left) // n)  # the ceiling: the first pages take the odd ones
+        take: list[int] = []
+        used = 0.0
+        while left and len(take) < share and (not take or used + blocks[left[0]] <= room):
+            used += blocks[left[0]]
+            take.append(left.pop(0))
+        even.append(take)
+    if left:  # the even share did not fit (blocks of very different heights): the greedy fill
+        return pages
+    return even
+
+
+#: how much larger than its form a program may print, to fill the pages it needs
+GROW = (1.5, 1.4, 1.3, 1.2, 1.1)
+
+
+def _head(style: Style) -> float:
+    """The height of a page's heading (the night's name and "Tonight's programme")."""
+    return (style.title + style.subtitle) * 0.42 * mm + 8 * mm
+
+
+def render_program_pdf(program: Program, lang: str = "es", large: bool = False) -> bytes:
+    """The players' program; `large`: the large-print form (every text at least 18 pt, a bigger
+    figure). Either form prints larger where the night leaves room: as large as it can on the
+    number of pages its own sizes need."""
     words(lang)  # an unknown language is refused before a page is drawn
     width, height = A4
+    base = LARGE if large else STANDARD
+
+    def laid_out(style: Style) -> tuple[list[tuple[ProgramGame, list[Line]]], list[float], float]:
+        text_width = width - 2 * style.margin - style.figure - 10 * mm
+        games = [(g, _wrapped(_lines(program, g, lang, style), text_width)) for g in program.games]
+        blocks = [
+            max(style.block, sum(_step(size) for _, size, _ in lines) + 8 * mm)
+            for _, lines in games
+        ]
+        room = height - style.margin - _head(style) - style.margin
+        return games, blocks, room
+
+    games, blocks, room = laid_out(base)
+    style = base
+    pages = len(_pages(blocks, room))
+    for k in GROW:
+        bigger = base.scaled(k)
+        g2, b2, r2 = laid_out(bigger)
+        if len(_pages(b2, r2)) <= pages:
+            style, games, blocks, room = bigger, g2, b2, r2
+            break
+    margin, figure = style.margin, style.figure
 
     def draw(c: Canvas) -> None:
-        y = height - MARGIN
-
         def heading() -> float:
             c.setFillColor(INK)
-            c.setFont(BOLD, 26)
-            c.drawString(MARGIN, height - MARGIN - 8 * mm, program.name(lang))
-            c.setFont(REGULAR, 16)
+            c.setFont(BOLD, style.title)
+            c.drawString(margin, height - margin - style.title * 0.3 * mm, program.name(lang))
+            c.setFont(REGULAR, style.subtitle)
             c.setFillColor(GREY)
-            c.drawString(MARGIN, height - MARGIN - 16 * mm, TITLE[lang])
-            return height - MARGIN - 24 * mm
+            below = (style.title + style.subtitle) * 0.42 * mm
+            c.drawString(margin, height - margin - below, TITLE[lang])
+            return height - margin - _head(style)
 
-        text_width = width - 2 * MARGIN - FIGURE - 10 * mm
-        y = heading()
-        for game in program.games:
-            lines = _wrapped(_lines(program, game, lang), text_width)
-            block = max(BLOCK, sum(_step(size) for _, size, _ in lines) + 8 * mm)
-            if y - block < MARGIN:
+        for number, page in enumerate(_pages(blocks, room)):
+            if number:
                 c.showPage()
-                y = heading()
-            FIGURES[game.variant](c, MARGIN, y, game)
-            ty = y - 4 * mm
-            for font, size, text in lines:
-                c.setFont(font, size)
-                c.setFillColor(INK)
-                c.drawString(MARGIN + FIGURE + 10 * mm, ty, text)
-                ty -= _step(size)
-            c.setStrokeColor(GREY)
-            c.setLineWidth(0.3)
-            c.line(MARGIN, y - block + 3 * mm, width - MARGIN, y - block + 3 * mm)
-            y -= block
+            y = heading()
+            for i in page:
+                game, lines = games[i]
+                FIGURES[game.variant](c, margin, y, game, style)
+                ty = y - style.number * 0.3 * mm
+                for font, size, text in lines:
+                    c.setFont(font, size)
+                    c.setFillColor(INK)
+                    c.drawString(margin + figure + 10 * mm, ty, text)
+                    ty -= _step(size)
+                c.setStrokeColor(GREY)
+                c.setLineWidth(0.3)
+                c.line(margin, y - blocks[i] + 3 * mm, width - margin, y - blocks[i] + 3 * mm)
+                y -= blocks[i]
 
     return pdf_bytes(A4, f"{program.name(lang)} — {TITLE[lang]}", draw)
