@@ -128,6 +128,16 @@ class Cash:
 
 
 @dataclass(frozen=True)
+class PotMove:
+    """What one game did to the jackpot pot: the jackpot it set aside from its takings, and
+    what its jackpot won took out."""
+
+    game_id: int
+    set_aside: int
+    won: int
+
+
+@dataclass(frozen=True)
 class Night:
     currency: str
     games: tuple[GameLine, ...]
@@ -139,6 +149,8 @@ class Night:
     #: the night's book: its signed head as people read it (docs/audit.md), "" when unknown
     book_head: str = ""
     raffles: tuple[RaffleLine, ...] = ()
+    #: the games that set a jackpot aside or paid one from the pot: where `carried` comes from
+    pot_moves: tuple[PotMove, ...] = ()
 
     @property
     def cards(self) -> int:
@@ -335,12 +347,55 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
         (w["awarded"], m(night.awarded)),
         (w["paid"], m(night.paid)),
         *([(w["brought"], m(night.brought))] if night.brought else []),
+        *pot_lines(night, lang),
         (w["carried"], m(night.carried)),
         (w["left"], m(night.left)),
+        ("", left_sum(night, lang)),
     ]
     if night.corrections:
         rows.append((w["corrections"], str(night.corrections)))
     return rows
+
+
+def pot_lines(night: Night, lang: str) -> list[tuple[str, str]]:
+    """Where the pot carried to the next night comes from: each game's jackpot set aside from
+    its takings, and each jackpot won from the pot."""
+    w, m = POT_WORDS[lang], amounts(night, lang)
+    rows = []
+    for move in night.pot_moves:
+        if move.set_aside:
+            rows.append((w["set aside"] % {"game": move.game_id}, m(move.set_aside)))
+        if move.won:
+            rows.append((w["won"] % {"game": move.game_id}, "- " + m(move.won)))
+    return rows
+
+
+def left_sum(night: Night, lang: str) -> str:
+    """How "left for the cause" is worked out, in the night's figures."""
+    w, m = POT_WORDS[lang], amounts(night, lang)
+    return w["left is"] % {
+        "taken": m(night.taken),
+        "awarded": m(night.awarded),
+        "brought": m(night.brought),
+        "carried": m(night.carried),
+    }
+
+
+#: the lines that explain the pot and what is left for the cause (summary text and PDF)
+POT_WORDS: dict[str, dict[str, str]] = {
+    "es": {
+        "set aside": "Pozo apartado en la partida %(game)s (de lo recaudado)",
+        "won": "Pozo ganado en la partida %(game)s",
+        "left is": "(lo recaudado %(taken)s − premios %(awarded)s + pozo traído %(brought)s "
+        "− pozo que pasa %(carried)s)",
+    },
+    "en": {
+        "set aside": "Jackpot set aside in game %(game)s (from its takings)",
+        "won": "Jackpot won in game %(game)s",
+        "left is": "(taken %(taken)s − prizes %(awarded)s + jackpot brought %(brought)s "
+        "− jackpot carried %(carried)s)",
+    },
+}
 
 
 def stock_lines(game: GameLine, lang: str) -> list[str]:
@@ -420,7 +475,9 @@ def summary_text(night: Night, lang: str = "en") -> str:
         out.append(raffle_heading(raf, night, lang))
         out += ["  " + line for line in raffle_lines(raf, lang)]
     out += ["", w["totals"]]
-    out += [f"  {label}: {value}" for label, value in totals(night, lang)]
+    out += [
+        f"  {label}: {value}" if label else f"    {value}" for label, value in totals(night, lang)
+    ]
     cash = cash_lines(night, lang)
     if cash:
         out += ["", w["cash"]]
@@ -614,6 +671,12 @@ def summary_csv(night: Night, lang: str = "en") -> str:
         ]
         if night.over_short is not None and night.cash.counted is not None:
             cash += [("counted", night.cash.counted), ("over/short", night.over_short)]
+    for move in night.pot_moves:  # where the pot carried comes from
+        pot = POT_WORDS[lang]
+        for label, cents in ((pot["set aside"], move.set_aside), (pot["won"], -move.won)):
+            if cents:
+                label %= {"game": move.game_id}
+                rows.append({"row": label, "cents": cents, "amount": m(cents)})
     for key, cents in (
         ("taken", night.taken),
         ("awarded", night.awarded),

@@ -65,7 +65,7 @@ def _lines(night: Night, lang: str) -> list[Line]:
     out.append(("s", w["totals"]))
     rows = totals(night, lang)
     for label, value in rows:
-        out.append(("T" if label == w["left"] else "t", f"{label}: {value}"))
+        out.append(("T" if label == w["left"] else "t", f"{label}: {value}" if label else value))
     cash = cash_lines(night, lang)
     if cash:
         out += [("", ""), ("s", w["cash"])]

@@ -41,16 +41,31 @@ def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]
     return takings(conn, gid).get(rnd, (0, 0))
 
 
+def set_aside(conn: sqlite3.Connection, gid: int) -> int:
+    """What game `gid` puts in the jackpot pot: the sum of its jackpots (its rules now)."""
+    rules = store.rules_of(conn, gid).values()
+    return sum(rule.jackpot for rule in rules if rule.kind == PrizeKind.JACKPOT)
+
+
+def won_from_pot(conn: sqlite3.Connection, gid: int) -> int:
+    """What the jackpots won in game `gid` took out of the pot."""
+    row = conn.execute(
+        "SELECT COALESCE(SUM(COALESCE(from_pot, cents)), 0) FROM ledger_payouts "
+        "WHERE jackpot = 1 AND game_id = ?",
+        (gid,),
+    ).fetchone()
+    return int(row[0])
+
+
 def pot(conn: sqlite3.Connection, gid: int) -> int:
     """The jackpot pot when game `gid` plays: the sums of every jackpot of this game and the
     games before it, less the jackpots already paid."""
-    contributions = []
-    for row in conn.execute(
-        "SELECT DISTINCT game_id FROM ledger_prizes WHERE game_id <= ?", (gid,)
-    ):
-        for rule in store.rules_of(conn, row[0]).values():
-            if rule.kind == PrizeKind.JACKPOT:
-                contributions.append(rule.jackpot)
+    games = [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT game_id FROM ledger_prizes WHERE game_id <= ?", (gid,)
+        )
+    ]
     paid = [
         r[0]
         for r in conn.execute(
@@ -59,7 +74,7 @@ def pot(conn: sqlite3.Connection, gid: int) -> int:
             (gid,),
         )
     ]
-    return money.jackpot_pot(contributions, paid)
+    return money.jackpot_pot((set_aside(conn, g) for g in games), paid)
 
 
 @dataclass(frozen=True)

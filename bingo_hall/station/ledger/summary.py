@@ -11,7 +11,15 @@ import sqlite3
 
 from ...audit.book import StationKey
 from ...errors import KitError
-from ...money.night import GameLine, Night, Payout, ProgramPlace, RoundLine, night_of
+from ...money.night import (
+    GameLine,
+    Night,
+    Payout,
+    PotMove,
+    ProgramPlace,
+    RoundLine,
+    night_of,
+)
 from ...web import book
 from . import cash, payouts, raffle_store, stock, store
 
@@ -114,6 +122,11 @@ def night(
     if games:
         brought = payouts.pot(conn, games[0]["id"] - 1)  # what earlier nights left in the pot
         carried = payouts.pot(conn, games[-1]["id"])
+    # where the pot carried over comes from: each game's jackpot set aside, and what was won
+    moves = tuple(
+        PotMove(g["id"], payouts.set_aside(conn, g["id"]), payouts.won_from_pot(conn, g["id"]))
+        for g in games
+    )
     corrected = sum(1 for g in games for sale in store.sales(conn, g["id"]) if sale.void)
     raffles = tuple(
         raffle_store.night_line(conn, r)
@@ -130,4 +143,5 @@ def night(
         cash.box(conn, date) if date else None,
         book_head=_book_head(conn, key),
         raffles=raffles,
+        pot_moves=tuple(m for m in moves if m.set_aside or m.won),
     )
