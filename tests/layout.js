@@ -44,7 +44,12 @@
     }
     return false;
   };
-  const els = [...root.querySelectorAll('*')].filter(e =>
+  // inside a closed <details>, only its summary is shown (Chromium keeps the rest laid out)
+  const folded = (e) => {
+    const d = e.closest('details:not([open])');
+    return d !== null && !e.closest('summary') && d.contains(e) && e !== d;
+  };
+  const els = [...root.querySelectorAll('*')].filter(e => !folded(e) &&
     !e.closest('svg *') && shown(e) && !srOnly(e) && !(modal === null && e.closest('dialog:not([open])')));
   const seen = new Set();
   const add = (p) => { if (!seen.has(p)) { seen.add(p); problems.push(p); } };

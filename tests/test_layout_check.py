@@ -84,3 +84,12 @@ def test_an_open_modal_dialog_alone_is_checked(page):
     found = layout_problems(page, [(390, 844)])
     assert any("Confirm the award" in p for p in found), found
     assert not any('"x"' in p for p in found), found
+
+
+def test_what_a_closed_details_folds_away_is_not_checked(page):
+    html = CLEAN.replace(
+        "a long list",
+        '<details><summary>Players</summary><p style="width:2000px">wide</p></details>',
+    )
+    found = problems(page, html)
+    assert not any('"wide"' in p for p in found), found
