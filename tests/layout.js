@@ -100,9 +100,16 @@
         if (r.top < cr.top - 1 || r.bottom > cr.bottom + 1 || r.left < cr.left - 1 || r.right > cr.right + 1)
           continue;  // scrolled out of its scroller's view: there when scrolled to
       }
-      const ix = Math.min(4, r.width / 4), iy = Math.min(4, r.height / 4);
-      const pts = [[(r.left + r.right) / 2, (r.top + r.bottom) / 2], [r.left + ix, r.top + iy],
-                   [r.right - ix, r.top + iy], [r.left + ix, r.bottom - iy], [r.right - ix, r.bottom - iy]];
+      // each box of the element: an inline one that wraps has one per line, and the box
+      // around them all takes in what lies beside it on its first and last lines
+      const pts = [];
+      for (const b of e.getClientRects()) {
+        if (b.width < 2 || b.height < 2) continue;
+        const ix = Math.min(4, b.width / 4), iy = Math.min(4, b.height / 4);
+        pts.push([(b.left + b.right) / 2, (b.top + b.bottom) / 2], [b.left + ix, b.top + iy],
+                 [b.right - ix, b.top + iy], [b.left + ix, b.bottom - iy],
+                 [b.right - ix, b.bottom - iy]);
+      }
       for (const [x, y] of pts) {
         const top = document.elementFromPoint(x, y);
         if (!top || top === e || e.contains(top) || top.contains(e)) continue;

@@ -93,3 +93,12 @@ def test_what_a_closed_details_folds_away_is_not_checked(page):
     )
     found = problems(page, html)
     assert not any('"wide"' in p for p in found), found
+
+
+def test_an_inline_text_that_wraps_is_not_taken_for_covered_by_its_neighbour(page):
+    html = CLEAN.replace(
+        "a long list",
+        '<p style="width:330px"><b>Tómbola</b> · 90 balls · <span id="s">waiting · then an '
+        "interval of 15 min</span></p>",
+    )
+    assert problems(page, html) == []

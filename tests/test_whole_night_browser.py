@@ -1,0 +1,395 @@
+"""A whole night, as a host runs one, in real Chromium against a real station: a program with
+every game kind the kit has, stepped through with **Next game** on the caller page, with the big
+screen, the caller page and a player's phone checked on the screens a hall has at each state the
+night passes through (tests/layout.py), in Spanish for some games and English for others; the
+door's sales from a price list (singles and books), the raffle, the treasurer's summary (the
+web's PDF and CSV, the command's text, PDF and CSV, in both languages) and the book's export and
+replay.
+
+The night (pesos), worked out by hand:
+  1 Cuatro esquinas (75, four corners; es): cards 1-12 sold as two books of 6 at 5.000,00 =
+    10.000,00; bingo a fixed 3.000,00 to card 1.
+  2 Lines (75, any line; en): cards 1-4 as singles at 1.000,00 = 4.000,00; bingo 50 % = 2.000,00.
+  3 Bingo de Puntos (75, points; es): cards 1-5 at 1.000,00 = 5.000,00; bingo a fixed 1.000,00.
+  4 Línea y bingo (90, línea then bingo; es): tickets 1-6 (a book) at 6.000,00; línea 1.000,00,
+    bingo 2.000,00.
+  5 Tambola (90, every prize open; en): tickets 1-6 at 6.000,00; early five 500,00, the rest
+    nothing in money, full house 1.500,00.
+  6 Tombola (90, the Italian prizes in order; es): tickets 1-6 at 6.000,00; ambo 100,00,
+    terno 200,00, quaterna 300,00, cinquina 400,00, tombola 1.000,00.
+  7 Lines and house (90; en): tickets 1-6 at 6.000,00; one line 500,00, and a full house of
+    1.000,00 plus a jackpot of 50.000,00 within 5 calls, which nobody wins in time: the game
+    ends after its one line, and the jackpot is carried to the next night.
+  raffle: tickets 1-10 at 500,00 = 5.000,00, one prize in goods.
+  night: taken 10.000 + 4.000 + 5.000 + 4 x 6.000 + 5.000 = 48.000,00; prizes 3.000 + 2.000 +
+    1.000 + 3.000 + 2.000 + 2.000 + 500 = 13.500,00; pot carried 50.000,00.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+
+import pypdfium2 as pdfium
+import pytest
+from layout import LAPTOP, PHONE, PROJECTORS, layout_problems
+from playwright.sync_api import expect
+from tambolakit import numbers
+from testkit import TEST_PIN, Caller, scripts_ran
+
+from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.signing import card_path
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+SHOTS = os.environ.get("NIGHT_SCREENSHOTS")  # a folder: save what each screen showed there
+SLOW = 20_000  # ms: the screens follow the station's stream on a busy shared machine
+
+PROGRAM = """\
+name = "Noche del Club Social"
+name_es = "Noche del Club Social"
+currency = "ARS"
+
+[[game]]
+name = "Four corners"
+name_es = "Cuatro esquinas"
+pattern = "four_corners"
+draw = "manual"
+prices = [{ label = "Single", amount = "1000" }, { label = "Book of 6", amount = "5000", book = 6 }]
+prizes = { bingo = "3000" }
+
+[[game]]
+name = "Lines"
+name_es = "Líneas"
+pattern = "lines"
+draw = "manual"
+price = "1000"
+prizes = { bingo = { percent = 50 } }
+
+[[game]]
+name = "Bingo de Puntos"
+mode = "points"
+draw = "manual"
+price = "1000"
+prizes = { bingo = "1000" }
+interval = 15
+
+[[game]]
+name = "Line and bingo"
+name_es = "Línea y bingo"
+balls = 90
+prize_list = "linea-bingo"
+draw = "manual"
+price = "6000"
+book = 6
+prizes = { linea = "1000", bingo = "2000" }
+
+[[game]]
+name = "Tambola"
+balls = 90
+prize_list = "tambola"
+draw = "manual"
+price = "6000"
+book = 6
+prizes = { early-five = "500", full-house = "1500" }
+
+[[game]]
+name = "Tombola"
+name_es = "Tómbola"
+balls = 90
+prize_list = "tombola"
+draw = "manual"
+price = "6000"
+book = 6
+prizes = { ambo = "100", terno = "200", quaterna = "300", cinquina = "400", tombola = "1000" }
+
+[[game]]
+name = "Lines and house"
+name_es = "Líneas y cartón lleno"
+balls = 90
+prize_list = "lines-house"
+draw = "manual"
+price = "6000"
+book = 6
+[game.prizes]
+one-line = "500"
+full-house = { amount = "1000", jackpot = "50000", within = 5, mode = "on-top" }
+"""
+
+#: the game kinds in the program's order, each with the language its screens are read in
+GAMES = [
+    ("corners", "es"),
+    ("lines", "en"),
+    ("points", "es"),
+    ("linea-bingo", "es"),
+    ("tambola", "en"),
+    ("tombola", "es"),
+    ("lines-house", "en"),
+]
+TAKEN = 10_000_00 + 4_000_00 + 5_000_00 + 4 * 6_000_00 + 5_000_00
+AWARDED = 3_000_00 + 2_000_00 + 1_000_00 + 3_000_00 + 2_000_00 + 2_000_00 + 500_00
+CARRIED = 50_000_00
+
+
+class Night:
+    """The host's screens: the caller page (the laptop, 1366x768), the big screen and a
+    player's phone at its largest text, each checked with the layout check at each state."""
+
+    def __init__(self, browser, url: str, hall: Caller) -> None:
+        self.url, self.hall = url, hall
+        self.caller = browser.new_page(viewport={"width": LAPTOP[0], "height": LAPTOP[1]})
+        self.screen = browser.new_page(viewport={"width": 1280, "height": 720})
+        phone = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]})
+        # the card page's own text size at its largest, as the elderly player keeps it
+        phone.add_init_script("localStorage.setItem('bingo.text', '3')")
+        self.phone = phone.new_page()
+        self.caller.on("dialog", lambda d: d.accept())
+        self.problems: list[str] = []
+
+    def log_in(self) -> None:
+        self.caller.goto(f"{self.url}/caller/login?lang=es")
+        self.caller.fill("input[name=pin]", TEST_PIN)
+        self.caller.press("input[name=pin]", "Enter")
+        self.caller.wait_for_url(re.compile(r"/caller/(?!login)"))
+
+    def next_game(self, lang: str) -> int:
+        """**Next game** on the caller page; the game it started, its pages opened in `lang`."""
+        before = self.caller.url
+        self.caller.click("#program-next")
+        self.caller.wait_for_url(lambda u: u != before and re.search(r"/caller/games/\d+", u))
+        gid = int(re.search(r"/caller/games/(\d+)", self.caller.url).group(1))
+        self.caller.goto(f"{self.url}/caller/games/{gid}?lang={lang}")
+        scripts_ran(self.caller)
+        self.screen.goto(f"{self.url}/display/{gid}?lang={lang}")
+        scripts_ran(self.screen)
+        return gid
+
+    def phone_on(self, deck, serial: int, lang: str) -> None:
+        self.phone.goto(self.url + card_path(deck.secret, deck.deck_id, serial) + f"?lang={lang}")
+        expect(self.phone.locator("#verify")).to_have_attribute("data-marked", "yes")
+
+    def look(self, game: str, state: str, calls: bool = True) -> None:
+        """Every screen at this state, at every size a hall has: nothing cut off, covered or
+        spilt, and what needs attention on the first screen."""
+        where = f"{game} · {state}"
+        # the last call, or the card shown to the room in its place; Draw, or the cage's entry
+        hero = ["#last-call, #claim-show .vcard"] if calls else []
+        self.problems += [
+            f"{where} · display {p}"
+            for p in layout_problems(self.screen, PROJECTORS, fit=True, first_screen=hero)
+        ]
+        draw = "#draw, #manual-ball"
+        self.problems += [
+            f"{where} · caller {p}"
+            for p in layout_problems(self.caller, [LAPTOP], first_screen=[draw, *hero])
+        ]
+        self.problems += [f"{where} · phone {p}" for p in layout_problems(self.phone, [PHONE])]
+        if SHOTS:
+            for name, page in (("display", self.screen), ("caller", self.caller)):
+                page.screenshot(path=os.path.join(SHOTS, f"{game}-{state}-{name}.png"))
+            self.phone.screenshot(path=os.path.join(SHOTS, f"{game}-{state}-phone.png"))
+
+    def call(self, gid: int, *balls: int) -> None:
+        """Balls from the cage typed by the Maestro; the caller page and the big screen show the
+        last one before anything else happens (as the Maestro would wait to see it)."""
+        self.hall.call(gid, *balls)
+        last = str(balls[-1])
+        expect(self.caller.locator("#last-call")).to_contain_text(last, timeout=SLOW)
+        expect(self.screen.locator("#last-call")).to_contain_text(last, timeout=SLOW)
+
+    def claim_and_award(self, gid: int, serial: int, prize: str | None, **extra) -> None:
+        body = {"serial": serial, **({"prize": prize} if prize else {}), **extra}
+        made = self.hall.post(f"/api/games/{gid}/claims", body)
+        assert made.status_code == 201 and made.get_json()["valid"], made.get_json()
+        award = self.hall.post(f"/api/games/{gid}/award", {"prize": prize} if prize else {})
+        assert award.status_code == 200, award.get_json()
+
+
+def sell(hall: Caller, gid: int, serials: str, **price) -> None:
+    made = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": serials, **price})
+    assert made.status_code == 201, made.get_json()
+
+
+def cells(card, spots) -> list[int]:
+    return [card.number_at(r, c) for r, c in spots]
+
+
+def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_screens(
+    browser, client, live_server, tmp_path, kit_cli
+):
+    cards = new_deck(20, seed="whole night", name="Cartones del club")
+    strips = new_strip_deck(2, seed="whole night", name="Tiras del club")
+    hall = Caller(client, cards)
+    hall.load_deck(strips)
+    program = tmp_path / "noche.toml"
+    program.write_text(PROGRAM, encoding="utf-8")
+    night = Night(browser, live_server.url, hall)
+    night.log_in()
+    night.caller.goto(f"{live_server.url}/caller/new?lang=es")
+    night.caller.click("#program summary")
+    night.caller.set_input_files("#program input[name=program]", str(program))
+    night.caller.click("#program-load")
+    expect(night.caller.locator("#program .program-games li")).to_have_count(len(GAMES))
+    gids: list[int] = []
+
+    # 1 · Cuatro esquinas, in Spanish: two books sold at the door, card 1's corners
+    gid = night.next_game("es")
+    gids.append(gid)
+    expect(night.screen.locator("#program-line")).to_contain_text("Partida 1 de 7")
+    prices = hall.get(f"/api/games/{gid}/ledger").get_json()["prices"]
+    book = next(p for p in prices if p.get("book") == 6)
+    sell(hall, gid, "1-12", price=book["price_id"])
+    night.phone_on(cards, 1, "es")
+    night.look("corners", "before the first ball", calls=False)
+    card = cards.card(1)
+    night.call(gid, *cells(card, ((0, 0), (0, 4), (4, 0))))
+    night.look("corners", "mid-game")
+    night.call(gid, card.number_at(4, 4))
+    assert hall.post(f"/api/games/{gid}/check/1").status_code == 200  # shown to the room
+    night.look("corners", "a claim being checked")
+    night.claim_and_award(gid, 1, None)
+    expect(night.screen.locator("#claim-show")).to_be_visible(timeout=SLOW)
+    night.look("corners", "the round won")
+
+    # 2 · Lines, in English: singles, card 2's top row
+    gid = night.next_game("en")
+    gids.append(gid)
+    expect(night.screen.locator("#program-line")).to_contain_text("Game 2 of 7")
+    sell(hall, gid, "1-4")
+    night.phone_on(cards, 2, "en")
+    card = cards.card(2)
+    night.call(gid, *cells(card, ((0, c) for c in range(5))))
+    night.look("lines", "a bingo on the phone")
+    night.claim_and_award(gid, 2, None)
+    night.look("lines", "the round won")
+
+    # 3 · Bingo de Puntos, in Spanish: three players seated, Beto's card 3 wins a round
+    gid = night.next_game("es")
+    gids.append(gid)
+    sell(hall, gid, "1-5")
+    for name in ("Ana", "Beto", "Carla"):
+        assert hall.post(f"/api/games/{gid}/players", {"name": name}).status_code == 201
+    night.phone_on(cards, 3, "es")
+    card = cards.card(3)
+    night.call(gid, *cells(card, ((r, 0) for r in range(5))))
+    night.look("points", "mid-game")
+    night.claim_and_award(gid, 3, None, player="Beto")
+    expect(night.screen.locator(".scoreboard")).to_contain_text("Beto", timeout=SLOW)
+    night.look("points", "the round won")
+
+    # 4 · Línea y bingo on strips, in Spanish: ticket 1's top row, then its full house
+    gid = night.next_game("es")
+    gids.append(gid)
+    sell(hall, gid, "1-6")
+    ticket = strips.card(1)
+    night.phone_on(strips, 1, "es")
+    night.call(gid, *ticket.rows[0])
+    night.look("linea-bingo", "a línea on the phone")
+    night.claim_and_award(gid, 1, "linea")
+    night.look("linea-bingo", "the línea won")
+    night.call(gid, *ticket.rows[1], *ticket.rows[2])
+    night.claim_and_award(gid, 1, "bingo")
+    night.look("linea-bingo", "the game's end")
+
+    # 5 · Tambola, in English: ticket 2's first five, then its full house (the other prizes go
+    # on the same calls: the Maestro awards only those the program pays, and the rest)
+    gid = night.next_game("en")
+    gids.append(gid)
+    sell(hall, gid, "1-6")
+    ticket = strips.card(2)
+    night.phone_on(strips, 2, "en")
+    got = numbers(strips, 2)
+    night.call(gid, *got[:5])
+    night.look("tambola", "early five on the phone")
+    night.claim_and_award(gid, 2, "early-five")
+    night.look("tambola", "early five won")
+    night.call(gid, *got[5:])
+    for prize in ("top-line", "middle-line", "bottom-line", "four-corners", "full-house"):
+        night.claim_and_award(gid, 2, prize)
+    night.look("tambola", "the game's end")
+
+    # 6 · Italian Tombola, in Spanish: ticket 3's top row gives ambo to cinquina, then tombola
+    gid = night.next_game("es")
+    gids.append(gid)
+    sell(hall, gid, "1-6")
+    ticket = strips.card(3)
+    night.phone_on(strips, 3, "es")
+    top = list(ticket.rows[0])
+    for prize, balls in (("ambo", top[:2]), ("terno", top[2:3]), ("quaterna", top[3:4])):
+        night.call(gid, *balls)
+        night.claim_and_award(gid, 3, prize)
+    night.look("tombola", "quaterna won")
+    night.call(gid, *top[4:])
+    night.claim_and_award(gid, 3, "cinquina")
+    night.call(gid, *ticket.rows[1], *ticket.rows[2])
+    night.claim_and_award(gid, 3, "tombola")
+    night.look("tombola", "the game's end")
+
+    # 7 · Lines and house, in English: one line to ticket 4; the house is not won within its 5
+    # calls, so its jackpot rolls to the next night; the Maestro ends the game there
+    gid = night.next_game("en")
+    gids.append(gid)
+    sell(hall, gid, "1-6")
+    ticket = strips.card(4)
+    night.phone_on(strips, 4, "en")
+    night.call(gid, *ticket.rows[0])
+    night.claim_and_award(gid, 4, "one-line")
+    night.look("lines-house", "one line won")
+    assert hall.post(f"/api/games/{gid}/end", {}).status_code == 200
+    expect(night.caller.locator("#program-next")).to_be_disabled(timeout=SLOW)
+
+    # the raffle ends the night
+    for path, body in (
+        ("/api/raffle", {"price": "500"}),
+        ("/api/raffle/sales", {"colour": "red", "numbers": "1-10"}),
+        ("/api/raffle/prizes", {"name": "Canasta navideña"}),
+        ("/api/raffle/commit", {"public_input": "noche del club"}),
+        ("/api/raffle/draw", {}),
+        ("/api/raffle/reveal", {}),
+    ):
+        r = hall.post(path, body)
+        assert r.status_code in (200, 201), (path, r.get_json())
+
+    # every screen held at every state
+    assert night.problems == [], "\n".join(night.problems)
+
+    # the summary, on the web: the sums worked out above, by game
+    summary = hall.get("/api/ledger/summary").get_json()
+    assert summary["taken"] == TAKEN
+    assert summary["awarded"] == AWARDED
+    assert summary["carried"] == CARRIED
+    assert [g["game_id"] for g in summary["games"]] == gids
+    pdf = hall.get("/caller/ledger/summary.pdf?lang=es")
+    assert pdf.status_code == 200
+    text = "\n".join(p.get_textpage().get_text_range() for p in pdfium.PdfDocument(pdf.data))
+    assert "48.000,00" in text.replace("\xa0", " ")
+    table = hall.get("/caller/ledger/summary.csv?lang=en")
+    assert table.status_code == 200
+    rows = list(csv.reader(io.StringIO(table.data.decode("utf-8-sig"))))
+    assert len(rows) > len(GAMES)
+
+    # the treasurer's summary on the command line, as text, PDF and CSV, in both languages
+    db = client.application.config["DATABASE"]
+    for lang, taken in (("es", "48.000,00"), ("en", "48,000.00")):
+        for form in ([], ["--csv"], ["--pdf", str(tmp_path / f"summary-{lang}.pdf")]):
+            code, out, err = kit_cli(["ledger", "--db", db, "--lang", lang, *form])
+            assert code == 0 and not err, err
+            assert taken in out, out
+
+    # the book: exported and replayed offline against the night's decks
+    book = tmp_path / "noche.book.jsonl"
+    code, _, err = kit_cli(
+        ["book", "export", "--db", db, "--instance", str(tmp_path), "-o", str(book)]
+    )
+    assert code == 0, err
+    decks = []
+    for deck in (cards, strips):
+        path = tmp_path / f"{deck.deck_id}.deck.json"
+        path.write_text(deck.to_json(), encoding="utf-8")
+        decks += ["--deck", str(path)]
+    code, out, err = kit_cli(["book", "verify", str(book), *decks])
+    assert code == 0, out + err
+    kinds = {json.loads(x).get("kind") for x in book.read_text().splitlines()}
+    assert {"game", "call", "claim", "payout"} <= kinds, kinds
