@@ -88,3 +88,12 @@ def test_the_caller_turns_traditional_calls_on_and_the_display_shows_them(
     expect(display.locator("#station")).to_have_attribute("data-live", "yes")
     caller.call(gid, 33)
     expect(display.locator("#spoken")).to_have_text("N... treinta y tres, la edad de Cristo")
+
+
+def test_a_uk_hall_has_a_traditional_call_for_every_ball_from_1_to_90():
+    """The UK list is the standard one, whole: a caller never meets a number with no call (10,
+    15, 28, 37... were missing), and 2 is its own call, not the 22's ducks in the singular."""
+    calls = parse(PACKAGED.read_text("utf-8"), str(PACKAGED))["en"]
+    assert sorted(calls) == list(range(1, 91))
+    assert len(set(calls.values())) == 90  # no call said for two numbers
+    assert "duck" not in calls[2]
