@@ -319,3 +319,26 @@ def test_a_short_nights_programme_prints_larger_to_fill_its_page():
     assert details and min(w.size for w in details) > 15, details
     lowest = min(w.y0 for w in words)
     assert lowest < doc[0].get_height() / 2  # the games reach the lower half of the page
+
+
+def test_a_full_house_only_game_needs_no_prize_file_and_prints_as_what_it_plays():
+    """A snowball or jackpot game plays the full house alone: the kit has the plan (`house`),
+    and the programme names it, not "one line, two lines, full house"."""
+    text = (
+        GOOD.replace('prize_list = "lines-house"', 'prize_list = "house"')
+        .replace('one-line = "5"\n', "")
+        .replace("two-lines = { percent = 20 }\n", "")
+    )
+    game = parse_program(text).games[1]
+    assert game.plan.prizes == ("full-house",)
+    page = pdfium.PdfDocument(render_program_pdf(parse_program(text), "en"))[0]
+    printed = page.get_textpage().get_text_range()
+    assert "Full house only" in printed and "two lines" not in printed
+
+
+def test_an_unknown_prize_list_names_the_way_to_a_hosts_own_list(tmp_path):
+    path = tmp_path / "night.toml"
+    path.write_text(GOOD.replace('"lines-house"', '"snowball"'), encoding="utf-8")
+    r = run("program", "check", str(path))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "'snowball'" in r.stderr and "--prizes FOLDER" in r.stderr

@@ -13,7 +13,7 @@ import pytest
 from bingo_hall.cards import Card
 from bingo_hall.errors import DeckError, KitError
 from bingo_hall.manifest import new_variant_deck, parse_deck
-from bingo_hall.ninety.prize_rules import SPANISH, TAMBOLA, TOMBOLA, UK
+from bingo_hall.ninety.prize_rules import HOUSE, SPANISH, TAMBOLA, TOMBOLA, UK
 from bingo_hall.ninety.tickets import Ticket
 from bingo_hall.variants import (
     CARDS,
@@ -50,7 +50,8 @@ def test_a_game_the_kit_does_not_play_is_refused_naming_the_games_it_does(balls)
 
 
 def test_the_ninety_ball_prizes_are_the_spanish_and_uk_sequences_and_tambola_open_at_once():
-    spanish, uk, tambola, tombola = STRIPS.plans
+    spanish, uk, house, tambola, tombola = STRIPS.plans
+    assert (house.mode, house.prizes) == ("house", ("full-house",))
     assert (spanish.mode, spanish.prizes) == ("linea-bingo", ("linea", "bingo"))
     assert (uk.mode, uk.prizes) == ("lines-house", ("one-line", "two-lines", "full-house"))
     assert tambola.mode == "tambola" and len(tambola.prizes) == 6
@@ -58,12 +59,13 @@ def test_the_ninety_ball_prizes_are_the_spanish_and_uk_sequences_and_tambola_ope
     assert [p.order for p in STRIPS.plans] == [
         PrizeOrder.SEQUENCE,
         PrizeOrder.SEQUENCE,
+        PrizeOrder.SEQUENCE,
         PrizeOrder.OPEN,
         PrizeOrder.SEQUENCE,
     ]
     assert tombola.prizes == ("ambo", "terno", "quaterna", "cinquina", "tombola")
     # one idea, not two copies: each plan carries the prize list that judges its prizes
-    assert [p.prize_list for p in STRIPS.plans] == [SPANISH, UK, TAMBOLA, TOMBOLA]
+    assert [p.prize_list for p in STRIPS.plans] == [SPANISH, UK, HOUSE, TAMBOLA, TOMBOLA]
     assert tambola.open_prizes([]) == tambola.prizes
 
 

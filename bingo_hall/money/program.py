@@ -257,7 +257,14 @@ def _game(entry: Any, number: int, extra: Sequence[PrizePlan], fail: Fail) -> Pr
         plan = variant.plan(asked, extra)
     except KitError as exc:
         where = "prize_list" if "prize_list" in entry else "mode"
-        raise bad("%(problem)s", where, problem=exc) from None
+        if variant.plans[0].prize_list is None:  # the 75-ball game plays no prize lists
+            raise bad("%(problem)s", where, problem=exc) from None
+        raise bad(
+            "%(problem)s; a list of your own is a file in the station's prizes folder (for "
+            "program check and program print, give that folder with --prizes FOLDER)",
+            where,
+            problem=exc,
+        ) from None
     pattern = None
     if "pattern" in entry or "mask" in entry:
         if plan.prize_list is not None or plan.mode != "normal":

@@ -187,9 +187,15 @@ class PrizeList:
     tabellone: bool = False
     #: a host's list: the TOML it was read from, which a game records as its rules
     text: str = field(default="", compare=False, repr=False)
+    #: what the list plays, in a sentence, by language (the New game form's choice)
+    about: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names["en"]
+
+    def description(self, lang: str) -> str:
+        """The sentence that says what the list plays (its name where it has none)."""
+        return self.about.get(lang) or self.about.get("en") or self.name(lang)
 
     def prize(self, key: str) -> Prize:
         for p in self.prizes:
@@ -336,6 +342,7 @@ SPANISH = PrizeList(
         Prize("bingo", _names("Bingo", "Bingo"), FULL_ROWS),
     ),
     open_at_once=False,
+    about=_names("Line, then Bingo", "Línea y después bingo"),
 )
 
 UK = PrizeList(
@@ -347,6 +354,18 @@ UK = PrizeList(
         Prize("full-house", _names("Full house", "Cartón lleno"), FULL_ROWS),
     ),
     open_at_once=False,
+    about=_names("One line, two lines, full house", "Una línea, dos líneas, cartón lleno"),
+)
+
+HOUSE = PrizeList(
+    key="house",
+    names=_names("Full house only", "Solo cartón lleno"),
+    prizes=(Prize("full-house", _names("Full house", "Cartón lleno"), FULL_ROWS),),
+    open_at_once=False,
+    about=_names(
+        "Full house only: one prize, all 15 numbers of a ticket (a snowball or jackpot game)",
+        "Solo cartón lleno: un premio, los 15 números de un cartón (un pozo o un bote)",
+    ),
 )
 
 TAMBOLA = PrizeList(
@@ -361,6 +380,11 @@ TAMBOLA = PrizeList(
         Prize("full-house", _names("Full House", "Cartón lleno"), FULL_ROWS),
     ),
     open_at_once=True,
+    about=_names(
+        "Tambola (Housie): Early Five, the three lines, Four Corners, Full House, all open at once",
+        "Tambola (Housie): cinco primeros, las tres líneas, cuatro esquinas y cartón lleno, todos "
+        "abiertos a la vez",
+    ),
 )
 
 TOMBOLA = PrizeList(
@@ -385,9 +409,15 @@ TOMBOLA = PrizeList(
     ),
     open_at_once=False,
     tabellone=True,
+    about=_names(
+        "Italian Tombola: ambo, terno, quaterna, cinquina (2, 3, 4, 5 on one row), then tombola "
+        "(all 15), on the tabellone",
+        "Tómbola italiana: ambo, terno, quaterna, cinquina (2, 3, 4 y 5 en una fila) y después "
+        "tombola (los 15), con el tabellone",
+    ),
 )
 
-BUILT_IN: dict[str, PrizeList] = {p.key: p for p in (SPANISH, UK, TAMBOLA, TOMBOLA)}
+BUILT_IN: dict[str, PrizeList] = {p.key: p for p in (SPANISH, UK, HOUSE, TAMBOLA, TOMBOLA)}
 
 
 # --- a host's own list (TOML) -------------------------------------------------------------
