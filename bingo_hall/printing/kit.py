@@ -151,13 +151,14 @@ def _tokens_page(
     note: str,
     numbers: list[int],
     spot: float,
+    per_row: int,
 ) -> None:
-    """Numbered tokens (the 90-ball fichas) on a grid of dashed cut lines."""
+    """Numbered tokens (the 90-ball fichas) on a grid of dashed cut lines, `per_row` to a row
+    as on the board (1-10 on the first row, as the Maestro lays them out)."""
     w, h = page
-    t = spot * 0.92  # the size of the spot's inner square
+    t = min(spot * 0.92, (w - 2 * MARGIN) / per_row)  # the size of the spot's inner square
     _title(c, page, title, note)
     count = len(numbers)
-    per_row = int((w - 2 * MARGIN) // t)
     rows = -(-count // per_row)
     x0 = (w - per_row * t) / 2
     top = h - MARGIN - TITLE - 4 * mm
@@ -273,7 +274,8 @@ def _boards_90(c: Canvas, page: tuple[float, float], lang: str) -> None:
     c.showPage()
     note = labels["tokens_90_note"]
     balls = [n for row in STRIPS.board for n in row.balls]
-    _tokens_page(c, page, labels["tokens_title"], note, balls, spot_size_90(page))
+    per_row = len(STRIPS.board[0].balls)
+    _tokens_page(c, page, labels["tokens_title"], note, balls, spot_size_90(page), per_row)
 
 
 #: the board and token pages of each variant, by the variant's class

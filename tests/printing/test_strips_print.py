@@ -156,3 +156,34 @@ def test_games_and_templates_that_do_not_match_are_one_line_errors(tmp_path, cap
     )
     run_error(capsys, ["generate", "--game", "90", "--strips", "2", "-o", out, "--serials", "13"])
     run_error(capsys, ["kit", "-o", out, "--game", "80"])
+
+
+def _rows_of(words: list[Word]) -> list[list[int]]:
+    rows: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: -w.cy):
+        if rows and abs(rows[-1][0].cy - w.cy) < 3:
+            rows[-1].append(w)
+        else:
+            rows.append([w])
+    return [[int(w.text) for w in sorted(r, key=lambda w: w.x0)] for r in rows]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_90_tokens_are_laid_out_as_the_board_ten_to_a_row(paper):
+    """The Maestro cuts the tokens and lays them on the board: they come 1-10, 11-20... as the
+    board's rows do, not 11 to a row."""
+    pdf = open_pdf(render_kit_pdf(lang="en", paper=paper, game=90))
+    _, height = pdf[1].get_size()
+    tokens = [w for w in page_words(pdf[1]) if w.cy < height - 80 and w.text.isdigit()]
+    assert _rows_of(tokens) == [list(range(10 * r + 1, 10 * r + 11)) for r in range(9)]
+
+
+def test_the_english_rules_of_90_balls_give_the_uk_prizes_first_the_spanish_the_linea():
+    for lang, first, second in (
+        ("en", "One line", "Línea, then"),
+        ("es", "Línea y bingo", "Una línea"),
+    ):
+        pdf = open_pdf(render_kit_pdf(lang=lang, game=90))
+        rules = " ".join(w.text for p in range(2, len(pdf)) for w in page_words(pdf[p]))
+        assert first in rules and second in rules, rules
+        assert rules.index(first) < rules.index(second), lang
