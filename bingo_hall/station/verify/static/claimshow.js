@@ -58,6 +58,8 @@ function claimShow(box) {
     put(look, v.serial, words, opts.drawn);
   }
 
+  const FEW = 4; // numbers a ticket still lacks that the room is told one by one
+
   function drawTicket(v, opts) {
     const look = "claim-show " + (v.valid ? "valid" : "checked");
     const words = el("div", "show-words");
@@ -74,6 +76,12 @@ function claimShow(box) {
     } else if (!v.valid && v.rows_needed === null) {
       // Early Five needs any numbers; Four Corners (or a host's cells) names the ones missing.
       head += " · " + (v.prize_missing && v.prize_missing.length ? fill(T.missing, { numbers: v.prize_missing.join(", ") }) : fill(T.more_needed, { n: v.still_needed }));
+    } else if (!v.valid && v.rows_needed > 1) {
+      // Two lines or a full house: how many numbers the nearest rows still lack (a full house
+      // at call 21 lacks 11, not the two of its nearest row), and which they are where few.
+      const missing = v.prize_missing || [];
+      head += " · " + fill(T.more_needed, { n: missing.length });
+      if (missing.length <= FEW) head += " (" + missing.join(", ") + ")";
     } else if (!v.valid) {
       // The row the prize lacks (Top Line: the top row), else the nearest row.
       const want = new Set(v.prize_missing || []);
