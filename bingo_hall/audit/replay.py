@@ -296,6 +296,13 @@ def _prize(state: Replayed, e: Entry, decks: Any) -> str | None:
             "prizes are not replayed (the list is not in the book)"
         )
         return None
+    serials = [w["serial"] for w in d["winners"]]
+    twice = next((s for s in serials if serials.count(s) > 1), None)
+    if twice is not None:
+        return (
+            f"ticket {twice} is named more than once among the winners of the {d['prize']}: "
+            "one ticket is one share"
+        )
     rule = plan.prize(d["prize"]).rule
     for w in d["winners"]:
         ticket = _card(state, d["game_id"], w["serial"], decks)

@@ -234,6 +234,18 @@ def test_a_rechained_award_that_does_not_follow_from_the_calls_fails(night, expo
     assert f"entry {lines[i]['seq']}: ticket {loser} does not complete" in out
 
 
+def test_a_rechained_prize_naming_a_ticket_twice_fails(night, exported, kit_cli):
+    """One ticket is one share (docs/claims.md): a prize whose winners name a ticket twice
+    (its claim counted twice) does not follow, though the ticket holds the prize."""
+    lines = lines_of(exported)
+    i = first_of(lines, "prize")
+    first = lines[i]["data"]["winners"][0]
+    lines[i]["data"]["winners"].append({**first, "claim_id": first["claim_id"] + 1000})
+    code, out, _ = verify(kit_cli, night, write(exported, rechained(night, lines)))
+    assert code == 1
+    assert f"entry {lines[i]['seq']}: ticket {first['serial']} is named more than once" in out
+
+
 def test_a_rechained_75_ball_award_to_a_card_without_a_bingo_fails(night, exported, kit_cli):
     lines = lines_of(exported)
     j = first_of(lines, "award")
