@@ -84,7 +84,7 @@ def test_a_75_ball_card_claimed_twice_is_paid_once(client):
     lines or a pattern alike): card 3 claimed twice on its B line is paid the whole 3,00 once."""
     deck = new_deck(10, seed="one-share-75", name="Club")
     hall = Caller(client, deck)
-    gid = hall.new_game(mode=mode, draw="manual")
+    gid = hall.new_game(draw="manual")
     ok(
         hall.post(
             f"/api/games/{gid}/ledger/prizes",
