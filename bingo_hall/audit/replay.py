@@ -354,8 +354,19 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
             )
         state.sales[d["sale_id"]] = {**d, "void": False}
     elif action == "correction":
-        if d["sale_id"] in state.sales:
-            state.sales[d["sale_id"]]["void"] = True
+        sale = state.sales.get(d["sale_id"])
+        if sale is not None:
+            sale["void"] = True
+            counts_in = sale["made_in"] if sale["round"] is None else sale["round"]
+            rules = state.prize_rules.get(sale["game_id"], {})
+            for p in state.payouts:
+                rule = rules.get(p["prize"])
+                shared = rule is not None and rule.kind != money.PrizeKind.FIXED and rule.percent
+                if (p["game_id"], p["round"]) == (sale["game_id"], counts_in) and shared:
+                    return (
+                        f"sale {d['sale_id']} is voided after round {counts_in} paid a prize "
+                        "as a share of the money it took, this sale's included"
+                    )
     return None
 
 

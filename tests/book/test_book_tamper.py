@@ -246,6 +246,18 @@ def test_a_rechained_prize_naming_a_ticket_twice_fails(night, exported, kit_cli)
     assert f"entry {lines[i]['seq']}: ticket {first['serial']} is named more than once" in out
 
 
+def test_a_rechained_void_after_the_rounds_share_was_paid_fails(night, exported, kit_cli):
+    """docs/ledger.md: a sale cannot be voided once its round paid a prize as a share of its
+    takings. The night's correction moved after the línea's payout (20 % of round 1's takings)."""
+    lines = lines_of(exported)
+    correction = lines.pop(first_of(lines, "ledger.correction"))
+    lines.insert(first_of(lines, "payout") + 1, correction)
+    code, out, _ = verify(kit_cli, night, write(exported, rechained(night, lines)))
+    assert code == 1
+    sale = correction["data"]["sale_id"]
+    assert f"sale {sale} is voided after round 1 paid a prize as a share" in out
+
+
 def test_a_rechained_75_ball_award_to_a_card_without_a_bingo_fails(night, exported, kit_cli):
     lines = lines_of(exported)
     j = first_of(lines, "award")
