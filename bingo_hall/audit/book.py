@@ -24,6 +24,7 @@ import hmac
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -402,6 +403,16 @@ class Finding:
         return where + self.message
 
 
+def night_bounds(night: str) -> tuple[str, str]:
+    """A night (YYYY-MM-DD) runs from that day's noon to the next day's noon, UTC, so a night
+    that goes past midnight is one night: the first and the first-after `at` of its entries."""
+    day = datetime.strptime(night, "%Y-%m-%d").replace(tzinfo=UTC)
+    start = day + timedelta(hours=12)
+    end = start + timedelta(days=1)
+    fmt = "%Y-%m-%dT%H:%M:%S.000Z"
+    return start.strftime(fmt), end.strftime(fmt)
+
+
 def check_chain(book: Book) -> list[Finding]:
     """The chain and the signature: every entry's hash is its own, each names the hash of the
     one before (the first, the anchor), numbers follow, and the signed head is the last entry's,
@@ -418,6 +429,17 @@ def check_chain(book: Book) -> list[Finding]:
         if last_seq is not None and e.seq != last_seq + 1:
             found.append(Finding(f"its number follows {last_seq} (an entry is missing)", e.seq))
         prev, last_seq = e.hash, e.seq
+    if book.night is not None:
+        try:
+            lo, hi = night_bounds(book.night)
+        except ValueError:
+            found.append(Finding(f"the header's night {book.night!r} is not a date"))
+        else:
+            outside = next((e for e in book.entries if not lo <= e.at < hi), None)
+            if outside is not None:
+                found.append(
+                    Finding(f"it is not of the night the header names ({book.night})", outside.seq)
+                )
     head = book.head.head
     if head.hash != prev or (last_seq is not None and head.seq != last_seq):
         found.append(

@@ -21,6 +21,7 @@ from ..audit.book import (
     check_chain,
     check_published,
     export_lines,
+    night_bounds,
     read_book,
     redacted,
 )
@@ -56,7 +57,7 @@ def export(db: str, night: str | None, redact: bool, instance: str | None, outpu
         raise KitError("no database at %(path)s", path=db)
     if night is not None:
         try:
-            store.night_bounds(night)
+            night_bounds(night)
         except ValueError:
             raise KitError("--night is a date, YYYY-MM-DD, not %(night)r", night=night) from None
     key_file = Path(instance or path.parent) / store.KEY_FILE

@@ -18,13 +18,22 @@ from __future__ import annotations
 import hashlib
 import secrets
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, has_request_context, request, session
 
-from ..audit.book import ORIGIN, Entry, Head, SignedHead, StationKey, canonical, next_entry
+from ..audit.book import (
+    ORIGIN,
+    Entry,
+    Head,
+    SignedHead,
+    StationKey,
+    canonical,
+    next_entry,
+    night_bounds,
+)
 from .instance import area_state, current_flask, hall, kept_secret
 from .limits import from_this_machine
 
@@ -218,16 +227,6 @@ def entry_of(row: sqlite3.Row) -> Entry:
         None if row["personal"] is None else json.loads(row["personal"]),
         row["hash"],
     )
-
-
-def night_bounds(night: str) -> tuple[str, str]:
-    """A night (YYYY-MM-DD) runs from that day's noon to the next day's noon, UTC, so a night
-    that goes past midnight is one night."""
-    day = datetime.strptime(night, "%Y-%m-%d").replace(tzinfo=UTC)
-    start = day + timedelta(hours=12)
-    end = start + timedelta(days=1)
-    fmt = "%Y-%m-%dT%H:%M:%S.000Z"
-    return start.strftime(fmt), end.strftime(fmt)
 
 
 def entries(conn: sqlite3.Connection, night: str | None = None) -> tuple[str, list[Entry]]:
