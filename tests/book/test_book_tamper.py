@@ -126,9 +126,10 @@ def first_of(lines: list[dict], kind: str) -> int:
     return next(i for i, x in enumerate(lines) if x.get("kind") == kind)
 
 
-def rechained(night, lines: list[dict]) -> list[dict]:
-    """What a station owner could do with the key: recompute every hash and sign again."""
-    key = pure.StationKey.from_pem((night["folder"] / "book_key.pem").read_bytes())
+def rechained(night, lines: list[dict], key: pure.StationKey | None = None) -> list[dict]:
+    """What a station owner could do with the key: recompute every hash and sign again (with
+    `key`, what anyone could do with a key of their own)."""
+    key = key or pure.StationKey.from_pem((night["folder"] / "book_key.pem").read_bytes())
     prev, out = lines[0]["anchor"], [lines[0]]
     for x in lines[1:-1]:
         e = pure.Entry.from_json({**x, "prev": prev}).sealed()
@@ -401,11 +402,12 @@ def station_fingerprint(night) -> str:
     return pure.StationKey.from_pem((night["folder"] / "book_key.pem").read_bytes()).fingerprint
 
 
-def signed_by_a_new_key(lines: list[dict]) -> list[dict]:
-    """The whole book rewritten and signed by a key the rewriter made: it holds together."""
-    key = pure.StationKey.new()
-    head = lines[-1]["head"]
-    return [*lines[:-1], key.sign(pure.Head(head["seq"], head["hash"])).to_json()]
+def signed_by_a_new_key(night, lines: list[dict]) -> list[dict]:
+    """The whole book rewritten (an undo's reason changed), re-chained and signed by a key the
+    rewriter made: it holds together."""
+    i = first_of(lines, "undo")
+    lines[i]["data"]["reason"] = "the Maestro asked"
+    return rechained(night, lines, pure.StationKey.new())
 
 
 def test_the_ok_line_names_the_key_and_says_to_compare_it(night, exported, kit_cli):
@@ -438,7 +440,7 @@ def test_the_published_key_accepts_the_stations_own_book(night, exported, kit_cl
 def test_a_book_re_signed_by_a_new_key_passes_alone_and_fails_against_the_published_key(
     night, exported, kit_cli
 ):
-    forged = write(exported, signed_by_a_new_key(lines_of(exported)))
+    forged = write(exported, signed_by_a_new_key(night, lines_of(exported)))
     code, out, _ = verify(kit_cli, night, forged)
     assert code == 0  # it holds together: only the published key tells
     new = lines_of(forged)[-1]["head"]["fingerprint"]
