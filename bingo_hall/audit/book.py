@@ -12,6 +12,7 @@ the chain still holds and the names cannot be guessed back from it.
 
 The head (the newest entry's number and hash) is signed with the station's Ed25519 key
 (`cryptography`); its fingerprint ties a copy of the book to the station that wrote it.
+docs/book-format.md specifies the bytes hashed and the text signed, with test vectors.
 
 Pure: no Flask, no sqlite3; the station's store is `bingo_hall.web.book`.
 """
@@ -230,7 +231,7 @@ def fingerprint_of(public_raw: bytes) -> str:
 
 
 class StationKey:
-    """The station's Ed25519 key (made once, kept in the instance folder as PEM)."""
+    """The station's Ed25519 key (made once, kept beside the database as PEM)."""
 
     def __init__(self, key: Ed25519PrivateKey) -> None:
         self._key = key
