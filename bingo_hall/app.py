@@ -75,7 +75,7 @@ def create_app(
     db.init_db(app)
     if not instance.hall(app).config.read_only:  # the public side's process writes nothing
         book.start(book.keeper(app))  # an empty book begins with its genesis entry
-    book.station_key(app)  # made once, in the instance folder
+    book.station_key(app)  # made once, beside the database
     instance.hall(app).made_with = instance.Recipe(create_app, test_config, instance_path, settings)
     return app
 

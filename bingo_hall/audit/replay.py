@@ -40,6 +40,8 @@ class RoundLog:
     #: (seq, ball, source) of every call, and the seqs undone
     calls: list[tuple[int, int, str]] = field(default_factory=list)
     undone: set[int] = field(default_factory=set)
+    #: the book entry of each call, by the call's seq (to name the call that breaks the order)
+    entry_of: dict[int, int] = field(default_factory=dict)
 
     def live(self) -> list[int]:
         return [ball for seq, ball, _ in self.calls if seq not in self.undone]
@@ -58,6 +60,9 @@ class Replayed:
     prices: dict[int, list[money.Price]] = field(default_factory=dict)
     prize_rules: dict[int, dict[str, money.PrizeRule]] = field(default_factory=dict)
     payouts: list[dict[str, Any]] = field(default_factory=list)
+    #: findings about entries other than the one being replayed (a call found out of the
+    #: seed's order at its round's reveal)
+    more: list[Finding] = field(default_factory=list)
     #: the award the payouts that follow belong to: (game, round, prize, at_call, winners)
     last_award: tuple[int, int, str, int, int] | None = None
     paid_in_award: int = 0
@@ -108,6 +113,8 @@ def replay(
             problem = f"its data cannot be replayed ({type(exc).__name__}: {exc})"
         if problem:
             found.append(Finding(problem, e.seq))
+        found += state.more
+        state.more.clear()
     return state, found
 
 
@@ -170,10 +177,13 @@ def _order_holds(state: Replayed, gid: int, rnd: int, log: RoundLog) -> str | No
     undone = log.undone
     for seq, ball, source in log.calls:
         if source == "auto" and draw.next_auto_ball(order, [b for _, b in live]) != ball:
-            return (
+            said = (
                 f"game {gid} round {rnd}: call {seq} ({ball}) is not the next ball of the "
                 "order the revealed seed gives"
             )
+            if seq in log.entry_of:
+                state.more.append(Finding(said, log.entry_of[seq]))
+            return said
         live.append((seq, ball))
         if seq in undone:
             live = [(s, b) for s, b in live if s != seq]
@@ -188,6 +198,7 @@ def _call(state: Replayed, e: Entry, decks: Any) -> str | None:
     if d["ball"] in log.live():
         return f"ball {d['ball']} is called twice in game {d['game_id']} round {d['round']}"
     log.calls.append((d["seq"], d["ball"], d["source"]))
+    log.entry_of[d["seq"]] = e.seq
     return None
 
 
@@ -297,6 +308,13 @@ def _prize(state: Replayed, e: Entry, decks: Any) -> str | None:
             "prizes are not replayed (the list is not in the book)"
         )
         return None
+    serials = [w["serial"] for w in d["winners"]]
+    twice = next((s for s in serials if serials.count(s) > 1), None)
+    if twice is not None:
+        return (
+            f"ticket {twice} is named more than once among the winners of the {d['prize']}: "
+            "one ticket is one share"
+        )
     rule = plan.prize(d["prize"]).rule
     for w in d["winners"]:
         ticket = _card(state, d["game_id"], w["serial"], decks)
@@ -337,8 +355,19 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
             )
         state.sales[d["sale_id"]] = {**d, "void": False}
     elif action == "correction":
-        if d["sale_id"] in state.sales:
-            state.sales[d["sale_id"]]["void"] = True
+        sale = state.sales.get(d["sale_id"])
+        if sale is not None:
+            sale["void"] = True
+            counts_in = sale["made_in"] if sale["round"] is None else sale["round"]
+            rules = state.prize_rules.get(sale["game_id"], {})
+            for p in state.payouts:
+                rule = rules.get(p["prize"])
+                shared = rule is not None and rule.kind != money.PrizeKind.FIXED and rule.percent
+                if (p["game_id"], p["round"]) == (sale["game_id"], counts_in) and shared:
+                    return (
+                        f"sale {d['sale_id']} is voided after round {counts_in} paid a prize "
+                        "as a share of the money it took, this sale's included"
+                    )
     return None
 
 

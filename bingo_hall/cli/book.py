@@ -3,8 +3,9 @@
 export: the book (or one night of it) from a station's database, one JSON line per entry between
 a header naming its anchor and the signed head; `--redact` gives players' names as pseudonyms.
 verify: on any machine, without the database: the chain, the signature, and the replay of the
-night with the pure rules. Exit 0 when all hold, 1 when something does not (one line per
-finding, naming the entry), 2 when the input cannot be used.
+night with the pure rules; with `--key` and `--head`, against the fingerprint and the head the
+station published. Exit 0 when all hold, 1 when something does not (one line per finding,
+naming the entry), 2 when the input cannot be used.
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ from pathlib import Path
 
 import click
 
-from ..audit.book import check_chain, export_lines, read_book, redacted
+from ..audit.book import (
+    Published,
+    check_chain,
+    check_published,
+    export_lines,
+    night_bounds,
+    read_book,
+    redacted,
+)
 from ..audit.replay import deck_entry, replay
 from ..errors import KitError
 from ..manifest import deck_from_dict
@@ -34,7 +43,8 @@ def book() -> None:
     "--instance",
     default=None,
     type=click.Path(file_okay=False),
-    help="the station's instance folder (its key); default: the database's folder",
+    help="the folder of the station's key, book_key.pem; default: the database's folder, "
+    "where the station keeps it",
 )
 @click.option("-o", "output", required=True, type=click.Path(dir_okay=False))
 def export(db: str, night: str | None, redact: bool, instance: str | None, output: str) -> None:
@@ -47,14 +57,18 @@ def export(db: str, night: str | None, redact: bool, instance: str | None, outpu
         raise KitError("no database at %(path)s", path=db)
     if night is not None:
         try:
-            store.night_bounds(night)
+            night_bounds(night)
         except ValueError:
             raise KitError("--night is a date, YYYY-MM-DD, not %(night)r", night=night) from None
     key_file = Path(instance or path.parent) / store.KEY_FILE
     try:
         key = StationKey.from_pem(key_file.read_bytes())
     except OSError:
-        raise KitError("no station key at %(path)s (give --instance)", path=str(key_file)) from None
+        raise KitError(
+            "no station key at %(path)s (the station keeps book_key.pem beside its database; "
+            "give --instance for another folder that holds it)",
+            path=str(key_file),
+        ) from None
     try:
         conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
         conn.row_factory = sqlite3.Row
@@ -73,8 +87,26 @@ def export(db: str, night: str | None, redact: bool, instance: str | None, outpu
 @book.command("verify")
 @click.argument("book_file", type=click.Path(dir_okay=False))
 @click.option("--deck", "decks", multiple=True, help="a deck file the night used (one per deck)")
-def verify(book_file: str, decks: tuple[str, ...]) -> None:
-    """Check a book: chain, signature, reveals, calls, awards and the ledger's sums."""
+@click.option(
+    "--key",
+    "key",
+    default=None,
+    metavar="FINGERPRINT",
+    help="the station key's fingerprint as published (the summary's foot): the book must be "
+    "signed by it",
+)
+@click.option(
+    "--head",
+    "head",
+    default=None,
+    metavar="SEQ:HASH",
+    help="a head published during the night (entry number and at least 12 hex digits of its "
+    "hash): the book must contain it",
+)
+def verify(book_file: str, decks: tuple[str, ...], key: str | None, head: str | None) -> None:
+    """Check a book: chain, signature, reveals, calls, awards and the ledger's sums; with --key
+    or --head, against what the station published."""
+    published = Published.parse(key, head)  # malformed: unusable input (2)
     try:
         text = Path(book_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -87,15 +119,24 @@ def verify(book_file: str, decks: tuple[str, ...]) -> None:
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise KitError("cannot read the deck %(path)s: %(why)s", path=name, why=exc) from None
         given[deck.deck_id] = (deck, digest)
-    found = check_chain(parsed)
+    found = check_published(parsed, published) + check_chain(parsed)
     state, replayed = replay(parsed, given)  # UnusableDecks: another deck, or one missing (2)
     findings = found + replayed
     for note in state.notes:
         click.echo(f"note: {note}")
     for f in findings:
         click.echo(f.line())
-    head = parsed.head
+    signed = parsed.head
     if findings:
-        click.echo(f"FAILED: {len(findings)} finding(s); head {head.line()}")
+        click.echo(f"FAILED: {len(findings)} finding(s); head {signed.line()}")
         sys.exit(1)
-    click.echo(f"OK: {len(parsed.entries)} entries hold; head {head.line()}")
+    held = f"OK: {len(parsed.entries)} entries hold; head {signed.line()}"
+    if published.fingerprint is None:
+        # a book rewritten whole and signed again by a new key holds together too: only the
+        # fingerprint published during the night tells the two apart
+        click.echo(
+            f"{held}; signed by key {signed.fingerprint}: compare it with the fingerprint the "
+            "station published (the summary's foot), or give it with --key"
+        )
+    else:
+        click.echo(f"{held}; signed by the published key {signed.fingerprint}")

@@ -18,13 +18,22 @@ from __future__ import annotations
 import hashlib
 import secrets
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, has_request_context, request, session
 
-from ..audit.book import ORIGIN, Entry, Head, SignedHead, StationKey, canonical, next_entry
+from ..audit.book import (
+    ORIGIN,
+    Entry,
+    Head,
+    SignedHead,
+    StationKey,
+    canonical,
+    next_entry,
+    night_bounds,
+)
 from .instance import area_state, current_flask, hall, kept_secret
 from .limits import from_this_machine
 
@@ -70,20 +79,38 @@ def init_app(app: Flask) -> None:
     add_migrations(app, "book", MIGRATIONS)
 
 
+def key_folder(database: str, instance: str | Path) -> Path:
+    """Where the station keeps its book's key: beside its database, so that `serve --db FILE`
+    and `book export --db FILE` (and `ledger --db FILE`) find the same key, and a copy of the
+    database's folder carries its key. A database in memory has no folder: the instance's."""
+    if database in ("", ":memory:") or database.startswith("file:"):
+        return Path(instance)
+    return Path(database).parent
+
+
 def station_key(app: Flask | None = None) -> StationKey:
-    """The station's Ed25519 key, made once and kept in the instance folder (book_key.pem)."""
+    """The station's Ed25519 key, made once and kept beside the database (book_key.pem)."""
 
     def load() -> StationKey:
-        folder = Path((app or current_flask()).instance_path)
-        pem = kept_secret(folder, KEY_FILE, lambda: StationKey.new().to_pem().decode())
+        flask_app = app or current_flask()
+        instance = Path(flask_app.instance_path)
+        folder = key_folder(hall(flask_app).config.database, instance)
+        earlier = instance / KEY_FILE
+        if folder != instance and not (folder / KEY_FILE).exists() and earlier.is_file():
+            # a station that kept its key in the instance folder while its database was
+            # elsewhere: the same key moves beside the database, so its fingerprint (printed on
+            # earlier summaries) stays the station's
+            pem = kept_secret(folder, KEY_FILE, lambda: earlier.read_text().strip())
+        else:
+            pem = kept_secret(folder, KEY_FILE, lambda: StationKey.new().to_pem().decode())
         return StationKey.from_pem(pem.encode())
 
     return area_state("book_key", load, app)
 
 
 def key_beside(database: str | Path) -> StationKey | None:
-    """The key kept beside a database (its instance folder), for the command line; None when
-    there is none."""
+    """The key kept beside a database (where the station keeps it), for the command line; None
+    when there is none."""
     try:
         return StationKey.from_pem((Path(database).parent / KEY_FILE).read_bytes())
     except OSError:
@@ -200,16 +227,6 @@ def entry_of(row: sqlite3.Row) -> Entry:
         None if row["personal"] is None else json.loads(row["personal"]),
         row["hash"],
     )
-
-
-def night_bounds(night: str) -> tuple[str, str]:
-    """A night (YYYY-MM-DD) runs from that day's noon to the next day's noon, UTC, so a night
-    that goes past midnight is one night."""
-    day = datetime.strptime(night, "%Y-%m-%d").replace(tzinfo=UTC)
-    start = day + timedelta(hours=12)
-    end = start + timedelta(days=1)
-    fmt = "%Y-%m-%dT%H:%M:%S.000Z"
-    return start.strftime(fmt), end.strftime(fmt)
 
 
 def entries(conn: sqlite3.Connection, night: str | None = None) -> tuple[str, list[Entry]]:

@@ -126,9 +126,10 @@ def first_of(lines: list[dict], kind: str) -> int:
     return next(i for i, x in enumerate(lines) if x.get("kind") == kind)
 
 
-def rechained(night, lines: list[dict]) -> list[dict]:
-    """What a station owner could do with the key: recompute every hash and sign again."""
-    key = pure.StationKey.from_pem((night["folder"] / "book_key.pem").read_bytes())
+def rechained(night, lines: list[dict], key: pure.StationKey | None = None) -> list[dict]:
+    """What a station owner could do with the key: recompute every hash and sign again (with
+    `key`, what anyone could do with a key of their own)."""
+    key = key or pure.StationKey.from_pem((night["folder"] / "book_key.pem").read_bytes())
     prev, out = lines[0]["anchor"], [lines[0]]
     for x in lines[1:-1]:
         e = pure.Entry.from_json({**x, "prev": prev}).sealed()
@@ -234,6 +235,30 @@ def test_a_rechained_award_that_does_not_follow_from_the_calls_fails(night, expo
     assert f"entry {lines[i]['seq']}: ticket {loser} does not complete" in out
 
 
+def test_a_rechained_prize_naming_a_ticket_twice_fails(night, exported, kit_cli):
+    """One ticket is one share (docs/claims.md): a prize whose winners name a ticket twice
+    (its claim counted twice) does not follow, though the ticket holds the prize."""
+    lines = lines_of(exported)
+    i = first_of(lines, "prize")
+    first = lines[i]["data"]["winners"][0]
+    lines[i]["data"]["winners"].append({**first, "claim_id": first["claim_id"] + 1000})
+    code, out, _ = verify(kit_cli, night, write(exported, rechained(night, lines)))
+    assert code == 1
+    assert f"entry {lines[i]['seq']}: ticket {first['serial']} is named more than once" in out
+
+
+def test_a_rechained_void_after_the_rounds_share_was_paid_fails(night, exported, kit_cli):
+    """docs/ledger.md: a sale cannot be voided once its round paid a prize as a share of its
+    takings. The night's correction moved after the línea's payout (20 % of round 1's takings)."""
+    lines = lines_of(exported)
+    correction = lines.pop(first_of(lines, "ledger.correction"))
+    lines.insert(first_of(lines, "payout") + 1, correction)
+    code, out, _ = verify(kit_cli, night, write(exported, rechained(night, lines)))
+    assert code == 1
+    sale = correction["data"]["sale_id"]
+    assert f"sale {sale} is voided after round 1 paid a prize as a share" in out
+
+
 def test_a_rechained_75_ball_award_to_a_card_without_a_bingo_fails(night, exported, kit_cli):
     lines = lines_of(exported)
     j = first_of(lines, "award")
@@ -319,3 +344,142 @@ def test_the_book_table_refuses_changes(night):
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         conn.execute("DELETE FROM book WHERE seq = 2")
     conn.close()
+
+
+# ---- the line a broken copy breaks at ------------------------------------------------------
+
+
+def test_a_line_that_is_not_json_is_named_by_its_own_number(night, exported, kit_cli):
+    text = exported.read_text().splitlines()
+    text[27] = "this is not JSON"  # line 28 of the file
+    exported.write_text("\n".join(text) + "\n")
+    code, _, err = verify(kit_cli, night, exported)
+    assert code == 2
+    assert err.strip().splitlines() == ["bingo-hall: error: line 28 is not JSON: it is not a book"]
+
+
+def test_a_copy_cut_in_the_middle_of_a_line_is_cut_short_at_that_line(night, exported, kit_cli):
+    text = exported.read_text().splitlines(keepends=True)
+    cut = "".join(text[:29]) + text[29][: len(text[29]) // 2]  # half of line 30
+    exported.write_text(cut)
+    code, _, err = verify(kit_cli, night, exported)
+    assert code == 2
+    assert err.strip().splitlines() == ["bingo-hall: error: the copy is cut short at line 30"]
+
+
+def test_a_copy_cut_at_a_lines_end_is_cut_short_at_that_line(night, exported, kit_cli):
+    text = exported.read_text().splitlines(keepends=True)
+    exported.write_text("".join(text[:30]))
+    code, _, err = verify(kit_cli, night, exported)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "the copy is cut short at line 30" in err
+
+
+def test_calls_out_of_the_seeds_order_name_the_call_entry_and_the_reveal(night, exported, kit_cli):
+    lines = lines_of(exported)
+    autos = [
+        i for i, x in enumerate(lines) if x.get("kind") == "call" and x["data"]["source"] == "auto"
+    ]
+    a, b = lines[autos[0]]["data"], lines[autos[1]]["data"]
+    a["ball"], b["ball"] = b["ball"], a["ball"]
+    reveal = next(
+        x
+        for x in lines
+        if x.get("kind") == "reveal"
+        and (x["data"]["game_id"], x["data"]["round"]) == (a["game_id"], a["round"])
+    )
+    code, out, _ = verify(kit_cli, night, write(exported, rechained(night, lines)))
+    assert code == 1
+    named = {ln.split(":")[0] for ln in out.splitlines() if "is not the next ball" in ln}
+    assert named == {f"entry {lines[autos[0]]['seq']}", f"entry {reveal['seq']}"}
+
+
+# ---- against what the station published ----------------------------------------------------
+
+
+def station_fingerprint(night) -> str:
+    return pure.StationKey.from_pem((night["folder"] / "book_key.pem").read_bytes()).fingerprint
+
+
+def signed_by_a_new_key(night, lines: list[dict]) -> list[dict]:
+    """The whole book rewritten (an undo's reason changed), re-chained and signed by a key the
+    rewriter made: it holds together."""
+    i = first_of(lines, "undo")
+    lines[i]["data"]["reason"] = "the Maestro asked"
+    return rechained(night, lines, pure.StationKey.new())
+
+
+def test_the_ok_line_names_the_key_and_says_to_compare_it(night, exported, kit_cli):
+    code, out, _ = verify(kit_cli, night, exported)
+    assert code == 0
+    last = out.strip().splitlines()[-1]
+    assert f"signed by key {station_fingerprint(night)}" in last
+    assert "compare it with the fingerprint the station published" in last
+
+
+def test_the_published_key_accepts_the_stations_own_book(night, exported, kit_cli):
+    fingerprint = station_fingerprint(night)
+    code, out, err = kit_cli(
+        [
+            "book",
+            "verify",
+            str(exported),
+            "--deck",
+            str(night["deck"]),
+            "--deck",
+            str(night["cards"]),
+            "--key",
+            fingerprint.upper(),
+        ]
+    )
+    assert code == 0, out + err
+    assert out.strip().splitlines()[-1].endswith(f"signed by the published key {fingerprint}")
+
+
+def test_a_book_re_signed_by_a_new_key_passes_alone_and_fails_against_the_published_key(
+    night, exported, kit_cli
+):
+    forged = write(exported, signed_by_a_new_key(night, lines_of(exported)))
+    code, out, _ = verify(kit_cli, night, forged)
+    assert code == 0  # it holds together: only the published key tells
+    new = lines_of(forged)[-1]["head"]["fingerprint"]
+    assert f"signed by key {new}: compare it" in out
+    decks = ["--deck", str(night["deck"]), "--deck", str(night["cards"])]
+    published = station_fingerprint(night)
+    code, out, _ = kit_cli(["book", "verify", str(forged), *decks, "--key", published])
+    assert code == 1
+    said = [ln for ln in out.splitlines() if "published key" in ln]
+    assert said == [
+        f"the book is signed by key {new}, not by the published key {published}: "
+        "it is not the station's book as published"
+    ]
+
+
+def test_a_rewritten_book_without_the_published_head_fails(night, exported, kit_cli, tmp_path):
+    """An undo's reason changed, re-chained and re-signed with the station's own key: only the
+    head published before (its number and 12 digits of its hash) shows the rewrite."""
+    lines = lines_of(exported)
+    i = first_of(lines, "undo")
+    published = f"{lines[i + 1]['seq']}:{lines[i + 1]['hash'][:12]}"
+    lines[i]["data"]["reason"] = "the Maestro asked"
+    forged = write(tmp_path / "forged.book.jsonl", rechained(night, lines))
+    decks = ["--deck", str(night["deck"]), "--deck", str(night["cards"])]
+    assert kit_cli(["book", "verify", str(forged), *decks])[0] == 0
+    code, out, _ = kit_cli(["book", "verify", str(forged), *decks, "--head", published])
+    assert code == 1
+    assert f"does not contain the published head {published}" in out
+    code, out, _ = kit_cli(["book", "verify", str(exported), *decks, "--head", published])
+    assert code == 0  # the original holds it
+    ahead = f"{lines[-2]['seq'] + 5}:{'0' * 12}"
+    code, out, _ = kit_cli(["book", "verify", str(exported), *decks, "--head", ahead])
+    assert code == 1 and "does not reach the published head" in out
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--key", "1a2b"), ("--head", "12"), ("--head", "x:0123456789ab")]
+)
+def test_a_malformed_key_or_head_is_unusable_input(night, exported, kit_cli, option, value):
+    code, _, err = kit_cli(["book", "verify", str(exported), option, value])
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and option in err

@@ -611,3 +611,47 @@ def test_a_zero_percent_prize_or_an_unknown_jackpot_mode_is_refused(app, hall, s
     r = hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": {"bingo": spec}})
     assert r.status_code == 400 and r.get_json()["error"]
     assert ledger(hall, gid)["prizes"] == [] and log_rows(app) == before
+
+
+def test_a_sale_cannot_be_voided_once_its_rounds_share_was_paid(hall, strips):
+    """Cards 1-18 at 1,50 (27,00) and the línea at 35 %: paid 9,45 on call of the línea. Voiding
+    the sale of cards 7-18 then would leave round 1 having paid 9,45 as 35 % of 9,00 taken."""
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1,50"}))
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-6"}), 201)
+    late = ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "7-18"}), 201)
+    percent = {"linea": {"kind": "percent", "percent": 35}}
+    ok(hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": percent}))
+    hall.call(gid, *row(strips, 1, 0))
+    ok(hall.post(f"/api/games/{gid}/claims", {"serial": 1, "player": "Ana"}), 201)
+    ok(hall.post(f"/api/games/{gid}/award", {"prize": "linea"}))
+    assert [p["cents"] for p in ledger(hall, gid)["payouts"]] == [945]
+    r = hall.post(f"/api/ledger/sales/{late['sale_id']}/correct", {"reason": "typed twice"})
+    assert r.status_code == 409
+    assert r.get_json()["error"] == (
+        f"sale {late['sale_id']} cannot be voided: round 1 already paid a prize as a share of "
+        "the money it took, this sale's included"
+    )
+    es = hall.client.post(
+        f"/api/ledger/sales/{late['sale_id']}/correct",
+        json={"reason": "dos veces"},
+        headers={**hall.auth, "Accept-Language": "es"},
+    )
+    assert es.status_code == 409 and es.get_json()["error"].startswith(
+        f"la venta {late['sale_id']} no se puede anular: la ronda 1 ya pagó un premio"
+    )
+    state = ledger(hall, gid)
+    assert [s["void"] for s in state["sales"]] == [None, None]  # nothing was voided
+    assert state["round_sales"] == {"cards": 18, "cents": 2700}
+
+
+def test_a_sale_can_still_be_voided_when_its_round_paid_fixed_prizes_only(hall, strips):
+    gid = hall.new_game(draw="manual")
+    ok(hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1,50"}))
+    sale = ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-6"}), 201)
+    fixed = {"linea": {"kind": "fixed", "cents": 500}}
+    ok(hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": fixed}))
+    hall.call(gid, *row(strips, 1, 0))
+    ok(hall.post(f"/api/games/{gid}/claims", {"serial": 1}), 201)
+    ok(hall.post(f"/api/games/{gid}/award", {"prize": "linea"}))
+    ok(hall.post(f"/api/ledger/sales/{sale['sale_id']}/correct", {"reason": "typed twice"}))

@@ -568,6 +568,7 @@ def correct(
                 "SELECT 1 FROM ledger_corrections WHERE sale_id = ?", (sale_id,)
             ).fetchone():
                 raise Conflict("sale %(sale)s is already corrected", sale=sale_id)
+            _refuse_once_its_share_is_paid(conn, sale_id, row["game_id"])
             conn.execute(
                 "INSERT INTO ledger_corrections (sale_id, reason) VALUES (?, ?)",
                 (sale_id, reason),
@@ -581,6 +582,28 @@ def correct(
             )
         publish(row["game_id"], "correction")
     return Correction(sale_id, row["game_id"], reason)
+
+
+def _refuse_once_its_share_is_paid(conn: sqlite3.Connection, sale_id: int, gid: int) -> None:
+    """A sale whose money is in a round's takings of which a prize was already paid as a share
+    (a percentage, or a jackpot's normal prize with one) stays: voided, it would leave the
+    round paying more than it finally took (docs/ledger.md)."""
+    sale = next(s for s in sales(conn, gid) if s.sale_id == sale_id)
+    counts_in = sale.counted().counts_in
+    rules = rules_of(conn, gid)
+    for row in conn.execute(
+        "SELECT DISTINCT p.prize FROM ledger_payouts p JOIN rounds r ON r.id = p.round_id "
+        "WHERE p.game_id = ? AND r.number = ?",
+        (gid, counts_in),
+    ):
+        rule = rules.get(row["prize"])
+        if rule is not None and rule.kind != money.PrizeKind.FIXED and rule.percent > 0:
+            raise Conflict(
+                "sale %(sale)s cannot be voided: round %(round)s already paid a prize as a "
+                "share of the money it took, this sale's included",
+                sale=sale_id,
+                round=counts_in,
+            )
 
 
 def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:

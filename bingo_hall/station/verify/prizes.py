@@ -8,8 +8,9 @@ Full House) and a host's own lists, every prize open at once.
 * a claim names its prize (it may be left out while only one prize can be won) and is stored in
   `claims` (its `line` column holds the prize claimed) with its verdict; one call may complete
   several prizes of one ticket, each claimed on its own;
-* an award goes to `prize_awards`: every valid claim of the prize made on the earliest call on
-  which one was made shares it (claims on the same call were simultaneous), and the prize is
+* an award goes to `prize_awards`: every ticket with a valid claim of the prize made on the
+  earliest call on which one was made shares it (claims on the same call were simultaneous; a
+  ticket that claimed twice is one winner, by its first claim), and the prize is
   closed: a later claim of it is refused, saying on which call it was won. In a sequence the next
   prize opens. A round ends when the plan is finished (every prize won); the Maestro then starts
   the next round (whose prizes start again) or ends the game.
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -376,6 +377,19 @@ def _to_award(
     return prize, _standing_claims(conn, deck, plan, rnd.round_id, prize, live)
 
 
+def one_per_ticket(claims: Iterable[sqlite3.Row]) -> list[sqlite3.Row]:
+    """The winners of a prize: one per ticket, by its first claim. A ticket that claims the
+    prize again on the same call (one claim per row that holds it, or a doubled click) is one
+    winner still, so its second claim adds no share."""
+    seen: set[int] = set()
+    out = []
+    for row in claims:
+        if row["serial"] not in seen:
+            seen.add(row["serial"])
+            out.append(row)
+    return out
+
+
 def award(conn: sqlite3.Connection, game_id: int, request: Award) -> PrizeAwarded:
     """Award a prize that can be won now to its first valid claims, which closes it."""
     with hall().write_lock:
@@ -392,7 +406,7 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> PrizeAwarde
                     prize=prize_name(prize_plan(game), prize),
                 )
             first = min(row["at_call"] for row in valid)
-            winners = [row for row in valid if row["at_call"] == first]
+            winners = one_per_ticket(row for row in valid if row["at_call"] == first)
             for row in winners:
                 conn.execute(
                     "INSERT INTO prize_awards (game_id, round_id, prize, claim_id, serial, "
