@@ -215,3 +215,36 @@ def test_a_three_game_program_and_the_raffle_loaded_printed_played_skipped_drawn
     text = "\n".join(p.get_textpage().get_text_range() for p in pdf_pages).replace("\xa0", " ")
     assert "Program 2/3: The X (skipped)" in text and "Program 3/3: Tombola" in text
     assert f"1. Hamper: {winners[0]}" in text and f"3. Cake: {winners[2]}" in text
+
+
+def test_next_game_on_the_caller_page_asks_before_it_ends_a_game_in_play(
+    page, client, live_server, tmp_path
+):
+    """Three calls into game 1, the big yellow Next game: the panel says what would end and
+    waits; Keep playing leaves it as it was; the confirm ends it and starts game 2."""
+    cards = new_deck(20, seed="program confirm", name="Club cards")
+    hall = Caller(client, cards)
+    hall.load_deck(new_strip_deck(2, seed="program confirm", name="Club strips"))
+    assert hall.post("/api/program", {"text": PROGRAM, "source": "club.toml"}).status_code == 200
+    g1 = hall.post("/api/program/next").get_json()["game_id"]
+    hall.call(g1, 3, 18, 33)
+    url = live_server.url
+    page.goto(f"{url}/caller/login?lang=en")
+    page.fill("input[name=pin]", client.application.config["CALLER_PIN"])
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/caller/(?!login)"))
+    page.goto(f"{url}/caller/games/{g1}?lang=en")
+    page.click("#program-next")
+    ask = page.locator("#program-confirm")
+    expect(ask).to_contain_text("Game 1 is still being played: 3 calls")
+    expect(ask).to_be_in_viewport()
+    assert hall.get(f"/api/games/{g1}").get_json()["status"] == "active"
+    page.click("#program-keep")
+    expect(page.locator("#program-confirm")).to_have_count(0)
+    assert hall.get(f"/api/games/{g1}").get_json()["status"] == "active"
+    page.click("#program-next")
+    expect(page.locator("#program-next-confirm")).to_have_text("End game 1 and start game 2")
+    page.click("#program-next-confirm")
+    page.wait_for_url(lambda u: f"/caller/games/{g1}" not in u)
+    assert game_of(page) != g1
+    assert hall.get(f"/api/games/{g1}").get_json()["status"] == "ended"

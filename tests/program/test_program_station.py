@@ -213,3 +213,37 @@ def test_next_game_starts_the_game_and_sets_its_money_in_one_transaction(caller)
     ledger = caller.get(f"/api/games/{gid}/ledger").get_json()
     assert [(p["cents"], p["book"]) for p in ledger["prices"]] == [(100, 1)]
     assert ledger["prizes"][0]["cents"] == 2000
+
+
+MANUAL = PROGRAM.replace('pattern = "four_corners"', 'pattern = "four_corners"\ndraw = "manual"')
+
+
+def test_next_game_asks_before_it_ends_a_game_still_being_played(caller):
+    """Next game while game 1 has calls and its bingo is not won: refused in words that say
+    what ends (an ended game cannot be restarted), nothing changed; with the confirm it ends."""
+    _load(caller, MANUAL)
+    g1 = _next(caller)
+    caller.call(g1, 3, 18, 33)
+    r = caller.post("/api/program/next")
+    assert r.status_code == 409, r.get_json()
+    said = r.get_json()["error"]
+    assert "game 1" in said and "3 calls" in said and "start game 2" in said
+    assert caller.get(f"/api/games/{g1}").get_json()["status"] == "active"
+    state = caller.get("/api/program").get_json()
+    assert state["playing"] == 1 and state["in_play"]["calls"] == 3
+    r = caller.post("/api/program/next", {"confirm": True})
+    assert r.status_code == 200, r.get_json()
+    assert caller.get(f"/api/games/{g1}").get_json()["status"] == "ended"
+    assert caller.get("/api/program").get_json()["playing"] == 2
+
+
+def test_next_game_does_not_ask_once_the_games_prize_is_won_or_before_its_first_ball(caller):
+    _load(caller, MANUAL)
+    g1 = _next(caller)
+    assert caller.get("/api/program").get_json()["in_play"] is None  # no call yet
+    card = caller.deck.card(1)
+    caller.call(g1, *[card.number_at(r, c) for r, c in ((0, 0), (0, 4), (4, 0), (4, 4))])
+    assert caller.post(f"/api/games/{g1}/claims", {"serial": 1}).status_code == 201
+    assert caller.post(f"/api/games/{g1}/award", {}).status_code == 200
+    assert caller.get("/api/program").get_json()["in_play"] is None
+    assert _next(caller) != g1

@@ -153,7 +153,9 @@ def flash_error(exc: RequestError) -> None:
 @caller_required
 def next_form() -> ResponseReturnValue:
     try:
-        started = store.next_game(get_db())
+        started = store.next_game(get_db(), confirm=request.form.get("confirm") == "1")
+    except store.NeedsConfirm:  # the panel asks, beside the button (program/_caller.html)
+        return redirect(_back().location + "?confirm_next=1#program")
     except RequestError as exc:
         flash_error(exc)
         return _back()
@@ -210,7 +212,8 @@ def odds_json(game_id: int) -> ResponseReturnValue:
 @bp.post("/api/program/next")
 @caller_required
 def next_json() -> ResponseReturnValue:
-    return jsonify(store.next_game(get_db()).to_json())
+    asked = body()
+    return jsonify(store.next_game(get_db(), confirm=asked.get("confirm") is True).to_json())
 
 
 @bp.post("/api/program/skip")

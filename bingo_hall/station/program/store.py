@@ -103,6 +103,7 @@ class ProgramState(JsonValue):
     playing: int | None = None
     next: int | None = None
     resumed: bool | None = None
+    in_play: InPlay | None = None  # what Next game would end, while its prize is not won
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -111,9 +112,44 @@ class ProgramState(JsonValue):
         }
         if self.program is not None:
             out |= {"playing": self.playing, "next": self.next}
+            out["in_play"] = None if self.in_play is None else self.in_play.to_json()
         if self.resumed is not None:
             out["resumed"] = self.resumed
         return out
+
+
+@dataclass(frozen=True)
+class InPlay(JsonValue):
+    """A game being played: it has calls in its round and the round's prize is not won yet, so
+    Next game would end it for good (an ended game cannot be restarted)."""
+
+    game_id: int
+    number: int | None  # its place in the program, if it is one of the program's games
+    name: str | None
+    calls: int
+
+    def label(self) -> str:
+        return str(self.number if self.number is not None else self.game_id)
+
+
+class NeedsConfirm(Conflict):
+    """Next game asked while a game is in play: it says what ends, and waits for a confirm."""
+
+
+def in_play(conn: sqlite3.Connection, lang: str = "en") -> InPlay | None:
+    """The game Next game would end while it is still being played: calls in its round and
+    the draw still open (no prize of the round's last won yet); None when nothing would be
+    lost."""
+    gid = games.newest_active_game(conn)
+    if gid is None:
+        return None
+    calls = len(games.called_balls(conn, gid))
+    if not calls or not games.draw_open_part(conn, gid).draw_open:
+        return None
+    entry = next((e for e in entries(conn) if e.game_id == gid), None)
+    if entry is None:
+        return InPlay(gid, None, None, calls)
+    return InPlay(gid, entry.position, entry.game.name(lang), calls)
 
 
 @dataclass(frozen=True)
@@ -232,6 +268,7 @@ def state(conn: sqlite3.Connection, lang: str = "en") -> ProgramState:
         tuple(e.line(lang) for e in listed),
         None if playing is None else playing.position,
         None if waiting is None else waiting.position,
+        in_play=in_play(conn, lang),
     )
 
 
@@ -248,10 +285,11 @@ def _deck_for(conn: sqlite3.Connection, game: ProgramGame) -> str:
     )
 
 
-def next_game(conn: sqlite3.Connection) -> Started:
+def next_game(conn: sqlite3.Connection, confirm: bool = False) -> Started:
     """Start the program's next waiting game with everything set: the game in play (if any)
     is marked played and ends; the new game gets its mode or prize list, its pattern, and the
-    ledger's price and prizes."""
+    ledger's price and prizes. While a game is still being played (`in_play`), only with
+    `confirm`: NeedsConfirm says what would end, as End game asks first."""
     with hall().write_lock:
         listed = entries(conn)
         if not listed:
@@ -261,6 +299,16 @@ def next_game(conn: sqlite3.Connection) -> Started:
             raise Conflict("every game of the program has been played")
         entry = waiting[0]
         game = entry.game
+        playing = in_play(conn)
+        if playing is not None and not confirm:
+            raise NeedsConfirm(
+                "game %(n)s is still being played (%(calls)s calls, its prize not won yet): "
+                "Next game ends it for good, and an ended game cannot be restarted. Confirm "
+                "to end it and start game %(next)s",
+                n=playing.label(),
+                calls=playing.calls,
+                next=entry.position,
+            )
         new = NewGame(
             deck_id=_deck_for(conn, game),
             mode=game.plan.mode,
