@@ -342,3 +342,16 @@ def test_an_unknown_prize_list_names_the_way_to_a_hosts_own_list(tmp_path):
     r = run("program", "check", str(path))
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "'snowball'" in r.stderr and "--prizes FOLDER" in r.stderr
+
+
+def test_a_90_ball_game_draws_each_prize_it_pays_under_its_name():
+    """Early Five is drawn as five numbers, a line as its row, the full house as all three:
+    not one all-blue ticket for every game."""
+    text = GOOD.replace('prize_list = "lines-house"', 'prize_list = "tambola"').replace(
+        'one-line = "5"\ntwo-lines = { percent = 20 }\n', 'early-five = "5"\ntop-line = "5"\n'
+    )
+    page = pdfium.PdfDocument(render_program_pdf(parse_program(text), "en"))[0]
+    words = page_words(page)
+    figure_edge = min(w.x0 for w in words if w.text == "Game")  # the text column's left
+    labels = [w.text for w in words if w.x1 < figure_edge]
+    assert {"Early", "Top", "Full"} <= set(labels), labels

@@ -75,7 +75,7 @@ LARGE = Style(14 * mm, 70 * mm, 56 * mm, TOTAL_PT, 28, TOTAL_PT, 34, 22, TOTAL_P
 TITLE = {"en": "Tonight's programme", "es": "Programa de la noche"}
 
 Line = tuple[str, float, str]  # font, size, text
-Figure = Callable[[Canvas, float, float, ProgramGame, Style], None]
+Figure = Callable[[Canvas | None, float, float, ProgramGame, Style, str], float]
 
 
 def _grid(
@@ -97,33 +97,59 @@ def _grid(
             c.rect(x + col * cell, y, cell, cell, stroke=1, fill=1)
 
 
-def _card(c: Canvas, x: float, top: float, game: ProgramGame, style: Style) -> None:
-    """A 5x5 card under B I N G O: the pattern's squares, or the middle row for a line."""
+def _card(
+    c: Canvas | None, x: float, top: float, game: ProgramGame, style: Style, lang: str
+) -> float:
+    """A 5x5 card under B I N G O: the pattern's squares, or the middle row for a line. Its
+    height; drawn unless `c` is None (the page's layout measures first)."""
     cell = style.figure / SIZE
+    head = style.letters * 0.45 * mm
+    if c is None:
+        return head + SIZE * cell
     c.setFont(BOLD, style.letters)
     c.setFillColor(INK)
     for i, letter in enumerate(LETTERS):
         c.drawCentredString(x + (i + 0.5) * cell, top - style.letters * 0.3 * mm, letter)
     shaded = set(game.pattern.cells) if game.pattern else {(2, col) for col in range(SIZE)}
-    _grid(c, x, top - style.letters * 0.45 * mm, (SIZE, SIZE), cell, shaded, style)
+    _grid(c, x, top - head, (SIZE, SIZE), cell, shaded, style)
+    return head + SIZE * cell
 
 
-def _ticket(c: Canvas, x: float, top: float, game: ProgramGame, style: Style) -> None:
-    """A 3x9 ticket: the main prize's rows (the full house: all three), cells or first five."""
-    cell = (style.figure + 6 * mm) / COLUMNS  # wider than the card, short of the text
-    rule = game.plan.prize(game.main_prize).rule
-    shaded: set[tuple[int, int]]
+def _shaded(rule: object) -> set[tuple[int, int]]:
+    """The cells of a 3x9 ticket a prize's rule is drawn with."""
     if isinstance(rule, RowsRule):
-        shaded = {(r, col) for r in rule.rows[: rule.needed] for col in range(COLUMNS)}
-    elif isinstance(rule, CellsRule):
-        shaded = {(r, 0 if p == 0 else COLUMNS - 1) for r, p in rule.cells}
-    elif isinstance(rule, RowCountRule):  # ambo, terno...: so many on one row
-        shaded = {(0, 2 * i) for i in range(rule.count)}
-    elif isinstance(rule, CountRule):
-        shaded = {(i % ROWS, (2 * i) % COLUMNS) for i in range(rule.count)}
-    else:  # pragma: no cover - every rule kind is drawn above
-        shaded = set()
-    _grid(c, x, top - 4 * mm, (ROWS, COLUMNS), cell, shaded, style)
+        return {(r, col) for r in rule.rows[: rule.needed] for col in range(COLUMNS)}
+    if isinstance(rule, CellsRule):
+        return {(r, 0 if p == 0 else COLUMNS - 1) for r, p in rule.cells}
+    if isinstance(rule, RowCountRule):  # ambo, terno...: so many on one row
+        return {(0, 2 * i) for i in range(rule.count)}
+    if isinstance(rule, CountRule):
+        return {(i % ROWS, (2 * i) % COLUMNS) for i in range(rule.count)}
+    return set()  # pragma: no cover - every rule kind is drawn above
+
+
+def _ticket(
+    c: Canvas | None, x: float, top: float, game: ProgramGame, style: Style, lang: str
+) -> float:
+    """A 3x9 ticket for each prize the game pays, under its name (Early Five: five numbers;
+    a line: its row; the full house: all three), one under another. Its height; drawn unless
+    `c` is None."""
+    cell = (style.figure + 6 * mm) / COLUMNS  # wider than the card, short of the text
+    paid = [k for k in game.plan.prizes if k in game.prizes] or [game.main_prize]
+    size = max(style.letters, 0.75 * style.text)  # the prize's name over its ticket
+    label = size * 0.45 * mm
+    each = label + ROWS * cell + 2 * mm
+    if c is None:
+        return each * len(paid)
+    y = top
+    for key in paid:
+        c.setFont(REGULAR, size)
+        c.setFillColor(INK)
+        short = prize_name(game, key, lang).split(" (")[0]  # "Cinquina", not its gloss
+        c.drawString(x, y - size * 0.33 * mm, short)
+        _grid(c, x, y - label, (ROWS, COLUMNS), cell, _shaded(game.plan.prize(key).rule), style)
+        y -= each
+    return each * len(paid)
 
 
 #: the little figure of each variant
@@ -222,8 +248,12 @@ def render_program_pdf(program: Program, lang: str = "es", large: bool = False) 
         text_width = width - 2 * style.margin - style.figure - 10 * mm
         games = [(g, _wrapped(_lines(program, g, lang, style), text_width)) for g in program.games]
         blocks = [
-            max(style.block, sum(_step(size) for _, size, _ in lines) + 8 * mm)
-            for _, lines in games
+            max(
+                style.block,
+                sum(_step(size) for _, size, _ in lines) + 8 * mm,
+                FIGURES[g.variant](None, 0, 0, g, style, lang) + 8 * mm,
+            )
+            for g, lines in games
         ]
         room = height - style.margin - _head(style) - style.margin
         return games, blocks, room
@@ -256,7 +286,7 @@ def render_program_pdf(program: Program, lang: str = "es", large: bool = False) 
             y = heading()
             for i in page:
                 game, lines = games[i]
-                FIGURES[game.variant](c, margin, y, game, style)
+                FIGURES[game.variant](c, margin, y, game, style, lang)
                 ty = y - style.number * 0.3 * mm
                 for font, size, text in lines:
                     c.setFont(font, size)
