@@ -196,12 +196,36 @@ def test_the_cards_numbers_and_totals_grow_with_the_text(client, live_server, br
     assert large["total"] >= 1.2 * small["total"], sizes
 
 
+@pytest.mark.parametrize("kind", ["bingo-lines", "linea-bingo"])
+@pytest.mark.parametrize("width", [360, PHONE[0]])
+def test_a_card_followed_on_join_fits_the_phone(client, live_server, browser, kind, width):
+    """/join/card?n=...: a card or a ticket typed by its number, kept marked, in a phone's width."""
+    night = KINDS[kind](client, live_server.url)
+    night.hall.call(night.game, night.other, night.mine, *night.rest)
+    page = _phone(browser, None)
+    try:
+        page.goto(f"{live_server.url}/join/card?n={SERIAL}&lang=es")
+        expect(page.locator("#followed-card")).to_have_attribute("data-live", "yes", timeout=SLOW)
+        assert_layout(page, [(width, PHONE[1])])
+    finally:
+        page.context.close()
+
+
 def test_the_phone_at_its_largest_text_for_the_docs(client, live_server, browser, tmp_path):
-    """The screenshots docs/claims.md shows: a card with a bingo, and after its request."""
+    """The screenshots docs/claims.md shows: a card with a bingo, and after its request; and
+    the whole page of a card with a bingo with A+ pressed three times."""
     night = _card_night(client, live_server.url, "normal")
     page = _phone(browser, TEXT["largest"])
     try:
         _night_on_the_phone(page, night, doc_shot("claims-phone-largest-%s.png", tmp_path))
+    finally:
+        page.context.close()
+    page = _phone(browser, "3")
+    try:
+        page.goto(night.url + "?lang=en")
+        expect(page.locator("#bingo-now")).to_be_visible(timeout=SLOW)
+        _still(page)
+        page.screenshot(path=doc_shot("access-phone-large.png", tmp_path), full_page=True)
     finally:
         page.context.close()
 
