@@ -114,6 +114,14 @@ def _still(page: Page) -> None:
     page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
 
 
+def _lines(page: Page, selector: str) -> int:
+    """On how many lines an element's text is laid out."""
+    return page.locator(selector).evaluate(
+        """e => { const r = document.createRange(); r.selectNodeContents(e);
+                  return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }"""
+    )
+
+
 def _wait_for_call(page: Page, night: Night, ball: int) -> None:
     shown = f"{'BINGO'[(ball - 1) // 15]} {ball}" if night.layout == "card" else str(ball)
     expect(page.locator("#call-now-ball")).to_have_text(shown, timeout=SLOW)
@@ -133,6 +141,7 @@ def _night_on_the_phone(page: Page, night: Night, shots: str | None = None) -> N
     night.hall.call(night.game, night.other, night.mine)
     _wait_for_call(page, night, night.mine)
     expect(page.locator("#call-now-mine")).to_have_text("you have it")
+    assert _lines(page, "#call-now-ball") == 1  # "O 62" whole, never "O" above "62"
     assert_layout(page, [PHONE], first_screen=[LAST_CALL, "#call-now-mine"])
     # the bingo: said at the top, beside the button that claims it, and no "shout"
     night.hall.call(night.game, *night.rest)
