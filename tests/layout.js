@@ -1,5 +1,7 @@
-({fit, firstScreen}) => {
-  const W = window.innerWidth, H = window.innerHeight, problems = [];
+({fit, firstScreen, screen}) => {
+  // the screen's size as set, not innerWidth: a phone (a mobile viewport) widens its layout
+  // viewport to a page wider than the screen and zooms out, so innerWidth grows with the fault
+  const [W, H] = screen || [window.innerWidth, window.innerHeight], problems = [];
   const name = (e) => {
     let s = e.tagName.toLowerCase();
     if (e.id) s += '#' + e.id;

@@ -58,7 +58,9 @@ def layout_problems(
         )
         found += [
             f"{w}x{h}: {p}"
-            for p in page.evaluate(_CHECK, {"fit": fit, "firstScreen": list(first_screen)})
+            for p in page.evaluate(
+                _CHECK, {"fit": fit, "firstScreen": list(first_screen), "screen": [w, h]}
+            )
         ]
     return found
 

@@ -102,3 +102,19 @@ def test_an_inline_text_that_wraps_is_not_taken_for_covered_by_its_neighbour(pag
         "interval of 15 min</span></p>",
     )
     assert problems(page, html) == []
+
+
+def test_a_phone_page_wider_than_the_screen_is_found_though_the_phone_zooms_out(browser):
+    """A phone (a mobile viewport) widens its layout viewport to a page wider than the screen
+    and zooms out to show it: the page's own width (innerWidth) is then no measure."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = phone.new_page()
+        wide = '<span style="display:inline-block;width:425px">wide</span>'
+        html = CLEAN.replace(
+            "<html>", '<html><head><meta name="viewport" content="width=device-width">'
+        ).replace("a long list", wide)
+        found = problems(page, html)
+        assert any("scrolls sideways: 4" in p and "on 390 px" in p for p in found), found
+    finally:
+        phone.close()

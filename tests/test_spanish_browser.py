@@ -104,7 +104,7 @@ def test_the_phone_pages_say_usted_in_spanish(client, live_server, browser):
         _shot(phone, "spanish-phone-join.png")
         phone.goto(f"{live_server.url}{card_path(deck.secret, deck.deck_id, 6)}?lang=es")
         expect(phone.locator("h1")).to_contain_text("Cartón 6")
-        expect(phone.locator("body")).to_contain_text("Su cartón tiene BINGO: ¡cántelo!")
+        expect(phone.locator("body")).to_contain_text("Su cartón tiene BINGO: pulse «Cantar».")
         _shot(phone, "spanish-phone-card.png")
     finally:
         context.close()

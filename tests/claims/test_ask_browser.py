@@ -1,7 +1,8 @@
 """Real Chromium (issue 36 item 4): a player claims from the phone without shouting. The card's page
 offers Claim only once the card has a bingo; the caller page shows "Card 4 asks for a check (from
-its phone)" with the card's verdict; a second request on the same call is refused in words on the
-phone; /display shows nothing of it until the Maestro checks the card for the room."""
+its phone)" with the card's verdict; the button then says it asked and waits for the next call, and
+a second request on the same call (the page opened again) is refused in words on the phone;
+/display shows nothing of it until the Maestro checks the card for the room."""
 
 from __future__ import annotations
 
@@ -52,12 +53,18 @@ def test_a_phone_claims_and_the_caller_page_shows_it_with_the_verdict(
         # the room sees nothing of it: no card on the big screen
         expect(screen.locator("#claim-show")).to_be_hidden()
 
-        claim.click()  # the same call: refused in words
+        claim = phone.locator("#ask-check")  # named by what it did now
+        expect(claim).to_have_text("Asked · the Maestro is checking")
+        expect(claim).to_be_disabled()  # until the next call
+        phone.reload()  # a fresh page, the same call: refused in words
+        expect(phone.locator("#verify")).to_have_attribute("data-live", "yes")
+        claim.click()
         expect(answer).to_have_text(
             "card 4 has already asked for a check on this call: the Maestro has it; ask again "
             "after the next call"
         )
         expect(answer).to_have_attribute("data-answer", "refused")
+        expect(claim).to_be_disabled()
         expect(asked).to_have_count(1)
 
         # the Maestro looks at the card, then checks it for the room as with a shouted claim

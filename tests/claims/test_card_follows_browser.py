@@ -46,14 +46,16 @@ def test_the_card_marks_a_call_and_says_shout_without_fetching_the_card(client, 
     expect(phone.locator(".missing")).to_contain_text(f"Column B lacks {b[4]}")
     expect(phone.locator(".shout")).to_have_count(0)
     hall.call(gid, b[4])
-    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: shout!")
+    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: press “Claim”.")
     expect(phone.locator(".verdict-head")).to_have_text("BINGO!")  # English: no "¡"
     expect(phone.locator("td.sq.wins")).to_have_count(5)
     assert phone.evaluate("window.__buzz.length") == 1
     assert asked == [], asked  # marked from the events alone: nothing fetched
     hall.call(gid, *[n for n in range(1, 76) if n not in hall.deck.card(5).numbers][:1])
     expect(phone.locator(".vfacts").first).to_contain_text("6 calls")
-    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: shout!")  # still a bingo
+    expect(phone.locator(".shout")).to_have_text(
+        "Your card has BINGO: press “Claim”."
+    )  # still a bingo
     assert asked == [], asked
 
 
@@ -133,7 +135,7 @@ def test_a_pattern_chosen_after_the_page_opened_is_the_one_it_follows(client, li
     expect(phone.locator(".vfacts").first).to_contain_text("5 calls")
     expect(phone.locator(".shout")).to_have_count(0)
     hall.call(gid, corners[2], corners[3])
-    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: shout!")
+    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: press “Claim”.")
     expect(phone.locator(".verdict-head .kind")).to_have_text("Pattern complete")
     expect(phone.locator("td.sq.wins")).to_have_count(4)
     assert asked == [], asked

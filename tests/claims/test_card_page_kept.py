@@ -331,7 +331,7 @@ def test_each_change_of_the_game_gives_the_right_page(client, live_server, phone
     hall.call(gid, *hall.numbers(5, "I"))  # column I: a bingo the penalty cannot touch
     _open(phone, url)
     expect(phone.locator(".verdict-head")).to_contain_text("BINGO!")
-    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: shout!")
+    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: press “Claim”.")
     assert hall.post(f"/api/games/{gid}/claims", {"serial": 5}).status_code == 201
     assert hall.post(f"/api/games/{gid}/award", {}).status_code == 200  # an award
     _open(phone, url)

@@ -106,7 +106,7 @@ def test_the_phone_says_shout_then_you_won_and_never_claims(client, live_server,
     expect(phone.locator("#verify")).to_have_attribute("data-live", "yes")
     expect(phone.locator(".shout")).to_have_count(0)
     hall.call(gid, b[4])
-    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: shout!")
+    expect(phone.locator(".shout")).to_have_text("Your card has BINGO: press “Claim”.")
     assert phone.evaluate("window.__buzz.length") == 1
     _shot(phone, "phone-shout.png")
     assert hall.get(f"/api/games/{gid}/scores", auth=False).get_json()["claims"] == []

@@ -6,8 +6,8 @@
 // reach the page as data and it marks its own card: it asks the station for nothing, except
 // the snapshot that every (re)connect brings (live.js) and, in Bingo de Puntos, the verdict's
 // points once its card has a bingo (the points are the rules', bingo_hall.claims.judge).
-// When the card gets a bingo the page says "shout!" and vibrates where the phone allows; it
-// never claims. The card's table is drawn once, by the station (templates/verify/_vcard.html,
+// When the card gets a bingo the page says so at the top, beside the Claim button (press it: no
+// need to shout), and vibrates where the phone allows; it never claims by itself. The card's table is drawn once, by the station (templates/verify/_vcard.html,
 // the one drawer every view of a card shares); this module only marks its squares, on load from
 // the game's state the page carries (#game-state) and then from the events.
 import { el, fill } from "/web/static/dom.js";
@@ -34,11 +34,11 @@ function start(s, w) {
 
   function show() {
     const claimable = view.render();
-    const now = !!target.querySelector("[data-shout]");
-    if (now && !shouting && navigator.vibrate) navigator.vibrate([300, 120, 300]);
-    if (a11y && now !== shouting) a11y.shout(now);
-    shouting = now;
-    ask.offer(claimable);
+    const words = claimable ? view.notice() : "";
+    if (claimable && !shouting && navigator.vibrate) navigator.vibrate([300, 120, 300]);
+    if (a11y && claimable !== shouting) a11y.shout(words);
+    shouting = claimable;
+    ask.offer(words);
     const last = s.calls.length ? s.calls[s.calls.length - 1] : null;
     if (a11y) a11y.last(last === null ? null : view.label(last), last !== null && view.has(last));
   }
@@ -83,7 +83,7 @@ function start(s, w) {
   // same for every card): the card is marked and its verdict written from it on load.
   const kept = document.getElementById("game-state");
   if (kept) apply(JSON.parse(kept.textContent));
-  shouting = !!target.querySelector("[data-shout]");
+  else shouting = false;
   root.dataset.marked = "yes";
   if (!window.EventSource) return;
   follow(`/api/games/${s.game}/events?view=card`, handlers, {
@@ -96,13 +96,34 @@ function start(s, w) {
 
 // "Claim" (issue 36 item 4): a player who cannot shout asks the Maestro for a check from the
 // card's own signed page (POST <this page>/ask, JSON, same origin). The station judges the card
-// and shows the request on the caller page; it answers in words, a refusal too.
+// and shows the request on the caller page; it answers in words, a refusal too. The box sits
+// under the last call, on the phone's first screen: what the card has ("Your card has BINGO:
+// press Claim"), the button, and the answer under it, where the player is looking. Once the
+// station has answered, the button says so ("Asked · the Maestro is checking") and waits for the
+// next call (the station takes one request per card per call); a request that did not reach the
+// station may be sent again at once.
 function askButton(s, w) {
+  const box = document.getElementById("ask-box");
   const button = document.getElementById("ask-check");
   const answer = document.getElementById("ask-answer");
-  if (!button) return { offer() {} };
+  if (!box) return { offer() {} };
+  const now = () => `${s.round}:${s.calls.length}:${s.calls[s.calls.length - 1]}`;
+  let answeredOn = null; // the call the station answered a request on
+  function ready() {
+    answeredOn = null;
+    button.disabled = false;
+    button.textContent = w.claim;
+    answer.textContent = "";
+    delete answer.dataset.answer;
+  }
+  function told(text, how) {
+    answer.textContent = text;
+    answer.dataset.answer = how;
+    box.scrollIntoView({ block: "nearest" });
+  }
   button.addEventListener("click", async () => {
     button.disabled = true;
+    const on = now();
     try {
       const resp = await fetch(`${location.pathname}/ask?lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
         method: "POST",
@@ -110,20 +131,36 @@ function askButton(s, w) {
         body: JSON.stringify({ round: s.round, calls: s.calls.length }),
       });
       const data = await resp.json().catch(() => ({}));
-      answer.textContent = resp.ok ? w.ask_sent : (data.error || w.ask_failed);
-      answer.dataset.answer = resp.ok ? "sent" : "refused";
+      if (resp.ok || resp.status < 500) {
+        answeredOn = on;
+        if (resp.ok) button.textContent = w.asked;
+        told(resp.ok ? w.ask_sent : (data.error || w.ask_failed), resp.ok ? "sent" : "refused");
+        if (now() !== on) ready(); // a call came while the station answered: ask again
+        return;
+      }
+      told(data.error || w.ask_failed, "refused");
     } catch (e) {
-      answer.textContent = w.ask_failed;
-      answer.dataset.answer = "refused";
-    } finally {
-      button.disabled = false;
+      told(w.ask_failed, "refused");
     }
+    button.disabled = false;
   });
   return {
-    offer(claimable) {
-      if (button.hidden === !claimable) return;
-      button.hidden = !claimable;
-      if (!claimable) { answer.textContent = ""; delete answer.dataset.answer; }
+    /** the words of the card's bingo ("" without one): the box shown with them, or hidden */
+    offer(words) {
+      if (answeredOn !== null && answeredOn !== now()) ready();
+      let notice = document.getElementById("bingo-now");
+      if (!words) {
+        if (notice) notice.remove();
+        if (!box.hidden) { box.hidden = true; ready(); }
+        return;
+      }
+      if (!notice) {
+        notice = el("p", "shout", words); // made anew, so it pops in (verify.css)
+        notice.id = "bingo-now";
+        box.prepend(notice);
+      }
+      notice.textContent = words;
+      box.hidden = false;
     },
   };
 }
@@ -169,9 +206,6 @@ function cardView(s, w, target) {
       const p = el("p", "won", text);
       p.dataset.won = a.round;
       wrap.insertBefore(p, table);
-    }
-    if (shout) {
-      wrap.insertBefore(el("p", "shout", w.shout), table); // said by #say-shout (card_access.js)
     }
     const section = wrap.querySelector("section.verdict");
     section.replaceChildren(head(bingo, cov), facts(last, cov));
@@ -288,6 +322,7 @@ function cardView(s, w, target) {
   return {
     render,
     label,
+    notice() { return w.press_claim; },
     has(ball) { return s.numbers.includes(ball); },
     newRound() { cleared.clear(); s.awarded = false; winningBefore = null; },
     snapshot(d) { if (d.scores) { scores(d.scores); claimsOf(d.scores); } },
@@ -407,6 +442,7 @@ function ticketView(s, w, target) {
   return {
     render,
     label(ball) { return String(ball); },
+    notice() { return fill(w.press_claim_ticket, { prize: w.prizes[s.prize] || s.prize }); },
     has(ball) { return s.rows.some((r) => r.numbers.includes(ball)); },
     newRound() {
       s.prize = s.sequence[0];

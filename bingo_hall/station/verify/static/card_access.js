@@ -4,7 +4,8 @@
 // * A- / A+ (the text size) and high contrast, remembered on the phone (localStorage); high
 //   contrast follows the system's `prefers-contrast: more` until the player chooses;
 // * two live regions a screen reader follows: #say-calls (polite) gets each call ("B 12, you have
-//   it") and the offline notice, #say-shout (assertive) "Bingo: shout!";
+//   it") and the offline notice, #say-shout (assertive) the card's bingo ("Your card has BINGO:
+//   press Claim", card.js's words);
 // * "read the calls aloud": each call spoken with the browser's own speech in the page's language
 //   (speechSynthesis). A phone with no voice for that language (many have no offline Spanish
 //   voice) shows each call big and vibrates instead, and the switch says so (#speak-note);
@@ -112,10 +113,10 @@ export function access(w) {
       polite.textContent = words;
       if (speaking) say(words);
     },
-    /** the card has just got a bingo (or lost it: a new round, an undo) */
-    shout(on) {
-      assertive.textContent = on ? w.say_shout : "";
-      if (on && speaking && voice()) say(w.say_shout);
+    /** the card has just got a bingo, in these words (or lost it, "": a new round, an undo) */
+    shout(words) {
+      assertive.textContent = words;
+      if (words && speaking && voice()) say(words);
     },
     down() {
       if (!offline.hidden) return;
