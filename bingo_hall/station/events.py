@@ -216,11 +216,27 @@ class CheckAsked(GameEvent):
         return dict(self.ask)
 
 
+@dataclass(frozen=True)
+class NextGameStarted(GameEvent):
+    """The hall has started its next game (Next game, or a new game): told on the channel of
+    the game it ends, so that a phone following a card there follows the hall on its own (the
+    same card, where its deck plays the new game)."""
+
+    NAME: ClassVar[str] = "next"
+
+    next_game: int
+    deck_id: str
+
+    def to_json(self) -> JSON:
+        return {"game_id": self.next_game, "deck_id": self.deck_id}
+
+
 #: every kind of game event (the pages listen for their names)
 EVENT_TYPES: tuple[type[GameEvent], ...] = (
     RoundStarted,
     PublicInputSet,
     GameEnded,
+    NextGameStarted,
     CallMade,
     CallUndone,
     ClaimRecorded,

@@ -26,7 +26,7 @@ from ..web.hub import sse
 from ..web.instance import hall
 from . import phrases
 from .decks import get_deck, tell_deck_listeners
-from .events import GameEnded, GameEvent, PublicInputSet, RoundStarted
+from .events import GameEnded, GameEvent, NextGameStarted, PublicInputSet, RoundStarted
 from .model import Game, Round
 from .prize_lists import host_plans
 from .requests import NewGame
@@ -230,7 +230,9 @@ def game_started(conn: sqlite3.Connection, started: GameStarted) -> None:
     was being played ends (and reveals its seed). Under the hall's write lock; the caller
     then tells the deck's listeners (`decks.tell_deck_listeners`) outside it."""
     publish(RoundStarted(started.game_id, 1, started.commitment))
+    deck = get_game(conn, started.game_id).deck_id
     for old in other_active_games(conn, started.game_id):
+        publish(NextGameStarted(old, started.game_id, deck))  # before its end: phones follow
         end_game(conn, old)
 
 

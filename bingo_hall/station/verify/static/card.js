@@ -78,6 +78,7 @@ function start(s, w) {
     claim(d) { if (view.claim(d)) show(); },
     scores(d) { if (view.scores(d)) show(); },
     prize(d) { if (view.prize(d)) show(); },
+    next: nextGame,
   };
   // The page comes with the game's state (#game-state: the snapshot its stream would give, the
   // same for every card): the card is marked and its verdict written from it on load.
@@ -86,12 +87,36 @@ function start(s, w) {
   else shouting = false;
   root.dataset.marked = "yes";
   if (!window.EventSource) return;
-  follow(`/api/games/${s.game}/events?view=card`, handlers, {
+  let live = follow(`/api/games/${s.game}/events?view=card`, handlers, {
     onDown() {
       root.dataset.live = "no";
       if (a11y) a11y.down();
     },
   });
+
+  // The hall started its next game (Next game): the page follows it on its own. Where this
+  // card's deck plays it, the page comes back for it (at a random moment within two seconds, so
+  // that a hall's phones do not all ask at once); else it says so and follows the new game, to
+  // hear of the one after it.
+  function nextGame(d) {
+    const deck = location.pathname.split("/")[2];
+    const here = d.deck_id === deck;
+    let told = document.getElementById("next-game");
+    if (!told) {
+      told = el("p", "next-game");
+      told.id = "next-game";
+      told.setAttribute("role", "status");
+      root.prepend(told);
+    }
+    told.textContent = fill(here ? w.next_here : w.next_elsewhere, { n: d.game_id });
+    root.dataset.next = String(d.game_id);
+    live.close();
+    if (here) {
+      setTimeout(() => location.reload(), Math.random() * 2000);
+    } else {
+      live = follow(`/api/games/${d.game_id}/events?view=card`, { next: nextGame });
+    }
+  }
 }
 
 // "Claim" (issue 36 item 4): a player who cannot shout asks the Maestro for a check from the
