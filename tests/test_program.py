@@ -355,3 +355,13 @@ def test_a_90_ball_game_draws_each_prize_it_pays_under_its_name():
     figure_edge = min(w.x0 for w in words if w.text == "Game")  # the text column's left
     labels = [w.text for w in words if w.x1 < figure_edge]
     assert {"Early", "Top", "Full"} <= set(labels), labels
+
+
+def test_the_display_line_leaves_the_jackpot_to_the_ledgers_line_and_names_the_interval():
+    """The big screen said "£30.00, plus a £100.00 jackpot within 45 calls" in its header while
+    the ledger's line below said the pot (rolled over from the games before) was more: one sum,
+    one wording, the pot's. The interval after a game is on the screen too."""
+    game = parse_program(GOOD).games[1]
+    line = headline(game, 4, "GBP", "en")
+    assert line == "Game 2 of 4 · Lines · £30.00 · then a 10 min interval"
+    assert "pozo" not in headline(game, 4, "GBP", "es").lower()

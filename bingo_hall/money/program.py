@@ -469,6 +469,7 @@ WORDS: dict[str, dict[str, str]] = {
         "jackpot": "%(prize)s, or %(pot)s jackpot within %(n)s calls",
         "on-top": "%(prize)s, plus a %(pot)s jackpot within %(n)s calls",
         "interval": "Interval: %(n)s min",
+        "then_interval": "then a %(n)s min interval",
         "lines": "Any line",
         "four_corners": "Four corners",
         "x": "The X",
@@ -486,6 +487,7 @@ WORDS: dict[str, dict[str, str]] = {
         "jackpot": "%(prize)s, o un pozo de %(pot)s en %(n)s bolas",
         "on-top": "%(prize)s, más un pozo de %(pot)s en %(n)s bolas",
         "interval": "Descanso: %(n)s min",
+        "then_interval": "después, descanso de %(n)s min",
         "lines": "Cualquier línea",
         "four_corners": "Cuatro esquinas",
         "x": "La X",
@@ -532,9 +534,9 @@ def price_text(game: ProgramGame, currency: str, lang: str) -> str:
     return ", ".join(out)
 
 
-def prize_text(rule: PrizeRule, currency: str, lang: str) -> str:
+def prize_text(rule: PrizeRule, currency: str, lang: str, jackpot: bool = True) -> str:
     """A prize's money as the program prints it: "£20.00", "50 % of the sales", "£40.00, plus a
-    £200.00 jackpot within 40 calls"."""
+    £200.00 jackpot within 40 calls"; without its `jackpot`, the prize alone ("£40.00")."""
     w = words(lang)
 
     def fmt(cents: int) -> str:
@@ -548,6 +550,8 @@ def prize_text(rule: PrizeRule, currency: str, lang: str) -> str:
     parts = [fmt(rule.cents)] if rule.cents or not rule.percent else []
     if rule.percent:
         parts.append(w["percent"] % {"pct": pct})
+    if not jackpot:
+        return " + ".join(parts)
     return w[str(rule.mode) if rule.mode == "on-top" else "jackpot"] % {
         "prize": " + ".join(parts),
         "pot": fmt(rule.jackpot),
@@ -556,10 +560,14 @@ def prize_text(rule: PrizeRule, currency: str, lang: str) -> str:
 
 
 def headline(game: ProgramGame, total: int, currency: str, lang: str) -> str:
-    """ "Game 3 of 12 · Four Corners · £20.00": the display's line for the game in play."""
+    """ "Game 3 of 12 · Four Corners · £20.00 · then a 15 min interval": the display's line for
+    the game in play. A jackpot is the ledger's line to tell (it knows the pot, rolled over from
+    the games before: one sum, one wording), so the prize here is the prize alone."""
     w = words(lang)
     parts = [f"{w['game']} {game.number} {w['of']} {total}", game.name(lang)]
     rule = game.prizes.get(game.main_prize)
     if rule is not None:
-        parts.append(prize_text(rule, currency, lang))
+        parts.append(prize_text(rule, currency, lang, jackpot=False))
+    if game.interval:
+        parts.append(w["then_interval"] % {"n": game.interval})
     return " · ".join(parts)

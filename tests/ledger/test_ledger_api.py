@@ -551,14 +551,20 @@ def prize_line(hall, gid, lang="en") -> str:
     import re
 
     html = hall.get(f"/ledger/games/{gid}/prizes?lang={lang}").get_data(as_text=True)
+    html = re.sub(r"<span[^>]* hidden>[^<]*</span>", "", html)  # what the room does not see
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip().replace(NBSP, " ")
 
 
 @pytest.mark.parametrize(
     ("mode", "pot", "says", "paid"),
     [
-        ("on-top", "20", "Bingo £32.50 · in 40 calls or fewer: £20.00 more", 3250 + 2000),
-        ("instead", "50", "Bingo £32.50 · in 40 calls or fewer: the jackpot, £50.00", 5000),
+        ("on-top", "20", "Bingo £32.50 · Jackpot £20.00 more: Bingo in 40 calls or fewer", 5250),
+        (
+            "instead",
+            "50",
+            "Bingo £32.50 · Jackpot £50.00 instead: Bingo in 40 calls or fewer",
+            5000,
+        ),
         (
             "instead",
             "20",
@@ -582,7 +588,9 @@ def test_the_room_is_told_exactly_what_the_winner_gets(client, mode, pot, says, 
     (p,) = ledger(hall, gid)["payouts"]
     assert p["cents"] == paid
     words = f"£{paid // 100}.{paid % 100:02d} awarded"
-    assert prize_line(hall, gid) == f"Bingo {words}" + (" (the jackpot)" if p["jackpot"] else "")
+    # a pot the award did not pay (the prize was larger) stays in the pot, and the room hears it
+    rolls = f" · jackpot not won: £{int(pot)}.00 rolls over"
+    assert prize_line(hall, gid) == f"Bingo {words}" + (" (the jackpot)" if p["jackpot"] else rolls)
 
 
 def test_the_room_hears_the_jackpot_in_spanish_too(client):
@@ -593,7 +601,8 @@ def test_the_room_hears_the_jackpot_in_spanish_too(client):
     ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-13"}), 201)  # 65,00 €
     jackpot = {"kind": "jackpot", "within": 40, "jackpot": "20", "percent": 50, "mode": "on-top"}
     ok(hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": {"bingo": jackpot}}))
-    assert prize_line(hall, gid, "es") == "Bingo 32,50 € · en 40 bolas o menos: 20,00 € más"
+    said = "Bingo 32,50 € · Pozo de 20,00 € más: Bingo en 40 bolas o menos"
+    assert prize_line(hall, gid, "es") == said
 
 
 @pytest.mark.parametrize(

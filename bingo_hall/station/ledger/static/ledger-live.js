@@ -16,6 +16,26 @@ function ledgerLine(box) {
     if (!resp.ok || mine !== asked) return;
     box.innerHTML = await resp.text();
     box.dataset.loaded = String(mine);
+    pastCalls();
+  }
+
+  // A jackpot is won within its calls: once the round has called more, the line says it is
+  // gone for this game and rolls over (the station's line says so after the award too).
+  let count = (Station.state || {}).count || 0;
+  function pastCalls() {
+    for (const j of box.querySelectorAll(".ledger-jackpot[data-within]")) {
+      const gone = count > Number(j.dataset.within);
+      j.querySelector('[data-jackpot="on"]').hidden = gone;
+      j.querySelector('[data-jackpot="gone"]').hidden = !gone;
+      j.dataset.gone = gone ? "yes" : "no";
+    }
+  }
+  for (const kind of ["call", "undo", "snapshot", "round"]) {
+    Station.listen(kind, (data, name) => {
+      if (typeof data.count === "number") count = data.count;
+      else if (name === "round") count = 0; // a new round starts with no call
+      pastCalls();
+    });
   }
 
   if (gid === null) return;
