@@ -24,6 +24,8 @@ from testkit import Caller, page_login
 
 from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.ninety.prize_rules import BUILT_IN as BUILT_IN_LISTS
+from bingo_hall.patterns import BUILT_IN as BUILT_IN_PATTERNS
 from bingo_hall.printing import words as printing_words
 from bingo_hall.printing.deck_pdf import render_deck_pdf
 from bingo_hall.printing.kit import render_kit_pdf
@@ -486,3 +488,92 @@ def test_the_table_companions_speak_tu_throughout():
     assert companions
     found = [s for p in companions for _, strs in _messages(p) for s in strs if usted.search(s)]
     assert found == []
+
+
+# ---- prize and pattern keys (code words) -----------------------------------------------------
+
+#: every prize and pattern key of the kit's plans, which a person must never read for its name
+PRIZE_KEYS = sorted(
+    (
+        {p.key for lst in BUILT_IN_LISTS.values() for p in lst.prizes}
+        | set(BUILT_IN_PATTERNS)
+        | {"linea-bingo", "lines-house"}
+    )
+    - {"bingo"}  # "cantar bingo": a word of both languages as well as a key
+)
+
+
+def code_words_in(text: str) -> list[str]:
+    """The prize and pattern keys `text` shows as they are written in code: a key with a hyphen
+    or an underscore anywhere ("early-five", "four_corners"), and a one-word key in lowercase
+    where its name is capitalised ("ambo" for "Ambo (dos en una fila)", "linea" for "Línea")."""
+    text = NOT_WORDS_BUT_KEYS.sub(" ", text)
+    return sorted(
+        {k for k in PRIZE_KEYS if re.search(rf"(?<![\w/-]){re.escape(k)}(?![\w-])", text)}
+    )
+
+
+#: addresses and file names may hold keys (/api/..., night.toml): not words shown
+NOT_WORDS_BUT_KEYS = re.compile(r"\S*(?:://|/|\\)\S*|\S+\.(?:pdf|json|csv|sqlite|toml)\b")
+
+
+def test_the_code_word_detector_finds_keys_and_not_names():
+    assert code_words_in("Línea de arriba 10,00 € · Cinco primeros") == []
+    assert code_words_in("early-five 10,00 € · top-line") == ["early-five", "top-line"]
+    assert code_words_in("Ambo (dos en una fila) · terno") == ["terno"]
+    assert code_words_in("Cartón lleno · four_corners") == ["four_corners"]
+
+
+def _tambola_and_tombola_night(client) -> tuple[dict[str, str], str]:
+    """A Tambola game and an Italian Tombola game with a prize in money for each prize, cards
+    sold, Early Five and Ambo awarded: the Spanish caller pages, screens, ledger, and the
+    summary (its text, CSV and PDF)."""
+    strips = new_strip_deck(2, seed="spanish tambola", name="Tiras")
+    hall = Caller(client, strips)
+    shown: dict[str, str] = {}
+
+    def get(path: str) -> None:
+        sep = "&" if "?" in path else "?"
+        r = client.get(f"{path}{sep}lang=es", follow_redirects=True)
+        assert r.status_code == 200, (path, r.status_code)
+        body = r.get_data(as_text=True)
+        shown[path] = page_text(body) if "html" in r.mimetype else body
+
+    ticket = strips.cards[0]
+    page_login(client)
+    for mode, first in (("tambola", "early-five"), ("tombola", "ambo")):
+        made = hall.post("/api/games", {"deck_id": strips.deck_id, "mode": mode, "draw": "manual"})
+        assert made.status_code == 201, made.get_json()
+        gid = made.get_json()["game_id"]
+        keys = [p.key for p in BUILT_IN_LISTS[mode].prizes]
+        rules = {k: {"kind": "fixed", "amount": str(5 + i)} for i, k in enumerate(keys)}
+        assert hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": rules}).status_code == 200
+        assert hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1"}).status_code == 200
+        sold = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-12"})
+        assert sold.status_code == 201, sold.get_json()
+        hall.call(gid, *ticket.rows[0])
+        claim = {"serial": ticket.serial, "prize": first}
+        assert hall.post(f"/api/games/{gid}/claims", claim).status_code == 201
+        assert hall.post(f"/api/games/{gid}/award", {"prize": first}).status_code == 200
+        for path in (f"/caller/games/{gid}", f"/display/{gid}", f"/caller/ledger?game={gid}"):
+            get(path)
+        get(f"/ledger/games/{gid}/prizes")
+    for path in ("/caller/ledger/summary.csv",):
+        get(path)
+    pdf = client.get("/caller/ledger/summary.pdf?lang=es").data
+    shown["summary.pdf"] = pdf_text(pdf)
+    return shown, client.application.config["DATABASE"]
+
+
+def test_no_prize_key_on_any_spanish_screen_or_summary_of_a_tambola_night(client, kit_cli):
+    shown, db = _tambola_and_tombola_night(client)
+    found = {where: code_words_in(text) for where, text in shown.items()}
+    assert {where: words for where, words in found.items() if words} == {}
+    # the prizes are there, by their Spanish names
+    ledger = next(t for w, t in shown.items() if w.startswith("/caller/ledger?"))
+    assert "Cinco primeros" in ledger and "Línea de arriba" in ledger
+    assert "Cinco primeros" in shown["summary.pdf"]
+    # and in the summary the command prints (which read a 90-ball game's plan only in a station)
+    code, out, err = kit_cli(["ledger", "--db", db, "--lang", "es"])
+    assert code == 0, err
+    assert code_words_in(out) == [] and "Ambo (dos en una fila)" in out

@@ -144,8 +144,8 @@ def _cents_of_text(text: str) -> int:
 
 #: a lone comma before three digits: English thousands, or a decimal comma with a digit too many
 AMBIGUOUS = (
-    "%(typed)s could be %(thousands)s or %(decimal)s (three decimals): write the thousands "
-    "with a point (1.500) or none (1500), and at most two decimals after the comma (1,50)"
+    "write an amount with at most two decimals: %(typed)s could be %(thousands)s or "
+    "%(decimal)s (three decimals); write the thousands with a point (1.500) or none (1500)"
 )
 
 

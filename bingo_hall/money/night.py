@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
 from ..errors import KitError
+from ..prize_names import prize_name
 from .ledger import Reconciled, format_serials, money, over_short
 from .spreadsheet import spreadsheet_safe
 
@@ -218,11 +219,6 @@ WORDS: dict[str, dict[str, str]] = {
         "commitment": "orden sellado",
         "seed": "clave del sorteo",
         "not_revealed": "sin revelar (la ronda sigue)",
-        "linea": "Línea",
-        "bingo": "Bingo",
-        "one-line": "Una línea",
-        "two-lines": "Dos líneas",
-        "full-house": "Cartón lleno",
         "balls": "bolas",
         "raffle": "Rifa",
         "raffle_tickets": "Papeletas vendidas",
@@ -270,11 +266,6 @@ WORDS: dict[str, dict[str, str]] = {
         "commitment": "commitment",
         "seed": "seed",
         "not_revealed": "not revealed (the round goes on)",
-        "linea": "Line",
-        "bingo": "Bingo",
-        "one-line": "One line",
-        "two-lines": "Two lines",
-        "full-house": "Full house",
         "balls": "balls",
         "raffle": "Raffle",
         "raffle_tickets": "Raffle tickets sold",
@@ -316,7 +307,7 @@ def words(lang: str) -> dict[str, str]:
 def payout_text(p: Payout, night: Night, lang: str) -> str:
     w = words(lang)
     who = f"{w['card']} {p.serial}" + (f" ({p.player})" if p.player else "")
-    text = f"{w.get(p.prize, p.prize)}: {money(p.cents, night.currency, lang)} · {who} · "
+    text = f"{prize_name(p.prize, lang)}: {money(p.cents, night.currency, lang)} · {who} · "
     text += w["at_call"] % {"n": p.at_call}
     if p.jackpot:
         text += f" · {w['jackpot']}"
@@ -528,7 +519,7 @@ def summary_csv(night: Night, lang: str = "en") -> str:
         return CSV_ES[word] if es else word
 
     def prize(key: str) -> str:
-        return words(lang).get(key, key) if es else key
+        return prize_name(key, lang) if es else key
 
     rows: list[dict[str, object]] = []
     for g in night.games:

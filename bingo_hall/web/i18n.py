@@ -25,6 +25,7 @@ from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
+from ..prize_names import known_names, prize_name
 from .errors import RequestError
 from .instance import area_state
 from .security import local_path
@@ -119,6 +120,24 @@ def in_lang(names: Mapping[str, str]) -> str:
     return names.get(lang) or names.get("en") or next(iter(names.values()), "")
 
 
+def current_lang() -> str:
+    """The page's language ("es", "en")."""
+    return str(get_locale() or "en")
+
+
+def known_prize(key: str) -> str:
+    """`known_prize(key)` in templates: a prize's or pattern's name in the reader's language,
+    for a page that has only its key (a ledger row, a payout); never the key where the kit
+    knows a name (`bingo_hall.prize_names`)."""
+    return prize_name(key, current_lang())
+
+
+def known_prize_names() -> dict[str, str]:
+    """`known_prize_names()` in templates: every prize and pattern the kit knows, by key, named
+    in the reader's language (the names a page's script falls back on)."""
+    return {key: known_prize(key) for key in known_names()}
+
+
 def init_app(app: Flask) -> None:
     dirs = catalog_dirs()
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(dirs))
@@ -126,6 +145,8 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     app.register_blueprint(bp)
     app.jinja_env.globals["in_lang"] = in_lang
+    app.jinja_env.globals["known_prize"] = known_prize
+    app.jinja_env.globals["known_prize_names"] = known_prize_names
     app.jinja_env.filters["in_lang_filter"] = in_lang
 
     @app.context_processor

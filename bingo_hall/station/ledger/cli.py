@@ -5,6 +5,8 @@ so it can be read while the station runs, and a mistyped path is an error, never
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -25,6 +27,25 @@ def _open(db: str | None) -> sqlite3.Connection:
     conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+@contextmanager
+def _station_context(db: Path) -> Iterator[None]:
+    """What the summary asks of a running station, without one: the prize plans of a 90-ball
+    game are the kit's and the host's lists in the `prizes/` folder beside the database (the
+    instance folder), read here as the station reads them at start-up."""
+    from flask import Flask
+
+    from ...web import instance
+    from ...web.config import HallConfig
+    from ..prize_lists import FOLDER, load_prize_lists
+    from ..state import station_state
+
+    app = Flask("bingo_hall.ledger")
+    instance.init_app(app, HallConfig(database=str(db), caller_pin="", secret_key=""))
+    with app.app_context():
+        station_state(app).prize_lists = load_prize_lists(db.parent / FOLDER)
+        yield
 
 
 @click.command("ledger")
@@ -48,7 +69,8 @@ def ledger(db: str | None, lang: str, night_of: str | None, as_csv: bool, pdf: s
     words(lang)  # an unknown language is refused before anything is read
     conn = _open(db)
     try:
-        summary = night(conn, night_of, key_beside(_path(db)))
+        with _station_context(_path(db)):
+            summary = night(conn, night_of, key_beside(_path(db)))
     except sqlite3.DatabaseError as exc:
         raise KitError(
             "cannot read the ledger from %(db)s: %(reason)s", db=db, reason=exc
