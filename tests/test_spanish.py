@@ -43,6 +43,7 @@ NAMES = {
     *"Tabla Confrontadora Maestro Bingo BINGO Normal Puntos Central Doble Sociedad Burako".split(),
     *"Qwinto Clue Tambola Housie Rummy QR PIN CSV PDF SHA JSON URL USB UTF ISO GET EUR".split(),
     *"GBP MB Berndt JavaScript".split(),
+    *"ARS Ctrl C".split(),  # a currency's code; the keys a station is stopped with (Ctrl+C)
     # Italian Tombola's prizes and board keep their Italian names, glossed in each language
     *"Tombola tombola ambo terno quaterna cinquina tabellone".split(),
     "English",  # a language offered by its own name, beside "Español"
@@ -62,6 +63,7 @@ DATA_BLOCKS = {
 SHARED = {
     *"A B I N G O D R X J a e s g n x no No de en es total Total final normal diagonal".split(),
     *"Diagonal manual hexadecimal error bingo dice sale complete".split(),  # es: verbs
+    *"base min".split(),  # base de datos; min, minutes in both
     # Spanish words the English source quotes: "Full card (cartón lleno)", "(espacio franco)"
     *"lleno franco espacio linea puras impuras muerto canasta canastas Canastas".split(),
 }
@@ -97,7 +99,8 @@ ENGLISH = english_words()
 
 #: what is not words: addresses, file names, --options, ids and hex (deck ids, the sealed order)
 NOT_WORDS = re.compile(
-    r"\S*(?:://|/|\\)\S*|\S+\.(?:pdf|json|csv|sqlite)\b|--[a-z-]+|\bbingo-hall\b|\bBingo Hall\b"
+    r"\S*(?:://|/|\\)\S*|\S+\.(?:pdf|json|csv|sqlite|toml)\b|--[a-z-]+"
+    r"|\bbingo-hall\b|\bBingo Hall\b"
     r"|\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}\b"
 )
 

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
-from functools import cache
-from importlib.util import find_spec
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -25,13 +22,13 @@ from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
+from ..machine.catalogs import catalog_dirs
 from ..prize_names import known_names, prize_name
 from .errors import RequestError
 from .instance import area_state
 from .security import local_path
 
 LANGUAGES = ("es", "en")
-_AREAS = ("bingo_hall", "companions", "firmware_bridge")
 
 bp = Blueprint("i18n", __name__)
 
@@ -95,22 +92,6 @@ def _came_from() -> str | None:
     if ref.netloc != request.host:
         return None
     return ref.path + ("?" + ref.query if ref.query else "")
-
-
-@cache
-def catalog_dirs() -> tuple[str, ...]:
-    """Every area's `translations` folder (the Makefile and the wheel build compile the same set).
-
-    Each package is found where Python imports it from (a clone or site-packages), without
-    importing it, so the catalogs are found however the kit was installed. Looked up once per
-    process: the installed tree does not change while it runs."""
-    found = []
-    for package in _AREAS:
-        spec = find_spec(package)
-        roots = spec.submodule_search_locations if spec else None
-        for root in roots or ():
-            found += sorted(p for p in Path(root).rglob("translations") if p.is_dir())
-    return tuple(str(p) for p in found)
 
 
 def in_lang(names: Mapping[str, str]) -> str:
