@@ -580,3 +580,95 @@ def test_no_prize_key_on_any_spanish_screen_or_summary_of_a_tambola_night(client
     code, out, err = kit_cli(["ledger", "--db", db, "--lang", "es"])
     assert code == 0, err
     assert code_words_in(out) == [] and "Ambo (dos en una fila)" in out
+
+
+# ---- the River Plate's words, and prize names that need no agreement ----------------------
+
+#: Spain's words where a Latin-American hall says another (docs/glossary.md's last column)
+SPAIN = {
+    r"\bbombo\b": "the ball machine is the bolillero",
+    r"\bpuls(e|a|ar|ando)\b": "a button is presionado (or a number tocado)",
+    r"\bañad": "to add is agregar",
+    r"\bsitio\b": "room is lugar",
+    r"\bportátil": "a computer is a computadora",
+    r"entrada pública": "what the room mixes into the draw is the aporte del público",
+    r"\bclave\b(?! del sorteo| de la estación| de idempotencia)": "the draw's clave del sorteo "
+    "or the station's clave de la estación, never clave alone",
+}
+
+
+def _every_spanish_text() -> list[tuple[str, str]]:
+    """(where, text) of every Spanish text the kit has: the catalogs, the printed words, the
+    program's and the summary's words, the rules sheets."""
+    from bingo_hall.money import night as night_words
+    from bingo_hall.money import program as program_words
+
+    found = [
+        (f"{path.relative_to(ROOT)}: {ids[0]}", s)
+        for path in CATALOGS
+        for ids, strs in _messages(path)
+        for s in strs
+    ]
+    tables = {
+        "printing.words": {**printing_words.WORDS["es"], **printing_words.CLI_LINES["es"]},
+        "money.program": program_words.WORDS["es"],
+        "money.night": night_words.WORDS["es"],
+    }
+    found += [(f"{where}: {k}", v) for where, table in tables.items() for k, v in table.items()]
+    sheets = sorted((ROOT / "bingo_hall" / "printing").glob("rules*_es.md"))
+    return found + [(str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in sheets]
+
+
+def test_a_latin_american_kit_says_the_river_plates_words():
+    wrong = [
+        (where, why)
+        for where, text in _every_spanish_text()
+        for pattern, why in SPAIN.items()
+        if re.search(pattern, text, re.I)
+    ]
+    assert wrong == []
+
+
+#: a prize's name next to a word that must agree with it (Línea is feminine, Cartón lleno
+#: masculine): "Línea de arriba otorgado", "lo ganó", "el primer Línea"
+AGREES = re.compile(
+    r"%\((prize|asked)\)s (otorgad|abiert|ganad|cerrad)[oa]s?\b"
+    r"|\b(el|la|lo|un|una)( primer[oa]?)? %\((prize|asked)\)s|\blo ganó\b"
+)
+
+
+def test_a_prize_name_is_never_made_to_agree_in_spanish():
+    wrong = [(where, s) for where, s in _every_spanish_text() if AGREES.search(s)]
+    assert wrong == []
+    assert _spanish("open") == "en juego"
+    assert _spanish("won by %(who)s on call %(n)s").startswith("ganador")
+
+
+def _spanish(msgid: str) -> str:
+    """The catalogs' Spanish for `msgid` (one text across the catalogs: a test above)."""
+    return next(strs[0] for path in CATALOGS for ids, strs in _messages(path) if ids[0] == msgid)
+
+
+def test_a_copy_is_inserted_with_the_name_given_not_called():
+    """ "Insertar después de esta una copia de [Cuatro esquinas] llamada [...]": llamada is a
+    phone call; the box is the copy's name."""
+    assert _spanish("named") == "con el nombre"
+
+
+def test_the_odds_say_in_n_calls_or_fewer_with_a_decimal_comma(caller, client):
+    """ "Bingo en 33 bolas más o menos 1 noche de cada 2 (53.9 %)": más o menos is roughly."""
+    from program.test_program_station import _load, _next
+
+    _load(caller)
+    gid = _next(caller)
+    page_login(client)
+    assert caller.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-12"}).status_code == 201
+    odds = caller.get(f"/api/games/{gid}/odds?within=60").get_json()
+    page = page_text(
+        client.get(f"/caller/ledger?game={gid}&within=60&lang=es").get_data(as_text=True)
+    )
+    line = re.search(r"Con 12 cartones vendidos[^.]*\.[^.]*\.", page)
+    assert line, page
+    assert "en 60 bolas o menos" in line.group(0) and "más o menos" not in line.group(0)
+    shown = f"{odds['percent']:.1f}".replace(".", ",").removesuffix(",0")
+    assert f"({shown} %)" in line.group(0), line.group(0)

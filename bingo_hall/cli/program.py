@@ -116,8 +116,10 @@ def describe(game: ProgramGame, currency: str, words: Speech) -> str:
 
 
 def odds_line(game: ProgramGame, decks: list[Any], sold: int | None, words: Speech) -> str:
-    """ "odds: with 68 cards sold, Full house in 40 calls or fewer about 1 night in 12 (8,10 %);
-    Full house comes first near call 19 (10000 nights simulated)"."""
+    """ "odds: with 68 cards sold, a full house within 40 calls about 1 night in 12 (8.10 %);
+    the first full house is expected near call 19 (10000 nights simulated)"; in Spanish "...,
+    Cartón lleno en 40 bolas o menos: aproximadamente 1 noche de cada 12 (8,10 %)...", the
+    name as it is (no article or agreement to get wrong)."""
     variant = game.variant
     deck = next((d for d in decks if d.variant is variant), None)
     if deck is not None:
@@ -139,11 +141,14 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None, words: Spee
     needs = [variant.needs(t, game.plan, prize, game.pattern, free) for t in tickets]
     odds = estimate(needs, variant.balls)
     name = prize_name(game, prize, words.lang)
+    italian = game.plan.prize_list is not None and game.plan.prize_list.tabellone
+    if words.lang == "en" and not italian:  # "a full house within 40 calls"; Tombola is a name
+        name = name.lower()
     rule = game.prizes.get(prize)
     if rule is None or not rule.within:
         return words.say(
-            "odds: %(whose)s, %(prize)s comes first near call %(call)s (%(nights)s nights "
-            "simulated)",
+            "odds: %(whose)s, the first %(prize)s is expected near call %(call)s (%(nights)s "
+            "nights simulated)",
             whose=whose,
             prize=name,
             call=round(odds.expected_call),
@@ -152,8 +157,9 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None, words: Spee
     one_in = odds.one_in(rule.within)
     if one_in is None:
         return words.say(
-            "odds: %(whose)s, %(prize)s in %(calls)s calls or fewer did not happen in any night "
-            "simulated; it comes first near call %(call)s (%(nights)s nights simulated)",
+            "odds: %(whose)s, a %(prize)s within %(calls)s calls did not happen in any night "
+            "simulated; the first %(prize)s is expected near call %(call)s (%(nights)s nights "
+            "simulated)",
             whose=whose,
             prize=name,
             calls=rule.within,
@@ -161,8 +167,9 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None, words: Spee
             nights=odds.nights,
         )
     return words.say(
-        "odds: %(whose)s, %(prize)s in %(calls)s calls or fewer about 1 night in %(x)s "
-        "(%(pct)s %%); it comes first near call %(call)s (%(nights)s nights simulated)",
+        "odds: %(whose)s, a %(prize)s within %(calls)s calls about 1 night in %(x)s "
+        "(%(pct)s %%); the first %(prize)s is expected near call %(call)s (%(nights)s nights "
+        "simulated)",
         whose=whose,
         prize=name,
         calls=rule.within,

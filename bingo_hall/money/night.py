@@ -195,7 +195,7 @@ class Night:
 WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Resumen de la noche",
-        "book head": "Libro de la noche (cabeza firmada · asiento · clave)",
+        "book head": "Libro de la noche (cabeza firmada · asiento · clave de la estación)",
         "game": "Partida",
         "program": "Programa",
         "skipped": "saltada",
@@ -493,7 +493,7 @@ CSV_ES = {
     "total brought": "total traído de noches anteriores",
     "total carried": "total que pasa a la próxima noche",
     "total left": "total para la causa",
-    "book head": "cabeza del libro (cabeza · asiento · clave)",
+    "book head": "cabeza del libro (cabeza · asiento · clave de la estación)",
     "raffle": "rifa",
     "raffle prize": "premio de la rifa",
     "redrawn": "sorteado de nuevo",

@@ -460,8 +460,8 @@ WORDS: dict[str, dict[str, str]] = {
         "a_card": "%(price)s a card",
         "a_book": "%(price)s a book of %(n)s",
         "percent": "%(pct)s %% of the sales",
-        "jackpot": "%(prize)s, or %(pot)s jackpot within %(n)s calls",
-        "on-top": "%(prize)s, plus a %(pot)s jackpot within %(n)s calls",
+        "jackpot": "%(prize)s, or %(pot)s jackpot in %(n)s calls or fewer",
+        "on-top": "%(prize)s, plus a %(pot)s jackpot in %(n)s calls or fewer",
         "interval": "Interval: %(n)s min",
     },
     "es": {
@@ -470,8 +470,8 @@ WORDS: dict[str, dict[str, str]] = {
         "a_card": "%(price)s el cartón",
         "a_book": "%(price)s el libro de %(n)s",
         "percent": "%(pct)s %% de lo recaudado",
-        "jackpot": "%(prize)s, o un pozo de %(pot)s en %(n)s bolas",
-        "on-top": "%(prize)s, más un pozo de %(pot)s en %(n)s bolas",
+        "jackpot": "%(prize)s, o un pozo de %(pot)s en %(n)s bolas o menos",
+        "on-top": "%(prize)s, más un pozo de %(pot)s en %(n)s bolas o menos",
         "interval": "Descanso: %(n)s min",
     },
 }
