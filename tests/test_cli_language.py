@@ -178,3 +178,15 @@ def test_book_export_and_verify_speak_spanish(argentine, client, tmp_path, kit_c
     assert code == 0, err
     assert "asientos, cabeza" in exported and verified.startswith("BIEN: ")
     assert english_in(exported + verified) == [], exported + verified
+
+
+def test_audit_and_the_ledger_speak_the_environments_spanish(argentine, client, kit_cli):
+    seed = "ab" * 32
+    code, out, err = kit_cli(["audit", "--seed", seed, "--public-input", "Sala 3"])
+    assert code == 0, err
+    assert out.startswith("orden sellado: ") and "aporte del público: 'Sala 3'" in out
+    assert english_in(out) == [], out
+    db = client.application.config["DATABASE"]
+    code, out, err = kit_cli(["ledger", "--db", db])
+    assert code == 0, err
+    assert "Resumen de la noche" in out and english_in(out) == [], out

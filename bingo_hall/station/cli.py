@@ -275,7 +275,8 @@ def _with_common(fn: Callable[..., None]) -> Callable[..., None]:
     "--lang",
     type=click.Choice(["es", "en"]),
     default=None,
-    help="Language of the pages for players who have not chosen one (kept for the night).",
+    help="Language of the pages for players who have not chosen one (kept for the night), and "
+    "of these lines (default: the environment's, LANG=es_AR is Spanish).",
 )
 @click.option(
     "--program",
@@ -416,10 +417,14 @@ def audit(seed: str, public_input: str | None, calls: str | None, balls: str) ->
     count = int(balls)
     key = parse_seed(seed)
     order = draw_order(key, public_input, count)
-    click.echo(f"commitment: {commitment(key)}")
-    click.echo(f"public input: {public_input!r}" if public_input else "public input: (none)")
-    click.echo("order: " + " ".join(str(b) for b in order))
-    click.echo("calls: " + ", ".join(call_label(b, count) for b in order))
+    say = speech().say  # the environment's language (LANG=es_AR: Spanish)
+    click.echo(say("commitment: %(hex)s", hex=commitment(key)))
+    if public_input:
+        click.echo(say("public input: %(text)r", text=public_input))
+    else:
+        click.echo(say("public input: (none)"))
+    click.echo(say("order: %(balls)s", balls=" ".join(str(b) for b in order)))
+    click.echo(say("calls: %(calls)s", calls=", ".join(call_label(b, count) for b in order)))
     if calls is not None:
         try:
             called = [int(x) for x in calls.replace(" ", "").split(",") if x]
@@ -427,7 +432,7 @@ def audit(seed: str, public_input: str | None, calls: str | None, balls: str) ->
             raise KitError("--calls is a comma-separated list of balls, e.g. 31,7,62") from None
         result = audit_round(key, commitment(key), public_input, called, count)
         if result.order_ok:
-            click.echo(f"the {len(called)} calls follow the committed order")
+            click.echo(say("the %(n)s calls follow the committed order", n=len(called)))
         else:
             raise KitError(
                 "call #%(first_difference)s does not follow the committed order",
@@ -440,4 +445,4 @@ def audit(seed: str, public_input: str | None, calls: str | None, balls: str) ->
 def init_db(db: str | None) -> None:
     """Create or update the station's database."""
     app = build_app(db, None, str(default_instance_dir()))
-    click.echo(f"database ready: {hall(app).config.database}")
+    click.echo(speech().say("database ready: %(path)s", path=hall(app).config.database))
