@@ -190,3 +190,15 @@ def test_audit_and_the_ledger_speak_the_environments_spanish(argentine, client, 
     code, out, err = kit_cli(["ledger", "--db", db])
     assert code == 0, err
     assert "Resumen de la noche" in out and english_in(out) == [], out
+
+
+@pytest.mark.parametrize("kind", ["port", "host", "elsewhere"])
+def test_the_banners_warning_about_cards_printed_elsewhere_is_spanish_too(kind):
+    from bingo_hall.cli.speech import Speech
+    from bingo_hall.machine.printed import Mismatch
+    from bingo_hall.station.cli import printed_warning
+
+    m = Mismatch("Club", "http://10.0.0.5:5000", kind, 5000, "127.0.0.1", 5001)
+    line = printed_warning(m, Speech("es"))
+    assert "Club" in line and english_in(line) == [], line
+    assert printed_warning(m, Speech("en")) == m.line()

@@ -18,7 +18,7 @@ from ..cli.speech import Speech, speech
 from ..errors import KitError
 from ..machine import netaddr
 from ..machine.paths import default_instance_dir, read_text_file
-from ..machine.printed import mismatch
+from ..machine.printed import Mismatch, mismatch
 from ..web.config import DEFAULT, from_environment
 from ..web.instance import hall
 
@@ -168,7 +168,7 @@ def run_server(
     real_port = server.port
     found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
     app.config["PRINTED_MISMATCHES"] = found
-    notes = [*notes, *(m.line() for m in found)]
+    notes = [*notes, *(printed_warning(m, words or speech()) for m in found)]
     settings = hall(app).config
     say = (words or speech()).say
     url = f"http://{shown}:{real_port}"
@@ -188,6 +188,37 @@ def run_server(
             server.run()
         finally:
             card_pages.stop(app)  # a deck being drawn does not hold the exit
+
+
+def printed_warning(m: Mismatch, words: Speech) -> str:
+    """The banner's line for cards printed for another address: `Mismatch.line` in English, the
+    caller page's words (the station's catalog) in Spanish."""
+    if words.lang == "en":
+        return m.line()
+    params = {"deck": m.deck_name, "url": m.printed_url}
+    if m.kind == "port":
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, but the station listens on port "
+            "%(port)s: phones that scan them reach nothing. Restart it with --port %(printed)s, "
+            "or reprint the cards.",
+            port=m.listen_port,
+            printed=m.printed_port,
+            **params,
+        )
+    elif m.kind == "host":
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, but the station listens only on "
+            "%(host)s: phones cannot open them. Restart it with --host 0.0.0.0.",
+            host=m.listen_host,
+            **params,
+        )
+    else:
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, which is not this computer: phones "
+            "cannot open them. Check cards here with Scan card, or reprint them.",
+            **params,
+        )
+    return words.say("warning:     %(text)s", text=text)
 
 
 #: the hub channel that tells the public process of a deck to draw (never a screen's)
