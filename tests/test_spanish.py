@@ -277,6 +277,7 @@ def _hall_pages(client) -> dict[str, str]:
 def test_no_english_word_on_any_spanish_page_of_the_hall(client):
     pages = _hall_pages(client)
     assert english_shown(pages) == {}
+    assert {where: found for where, text in pages.items() if (found := code_words_in(text))} == {}
     # the words the issue found are gone, and their Spanish is there
     new_game = pages["/caller/new"]
     assert "LIBRE" in new_game and "FREE" not in new_game
