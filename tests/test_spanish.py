@@ -673,3 +673,34 @@ def test_the_odds_say_in_n_calls_or_fewer_with_a_decimal_comma(caller, client):
     assert "en 60 bolas o menos" in line.group(0) and "más o menos" not in line.group(0)
     shown = f"{odds['percent']:.1f}".replace(".", ",").removesuffix(",0")
     assert f"({shown} %)" in line.group(0), line.group(0)
+
+
+def test_a_hosts_own_prize_is_named_on_the_screens_and_in_the_summary(tmp_path, kit_cli):
+    """A host's list (prizes/diwali.toml) names its prizes: its "corners" reads "Esquinas" on the
+    Spanish screens, the summary the station writes and the one `bingo-hall ledger` prints."""
+    from station.test_prize_lists import DIWALI, make_app, with_list
+    from tambolakit import corners
+
+    with_list(tmp_path, "diwali.toml", DIWALI)
+    app = make_app(tmp_path)
+    client = app.test_client()
+    strips = new_strip_deck(1, seed="host names es", name="Tiras")
+    hall = Caller(client, strips)
+    gid = hall.new_game(mode="diwali", draw="manual")
+    assert hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1"}).status_code == 200
+    assert hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-6"}).status_code == 201
+    hall.call(gid, *corners(strips, 1))
+    claim = {"serial": 1, "prize": "corners"}
+    assert hall.post(f"/api/games/{gid}/claims", claim).status_code == 201
+    assert hall.post(f"/api/games/{gid}/award", {"prize": "corners"}).status_code == 200
+    page_login(client)
+    shown = {
+        path: page_text(client.get(f"{path}lang=es").get_data(as_text=True))
+        for path in (f"/display/{gid}?", f"/caller/ledger?game={gid}&")
+    }
+    shown["summary.pdf"] = pdf_text(client.get("/caller/ledger/summary.pdf?lang=es").data)
+    code, out, err = kit_cli(["ledger", "--db", app.config["DATABASE"], "--lang", "es"])
+    assert code == 0, err
+    shown["bingo-hall ledger"] = out
+    for where, text in shown.items():
+        assert "Esquinas" in text and not re.search(r"\bcorners\b", text), (where, text)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 
 from ..errors import KitError
@@ -140,6 +140,9 @@ class Night:
     #: the night's book: its signed head as people read it (docs/audit.md), "" when unknown
     book_head: str = ""
     raffles: tuple[RaffleLine, ...] = ()
+    #: the names of the prizes of the host's own lists ({key: {"en": ..., "es": ...}}): the
+    #: kit's own prizes are named by `prize_names`
+    prize_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def cards(self) -> int:
@@ -307,7 +310,8 @@ def words(lang: str) -> dict[str, str]:
 def payout_text(p: Payout, night: Night, lang: str) -> str:
     w = words(lang)
     who = f"{w['card']} {p.serial}" + (f" ({p.player})" if p.player else "")
-    text = f"{prize_name(p.prize, lang)}: {money(p.cents, night.currency, lang)} · {who} · "
+    name = prize_name(p.prize, lang, night.prize_names)
+    text = f"{name}: {money(p.cents, night.currency, lang)} · {who} · "
     text += w["at_call"] % {"n": p.at_call}
     if p.jackpot:
         text += f" · {w['jackpot']}"
@@ -519,7 +523,7 @@ def summary_csv(night: Night, lang: str = "en") -> str:
         return CSV_ES[word] if es else word
 
     def prize(key: str) -> str:
-        return prize_name(key, lang) if es else key
+        return prize_name(key, lang, night.prize_names) if es else key
 
     rows: list[dict[str, object]] = []
     for g in night.games:

@@ -132,4 +132,16 @@ def night(
         cash.box(conn, date) if date else None,
         book_head=_book_head(conn, key),
         raffles=raffles,
+        prize_names=_host_prize_names(),
     )
+
+
+def _host_prize_names() -> dict[str, dict[str, str]]:
+    """The names of the prizes of the host's own lists (`prizes/`), for the summary's lines (a key
+    the kit's lists have keeps the kit's name)."""
+    from ...prize_names import known_names
+    from ..state import station_state
+
+    lists = station_state().prize_lists
+    kit = known_names()
+    return {p.key: dict(p.names) for lst in lists for p in lst.prizes if p.key not in kit}
