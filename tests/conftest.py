@@ -15,7 +15,7 @@ from hypothesis import settings
 from testkit import TEST_PIN, Caller, LiveServer, eventually  # noqa: F401  (tests import from testkit)
 
 from bingo_hall.app import create_app
-from bingo_hall.web.i18n import catalog_dirs
+from bingo_hall.machine.catalogs import catalog_dirs
 
 # the Chromium the browser tests launch, and its arguments: benchmarks/_browser.py (shared with
 # the benchmarks that drive a browser)

@@ -83,6 +83,7 @@ FAMILIES = [
     ("bingo_hall.draw", "variants", 2),
     ("bingo_hall.round_state", "variants", 2),
     ("bingo_hall.odds", "variants", 2),
+    ("bingo_hall.prize_names", "variants", 2),
     ("bingo_hall.money", "money", 3),
     ("bingo_hall.audit", "audit", 4),
 ]

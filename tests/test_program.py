@@ -105,8 +105,8 @@ BAD = {
         "at most two decimals",
     ),
     "a price with three decimals": (
-        GOOD.replace('price = "1.00"', 'price = "1.005"'),
-        'price = "1.005"',
+        GOOD.replace('price = "1.00"', 'price = "1,005"'),
+        'price = "1,005"',
         "at most two decimals",
     ),
     "a jackpot without N": (

@@ -24,6 +24,8 @@ from testkit import Caller, page_login
 
 from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.ninety.prize_rules import BUILT_IN as BUILT_IN_LISTS
+from bingo_hall.patterns import BUILT_IN as BUILT_IN_PATTERNS
 from bingo_hall.printing import words as printing_words
 from bingo_hall.printing.deck_pdf import render_deck_pdf
 from bingo_hall.printing.kit import render_kit_pdf
@@ -41,6 +43,7 @@ NAMES = {
     *"Tabla Confrontadora Maestro Bingo BINGO Normal Puntos Central Doble Sociedad Burako".split(),
     *"Qwinto Clue Tambola Housie Rummy QR PIN CSV PDF SHA JSON URL USB UTF ISO GET EUR".split(),
     *"GBP MB Berndt JavaScript".split(),
+    *"ARS Ctrl C".split(),  # a currency's code; the keys a station is stopped with (Ctrl+C)
     # Italian Tombola's prizes and board keep their Italian names, glossed in each language
     *"Tombola tombola ambo terno quaterna cinquina tabellone".split(),
     "English",  # a language offered by its own name, beside "Español"
@@ -60,6 +63,7 @@ DATA_BLOCKS = {
 SHARED = {
     *"A B I N G O D R X J a e s g n x no No de en es total Total final normal diagonal".split(),
     *"Diagonal manual hexadecimal error bingo dice sale complete".split(),  # es: verbs
+    *"base min".split(),  # base de datos; min, minutes in both
     # Spanish words the English source quotes: "Full card (cartón lleno)", "(espacio franco)"
     *"lleno franco espacio linea puras impuras muerto canasta canastas Canastas".split(),
 }
@@ -95,7 +99,8 @@ ENGLISH = english_words()
 
 #: what is not words: addresses, file names, --options, ids and hex (deck ids, the sealed order)
 NOT_WORDS = re.compile(
-    r"\S*(?:://|/|\\)\S*|\S+\.(?:pdf|json|csv|sqlite)\b|--[a-z-]+|\bbingo-hall\b|\bBingo Hall\b"
+    r"\S*(?:://|/|\\)\S*|\S+\.(?:pdf|json|csv|sqlite|toml)\b|--[a-z-]+"
+    r"|\bbingo-hall\b|\bBingo Hall\b"
     r"|\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}\b"
 )
 
@@ -272,6 +277,7 @@ def _hall_pages(client) -> dict[str, str]:
 def test_no_english_word_on_any_spanish_page_of_the_hall(client):
     pages = _hall_pages(client)
     assert english_shown(pages) == {}
+    assert {where: found for where, text in pages.items() if (found := code_words_in(text))} == {}
     # the words the issue found are gone, and their Spanish is there
     new_game = pages["/caller/new"]
     assert "LIBRE" in new_game and "FREE" not in new_game
@@ -486,3 +492,215 @@ def test_the_table_companions_speak_tu_throughout():
     assert companions
     found = [s for p in companions for _, strs in _messages(p) for s in strs if usted.search(s)]
     assert found == []
+
+
+# ---- prize and pattern keys (code words) -----------------------------------------------------
+
+#: every prize and pattern key of the kit's plans, which a person must never read for its name
+PRIZE_KEYS = sorted(
+    (
+        {p.key for lst in BUILT_IN_LISTS.values() for p in lst.prizes}
+        | set(BUILT_IN_PATTERNS)
+        | {"linea-bingo", "lines-house"}
+    )
+    - {"bingo"}  # "cantar bingo": a word of both languages as well as a key
+)
+
+
+def code_words_in(text: str) -> list[str]:
+    """The prize and pattern keys `text` shows as they are written in code: a key with a hyphen
+    or an underscore anywhere ("early-five", "four_corners"), and a one-word key in lowercase
+    where its name is capitalised ("ambo" for "Ambo (dos en una fila)", "linea" for "Línea")."""
+    text = NOT_WORDS_BUT_KEYS.sub(" ", text)
+    return sorted(
+        {k for k in PRIZE_KEYS if re.search(rf"(?<![\w/-]){re.escape(k)}(?![\w-])", text)}
+    )
+
+
+#: addresses and file names may hold keys (/api/..., night.toml): not words shown
+NOT_WORDS_BUT_KEYS = re.compile(r"\S*(?:://|/|\\)\S*|\S+\.(?:pdf|json|csv|sqlite|toml)\b")
+
+
+def test_the_code_word_detector_finds_keys_and_not_names():
+    assert code_words_in("Línea de arriba 10,00 € · Cinco primeros") == []
+    assert code_words_in("early-five 10,00 € · top-line") == ["early-five", "top-line"]
+    assert code_words_in("Ambo (dos en una fila) · terno") == ["terno"]
+    assert code_words_in("Cartón lleno · four_corners") == ["four_corners"]
+
+
+def _tambola_and_tombola_night(client) -> tuple[dict[str, str], str]:
+    """A Tambola game and an Italian Tombola game with a prize in money for each prize, cards
+    sold, Early Five and Ambo awarded: the Spanish caller pages, screens, ledger, and the
+    summary (its text, CSV and PDF)."""
+    strips = new_strip_deck(2, seed="spanish tambola", name="Tiras")
+    hall = Caller(client, strips)
+    shown: dict[str, str] = {}
+
+    def get(path: str) -> None:
+        sep = "&" if "?" in path else "?"
+        r = client.get(f"{path}{sep}lang=es", follow_redirects=True)
+        assert r.status_code == 200, (path, r.status_code)
+        body = r.get_data(as_text=True)
+        shown[path] = page_text(body) if "html" in r.mimetype else body
+
+    ticket = strips.cards[0]
+    page_login(client)
+    for mode, first in (("tambola", "early-five"), ("tombola", "ambo")):
+        made = hall.post("/api/games", {"deck_id": strips.deck_id, "mode": mode, "draw": "manual"})
+        assert made.status_code == 201, made.get_json()
+        gid = made.get_json()["game_id"]
+        keys = [p.key for p in BUILT_IN_LISTS[mode].prizes]
+        rules = {k: {"kind": "fixed", "amount": str(5 + i)} for i, k in enumerate(keys)}
+        assert hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": rules}).status_code == 200
+        assert hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1"}).status_code == 200
+        sold = hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-12"})
+        assert sold.status_code == 201, sold.get_json()
+        hall.call(gid, *ticket.rows[0])
+        claim = {"serial": ticket.serial, "prize": first}
+        assert hall.post(f"/api/games/{gid}/claims", claim).status_code == 201
+        assert hall.post(f"/api/games/{gid}/award", {"prize": first}).status_code == 200
+        for path in (f"/caller/games/{gid}", f"/display/{gid}", f"/caller/ledger?game={gid}"):
+            get(path)
+        get(f"/ledger/games/{gid}/prizes")
+    for path in ("/caller/ledger/summary.csv",):
+        get(path)
+    pdf = client.get("/caller/ledger/summary.pdf?lang=es").data
+    shown["summary.pdf"] = pdf_text(pdf)
+    return shown, client.application.config["DATABASE"]
+
+
+def test_no_prize_key_on_any_spanish_screen_or_summary_of_a_tambola_night(client, kit_cli):
+    shown, db = _tambola_and_tombola_night(client)
+    found = {where: code_words_in(text) for where, text in shown.items()}
+    assert {where: words for where, words in found.items() if words} == {}
+    # the prizes are there, by their Spanish names
+    ledger = next(t for w, t in shown.items() if w.startswith("/caller/ledger?"))
+    assert "Cinco primeros" in ledger and "Línea de arriba" in ledger
+    assert "Cinco primeros" in shown["summary.pdf"]
+    # and in the summary the command prints (which read a 90-ball game's plan only in a station)
+    code, out, err = kit_cli(["ledger", "--db", db, "--lang", "es"])
+    assert code == 0, err
+    assert code_words_in(out) == [] and "Ambo (dos en una fila)" in out
+
+
+# ---- the River Plate's words, and prize names that need no agreement ----------------------
+
+#: Spain's words where a Latin-American hall says another (docs/glossary.md's last column)
+SPAIN = {
+    r"\bbombo\b": "the ball machine is the bolillero",
+    r"\bpuls(e|a|ar|ando)\b": "a button is presionado (or a number tocado)",
+    r"\bañad": "to add is agregar",
+    r"\bsitio\b": "room is lugar",
+    r"\bportátil": "a computer is a computadora",
+    r"entrada pública": "what the room mixes into the draw is the aporte del público",
+    r"\bclave\b(?! del sorteo| de la estación| de idempotencia)": "the draw's clave del sorteo "
+    "or the station's clave de la estación, never clave alone",
+}
+
+
+def _every_spanish_text() -> list[tuple[str, str]]:
+    """(where, text) of every Spanish text the kit has: the catalogs, the printed words, the
+    program's and the summary's words, the rules sheets."""
+    from bingo_hall.money import night as night_words
+    from bingo_hall.money import program as program_words
+
+    found = [
+        (f"{path.relative_to(ROOT)}: {ids[0]}", s)
+        for path in CATALOGS
+        for ids, strs in _messages(path)
+        for s in strs
+    ]
+    tables = {
+        "printing.words": {**printing_words.WORDS["es"], **printing_words.CLI_LINES["es"]},
+        "money.program": program_words.WORDS["es"],
+        "money.night": night_words.WORDS["es"],
+    }
+    found += [(f"{where}: {k}", v) for where, table in tables.items() for k, v in table.items()]
+    sheets = sorted((ROOT / "bingo_hall" / "printing").glob("rules*_es.md"))
+    return found + [(str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in sheets]
+
+
+def test_a_latin_american_kit_says_the_river_plates_words():
+    wrong = [
+        (where, why)
+        for where, text in _every_spanish_text()
+        for pattern, why in SPAIN.items()
+        if re.search(pattern, text, re.I)
+    ]
+    assert wrong == []
+
+
+#: a prize's name next to a word that must agree with it (Línea is feminine, Cartón lleno
+#: masculine): "Línea de arriba otorgado", "lo ganó", "el primer Línea"
+AGREES = re.compile(
+    r"%\((prize|asked)\)s (otorgad|abiert|ganad|cerrad)[oa]s?\b"
+    r"|\b(el|la|lo|un|una)( primer[oa]?)? %\((prize|asked)\)s|\blo ganó\b"
+)
+
+
+def test_a_prize_name_is_never_made_to_agree_in_spanish():
+    wrong = [(where, s) for where, s in _every_spanish_text() if AGREES.search(s)]
+    assert wrong == []
+    assert _spanish("open") == "en juego"
+    assert _spanish("won by %(who)s on call %(n)s").startswith("ganador")
+
+
+def _spanish(msgid: str) -> str:
+    """The catalogs' Spanish for `msgid` (one text across the catalogs: a test above)."""
+    return next(strs[0] for path in CATALOGS for ids, strs in _messages(path) if ids[0] == msgid)
+
+
+def test_a_copy_is_inserted_with_the_name_given_not_called():
+    """ "Insertar después de esta una copia de [Cuatro esquinas] llamada [...]": llamada is a
+    phone call; the box is the copy's name."""
+    assert _spanish("named") == "con el nombre"
+
+
+def test_the_odds_say_in_n_calls_or_fewer_with_a_decimal_comma(caller, client):
+    """ "Bingo en 33 bolas más o menos 1 noche de cada 2 (53.9 %)": más o menos is roughly."""
+    from program.test_program_station import _load, _next
+
+    _load(caller)
+    gid = _next(caller)
+    page_login(client)
+    assert caller.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-12"}).status_code == 201
+    odds = caller.get(f"/api/games/{gid}/odds?within=60").get_json()
+    page = page_text(
+        client.get(f"/caller/ledger?game={gid}&within=60&lang=es").get_data(as_text=True)
+    )
+    line = re.search(r"Con 12 cartones vendidos[^.]*\.[^.]*\.", page)
+    assert line, page
+    assert "en 60 bolas o menos" in line.group(0) and "más o menos" not in line.group(0)
+    shown = f"{odds['percent']:.1f}".replace(".", ",").removesuffix(",0")
+    assert f"({shown} %)" in line.group(0), line.group(0)
+
+
+def test_a_hosts_own_prize_is_named_on_the_screens_and_in_the_summary(tmp_path, kit_cli):
+    """A host's list (prizes/diwali.toml) names its prizes: its "corners" reads "Esquinas" on the
+    Spanish screens, the summary the station writes and the one `bingo-hall ledger` prints."""
+    from station.test_prize_lists import DIWALI, make_app, with_list
+    from tambolakit import corners
+
+    with_list(tmp_path, "diwali.toml", DIWALI)
+    app = make_app(tmp_path)
+    client = app.test_client()
+    strips = new_strip_deck(1, seed="host names es", name="Tiras")
+    hall = Caller(client, strips)
+    gid = hall.new_game(mode="diwali", draw="manual")
+    assert hall.post(f"/api/games/{gid}/ledger/price", {"amount": "1"}).status_code == 200
+    assert hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-6"}).status_code == 201
+    hall.call(gid, *corners(strips, 1))
+    claim = {"serial": 1, "prize": "corners"}
+    assert hall.post(f"/api/games/{gid}/claims", claim).status_code == 201
+    assert hall.post(f"/api/games/{gid}/award", {"prize": "corners"}).status_code == 200
+    page_login(client)
+    shown = {
+        path: page_text(client.get(f"{path}lang=es").get_data(as_text=True))
+        for path in (f"/display/{gid}?", f"/caller/ledger?game={gid}&")
+    }
+    shown["summary.pdf"] = pdf_text(client.get("/caller/ledger/summary.pdf?lang=es").data)
+    code, out, err = kit_cli(["ledger", "--db", app.config["DATABASE"], "--lang", "es"])
+    assert code == 0, err
+    shown["bingo-hall ledger"] = out
+    for where, text in shown.items():
+        assert "Esquinas" in text and not re.search(r"\bcorners\b", text), (where, text)

@@ -104,7 +104,49 @@ def test_the_phone_pages_say_usted_in_spanish(client, live_server, browser):
         _shot(phone, "spanish-phone-join.png")
         phone.goto(f"{live_server.url}{card_path(deck.secret, deck.deck_id, 6)}?lang=es")
         expect(phone.locator("h1")).to_contain_text("Cartón 6")
-        expect(phone.locator("body")).to_contain_text("Su cartón tiene BINGO: pulse «Cantar».")
+        expect(phone.locator("body")).to_contain_text("Su cartón tiene BINGO: presione «Cantar».")
         _shot(phone, "spanish-phone-card.png")
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_a_tambola_night_shows_prize_names_never_keys_once_its_scripts_ran(
+    client, live_server, page
+):
+    """What the scripts write after the page loads (the prizes' state, the prize chosen, the
+    ledger's line kept up to date) names each prize in Spanish too, with no agreement to get
+    wrong: "ganador: cartón 1, en la bola 5", "en juego"."""
+    from test_spanish import code_words_in
+
+    from bingo_hall.manifest import new_strip_deck
+    from bingo_hall.ninety.prize_rules import TAMBOLA
+
+    strips = new_strip_deck(1, seed="spanish tambola browser", name="Tiras")
+    hall = Caller(client, strips)
+    made = hall.post("/api/games", {"deck_id": strips.deck_id, "mode": "tambola", "draw": "manual"})
+    assert made.status_code == 201, made.get_json()
+    gid = made.get_json()["game_id"]
+    rules = {p.key: {"kind": "fixed", "amount": "10"} for p in TAMBOLA.prizes}
+    assert hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": rules}).status_code == 200
+    ticket = strips.cards[0]
+    hall.call(gid, *ticket.rows[0])
+    claim = {"serial": ticket.serial, "prize": "early-five"}
+    assert hall.post(f"/api/games/{gid}/claims", claim).status_code == 201
+    assert hall.post(f"/api/games/{gid}/award", {"prize": "early-five"}).status_code == 200
+    _caller_in_spanish(page, live_server.url, f"/caller/games/{gid}")
+    steps = page.locator("#prize-steps li[data-prize='early-five'] .prize-who")
+    expect(steps).to_contain_text("ganador: cartón 1")
+    expect(page.locator("#prize-steps li[data-prize='top-line'] .prize-who")).to_have_text(
+        "en juego"
+    )
+    expect(page.locator("#ledger-prizes")).to_contain_text("Línea de arriba")
+    _shot(page, "spanish-tambola-caller.png", full_page=True)
+    options = " ".join(page.locator("#claim-prize option").all_inner_texts())
+    shown = page.inner_text("body") + " " + options
+    assert code_words_in(shown) == [], shown
+    screen = page.context.new_page()
+    screen.goto(f"{live_server.url}/display/{gid}?lang=es")
+    scripts_ran(screen)
+    expect(screen.locator("#ledger-prizes")).to_contain_text("Cinco primeros")
+    assert code_words_in(screen.inner_text("body")) == []

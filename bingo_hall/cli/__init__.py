@@ -1,7 +1,8 @@
 """The `bingo-hall` command. Each subcommand lives in the module of the area it drives and is
 imported only when used, so `bingo-hall deck` never loads reportlab or Flask.
 
-Errors a user can cause become one line on stderr and exit code 2, never a traceback.
+Errors a user can cause become one line on stderr and exit code 2, never a traceback, in the
+language the command speaks (`--lang`, else the environment's: `speech`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 import click
 
 from ..errors import KitError
+from .speech import lang_in_argv, speech
 
 # command name -> "module:attribute". Areas add their commands here.
 COMMANDS: dict[str, str] = {
@@ -63,14 +65,15 @@ def fail(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    words = speech(lang_in_argv(sys.argv[1:] if argv is None else argv))
     try:
         cli.main(args=argv, prog_name="bingo-hall", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("bingo-hall: aborted", err=True)
+        click.echo(f"bingo-hall: {words.say('aborted')}", err=True)
         sys.exit(130)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
         fail(exc.format_message().replace("\n", " "))
     except KitError as exc:
-        fail(str(exc))
+        fail(words.error(exc))

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -28,6 +30,7 @@ from ..audit.book import (
 from ..audit.replay import deck_entry, replay
 from ..errors import KitError
 from ..manifest import deck_from_dict
+from .speech import speech
 
 
 @click.group()
@@ -81,7 +84,15 @@ def export(db: str, night: str | None, redact: bool, instance: str | None, outpu
         found = [redacted(e, key) for e in found]
     lines = export_lines(anchor, found, head, night, redact)
     Path(output).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    click.echo(f"{output}: {len(found)} entries, head {head.line()}")
+    say = speech().say  # the environment's language (LANG=es_AR: Spanish)
+    click.echo(
+        say(
+            "%(path)s: %(n)s entries, head %(head)s",
+            path=output,
+            n=len(found),
+            head=_head(head, say),
+        )
+    )
 
 
 @book.command("verify")
@@ -122,21 +133,42 @@ def verify(book_file: str, decks: tuple[str, ...], key: str | None, head: str | 
     found = check_published(parsed, published) + check_chain(parsed)
     state, replayed = replay(parsed, given)  # UnusableDecks: another deck, or one missing (2)
     findings = found + replayed
+    say = speech().say  # the environment's language (LANG=es_AR: Spanish)
     for note in state.notes:
-        click.echo(f"note: {note}")
+        click.echo(say("note: %(note)s", note=note))
     for f in findings:
         click.echo(f.line())
     signed = parsed.head
     if findings:
-        click.echo(f"FAILED: {len(findings)} finding(s); head {signed.line()}")
+        click.echo(
+            say("FAILED: %(n)s finding(s); head %(head)s", n=len(findings), head=_head(signed, say))
+        )
         sys.exit(1)
-    held = f"OK: {len(parsed.entries)} entries hold; head {signed.line()}"
+    held = say(
+        "OK: %(n)s entries hold; head %(head)s", n=len(parsed.entries), head=_head(signed, say)
+    )
     if published.fingerprint is None:
         # a book rewritten whole and signed again by a new key holds together too: only the
         # fingerprint published during the night tells the two apart
         click.echo(
-            f"{held}; signed by key {signed.fingerprint}: compare it with the fingerprint the "
-            "station published (the summary's foot), or give it with --key"
+            say(
+                "%(held)s; signed by key %(key)s: compare it with the fingerprint the station "
+                "published (the summary's foot), or give it with --key",
+                held=held,
+                key=signed.fingerprint,
+            )
         )
     else:
-        click.echo(f"{held}; signed by the published key {signed.fingerprint}")
+        click.echo(
+            say("%(held)s; signed by the published key %(key)s", held=held, key=signed.fingerprint)
+        )
+
+
+def _head(head: Any, say: Callable[..., str]) -> str:
+    """The signed head as `SignedHead.line` writes it, in the command's language."""
+    return say(
+        "%(short)s (entry %(n)s, key %(key)s)",
+        short=head.head.short,
+        n=head.head.seq,
+        key=head.fingerprint,
+    )

@@ -17,6 +17,7 @@ from ..errors import KitError
 from ..manifest import Deck, load_deck, new_variant_deck, save_deck
 from ..ninety.strips import MAX_STRIPS
 from ..variants import ByVariant, Cards75, Strips90, ball_counts, variant_for
+from .speech import speech
 
 GAME = click.option(
     "--game",
@@ -108,6 +109,12 @@ def make_deck(
     type=click.Path(dir_okay=False),
     help="Validate a deck file instead of making one.",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(["es", "en"]),
+    default=None,
+    help="Language of its lines (default: the environment's, LANG=es_AR is Spanish).",
+)
 def deck(
     game: str,
     count: int | None,
@@ -118,13 +125,22 @@ def deck(
     output: str | None,
     force: bool,
     check_path: str | None,
+    lang: str | None,
 ) -> None:
     """Make a deck whose every line is unique (rows, columns, diagonals; 90 balls: rows), or
     --check one."""
+    say = speech(lang).say
     if check_path:
         d = load_deck(check_path)
-        summary = d.variant.check_summary(d.cards, d.free_centre)
-        click.echo(f"{check_path}: OK, {d.variant.deck_word} {d.name!r} ({d.deck_id}), {summary}")
+        click.echo(
+            say(
+                f"%(path)s: OK, {d.variant.deck_word} %(name)r (%(id)s), ",  # deck, 90-ball deck
+                path=check_path,
+                name=d.name,
+                id=d.deck_id,
+            )
+            + check_summary(d, say)
+        )
         return
     if count is None and strip_count is None:
         raise click.UsageError("give --cards N, --game 90 --strips N, or --check FILE")
@@ -133,12 +149,36 @@ def deck(
         raise click.UsageError("give -o FILE.deck.json")
     refuse_to_replace(Path(output), force)
     if n >= 1000 and sys.stderr.isatty():
-        label = "Making strips" if strip_count is not None else "Making cards"
+        label = say("Making strips") if strip_count is not None else say("Making cards")
         with click.progressbar(length=n, label=label, file=sys.stderr) as bar:
             d = make_deck(game, n, seed, free_centre, name, progress=bar.update)
     else:
         d = make_deck(game, n, seed, free_centre, name)
     path = save_deck(d, output)
     click.echo(
-        f"wrote {path}: deck {d.name!r} ({d.deck_id}), {d.variant.count_words(len(d.cards))}"
+        say("wrote %(path)s: deck %(name)r (%(id)s), ", path=path, name=d.name, id=d.deck_id)
+        + count_words(d, say)
     )
+
+
+def count_words(d: Deck[Any], say: Callable[..., str]) -> str:
+    """ "40 cards", "3 strips (18 tickets)", in the command's language."""
+    n = len(d.cards)
+    if strips := len(d.variant.strips(d.cards)):
+        return say("%(strips)s strips (%(n)s tickets)", strips=strips, n=n)
+    return say("%(n)s cards", n=n)
+
+
+def check_summary(d: Deck[Any], say: Callable[..., str]) -> str:
+    """What `--check` says of a sound deck, after "OK, ...": its size and its unique lines."""
+    n = len(d.cards)
+    if strips := len(d.variant.strips(d.cards)):
+        return say(
+            "%(strips)s strips, %(n)s tickets, %(rows)s unique rows",
+            strips=strips,
+            n=n,
+            rows=3 * n,
+        )
+    if d.free_centre:
+        return say("%(n)s cards, FREE centre, %(lines)s unique lines", n=n, lines=12 * n)
+    return say("%(n)s cards, numbered centre, %(lines)s unique lines", n=n, lines=12 * n)

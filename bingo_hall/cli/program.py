@@ -26,6 +26,7 @@ from ..money.program import (
 )
 from ..odds import estimate
 from ..variants import PrizePlan
+from .speech import Speech, speech
 
 
 def read_program(path: str, prizes: str | None) -> Program:
@@ -44,6 +45,13 @@ def read_program(path: str, prizes: str | None) -> Program:
 def program() -> None:
     """A night's program: the games in order, with their patterns, prices and prizes."""
 
+
+_lang_option = click.option(
+    "--lang",
+    type=click.Choice(["es", "en"]),
+    default=None,
+    help="Language of its lines (default: the environment's, LANG=es_AR is Spanish).",
+)
 
 _prizes_option = click.option(
     "--prizes",
@@ -71,78 +79,128 @@ _prizes_option = click.option(
     help="Cards sold: the deck's first N (default: the whole deck, or 100 of a deck made for "
     "the estimate).",
 )
-def check(path: str, prizes: str | None, decks: tuple[str, ...], sold: int | None) -> None:
+@_lang_option
+def check(
+    path: str, prizes: str | None, decks: tuple[str, ...], sold: int | None, lang: str | None
+) -> None:
     """Check a program file; say what each game plays and the odds of its main prize."""
     from ..manifest import load_deck
 
+    words = speech(lang)
     prog = read_program(path, prizes)
     loaded = [load_deck(d) for d in decks]
     currency = prog.currency or "EUR"
-    click.echo(f"{Path(path).name}: OK, {len(prog.games)} games ({prog.name('en')})")
+    click.echo(
+        words.say(
+            "%(file)s: OK, %(n)s games (%(name)s)",
+            file=Path(path).name,
+            n=len(prog.games),
+            name=prog.name(words.lang),
+        )
+    )
     for game in prog.games:
-        click.echo(f"{game.number:>3}. {game.name('en')}: {describe(game, currency)}")
-        click.echo(f"     {odds_line(game, loaded, sold)}")
+        click.echo(f"{game.number:>3}. {game.name(words.lang)}: {describe(game, currency, words)}")
+        click.echo(f"     {odds_line(game, loaded, sold, words)}")
 
 
-def describe(game: ProgramGame, currency: str) -> str:
-    parts = [f"{game.balls} balls", figure_name(game, "en")]
+def describe(game: ProgramGame, currency: str, words: Speech) -> str:
+    lang = words.lang
+    parts = [words.say("%(n)s balls", n=game.balls), figure_name(game, lang)]
     if game.prices:
-        parts.append(price_text(game, currency, "en"))
+        parts.append(price_text(game, currency, lang))
     for key, rule in game.prizes.items():
-        parts.append(f"{prize_name(game, key, 'en')} {prize_text(rule, currency, 'en')}")
+        parts.append(f"{prize_name(game, key, lang)} {prize_text(rule, currency, lang)}")
     if game.interval:
-        parts.append(f"then a {game.interval} min interval")
+        parts.append(words.say("then a %(n)s min interval", n=game.interval))
     return "; ".join(parts)
 
 
-def odds_line(game: ProgramGame, decks: list[Any], sold: int | None) -> str:
-    """ "with 68 cards sold, a full house within 40 calls about 1 night in 12; the first bingo
-    is expected near call 19"."""
+def odds_line(game: ProgramGame, decks: list[Any], sold: int | None, words: Speech) -> str:
+    """ "odds: with 68 cards sold, a full house within 40 calls about 1 night in 12 (8.10 %);
+    the first full house is expected near call 19 (10000 nights simulated)"; in Spanish "...,
+    Cartón lleno en 40 bolas o menos: aproximadamente 1 noche de cada 12 (8,10 %)...", the
+    name as it is (no article or agreement to get wrong)."""
     variant = game.variant
     deck = next((d for d in decks if d.variant is variant), None)
     if deck is not None:
         tickets = list(deck.cards[: sold or len(deck.cards)])
         free = deck.free_centre
-        whose = f"with {len(tickets)} {variant.ticket_word[1]} sold"
+        whose = words.say(
+            f"with %(n)s {variant.ticket_word[1]} sold",  # "cards", "tickets": two msgids
+            n=len(tickets),
+        )
     else:
         tickets = list(variant.generate(variant.tickets_for(sold or 100), None, False, None))
         tickets = tickets[: sold or 100]
         free = False
-        whose = f"with {len(tickets)} {variant.ticket_word[1]} (a deck made for the estimate)"
+        whose = words.say(
+            f"with %(n)s {variant.ticket_word[1]} (a deck made for the estimate)",
+            n=len(tickets),
+        )
     prize = game.main_prize
     needs = [variant.needs(t, game.plan, prize, game.pattern, free) for t in tickets]
     odds = estimate(needs, variant.balls)
-    name = prize_name(game, prize, "en").lower()
-    expected = f"the first {name} is expected near call {round(odds.expected_call)}"
+    name = prize_name(game, prize, words.lang)
+    italian = game.plan.prize_list is not None and game.plan.prize_list.tabellone
+    if words.lang == "en" and not italian:  # "a full house within 40 calls"; Tombola is a name
+        name = name.lower()
     rule = game.prizes.get(prize)
     if rule is None or not rule.within:
-        return f"odds: {whose}, {expected} ({odds.nights} nights simulated)"
+        return words.say(
+            "odds: %(whose)s, the first %(prize)s is expected near call %(call)s (%(nights)s "
+            "nights simulated)",
+            whose=whose,
+            prize=name,
+            call=round(odds.expected_call),
+            nights=odds.nights,
+        )
     one_in = odds.one_in(rule.within)
-    chance = (
-        "did not happen in any night simulated"
-        if one_in is None
-        else f"about 1 night in {round(one_in)} ({100 * odds.chance_within(rule.within):.2f} %)"
-    )
-    return (
-        f"odds: {whose}, a {name} within {rule.within} calls {chance}; {expected} "
-        f"({odds.nights} nights simulated)"
+    if one_in is None:
+        return words.say(
+            "odds: %(whose)s, a %(prize)s within %(calls)s calls did not happen in any night "
+            "simulated; the first %(prize)s is expected near call %(call)s (%(nights)s nights "
+            "simulated)",
+            whose=whose,
+            prize=name,
+            calls=rule.within,
+            call=round(odds.expected_call),
+            nights=odds.nights,
+        )
+    return words.say(
+        "odds: %(whose)s, a %(prize)s within %(calls)s calls about 1 night in %(x)s "
+        "(%(pct)s %%); the first %(prize)s is expected near call %(call)s (%(nights)s nights "
+        "simulated)",
+        whose=whose,
+        prize=name,
+        calls=rule.within,
+        x=round(one_in),
+        pct=words.number(100 * odds.chance_within(rule.within), 2),
+        call=round(odds.expected_call),
+        nights=odds.nights,
     )
 
 
 @program.command(name="print")
 @click.argument("path", type=click.Path(dir_okay=False, exists=True))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
-@click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True)
+@click.option(
+    "--lang",
+    type=click.Choice(["es", "en"]),
+    default=None,
+    help="Language of the program and of its lines (default: the environment's, else Spanish).",
+)
 @click.option(
     "--large",
     is_flag=True,
     help="Large print: every text at least 18 pt and bigger figures, for players who see poorly.",
 )
 @_prizes_option
-def print_cmd(path: str, output: str, lang: str, prizes: str | None, large: bool) -> None:
+def print_cmd(path: str, output: str, lang: str | None, prizes: str | None, large: bool) -> None:
     """Print the players' program (PDF): each game's number, pattern, price and prizes."""
     from ..printing.program_pdf import render_program_pdf
 
+    words = speech(lang, default="es")
+    lang = words.lang
     prog = read_program(path, prizes)
     data = render_program_pdf(prog, lang, large=large)
     try:
@@ -151,5 +209,12 @@ def print_cmd(path: str, output: str, lang: str, prizes: str | None, large: bool
         raise KitError(
             "cannot write %(path)s (%(kind)s)", path=output, kind=exc.__class__.__name__
         ) from None
-    form = ", large print" if large else ""
-    click.echo(f"{output}: the program of {len(prog.games)} games ({lang}{form})")
+    click.echo(
+        words.say(
+            "%(path)s: the program of %(n)s games (%(language)s)",
+            path=output,
+            n=len(prog.games),
+            language=("English" if lang == "en" else "español")
+            + (words.say(", large print") if large else ""),
+        )
+    )

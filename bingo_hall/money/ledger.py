@@ -33,7 +33,7 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from enum import StrEnum
 
 from babel.core import Locale, UnknownLocaleError
-from babel.numbers import format_currency, is_currency
+from babel.numbers import format_currency, format_decimal, is_currency
 
 from ..errors import KitError
 
@@ -70,7 +70,6 @@ class JackpotMode(StrEnum):
 
 # ---- amounts -------------------------------------------------------------------------------
 
-_AMOUNT = re.compile(r"^(\d{1,9})(?:[.,](\d{1,2}))?$")
 _PERCENT = re.compile(r"^(\d{1,3})(?:[.,](\d{1,2}))?$")
 
 
@@ -81,13 +80,21 @@ NEGATIVE = {
     "prize": "a prize cannot be negative",
     "jackpot": "a jackpot cannot be negative",
 }
-NOT_AN_AMOUNT = "write an amount with at most two decimals, such as 15,50"
+NOT_AN_AMOUNT = "write an amount with at most two decimals, such as 15,50 or 1.500"
 
 
 def parse_cents(value: object, what: str = "amount") -> int:
-    """An amount typed by the host ("15", "15.5", "15,50") or given as an int of cents in JSON
-    (`{"cents": 1550}` is the API's form; here a bare int is cents). Refuses negatives, more
-    than two decimals and anything over a million."""
+    """An amount typed by the host ("15", "15.5", "15,50", "1.500", "1.500,50", "1,500.50") or
+    given as an int of cents in JSON (`{"cents": 1550}` is the API's form; here a bare int is
+    cents). Refuses negatives, more than two decimals and anything over a million.
+
+    How the marks are read, the same on every page and in every file (docs/ledger.md): a
+    point or comma followed by one or two digits at the end is the decimal mark; every other
+    mark separates thousands, in groups of three ("1.500", "1.500.000", "1.500,50" and
+    "1,500.50" are all fifteen hundred). An amount has at most two decimals, so "1.500" can
+    only be thousands, as Spanish writes them; a lone comma before three digits ("1,500") is
+    refused, naming both readings: it is English thousands or a Spanish decimal comma with a
+    digit too many, and which one the host meant the kit cannot tell."""
     if isinstance(value, bool):
         raise LedgerError(NOT_AN_AMOUNT)
     if isinstance(value, int):
@@ -96,12 +103,10 @@ def parse_cents(value: object, what: str = "amount") -> int:
         text = value.strip().replace("\u00a0", "").replace(" ", "")
         for sign in "€£$":
             text = text.replace(sign, "")
+        text = re.sub(r"^[A-Za-z]{3}|[A-Za-z]{3}$", "", text)  # "2.000,00 ARS", as shown
         if text.startswith("-"):
             raise LedgerError(NEGATIVE[what])
-        m = _AMOUNT.match(text)
-        if not m:
-            raise LedgerError(NOT_AN_AMOUNT)
-        cents = int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
+        cents = _cents_of_text(text)
     else:
         raise LedgerError(NOT_AN_AMOUNT)
     if cents < 0:
@@ -109,6 +114,39 @@ def parse_cents(value: object, what: str = "amount") -> int:
     if cents > MAX_CENTS:
         raise LedgerError("an amount is at most a million")
     return cents
+
+
+_DECIMALS = re.compile(r"^(.*?)(?:([.,])(\d{1,2}))?$")
+
+
+def _cents_of_text(text: str) -> int:
+    """`parse_cents`'s reading of the marks in `text` (digits, points and commas only)."""
+    whole, mark, decimals = _DECIMALS.match(text).groups()  # type: ignore[union-attr]
+    thousands = {".", ","} - {mark} if mark else {".", ","}
+    digits = whole
+    for sep in thousands:
+        if sep in whole:
+            if not re.fullmatch(rf"[1-9]\d{{0,2}}(?:{re.escape(sep)}\d{{3}})+", whole):
+                raise LedgerError(NOT_AN_AMOUNT)
+            if sep == "," and not mark and whole.count(",") == 1:
+                first, last = whole.split(",")
+                raise LedgerError(
+                    AMBIGUOUS,
+                    typed=text,
+                    thousands=Decimal(first + last),
+                    decimal=Decimal(f"{first}.{last}"),
+                )
+            digits = whole.replace(sep, "")
+    if not re.fullmatch(r"\d{1,9}", digits):
+        raise LedgerError(NOT_AN_AMOUNT)
+    return int(digits) * 100 + int((decimals or "0").ljust(2, "0"))
+
+
+#: a lone comma before three digits: English thousands, or a decimal comma with a digit too many
+AMBIGUOUS = (
+    "write an amount with at most two decimals: %(typed)s could be %(thousands)s or "
+    "%(decimal)s (three decimals); write the thousands with a point (1.500) or none (1500)"
+)
 
 
 def parse_percent(value: object, *, zero: bool = False) -> Decimal:
@@ -524,6 +562,16 @@ def money(cents: int, currency: str = DEFAULT_CURRENCY, lang: str = "en") -> str
     except (UnknownLocaleError, ValueError):
         locale = Locale.parse("en_GB")
     return format_currency(Decimal(cents) / 100, currency, locale=locale)
+
+
+def amount_text(cents: int, lang: str = "en") -> str:
+    """An amount without its currency, as `money` writes it and `parse_cents` reads it back:
+    what an input box is filled with ("2.000,00" in Spanish, "2,000.00" in English)."""
+    try:
+        locale = Locale.parse(_LOCALES.get(lang, lang))
+    except (UnknownLocaleError, ValueError):
+        locale = Locale.parse("en_GB")
+    return format_decimal(Decimal(cents) / 100, format="#,##0.00", locale=locale)
 
 
 #: the locale of each page language (Spain's Spanish, British English: "€15.00", "£15.00")

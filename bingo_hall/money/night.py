@@ -17,10 +17,11 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 
 from ..errors import KitError
+from ..prize_names import prize_name
 from .ledger import Reconciled, format_serials, money, over_short
 from .spreadsheet import spreadsheet_safe
 
@@ -151,6 +152,9 @@ class Night:
     raffles: tuple[RaffleLine, ...] = ()
     #: the games that set a jackpot aside or paid one from the pot: where `carried` comes from
     pot_moves: tuple[PotMove, ...] = ()
+    #: the names of the prizes of the host's own lists ({key: {"en": ..., "es": ...}}): the
+    #: kit's own prizes are named by `prize_names`
+    prize_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def cards(self) -> int:
@@ -206,7 +210,7 @@ class Night:
 WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Resumen de la noche",
-        "book head": "Libro de la noche (cabeza firmada · asiento · clave)",
+        "book head": "Libro de la noche (cabeza firmada · asiento · clave de la estación)",
         "game": "Partida",
         "program": "Programa",
         "skipped": "saltada",
@@ -230,11 +234,6 @@ WORDS: dict[str, dict[str, str]] = {
         "commitment": "orden sellado",
         "seed": "clave del sorteo",
         "not_revealed": "sin revelar (la ronda sigue)",
-        "linea": "Línea",
-        "bingo": "Bingo",
-        "one-line": "Una línea",
-        "two-lines": "Dos líneas",
-        "full-house": "Cartón lleno",
         "balls": "bolas",
         "raffle": "Rifa",
         "raffle_tickets": "Papeletas vendidas",
@@ -282,11 +281,6 @@ WORDS: dict[str, dict[str, str]] = {
         "commitment": "commitment",
         "seed": "seed",
         "not_revealed": "not revealed (the round goes on)",
-        "linea": "Line",
-        "bingo": "Bingo",
-        "one-line": "One line",
-        "two-lines": "Two lines",
-        "full-house": "Full house",
         "balls": "balls",
         "raffle": "Raffle",
         "raffle_tickets": "Raffle tickets sold",
@@ -328,7 +322,8 @@ def words(lang: str) -> dict[str, str]:
 def payout_text(p: Payout, night: Night, lang: str) -> str:
     w = words(lang)
     who = f"{w['card']} {p.serial}" + (f" ({p.player})" if p.player else "")
-    text = f"{w.get(p.prize, p.prize)}: {money(p.cents, night.currency, lang)} · {who} · "
+    name = prize_name(p.prize, lang, night.prize_names)
+    text = f"{name}: {money(p.cents, night.currency, lang)} · {who} · "
     text += w["at_call"] % {"n": p.at_call}
     if p.jackpot:
         text += f" · {w['jackpot']}"
@@ -559,7 +554,7 @@ CSV_ES = {
     "total brought": "total traído de noches anteriores",
     "total carried": "total que pasa a la próxima noche",
     "total left": "total para la causa",
-    "book head": "cabeza del libro (cabeza · asiento · clave)",
+    "book head": "cabeza del libro (cabeza · asiento · clave de la estación)",
     "raffle": "rifa",
     "raffle prize": "premio de la rifa",
     "redrawn": "sorteado de nuevo",
@@ -585,7 +580,7 @@ def summary_csv(night: Night, lang: str = "en") -> str:
         return CSV_ES[word] if es else word
 
     def prize(key: str) -> str:
-        return words(lang).get(key, key) if es else key
+        return prize_name(key, lang, night.prize_names) if es else key
 
     rows: list[dict[str, object]] = []
     for g in night.games:

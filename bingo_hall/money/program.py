@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from .. import prize_names as names
 from ..errors import KitError, LocatedError, untranslated
 from ..patterns import Pattern, pattern_from_spec
 from ..variants import PrizePlan, Variant, variant_for
@@ -466,17 +467,10 @@ WORDS: dict[str, dict[str, str]] = {
         "a_card": "%(price)s a card",
         "a_book": "%(price)s a book of %(n)s",
         "percent": "%(pct)s %% of the sales",
-        "jackpot": "%(prize)s, or %(pot)s jackpot within %(n)s calls",
-        "on-top": "%(prize)s, plus a %(pot)s jackpot within %(n)s calls",
+        "jackpot": "%(prize)s, or %(pot)s jackpot in %(n)s calls or fewer",
+        "on-top": "%(prize)s, plus a %(pot)s jackpot in %(n)s calls or fewer",
         "interval": "Interval: %(n)s min",
         "then_interval": "then a %(n)s min interval",
-        "lines": "Any line",
-        "four_corners": "Four corners",
-        "x": "The X",
-        "full_card": "Full house",
-        "custom": "Own pattern",
-        "points": "Bingo de Puntos",
-        "bingo": "Bingo",
     },
     "es": {
         "game": "Partida",
@@ -484,17 +478,10 @@ WORDS: dict[str, dict[str, str]] = {
         "a_card": "%(price)s el cartón",
         "a_book": "%(price)s el libro de %(n)s",
         "percent": "%(pct)s %% de lo recaudado",
-        "jackpot": "%(prize)s, o un pozo de %(pot)s en %(n)s bolas",
-        "on-top": "%(prize)s, más un pozo de %(pot)s en %(n)s bolas",
+        "jackpot": "%(prize)s, o un pozo de %(pot)s en %(n)s bolas o menos",
+        "on-top": "%(prize)s, más un pozo de %(pot)s en %(n)s bolas o menos",
         "interval": "Descanso: %(n)s min",
         "then_interval": "después, descanso de %(n)s min",
-        "lines": "Cualquier línea",
-        "four_corners": "Cuatro esquinas",
-        "x": "La X",
-        "full_card": "Cartón lleno",
-        "custom": "Figura propia",
-        "points": "Bingo de Puntos",
-        "bingo": "Bingo",
     },
 }
 
@@ -507,17 +494,15 @@ def words(lang: str) -> dict[str, str]:
 
 def figure_name(game: ProgramGame, lang: str) -> str:
     """What the game is played for, in words: its pattern, its lines, or its prize list."""
-    w = words(lang)
     if game.plan.prize_list is not None:
         return game.plan.prize_list.name(lang)
     if game.plan.mode == "points":
-        return w["points"]
-    return w[game.pattern.name if game.pattern else "lines"]
+        return names.prize_name("points", lang)
+    return names.prize_name(game.pattern.name if game.pattern else "lines", lang)
 
 
 def prize_name(game: ProgramGame, key: str, lang: str) -> str:
-    name = game.plan.name(key, lang)
-    return words(lang).get(name, name)
+    return names.prize_name(key, lang, game.plan.names())
 
 
 def price_text(game: ProgramGame, currency: str, lang: str) -> str:

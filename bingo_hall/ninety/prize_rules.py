@@ -410,10 +410,10 @@ TOMBOLA = PrizeList(
     open_at_once=False,
     tabellone=True,
     about=_names(
-        "Italian Tombola: ambo, terno, quaterna, cinquina (2, 3, 4, 5 on one row), then tombola "
+        "Italian Tombola: Ambo, Terno, Quaterna, Cinquina (2, 3, 4, 5 on one row), then Tombola "
         "(all 15), on the tabellone",
-        "Tómbola italiana: ambo, terno, quaterna, cinquina (2, 3, 4 y 5 en una fila) y después "
-        "tombola (los 15), con el tabellone",
+        "Tómbola italiana: Ambo, Terno, Quaterna, Cinquina (2, 3, 4 y 5 en una fila) y después "
+        "Tombola (los 15), con el tabellone",
     ),
 )
 

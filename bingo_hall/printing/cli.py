@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from ..cli.deck import GAME, STRIPS, check_counts, make_deck, refuse_to_replace
+from ..cli.speech import command_lang
 from ..errors import KitError
 from ..machine import printed
 from ..manifest import Deck, load_deck, save_deck
@@ -64,7 +65,7 @@ def print_options(f: Callable[..., None]) -> Callable[..., None]:
             " large: the game's large-print cards or tickets.",
         ),
         click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True),
-        click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True),
+        LANG_OPTION,
         click.option(
             "--base-url",
             help="Start of the QR address; default http://<this machine's LAN address>:5000.",
@@ -74,6 +75,21 @@ def print_options(f: Callable[..., None]) -> Callable[..., None]:
     for option in reversed(options):
         f = option(f)
     return f
+
+
+def _hall_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    """--lang if given, else the environment's language (LANG=es_AR: Spanish), else Spanish."""
+    return command_lang(value, "es")
+
+
+#: the language of the print and of the command's lines
+LANG_OPTION = click.option(
+    "--lang",
+    type=click.Choice(["es", "en"]),
+    default=None,
+    callback=_hall_lang,
+    help="es or en (default: the environment's language, LANG=es_AR is Spanish; else es).",
+)
 
 
 def _print_deck(
@@ -232,7 +248,7 @@ def generate(
 
 @click.command()
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The PDF.")
-@click.option("--lang", type=click.Choice(["es", "en"]), default="es", show_default=True)
+@LANG_OPTION
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @GAME
 @click.option(

@@ -75,7 +75,7 @@ CLI_LINES: dict[str, dict[str, str]] = {
         "(%(language)s, %(paper)s)",
         "long_name": "aviso: el nombre del mazo %(name)r es demasiado largo para los %(what)s "
         "de la plantilla %(template)s, que muestran %(shown)r; un nombre de unos %(fits)s "
-        "caracteres se imprime entero (una plantilla de un cartón por página tiene más sitio)",
+        "caracteres se imprime entero (una plantilla de un cartón por página tiene más lugar)",
         "printing": "Imprimiendo %(what)s",
     },
     "en": {

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..cli.speech import Speech, speech
 from ..errors import KitError
 from ..machine import netaddr
 from ..machine.paths import default_instance_dir, read_text_file
-from ..machine.printed import mismatch
+from ..machine.printed import Mismatch, mismatch
 from ..web.config import DEFAULT, from_environment
 from ..web.instance import hall
 
@@ -94,7 +95,7 @@ def load_decks(app: Flask, paths: tuple[str, ...]) -> list[Deck[Any]]:
     return decks
 
 
-def load_program(app: Flask, path: str) -> str:
+def load_program(app: Flask, path: str, words: Speech | None = None) -> str:
     """`serve --program FILE`: load the night's program (the same file again resumes it)."""
     from ..web.db import get_db
     from .program import load_file
@@ -102,12 +103,17 @@ def load_program(app: Flask, path: str) -> str:
     text = read_text_file(path)
     with app.app_context():
         done = load_file(get_db(), text, Path(path).name)
+    say = (words or speech()).say
     games = len(done.games)
     name = done.program.name if done.program is not None else ""
     if done.resumed:
         at = done.playing or done.next
-        return f"program resumed: {name} ({games} games, at game {at})"
-    return f"program loaded: {name} ({games} games; Next game starts game 1)"
+        return say(
+            "program resumed: %(name)s (%(n)s games, at game %(at)s)", name=name, n=games, at=at
+        )
+    return say(
+        "program loaded: %(name)s (%(n)s games; Next game starts game 1)", name=name, n=games
+    )
 
 
 def save_hall_settings(app: Flask, **changes: Any) -> None:
@@ -137,6 +143,7 @@ def run_server(
     port: int,
     notes: Iterable[str] = (),
     printed: Iterable[tuple[str, str]] = (),
+    words: Speech | None = None,
 ) -> None:
     """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
     printed for another host or port is pointed out here and on the caller page."""
@@ -161,23 +168,57 @@ def run_server(
     real_port = server.port
     found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
     app.config["PRINTED_MISMATCHES"] = found
-    notes = [*notes, *(m.line() for m in found)]
+    notes = [*notes, *(printed_warning(m, words or speech()) for m in found)]
     settings = hall(app).config
+    say = (words or speech()).say
+    url = f"http://{shown}:{real_port}"
     with server.stopped_by_signals():  # before the banner: a Ctrl+C on reading it stops too
-        click.echo(f"Bingo Hall station: http://{shown}:{real_port}/")
-        click.echo(f"  big screen:  http://{shown}:{real_port}/display")
-        click.echo(f"  Maestro:     http://{shown}:{real_port}/caller")
-        click.echo(f"  caller PIN:  {settings.caller_pin}")
-        click.echo(f"  database:    {settings.database}")
+        click.echo(say("Bingo Hall station: %(url)s", url=f"{url}/"))
+        click.echo("  " + say("big screen:  %(url)s", url=f"{url}/display"))
+        click.echo("  " + say("Maestro:     %(url)s", url=f"{url}/caller"))
+        click.echo("  " + say("caller PIN:  %(pin)s", pin=settings.caller_pin))
+        click.echo("  " + say("database:    %(path)s", path=settings.database))
         if server.public_side is not None:
-            click.echo(f"  phones and screens: served by process {server.public_side.pid}")
+            pid = server.public_side.pid
+            click.echo("  " + say("phones and screens: served by process %(pid)s", pid=pid))
         for note in notes:
             click.echo(f"  {note}")
-        click.echo("Press Ctrl+C to stop.", nl=True)
+        click.echo(say("Press Ctrl+C to stop."), nl=True)
         try:
             server.run()
         finally:
             card_pages.stop(app)  # a deck being drawn does not hold the exit
+
+
+def printed_warning(m: Mismatch, words: Speech) -> str:
+    """The banner's line for cards printed for another address: `Mismatch.line` in English, the
+    caller page's words (the station's catalog) in Spanish."""
+    if words.lang == "en":
+        return m.line()
+    params = {"deck": m.deck_name, "url": m.printed_url}
+    if m.kind == "port":
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, but the station listens on port "
+            "%(port)s: phones that scan them reach nothing. Restart it with --port %(printed)s, "
+            "or reprint the cards.",
+            port=m.listen_port,
+            printed=m.printed_port,
+            **params,
+        )
+    elif m.kind == "host":
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, but the station listens only on "
+            "%(host)s: phones cannot open them. Restart it with --host 0.0.0.0.",
+            host=m.listen_host,
+            **params,
+        )
+    else:
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, which is not this computer: phones "
+            "cannot open them. Check cards here with Scan card, or reprint them.",
+            **params,
+        )
+    return words.say("warning:     %(text)s", text=text)
 
 
 #: the hub channel that tells the public process of a deck to draw (never a screen's)
@@ -265,7 +306,8 @@ def _with_common(fn: Callable[..., None]) -> Callable[..., None]:
     "--lang",
     type=click.Choice(["es", "en"]),
     default=None,
-    help="Language of the pages for players who have not chosen one (kept for the night).",
+    help="Language of the pages for players who have not chosen one (kept for the night), and "
+    "of these lines (default: the environment's, LANG=es_AR is Spanish).",
 )
 @click.option(
     "--program",
@@ -288,24 +330,42 @@ def serve(
     program: str | None,
 ) -> None:
     """Run the caller station with the given decks loaded."""
+    words = speech(lang)
     app = build_app(db, pin, instance, device, threads, one_process)
     loaded = load_decks(app, decks)
     notes = [
-        f"deck loaded: {d.name} ({d.variant.count_words(len(d.cards))}, id {d.deck_id})"
+        words.say(
+            "deck loaded: %(name)s (%(what)s, id %(id)s)",
+            name=d.name,
+            what=count_words(d, words),
+            id=d.deck_id,
+        )
         for d in loaded
     ]
     if program:
-        notes.append(load_program(app, program))
-    notes += _night_language(app, lang)
-    run_server(app, host, port, notes, [(d.name, p) for p, d in zip(decks, loaded)])
+        notes.append(load_program(app, program, words))
+    notes += _night_language(app, lang, words)
+    printed = [(d.name, p) for p, d in zip(decks, loaded)]
+    run_server(app, host, port, notes, printed, words)
 
 
-def _night_language(app: Flask, lang: str | None) -> list[str]:
+def count_words(deck: Deck[Any], words: Speech) -> str:
+    """How the banner counts a deck: "40 cards", "3 strips (18 tickets)", in its language."""
+    n = len(deck.cards)
+    if strips := len(deck.variant.strips(deck.cards)):  # a deck of cards has none
+        return words.say("%(strips)s strips (%(n)s tickets)", strips=strips, n=n)
+    return words.say("%(n)s cards", n=n)
+
+
+def _night_language(app: Flask, lang: str | None, words: Speech) -> list[str]:
     """--lang: the language pages open in for players who have not chosen one."""
     if not lang:
         return []
     save_hall_settings(app, lang=lang)
-    return [f"pages open in: {'Spanish' if lang == 'es' else 'English'} (--lang {lang})"]
+    language = "español" if lang == "es" else "English"
+    return [
+        words.say("pages open in: %(language)s (--lang %(lang)s)", language=language, lang=lang)
+    ]
 
 
 @click.command()
@@ -332,6 +392,7 @@ def demo(
     """Make (or reuse) a demo deck and its PDF, load it, and run the station."""
     from ..manifest import load_deck, new_deck, save_deck
 
+    words = speech(lang)
     app = build_app(db, pin, instance, threads=threads, one_process=one_process)
     folder = Path(app.instance_path)
     path = folder / "demo.deck.json"
@@ -340,17 +401,18 @@ def demo(
         deck = new_deck(cards, seed=f"demo-{cards}", name="Demo")
         save_deck(deck, path)
     load_decks(app, (str(path),))
-    notes = [f"demo deck:   {path} ({deck.variant.count_words(len(deck.cards))})"]
-    notes.append(_demo_pdf(deck, folder, port, lang or "es"))
-    notes += _night_language(app, lang)
-    run_server(app, host, port, notes)
+    what = count_words(deck, words)
+    notes = [words.say("demo deck:   %(path)s (%(what)s)", path=path, what=what)]
+    notes.append(_demo_pdf(deck, folder, port, lang or "es", words))
+    notes += _night_language(app, lang, words)
+    run_server(app, host, port, notes, (), words)
 
 
-def _demo_pdf(deck: Deck[Any], folder: Path, port: int, lang: str) -> str:
+def _demo_pdf(deck: Deck[Any], folder: Path, port: int, lang: str, words: Speech) -> str:
     try:
         from ..printing import default_base_url, render_deck_pdf
     except ImportError:
-        return "cards PDF:   (printing is not installed yet; skipped)"
+        return words.say("cards PDF:   (printing is not installed yet; skipped)")
     base, warning = default_base_url(port=port)
     where = base.split("//", 1)[-1].replace(":", "-").replace("/", "")
     pdf = folder / f"demo-{deck.deck_id}-{lang}-{where}.pdf"
@@ -358,9 +420,9 @@ def _demo_pdf(deck: Deck[Any], folder: Path, port: int, lang: str) -> str:
         try:
             pdf.write_bytes(render_deck_pdf(deck, base_url=base, lang=lang))
         except Exception as exc:  # printing is another area; the station still runs
-            return f"cards PDF:   (could not be made: {exc})"
-    note = f"cards PDF:   {pdf}"
-    return note + (f"\n  warning:     {warning}" if warning else "")
+            return words.say("cards PDF:   (could not be made: %(reason)s)", reason=exc)
+    note = words.say("cards PDF:   %(path)s", path=pdf)
+    return note + ("\n  " + words.say("warning:     %(text)s", text=warning) if warning else "")
 
 
 @click.command()
@@ -386,10 +448,14 @@ def audit(seed: str, public_input: str | None, calls: str | None, balls: str) ->
     count = int(balls)
     key = parse_seed(seed)
     order = draw_order(key, public_input, count)
-    click.echo(f"commitment: {commitment(key)}")
-    click.echo(f"public input: {public_input!r}" if public_input else "public input: (none)")
-    click.echo("order: " + " ".join(str(b) for b in order))
-    click.echo("calls: " + ", ".join(call_label(b, count) for b in order))
+    say = speech().say  # the environment's language (LANG=es_AR: Spanish)
+    click.echo(say("commitment: %(hex)s", hex=commitment(key)))
+    if public_input:
+        click.echo(say("public input: %(text)r", text=public_input))
+    else:
+        click.echo(say("public input: (none)"))
+    click.echo(say("order: %(balls)s", balls=" ".join(str(b) for b in order)))
+    click.echo(say("calls: %(calls)s", calls=", ".join(call_label(b, count) for b in order)))
     if calls is not None:
         try:
             called = [int(x) for x in calls.replace(" ", "").split(",") if x]
@@ -397,7 +463,7 @@ def audit(seed: str, public_input: str | None, calls: str | None, balls: str) ->
             raise KitError("--calls is a comma-separated list of balls, e.g. 31,7,62") from None
         result = audit_round(key, commitment(key), public_input, called, count)
         if result.order_ok:
-            click.echo(f"the {len(called)} calls follow the committed order")
+            click.echo(say("the %(n)s calls follow the committed order", n=len(called)))
         else:
             raise KitError(
                 "call #%(first_difference)s does not follow the committed order",
@@ -410,4 +476,4 @@ def audit(seed: str, public_input: str | None, calls: str | None, balls: str) ->
 def init_db(db: str | None) -> None:
     """Create or update the station's database."""
     app = build_app(db, None, str(default_instance_dir()))
-    click.echo(f"database ready: {hall(app).config.database}")
+    click.echo(speech().say("database ready: %(path)s", path=hall(app).config.database))

@@ -13,7 +13,9 @@ from pathlib import Path
 from flask import Flask
 
 from ..ninety.prize_rules import BUILT_IN, PrizeList, PrizeListError, parse_prize_list
+from ..prize_names import known_names, prize_name
 from ..variants import PrizePlan
+from ..web.i18n import current_lang
 from ..web.instance import area_state
 from .state import StationState, station_state
 
@@ -73,3 +75,10 @@ def init_app(app: Flask) -> None:
     """Read the instance folder's prize lists once (a broken one stops the app from starting)."""
     state: StationState = area_state("station", StationState, app)
     state.prize_lists = load_prize_lists(Path(app.instance_path) / FOLDER)
+    hosts = {p.key: dict(p.names) for lst in state.prize_lists for p in lst.prizes}
+
+    def known_prize(key: str) -> str:
+        """The kit's name of `key`, else a host's list's (a ledger row of its game)."""
+        return prize_name(key, current_lang(), None if key in known_names() else hosts)
+
+    app.jinja_env.globals["known_prize"] = known_prize

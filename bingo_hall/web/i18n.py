@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
-from functools import cache
-from importlib.util import find_spec
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -25,12 +22,13 @@ from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
+from ..machine.catalogs import catalog_dirs
+from ..prize_names import known_names, prize_name
 from .errors import RequestError
 from .instance import area_state
 from .security import local_path
 
 LANGUAGES = ("es", "en")
-_AREAS = ("bingo_hall", "companions", "firmware_bridge")
 
 bp = Blueprint("i18n", __name__)
 
@@ -96,27 +94,29 @@ def _came_from() -> str | None:
     return ref.path + ("?" + ref.query if ref.query else "")
 
 
-@cache
-def catalog_dirs() -> tuple[str, ...]:
-    """Every area's `translations` folder (the Makefile and the wheel build compile the same set).
-
-    Each package is found where Python imports it from (a clone or site-packages), without
-    importing it, so the catalogs are found however the kit was installed. Looked up once per
-    process: the installed tree does not change while it runs."""
-    found = []
-    for package in _AREAS:
-        spec = find_spec(package)
-        roots = spec.submodule_search_locations if spec else None
-        for root in roots or ():
-            found += sorted(p for p in Path(root).rglob("translations") if p.is_dir())
-    return tuple(str(p) for p in found)
-
-
 def in_lang(names: Mapping[str, str]) -> str:
     """A name given as data in several languages ({"en": ..., "es": ...}, such as a host's prize
     list), in the reader's language, else in English."""
     lang = str(get_locale() or "en")
     return names.get(lang) or names.get("en") or next(iter(names.values()), "")
+
+
+def current_lang() -> str:
+    """The page's language ("es", "en")."""
+    return str(get_locale() or "en")
+
+
+def known_prize(key: str) -> str:
+    """`known_prize(key)` in templates: a prize's or pattern's name in the reader's language,
+    for a page that has only its key (a ledger row, a payout); never the key where the kit
+    knows a name (`bingo_hall.prize_names`)."""
+    return prize_name(key, current_lang())
+
+
+def known_prize_names() -> dict[str, str]:
+    """`known_prize_names()` in templates: every prize and pattern the kit knows, by key, named
+    in the reader's language (the names a page's script falls back on)."""
+    return {key: known_prize(key) for key in known_names()}
 
 
 def init_app(app: Flask) -> None:
@@ -126,6 +126,8 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     app.register_blueprint(bp)
     app.jinja_env.globals["in_lang"] = in_lang
+    app.jinja_env.globals["known_prize"] = known_prize
+    app.jinja_env.globals["known_prize_names"] = known_prize_names
     app.jinja_env.filters["in_lang_filter"] = in_lang
 
     @app.context_processor

@@ -247,7 +247,7 @@ def test_a_spanish_phone_asks_in_spanish(client, live_server, browser):
         expect(page.locator("#verify")).to_have_attribute("data-live", "yes", timeout=SLOW)
         night.hall.call(night.game, night.mine, *night.rest)
         notice = page.locator("#bingo-now")
-        expect(notice).to_have_text("Su cartón tiene BINGO: pulse «Cantar».", timeout=SLOW)
+        expect(notice).to_have_text("Su cartón tiene BINGO: presione «Cantar».", timeout=SLOW)
         page.locator("#ask-check").click()
         expect(page.locator("#ask-check")).to_have_text("Pedido · el Maestro está revisando")
         expect(page.locator("#ask-check")).to_be_disabled()

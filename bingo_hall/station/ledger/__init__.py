@@ -25,7 +25,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from ...errors import KitError
-from ...money.ledger import DENOMINATIONS, StockKind, money
+from ...money.ledger import DENOMINATIONS, StockKind, amount_text, money
 from ...money.night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...values import JsonValue
@@ -75,6 +75,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(bp)
     app.register_blueprint(raffle.bp)  # the raffle (issue 37): its takings are the ledger's
     app.jinja_env.filters["money"] = _money
+    app.jinja_env.filters["amount"] = _amount
     app.jinja_env.globals["ledger_prizes"] = _prizes_now
     app.jinja_env.globals["ledger_currency"] = lambda: store.currency(get_db())
     with app.app_context():
@@ -90,6 +91,12 @@ def _money(cents: int, currency: str) -> str:
     """`{{ cents | money(currency) }}`: an amount as the page's reader writes it."""
     locale = get_locale()
     return money(cents, currency, locale.language if locale else "en")
+
+
+def _amount(cents: int) -> str:
+    """`{{ cents | amount }}`: an amount in an input box, in the form `money` shows it."""
+    locale = get_locale()
+    return amount_text(cents, locale.language if locale else "en")
 
 
 def _prizes_now(game_id: int) -> list[payouts.PrizeNow]:

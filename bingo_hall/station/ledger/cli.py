@@ -31,7 +31,9 @@ def _open(db: str | None) -> sqlite3.Connection:
 @click.option(
     "--db", "db", default=None, help="The station's SQLite file (default: the instance folder's)."
 )
-@click.option("--lang", default="en", show_default=True, help="es or en.")
+@click.option(
+    "--lang", default=None, help="es or en (default: the environment's, LANG=es_AR is Spanish)."
+)
 @click.option(
     "--night", "night_of", default=None, help="The night, such as 2026-11-24 (default: the newest)."
 )
@@ -39,8 +41,13 @@ def _open(db: str | None) -> sqlite3.Connection:
 @click.option(
     "--pdf", "pdf", default=None, help="Also write the one-page PDF summary to this file."
 )
-def ledger(db: str | None, lang: str, night_of: str | None, as_csv: bool, pdf: str | None) -> None:
+def ledger(
+    db: str | None, lang: str | None, night_of: str | None, as_csv: bool, pdf: str | None
+) -> None:
     """Print the night's summary: sales, prizes, payouts, what is left for the cause."""
+    from ...cli.speech import command_lang
+
+    lang = command_lang(lang, "en")
     from ...money.night import summary_csv, summary_text, words
     from ...web.book import key_beside
     from .summary import night

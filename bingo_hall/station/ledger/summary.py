@@ -144,4 +144,21 @@ def night(
         book_head=_book_head(conn, key),
         raffles=raffles,
         pot_moves=tuple(m for m in moves if m.set_aside or m.won),
+        prize_names=_host_prize_names(conn, [g["id"] for g in games]),
     )
+
+
+def _host_prize_names(conn: sqlite3.Connection, game_ids: list[int]) -> dict[str, dict[str, str]]:
+    """The names of the prizes of the host's own lists the night's games played, from each
+    game's own record (a key the kit's lists have keeps the kit's name)."""
+    from ...prize_names import known_names
+    from ..games import get_game
+    from ..variants import prize_plan
+
+    kit = known_names()
+    names: dict[str, dict[str, str]] = {}
+    for gid in game_ids:
+        listed = prize_plan(get_game(conn, gid)).prize_list
+        if listed is not None and listed.text:
+            names |= {p.key: dict(p.names) for p in listed.prizes if p.key not in kit}
+    return names
