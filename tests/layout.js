@@ -12,6 +12,9 @@
   const root = modal || document.body;
   const shown = (e) => {
     if (!e.getClientRects().length) return false;
+    // laid out but not drawn: the content of a closed <details> (Chromium hides it with
+    // content-visibility, which leaves it boxes), or under a content-visibility: hidden element
+    if (e.checkVisibility && !e.checkVisibility({ contentVisibilityAuto: true })) return false;
     const st = getComputedStyle(e);
     if (st.visibility === 'hidden' || parseFloat(st.opacity) === 0) return false;
     const r = e.getBoundingClientRect();
@@ -95,9 +98,15 @@
         if (r.top < cr.top - 1 || r.bottom > cr.bottom + 1 || r.left < cr.left - 1 || r.right > cr.right + 1)
           continue;  // scrolled out of its scroller's view: there when scrolled to
       }
-      const ix = Math.min(4, r.width / 4), iy = Math.min(4, r.height / 4);
-      const pts = [[(r.left + r.right) / 2, (r.top + r.bottom) / 2], [r.left + ix, r.top + iy],
-                   [r.right - ix, r.top + iy], [r.left + ix, r.bottom - iy], [r.right - ix, r.bottom - iy]];
+      // an inline element wrapped over several lines is drawn in one box per line, not in the
+      // whole rectangle around them (where the text before and after it is): each is probed
+      const rects = [...e.getClientRects()].filter((b) => b.width > 2 && b.height > 2);
+      const pts = [];
+      for (const b of rects.length > 1 ? rects : [r]) {
+        const ix = Math.min(4, b.width / 4), iy = Math.min(4, b.height / 4);
+        pts.push([(b.left + b.right) / 2, (b.top + b.bottom) / 2], [b.left + ix, b.top + iy],
+                 [b.right - ix, b.top + iy], [b.left + ix, b.bottom - iy], [b.right - ix, b.bottom - iy]);
+      }
       for (const [x, y] of pts) {
         const top = document.elementFromPoint(x, y);
         if (!top || top === e || e.contains(top) || top.contains(e)) continue;

@@ -84,3 +84,31 @@ def test_an_open_modal_dialog_alone_is_checked(page):
     found = layout_problems(page, [(390, 844)])
     assert any("Confirm the award" in p for p in found), found
     assert not any('"x"' in p for p in found), found
+
+
+def test_what_a_closed_details_holds_is_not_judged_as_covered(page):
+    # Chromium leaves the content of a closed <details> laid out (content-visibility: hidden)
+    # where the next element is drawn over it: what no one sees cannot be covered
+    html = CLEAN.replace(
+        "a long list",
+        '<details><summary>Players</summary><input id="name" value="Ana"></details>'
+        '<p style="margin:0">Game record</p>',
+    )
+    assert problems(page, html) == []
+
+
+def test_an_inline_element_wrapped_over_two_lines_is_probed_where_it_is_drawn(page):
+    # its rectangle takes in the text before it on the first line, which is not over it
+    html = CLEAN.replace(
+        "a long list",
+        '<p style="width:220px"><span>Cinco primeros</span> '
+        '<span id="who">cartón 7, bola 27</span></p>',
+    )
+    assert problems(page, html) == []
+    # and a box drawn over its second line is still found
+    covered = html.replace(
+        "</main>",
+        '</main><div style="position:absolute;left:0;top:0;width:100%;height:100vh;'
+        'background:#000;opacity:.9"></div>',
+    )
+    assert any("cartón 7" in p and "covered" in p for p in problems(page, covered))
