@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 
 import pytest
-from layout import LAPTOP, PROJECTORS, layout_problems
+from layout import LAPTOP, PROJECTORS, assert_layout, layout_problems
 from playwright.sync_api import expect
 from testkit import Caller, caller_game_page, scripts_ran
 
@@ -219,3 +219,168 @@ def test_every_state_of_the_night_fits_the_projector_and_the_laptop(
     expect(night.laptop.locator("p.status-ended")).to_be_visible(timeout=SLOW)
     found += night.problems("the game's end", hero=False)
     assert not found, "layout problems:\n" + "\n".join(found)
+
+
+# --- what needs the Maestro, on the laptop's first screen -------------------------------------
+
+LAPTOP_800 = (1366, 800)
+
+
+def _phone_asks(hall: Caller, serial: int) -> None:
+    path = card_path(hall.deck.secret, hall.deck.deck_id, serial) + "/ask"
+    r = hall.client.post(path, data="{}", headers={"Content-Type": "application/json"})
+    assert r.status_code == 201, r.get_json()
+
+
+def test_a_phones_request_shows_at_the_top_and_in_the_title_until_the_maestro_looks_at_it(
+    client, live_server, page
+):
+    deck = new_deck(30, seed="asks-on-top", name="Fiesta de la Asociación Vecinal")
+    hall = Caller(client, deck)
+    gid = hall.new_game("normal", "manual")
+    card = deck.card(1)
+    row = [card.columns[c][0] for c in range(5)]
+    others = [n for n in range(1, 76) if n not in set(card.numbers)]
+    page.set_viewport_size({"width": LAPTOP_800[0], "height": LAPTOP_800[1]})
+    caller_game_page(page, live_server.url, gid, lang="en")
+    untouched = page.title()
+    hall.call(gid, *others[:10], *row)
+    expect(page.locator("#last-call")).to_have_text(f"O {row[-1]}", timeout=SLOW)
+
+    _phone_asks(hall, 1)
+    notice = page.locator("#attention li")
+    expect(notice).to_have_count(1, timeout=SLOW)
+    expect(notice).to_contain_text(
+        "Card 1 asks for a check (from its phone) · its card has a bingo · after 15 calls"
+    )
+    expect(page).to_have_title(f"(1) ⚑ Attention · {untouched}")
+    assert_layout(page, [LAPTOP_800], first_screen=["#attention", "#last-call", "#manual"])
+
+    # another ball: the request stays; the card asks again: the same line, updated
+    hall.call(gid, others[10])
+    expect(page.locator("[data-field=count]")).to_have_text("16", timeout=SLOW)
+    expect(notice).to_have_count(1)
+    _phone_asks(hall, 1)
+    expect(notice).to_contain_text("after 16 calls · asked 2 times", timeout=SLOW)
+    expect(notice).to_have_count(1)
+    expect(page.locator("#ask-list li")).to_have_count(1)
+    expect(page).to_have_title(f"(1) ⚑ Attention · {untouched}")
+
+    # dismissed: gone from the top and from the title, kept in the list below
+    page.locator("#attention").get_by_role("button", name="Dismiss").click()
+    expect(page.locator("#attention")).to_be_hidden(timeout=SLOW)
+    expect(page).to_have_title(untouched)
+    expect(page.locator("#ask-list li.seen")).to_have_count(1)
+
+    # in Spanish: the title says so in the page's language; "Ver" opens the card and closes it
+    page.goto(f"{live_server.url}/lang/es?next=/caller/games/{gid}")
+    scripts_ran(page)
+    titled = page.title()
+    hall.call(gid, others[11])
+    _phone_asks(hall, 1)
+    expect(page).to_have_title(f"(1) ⚑ Atención · {titled}", timeout=SLOW)
+    expect(notice).to_contain_text("El cartón 1 pide una revisión (desde su celular)")
+    page.locator("#attention").get_by_role("button", name="Ver el cartón 1").click()
+    expect(page.locator("#claim-result .vcard")).to_be_visible(timeout=SLOW)
+    expect(page).to_have_title(titled, timeout=SLOW)
+
+
+# --- a night's program on the caller page -----------------------------------------------------
+
+FIGURES = ["four_corners", "x", "full_card", "lines"]
+
+
+def _program(games: list[str]) -> str:
+    """A program of the night, one game per line of `games` (a 75-ball figure, or "linea-bingo"
+    for a 90-ball game), each with its price and prizes."""
+    text = 'name = "Noche del club de jubilados"\ncurrency = "ARS"\n'
+    for i, g in enumerate(games, 1):
+        text += f'\n[[game]]\nname = "Partida {i}: {g}"\nprice = "500"\n'
+        if g == "linea-bingo":
+            text += 'balls = 90\nprize_list = "linea-bingo"\ndraw = "manual"\n'
+            text += 'prizes = { linea = "2000", bingo = "8000" }\n'
+        else:
+            text += f'pattern = "{g}"\nprizes = {{ bingo = "5000" }}\n'
+    return text
+
+
+def _load_program(hall: Caller, games: list[str]) -> None:
+    r = hall.post("/api/program", {"text": _program(games), "source": "noche.toml"})
+    assert r.status_code == 200, r.get_json()
+
+
+def _next_game(hall: Caller) -> int:
+    r = hall.post("/api/program/next")
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["game_id"]
+
+
+def test_draw_stays_on_the_first_screen_with_a_long_program_open(client, live_server, page):
+    hall = Caller(client, new_deck(30, seed="program-draw", name="Club de jubilados"))
+    _load_program(hall, [FIGURES[i % 4] for i in range(12)])
+    gid = _next_game(hall)
+    page.set_viewport_size({"width": LAPTOP_800[0], "height": LAPTOP_800[1]})
+    caller_game_page(page, live_server.url, gid, lang="es")
+    page.goto(f"{live_server.url}/lang/es?next=/caller/games/{gid}")
+    scripts_ran(page)
+    expect(page.locator("#program")).to_have_attribute("open", "")
+    expect(page.locator("#program .program-games li")).to_have_count(12)
+    expect(page.locator("#draw")).to_contain_text("Sacar bola")
+    assert_layout(page, [LAPTOP_800], first_screen=["#draw", "#last-call"])
+
+
+def test_after_the_last_prize_the_page_names_next_game_and_says_why_it_is_greyed_at_the_end(
+    client, live_server, page
+):
+    strips = new_strip_deck(2, seed="program-next", name="Club de jubilados")
+    hall = Caller(client, strips)
+    hall.load_deck(new_deck(30, seed="program-next-75", name="Club de jubilados"))
+    _load_program(hall, ["linea-bingo", "four_corners"])
+    gid = _next_game(hall)
+    caller_game_page(page, live_server.url, gid, lang="en")
+    ticket = strips.card(1)
+    hall.call(gid, *[n for r in ticket.rows for n in r if n])
+    for prize in ("linea", "bingo"):
+        made = hall.post(f"/api/games/{gid}/claims", {"serial": 1, "prize": prize})
+        assert made.status_code == 201 and made.get_json()["valid"], made.get_json()
+        assert hall.post(f"/api/games/{gid}/award", {"prize": prize}).status_code == 200
+    done = page.locator("#prize-done")
+    expect(done).to_be_visible(timeout=SLOW)
+    expect(done).to_have_text(
+        "Every prize of this round has been awarded: start the next round, end the game, or "
+        "press Next game (2) for the program’s next game."
+    )
+    expect(page.locator("#program-next")).to_have_text("Next game (2)")
+
+    last = _next_game(hall)
+    for lang, why in (
+        ("en", "No next game: game 2 is the program’s last game."),
+        ("es", "No hay siguiente partida: la partida 2 es la última del programa."),
+    ):
+        page.goto(f"{live_server.url}/lang/{lang}?next=/caller/games/{last}")
+        scripts_ran(page)
+        button = page.locator("#program-next")
+        expect(button).to_be_disabled()
+        expect(button).to_have_accessible_description(why)
+        expect(page.locator("#program-next-why")).to_be_visible()
+
+
+def test_a_refused_sale_is_told_beside_the_sale_form_where_the_host_is_looking(
+    client, live_server, page
+):
+    hall = Caller(client, new_deck(40, seed="door-refusal", name="Club de jubilados"))
+    gid = hall.new_game("normal", "manual")
+    prices = {"prices": [{"label": "Single", "amount": "500", "book": "1"}]}
+    assert hall.post(f"/api/games/{gid}/ledger/prices", prices).status_code == 200
+    assert hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1-10"}).status_code == 201
+    page.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
+    caller_game_page(page, live_server.url, gid, lang="en")
+    page.goto(f"{live_server.url}/caller/ledger?game={gid}&lang=en")
+    form = page.locator("#sell-range")
+    form.evaluate("f => f.scrollIntoView({block: 'start'})")  # the host at the door's form
+    page.fill("#sale-serials", "8-12")
+    page.locator("#sell-range button[type=submit]").click()
+    refused = page.locator("#sell-range + #ledger-message.error")
+    expect(refused).to_contain_text("already sold")
+    expect(refused).to_be_in_viewport(ratio=1)
+    expect(form).to_be_in_viewport()
