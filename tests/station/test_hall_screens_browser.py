@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from layout import LAPTOP, PROJECTORS, assert_layout, layout_problems
+from PIL import Image
 from playwright.sync_api import expect
-from testkit import Caller, caller_game_page, scripts_ran
+from testkit import Caller, caller_game_page, doc_shot, scripts_ran
 
 from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
@@ -29,6 +31,17 @@ SLOW = 15_000
 #: a folder: every state's screens saved there as PNGs, to look at
 SHOTS = os.environ.get("HALL_SCREENS_SHOTS")
 PLAYERS = ["Ana María", "Beto", "Carla", "Dani", "Eusebio", "Fernanda"]
+
+
+def small_shot(page, name: str, scratch: Path) -> None:
+    """A screenshot for the docs (testkit.doc_shot), its animations run to their end, saved in
+    a palette of 96 colours: a third of the size, the same to the eye on these flat pages."""
+    path = doc_shot(name, scratch)
+    page.screenshot(path=path, animations="disabled")
+    shot = Image.open(path).convert("RGB")
+    shot.quantize(colors=96, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        path, optimize=True
+    )
 
 
 @dataclass(frozen=True)
@@ -152,10 +165,16 @@ class Night:
             assert r.status_code == 200, r.get_json()
 
     def problems(
-        self, state: str, hero: bool = True, asked: bool = False, screen: bool = True
+        self,
+        state: str,
+        hero: bool = True,
+        asked: bool = False,
+        screen: bool = True,
+        docs: Path | None = None,
     ) -> list[str]:
         """Every layout problem of both screens in this state (`screen`: the projector's too),
-        each line naming the state."""
+        each line naming the state. `docs`: the projector's screenshots at each size are the
+        docs' (docs/station.md), saved in that scratch folder unless asked for."""
         screen_first = [".tabla"] + (["#last-call"] if hero else [])
         found: list[str] = []
         for w, h in PROJECTORS if screen else ():
@@ -164,6 +183,8 @@ class Night:
                 for p in layout_problems(self.screen, [(w, h)], fit=True, first_screen=screen_first)
             ]
             self.shot(self.screen, f"{state}-display-{w}x{h}")
+            if docs is not None:
+                small_shot(self.screen, f"station-screen-{self.kind.name}-{w}x{h}.png", docs)
         laptop_first = ["#last-call", "#manual"] + (["#attention"] if asked else [])
         found += [
             f"{state} caller {p}"
@@ -181,7 +202,7 @@ class Night:
 
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
 def test_every_state_of_the_night_fits_the_projector_and_the_laptop(
-    kind, client, browser, page, live_server
+    kind, client, browser, page, live_server, tmp_path
 ):
     night = Night(kind, client, browser, page, live_server.url)
     found = night.problems("before the first ball")
@@ -204,12 +225,13 @@ def test_every_state_of_the_night_fits_the_projector_and_the_laptop(
     if kind.balls == 90:
         expect(night.screen.locator("#prize-steps li.done")).to_have_count(1, timeout=SLOW)
         expect(night.screen.locator("#prize-winners")).not_to_be_empty(timeout=SLOW)
-        found += night.problems("an award", hero=False)
+        found += night.problems("an award", hero=False, docs=tmp_path)
         night.win_the_round()
         expect(night.screen.locator("#prize-steps li:not(.done)")).to_have_count(0, timeout=SLOW)
     else:
         expect(night.screen.locator("#claim-show .show-final")).to_be_visible(timeout=SLOW)
-    found += night.problems("the round won", hero=False)
+    docs = tmp_path if kind.balls == 75 else None  # the final board and the scores
+    found += night.problems("the round won", hero=False, docs=docs)
 
     r = night.hall.post(f"/api/games/{night.gid}/end")
     assert r.status_code == 200, r.get_json()
@@ -235,7 +257,7 @@ def _phone_asks(hall: Caller, serial: int) -> None:
 
 
 def test_a_phones_request_shows_at_the_top_and_in_the_title_until_the_maestro_looks_at_it(
-    client, live_server, page
+    client, live_server, page, tmp_path
 ):
     deck = new_deck(30, seed="asks-on-top", name="Fiesta de la Asociación Vecinal")
     hall = Caller(client, deck)
@@ -257,6 +279,7 @@ def test_a_phones_request_shows_at_the_top_and_in_the_title_until_the_maestro_lo
     )
     expect(page).to_have_title(f"(1) ⚑ Attention · {untouched}")
     assert_layout(page, [LAPTOP_800], first_screen=["#attention", "#last-call", "#manual"])
+    small_shot(page, "station-caller-request.png", tmp_path)
 
     # another ball: the request stays; the card asks again: the same line, updated
     hall.call(gid, others[10])
@@ -282,7 +305,7 @@ def test_a_phones_request_shows_at_the_top_and_in_the_title_until_the_maestro_lo
     _phone_asks(hall, 1)
     expect(page).to_have_title(f"(1) ⚑ Atención · {titled}", timeout=SLOW)
     expect(notice).to_contain_text("El cartón 1 pide una revisión (desde su celular)")
-    page.locator("#attention").get_by_role("button", name="Ver el cartón 1").click()
+    page.locator("#attention").get_by_role("button", name="Abrir el cartón 1").click()
     expect(page.locator("#claim-result .vcard")).to_be_visible(timeout=SLOW)
     expect(page).to_have_title(titled, timeout=SLOW)
 

@@ -73,7 +73,7 @@ function asksList(box) {
     li.appendChild(el("b", "", verdict));
     li.append(`${tail} `);
     const tools = el("span", "attention-tools");
-    tools.appendChild(button(fill(T.look, { n: a.serial }), "button primary", () => look(a.serial)));
+    tools.appendChild(button(fill(T.open, { n: a.serial }), "button primary", () => look(a.serial)));
     tools.appendChild(button(T.dismiss, "button", () => seen(a.serial).catch(() => {})));
     li.appendChild(tools);
     return li;
