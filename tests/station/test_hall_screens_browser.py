@@ -138,9 +138,9 @@ class Night:
     def open_prizes(self) -> list[str]:
         return self.hall.get(f"/api/games/{self.gid}").get_json()["prizes"]["open"]
 
-    def award_one(self) -> None:
-        """The winning card claimed and awarded its prize (a 90-ball game: the first open one it
-        holds; a 75-ball game: the round)."""
+    def claim_one(self) -> dict[str, object]:
+        """The winning card's claim recorded (a 90-ball game: of the first open prize it holds;
+        a 75-ball game: the round's bingo); the award it waits for."""
         claim: dict[str, object] = {"serial": SERIAL}
         if self.kind.players:
             claim["player"] = "Beto"  # Ana María, seated first, is the Maestro
@@ -148,7 +148,9 @@ class Night:
             claim["prize"] = self.open_prizes()[0] if self.kind.mode != "tambola" else "top-line"
         made = self.hall.post(f"/api/games/{self.gid}/claims", claim)
         assert made.status_code == 201 and made.get_json()["valid"], made.get_json()
-        award = {"prize": claim["prize"]} if "prize" in claim else {}
+        return {"prize": claim["prize"]} if "prize" in claim else {}
+
+    def award(self, award: dict[str, object]) -> None:
         r = self.hall.post(f"/api/games/{self.gid}/award", award)
         assert r.status_code == 200, r.get_json()
 
@@ -221,7 +223,11 @@ def test_every_state_of_the_night_fits_the_projector_and_the_laptop(
     night.check()
     found += night.problems("a claim checked", hero=False)
 
-    night.award_one()
+    # a valid claim recorded (from the Maestro's other tab): it waits for its award, in view
+    award = night.claim_one()
+    expect(night.laptop.locator("#claim-list li.valid")).to_have_count(1, timeout=SLOW)
+    found += night.problems("a claim waits for its award", hero=False, asked=True, screen=False)
+    night.award(award)
     if kind.balls == 90:
         expect(night.screen.locator("#prize-steps li.done")).to_have_count(1, timeout=SLOW)
         expect(night.screen.locator("#prize-winners")).not_to_be_empty(timeout=SLOW)

@@ -82,7 +82,7 @@ function asksList(box) {
   function claimItem(c) {
     const li = el("li", "valid");
     li.dataset.key = `claim:${c.serial}`;
-    li.append(`⚑ ${c.text} `);
+    li.append(`⚑ ${c.text.charAt(0).toUpperCase()}${c.text.slice(1)} `);  // "ticket 7 …" opens the line
     li.appendChild(button(T.to_award, "button primary", () => {
       const award = document.getElementById("award");
       award.scrollIntoView({ block: "center" });
