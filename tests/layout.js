@@ -14,6 +14,9 @@
   const root = modal || document.body;
   const shown = (e) => {
     if (!e.getClientRects().length) return false;
+    // laid out but not drawn: the content of a closed <details> (Chromium hides it with
+    // content-visibility, which leaves it boxes), or under a content-visibility: hidden element
+    if (e.checkVisibility && !e.checkVisibility({ contentVisibilityAuto: true })) return false;
     const st = getComputedStyle(e);
     if (st.visibility === 'hidden' || parseFloat(st.opacity) === 0) return false;
     const r = e.getBoundingClientRect();

@@ -18,7 +18,10 @@ What it finds, on the page as it stands (its state is the test's to set up):
   or a request, a bingo on the phone) is not wholly within the first screen, the page scrolled to
   its top.
 
-While a modal dialog is open, only the dialog is checked: the page under it is inert.
+While a modal dialog is open, only the dialog is checked: the page under it is inert. What no
+one sees is not judged: the content of a closed <details> (laid out but not drawn). An inline
+element wrapped over several lines is probed in each of its line boxes, not in the rectangle
+around them.
 
 A problem is one line that names the element (its tag, id and classes, and the start of its
 text) and what is wrong, so a failing test says what a person would see.

@@ -104,6 +104,17 @@ def test_an_inline_text_that_wraps_is_not_taken_for_covered_by_its_neighbour(pag
     assert problems(page, html) == []
 
 
+def test_what_a_closed_details_holds_is_not_judged_as_covered(page):
+    # Chromium leaves the content of a closed <details> laid out (content-visibility: hidden)
+    # where the next element is drawn over it: what no one sees cannot be covered
+    html = CLEAN.replace(
+        "a long list",
+        '<details><summary>Players</summary><input id="name" value="Ana"></details>'
+        '<p style="margin:0">Game record</p>',
+    )
+    assert problems(page, html) == []
+
+
 def test_a_phone_page_wider_than_the_screen_is_found_though_the_phone_zooms_out(browser):
     """A phone (a mobile viewport) widens its layout viewport to a page wider than the screen
     and zooms out to show it: the page's own width (innerWidth) is then no measure."""
@@ -118,3 +129,20 @@ def test_a_phone_page_wider_than_the_screen_is_found_though_the_phone_zooms_out(
         assert any("scrolls sideways: 4" in p and "on 390 px" in p for p in found), found
     finally:
         phone.close()
+
+
+def test_an_inline_element_wrapped_over_two_lines_is_probed_where_it_is_drawn(page):
+    # its rectangle takes in the text before it on the first line, which is not over it
+    html = CLEAN.replace(
+        "a long list",
+        '<p style="width:220px"><span>Cinco primeros</span> '
+        '<span id="who">cartón 7, bola 27</span></p>',
+    )
+    assert problems(page, html) == []
+    # and a box drawn over its second line is still found
+    covered = html.replace(
+        "</main>",
+        '</main><div style="position:absolute;left:0;top:0;width:100%;height:100vh;'
+        'background:#000;opacity:.9"></div>',
+    )
+    assert any("cartón 7" in p and "covered" in p for p in problems(page, covered))

@@ -74,7 +74,55 @@ def test_one_request_per_card_per_call_and_three_a_minute_in_words(hall):
     assert fourth.get_json()["error"] == (
         "card 4 has asked for a check 3 times in a minute: wait a minute"
     )
-    assert len(hall.get(f"/api/games/{gid}/asks").get_json()["asks"]) == 3
+    # one line for the card, its request still open: updated, not repeated
+    listed = hall.get(f"/api/games/{gid}/asks").get_json()["asks"]
+    assert [(a["serial"], a["at_call"], a["times"]) for a in listed] == [(4, 3, 3)]
+
+
+def test_a_card_asking_again_while_its_request_is_open_updates_it_instead_of_adding_a_line(hall):
+    gid = hall.new_game()
+    other = _not_on(hall, 4, 3)
+    hall.call(gid, other[0])
+    assert _ask(hall, 4).status_code == 201
+    assert _ask(hall, 9).status_code == 201
+    hall.call(gid, *hall.numbers(4, "B"))
+    again = _ask(hall, 4)
+    assert again.status_code == 201 and again.get_json()["times"] == 2
+    listed = hall.get(f"/api/games/{gid}/asks").get_json()["asks"]
+    assert [(a["serial"], a["at_call"], a["times"], a["valid"], a["seen"]) for a in listed] == [
+        (4, 6, 2, True, False),
+        (9, 1, 1, False, False),
+    ]
+    # the Maestro looks at it: it is closed; a later request is a new line
+    seen = hall.post(f"/api/games/{gid}/asks/4/seen")
+    assert seen.status_code == 200, seen.get_json()
+    assert [(a["serial"], a["seen"]) for a in seen.get_json()["asks"]] == [(4, True), (9, False)]
+    hall.call(gid, other[1])
+    assert _ask(hall, 4).status_code == 201
+    listed = hall.get(f"/api/games/{gid}/asks").get_json()["asks"]
+    assert [(a["serial"], a["at_call"], a["seen"]) for a in listed] == [
+        (4, 6, True),
+        (9, 1, False),
+        (4, 7, False),
+    ]
+
+
+def test_a_card_shown_to_the_room_or_claimed_has_its_request_seen_to(hall):
+    gid = hall.new_game()
+    hall.call(gid, *hall.numbers(4, "B"))
+    assert _ask(hall, 4).status_code == 201
+    assert _ask(hall, 9).status_code == 201
+    assert hall.post(f"/api/games/{gid}/check/4").status_code == 200
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 9}).status_code == 201
+    listed = hall.get(f"/api/games/{gid}/asks").get_json()["asks"]
+    assert [(a["serial"], a["seen"]) for a in listed] == [(4, True), (9, True)]
+
+
+def test_only_the_maestro_closes_a_request(hall, client):
+    gid = hall.new_game()
+    hall.call(gid, *hall.numbers(4, "B"))
+    assert _ask(hall, 4).status_code == 201
+    assert client.post(f"/api/games/{gid}/asks/4/seen", json={}).status_code == 401
 
 
 def test_ten_requests_per_address_a_minute_in_spanish_too(hall):

@@ -214,6 +214,17 @@ def asked(game_id: int):
     return jsonify(asks=[a.to_json() for a in asks.Asks.of().pending(game_id, rnd.number)])
 
 
+@bp.post("/api/games/<int:game_id>/asks/<serial>/seen")
+@caller_required
+def ask_seen(game_id: int, serial: str):
+    """The Maestro has looked at the card's request for a check ("Look" or "Dismiss" on the
+    caller page): it leaves the page's notice. The round's requests, as `GET .../asks`."""
+    conn = get_db()
+    rnd = games.current_round(conn, game_id)
+    asks.looked_at(game_id, parse_serial(serial))
+    return jsonify(asks=[a.to_json() for a in asks.Asks.of().pending(game_id, rnd.number)])
+
+
 @bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
 @caller_required
 def check(game_id: int, serial: str):
@@ -233,6 +244,8 @@ def check(game_id: int, serial: str):
     kind, checked = service.check(
         conn, game_id, parse_serial(serial), show=show, player=player, prize=prize
     )
+    if show:  # shown to the room: the card's request, if it asked, has been seen to
+        asks.looked_at(game_id, parse_serial(serial))
     if request.args.get("format") == "html":
         game = games.get_game(conn, game_id)
         deck = get_deck(conn, game.deck_id)
@@ -318,7 +331,9 @@ def settings(game_id: int):
 def claim(game_id: int):
     conn = get_db()
     autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
-    made = service.make_claim(conn, game_id, NewClaim.from_json(body(required=True)))
+    claimed = NewClaim.from_json(body(required=True))
+    made = service.make_claim(conn, game_id, claimed)
+    asks.looked_at(game_id, claimed.serial)  # its request, if it asked, is seen to
     return jsonify(made.to_json()), 201
 
 

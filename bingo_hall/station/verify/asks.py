@@ -15,6 +15,10 @@ Wi-Fi can only view and verify".
   records it.
 * One request per card per call, at most 3 per card a minute and 10 per address a minute, each
   refused in words (429).
+* A request is open until the Maestro has looked at it: opened it ("Look"), dismissed it, or
+  checked or claimed that card (`Asks.seen`). A card that asks again while its request is still
+  open updates it (its call, its verdict, how many times it asked): the Maestro sees one line
+  per card, not a list growing under them; once looked at, a new request is a new line.
 
 What is kept lives in the app's memory (`Asks.of`): the requests of each game's round, and the
 times of the recent requests for the limits.
@@ -26,7 +30,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Flask, Request
@@ -55,6 +59,10 @@ class Ask:
     at_call: int
     valid: bool
     verdict: dict[str, Any]
+    #: how many times the card asked while this request was open
+    times: int = 1
+    #: the Maestro has looked at it (opened, dismissed, or checked or claimed the card)
+    seen: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +71,8 @@ class Ask:
             "at_call": self.at_call,
             "valid": self.valid,
             "verdict": self.verdict,
+            "times": self.times,
+            "seen": self.seen,
         }
 
 
@@ -93,7 +103,10 @@ class Asks:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.by_game: dict[int, dict[tuple[int, int, int], Ask]] = {}
+        #: each game's requests of its current round, oldest first
+        self.by_game: dict[int, list[Ask]] = {}
+        #: the calls each card asked on, this round: one request per card per call
+        self.calls_asked: dict[int, set[tuple[int, int, int]]] = {}
         self.cards = Recent()
         self.addresses = Recent()
 
@@ -104,8 +117,7 @@ class Asks:
     def pending(self, game_id: int, round_number: int) -> list[Ask]:
         """The round's requests, oldest first."""
         with self.lock:
-            kept = self.by_game.get(game_id, {})
-            return [a for a in kept.values() if a.round == round_number]
+            return [a for a in self.by_game.get(game_id, []) if a.round == round_number]
 
     def admit(self, game_id: int, serial: int, address: str, now: float) -> None:
         """Count a request from `address` for a card, or refuse it in words."""
@@ -126,21 +138,43 @@ class Asks:
                     n=PER_CARD,
                 )
 
-    def keep(self, game_id: int, ask: Ask, now: float) -> None:
-        """Keep the request, or refuse a second one on the same call."""
+    def keep(self, game_id: int, ask: Ask, now: float) -> Ask:
+        """Keep the request (the card's open one updated, if it has one), or refuse a second
+        one on the same call. The request as kept."""
         with self.lock:
-            kept = self.by_game.setdefault(game_id, {})
+            asked = self.calls_asked.setdefault(game_id, set())
             key = (ask.round, ask.at_call, ask.serial)
-            if key in kept:
+            if key in asked:
                 raise TooManyRequests(
                     "card %(serial)s has already asked for a check on this call: the Maestro "
                     "has it; ask again after the next call",
                     serial=ask.serial,
                 )
-            for old in [k for k in kept if k[0] != ask.round]:  # an older round's: done with
-                del kept[old]
-            kept[key] = ask
+            # an older round's requests: done with
+            kept = [a for a in self.by_game.get(game_id, []) if a.round == ask.round]
+            asked.difference_update({k for k in asked if k[0] != ask.round})
+            asked.add(key)
+            open_at = next(
+                (i for i, a in enumerate(kept) if a.serial == ask.serial and not a.seen), None
+            )
+            if open_at is None:
+                kept.append(ask)
+            else:
+                ask = replace(ask, times=kept[open_at].times + 1)
+                kept[open_at] = ask
+            self.by_game[game_id] = kept
             self.cards.add((game_id, ask.serial), now)
+            return ask
+
+    def seen(self, game_id: int, serial: int) -> list[Ask]:
+        """The card's open requests marked as looked at: those that were open."""
+        with self.lock:
+            kept = self.by_game.get(game_id, [])
+            opened = [a for a in kept if a.serial == serial and not a.seen]
+            self.by_game[game_id] = [
+                replace(a, seen=True) if a.serial == serial else a for a in kept
+            ]
+            return opened
 
 
 def from_the_cards_page(req: Request) -> None:
@@ -172,6 +206,14 @@ def ask_check(conn: sqlite3.Connection, game: Game | None, card: Any, address: s
         ask = Ask(
             card.serial, rnd.number, calls, bool(checked.valid), checked.verdict_value().to_json()
         )
-        asks.keep(game.game_id, ask, now)
+        ask = asks.keep(game.game_id, ask, now)
         games.publish(CheckAsked(game.game_id, ask.to_json()))
     return ask
+
+
+def looked_at(game_id: int, serial: int) -> None:
+    """The Maestro has looked at the card's request (opened, dismissed, checked or claimed the
+    card): it leaves the caller page's notice, on every caller page open (an `ask` event)."""
+    with hall().write_lock:  # the event goes out in order with the others
+        for ask in Asks.of().seen(game_id, serial):
+            games.publish(CheckAsked(game_id, replace(ask, seen=True).to_json()))

@@ -1,5 +1,5 @@
 // The ledger page: every form posts to the ledger's JSON API with the page's CSRF token; a
-// refusal is shown on the message line and nothing changes; a change reloads the page (which
+// refusal is shown beside the form refused and nothing changes; a change reloads the page (which
 // the station draws) and says what was done. A card scanned at the door, by a USB scanner that
 // types its code into the field or by the camera (scan.js), is sold at once.
 import { post as send } from "/web/static/api.js";
@@ -23,20 +23,30 @@ function ledgerPage(root) {
   const kept = sessionStorage.getItem(DONE);
   if (kept) { sessionStorage.removeItem(DONE); say(kept, false); }
 
+  // A refusal goes beside what was refused (the form, the button), where the host is looking:
+  // the message line at the top of the page may be a screen away from the sale form.
+  let where = null;  // the form or button being sent
+  function refuse(text) {
+    const msg = $("ledger-message");
+    if (where) where.insertAdjacentElement("afterend", msg);  // the one message line, moved
+    say(text, true);
+    msg.scrollIntoView({ block: "nearest" });
+  }
+
   async function post(path, payload, done) {
     try {
       // no retry: a sale or a payout is not made twice, and the ledger keeps no Idempotency-Key
       const resp = await send(`${path}?lang=${encodeURIComponent(lang)}`, payload, { retry: false });
       const data = resp.data;
-      if (!resp.ok) { say(data.error, true); return; }
+      if (!resp.ok) { refuse(data.error); return; }
       if (done) sessionStorage.setItem(DONE, done(data));
       location.reload();
-    } catch (e) { say(e.message, true); }
+    } catch (e) { refuse(e.message); }
   }
 
   function on(id, fn) {
     const form = $(id);
-    if (form) form.addEventListener("submit", (ev) => { ev.preventDefault(); fn(form); });
+    if (form) form.addEventListener("submit", (ev) => { ev.preventDefault(); where = form; fn(form); });
   }
   const sold = (d) => T.sold.replace("{cards}", d.serials);
   // the price chosen at the door for the next sale (none on the page: the list's only price);
@@ -52,6 +62,7 @@ function ledgerPage(root) {
   on("sell-range", () => post(`/api/games/${gid}/ledger/sales`,
     { serials: $("sale-serials").value, round: $("sale-round").value, price: price() }, sold));
   function sellScanned(text) {
+    where = $("sell-scan");
     post(`/api/games/${gid}/ledger/sales`, { scan: text, round: $("sale-round").value, price: price() }, sold);
   }
   on("sell-scan", () => sellScanned($("scan-text").value));
@@ -102,15 +113,16 @@ function ledgerPage(root) {
     document.querySelectorAll(selector).forEach((form) => {
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
+        where = form;
         const reason = form.querySelector("input").value.trim();
-        if (!reason) { say(T.need_reason, true); return; }
+        if (!reason) { refuse(T.need_reason); return; }
         post(path(form), { reason: reason });
       });
     });
   }
   document.querySelectorAll("button.pay, button.pay-other").forEach((b) => {
     const cash = b.classList.contains("pay");
-    b.addEventListener("click", () => post(`/api/ledger/payouts/${b.dataset.payout}/paid`, { cash: cash }));
+    b.addEventListener("click", () => { where = b; post(`/api/ledger/payouts/${b.dataset.payout}/paid`, { cash: cash }); });
   });
 }
 

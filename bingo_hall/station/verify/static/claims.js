@@ -191,6 +191,12 @@ function claimsPage(root) {
       return c.undone ? text + " · " + T.undone : text;
     });
     $("award").disabled = !s.claims.some((c) => c.valid && !c.undone) || s.winner !== null || !!s.awarded;
+    // the valid claims waiting for the award, for the notice at the top of the page (asks.js)
+    const waiting = $("award").disabled ? [] : s.claims.filter((c) => c.valid && !c.undone).map((c) => ({
+      serial: c.serial,
+      text: fill(T.waiting, { what: fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "") }),
+    }));
+    document.dispatchEvent(new CustomEvent("bingo:waiting", { detail: waiting }));
     document.getElementById("next-round")?.classList.toggle("primary", !!s.awarded && s.winner === null);
   }
 

@@ -103,12 +103,34 @@ function claimShow(box) {
     const table = key ? await drawn(key) : null;
     if (mine !== wanted) return; // another card came, or the game went on
     box.replaceChildren(words);
-    if (table) box.append(table);
+    if (table) box.append(cardBox(table));
     box.className = look;
     box.dataset.serial = serial;
     box.dataset.drawn = key || "";
     box.hidden = false;
     if (hero) hero.hidden = true;
+    ended();
+  }
+
+  // The game over while a card is up (the final board stays): the room is told so on it, since
+  // the hero that says it is hidden.
+  function ended() {
+    const over = S.state && S.state.status === "ended";
+    const line = box.querySelector(".show-ended");
+    if (over && !line && !box.hidden) {
+      const words = box.querySelector(".show-words");
+      if (words) words.prepend(el("p", "show-ended status-ended big", T.game_over));
+      // no next round is coming: its promise goes, leaving the card its room
+      if (words) words.querySelectorAll("p.muted").forEach((p) => p.remove());
+    } else if (!over && line) line.remove();
+  }
+
+  // the card in a box of its own, which takes the height the words leave (verify.css): the
+  // card is sized to it, so it never runs over the footer however many lines the words take
+  function cardBox(table) {
+    const wrap = el("div", "show-card");
+    wrap.append(table);
+    return wrap;
   }
 
   async function drawn(key) {
@@ -126,7 +148,7 @@ function claimShow(box) {
 
   async function drawAgain(key) {
     const table = await drawn(key);
-    if (table && !box.hidden && box.dataset.drawn === key && !box.querySelector("table.vcard")) box.append(table);
+    if (table && !box.hidden && box.dataset.drawn === key && !box.querySelector("table.vcard")) box.append(cardBox(table));
   }
 
   function hide() {
@@ -181,6 +203,7 @@ function claimShow(box) {
     // The game goes on (a call, an undo, a new round): the checked card leaves the screen.
     if ((kind === "call" || kind === "undo") && shown === "verdict") hide();
     if (kind === "round" && state && finalRound !== null && state.round !== finalRound) hide();
+    if (kind === "end" || kind === "snapshot") ended();
   });
   document.addEventListener("bingo:scores", (ev) => showFinal(ev.detail));
 }

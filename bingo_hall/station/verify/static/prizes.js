@@ -85,6 +85,13 @@ function prizesPage(strings) {
     award.textContent = finished() ? T.all_done : fill(T.award, { prize: name(prize) });
     const standing = prizes.claims.filter((c) => c.valid && !c.undone && c.prize === prize);
     award.disabled = !standing.length || !openNow().includes(prize) || (S.state && S.state.status !== "active");
+    // the valid claims of prizes still open, waiting for the award: the notice at the top of
+    // the page (asks.js)
+    const open = openNow();
+    const waiting = (S.state && S.state.status !== "active") ? [] : prizes.claims
+      .filter((c) => c.valid && !c.undone && open.includes(c.prize))
+      .map((c) => ({ serial: c.serial, text: fill(T.waiting, { what: fill(T.claim_line, { serial: c.serial }) + " · " + name(c.prize) }) }));
+    document.dispatchEvent(new CustomEvent("bingo:waiting", { detail: waiting }));
     listClaims(prizes.claims, T.none, (c) => {
       let text = fill(T.claim_line, { serial: c.serial }) + (c.player ? " · " + c.player : "");
       text += " · " + name(c.prize) + " · " + fill(T.at_call, { n: c.at_call }) + " · " + (c.valid ? T.valid : T.false_claim);
