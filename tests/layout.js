@@ -118,6 +118,10 @@
       for (const [x, y] of pts) {
         const top = document.elementFromPoint(x, y);
         if (!top || top === e || e.contains(top) || top.contains(e)) continue;
+        // a tall glyph's text is hit a few pixels outside its element's box (its font's ascent
+        // over a line-height of 1): only a box drawn over the point covers it
+        const tb = top.getBoundingClientRect();
+        if (x < tb.left - 1 || x > tb.right + 1 || y < tb.top - 1 || y > tb.bottom + 1) continue;
         if (!firstScreenOnly && pinned(top) && !pinned(e)) continue;  // content under a pinned bar
         add(`${name(e)} is covered by ${name(top)} at ${Math.round(x)},${Math.round(y + window.scrollY)}`);
         break;

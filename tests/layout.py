@@ -37,7 +37,12 @@ PROJECTORS = ((1280, 720), (1366, 768), (1920, 1080))
 LAPTOP = (1366, 768)
 PHONE = (390, 844)
 
-_TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+#: the page laid out again at its new size, and its passing animations over (the last call's
+#: flash grows the number for a moment): the layout is judged as it stays, not mid-flash
+_SETTLED = """() => Promise.all(document.getAnimations()
+    .filter(a => Number.isFinite(a.effect?.getComputedTiming().endTime))
+    .map(a => a.finished.catch(() => null)))
+  .then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"""
 #: the check itself, run in the page (layout.js beside this file)
 _CHECK = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
 
@@ -56,9 +61,7 @@ def layout_problems(
     found: list[str] = []
     for w, h in sizes:
         page.set_viewport_size({"width": w, "height": h})
-        page.evaluate(
-            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
-        )
+        page.evaluate(_SETTLED)
         found += [
             f"{w}x{h}: {p}"
             for p in page.evaluate(

@@ -133,6 +133,12 @@ AWARDED = 3_000_00 + 2_000_00 + 1_000_00 + 3_000_00 + 2_000_00 + 2_000_00 + 500_
 CARRIED = 50_000_00
 
 
+#: the phone's card page has followed the hall to game `gid`: it plays in it, or it says that
+#: the new game is played with other cards (card.js)
+FOLLOWED = """gid => { const v = document.getElementById('verify');
+  return !!v && (v.dataset.game === String(gid) || v.dataset.next === String(gid)); }"""
+
+
 class Night:
     """The host's screens: the caller page (the laptop, 1366x768), the big screen and a
     player's phone at its largest text, each checked with the layout check at each state."""
@@ -160,6 +166,8 @@ class Night:
         self.caller.click("#program-next")
         self.caller.wait_for_url(lambda u: u != before and re.search(r"/caller/games/\d+", u))
         gid = int(re.search(r"/caller/games/(\d+)", self.caller.url).group(1))
+        if self.phone.url.startswith(self.url):  # the player's phone follows the hall by itself
+            self.phone.wait_for_function(FOLLOWED, arg=gid, timeout=SLOW)
         self.caller.goto(f"{self.url}/caller/games/{gid}?lang={lang}")
         scripts_ran(self.caller)
         self.screen.goto(f"{self.url}/display/{gid}?lang={lang}")

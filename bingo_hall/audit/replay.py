@@ -5,8 +5,9 @@ says follows from what it says happened.
 - Each round's revealed seed hashes to its commitment, and every ball drawn by the station
   (`source` auto) is the next ball of the order that seed gives (`bingo_hall.draw`).
 - Every award is replayed from the calls: a 75-ball award's card holds a bingo on the calls its
-  claim saw (`bingo_hall.claims.judge`); a 90-ball prize's tickets complete the prize on the
-  call it was awarded on (`bingo_hall.ninety.prize_rules.completed_at`).
+  claim saw (`bingo_hall.claims.judge`); a 90-ball prize's tickets complete the prize by the
+  call it was awarded on (`bingo_hall.ninety.prize_rules.completed_at`): a claim the player
+  made late still wins, as the station judges it.
 - Every sum of the ledger is recomputed: a sale's money from the price and its cards
   (`Price.of_sale`), a payout from the prize's rule, the round's takings and the jackpot's pot
   (`bingo_hall.money.ledger.settle`).
@@ -318,9 +319,10 @@ def _prize(state: Replayed, e: Entry, decks: Any) -> str | None:
     rule = plan.prize(d["prize"]).rule
     for w in d["winners"]:
         ticket = _card(state, d["game_id"], w["serial"], decks)
-        if completed_at(rule, ticket, calls) != d["at_call"]:
+        done = completed_at(rule, ticket, calls)
+        if done is None or done > d["at_call"]:  # a late claim still wins (docs/claims.md)
             return (
-                f"ticket {w['serial']} does not complete the {d['prize']} on call "
+                f"ticket {w['serial']} does not complete the {d['prize']} by call "
                 f"{d['at_call']}: the award does not follow from the calls"
             )
     return None

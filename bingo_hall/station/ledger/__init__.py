@@ -159,13 +159,16 @@ def page() -> ResponseReturnValue:
 
 @bp.get("/ledger/games/<int:game_id>/prizes")
 def prizes_fragment(game_id: int) -> ResponseReturnValue:
-    """The round's prizes, for the caller page and /display ("Línea: 15,00 € · Bingo: 52,50 €")."""
+    """The round's prizes, for the caller page and /display ("Línea: 15,00 € · Bingo: 52,50 €");
+    `?short=1`: each prize by its name alone, without its gloss ("Ambo", not "Ambo (two in a
+    row)"), for the projector's side of a 90-ball board."""
     conn = get_db()
     games.get_game(conn, game_id)
     return render_template(
         "ledger/_prize_line.html",
         prizes=payouts.prizes_now(conn, game_id),
         currency=store.currency(conn),
+        short=request.args.get("short") == "1",
     )
 
 

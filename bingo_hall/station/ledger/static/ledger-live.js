@@ -12,7 +12,8 @@ function ledgerLine(box) {
 
   async function refresh() {
     const mine = ++asked;
-    const resp = await fetch(`/ledger/games/${gid}/prizes?lang=${encodeURIComponent(lang)}`);
+    const short = box.classList.contains("big") ? "&short=1" : ""; // the projector's: names alone
+    const resp = await fetch(`/ledger/games/${gid}/prizes?lang=${encodeURIComponent(lang)}${short}`);
     if (!resp.ok || mine !== asked) return;
     box.innerHTML = await resp.text();
     box.dataset.loaded = String(mine);

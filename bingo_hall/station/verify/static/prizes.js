@@ -15,9 +15,12 @@ function prizesPage(strings) {
   const panel = $("claims");
   let prizes = S.state && S.state.prizes;
 
+  // A prize's name; on the projector (no claims panel) without its gloss, to fit beside the
+  // board: "Ambo", not "Ambo (dos en una fila)"
   function name(p) {
     const names = prizes && prizes.names && prizes.names[p];
-    return (names && (names[lang] || names.en)) || T.names[p] || p;
+    const full = (names && (names[lang] || names.en)) || T.names[p] || p;
+    return panel ? full : full.split(" (")[0];
   }
   const openSet = () => prizes.order === "open";
   const openNow = () => prizes.open || (prizes.current ? [prizes.current] : []);
