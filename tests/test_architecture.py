@@ -85,6 +85,7 @@ FAMILIES = [
     ("bingo_hall.odds", "variants", 2),
     ("bingo_hall.money", "money", 3),
     ("bingo_hall.audit", "audit", 4),
+    ("bingo_hall.linked", "linked", 5),
 ]
 
 #: what the package root may hold besides the families' modules: the package's own files, the

@@ -1,0 +1,54 @@
+"""Simulated halls for the linked game's tests: real station keys, real decks, real results
+made by `make_result`, the organiser's real game and key. Nothing here judges a card: the tests'
+own brute force does that, from the numbers and the order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bingo_hall.audit.book import Head, StationKey, sha256
+from bingo_hall.linked.game import Hall, LinkedGame, Tiers, Window, new_game
+from bingo_hall.linked.keys import Signer
+from bingo_hall.linked.seed import new_seed, seed_code
+
+WINDOW = Window.parse("2026-12-05T19:30", "2026-12-05T21:00", "Europe/London")
+TIERS = Tiers("GBP", 100_000, 25_001, 5_000)
+
+
+@dataclass(frozen=True)
+class Organiser:
+    game: LinkedGame
+    key: Signer
+    seed: bytes
+
+    @property
+    def code(self) -> str:
+        return seed_code(self.seed)
+
+
+def station_keys(n: int) -> list[StationKey]:
+    return [StationKey.new() for _ in range(n)]
+
+
+def organise(
+    keys: list[StationKey], regions: list[str], balls: int = 75, pattern: str | None = None
+) -> Organiser:
+    org, seed = Signer.new(), new_seed()
+    halls = [
+        Hall(f"Hall {i + 1}", regions[i % len(regions)], k.fingerprint) for i, k in enumerate(keys)
+    ]
+    game = new_game("Winter linked game", WINDOW, balls, pattern, TIERS, halls, seed, org)
+    return Organiser(game, org, seed)
+
+
+def signed_head(key: StationKey, seq: int = 120) -> object:
+    return key.sign(Head(seq, sha256(f"entry {seq}".encode())))
+
+
+def during(minutes: int) -> datetime:
+    return WINDOW.start + timedelta(minutes=minutes)
+
+
+def after_the_window() -> datetime:
+    return WINDOW.end + timedelta(minutes=5)
