@@ -404,6 +404,7 @@ OFFLINE_COMMANDS = (
     "bingo_hall.cli.deck",
     "bingo_hall.cli.book",
     "bingo_hall.cli.program",
+    "bingo_hall.cli.linked",
     "bingo_hall.printing.cli",
     "bingo_hall.station.ledger.cli",
 )

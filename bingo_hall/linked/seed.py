@@ -43,7 +43,7 @@ def parse_code(text: str) -> bytes:
     """The seed a typed code stands for; SeedError in one line when it is not a code."""
     if not isinstance(text, str):
         raise SeedError("the seed code is 16 letters and digits, such as K7QM-3XHD-9RTW-ZB42")
-    cleaned = "".join(_READ_AS.get(c, c) for c in text.upper() if c not in " -\t")
+    cleaned = "".join(_READ_AS.get(c, c) for c in text.upper() if c != "-" and not c.isspace())
     bad = sorted({c for c in cleaned if c not in ALPHABET})
     if bad:
         raise SeedError(
