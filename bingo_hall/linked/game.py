@@ -151,11 +151,11 @@ class LinkedGame:
             "signature": self.signature,
         }
 
-    @property
+    @cached_property
     def game_id(self) -> str:
         return sha256(covered(self.to_json()))
 
-    @property
+    @cached_property
     def figure(self) -> Figure:
         return figure_for(variant_for(self.balls), self.pattern)
 

@@ -186,7 +186,8 @@ def judge(
         hall = None
         try:
             result = read_result(sub.text)
-            hall = game.hall_by_key(result.fingerprint)
+            if result.game == game.game_id:  # another game's result is no hall's of this one
+                hall = game.hall_by_key(result.fingerprint)
             check(game, order, result)
         except Refusal as why:
             r = Refused(sub.source, None if hall is None else hall.name, str(why))
