@@ -33,7 +33,7 @@ from bingo_hall.audit.book import Head, StationKey, sha256  # noqa: E402
 from bingo_hall.linked.game import Hall, Tiers, Window, new_game  # noqa: E402
 from bingo_hall.linked.keys import Signer  # noqa: E402
 from bingo_hall.linked.result import make_result  # noqa: E402
-from bingo_hall.linked.seed import linked_order, new_seed, seed_code  # noqa: E402
+from bingo_hall.linked.seed import code_text, linked_order, new_code, station_seed  # noqa: E402
 from bingo_hall.linked.tally import State, Submission, tally  # noqa: E402
 from bingo_hall.manifest import new_deck, new_strip_deck  # noqa: E402
 
@@ -46,7 +46,7 @@ DECKS = {
 
 def results(halls: int, balls: int):
     keys = [StationKey.new() for _ in range(halls)]
-    organiser, seed = Signer.new(), new_seed()
+    organiser, code = Signer.new(), new_code()
     window = Window.parse("2026-12-05T19:30", "2026-12-05T21:00", "Europe/London")
     game = new_game(
         "Benchmark linked game",
@@ -58,10 +58,10 @@ def results(halls: int, balls: int):
             Hall(f"Hall {i + 1}", REGIONS[i % len(REGIONS)], k.fingerprint)
             for i, k in enumerate(keys)
         ],
-        seed,
+        code,
         organiser,
     )
-    order = linked_order(seed, balls)
+    order = linked_order(station_seed(code), balls)
     figure = game.figure
     rng = random.Random(53)
     decks = [DECKS[balls](i) for i in range(4)]
@@ -89,7 +89,7 @@ def results(halls: int, balls: int):
             data["count"], data["calls"] = at - 5, data["calls"][: at - 5]
             text = json.dumps(data)
         submissions.append(Submission(f"hall-{i + 1:04}.json", text))
-    return game, seed_code(seed), organiser, submissions
+    return game, code_text(code), organiser, submissions
 
 
 def main() -> None:

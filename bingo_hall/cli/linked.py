@@ -24,7 +24,7 @@ import click
 from ..errors import KitError
 from ..linked.game import Hall, LinkedGame, Tiers, Window, new_game, read_game
 from ..linked.keys import Signer
-from ..linked.seed import check_code, linked_order, new_seed, seed_code
+from ..linked.seed import check_code, code_text, linked_order, new_code, parse_code
 from ..linked.tally import (
     State,
     Submission,
@@ -131,7 +131,7 @@ def new(
             "are not written over)",
             path=str(taken[0]),
         )
-    organiser, seed = Signer.new(), new_seed()
+    organiser, code = Signer.new(), new_code()
     game = new_game(
         name,
         window,
@@ -139,12 +139,12 @@ def new(
         pattern,
         tiers,
         [_hall(where, row) for where, row in rows],
-        seed,
+        code,
         organiser,
     )
     folder.mkdir(parents=True, exist_ok=True)
     _write_secret(paths[1], organiser.to_pem().decode())
-    _write_secret(paths[2], seed_code(seed) + "\n")
+    _write_secret(paths[2], code_text(code) + "\n")
     paths[0].write_text(game.text(), encoding="utf-8")
     click.echo(f"{paths[0]}: {game.name}, {len(game.halls)} halls, {window.line()}")
     click.echo(f"game {game.game_id[:12]}, commitment {game.commitment}")
@@ -183,7 +183,7 @@ def order(game_file: str, code: str) -> None:
     game = _read_game(game_file)
     seed = check_code(code, game.commitment)
     variant = variant_for(game.balls)
-    click.echo(f"{game.name}: the code {seed_code(seed)} matches the commitment")
+    click.echo(f"{game.name}: the code {code_text(parse_code(code))} matches the commitment")
     click.echo(" ".join(variant.call_label(b) for b in linked_order(seed, game.balls)))
 
 

@@ -4,7 +4,7 @@ It holds the name and the window (start and latest end, in a named time zone), t
 the pattern (a full house by default), the prize tiers (national; regional, one prize for each
 region named by the halls; and the amount each hall pays on its own), the halls, each with its
 region and its station key's fingerprint, registered beforehand, the commitment to the seed
-(SHA-256 of the 10 bytes the seed code carries), and the organiser's public key. The organiser
+(`seed.code_commitment`), and the organiser's public key. The organiser
 signs the whole, so a hall can tell the organiser's file from a copy changed on the way.
 
 The file is JSON; its `game` id is the SHA-256 of the canonical JSON of everything the
@@ -23,12 +23,12 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..audit.book import sha256
-from ..draw import commitment
 from ..errors import KitError
 from ..money.ledger import MAX_CENTS, check_currency
 from ..variants import variant_for
 from .figure import Figure, figure_for
 from .keys import Signer, covered, fingerprint_of_key, signature_holds
+from .seed import code_commitment
 
 FORMAT = "bingo-hall-linked-game"
 VERSION = 1
@@ -188,10 +188,10 @@ def new_game(
     pattern: str | None,
     tiers: Tiers,
     halls: Sequence[Hall],
-    seed: bytes,
+    code: bytes,
     organiser: Signer,
 ) -> LinkedGame:
-    """The game, checked and signed by the organiser; the seed itself stays out of it."""
+    """The game, checked and signed by the organiser; the code itself stays out of it."""
     variant = variant_for(balls)
     figure = figure_for(variant, pattern)
     game = LinkedGame(
@@ -201,7 +201,7 @@ def new_game(
         figure.name,
         _tiers(tiers.to_json()),
         _halls([h.to_json() for h in halls]),
-        commitment(seed),
+        code_commitment(code),
         organiser.public_key,
     )
     return _signed(game, organiser)

@@ -29,7 +29,7 @@ from ..money.ledger import split
 from .game import Hall, LinkedGame, utc
 from .keys import Signer, covered, signature_holds
 from .result import HallResult, Outcome, Refusal, check, is_late, read_result
-from .seed import check_code, linked_order, parse_code, seed_code
+from .seed import check_code, code_text, linked_order, parse_code
 
 FORMAT = "bingo-hall-linked-tally"
 VERSION = 1
@@ -164,7 +164,7 @@ def tally(
     standings, refused = judge(game, code, submissions)
     unsigned = Tally(
         game.game_id,
-        seed_code(parse_code(code)),
+        code_text(parse_code(code)),
         utc(made),
         standings,
         refused,

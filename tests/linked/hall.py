@@ -4,13 +4,14 @@ own brute force does that, from the numbers and the order."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bingo_hall.audit.book import Head, StationKey, sha256
 from bingo_hall.linked.game import Hall, LinkedGame, Tiers, Window, new_game
 from bingo_hall.linked.keys import Signer
-from bingo_hall.linked.seed import new_seed, seed_code
+from bingo_hall.linked.seed import code_text, new_code
 
 WINDOW = Window.parse("2026-12-05T19:30", "2026-12-05T21:00", "Europe/London")
 TIERS = Tiers("GBP", 100_000, 25_001, 5_000)
@@ -20,11 +21,21 @@ TIERS = Tiers("GBP", 100_000, 25_001, 5_000)
 class Organiser:
     game: LinkedGame
     key: Signer
-    seed: bytes
+    secret: bytes  # the code's 10 bytes
 
     @property
     def code(self) -> str:
-        return seed_code(self.seed)
+        return code_text(self.secret)
+
+    @property
+    def seed(self) -> bytes:
+        """The round seed every hall draws from, as docs/linked.md defines it."""
+        return station_seed_of(self.secret)
+
+
+def station_seed_of(code: bytes) -> bytes:
+    """docs/linked.md: SHA-256 of the label line and the code's 10 bytes."""
+    return hashlib.sha256(b"bingo-hall linked seed v1\n" + code).digest()
 
 
 def station_keys(n: int) -> list[StationKey]:
@@ -34,12 +45,12 @@ def station_keys(n: int) -> list[StationKey]:
 def organise(
     keys: list[StationKey], regions: list[str], balls: int = 75, pattern: str | None = None
 ) -> Organiser:
-    org, seed = Signer.new(), new_seed()
+    org, code = Signer.new(), new_code()
     halls = [
         Hall(f"Hall {i + 1}", regions[i % len(regions)], k.fingerprint) for i, k in enumerate(keys)
     ]
-    game = new_game("Winter linked game", WINDOW, balls, pattern, TIERS, halls, seed, org)
-    return Organiser(game, org, seed)
+    game = new_game("Winter linked game", WINDOW, balls, pattern, TIERS, halls, code, org)
+    return Organiser(game, org, code)
 
 
 def signed_head(key: StationKey, seq: int = 120) -> object:

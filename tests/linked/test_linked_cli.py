@@ -17,7 +17,7 @@ from bingo_hall.linked.keys import Signer
 from bingo_hall.linked.result import make_result
 from bingo_hall.linked.seed import parse_code
 from bingo_hall.manifest import new_strip_deck
-from linked.hall import during, signed_head
+from linked.hall import during, signed_head, station_seed_of
 
 WINDOW = ["--start", "2026-12-05T19:30", "--end", "2026-12-05T21:00", "--zone", "Europe/London"]
 
@@ -58,7 +58,7 @@ def _results(folder: Path, keys: list[StationKey]) -> None:
     """Each hall's result, made by the real code: hall i wins with the deck's ticket i, on the
     call that completes its full house (found here from the numbers and the document's order)."""
     game = read_game((folder / "game.linked.json").read_text())
-    seed = parse_code((folder / "seed.txt").read_text())
+    seed = station_seed_of(parse_code((folder / "seed.txt").read_text()))
     order = order_from_document(seed, "", 90)
     deck = new_strip_deck(30, seed="cli")
     out = folder.parent / "results"
@@ -86,7 +86,7 @@ def test_new_writes_the_game_for_every_hall_and_keeps_its_seed_and_key_private(o
     assert [h["fingerprint"] for h in game["halls"]] == [k.fingerprint for k in keys]
     assert game["balls"] == 90 and game["pattern"] == "full-house"
     assert game["prizes"] == {"currency": "GBP", "national": 100000, "regional": 25050, "hall": 0}
-    seed = parse_code((folder / "seed.txt").read_text())
+    seed = station_seed_of(parse_code((folder / "seed.txt").read_text()))
     assert game["commitment"] == hashlib.sha256(seed).hexdigest()
     text = (folder / "game.linked.json").read_text()
     assert (folder / "seed.txt").read_text().strip() not in text
@@ -100,7 +100,7 @@ def test_order_prints_the_documents_order_for_the_code(organised, kit_cli):
     code_text = (folder / "seed.txt").read_text().strip()
     code, out, err = kit_cli(["linked", "order", str(folder / "game.linked.json"), code_text])
     assert code == 0, err
-    expected = order_from_document(parse_code(code_text), "", 90)
+    expected = order_from_document(station_seed_of(parse_code(code_text)), "", 90)
     assert out.splitlines()[-1].split() == [str(b) for b in expected]
 
 

@@ -15,17 +15,25 @@ from station.helpers import order_from_document
 from bingo_hall.linked.game import LinkedError, Window, read_game
 from bingo_hall.linked.keys import Signer
 from bingo_hall.linked.result import make_result
-from bingo_hall.linked.seed import SeedError, check_code, linked_order, parse_code, seed_code
+from bingo_hall.linked.seed import SeedError, check_code, code_text, linked_order, parse_code
 from bingo_hall.linked.tally import State, Submission, read_tally, tally, verify_tally
 from bingo_hall.manifest import new_deck, new_strip_deck
-from linked.hall import TIERS, WINDOW, during, organise, signed_head, station_keys
+from linked.hall import (
+    TIERS,
+    WINDOW,
+    during,
+    organise,
+    signed_head,
+    station_keys,
+    station_seed_of,
+)
 
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
-def test_the_seed_code_is_16_crockford_characters_in_groups_of_four_carrying_the_seed():
+def test_the_seed_code_is_16_crockford_characters_in_groups_of_four_carrying_80_bits():
     seed = bytes(range(10))
-    code = seed_code(seed)
+    code = code_text(seed)
     groups = code.split("-")
     assert [len(g) for g in groups] == [4, 4, 4, 4]
     assert all(c in CROCKFORD for c in "".join(groups))
@@ -50,18 +58,19 @@ def test_a_mistyped_code_is_refused_in_one_line(typed, says):
     assert says in str(err.value) and "\n" not in str(err.value)
 
 
-def test_a_code_checks_against_the_commitment_as_sha256_of_its_ten_bytes():
+def test_a_code_checks_against_the_commitment_of_its_round_seed():
     org = organise(station_keys(2), ["North"])
+    assert len(org.seed) == 32  # a round seed as every round of the station has
     assert org.game.commitment == hashlib.sha256(org.seed).hexdigest()
     assert check_code(org.code.lower(), org.game.commitment) == org.seed
-    other = seed_code(bytes(10))
+    other = code_text(bytes(10))
     with pytest.raises(SeedError, match="does not match this game's commitment"):
         check_code(other, org.game.commitment)
 
 
 @pytest.mark.parametrize("balls", [75, 90])
 def test_every_hall_calls_the_order_of_the_fairness_document_with_no_public_input(balls):
-    seed = bytes.fromhex("00112233445566778899")
+    seed = station_seed_of(bytes.fromhex("00112233445566778899"))
     assert list(linked_order(seed, balls)) == order_from_document(seed, "", balls)
 
 
@@ -165,7 +174,7 @@ def test_a_tally_any_hall_can_verify_and_a_changed_one_fails(balls, make):
 def test_the_tally_refuses_a_seed_code_that_is_not_the_committed_one():
     org = organise(station_keys(1), ["North"])
     with pytest.raises(SeedError):
-        tally(org.game, seed_code(bytes(10)), [], during(100), org.key)
+        tally(org.game, code_text(bytes(10)), [], during(100), org.key)
 
 
 def test_only_the_organisers_key_signs_the_tally():
