@@ -16,7 +16,7 @@ count, and a count that is not the completing call is not the hall's result).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -138,6 +138,34 @@ def make_result(
         head,
         station.public_key,
     ).signed(station)
+
+
+@dataclass(frozen=True)
+class HallClaim:
+    """A claim the hall's station judged valid: the card's serial, how many calls the round
+    had when it was made, and when."""
+
+    serial: int
+    at_call: int
+    at: datetime
+
+
+def first_claim(
+    game: LinkedGame,
+    calls: Sequence[int],
+    claims: Iterable[HallClaim],
+    ticket_of: Callable[[int], Any],
+) -> tuple[HallClaim, Any] | None:
+    """The claim the hall's result reports: the first (by call, then as made) whose card holds
+    the linked figure on exactly the call it was made on. A valid claim on the hall's own prize
+    (a line) is not one, nor a claim made calls after its card completed (the tally would
+    refuse it: `check`)."""
+    figure = game.figure
+    for claim in sorted(claims, key=lambda c: (c.at_call, c.at)):
+        ticket = ticket_of(claim.serial)
+        if figure.completed_at(ticket, calls[: claim.at_call]) == claim.at_call:
+            return claim, ticket
+    return None
 
 
 def read_result(text: str) -> HallResult:

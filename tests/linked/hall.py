@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from bingo_hall.audit.book import Head, StationKey, sha256
 from bingo_hall.linked.game import Hall, LinkedGame, Tiers, Window, new_game
@@ -43,18 +44,30 @@ def station_keys(n: int) -> list[StationKey]:
 
 
 def organise(
-    keys: list[StationKey], regions: list[str], balls: int = 75, pattern: str | None = None
+    keys: list[StationKey],
+    regions: list[str],
+    balls: int = 75,
+    pattern: str | None = None,
+    window: Window = WINDOW,
 ) -> Organiser:
     org, code = Signer.new(), new_code()
     halls = [
         Hall(f"Hall {i + 1}", regions[i % len(regions)], k.fingerprint) for i, k in enumerate(keys)
     ]
-    game = new_game("Winter linked game", WINDOW, balls, pattern, TIERS, halls, code, org)
+    game = new_game("Winter linked game", window, balls, pattern, TIERS, halls, code, org)
     return Organiser(game, org, code)
 
 
 def signed_head(key: StationKey, seq: int = 120) -> object:
     return key.sign(Head(seq, sha256(f"entry {seq}".encode())))
+
+
+def around_now() -> Window:
+    """A window open now (a station's claims are made now, by its clock)."""
+    now = datetime.now(ZoneInfo("Europe/London"))
+    fmt = "%Y-%m-%dT%H:%M"
+    start, end = now - timedelta(hours=1), now + timedelta(hours=2)
+    return Window.parse(start.strftime(fmt), end.strftime(fmt), "Europe/London")
 
 
 def during(minutes: int) -> datetime:
