@@ -282,7 +282,7 @@ def verify(tally_file: str, game_file: str, results: str | None, fingerprint: st
     """Check a tally: the organiser's signature, the seed, the halls and the awards."""
     game = _read_game(game_file)
     try:
-        found = read_tally(game, read_text_file(tally_file))
+        found = read_tally(read_text_file(tally_file))
     except TallyError as exc:
         raise KitError("%(path)s: %(why)s", path=tally_file, why=exc) from None
     submissions = None

@@ -277,17 +277,17 @@ class Place:
     regional: int | None
 
 
-def read_tally(game: LinkedGame, text: str) -> Tally:
-    """A tally file, read against its game; TallyError when it is not a tally of it."""
+def read_tally(text: str) -> Tally:
+    """A tally file as received; TallyError when it is not a tally (`verify_tally` checks it
+    against its game)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
         raise TallyError("the tally is not JSON: it is not a tally") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise TallyError("the file is not a tally of a linked game (version 1)")
-    by_key = {h.fingerprint: h for h in game.halls}
     try:
-        standings = tuple(_read_standing(by_key, s) for s in data["halls"])
+        standings = tuple(_read_standing(s) for s in data["halls"])
         refused = tuple(
             Refused(str(r["source"]), r["hall"], str(r["reason"])) for r in data["refused"]
         )
@@ -311,10 +311,9 @@ def read_tally(game: LinkedGame, text: str) -> Tally:
     return Tally(fields[0], fields[1], fields[2], standings, refused, found, fields[3], fields[4])
 
 
-def _read_standing(by_key: Mapping[str, Hall], data: Mapping[str, Any]) -> Standing:
-    hall = by_key.get(data["fingerprint"])
-    if hall is None:
-        hall = Hall(str(data["name"]), str(data["region"]), str(data["fingerprint"]))
+def _read_standing(data: Mapping[str, Any]) -> Standing:
+    """A hall's line as the tally gives it (compared with the game's halls by `verify_tally`)."""
+    hall = Hall(str(data["name"]), str(data["region"]), str(data["fingerprint"]))
     count = data["count"]
     if count is not None and type(count) is not int:
         raise TypeError

@@ -160,13 +160,13 @@ def test_a_tally_any_hall_can_verify_and_a_changed_one_fails(balls, make):
         )
         subs.append(Submission(f"hall{i + 1}.json", result.text()))
     made = tally(org.game, org.code, subs, during(100), org.key)
-    found = read_tally(org.game, made.text())
+    found = read_tally(made.text())
     assert verify_tally(org.game, found, subs) == []
     assert [s.state for s in found.standings] == [State.WON, State.WON]
     data = json.loads(made.text())
     national = data["awards"][0]
     national["winners"] = ["Hall 2"] if national["winners"] == ["Hall 1"] else ["Hall 1"]
-    said = verify_tally(org.game, read_tally(org.game, json.dumps(data)))
+    said = verify_tally(org.game, read_tally(json.dumps(data)))
     assert any("signature does not hold" in line for line in said)
     assert any("awards are not what the halls' counts give" in line for line in said)
 
@@ -187,3 +187,29 @@ def test_the_window_is_kept_in_its_zone_across_a_daylight_saving_change():
     summer = Window.parse("2026-07-05T19:30", "2026-07-05T21:00", "Europe/London")
     assert summer.start.astimezone(UTC).hour == 18
     assert WINDOW.start.astimezone(UTC).hour == 19
+
+
+def test_a_tally_the_organiser_signed_over_a_changed_hall_or_award_still_fails():
+    """The signature says who made the tally, not that it is right: a hall moved to another
+    region, or a prize given to a hall that did not win it, fails even when signed."""
+    from dataclasses import replace
+
+    from bingo_hall.linked.tally import LABEL, Award, Tier
+
+    keys = station_keys(2)
+    org = organise(keys, ["North", "South"])
+    made = tally(org.game, org.code, [], during(100), org.key)
+
+    def signed(t):
+        return replace(t, signature=org.key.sign(LABEL, t.to_json()))
+
+    first = made.standings[0]
+    moved = replace(
+        made,
+        standings=(replace(first, hall=replace(first.hall, region="South")), *made.standings[1:]),
+    )
+    said = verify_tally(org.game, read_tally(signed(moved).text()))
+    assert said == ["the tally does not list the game's halls as the game registers them"]
+    gift = replace(made, awards=(Award(Tier.NATIONAL, None, 30, ("Hall 2",), (100_000,)),))
+    said = verify_tally(org.game, read_tally(signed(gift).text()))
+    assert said == ["the tally's awards are not what the halls' counts give"]

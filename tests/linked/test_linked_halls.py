@@ -246,7 +246,7 @@ def test_each_hall_has_its_state_and_each_refused_result_its_reason_in_one_line(
 def test_any_hall_verifies_the_200_hall_tally_against_the_results():
     night = play(90, 5)
     made = tally(night.org.game, night.org.code, night.submissions, during(200), night.org.key)
-    found = read_tally(night.org.game, made.text())
+    found = read_tally(made.text())
     assert verify_tally(night.org.game, found, night.submissions) == []
     # without one hall's result, its state no longer follows from the results
     mine = next(h for h in night.halls[1:] if h.expect == State.WON)
