@@ -12,6 +12,7 @@ of one linked game may use different decks, and a number printed is a number to 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,25 +59,20 @@ class Figure:
         return tuple(sorted(best.numbers - called))
 
 
-class Figures:
-    """A variant's figures: which names it plays, and the default."""
+class Figures(ABC):
+    """A variant's figures: the default, and the figure a game file's name stands for."""
 
     default: str = ""
 
-    def names(self) -> tuple[str, ...]:
-        raise NotImplementedError
-
+    @abstractmethod
     def figure(self, variant: Variant[Any], name: str) -> Figure:
-        raise NotImplementedError
+        """The figure `name`; KitError in one line for a name the variant does not play."""
 
 
 class CardFigures(Figures):
     """75 balls: a pattern of the card (Bingo Normal played with a pattern)."""
 
     default = FULL_CARD.name
-
-    def names(self) -> tuple[str, ...]:
-        return (*BUILT_IN, "a mask of 25 cells")
 
     def figure(self, variant: Variant[Any], name: str) -> Figure:
         pattern = BUILT_IN.get(name)
@@ -103,11 +99,8 @@ class TicketFigures(Figures):
 
     default = "full-house"
 
-    def names(self) -> tuple[str, ...]:
-        return tuple(p.key for p in UK.prizes)
-
     def figure(self, variant: Variant[Any], name: str) -> Figure:
-        if name not in self.names():
+        if name not in {p.key for p in UK.prizes}:
             raise KitError(
                 "a 90-ball linked game's pattern is full-house, one-line or two-lines, not "
                 "%(name)r",

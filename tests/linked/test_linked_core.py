@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import pytest
 from station.helpers import order_from_document
 
+from bingo_hall.errors import KitError
 from bingo_hall.linked.game import LinkedError, Window, read_game
 from bingo_hall.linked.keys import Signer
 from bingo_hall.linked.result import make_result
@@ -213,3 +214,27 @@ def test_a_tally_the_organiser_signed_over_a_changed_hall_or_award_still_fails()
     gift = replace(made, awards=(Award(Tier.NATIONAL, None, 30, ("Hall 2",), (100_000,)),))
     said = verify_tally(org.game, read_tally(signed(gift).text()))
     assert said == ["the tally's awards are not what the halls' counts give"]
+
+
+def test_a_four_corners_game_counts_the_call_of_the_last_corner():
+    deck = new_deck(3, seed="corners")
+    card = deck.cards[0]
+    corners = {card.columns[c][r] for r in (0, 4) for c in (0, 4)}
+    org = organise(station_keys(1), ["North"], pattern="four_corners")
+    order = list(linked_order(org.seed, 75))
+    assert org.game.figure.completed_at(card, order) == max(order.index(n) for n in corners) + 1
+
+
+def test_a_one_line_game_of_90_balls_counts_the_call_that_completes_any_row():
+    deck = new_strip_deck(1, seed="one line")
+    ticket = deck.cards[0]
+    org = organise(station_keys(1), ["North"], balls=90, pattern="one-line")
+    order = list(linked_order(org.seed, 90))
+    first_row = min(max(order.index(n) for n in row) + 1 for row in ticket.rows)
+    assert org.game.figure.completed_at(ticket, order) == first_row
+
+
+@pytest.mark.parametrize(("balls", "pattern"), [(75, "full-house"), (90, "full_card")])
+def test_a_pattern_the_game_does_not_play_is_refused_in_one_line(balls, pattern):
+    with pytest.raises(KitError, match=f"linked game's pattern is .* not '{pattern}'"):
+        organise(station_keys(1), ["North"], balls=balls, pattern=pattern)
