@@ -62,15 +62,14 @@ class Window:
                 zone=zone,
             ) from None
         times = []
-        for what, text in (("start", start), ("end", end)):
+        for template, text in (
+            ("the window's start is a date and time, YYYY-MM-DDTHH:MM, not %(text)r", start),
+            ("the window's end is a date and time, YYYY-MM-DDTHH:MM, not %(text)r", end),
+        ):
             try:
                 times.append(datetime.strptime(str(text).strip(), _LOCAL).replace(tzinfo=tz))
             except ValueError:
-                raise LinkedError(
-                    "the window's %(what)s is a date and time, YYYY-MM-DDTHH:MM, not %(text)r",
-                    what=what,
-                    text=text,
-                ) from None
+                raise LinkedError(template, text=text) from None
         if times[1] <= times[0]:
             raise LinkedError("the window ends before it starts")
         return cls(times[0], times[1], zone)
@@ -195,7 +194,7 @@ def new_game(
     variant = variant_for(balls)
     figure = figure_for(variant, pattern)
     game = LinkedGame(
-        _name(name, "the game's name"),
+        _name(name, "game"),
         window,
         balls,
         figure.name,
@@ -240,7 +239,7 @@ def read_game(text: str) -> LinkedGame:
     if not isinstance(organiser, str) or fingerprint_of_key(organiser) is None:
         raise LinkedError("the game file has no organiser's key")
     game = LinkedGame(
-        _name(data.get("name"), "the game's name"),
+        _name(data.get("name"), "game"),
         Window.parse(str(window.get("start")), str(window.get("end")), str(window.get("zone"))),
         variant.balls,
         pattern,
@@ -258,9 +257,23 @@ def read_game(text: str) -> LinkedGame:
     return game
 
 
+#: what `_name` says of each name it checks, a whole sentence each (translated whole)
+NAME_RULES = {
+    "game": "the game's name is a text of 1 to 100 characters",
+    "hall": "a hall's name is a text of 1 to 100 characters",
+    "region": "a hall's region is a text of 1 to 100 characters",
+}
+#: the prizes of a game file, and what is said of each that is not an amount
+TIER_RULES = {
+    "national": "the national prize is a whole number of cents up to a million, not %(cents)r",
+    "regional": "the regional prize is a whole number of cents up to a million, not %(cents)r",
+    "hall": "the hall's prize is a whole number of cents up to a million, not %(cents)r",
+}
+
+
 def _name(value: object, what: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 100:
-        raise LinkedError("%(what)s is a text of 1 to 100 characters", what=what)
+        raise LinkedError(NAME_RULES[what])
     return value.strip()
 
 
@@ -268,14 +281,10 @@ def _tiers(data: object) -> Tiers:
     if not isinstance(data, Mapping):
         raise LinkedError("the game file lists no prizes")
     amounts = []
-    for tier in ("national", "regional", "hall"):
+    for tier, rule in TIER_RULES.items():
         cents = data.get(tier)
         if isinstance(cents, bool) or not isinstance(cents, int) or not 0 <= cents <= MAX_CENTS:
-            raise LinkedError(
-                "the %(tier)s prize is a whole number of cents up to a million, not %(cents)r",
-                tier=tier,
-                cents=cents,
-            )
+            raise LinkedError(rule, cents=cents)
         amounts.append(cents)
     return Tiers(check_currency(data.get("currency")), *amounts)
 
@@ -289,8 +298,8 @@ def _halls(data: object) -> tuple[Hall, ...]:
     for i, raw in enumerate(data, start=1):
         if not isinstance(raw, Mapping):
             raise LinkedError("hall %(i)s is not a name, a region and a fingerprint", i=i)
-        name = _name(raw.get("name"), "a hall's name")
-        region = _name(raw.get("region"), "a hall's region")
+        name = _name(raw.get("name"), "hall")
+        region = _name(raw.get("region"), "region")
         fingerprint = str(raw.get("fingerprint", "")).strip().lower()
         if not _FINGERPRINT.match(fingerprint):
             raise LinkedError(

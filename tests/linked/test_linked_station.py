@@ -164,3 +164,21 @@ def test_a_deck_of_another_game_is_refused_before_anything_starts(app, client):
     )
     assert r.status_code == 409 and "plays 90 balls" in r.get_json()["error"]
     assert hall.get("/api/games").get_json()["games"] == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("es", "no coincide con el orden sellado de esta partida"),
+        ("en", "does not match this game's commitment"),
+    ],
+)
+def test_a_mistyped_code_is_told_in_the_readers_language(app, hall, lang, words):
+    org = _organised(app)
+    payload = {
+        "linked": json.loads(org.game.text()),
+        "code": "AAAA-BBBB-CCCC-DDDD",
+        "game": {"deck_id": DECK.deck_id, "mode": "house"},
+    }
+    r = hall.client.post(f"/api/linked/games?lang={lang}", json=payload, headers=hall.auth)
+    assert r.status_code == 400 and words in r.get_json()["error"]

@@ -30,22 +30,22 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from ..audit.book import StationKey
-from ..linked.game import LinkedGame, read_game
-from ..linked.keys import Signer
-from ..linked.result import HallClaim, HallResult, first_claim, make_result, read_result
-from ..linked.seed import check_code
-from ..values import JsonValue
-from ..variants import variant_for
-from ..web import book
-from ..web.db import get_db, transaction
-from ..web.errors import Conflict, NotFound, RequestError
-from ..web.inputs import json_body as body
-from ..web.instance import hall
-from .auth import caller_required
-from .decks import get_deck, tell_deck_listeners
-from .games import game_started, get_game, live_calls, write_new_game
-from .requests import NewGame
+from ...audit.book import StationKey
+from ...linked.game import LinkedGame, read_game
+from ...linked.keys import Signer
+from ...linked.result import HallClaim, HallResult, first_claim, make_result, read_result
+from ...linked.seed import check_code
+from ...values import JsonValue
+from ...variants import variant_for
+from ...web import book
+from ...web.db import get_db, transaction
+from ...web.errors import Conflict, NotFound, RequestError
+from ...web.inputs import json_body as body
+from ...web.instance import hall
+from ..auth import caller_required
+from ..decks import get_deck, tell_deck_listeners
+from ..games import game_started, get_game, live_calls, write_new_game
+from ..requests import NewGame
 
 #: the book's entries of a linked game: the game file as started, and the result made
 STARTED = "linked"
