@@ -86,6 +86,7 @@ FAMILIES = [
     ("bingo_hall.prize_names", "variants", 2),
     ("bingo_hall.money", "money", 3),
     ("bingo_hall.audit", "audit", 4),
+    ("bingo_hall.linked", "linked", 5),
 ]
 
 #: what the package root may hold besides the families' modules: the package's own files, the
@@ -404,6 +405,7 @@ OFFLINE_COMMANDS = (
     "bingo_hall.cli.deck",
     "bingo_hall.cli.book",
     "bingo_hall.cli.program",
+    "bingo_hall.cli.linked",
     "bingo_hall.printing.cli",
     "bingo_hall.station.ledger.cli",
 )

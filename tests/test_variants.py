@@ -118,6 +118,7 @@ ADAPTERS = (
     "bingo_hall.printing.program_pdf",
     "bingo_hall.station.variants",
     "bingo_hall.station.verify.variants",
+    "bingo_hall.linked.figure",
 )
 
 
@@ -136,6 +137,7 @@ def test_every_adapter_table_covers_every_variant():
         "printing.program_pdf.FIGURES",
         "station.variants.PLAY",
         "station.verify.variants.CLAIMS",
+        "linked.figure.FIGURES",
     }
     missing = [(t.name, v.key) for t in tables for v in VARIANTS if not t.covers(v)]
     assert missing == []

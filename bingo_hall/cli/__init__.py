@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "init-db": "bingo_hall.station.cli:init_db",
     "ledger": "bingo_hall.station.ledger.cli:ledger",
     "program": "bingo_hall.cli.program:program",
+    "linked": "bingo_hall.cli.linked:linked",
     "bridge": "firmware_bridge.cli:bridge",
     "emulate": "firmware_bridge.cli:emulate",
     "firmware": "firmware_bridge.cli:firmware",

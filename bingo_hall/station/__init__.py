@@ -18,6 +18,7 @@ from . import (
     display,
     games,
     hall_settings,
+    linked,
     phone,
     phrases,
     prize_lists,
@@ -37,7 +38,7 @@ assets = Blueprint(
 def register(app: Flask) -> None:
     core_db.add_migrations(app, "station", schema.MIGRATIONS)
     auth.init_app(app)
-    for blueprint in (assets, caller.bp, display.bp, phone.bp, api.bp):
+    for blueprint in (assets, caller.bp, display.bp, phone.bp, api.bp, linked.bp):
         app.register_blueprint(blueprint)
     hall(app).loop_streams.append(lambda scope: api.game_stream_on_loop(app, scope))
     errors.register_error_page(app, "/", "station/error.html")

@@ -143,9 +143,15 @@ def other_active_games(conn: sqlite3.Connection, game_id: int) -> list[int]:
 
 
 def _new_round(
-    conn: sqlite3.Connection, game_id: int, number: int, public_input: str | None
+    conn: sqlite3.Connection,
+    game_id: int,
+    number: int,
+    public_input: str | None,
+    seed: bytes | None = None,
 ) -> str:
-    seed = rules.new_seed()
+    """A round committed to a fresh seed, or to `seed` when one is given (a linked game's, which
+    every hall of it draws from: `station.linked`)."""
+    seed = rules.new_seed() if seed is None else seed
     commitment = rules.commitment(seed)
     conn.execute(
         "INSERT INTO rounds (game_id, number, seed, commitment, public_input) "
@@ -190,10 +196,13 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
     return started
 
 
-def write_new_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
+def write_new_game(
+    conn: sqlite3.Connection, new: NewGame, seed: bytes | None = None
+) -> GameStarted:
     """`start_game`'s checks and rows, inside the caller's transaction (and the hall's write
     lock), so that a service that starts a game and sets it up (the program's Next game) commits
-    all of it or nothing; the caller calls `game_started` after the commit."""
+    all of it or nothing; the caller calls `game_started` after the commit. `seed`: the first
+    round's, when it is not the station's to draw (a linked game's)."""
     deck = get_deck(conn, new.deck_id)
     chosen = kind_of(deck.variant).choose(new, deck, host_plans())
     options = dict(new.options)
@@ -221,7 +230,7 @@ def write_new_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
     if chosen.prize_list is not None:  # the book holds a host's list, so its replay can judge it
         played["prize_list"] = chosen.prize_list
     book.append(conn, "game", {"game_id": game_id, **settings, **more, **played})
-    commitment = _new_round(conn, game_id, 1, new.public_input)
+    commitment = _new_round(conn, game_id, 1, new.public_input, seed)
     return GameStarted(game_id, commitment, 1)
 
 
