@@ -9,7 +9,7 @@ function claimsPage(root) {
   const gid = root.dataset.game;
   const T = JSON.parse(document.getElementById("claims-strings").textContent);
   const $ = (id) => document.getElementById(id);
-  const { say, api, showCard, verdictLook, listClaims, readCard } = claimsPanel(gid);
+  const { say, api, showCard, verdictLook, listClaims, readCard, shown } = claimsPanel(gid);
   const card = () => readCard(T.need_serial);
 
   // Enter in the serial box only checks; recording a claim (and its penalty) takes the button.
@@ -222,8 +222,8 @@ function claimsPage(root) {
   // A call or undo changes what a shown card looks like: refresh it.
   for (const kind of ["call", "undo"]) {
     Station.listen(kind, () => {
-      const shown = $("claim-result").querySelector("[data-serial]");
-      if (shown) showCard({ serial: shown.dataset.serial }, true).catch(() => {});
+      const ref = shown();  // the card asked for last, not one an answer on its way replaces
+      if (ref) showCard(ref, true).catch(() => {});
     });
   }
 }

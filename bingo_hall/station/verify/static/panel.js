@@ -63,8 +63,17 @@ export function claimsPanel(gid) {
   // (a POST, with the CSRF token: the verdict goes to /display); `quiet` only reads it (a GET)
   // and leaves the verdict's look to the caller. `prize`: the prize the Maestro chose (Tambola),
   // judged as a claim of it will be.
+  // The panel shows one card, the one asked for last: an answer that comes back after a newer
+  // card was asked for is dropped (a re-show of the card before, started by an award's events,
+  // could land after the next claim's card and put the old ticket's rows under the new claim's
+  // verdict). `shown()` is that card, for the page's refreshes.
+  let asked = 0;
+  let dropped = 0; // answers dropped for a newer card: #claim-result[data-dropped]
+  let current = null;
   async function showCard(ref, quiet, prize) {
     if (typeof ref !== "object") ref = { serial: String(ref) };
+    const mine = ++asked;
+    current = ref;
     const q = new URLSearchParams({ format: "html", lang: lang });
     if (prize) q.set("prize", prize);
     const player = $("claim-player") && $("claim-player").value.trim();
@@ -74,9 +83,15 @@ export function claimsPanel(gid) {
     const resp = quiet ? await fetch(url) : await request(url, { accept: "text/html" });
     if (!resp.ok) {
       const data = await resp.json().catch(() => ({}));
+      if (mine !== asked) { $("claim-result").dataset.dropped = String(++dropped); return; }
       throw new Error(data.error || resp.statusText);
     }
-    $("claim-result").innerHTML = await resp.text();
+    const html = await resp.text();
+    if (mine !== asked) { // a newer card was asked for: this one is not shown
+      $("claim-result").dataset.dropped = String(++dropped);
+      return;
+    }
+    $("claim-result").innerHTML = html;
     const wrap = $("claim-result").querySelector(".vcard-wrap");
     if (!quiet) verdictLook(wrap && wrap.dataset.bingo === "yes" ? "valid" : "check");
   }
@@ -108,7 +123,12 @@ export function claimsPanel(gid) {
     replaceKeepingFocus($("claim-list"), items);
   }
 
+  // the card the panel shows, or is about to: the one asked for last (null when the panel shows
+  // none: cleared for a new round, or a card that could not be read)
+  const shown = () => ($("claim-result").querySelector("[data-serial]") ? current : null);
+
   return {
     say: say, api: api, showCard: showCard, verdictLook: verdictLook, listClaims: listClaims, readCard: readCard,
+    shown: shown,
   };
 }

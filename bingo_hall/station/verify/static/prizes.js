@@ -50,7 +50,7 @@ function prizesPage(strings) {
   }
 
   // ---- caller page only ----
-  const { say, api, showCard: showTicket, listClaims, readCard } = panel ? claimsPanel(gid) : {};
+  const { say, api, showCard: showTicket, listClaims, readCard, shown } = panel ? claimsPanel(gid) : {};
   const choice = $("claim-prize");  // Tambola: the prize a claim names
   let wasOpen = null;  // the open prizes at the last render (none yet: the page just loaded)
 
@@ -66,8 +66,8 @@ function prizesPage(strings) {
   // show it again on the Maestro's panel only (quiet: the room is not shown it again, and a
   // hands-free draw is not paused as for a claim).
   function refreshShown() {
-    const shown = $("claim-result").querySelector("[data-serial]");
-    if (shown) showTicket(shown.dataset.serial, true, asked()).catch(() => {});
+    const ref = shown();  // the ticket asked for last, not the one an answer on its way replaces
+    if (ref) showTicket(ref, true, asked()).catch(() => {});
   }
 
   function renderPanel() {
