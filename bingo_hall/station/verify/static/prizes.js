@@ -128,7 +128,9 @@ function prizesPage(strings) {
     $("award").addEventListener("click", async () => {
       const prize = chosen();
       if (!openNow().includes(prize)) return;
-      const ask = openSet() ? T.confirm_award_open : T.confirm_award;
+      // the last prize ends the round's draw: the question says so, not "the next prize"
+      const last = prizes.sequence.filter((p) => !prizes.awarded.some((a) => a.prize === p));
+      const ask = last.length === 1 ? T.confirm_award_last : openSet() ? T.confirm_award_open : T.confirm_award;
       if (!confirm(fill(ask, { prize: name(prize) }))) return;
       try {
         const done = await api("POST", "award", { prize: prize });
