@@ -34,6 +34,7 @@ from werkzeug.wrappers import Response
 
 from ..errors import KitError
 from ..manifest import Deck
+from ..variants import variant_for
 from ..web.db import get_db
 from ..web.i18n import LANGUAGES
 from ..web.instance import area_state
@@ -109,6 +110,8 @@ def _build(gid: int | None, lang_arg: str | None, error: str | None, number: str
     return render_template(
         "phone/join.html",
         snap=snap,
+        # what the hall plays with names the player's paper: a card, or a ticket of a strip
+        layout=variant_for(snap["balls"]).layout if snap else "card",
         error=error,
         number=number,
         lang_arg=lang_arg,
