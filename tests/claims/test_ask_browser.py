@@ -6,6 +6,8 @@ a second request on the same call (the page opened again) is refused in words on
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 from testkit import caller_game_page, scripts_ran
@@ -75,3 +77,33 @@ def test_a_phone_claims_and_the_caller_page_shows_it_with_the_verdict(
         expect(screen.locator("#claim-show")).to_be_visible()
     finally:
         laptop.close()
+
+
+@pytest.mark.browser
+def test_a_phones_request_leaves_the_caller_page_once_the_prize_is_won(
+    client, live_server, phone, browser
+):
+    """A UK caller saw a phone's request still listed after the round's line was won: the award
+    answers the requests made up to its call."""
+    from tambolakit import row
+    from testkit import Caller
+
+    from bingo_hall.manifest import new_strip_deck
+
+    strips = new_strip_deck(1, seed="asks answered", name="Club")
+    hall = Caller(client, strips)
+    gid = hall.new_game("lines-house", "manual")
+    hall.call(gid, *row(strips, 1, 0))
+    caller = browser.new_page(viewport={"width": 1366, "height": 768})
+    caller_game_page(caller, live_server.url, gid, "en")
+    phone.goto(live_server.url + card_path(strips.secret, strips.deck_id, 1) + "?lang=en")
+    expect(phone.locator("#verify")).to_have_attribute("data-live", "yes")
+    phone.locator("#ask-check").click()
+    asked = caller.locator("#ask-list li")
+    expect(asked).to_have_count(1)
+    expect(caller.locator("#attention")).to_be_visible()
+    assert hall.post(f"/api/games/{gid}/claims", {"serial": 1}).status_code == 201
+    assert hall.post(f"/api/games/{gid}/award", {"prize": "one-line"}).status_code == 200
+    expect(asked).to_have_count(0)
+    expect(caller.locator("#attention")).to_be_hidden()
+    expect(caller).not_to_have_title(re.compile("⚑"))

@@ -100,7 +100,18 @@ function asksList(box) {
     notice.dataset.count = String(n);
   }
 
-  function show(asks) {
+  // A prize awarded on call N answers the requests made up to it: they leave the list (a
+  // phone's request stayed listed after the round's prize was won).
+  let decidedAt = 0;
+  let last = [];
+  function decided(awards) {
+    decidedAt = Math.max(0, ...(awards || []).map((a) => a.at_call || 0));
+    show(last);
+  }
+
+  function show(all) {
+    last = all;
+    const asks = all.filter((a) => a.at_call > decidedAt);
     box.hidden = !asks.length;
     replaceKeepingFocus(list, asks.map(item));  // a "Look" the keyboard is on keeps the focus
     box.dataset.count = String(asks.length);
@@ -116,7 +127,19 @@ function asksList(box) {
   }
   const again = () => { refresh().catch(() => {}); };
   Station.listen("ask", again);
-  Station.listen("round", again);
+  const state = Station.state || {};
+  let round = state.round;
+  Station.listen("round", (data) => {
+    if (data.round !== round) { round = data.round; decidedAt = 0; }
+    again();
+  });
+  // 90 balls: each prize awarded, on its call; 75 balls: the round's award decides it all
+  Station.listen("prize", (data) => decided(data.awarded));
+  Station.listen("scores", (data) => {
+    if ((data.awards || []).some((a) => a.round === round)) { decidedAt = Infinity; show(last); }
+  });
+  if (state.prizes) decidedAt = Math.max(0, ...state.prizes.awarded.map((a) => a.at_call || 0));
+  if (state.scores && (state.scores.awards || []).some((a) => a.round === round)) decidedAt = Infinity;
   Station.listen("snapshot", again);
   document.addEventListener("bingo:waiting", (ev) => { waiting = ev.detail; renderNotice(); });
   again();

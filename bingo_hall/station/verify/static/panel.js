@@ -32,6 +32,15 @@ export function checkScanned(text) {
   scanned(text);
 }
 
+// The panel shows one card, the one asked for last, whichever script asked (the claims panel,
+// the phones' requests): an answer that comes back after a newer card was asked for is dropped
+// (a re-show of the card before, started by an award's events, could land after the next claim's
+// card and put the old ticket's rows under the new claim's verdict). `shown()` is that card, for
+// the pages' refreshes.
+let asked = 0;
+let dropped = 0; // answers dropped for a newer card: #claim-result[data-dropped]
+let current = null;
+
 export function claimsPanel(gid) {
   const lang = document.documentElement.lang || "en";
 
@@ -63,13 +72,6 @@ export function claimsPanel(gid) {
   // (a POST, with the CSRF token: the verdict goes to /display); `quiet` only reads it (a GET)
   // and leaves the verdict's look to the caller. `prize`: the prize the Maestro chose (Tambola),
   // judged as a claim of it will be.
-  // The panel shows one card, the one asked for last: an answer that comes back after a newer
-  // card was asked for is dropped (a re-show of the card before, started by an award's events,
-  // could land after the next claim's card and put the old ticket's rows under the new claim's
-  // verdict). `shown()` is that card, for the page's refreshes.
-  let asked = 0;
-  let dropped = 0; // answers dropped for a newer card: #claim-result[data-dropped]
-  let current = null;
   async function showCard(ref, quiet, prize) {
     if (typeof ref !== "object") ref = { serial: String(ref) };
     const mine = ++asked;
