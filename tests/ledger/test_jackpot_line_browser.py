@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from testkit import Caller, scripts_ran
+from testkit import Caller, doc_shot, scripts_ran
 
 from bingo_hall.manifest import new_strip_deck
 
@@ -17,7 +17,7 @@ SLOW = 15_000
 
 
 def test_the_jackpot_line_says_when_the_jackpot_is_gone_and_that_it_rolls_over(
-    client, live_server, page
+    client, live_server, page, tmp_path
 ):
     strips = new_strip_deck(1, seed="jackpot line", name="Club")
     hall = Caller(client, strips)
@@ -26,6 +26,7 @@ def test_the_jackpot_line_says_when_the_jackpot_is_gone_and_that_it_rolls_over(
     rule = {"kind": "jackpot", "within": 3, "jackpot": "100", "amount": "20", "mode": "on-top"}
     made = hall.post(f"/api/games/{gid}/ledger/prizes", {"prizes": {"full-house": rule}})
     assert made.status_code == 200, made.get_json()
+    page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{live_server.url}/display/{gid}?lang=en")
     scripts_ran(page)
     line = page.locator("#ledger-prizes")
@@ -38,9 +39,11 @@ def test_the_jackpot_line_says_when_the_jackpot_is_gone_and_that_it_rolls_over(
     balls = [n for row in ticket.rows for n in row]
     hall.call(gid, *balls[:3])
     shows("in 3 calls or fewer")
+    page.screenshot(path=doc_shot("jackpot-line-before-limit.png", tmp_path))
     hall.call(gid, balls[3])  # the fourth call: the jackpot can no longer be won
     shows("Jackpot gone for this game: £100.00 rolls over")
     expect(line).not_to_contain_text("or fewer", use_inner_text=True)
+    page.screenshot(path=doc_shot("jackpot-line-after-limit.png", tmp_path))
     undone = hall.post(f"/api/games/{gid}/undo", {"reason": "mistyped"})
     assert undone.status_code == 200, undone.get_json()
     shows("in 3 calls or fewer")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from testkit import Caller
+from testkit import Caller, doc_shot
 
 from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.signing import card_path
@@ -46,7 +46,7 @@ prizes = { bingo = "5" }
 
 
 def test_a_phone_follows_next_game_to_its_card_and_says_when_its_card_does_not_play(
-    client, live_server, browser
+    client, live_server, browser, tmp_path
 ):
     cards = new_deck(10, seed="phones follow", name="Cards")
     hall = Caller(client, cards)
@@ -78,6 +78,7 @@ def test_a_phone_follows_next_game_to_its_card_and_says_when_its_card_does_not_p
     told = phone.locator("#next-game")
     expect(told).to_contain_text(f"Game {g3} has started with other cards", timeout=SLOW)
     expect(card).to_have_attribute("data-next", str(g3))
+    phone.screenshot(path=doc_shot("phone-follows-next-game.png", tmp_path))
 
     g4 = next_game()  # cards again: the phone comes back to its card, in game 4
     expect(card).to_have_attribute("data-game", str(g4), timeout=SLOW)

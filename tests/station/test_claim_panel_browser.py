@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 from tambolakit import numbers
-from testkit import TEST_PIN, Caller, scripts_ran
+from testkit import TEST_PIN, Caller, doc_shot, scripts_ran
 
 from bingo_hall.manifest import new_strip_deck
 
@@ -18,7 +18,9 @@ SLOW = 15_000
 PRIZES = ("early-five", "top-line", "middle-line", "bottom-line", "four-corners", "full-house")
 
 
-def test_the_claim_panel_shows_the_claimed_ticket_after_every_award(client, live_server, page):
+def test_the_claim_panel_shows_the_claimed_ticket_after_every_award(
+    client, live_server, page, tmp_path
+):
     strips = new_strip_deck(2, seed="claim panel", name="Club")
     hall = Caller(client, strips)
     page.goto(f"{live_server.url}/caller/login?lang=en")
@@ -69,5 +71,9 @@ def test_the_claim_panel_shows_the_claimed_ticket_after_every_award(client, live
                 "els => els.map(e => e.dataset.serial)"
             )
             assert set(serials) == {other}, (prize, serials)
+            if rounds == 0:
+                page.locator("#claims").screenshot(
+                    path=doc_shot("claim-panel-after-award.png", tmp_path)
+                )
             rounds += 1
     assert rounds == 10
