@@ -365,3 +365,28 @@ def test_the_display_line_leaves_the_jackpot_to_the_ledgers_line_and_names_the_i
     line = headline(game, 4, "GBP", "en")
     assert line == "Game 2 of 4 · Lines · £30.00 · then a 10 min interval"
     assert "pozo" not in headline(game, 4, "GBP", "es").lower()
+
+
+def test_program_print_speaks_the_halls_language_the_file_names_and_says_which(tmp_path):
+    """A UK club's night printed in Spanish from `program print` without --lang: the file can
+    name the hall's language, which the command then uses and names; --lang still wins."""
+    import os
+
+    path = tmp_path / "night.toml"
+    path.write_text('lang = "en"\n' + GOOD, encoding="utf-8")
+    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    out = tmp_path / "p.pdf"
+    done = subprocess.run(
+        [sys.executable, "-m", "bingo_hall", "program", "print", str(path), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "(English)" in done.stdout
+    assert "programme" in pdfium.PdfDocument(out)[0].get_textpage().get_text_range()
+    r = run("program", "print", str(path), "-o", str(out), "--lang", "es")
+    assert r.returncode == 0 and "(español)" in r.stdout
+    path.write_text('lang = "fr"\n' + GOOD, encoding="utf-8")
+    bad = run("program", "check", str(path))
+    assert bad.returncode == 2 and "es or en" in bad.stderr and bad.stderr.count("\n") == 1

@@ -86,8 +86,8 @@ def check(
     """Check a program file; say what each game plays and the odds of its main prize."""
     from ..manifest import load_deck
 
-    words = speech(lang)
     prog = read_program(path, prizes)
+    words = speech(lang or prog.lang)  # --lang, else the hall's (the file's), else LANG's
     loaded = [load_deck(d) for d in decks]
     currency = prog.currency or "EUR"
     click.echo(
@@ -199,9 +199,9 @@ def print_cmd(path: str, output: str, lang: str | None, prizes: str | None, larg
     """Print the players' program (PDF): each game's number, pattern, price and prizes."""
     from ..printing.program_pdf import render_program_pdf
 
-    words = speech(lang, default="es")
-    lang = words.lang
     prog = read_program(path, prizes)
+    words = speech(lang or prog.lang, default="es")  # --lang, the file's, LANG's, else es
+    lang = words.lang
     data = render_program_pdf(prog, lang, large=large)
     try:
         Path(output).write_bytes(data)

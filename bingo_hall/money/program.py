@@ -50,7 +50,7 @@ GAME_KEYS = (
     "draw",
 )
 DRAWS = ("auto", "manual")  # the laptop draws, or the Maestro types the balls from a cage
-PROGRAM_KEYS = ("name", "name_es", "currency", "game")
+PROGRAM_KEYS = ("name", "name_es", "currency", "lang", "game")
 PRIZE_KEYS = ("amount", "percent", "jackpot", "within", "mode")
 
 
@@ -125,6 +125,9 @@ class Program:
     currency: str | None
     games: tuple[ProgramGame, ...]
     source: str = field(default="", compare=False)
+    #: the hall's language ("es" or "en"): what `program print` and `program check` speak and
+    #: print when no --lang is given (None: the environment's, as every command)
+    lang: str | None = None
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names["en"]
@@ -200,6 +203,9 @@ def parse_program(
             currency = money.check_currency(data["currency"])
         except LedgerError as exc:
             raise fail("%(problem)s", None, "currency", problem=exc) from None
+    lang = data.get("lang")
+    if lang is not None and lang not in ("es", "en"):
+        raise fail("lang is the hall's language: es or en", None, "lang")
     raw = data.get("game")
     if not isinstance(raw, list) or not raw:
         raise fail("no games: add at least one [[game]] table", None)
@@ -208,7 +214,7 @@ def parse_program(
     games = tuple(
         _game(entry, number, extra_lists, fail) for number, entry in enumerate(raw, start=1)
     )
-    return Program(names, currency, games, source)
+    return Program(names, currency, games, source, lang)
 
 
 def parse_game(
