@@ -15,7 +15,8 @@ const box = document.getElementById("recent");
 if (box && list.length) {
   const ul = box.querySelector("ul");
   for (const t of list) {
-    const a = el("a", "big", `${t.title} · ${t.code} `);
+    // the code as the table's page shows it, in two groups (older entries kept it undashed)
+    const a = el("a", "big", `${t.title} · ${t.shown || t.code} `);
     a.href = box.dataset.base + encodeURIComponent(t.code);
     a.appendChild(el("small", "", t.players));
     const li = el("li");

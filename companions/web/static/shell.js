@@ -186,7 +186,8 @@ Table.onHistory((history) => {
 try {
   const recent = JSON.parse(localStorage.getItem("companions:recent") || "[]")
     .filter((t) => t.code !== data.code);
-  recent.unshift({ code: data.code, title: data.title, players: data.players.join(", ") });
+  recent.unshift({ code: data.code, shown: data.shown_code, title: data.title,
+                   players: data.players.join(", ") });
   localStorage.setItem("companions:recent", JSON.stringify(recent.slice(0, 6)));
 } catch (e) { /* private mode: nothing to remember */ }
 
