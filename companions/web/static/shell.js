@@ -200,3 +200,6 @@ follow(`${data.base}/events`, {
   onUp: () => setLive("live"),
   onDown: () => setLive("offline"),
 });
+// the phone knows it lost the network before the stream does: say so at once (the page keeps
+// the last scores; the stream catches up when it is back)
+window.addEventListener("offline", () => setLive("offline"));
