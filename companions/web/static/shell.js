@@ -166,13 +166,16 @@ if (undoLast) {
     if (last && window.confirm(data.text.confirm_undo)) Table.undo(last.id).catch(() => {});
   });
 }
-// undone entries stay in the history: offer to put each one back
+// undone entries stay in the history: offer to put back each one undone since the last entry
+// that stands (one made again after it, e.g. game 3 entered anew, is no longer offered)
 Table.onHistory((history) => {
   const box = document.getElementById("undone-list");
   if (!box) return;
   box.textContent = "";
+  let since = 0;
+  history.forEach((item, idx) => { if (!item.undone) since = idx + 1; });
   history.forEach((item, idx) => {
-    if (!item.undone) return;
+    if (!item.undone || idx < since) return;
     const row = el("div", "undone-row");
     const button = el("button", "ghost", data.text.restore);
     button.type = "button";

@@ -81,6 +81,10 @@ function drawRoll() {
     if (!roll.written.includes(roll.player)) text.appendChild(el("span", "qw-roll-note", fill(T.must_write, {name: roll.player})));
     if (roll.written.length) text.appendChild(el("span", "qw-roll-note", fill(T.written, {names: names(roll.written)})));
   }
+  // the seating order, clockwise, always in view while the dice must pass in it
+  const order = $("qw-order");
+  order.hidden = !view.rolls || view.finished || Table.settings.clockwise === false;
+  order.textContent = fill(T.order, {names: view.sheets.map((s) => s.player).join(" → ")});
   $("qw-fail").hidden = !(view.rolls ? roll && roll.player === shown && canWrite(shown) : !view.finished);
   $("qw-erase").hidden = !(me && me.undo != null);
 }
