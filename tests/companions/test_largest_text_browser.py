@@ -36,6 +36,10 @@ from playwright.sync_api import Page, expect
 from testkit import doc_shot
 
 pytestmark = pytest.mark.browser
+#: what reaches past the screen's right edge, for the message
+WIDER = """(w) => [...document.querySelectorAll('body *')]
+  .filter((e) => e.getBoundingClientRect().right > w + 0.5).slice(0, 4)
+  .map((e) => `${e.tagName.toLowerCase()}.${e.className} "${(e.innerText || '').slice(0, 24)}"`)"""
 TABLE_URL = re.compile(r".*/t/([A-Z0-9]{8})(\?.*)?")
 
 
@@ -63,6 +67,14 @@ class Checks:
         for size in (PHONE, LARGEST_TEXT):
             label = "largest text" if size == LARGEST_TEXT else "390 px"
             self.found += [f"{name} ({label}): {p}" for p in layout_problems(page, [size])]
+            # a phone's browser widens its layout to content wider than the screen and zooms
+            # out (the layout check, measuring against that width, then sees no sideways scroll)
+            laid_out = page.evaluate("window.innerWidth")
+            if laid_out > size[0]:
+                self.found.append(
+                    f"{name} ({label}): laid out {laid_out} px wide on a {size[0]} px screen: "
+                    + "; ".join(page.evaluate(WIDER, size[0]))
+                )
             self.found += [f"{name} ({label}): {p}" for p in tap_target_problems(page)]
             self.found += [f"{name} ({label}): {p}" for p in cut_text_problems(page)]
         if shot:  # the page at the largest text, as the docs show it, from `at` down
@@ -131,7 +143,7 @@ def test_rummy_at_the_largest_text_keeps_every_score_whole(panel_app, serve, lar
     page.locator('input[name="racks.Luis"]').fill("106")
     page.locator('input[name="racks.Caro"]').fill("67")
     page.locator('input[name="racks.Tom"]').fill("38")
-    page.get_by_role("button", name="Guardar la partida").click()
+    page.get_by_role("button", name="Guardar la mano").click()
     expect(page.locator('[data-total="1"]')).to_have_text("106")
     checks.state("a game entered", shot="companions-large-rummy.png", at="#scoreboard")
     page.once("dialog", lambda d: d.accept())

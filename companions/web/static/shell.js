@@ -85,10 +85,23 @@ async function send(method, path, body) {
   return json;
 }
 
-function setLive(state) {
+// A stream that ends (each runs a set time) is back within a second: only a phone still
+// offline after AWAY_MS pins "Reconnecting…" over the page (class "away"), not every blink.
+const AWAY_MS = 3000;
+let awayTimer = null;
+function setLive(state, away = false) {
   const box = document.getElementById("live");
   box.dataset.state = state;
   box.querySelector(".text").textContent = state === "live" ? data.text.live : data.text.offline;
+  if (state === "live") {
+    clearTimeout(awayTimer);
+    awayTimer = null;
+    box.classList.remove("away");
+  } else if (away) {
+    box.classList.add("away");
+  } else if (awayTimer === null && !box.classList.contains("away")) {
+    awayTimer = setTimeout(() => { awayTimer = null; box.classList.add("away"); }, AWAY_MS);
+  }
 }
 
 // "play again": the players moved on to a new table; every phone offers to follow
@@ -205,4 +218,4 @@ follow(`${data.base}/events`, {
 });
 // the phone knows it lost the network before the stream does: say so at once (the page keeps
 // the last scores; the stream catches up when it is back)
-window.addEventListener("offline", () => setLive("offline"));
+window.addEventListener("offline", () => setLive("offline", true));
