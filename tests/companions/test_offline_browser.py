@@ -62,9 +62,7 @@ def test_on_plain_http_the_page_says_there_is_no_offline_copy_and_keeps_the_last
     expect(page.locator('[data-total="0"]')).to_have_text("5")
 
 
-def test_where_the_browser_keeps_an_offline_copy_the_page_says_nothing(
-    panel_app, serve, browser
-):
+def test_where_the_browser_keeps_an_offline_copy_the_page_says_nothing(panel_app, serve, browser):
     server = serve(panel_app)
     page = browser.new_page()
     page.goto(f"{server.url}/t/?lang=en")  # 127.0.0.1: a secure context, the worker runs
