@@ -230,6 +230,9 @@ def test_clue_at_the_largest_text_keeps_every_card_name_whole(
     grid = page.get_by_test_id("grid")
     expect(grid).to_be_visible()
     checks.state("the notebook", shot="companions-large-clue.png", at="#cl-grid")
+    # each player's column says the whole name ("Beto", not "Bet")
+    for name in ("Beto", "Caro", "Dani"):
+        expect(grid.locator("thead th", has_text=name)).to_have_text(name)
     form = page.locator("#cl-add")
     form.locator("select[name=suggester]").select_option("Ana")
     form.locator("select[name=suspect]").select_option("plum")
