@@ -154,6 +154,9 @@ def test_rummy_at_the_largest_text_keeps_every_score_whole(panel_app, serve, lar
         _post(server.url, code, {"closed_by": "Ana", "racks": {"Luis": 5, "Caro": 7, "Tom": 9}})
     expect(page.locator("#winner")).to_be_visible()
     checks.state("a finished match")
+    page.goto(f"{server.url}/t/?lang=es")
+    expect(page.locator("#recent")).to_be_visible()
+    checks.state("the start page, with this phone's tables")
     checks.done()
 
 
