@@ -147,12 +147,27 @@ class OutOfTurn(EntryError):
 
 
 class Contradiction(EntryError):
-    """The events cannot all be true; `events` are the numbers (from 1) of a minimal set."""
+    """The events cannot all be true; `events` are the numbers (from 1) of a minimal set.
+    `note`: the number of the note being saved, when it is among them: it has no number for the
+    player yet, so the message calls it "this note" and names only the others."""
 
-    def __init__(self, events: Sequence[int], entry_id: int | None = None) -> None:
+    def __init__(
+        self, events: Sequence[int], entry_id: int | None = None, note: int | None = None
+    ) -> None:
         self.events = tuple(events)
-        listed = ", ".join(f"#{n}" for n in self.events)
-        if len(self.events) == 1:  # it clashes with the setup itself
+        others = [n for n in self.events if n != note]
+        listed = ", ".join(f"#{n}" for n in (others if note in self.events else self.events))
+        if note in self.events and not others:
+            message = N_(
+                "Contradiction: this note cannot be true with your cards and the hand sizes"
+            )
+        elif note in self.events:
+            message = (
+                N_("Contradiction: this note cannot be true with event %(events)s")
+                if len(others) == 1
+                else N_("Contradiction: this note cannot be true with events %(events)s")
+            )
+        elif len(self.events) == 1:  # it clashes with the setup itself
             message = N_(
                 "Contradiction: event %(events)s cannot be true with your cards and the hand sizes"
             )

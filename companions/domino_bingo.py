@@ -104,7 +104,13 @@ SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 #: the Spanish words a host may type in the setup form, for the settings' English values
-SETTING_WORDS = {"tradicional": "traditional", "puntos": "points", "partidas": "rubbers"}
+# "partidas" is what the Spanish pages called a rubber before they said "chicos": still read
+SETTING_WORDS = {
+    "tradicional": "traditional",
+    "puntos": "points",
+    "chicos": "rubbers",
+    "partidas": "rubbers",
+}
 
 
 def _scoring(variant: str) -> Scoring:

@@ -142,7 +142,8 @@ class Sheet:
         left = [n for n in numbers[:box] if n is not None]
         if left and max(left) >= value:
             raise EntryError(
-                "%(value)s is not larger than everything to its left in the row "
+                # "before"/"after", not left/right: the phone shows the sheet turned a quarter
+                "%(value)s is not larger than every number before it in the row "
                 "(%(left)s is there)",
                 field="value",
                 value=value,
@@ -151,14 +152,18 @@ class Sheet:
         right = [n for n in numbers[box + 1 :] if n is not None]
         if right and min(right) <= value:
             raise EntryError(
-                "%(value)s is not smaller than everything to its right in the row "
+                "%(value)s is not smaller than every number after it in the row "
                 "(%(right)s is there)",
                 field="value",
                 value=value,
                 right=min(right),
             )
         if value in self.column_numbers(row.columns[box]):
-            raise EntryError("%(value)s is already in this column", field="value", value=value)
+            raise EntryError(
+                "%(value)s is already in this column (the boxes lined up across the colours)",
+                field="value",
+                value=value,
+            )
 
     def place(self, colour: str, box: int, value: int) -> None:
         """Write `value` in box `box` (0-8) of the `colour` row, or raise the rule it breaks."""

@@ -36,6 +36,10 @@ from pathlib import Path
 PROJECTORS = ((1280, 720), (1366, 768), (1920, 1080))
 LAPTOP = (1366, 768)
 PHONE = (390, 844)
+#: the same phone at its browser's largest text (200 %): the page is laid out on half as many CSS
+#: px, 195 by 422, each drawn 2 screen px wide (a browser's 200 % zoom does exactly this); a
+#: context at device_scale_factor=2 with this viewport shows it as the phone would
+LARGEST_TEXT = (195, 422)
 
 #: the page laid out again at its new size, and its passing animations over (the last call's
 #: flash grows the number for a moment): the layout is judged as it stays, not mid-flash
@@ -45,6 +49,10 @@ _SETTLED = """() => Promise.all(document.getAnimations()
   .then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"""
 #: the check itself, run in the page (layout.js beside this file)
 _CHECK = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
+#: the tap-target check (tap_targets.js beside this file)
+_TAPS = (Path(__file__).parent / "tap_targets.js").read_text(encoding="utf-8")
+#: the whole-text check (whole_text.js beside this file)
+_WHOLE = (Path(__file__).parent / "whole_text.js").read_text(encoding="utf-8")
 
 
 def layout_problems(
@@ -75,3 +83,22 @@ def assert_layout(page, sizes=(LAPTOP,), *, fit=False, first_screen=()) -> None:
     """Fail with every problem `layout_problems` finds."""
     problems = layout_problems(page, sizes, fit=fit, first_screen=first_screen)
     assert not problems, "layout problems:\n" + "\n".join(problems)
+
+
+def tap_target_problems(page, min_px: int = 44) -> list[str]:
+    """Every control too small for a finger on the page as it stands: each visible button, link,
+    input, select, textarea, summary, [role=button|tab|link], focusable element and element with a
+    pointer cursor of its own must measure at least `min_px` by `min_px` CSS px (WCAG 2.5.5's 44).
+    A checkbox or radio is measured by its label, which is what is tapped. Disabled controls are not
+    targets. A link laid out inline among the words of its sentence is exempt, as WCAG 2.5.5 exempts
+    it; a link alone on its line (the address under a QR) is not."""
+    return list(page.evaluate(_TAPS, {"minPx": min_px}))
+
+
+def cut_text_problems(page) -> list[str]:
+    """Text a reader does not see whole, on the page as it stands (`layout_problems` lets a box
+    that clips or ends in an ellipsis cut its text; a score or a name must not be): a box whose
+    text is wider than it and is clipped or ellipsed ("Total 3 1" for 3665), and a word broken
+    across lines (a team's name stacked one letter per line). Addresses (words with a / or an @)
+    may break, as they must on a narrow screen."""
+    return list(page.evaluate(_WHOLE))

@@ -250,3 +250,168 @@ def test_the_card_page_in_large_text_and_high_contrast_passes_axe(
     views, station, mode, lang, width
 ):
     _check(views, station, "card", lang, width, mode)
+
+
+#: a companion page in a given state, set up by `_companion_state` (tables made over HTTP, then
+#: what a player taps): the start page, each game's set-up form, each game empty, in play, with a
+#: dialog open and finished, a Clue notebook being set up, in use and locked, an unknown table
+COMPANION_STATES = [
+    "index",
+    "missing",
+    *(f"new-{g}" for g in ("burako", "rummy", "qwinto", "domino", "clue")),
+    "burako-empty",
+    "burako-hand",
+    "burako-tile-pad",
+    "burako-finished",
+    "rummy-undone",
+    "rummy-finished",
+    "qwinto-empty",
+    "qwinto-dice-dialog",
+    "qwinto-number-pad",
+    "qwinto-finished",
+    "domino-trump",
+    "domino-doubles",
+    "domino-tricks",
+    "domino-finished",
+    "clue-setup",
+    "clue-notebook",
+    "clue-locked",
+]
+#: (language, viewport): a phone at its default text in Spanish, and the largest text (the 195 px
+#: page of tests/companions/test_largest_text_browser.py) in English
+COMPANION_VIEWS = {"es-390": ("es", (390, 844)), "en-largest": ("en", (195, 422))}
+
+
+def _entries(url: str, code: str, *entries: dict) -> None:
+    for entry in entries:
+        resp = requests.post(f"{url}/t/{code}/entries", json=entry, timeout=10)
+        assert resp.status_code == 201, resp.text
+
+
+def _new(url: str, game: str, **body) -> str:
+    resp = requests.post(f"{url}/t/new/{game}", json=body, timeout=10)
+    assert resp.status_code == 201, resp.text
+    return resp.json()["code"]
+
+
+def _companion_state(page: Page, url: str, state: str, lang: str) -> None:
+    """Open the companion page of `state` and bring it there, as a player would."""
+    game, _, step = state.partition("-")
+    four = ["Ana", "Luis", "Caro", "Tom"]
+    if state == "index":
+        page.goto(f"{url}/t/?lang={lang}")
+        return
+    if state == "missing":
+        page.goto(f"{url}/t/ZZZZ-ZZZZ?lang={lang}")
+        return
+    if game == "new":
+        page.goto(f"{url}/t/new/{step}?lang={lang}")
+        return
+    if game == "burako":
+        code = _new(url, "burako", teams=[four[:2], four[2:]])
+        if step == "finished":
+            hand = {"puras": 1, "muerto": "taken", "closed": True, "down": 3000, "left": 0}
+            _entries(url, code, {"teams": [hand, {"muerto": "not_taken", "down": 10}]})
+    elif game == "rummy":
+        code = _new(url, "rummy", players=four)
+        played = {"closed_by": "Ana", "racks": {"Luis": 106, "Caro": 67, "Tom": 38}}
+        _entries(url, code, *[played] * (4 if step == "finished" else 2))
+    elif game == "qwinto":
+        code = _new(url, "qwinto", players=four)
+        if step == "finished":
+            for who in four * 3 + ["Ana"]:
+                _entries(
+                    url,
+                    code,
+                    {"op": "roll", "player": who, "colours": ["orange"], "sum": 1},
+                    {"op": "fail", "player": who},
+                )
+    elif game == "domino":
+        code = _new(url, "domino", players=["Ana", "Beto"], settings={"rubbers_to_win": 1})
+        if step == "finished":
+            _entries(
+                url,
+                code,
+                {"type": "hand", "trump": 4},
+                {"type": "tricks", "player": "Ana", "points": 71},
+                {"type": "tricks", "player": "Beto", "points": 40},
+            )
+    else:  # clue
+        # only the locked notebook has a PIN: the phone that opens the others set them up
+        pin = {"pin": "4321"} if step == "locked" else {}
+        code = _new(url, "clue", players=["Ana", "Beto", "Caro", "Dani"], **pin)
+    page.goto(f"{url}/t/{code}?lang={lang}")
+    if step == "locked":
+        expect(page.locator("#pin")).to_be_visible()
+        return
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    if step == "hand":
+        page.locator('[data-field="teams.0.puras"] [data-step="1"]').click()
+        page.locator('input[name="teams.1.down"]').fill("120")
+        page.locator('input[name="teams.0.muerto"][value="taken"]').check(force=True)
+        page.locator('input[name="teams.1.muerto"][value="taken"]').check(force=True)
+        page.locator("#save-hand").click()
+        expect(page.locator('[data-total="1"]')).to_have_text("220")
+        page.locator("#scoreboard .num button").first.click()
+    elif step == "tile-pad":
+        page.locator('[data-target="teams.0.down"]').click()
+        page.locator('#tile-pad [data-tile="J"]').click()
+    elif step == "undone":
+        page.once("dialog", lambda d: d.accept())
+        page.locator("#undo-last").click()
+        expect(page.locator("#undone-list button")).to_have_count(1)
+    elif step == "dice":
+        page.locator("#qw-new-roll").click()
+        page.locator('#qw-dice-colours [data-colour="purple"]').click()
+    elif step == "number":
+        _entries(url, code, {"op": "roll", "player": "Ana", "colours": ["purple"], "sum": 6})
+        page.locator('#qw-sheet [data-colour="purple"][data-box="0"]').click()
+        expect(page.locator("#qw-pad")).to_be_visible()
+    elif step in ("doubles", "tricks"):
+        page.locator("[data-suit='4']").click()
+        if step == "doubles":
+            page.locator("#dm-events [data-player='Beto'] .dm-show").click()
+        else:
+            page.locator("[data-tile='4-4']").click()
+    elif step == "notebook":
+        setup = page.get_by_test_id("setup")
+        setup.locator("#cl-me button").first.click()
+        for card in ("green", "mustard", "candlestick", "knife", "ballroom"):
+            setup.locator(f"#cl-mycards [data-value='{card}']").click()
+        setup.locator("#cl-setup-save").click()
+        page.locator("td[data-card=hall]").first.click()
+        expect(page.get_by_test_id("why")).to_be_visible()
+    elif step == "finished":
+        finished = "#qw-over" if game == "qwinto" else "#winner"
+        expect(page.locator(finished)).to_be_visible()
+
+
+@pytest.mark.parametrize("view", COMPANION_VIEWS)
+@pytest.mark.parametrize("state", COMPANION_STATES)
+def test_every_companion_page_and_state_has_no_serious_or_critical_axe_violation(
+    browser, station, state, view
+):
+    lang, (width, height) = COMPANION_VIEWS[view]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        page = context.new_page()
+        _companion_state(page, station.url, state, lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        page.evaluate(SETTLED)
+        violations = _serious(page)
+        _report(f"companions {state} {view}", violations)
+        summary = [
+            f"{v['id']} ({v['impact']}, {len(v['nodes'])} nodes): {v['help']}; "
+            + "; ".join(
+                f"{n['target']} {n.get('failureSummary', '')[:160]}" for n in v["nodes"][:4]
+            )
+            for v in violations
+        ]
+        assert not violations, f"{state} {view}:\n" + "\n".join(summary)
+    finally:
+        context.close()

@@ -146,3 +146,43 @@ def test_an_inline_element_wrapped_over_two_lines_is_probed_where_it_is_drawn(pa
         'background:#000;opacity:.9"></div>',
     )
     assert any("cartón 7" in p and "covered" in p for p in problems(page, covered))
+
+
+# ---- the tap-target and whole-text checks beside it (tap_target_problems, cut_text_problems) ----
+
+TAPS = """<!doctype html><html><body style="margin:0;font:16px sans-serif">
+<button id="small" style="width:30px;height:30px">✎</button>
+<button id="big" style="width:48px;height:48px">+</button>
+<p>Read <a href="#" id="inline">the rules</a> before you play.</p>
+<p><a href="#" id="alone">http://hall/t/ABCD</a></p>
+<label style="display:flex;min-height:48px;width:200px"><input type="checkbox"> Closed</label>
+<button disabled style="width:10px;height:10px">x</button>
+</body></html>"""
+
+
+def test_a_control_smaller_than_a_finger_is_found_and_an_inline_link_is_not(page):
+    from layout import tap_target_problems
+
+    page.set_content(TAPS)
+    found = tap_target_problems(page)
+    assert any("#small" in p and "30x30" in p for p in found), found
+    assert any("#alone" in p for p in found), found  # a link alone on its line is a target
+    assert not any("#big" in p or "#inline" in p for p in found), found  # WCAG 2.5.5's exception
+    assert not any("checkbox" in p or "Closed" in p for p in found), found  # tapped by its label
+    assert len(found) == 2, found  # the disabled button is no target
+
+
+def test_a_total_cut_by_its_cell_and_a_name_broken_mid_word_are_found(page):
+    from layout import cut_text_problems
+
+    page.set_content(
+        """<!doctype html><html><body style="font:20px sans-serif">
+        <div id="tot" style="width:20px;overflow:hidden;text-overflow:ellipsis">3665</div>
+        <div id="team" style="width:20px;overflow-wrap:anywhere">Ana</div>
+        <div id="ok" style="width:200px">Ana &amp; Luis 3665</div>
+        <div style="width:40px">http://hall/t/ABCD</div></body></html>"""
+    )
+    found = cut_text_problems(page)
+    assert any("#tot" in p and "cut" in p for p in found), found
+    assert any("#team" in p and '"Ana" is broken' in p for p in found), found
+    assert len(found) == 2, found  # whole text, and an address that breaks, are no problem

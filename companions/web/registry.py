@@ -51,6 +51,9 @@ class GameKind:
 
     #: one person's private notes (the Clue notebook): the setup offers an optional PIN
     private: bool = False
+    #: what the setup form says under the players' names, in English (translated through the
+    #: catalogs), where their order matters: "" says nothing
+    players_hint: str = ""
 
 
 def load_kinds() -> dict[str, GameKind]:

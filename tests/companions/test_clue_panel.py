@@ -36,7 +36,7 @@ def test_the_first_entry_must_say_who_i_am_and_my_cards(panel_app):
     assert resp.get_json()["field"] == "my_cards"
 
 
-def test_a_contradiction_is_refused_in_spanish_naming_both_events(panel_app):
+def test_a_contradiction_is_refused_in_spanish_naming_the_earlier_event_and_this_note(panel_app):
     client = panel_app.test_client()
     code = new_notebook(client)
     base = f"/t/{code}/entries"
@@ -60,9 +60,10 @@ def test_a_contradiction_is_refused_in_spanish_naming_both_events(panel_app):
     }
     resp = client.post(base + "?lang=es", json=typo)
     assert resp.status_code == 400
+    # the refused note is not an event yet: it is "this note", and #1 the event it clashes with
     assert (
         resp.get_json()["error"]
-        == "Contradicción: los eventos #1, #2 no pueden ser ciertos a la vez"
+        == "Contradicción: esta nota no puede ser cierta junto con el evento #1"
     )
     view = client.get(f"/t/{code}/view").get_json()["view"]
     assert len(view["events"]) == 1  # nothing stored

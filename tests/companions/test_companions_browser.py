@@ -111,13 +111,13 @@ def test_a_bad_rack_shows_its_message_next_to_the_field(companions_app, serve, p
     phone.locator(".closers").get_by_text("Ana").click()  # Ana closed
     phone.locator('input[name="racks.Beto"]').fill("-5")
     phone.locator('input[name="racks.Caro"]').fill("8+J")
-    phone.get_by_role("button", name="Guardar la partida").click()
+    phone.get_by_role("button", name="Guardar la mano").click()
     error = phone.locator('input[name="racks.Beto"]').locator(
         "xpath=ancestor::div[contains(@class,'tiles-row')]/following-sibling::p[1]"
     )
     expect(error).to_have_text(re.compile("negativa"))
     phone.locator('input[name="racks.Beto"]').fill("5+3")
-    phone.get_by_role("button", name="Guardar la partida").click()
+    phone.get_by_role("button", name="Guardar la mano").click()
     expect(
         phone.locator('input[name="racks.Caro"]').locator(
             "xpath=ancestor::div[contains(@class,'tiles-row')]/following-sibling::p[1]"

@@ -52,3 +52,35 @@ def test_every_string_has_a_spanish_translation(area):
     translated = {m.id for m in catalog if m.id and m.string and not m.fuzzy}
     missing = source_strings(AREAS[area]) - translated
     assert not missing, f"untranslated in {area}: {sorted(missing)}"
+
+
+def _catalog(area: str):
+    with open(ROOT / area / "translations/es/LC_MESSAGES/messages.po", "rb") as f:
+        return [m for m in read_po(f) if m.id and m.string]
+
+
+def _ids(message) -> str:
+    return message.id if isinstance(message.id, str) else " ".join(message.id)
+
+
+def _strings(message) -> str:
+    return message.string if isinstance(message.string, str) else " ".join(message.string)
+
+
+def test_the_companion_catalogs_use_the_glossarys_words():
+    """docs/glossary.md, "The table companions": partida is the whole game a table plays; a
+    Rummy game is a mano, a Domino rubber a chico; Clue's sugerencia, never the rules sheet's
+    sugestión or desprobar."""
+    wrong = []
+    for m in _catalog("companions/web/domino"):
+        mentions_match = "match" in _ids(m).lower()  # the match is the partida
+        if "rubber" in _ids(m).lower() and not mentions_match and "partida" in _strings(m).lower():
+            wrong.append(f"domino: {_ids(m)!r} -> {_strings(m)!r} (a rubber is a chico)")
+    for m in _catalog("companions/web/rummy"):
+        if "game" in _ids(m).lower() and "match" not in _ids(m).lower():
+            if "partida" in _strings(m).lower():
+                wrong.append(f"rummy: {_ids(m)!r} -> {_strings(m)!r} (a game is a mano)")
+    for m in _catalog("companions/web/clue"):
+        if any(w in _strings(m).lower() for w in ("sugestión", "sugestion", "desprob")):
+            wrong.append(f"clue: {_ids(m)!r} -> {_strings(m)!r} (a suggestion is a sugerencia)")
+    assert not wrong, "\n".join(wrong)

@@ -178,7 +178,7 @@ def test_a_failed_close_and_the_bingo_rubber_on_a_phone_in_spanish(panel_app, se
 @pytest.mark.browser
 @pytest.mark.parametrize(
     ("lang", "one", "none"),
-    [("en", "1 rubber of 7", "0 rubbers of 7"), ("es", "1 partida de 7", "0 partidas de 7")],
+    [("en", "1 rubber of 7", "0 rubbers of 7"), ("es", "1 chico de 7", "0 chicos de 7")],
 )
 def test_one_rubber_is_said_in_the_singular(panel_app, serve, phone, lang, one, none):
     server = serve(panel_app)

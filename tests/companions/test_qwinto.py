@@ -79,18 +79,18 @@ def test_a_number_larger_than_everything_to_its_left_is_accepted_with_gaps_betwe
 
 def test_a_number_not_larger_than_its_left_is_refused_with_the_rule():
     sheet = filled({"orange": {2: 8}})
-    with pytest.raises(EntryError, match="not larger than everything to its left") as err:
+    with pytest.raises(EntryError, match="not larger than every number before it") as err:
         sheet.place("orange", 5, 8)  # equal is not larger: no repeats in a row
     assert err.value.params == {"value": 8, "left": 8}
-    with pytest.raises(EntryError, match="not larger than everything to its left"):
+    with pytest.raises(EntryError, match="not larger than every number before it"):
         sheet.place("orange", 6, 5)
 
 
 def test_a_number_not_smaller_than_its_right_is_refused_with_the_rule():
     sheet = filled({"purple": {6: 10}})
-    with pytest.raises(EntryError, match="not smaller than everything to its right"):
+    with pytest.raises(EntryError, match="not smaller than every number after it"):
         sheet.place("purple", 0, 12)
-    with pytest.raises(EntryError, match="not smaller than everything to its right"):
+    with pytest.raises(EntryError, match="not smaller than every number after it"):
         sheet.place("purple", 5, 10)
     sheet.place("purple", 5, 9)
 

@@ -92,7 +92,7 @@ def test_a_phone_fills_boxes_sees_a_refusal_and_the_score(panel_app, serve, phon
     page.locator('#qw-sheet [data-colour="orange"][data-box="5"]').click()
     page.locator('#qw-pad-numbers [data-value="5"]').click()
     expect(page.locator("#qw-pad-error")).to_have_text(
-        "5 is not larger than everything to its left in the row (9 is there)"
+        "5 is not larger than every number before it in the row (9 is there)"
     )
     page.locator("#qw-pad [data-close]").click()
     page.locator('#qw-sheet [data-colour="orange"][data-box="0"]').click()

@@ -152,8 +152,10 @@ def _build(players: list[str], entries: list[dict[str, Any]]) -> ClueView:
     try:
         nb.add_all(events)
     except Contradiction as exc:
-        exc.entry_id = rest[max(exc.events) - 1].get("id")
-        raise
+        # the last entry is the note being saved: it is "this note", not a number yet
+        raise Contradiction(
+            exc.events, entry_id=rest[max(exc.events) - 1].get("id"), note=len(rest)
+        ) from None
     except OutOfTurn as exc:
         exc.entry_id = rest[exc.number - 1].get("id")
         raise

@@ -15,6 +15,7 @@ KIND = GameKind(
     replay=domino_bingo.replay,
     template="companions/domino.html",
     default_settings=dict(domino_bingo.DEFAULT_SETTINGS),
+    players_hint="The first player leads the first hand; then the lead alternates.",
     setting_labels={
         "variant": "Scoring",
         "low_score": "Opponent's score for a single rubber",

@@ -20,6 +20,7 @@ KIND = GameKind(
         "clockwise": "The dice pass clockwise: only the next player may throw "
         "(untick to let anyone throw next)",
     },
+    players_hint="Type the players in seating order, going clockwise: the dice pass in this order.",
     replay=qwinto.replay,
     template="companions/qwinto.html",
 )

@@ -15,9 +15,12 @@ const box = document.getElementById("recent");
 if (box && list.length) {
   const ul = box.querySelector("ul");
   for (const t of list) {
-    const a = el("a", "big", `${t.title} · ${t.code} `);
+    // the code as the table's page shows it, in two groups (older entries kept it undashed),
+    // never broken at its dash; the players under it, whole
+    const a = el("a", "big");
+    a.append(el("span", "", `${t.title} · `), el("span", "code-word", t.shown || t.code),
+             el("small", "", t.players));
     a.href = box.dataset.base + encodeURIComponent(t.code);
-    a.appendChild(el("small", "", t.players));
     const li = el("li");
     li.appendChild(a);
     ul.appendChild(li);

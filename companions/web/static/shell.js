@@ -85,10 +85,23 @@ async function send(method, path, body) {
   return json;
 }
 
-function setLive(state) {
+// A stream that ends (each runs a set time) is back within a second: only a phone still
+// offline after AWAY_MS pins "Reconnecting…" over the page (class "away"), not every blink.
+const AWAY_MS = 3000;
+let awayTimer = null;
+function setLive(state, away = false) {
   const box = document.getElementById("live");
   box.dataset.state = state;
   box.querySelector(".text").textContent = state === "live" ? data.text.live : data.text.offline;
+  if (state === "live") {
+    clearTimeout(awayTimer);
+    awayTimer = null;
+    box.classList.remove("away");
+  } else if (away) {
+    box.classList.add("away");
+  } else if (awayTimer === null && !box.classList.contains("away")) {
+    awayTimer = setTimeout(() => { awayTimer = null; box.classList.add("away"); }, AWAY_MS);
+  }
 }
 
 // "play again": the players moved on to a new table; every phone offers to follow
@@ -166,13 +179,16 @@ if (undoLast) {
     if (last && window.confirm(data.text.confirm_undo)) Table.undo(last.id).catch(() => {});
   });
 }
-// undone entries stay in the history: offer to put each one back
+// undone entries stay in the history: offer to put back each one undone since the last entry
+// that stands (one made again after it, e.g. game 3 entered anew, is no longer offered)
 Table.onHistory((history) => {
   const box = document.getElementById("undone-list");
   if (!box) return;
   box.textContent = "";
+  let since = 0;
+  history.forEach((item, idx) => { if (!item.undone) since = idx + 1; });
   history.forEach((item, idx) => {
-    if (!item.undone) return;
+    if (!item.undone || idx < since) return;
     const row = el("div", "undone-row");
     const button = el("button", "ghost", data.text.restore);
     button.type = "button";
@@ -186,7 +202,8 @@ Table.onHistory((history) => {
 try {
   const recent = JSON.parse(localStorage.getItem("companions:recent") || "[]")
     .filter((t) => t.code !== data.code);
-  recent.unshift({ code: data.code, title: data.title, players: data.players.join(", ") });
+  recent.unshift({ code: data.code, shown: data.shown_code, title: data.title,
+                   players: data.players.join(", ") });
   localStorage.setItem("companions:recent", JSON.stringify(recent.slice(0, 6)));
 } catch (e) { /* private mode: nothing to remember */ }
 
@@ -199,3 +216,6 @@ follow(`${data.base}/events`, {
   onUp: () => setLive("live"),
   onDown: () => setLive("offline"),
 });
+// the phone knows it lost the network before the stream does: say so at once (the page keeps
+// the last scores; the stream catches up when it is back)
+window.addEventListener("offline", () => setLive("offline", true));

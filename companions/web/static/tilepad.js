@@ -40,16 +40,14 @@ function open(name, title) {
   current = name;
   tiles[name] = tiles[name] || [];
   document.getElementById("pad-title").textContent = title;
-  pad.hidden = false;
   render();
-  // keep the field being counted visible above the pad (it grows as tiles are tapped)
-  document.body.style.paddingBottom = `${pad.offsetHeight}px`;
+  if (!pad.open) pad.showModal();
+  // keep the field being counted in view above the pad where there is room (it shows the sum)
   field(name).scrollIntoView({ block: "start" });
 }
 
 function hide() {
-  pad.hidden = true;
-  document.body.style.paddingBottom = "";
+  if (pad.open) pad.close();
 }
 
 pad.querySelectorAll("[data-tile]").forEach((b) => {

@@ -24,7 +24,7 @@ function renderBoard(view) {
                              "aria-label": fill(B.text.details, {n: h.number})}, `${h.number} ▾`);
     num.appendChild(more);
     tr.appendChild(num);
-    h.scores.forEach((s) => { tr.appendChild(node("td", {}, String(s))); });
+    h.scores.forEach((s, i) => { tr.appendChild(node("td", {"data-label": Table.players[i]}, String(s))); });
     const act = node("td", {class: "act"});
     const edit = node("button", {type: "button", class: "ghost edit",
                              "aria-label": fill(B.text.edit, {n: h.number})}, "✎");
@@ -35,8 +35,8 @@ function renderBoard(view) {
     const detail = node("tr", {class: "detail"});
     detail.hidden = !open[h.id];
     detail.appendChild(node("td", {}));
-    h.parts.forEach((parts) => {
-      const td = node("td", {});
+    h.parts.forEach((parts, i) => {
+      const td = node("td", {"data-label": Table.players[i], class: "parts"});
       Object.keys(parts).forEach((k) => {
         if (parts[k]) td.appendChild(node("div", {}, `${B.text.parts[k]} ${parts[k]}`));
       });

@@ -17,7 +17,6 @@ function label(id) {
 }
 function place(p) { return p === ENV ? T.envelope : p; }
 function me() { return view.setup && view.setup.me; }
-function short(name) { return name.length <= 3 ? name : name.slice(0, 3); }
 function pct(p) {
   const v = p * 100;
   if (v > 0 && v < 1) return "<1";
@@ -155,7 +154,7 @@ function drawGrid() {
   const head = node("tr");
   head.appendChild(node("th", {scope: "col"}));
   places.forEach((p) => {
-    const th = node("th", {scope: "col", title: place(p), class: p === me() ? "me" : ""}, p === ENV ? "✉" : short(p));
+    const th = node("th", {scope: "col", title: place(p), class: p === me() ? "me" : ""}, p === ENV ? "✉" : p);  // whole names: the grid scrolls in its box where they do not fit
     head.appendChild(th);
   });
   const thead = grid.appendChild(node("thead"));

@@ -224,10 +224,12 @@ function renderSheet(view) {
   table.appendChild(node("thead", {}, [head]));
   const body = node("tbody");
   view.sheet.slice().reverse().forEach((line) => {
-    const row = node("tr", {}, [node("td", {text: String(line.hand)}), node("td", {text: String(line.trump)})]);
+    // each cell names its column: a narrow screen shows the sheet one hand per block (.stack)
+    const row = node("tr", {}, [node("td", {text: String(line.hand), "data-label": T.sheet_hand}),
+                                node("td", {text: String(line.trump), "data-label": T.trump})]);
     view.players.forEach((p) => {
       const text = String(line.tricks[p]) + (line.shown[p] ? ` + ${line.shown[p]}` : "");
-      row.appendChild(node("td", {}, [
+      row.appendChild(node("td", {"data-label": p}, [
         node("span", {text}),
         line.closed_by === p ? node("small", {class: "dm-closed", text: ` ${T.closed_mark}`}) : null,
       ]));

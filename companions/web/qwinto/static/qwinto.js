@@ -81,6 +81,10 @@ function drawRoll() {
     if (!roll.written.includes(roll.player)) text.appendChild(el("span", "qw-roll-note", fill(T.must_write, {name: roll.player})));
     if (roll.written.length) text.appendChild(el("span", "qw-roll-note", fill(T.written, {names: names(roll.written)})));
   }
+  // the seating order, clockwise, always in view while the dice must pass in it
+  const order = $("qw-order");
+  order.hidden = !view.rolls || view.finished || Table.settings.clockwise === false;
+  order.textContent = fill(T.order, {names: view.sheets.map((s) => s.player).join(" → ")});
   $("qw-fail").hidden = !(view.rolls ? roll && roll.player === shown && canWrite(shown) : !view.finished);
   $("qw-erase").hidden = !(me && me.undo != null);
 }
@@ -90,15 +94,17 @@ function drawSheet() {
   const grid = $("qw-sheet"), s = sheetOf(shown), roll = view.roll;
   grid.textContent = "";
   grid.style.setProperty("--cols", view.layout.columns);
+  grid.style.setProperty("--rows", view.layout.rows.length);
   const legal = {};
   s.legal.forEach((p) => { legal[p[0] + p[1]] = true; });
   const complete = s.complete_columns;
   view.layout.rows.forEach((row, r) => {
     const rolled = !view.rolls || !roll || roll.colours.includes(row.colour);
-    const off = view.rolls && roll && canWrite(shown) && !rolled;
+    // greyed: a colour the throw in progress cannot go in (nothing once the game is over)
+    const off = view.rolls && roll && !view.finished && canWrite(shown) && !rolled;
     const strip = el("div", `qw-strip qw-${row.colour}${off ? " qw-off" : ""}`);
-    strip.style.gridRow = String(r + 1);
-    strip.style.gridColumn = `${row.columns[0] + 1} / ${row.columns[row.columns.length - 1] + 2}`;
+    strip.style.gridColumn = String(r + 1);
+    strip.style.gridRow = `${row.columns[0] + 1} / ${row.columns[row.columns.length - 1] + 2}`;
     if (s.complete_rows.includes(row.colour)) strip.classList.add("qw-done");
     grid.appendChild(strip);
     row.columns.forEach((col, box) => {
@@ -106,8 +112,8 @@ function drawSheet() {
       const pent = isPentagon(row.colour, box);
       const b = el("button", `qw-box${pent ? " qw-pent" : ""}${off ? " qw-off" : ""}`);
       b.type = "button";
-      b.style.gridRow = String(r + 1);
-      b.style.gridColumn = String(col + 1);
+      b.style.gridColumn = String(r + 1);
+      b.style.gridRow = String(col + 1);
       b.dataset.colour = row.colour;
       b.dataset.box = String(box);
       b.setAttribute("aria-label", fill(T.box, {row: T.row[row.colour], n: box + 1}) + (value == null ? "" : `: ${value}`));
@@ -185,10 +191,10 @@ function draw() {
 }
 
 /* --- dialogs ------------------------------------------------------------------------- */
-function openDialog(id) { $(id).hidden = false; document.body.classList.add("qw-modal"); }
+// native modal dialogs: the page under them is inert, and Escape closes them
+function openDialog(id) { if (!$(id).open) $(id).showModal(); }
 function closeDialogs() {
-  ["qw-pad", "qw-dice"].forEach((id) => { $(id).hidden = true; });
-  document.body.classList.remove("qw-modal");
+  ["qw-pad", "qw-dice"].forEach((id) => { if ($(id).open) $(id).close(); });
   pad = null;
 }
 function fail(errorBox) {
@@ -274,10 +280,11 @@ $("qw-erase").addEventListener("click", () => {
   if (s && s.undo != null) Table.undo(s.undo).catch(() => {});
 });
 document.querySelectorAll(".qw-dialog").forEach((d) => {
+  // a tap on the dimmed page around the card (the dialog's own box is the card's) closes it
   d.addEventListener("click", (e) => {
     if (e.target === d || e.target.hasAttribute("data-close")) closeDialogs();
   });
+  d.addEventListener("close", () => { pad = null; });
 });
-document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeDialogs(); });
 
 Table.onView((v) => { view = v; draw(); });

@@ -22,7 +22,8 @@ function renderBoard(view) {
     num.appendChild(edit);
     tr.appendChild(num);
     g.points.forEach((pts, i) => {
-      tr.appendChild(node("td", {class: view.players[i] === g.closed_by ? "closer" : ""}, String(pts)));
+      tr.appendChild(node("td", {class: view.players[i] === g.closed_by ? "closer" : "",
+                                 "data-label": view.players[i]}, String(pts)));
     });
     body.appendChild(tr);
   });
