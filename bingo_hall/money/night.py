@@ -151,6 +151,9 @@ class Night:
     raffles: tuple[RaffleLine, ...] = ()
     #: the games that set a jackpot aside or paid one from the pot: where `carried` comes from
     pot_moves: tuple[PotMove, ...] = ()
+    #: the money of night sales (sold once for several games of the program) shared to games
+    #: not played: not started yet, or skipped. It is in the night's takings, in no game's.
+    unplayed: int = 0
 
     @property
     def cards(self) -> int:
@@ -158,8 +161,9 @@ class Night:
 
     @property
     def taken(self) -> int:
-        """The night's takings: the cards of every game and the raffle's tickets."""
-        return sum(g.taken for g in self.games) + self.raffle_taken
+        """The night's takings: the cards of every game, the raffle's tickets, and the night
+        sales' shares of games not played (each night sale counted once)."""
+        return sum(g.taken for g in self.games) + self.raffle_taken + self.unplayed
 
     @property
     def raffle_taken(self) -> int:
@@ -255,6 +259,7 @@ WORDS: dict[str, dict[str, str]] = {
         "over": "Sobra",
         "short": "Falta",
         "even": "Cuadra",
+        "unplayed": "Ventas de la noche para partidas no jugadas",
     },
     "en": {
         "title": "The night's summary",
@@ -306,6 +311,7 @@ WORDS: dict[str, dict[str, str]] = {
         "over": "Over",
         "short": "Short",
         "even": "Balances",
+        "unplayed": "Night sales for games not played",
     },
 }
 
@@ -343,6 +349,7 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
     rows = [
         (w["cards"], str(night.cards)),
         *([(w["raffle_taken"], m(night.raffle_taken))] if night.raffles else []),
+        *([(w["unplayed"], m(night.unplayed))] if night.unplayed else []),
         (w["taken"], m(night.taken)),
         (w["awarded"], m(night.awarded)),
         (w["paid"], m(night.paid)),
@@ -662,6 +669,9 @@ def summary_csv(night: Night, lang: str = "en") -> str:
                     "detail": gone,
                 }
             )
+    if night.unplayed:
+        unplayed = words(lang)["unplayed"]
+        rows.append({"row": unplayed, "cents": night.unplayed, "amount": m(night.unplayed)})
     cash: list[tuple[str, int]] = []
     if night.cash is not None:
         cash = [
