@@ -165,12 +165,18 @@ def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[program.En
         )
     covered = [e for e in listed if first <= e.position <= last]
     done = next((e for e in covered if e.status not in _OPEN), None)
+    if done is not None and done.status == "skipped":
+        raise Conflict(
+            "game %(n)s of the program was skipped: a night sale covers the game in play and "
+            "the games still to come (from game %(next)s)",
+            n=done.position,
+            next=open_games[0].position,
+        )
     if done is not None:
         raise Conflict(
-            "game %(n)s of the program is already %(status)s: a night sale covers the game "
-            "in play and the games still to come (from game %(next)s)",
+            "game %(n)s of the program is already played: a night sale covers the game in "
+            "play and the games still to come (from game %(next)s)",
             n=done.position,
-            status=done.status,
             next=open_games[0].position,
         )
     return covered
