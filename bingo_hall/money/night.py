@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
 from ..errors import KitError
-from .ledger import Reconciled, format_serials, money, over_short
+from .ledger import Reconciled, coin, format_serials, money, over_short
 from .spreadsheet import spreadsheet_safe
 
 NIGHT_ENDS = timedelta(hours=6)  # a game started at 01:30 is still the evening before's
@@ -443,7 +443,8 @@ def cash_lines(night: Night, lang: str) -> list[tuple[str, str]]:
         (w["counted"], w["not_counted"] if counted is None else m(counted)),
     ]
     if night.cash.pieces:
-        rows.append(("", " · ".join(f"{n} × {m(v)}" for v, n in night.cash.pieces)))
+        pieces = (f"{n} × {coin(v, night.currency, lang)}" for v, n in night.cash.pieces)
+        rows.append(("", " · ".join(pieces)))
     diff = night.over_short
     if diff is not None:
         label = w["over"] if diff > 0 else w["short"] if diff < 0 else w["even"]
