@@ -255,3 +255,30 @@ def test_the_payouts_of_the_night_are_one_list_marked_paid_from_it(hall, strips)
     assert hall.post(f"/api/ledger/payouts/{listed[1]['payout_id']}/paid").status_code == 200
     listed = ok(hall.get("/api/ledger/payouts"))["payouts"]
     assert [p["paid"] is not None for p in listed] == [False, True]
+
+
+def test_once_the_game_in_plays_house_is_won_the_night_starts_at_the_next_game(hall, strips):
+    """A late arrival between games buys a book for the night: its money goes to the games
+    still to be played, none to the game just won."""
+    g1 = next_game(hall)
+    house(hall, strips, g1, 1)
+    sold = night_sale(hall, "7-12", "night", "Book of 6")
+    assert (sold["games"], [s["cents"] for s in sold["shares"]]) == ("2-4", [100, 100, 100])
+    r = hall.post("/api/ledger/night-sales", {"serials": "13-18", "games": "1-4", "price": 2})
+    assert r.status_code == 409
+    assert r.get_json()["error"] == (
+        "game 1 of the program is already played: a night sale covers the game in play and "
+        "the games still to come (from game 2)"
+    )
+    assert hall.get(f"/api/games/{g1}/ledger").get_json()["round_sales"]["cents"] == 0
+
+
+def test_a_voided_night_sale_is_in_the_corrections_log_with_its_reason(hall):
+    g1 = next_game(hall)
+    sid = night_sale(hall, "1-6", "night", prices(hall, g1)["Book of 6"])["night_sale_id"]
+    assert (
+        hall.post(f"/api/ledger/night-sales/{sid}/void", {"reason": "a refund"}).status_code == 200
+    )
+    page = hall.get("/caller/ledger?lang=en").get_data(as_text=True)
+    assert f"Night sale {sid} (1-6, £3.00) voided: a refund" in page
+    assert summary(hall)["taken"] == 0

@@ -29,8 +29,16 @@ from ..program import store as program
 from . import store
 from .requests import NightSaleRequest, money_input
 
-#: the statuses of a program game a night sale can still cover
-_OPEN = ("playing", "waiting")
+
+def _still_open(conn: sqlite3.Connection, entry: program.Entry) -> bool:
+    """Whether a night sale can still cover a program game: a game waiting, or the game in
+    play while balls can still be drawn in it (once its last prize is won, a share of a night
+    sale would land in a game that is over)."""
+    if entry.status == "waiting":
+        return True
+    if entry.status != "playing" or entry.game_id is None:
+        return False
+    return games.draw_open_part(conn, entry.game_id).draw_open
 
 
 @dataclass(frozen=True)
@@ -154,7 +162,7 @@ def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[program.En
     listed = program.entries(conn)
     if not listed:
         raise Conflict("no program is loaded: a night sale covers games of the program")
-    open_games = [e for e in listed if e.status in _OPEN]
+    open_games = [e for e in listed if _still_open(conn, e)]
     if not open_games:
         raise Conflict("every game of the program has been played")
     first = req.games.first if req.games.first is not None else open_games[0].position
@@ -164,7 +172,7 @@ def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[program.En
             "the program has %(n)s games: a night sale covers games 1 to %(n)s", n=len(listed)
         )
     covered = [e for e in listed if first <= e.position <= last]
-    done = next((e for e in covered if e.status not in _OPEN), None)
+    done = next((e for e in covered if not _still_open(conn, e)), None)
     if done is not None and done.status == "skipped":
         raise Conflict(
             "game %(n)s of the program was skipped: a night sale covers the game in play and "
@@ -378,6 +386,6 @@ def door(conn: sqlite3.Connection, gid: int) -> Door | None:
     except Conflict:
         return None
     entry = next((e for e in listed if e.game_id == gid and e.status == "playing"), None)
-    if entry is None or entry.position == len(listed):
+    if entry is None or entry.position == len(listed) or not _still_open(conn, entry):
         return None
     return Door(entry.position, len(listed))

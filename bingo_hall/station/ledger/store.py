@@ -745,8 +745,9 @@ def share_paid(conn: sqlite3.Connection, gid: int, rnd: int) -> bool:
 
 
 def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """The corrections log of the night, oldest first: sales voided (`kind` "sale") and payouts
-    marked not paid after all (`kind` "payout"), each with its reason."""
+    """The corrections log of the night, oldest first: sales voided (`kind` "sale"), night
+    sales voided (`kind` "night", its id in `sale_id`) and payouts marked not paid after all
+    (`kind` "payout"), each with its reason."""
     rows = conn.execute(
         "SELECT 'sale' AS kind, c.sale_id, NULL AS payout_id, c.reason, c.made AS made, s.game_id,"
         " s.round, s.serials, NULL AS serial, s.cents "
@@ -756,6 +757,10 @@ def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:
         " p.serial, p.cents "
         "FROM ledger_paid_marks m JOIN ledger_payouts p ON p.id = m.payout_id "
         "JOIN rounds r ON r.id = p.round_id WHERE m.paid = 0 "
+        "UNION ALL "
+        "SELECT 'night', v.night_sale_id, NULL, v.reason, v.made, NULL, NULL, n.serials, NULL,"
+        " n.cents "
+        "FROM ledger_night_voids v JOIN ledger_night_sales n ON n.id = v.night_sale_id "
         "ORDER BY made"
     )
     return [dict(r) for r in rows]
