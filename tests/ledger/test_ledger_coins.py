@@ -62,7 +62,7 @@ def test_the_odd_cents_are_named_by_the_currencys_small_unit_in_both_languages(c
     assert "los peniques que sobren van a los cantos más tempranos" in page(hall, "es")
     ok(hall.post("/api/ledger/currency", {"currency": "EUR"}))
     assert "the odd euro cents go to the earliest claims" in page(hall)
-    assert "los céntimos que sobren" in page(hall, "es")
+    assert "los céntimos de euro que sobren" in page(hall, "es")
     ok(hall.post("/api/ledger/currency", {"currency": "ARS"}))
     assert "los centavos que sobren" in page(hall, "es")
     assert "the odd centavos go" in page(hall)
