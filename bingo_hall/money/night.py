@@ -154,10 +154,15 @@ class Night:
     #: the money of night sales (sold once for several games of the program) shared to games
     #: not played: not started yet, or skipped. It is in the night's takings, in no game's.
     unplayed: int = 0
+    #: how many more cards the games count than were sold: a night sale's cards play (and are
+    #: counted) in every game it covers, but were sold once (negative when none of its games
+    #: has started yet)
+    repeated_cards: int = 0
 
     @property
     def cards(self) -> int:
-        return sum(g.cards for g in self.games)
+        """The cards sold tonight, each night sale's once."""
+        return sum(g.cards for g in self.games) - self.repeated_cards
 
     @property
     def taken(self) -> int:

@@ -107,6 +107,8 @@ def test_a_book_sold_for_the_whole_night_is_counted_once_and_shared_over_its_gam
     night = summary(hall)
     assert night["taken"] == 600 + 300  # each sale once: £6.00 and £3.00
     assert [g["taken"] for g in night["games"]] == [300, 300]
+    # 18 tickets play in each game; the night sold 18, once
+    assert [g["cards"] for g in night["games"]] == [18, 18] and night["cards"] == 18
     # games 3 and 4 are not played yet: their £3.00 is the night's, in no game's
     assert night["unplayed"] == 300
     assert sum(g["taken"] for g in night["games"]) + night["unplayed"] == night["taken"]

@@ -156,6 +156,16 @@ def unplayed(conn: sqlite3.Connection, date: str) -> int:
     )
 
 
+def repeated_cards(conn: sqlite3.Connection, date: str) -> int:
+    """How many more cards the night's games count than the night sold (`Night.repeated_cards`):
+    each night sale's cards are in every started game it covers, and were sold once."""
+    return sum(
+        sale.cards * (sum(1 for s in sale.shares if s.game_id is not None) - 1)
+        for sale in night_sales(conn, date)
+        if sale.void is None
+    )
+
+
 def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[program.Entry]:
     """The program's games the sale covers, checked: a program is loaded, the numbers are
     its games, and every game covered is the one in play or one still to come."""

@@ -151,6 +151,7 @@ def night(
         raffles=raffles,
         pot_moves=tuple(m for m in moves if m.set_aside or m.won),
         unplayed=night_sales.unplayed(conn, date) if date else 0,
+        repeated_cards=night_sales.repeated_cards(conn, date) if date else 0,
     )
 
 
