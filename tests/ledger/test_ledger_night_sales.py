@@ -284,3 +284,19 @@ def test_a_voided_night_sale_is_in_the_corrections_log_with_its_reason(hall):
     page = hall.get("/caller/ledger?lang=en").get_data(as_text=True)
     assert f"Night sale {sid} (1-6, £3.00) voided: a refund" in page
     assert summary(hall)["taken"] == 0
+
+
+def test_the_ledger_page_of_a_night_with_night_sales_is_all_spanish(hall, strips):
+    from test_spanish import english_shown, page_text
+
+    g1 = next_game(hall)
+    night_sale(hall, "1-6", "night", prices(hall, g1)["Book of 6"])
+    sid = night_sale(hall, "7-12", "1-2", prices(hall, g1)["Book of 6"])["night_sale_id"]
+    assert hall.post(f"/api/ledger/night-sales/{sid}/void", {"reason": "otra"}).status_code == 200
+    house(hall, strips, g1, 2)
+    text = page_text(hall.get(f"/caller/ledger?game={g1}&lang=es").get_data(as_text=True))
+    assert "Ventas de la noche" in text and "Pagos de la noche" in text
+    # the host's own words (its price names, its game's name) stay as the host wrote them
+    for own in ("Single", "Book of 6", "Early doors"):
+        text = text.replace(own, "")
+    assert english_shown({"ledger": text}) == {}
