@@ -13,6 +13,7 @@ import os
 
 import pytest
 from playwright.sync_api import expect
+from test_axe_browser import _serious
 from testkit import Caller
 
 from bingo_hall.manifest import new_strip_deck
@@ -98,6 +99,8 @@ def test_a_book_sold_for_the_night_at_the_door_and_the_nights_payouts_in_one_lis
         "night sale 1 cannot be voided: game 1 of the program already paid a prize in round 1 "
         "as a share of the money it took, this sale's share included"
     )
+    # the page with its night sales and the night's payouts passes axe-core
+    assert [(v["id"], len(v["nodes"])) for v in _serious(page)] == []
     if SHOTS:
         page.locator("#night-sales").scroll_into_view_if_needed()
         page.screenshot(path=os.path.join(SHOTS, "ledger-night-sale-laptop.png"))
