@@ -397,8 +397,14 @@ def _night(state: Replayed, action: str, gid: int, d: Mapping[str, Any]) -> str 
         state.night_sales[d["night_sale_id"]] = {**d, "void": False}
     elif action == "night_share":
         sale = state.night_sales.get(d["night_sale_id"])
-        if sale is None:
-            return f"a share of night sale {d['night_sale_id']}, which the book never sold"
+        if sale is None:  # sold before this copy's first entry: the share is taken as booked
+            state.notes.append(
+                f"night sale {d['night_sale_id']} was made before this copy's first entry: "
+                f"game {gid}'s share of it is taken as the book says"
+            )
+            state.night_sales[d["night_sale_id"]] = {"void": False, "unchecked": True}
+            state.night_shares.append({**d, "game_id": gid})
+            return None
         want = sale["shares"][sale["games"].index(d["place"])]
         if d["cents"] != want or d["cards"] != sale["cards"]:
             return (
