@@ -64,6 +64,7 @@ SHARED = {
     *"A B I N G O D R X J a e s g n x no No de en es total Total final normal diagonal".split(),
     *"Diagonal manual hexadecimal error bingo dice sale complete".split(),  # es: verbs
     *"base min".split(),  # base de datos; min, minutes in both
+    "euro",  # the currency, one word in both
     # Spanish words the English source quotes: "Full card (cartón lleno)", "(espacio franco)"
     *"lleno franco espacio linea puras impuras muerto canasta canastas Canastas".split(),
 }
@@ -392,7 +393,9 @@ NOT_SPANISH = {
     r"\bordenador": "a computer is a computadora",
     r"\btanteo\b": "scores are the puntaje",
     r"\bcuadros?\b": "a square is a casilla",
-    r"\bcéntimos?\b": "small money is the currency's own word, not céntimos for any currency",
+    # the euro's own word is the céntimo: allowed when it says so ("céntimos de euro")
+    r"\bcéntimos?\b(?! de euro)": "small money is the currency's own word, not céntimos for any "
+    "currency",
     r"(?-i:\bFREE\b)": "the centre is LIBRE",
 }
 #: tú on the hall's pages (they say usted, as the seeds do)

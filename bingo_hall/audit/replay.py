@@ -61,6 +61,10 @@ class Replayed:
     prices: dict[int, list[money.Price]] = field(default_factory=dict)
     prize_rules: dict[int, dict[str, money.PrizeRule]] = field(default_factory=dict)
     payouts: list[dict[str, Any]] = field(default_factory=list)
+    #: night sales (sold once for several games of the program), by their id, and each game's
+    #: share of one, which counts in that game's takings
+    night_sales: dict[int, dict[str, Any]] = field(default_factory=dict)
+    night_shares: list[dict[str, Any]] = field(default_factory=list)
     #: findings about entries other than the one being replayed (a call found out of the
     #: seed's order at its round's reveal)
     more: list[Finding] = field(default_factory=list)
@@ -356,6 +360,8 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
                 f"{price.book} is {price.of_sale(ranges)}, not {d['cents']}"
             )
         state.sales[d["sale_id"]] = {**d, "void": False}
+    elif action.startswith("night_"):
+        return _night(state, action, gid, d)
     elif action == "correction":
         sale = state.sales.get(d["sale_id"])
         if sale is not None:
@@ -373,12 +379,80 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
     return None
 
 
+def _night(state: Replayed, action: str, gid: int, d: Mapping[str, Any]) -> str | None:
+    """A night sale: its sum from its price and cards, its shares equal over its games (the
+    odd cents to the first); a game's share of it, as the sale gave it; a night sale voided,
+    not once a covered game has paid a prize as a share of the takings its share is in."""
+    if action == "night_sale":
+        ranges = money.parse_serials(d["serials"], 10**6)
+        price = money.Price(d["price"], d["book"])
+        if money.count(ranges) != d["cards"] or price.of_sale(ranges) != d["cents"]:
+            return (
+                f"the night sale's sum is wrong: {d['serials']} at {price.cents} per "
+                f"{price.book} is {price.of_sale(ranges)}, not {d['cents']}"
+            )
+        if list(d["shares"]) != list(money.night_shares(d["cents"], len(d["games"]))):
+            return (
+                f"night sale {d['night_sale_id']}'s shares {d['shares']} are not its "
+                f"{d['cents']} shared equally over games {d['games']}"
+            )
+        state.night_sales[d["night_sale_id"]] = {**d, "void": False}
+    elif action == "night_share":
+        sale = state.night_sales.get(d["night_sale_id"])
+        if sale is None:  # sold before this copy's first entry: the share is taken as booked
+            state.notes.append(
+                f"night sale {d['night_sale_id']} was made before this copy's first entry: "
+                f"game {gid}'s share of it is taken as the book says"
+            )
+            state.night_sales[d["night_sale_id"]] = {"void": False, "unchecked": True}
+            state.night_shares.append({**d, "game_id": gid})
+            return None
+        want = sale["shares"][sale["games"].index(d["place"])]
+        if d["cents"] != want or d["cards"] != sale["cards"]:
+            return (
+                f"game {gid}'s share of night sale {d['night_sale_id']} is {d['cents']}; "
+                f"the sale gave game {d['place']} {want}"
+            )
+        state.night_shares.append({**d, "game_id": gid})
+    elif action == "night_void":
+        sale = state.night_sales.get(d["night_sale_id"])
+        if sale is None:
+            return None
+        sale["void"] = True
+        for share in state.night_shares:
+            if share["night_sale_id"] != d["night_sale_id"]:
+                continue
+            rules = state.prize_rules.get(share["game_id"], {})
+            for p in state.payouts:
+                rule = rules.get(p["prize"])
+                shared = rule is not None and rule.kind != money.PrizeKind.FIXED and rule.percent
+                if (p["game_id"], p["round"]) == (share["game_id"], share["made_in"]) and shared:
+                    return (
+                        f"night sale {d['night_sale_id']} is voided after game "
+                        f"{share['game_id']} round {share['made_in']} paid a prize as a share "
+                        "of the money it took, this sale's share included"
+                    )
+    return None
+
+
 def _takings(state: Replayed, gid: int) -> dict[int, tuple[int, int]]:
-    return money.takings(
+    own = (
         money.SaleMoney(s["round"], s["made_in"], s["cards"], s["cents"], s["void"])
         for s in state.sales.values()
         if s["game_id"] == gid
     )
+    shares = (
+        money.SaleMoney(
+            None,
+            s["made_in"],
+            s["cards"],
+            s["cents"],
+            state.night_sales[s["night_sale_id"]]["void"],
+        )
+        for s in state.night_shares
+        if s["game_id"] == gid
+    )
+    return money.takings([*own, *shares])
 
 
 def _pot(state: Replayed, gid: int) -> int:

@@ -535,6 +535,16 @@ def takings(sales: Iterable[SaleMoney]) -> dict[int, tuple[int, int]]:
     return out
 
 
+def night_shares(cents: int, games: int) -> tuple[int, ...]:
+    """A night sale's money shared over the `games` games it covers, in the program's order:
+    equal shares to the cent, the odd cents one each to the first games (as `split` shares a
+    prize). Each game counts its share in its takings, so a percentage prize of any of them is a
+    share of its part of the sale, and the shares add up to the sale: counted once."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise LedgerError("a night sale covers one game of the program at least")
+    return split(cents, games)
+
+
 def jackpot_pot(contributions: Iterable[int], paid: Iterable[int]) -> int:
     """The jackpot pot: what every game so far put in, less the jackpots paid out. A jackpot not
     won rolls over: it stays in the pot for the next game."""
@@ -572,6 +582,55 @@ def amount_text(cents: int, lang: str = "en") -> str:
     except (UnknownLocaleError, ValueError):
         locale = Locale.parse("en_GB")
     return format_decimal(Decimal(cents) / 100, format="#,##0.00", locale=locale)
+
+
+class SmallUnit(StrEnum):
+    """What the hundredth of a currency is called where its treasurers count it: the pages
+    word "the odd cents" with it ("the odd pence" in pounds, "los céntimos" in euros in
+    Spanish, "los centavos" in pesos and dollars)."""
+
+    PENCE = "pence"  # GBP
+    EURO_CENTS = "euro-cents"  # EUR: cents in English, céntimos in Spanish
+    CENTS = "cents"  # USD and the other dollars: cents, centavos in Spanish
+    CENTAVOS = "centavos"  # the pesos and the other currencies of Latin America
+
+
+#: the currencies whose hundredth is not called a cent in English
+_SMALL_UNITS = {
+    "GBP": SmallUnit.PENCE,
+    "EUR": SmallUnit.EURO_CENTS,
+    **{c: SmallUnit.CENTAVOS for c in ("ARS", "MXN", "CLP", "COP", "UYU", "PYG", "BOB", "PEN")},
+    **{c: SmallUnit.CENTAVOS for c in ("BRL", "DOP", "GTQ", "HNL", "NIO", "CUP", "PHP")},
+}
+
+
+def small_unit(currency: str) -> SmallUnit:
+    """The name of the currency's hundredth (cents when nothing more usual is known)."""
+    return _SMALL_UNITS.get(currency, SmallUnit.CENTS)
+
+
+#: how a treasurer writes a coin below the unit, by currency and language: "50p" in pounds (in
+#: either language: it is what the coin and the club's tally say), "50c" for euros in English
+#: (as Irish clubs write it), "50 cent." in Spanish (the RAE's abbreviation of céntimo), "50¢" for
+#: dollars; other currencies keep the amount as `money` writes it
+_COINS = {
+    ("GBP", "en"): "{n}p",
+    ("GBP", "es"): "{n}p",
+    ("EUR", "en"): "{n}c",
+    ("EUR", "es"): "{n} cént.",
+    ("USD", "en"): "{n}¢",
+    ("USD", "es"): "{n} ¢",
+}
+
+
+def coin(cents: int, currency: str = DEFAULT_CURRENCY, lang: str = "en") -> str:
+    """A note or coin of the cash count as the treasurer writes it: below the unit, in the
+    currency's small unit where it has a usual short form ("50p", "20c", "5¢"); a pound, a
+    euro and above, as `money` writes any amount ("£1.00", "2,00 €")."""
+    form = _COINS.get((currency, lang))
+    if form is None or not 0 < cents < 100:
+        return money(cents, currency, lang)
+    return form.format(n=cents)
 
 
 #: the locale of each page language (Spain's Spanish, British English: "€15.00", "£15.00")

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from ..errors import KitError
 from ..prize_names import prize_name
-from .ledger import Reconciled, format_serials, money, over_short
+from .ledger import Reconciled, coin, format_serials, money, over_short
 from .spreadsheet import spreadsheet_safe
 
 NIGHT_ENDS = timedelta(hours=6)  # a game started at 01:30 is still the evening before's
@@ -155,15 +155,24 @@ class Night:
     #: the names of the prizes of the host's own lists ({key: {"en": ..., "es": ...}}): the
     #: kit's own prizes are named by `prize_names`
     prize_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: the money of night sales (sold once for several games of the program) shared to games
+    #: not played: not started yet, or skipped. It is in the night's takings, in no game's.
+    unplayed: int = 0
+    #: how many more cards the games count than were sold: a night sale's cards play (and are
+    #: counted) in every game it covers, but were sold once (negative when none of its games
+    #: has started yet)
+    repeated_cards: int = 0
 
     @property
     def cards(self) -> int:
-        return sum(g.cards for g in self.games)
+        """The cards sold tonight, each night sale's once."""
+        return sum(g.cards for g in self.games) - self.repeated_cards
 
     @property
     def taken(self) -> int:
-        """The night's takings: the cards of every game and the raffle's tickets."""
-        return sum(g.taken for g in self.games) + self.raffle_taken
+        """The night's takings: the cards of every game, the raffle's tickets, and the night
+        sales' shares of games not played (each night sale counted once)."""
+        return sum(g.taken for g in self.games) + self.raffle_taken + self.unplayed
 
     @property
     def raffle_taken(self) -> int:
@@ -254,6 +263,7 @@ WORDS: dict[str, dict[str, str]] = {
         "over": "Sobra",
         "short": "Falta",
         "even": "Cuadra",
+        "unplayed": "Ventas de la noche para partidas no jugadas",
     },
     "en": {
         "title": "The night's summary",
@@ -300,6 +310,7 @@ WORDS: dict[str, dict[str, str]] = {
         "over": "Over",
         "short": "Short",
         "even": "Balances",
+        "unplayed": "Night sales for games not played",
     },
 }
 
@@ -338,6 +349,7 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
     rows = [
         (w["cards"], str(night.cards)),
         *([(w["raffle_taken"], m(night.raffle_taken))] if night.raffles else []),
+        *([(w["unplayed"], m(night.unplayed))] if night.unplayed else []),
         (w["taken"], m(night.taken)),
         (w["awarded"], m(night.awarded)),
         (w["paid"], m(night.paid)),
@@ -431,7 +443,8 @@ def cash_lines(night: Night, lang: str) -> list[tuple[str, str]]:
         (w["counted"], w["not_counted"] if counted is None else m(counted)),
     ]
     if night.cash.pieces:
-        rows.append(("", " · ".join(f"{n} × {m(v)}" for v, n in night.cash.pieces)))
+        pieces = (f"{n} × {coin(v, night.currency, lang)}" for v, n in night.cash.pieces)
+        rows.append(("", " · ".join(pieces)))
     diff = night.over_short
     if diff is not None:
         label = w["over"] if diff > 0 else w["short"] if diff < 0 else w["even"]
@@ -657,6 +670,9 @@ def summary_csv(night: Night, lang: str = "en") -> str:
                     "detail": gone,
                 }
             )
+    if night.unplayed:
+        unplayed = words(lang)["unplayed"]
+        rows.append({"row": unplayed, "cents": night.unplayed, "amount": m(night.unplayed)})
     cash: list[tuple[str, int]] = []
     if night.cash is not None:
         cash = [

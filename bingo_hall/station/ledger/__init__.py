@@ -25,7 +25,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from ...errors import KitError
-from ...money.ledger import DENOMINATIONS, StockKind, amount_text, money
+from ...money.ledger import DENOMINATIONS, StockKind, amount_text, coin, money, small_unit
 from ...money.night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...values import JsonValue
@@ -36,10 +36,21 @@ from ...web.errors import NotFound, RequestError
 from ...web.inputs import json_body as body
 from .. import games, hooks
 from ..auth import caller_required
-from . import cash, payouts, raffle, raffle_schema, schema, stock, store, summary
+from . import (
+    cash,
+    night_sales,
+    payouts,
+    raffle,
+    raffle_schema,
+    schema,
+    stock,
+    store,
+    summary,
+)
 from .requests import (
     CountRequest,
     FloatRequest,
+    NightSaleRequest,
     PriceListRequest,
     PrizesRequest,
     SaleRequest,
@@ -76,6 +87,8 @@ def register(app: Flask) -> None:
     app.register_blueprint(raffle.bp)  # the raffle (issue 37): its takings are the ledger's
     app.jinja_env.filters["money"] = _money
     app.jinja_env.filters["amount"] = _amount
+    app.jinja_env.filters["coin"] = _coin
+    app.jinja_env.filters["small_unit"] = lambda currency: str(small_unit(currency))
     app.jinja_env.globals["ledger_prizes"] = _prizes_now
     app.jinja_env.globals["ledger_currency"] = lambda: store.currency(get_db())
     with app.app_context():
@@ -97,6 +110,13 @@ def _amount(cents: int) -> str:
     """`{{ cents | amount }}`: an amount in an input box, in the form `money` shows it."""
     locale = get_locale()
     return amount_text(cents, locale.language if locale else "en")
+
+
+def _coin(cents: int, currency: str) -> str:
+    """`{{ cents | coin(currency) }}`: a note or coin of the cash count as the treasurer
+    writes it ("50p", "£5.00")."""
+    locale = get_locale()
+    return coin(cents, currency, locale.language if locale else "en")
 
 
 def _prizes_now(game_id: int) -> list[payouts.PrizeNow]:
@@ -149,6 +169,9 @@ def page() -> ResponseReturnValue:
         "ledger/page.html",
         games=listed,
         led=led,
+        door=None if gid is None else night_sales.door(conn, gid),
+        night_sales=[n.to_json() for n in night_sales.night_sales(conn)],
+        night_payouts=summary.night_payouts(conn),
         log=store.corrections(conn),
         nights=summary.nights(conn),
         currency=store.currency(conn),
@@ -230,6 +253,38 @@ def sell(game_id: int) -> ResponseReturnValue:
     return jsonify(store.sell(get_db(), game_id, req, _via()).to_json()), 201
 
 
+@bp.post("/api/ledger/night-sales")
+@caller_required
+def sell_night() -> ResponseReturnValue:
+    """Cards sold once for several games of the program (`{"games": "1-4"}` or "night")."""
+    req = NightSaleRequest.from_json(body(required=True))
+    return jsonify(night_sales.sell(get_db(), req, _via()).to_json()), 201
+
+
+@bp.get("/api/ledger/night-sales")
+@caller_required
+def list_night_sales() -> ResponseReturnValue:
+    """The loaded program's night sales, voided ones included."""
+    return jsonify(night_sales=[n.to_json() for n in night_sales.night_sales(get_db())])
+
+
+@bp.post("/api/ledger/night-sales/<int:night_sale_id>/void")
+@caller_required
+def void_night_sale(night_sale_id: int) -> ResponseReturnValue:
+    reason = _reason("say why the sale is corrected (at most %(n)s characters)")
+    return jsonify(night_sales.void(get_db(), night_sale_id, reason, _via()).to_json())
+
+
+@bp.get("/api/ledger/payouts")
+@caller_required
+def night_payouts() -> ResponseReturnValue:
+    """Every payout of the night in one list (`?night=2026-11-24`; default: the newest)."""
+    night = _night()
+    return jsonify(
+        night=night.date, payouts=[p.to_json() for p in summary.night_payouts(get_db(), night.date)]
+    )
+
+
 @bp.post("/api/ledger/sales/<int:sale_id>/correct")
 @caller_required
 def correct(sale_id: int) -> ResponseReturnValue:
@@ -307,6 +362,7 @@ def summary_json() -> ResponseReturnValue:
         paid=night.paid,
         carried=night.carried,
         left=night.left,
+        unplayed=night.unplayed,
         cash=None
         if night.cash is None
         else {

@@ -105,6 +105,74 @@ class SaleRequest:
         return cls(_text(d.get("serials")) or "", None, d.get("round"), raw)
 
 
+#: what a night sale gives as its games for "from the game in play to the program's last"
+WHOLE_NIGHT = "night"
+
+
+@dataclass(frozen=True)
+class GameSpan:
+    """The program's games a night sale covers, by their numbers: `first` None means from
+    the game in play (or, before one is, the next game waiting); `last` None, to the last."""
+
+    first: int | None
+    last: int | None
+
+
+_SPAN_WORDS = (
+    'the games are the program\'s numbers such as "1-4" or "3", or "night" for this game '
+    "and every game after it"
+)
+
+
+def game_span(value: Any) -> GameSpan:
+    """`"night"` (this game to the last), `"2-4"`, `"3"` or 3."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or not value.strip():
+        raise RequestError(_SPAN_WORDS)
+    text = value.strip().lower()
+    if text in (WHOLE_NIGHT, "all"):
+        return GameSpan(None, None)
+    first, sep, last = (p.strip() for p in text.replace("–", "-").partition("-"))
+    if not first.isdigit() or (sep and not last.isdigit()) or len(first + last) > 6:
+        raise RequestError(_SPAN_WORDS)
+    a, b = int(first), int(last) if sep else int(first)
+    if not 1 <= a <= b:
+        raise RequestError(_SPAN_WORDS)
+    return GameSpan(a, b)
+
+
+@dataclass(frozen=True)
+class NightSaleRequest:
+    """A night sale: `serials` typed ("1-12") or one card's code scanned (`scan`), for the
+    program's `games` ("1-4", "night"), at a price of the first game's list: for a game
+    started, a `price_id` as for any sale; for a game not started yet, the price's place on
+    the list its program gives it (1 = the first) or its name ("Book of 6"). Left out: the
+    list's only price."""
+
+    serials: str | None
+    scan: str | None
+    games: GameSpan
+    price: int | str | None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> NightSaleRequest:
+        raw = d.get("price")
+        if isinstance(raw, str) and raw.strip().isdigit():
+            raw = int(raw.strip())
+        elif isinstance(raw, str):
+            raw = raw.strip() or None
+        if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int | str)):
+            raise RequestError("the price of a sale is the number of a price on the game's list")
+        span = game_span(d.get("games"))
+        if "scan" in d:
+            scan = _text(d.get("scan"))
+            if scan is None:
+                raise RequestError("that is not the code of a bingo card")
+            return cls(None, scan, span, raw)
+        return cls(_text(d.get("serials")) or "", None, span, raw)
+
+
 @dataclass(frozen=True)
 class PrizesRequest:
     """`{"prizes": {"linea": {"kind": "percent", "percent": 20}, "bingo": null}}`: the rules of

@@ -30,6 +30,16 @@ Nothing is ever deleted or updated in place: a correction is a new row.
     the notes and coins as JSON); the newest of each kind counts, a later one says why.
   - `ledger_paid_marks.cash`: whether a payout marked paid was paid in cash (older marks:
     yes).
+* step 5: night sales, sold once for several games of the night's program.
+  - `ledger_night_sales`: cards sold for a span of the program's games at a price of the first
+    game's list (`price`, `book`, `label` kept as sold), with the money taken once (`cents`)
+    and the deck its cards are of.
+  - `ledger_night_shares`: the games a night sale covers, by their program entry (`entry_id`:
+    an inserted game moves the numbers, not the entries), each with its share of the money
+    (`cents`: equal shares, the odd cents to the first game) and the round of that game its
+    share counts in (`made_in`: the round being played when sold, for the game in play; 1
+    for a game not started yet). `place` is the game's number when the sale was made.
+  - `ledger_night_voids`: a night sale voided whole, with the reason.
 * `ledger_warnings`: a claim on a card not sold for its round.
 * `ledger_log`: every ledger action of the Maestro, in order (the audit trail).
 """
@@ -170,5 +180,35 @@ MIGRATIONS: list[str] = [
     CREATE INDEX ledger_cash_night ON ledger_cash (night, kind, id);
     ALTER TABLE ledger_paid_marks ADD COLUMN cash INTEGER NOT NULL DEFAULT 1
         CHECK (cash IN (0, 1));
+    """,
+    """
+    CREATE TABLE ledger_night_sales (
+        id INTEGER PRIMARY KEY,
+        program_id INTEGER NOT NULL REFERENCES programs(id),
+        deck_id TEXT NOT NULL,
+        serials TEXT NOT NULL,
+        cards INTEGER NOT NULL CHECK (cards >= 1),
+        cents INTEGER NOT NULL CHECK (cents >= 0),
+        price INTEGER NOT NULL,
+        book INTEGER NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
+        method TEXT NOT NULL CHECK (method IN ('range', 'scan')),
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE ledger_night_shares (
+        night_sale_id INTEGER NOT NULL REFERENCES ledger_night_sales(id),
+        entry_id INTEGER NOT NULL REFERENCES program_games(id),
+        place INTEGER NOT NULL CHECK (place >= 1),
+        cents INTEGER NOT NULL CHECK (cents >= 0),
+        made_in INTEGER NOT NULL DEFAULT 1 CHECK (made_in >= 1),
+        PRIMARY KEY (night_sale_id, entry_id)
+    );
+    CREATE INDEX ledger_night_shares_entry ON ledger_night_shares (entry_id);
+    CREATE TABLE ledger_night_voids (
+        id INTEGER PRIMARY KEY,
+        night_sale_id INTEGER NOT NULL UNIQUE REFERENCES ledger_night_sales(id),
+        reason TEXT NOT NULL,
+        made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
     """,
 ]

@@ -314,6 +314,7 @@ class Sale:
     made_in: int = 1  # the round being played when it was made
     book: int = 1  # the cards in a book at its price (1: a price per card)
     price_id: int | None = None  # the price of the game's list it was made at
+    night: NightRef | None = None  # a game's share of a night sale (then `sale_id` is its id)
 
     def counted(self) -> money.SaleMoney:
         """What the pure `takings` counts: the round whose takings hold this sale's money."""
@@ -332,7 +333,118 @@ class Sale:
             "void": self.void,
             "book": self.book,
             "price_id": self.price_id,
+            "night_sale": None if self.night is None else self.night.to_json(),
         }
+
+
+@dataclass(frozen=True)
+class NightRef:
+    """What a game's share of a night sale says of the sale: its number, the program's games
+    it covers (their numbers when it was made, "1-4"), its whole money and its price's name."""
+
+    night_sale_id: int
+    games: str
+    total: int
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "night_sale_id": self.night_sale_id,
+            "games": self.games,
+            "total": self.total,
+            "label": self.label,
+        }
+
+
+def games_span(places: list[int]) -> str:
+    """The program numbers a night sale covers, as the door says them: "1-4", or "3"."""
+    first, last = min(places), max(places)
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def night_shares(conn: sqlite3.Connection, gid: int) -> list[Sale]:
+    """Game `gid`'s shares of the night sales that cover it (through its program entry): the
+    cards play every round of the game, the share's money counts in the round `made_in`."""
+    return _shares(conn, "e.game_id = ?", gid, gid)
+
+
+def entry_night_shares(conn: sqlite3.Connection, entry_id: int) -> list[Sale]:
+    """The night sales covering a program game not started yet (`game_id` 0 in each)."""
+    return _shares(conn, "s.entry_id = ?", entry_id, 0)
+
+
+def _shares(conn: sqlite3.Connection, where: str, arg: int, gid: int) -> list[Sale]:
+    rows = conn.execute(
+        "SELECT n.*, s.cents AS share, s.made_in, v.reason, "
+        "(SELECT group_concat(a.place) FROM ledger_night_shares a "
+        " WHERE a.night_sale_id = n.id) AS places "
+        "FROM ledger_night_shares s JOIN program_games e ON e.id = s.entry_id "
+        "JOIN ledger_night_sales n ON n.id = s.night_sale_id "
+        "LEFT JOIN ledger_night_voids v ON v.night_sale_id = n.id "
+        f"WHERE {where} ORDER BY n.id",
+        (arg,),
+    ).fetchall()
+    return [
+        Sale(
+            r["id"],
+            gid,
+            None,
+            parse_stored(r["serials"]),
+            r["cards"],
+            r["share"],
+            r["method"],
+            r["made"],
+            r["reason"],
+            r["made_in"],
+            r["book"],
+            None,
+            NightRef(
+                r["id"],
+                games_span([int(p) for p in str(r["places"]).split(",")]),
+                r["cents"],
+                r["label"],
+            ),
+        )
+        for r in rows
+    ]
+
+
+def start_night_shares(conn: sqlite3.Connection, entry_id: int, gid: int) -> bool:
+    """Next game started program entry `entry_id` as game `gid`: its shares of the night sales
+    covering it now count in its round 1, and the book says so (`ledger.night_share`, what
+    `book verify` adds to the game's takings). Inside the caller's transaction; True when the
+    game has any (the caller publishes "sale" after the commit)."""
+    found = False
+    for share in entry_night_shares(conn, entry_id):
+        if share.void is not None:
+            continue
+        place = conn.execute(
+            "SELECT place FROM ledger_night_shares WHERE night_sale_id = ? AND entry_id = ?",
+            (share.sale_id, entry_id),
+        ).fetchone()["place"]
+        log_share(conn, gid, share.sale_id, place, share)
+        found = True
+    return found
+
+
+def log_share(
+    conn: sqlite3.Connection,
+    gid: int,
+    night_sale_id: int,
+    place: int,
+    share: Sale,
+    via: str | None = "program",
+) -> None:
+    """The book's entry of a game's share of a night sale (and the ledger's audit trail)."""
+    detail = {
+        "night_sale_id": night_sale_id,
+        "place": place,
+        "serials": money.format_serials(share.serials),
+        "cards": share.cards,
+        "cents": share.cents,
+        "made_in": share.made_in,
+    }
+    log(conn, gid, "night_share", detail, via)
 
 
 def parse_stored(text: str) -> tuple[Serials, ...]:
@@ -353,7 +465,7 @@ def sales(conn: sqlite3.Connection, gid: int, rnd: int | None = None) -> list[Sa
     args: tuple[int, ...] = (gid,)
     if rnd is not None:
         sql, args = sql + " AND (s.round = ? OR s.round IS NULL)", (gid, rnd)
-    return [
+    own = [
         Sale(
             r["id"],
             r["game_id"],
@@ -370,6 +482,8 @@ def sales(conn: sqlite3.Connection, gid: int, rnd: int | None = None) -> list[Sa
         )
         for r in conn.execute(sql + " ORDER BY s.id", args)
     ]
+    # a night sale's cards play every round of each game it covers: they are among its sales
+    return sorted(own + night_shares(conn, gid), key=lambda s: s.made)
 
 
 def sold(conn: sqlite3.Connection, gid: int, rnd: int | None) -> list[Serials]:
@@ -383,8 +497,10 @@ def in_use(conn: sqlite3.Connection, gid: int) -> bool:
     return bool(
         conn.execute(
             "SELECT 1 FROM ledger_prices WHERE game_id = ? UNION ALL "
-            "SELECT 1 FROM ledger_sales WHERE game_id = ? LIMIT 1",
-            (gid, gid),
+            "SELECT 1 FROM ledger_sales WHERE game_id = ? UNION ALL "
+            "SELECT 1 FROM ledger_night_shares s JOIN program_games e ON e.id = s.entry_id "
+            "WHERE e.game_id = ? LIMIT 1",
+            (gid, gid, gid),
         ).fetchone()
     )
 
@@ -395,15 +511,19 @@ _CARD_PATH = re.compile(r"/c/([A-Za-z0-9_-]+)/(\d{1,6})/([0-9A-Za-z]{1,64})/?(?:
 def _scanned(conn: sqlite3.Connection, game: Game, text: str) -> int:
     """The serial of a scanned card: its QR's URL (a USB scanner types it, the camera reads it)
     must be a card of this game's deck with a signature that verifies."""
+    return scanned_serial(conn, game.deck_id, text, game.game_id)
+
+
+def scanned_serial(conn: sqlite3.Connection, deck_id: str, text: str, game_no: int) -> int:
+    """A scanned card's serial in deck `deck_id`, the deck of game `game_no` (named in the
+    refusal of a card of another deck)."""
     m = _CARD_PATH.search(text.strip()) if len(text) < 500 else None
     if m is None:
         raise RequestError("that is not the code of a bingo card")
-    deck = get_deck(conn, game.deck_id)
+    deck = get_deck(conn, deck_id)
     deck_id, serial, sig = m.group(1), int(m.group(2)), m.group(3)
     if deck_id != deck.deck_id:
-        raise RequestError(
-            "this card is from another deck, not the one of game %(n)s", n=game.game_id
-        )
+        raise RequestError("this card is from another deck, not the one of game %(n)s", n=game_no)
     if not 1 <= serial <= len(deck.cards) or not signature_is_valid(
         deck.secret, deck.deck_id, serial, sig
     ):
@@ -439,7 +559,7 @@ def clock(made: str) -> str:
     return datetime.fromisoformat(made.replace("Z", "+00:00")).astimezone().strftime("%H:%M")
 
 
-def _already_sold(
+def already_sold(
     conn: sqlite3.Connection, gid: int, rnd: int | None, serial: int, asked: int
 ) -> Conflict:
     """The refusal of a card already sold: a card of a book sold whole names its book, its
@@ -453,6 +573,16 @@ def _already_sold(
         ),
         None,
     )
+    if holder is not None and holder.night is not None:
+        return Conflict(
+            "card %(serial)s is sold for games %(games)s of the program in night sale %(n)s "
+            "(cards %(cards)s, at %(time)s)",
+            serial=serial,
+            games=holder.night.games,
+            n=holder.night.night_sale_id,
+            cards=money.format_serials(holder.serials),
+            time=clock(holder.made),
+        )
     if holder is not None and holder.book > 1:
         card = asked if any(asked in r for r in holder.serials) else serial
         whole = money.book_of(card, holder.book)
@@ -511,7 +641,7 @@ def sell(conn: sqlite3.Connection, game_id: int, req: SaleRequest, via: str | No
                 asked = ranges[0].first
             clash = money.first_overlap(ranges, sold(conn, gid, rnd))
             if clash is not None:
-                raise _already_sold(conn, gid, rnd, clash, asked)
+                raise already_sold(conn, gid, rnd, clash, asked)
             cards = money.count(ranges)
             with money_input():
                 cents = price.of_sale(ranges)
@@ -539,7 +669,7 @@ def sell(conn: sqlite3.Connection, game_id: int, req: SaleRequest, via: str | No
             made = {"method": method, "price_id": item.price_id, **sold_as}
             log(conn, gid, "sale", {**detail, **made}, via)
         publish(gid, "sale")
-    return next(s for s in sales(conn, gid) if s.sale_id == sale_id)
+    return next(s for s in sales(conn, gid) if s.sale_id == sale_id and s.night is None)
 
 
 @dataclass(frozen=True)
@@ -588,27 +718,36 @@ def _refuse_once_its_share_is_paid(conn: sqlite3.Connection, sale_id: int, gid: 
     """A sale whose money is in a round's takings of which a prize was already paid as a share
     (a percentage, or a jackpot's normal prize with one) stays: voided, it would leave the
     round paying more than it finally took (docs/ledger.md)."""
-    sale = next(s for s in sales(conn, gid) if s.sale_id == sale_id)
+    sale = next(s for s in sales(conn, gid) if s.sale_id == sale_id and s.night is None)
     counts_in = sale.counted().counts_in
+    if share_paid(conn, gid, counts_in):
+        raise Conflict(
+            "sale %(sale)s cannot be voided: round %(round)s already paid a prize as a "
+            "share of the money it took, this sale's included",
+            sale=sale_id,
+            round=counts_in,
+        )
+
+
+def share_paid(conn: sqlite3.Connection, gid: int, rnd: int) -> bool:
+    """Whether round `rnd` of game `gid` has paid a prize as a share of its takings: then no
+    sale whose money counts in it can be voided."""
     rules = rules_of(conn, gid)
     for row in conn.execute(
         "SELECT DISTINCT p.prize FROM ledger_payouts p JOIN rounds r ON r.id = p.round_id "
         "WHERE p.game_id = ? AND r.number = ?",
-        (gid, counts_in),
+        (gid, rnd),
     ):
         rule = rules.get(row["prize"])
         if rule is not None and rule.kind != money.PrizeKind.FIXED and rule.percent > 0:
-            raise Conflict(
-                "sale %(sale)s cannot be voided: round %(round)s already paid a prize as a "
-                "share of the money it took, this sale's included",
-                sale=sale_id,
-                round=counts_in,
-            )
+            return True
+    return False
 
 
 def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """The corrections log of the night, oldest first: sales voided (`kind` "sale") and payouts
-    marked not paid after all (`kind` "payout"), each with its reason."""
+    """The corrections log of the night, oldest first: sales voided (`kind` "sale"), night
+    sales voided (`kind` "night", its id in `sale_id`) and payouts marked not paid after all
+    (`kind` "payout"), each with its reason."""
     rows = conn.execute(
         "SELECT 'sale' AS kind, c.sale_id, NULL AS payout_id, c.reason, c.made AS made, s.game_id,"
         " s.round, s.serials, NULL AS serial, s.cents "
@@ -618,6 +757,10 @@ def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:
         " p.serial, p.cents "
         "FROM ledger_paid_marks m JOIN ledger_payouts p ON p.id = m.payout_id "
         "JOIN rounds r ON r.id = p.round_id WHERE m.paid = 0 "
+        "UNION ALL "
+        "SELECT 'night', v.night_sale_id, NULL, v.reason, v.made, NULL, NULL, n.serials, NULL,"
+        " n.cents "
+        "FROM ledger_night_voids v JOIN ledger_night_sales n ON n.id = v.night_sale_id "
         "ORDER BY made"
     )
     return [dict(r) for r in rows]

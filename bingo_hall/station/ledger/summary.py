@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
+from typing import Any
 
 from ...audit.book import StationKey
 from ...errors import KitError
@@ -21,7 +23,7 @@ from ...money.night import (
     night_of,
 )
 from ...web import book
-from . import cash, payouts, raffle_store, stock, store
+from . import cash, night_sales, payouts, raffle_store, stock, store
 
 
 def _games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
@@ -35,6 +37,7 @@ def nights(conn: sqlite3.Connection) -> list[str]:
     """The nights with games or a raffle, newest first."""
     held = {night_of(g["created"]) for g in _games(conn)}
     held |= {night_of(r.created) for r in raffle_store.raffles(conn)}
+    held |= {night_of(r[0]) for r in conn.execute("SELECT made FROM ledger_night_sales")}
     return sorted(held, reverse=True)
 
 
@@ -127,7 +130,10 @@ def night(
         PotMove(g["id"], payouts.set_aside(conn, g["id"]), payouts.won_from_pot(conn, g["id"]))
         for g in games
     )
-    corrected = sum(1 for g in games for sale in store.sales(conn, g["id"]) if sale.void)
+    corrected = sum(
+        1 for g in games for sale in store.sales(conn, g["id"]) if sale.void and sale.night is None
+    )
+    corrected += sum(1 for sale in night_sales.night_sales(conn, date) if sale.void)
     raffles = tuple(
         raffle_store.night_line(conn, r)
         for r in raffle_store.raffles(conn)
@@ -145,6 +151,8 @@ def night(
         raffles=raffles,
         pot_moves=tuple(m for m in moves if m.set_aside or m.won),
         prize_names=_host_prize_names(conn, [g["id"] for g in games]),
+        unplayed=night_sales.unplayed(conn, date) if date else 0,
+        repeated_cards=night_sales.repeated_cards(conn, date) if date else 0,
     )
 
 
@@ -162,3 +170,78 @@ def _host_prize_names(conn: sqlite3.Connection, game_ids: list[int]) -> dict[str
         if listed is not None and listed.text:
             names |= {p.key: dict(p.names) for p in listed.prizes if p.key not in kit}
     return names
+
+
+@dataclass(frozen=True)
+class NightPayout:
+    """A payout in the night's one list: its game (the program's number and name when it was
+    one of the program's), round, prize, ticket, amount, and whether it is paid."""
+
+    payout_id: int
+    game_id: int
+    number: int | None  # the game's number in the program
+    names: dict[str, str]  # the program's names of the game, by language
+    round: int
+    prize: str
+    serial: int
+    player: str | None
+    at_call: int
+    cents: int
+    jackpot: bool
+    paid: str | None  # when its newest mark said paid
+    cash: bool
+    unpaid: str | None  # the reason of a mark that took a payment back
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names.get("en", "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "payout_id": self.payout_id,
+            "game_id": self.game_id,
+            "number": self.number,
+            "name": self.name("en") or None,
+            "round": self.round,
+            "prize": self.prize,
+            "serial": self.serial,
+            "player": self.player,
+            "at_call": self.at_call,
+            "cents": self.cents,
+            "jackpot": self.jackpot,
+            "paid": self.paid,
+            "cash": self.cash,
+            "unpaid": self.unpaid,
+        }
+
+
+def night_payouts(conn: sqlite3.Connection, date: str | None = None) -> list[NightPayout]:
+    """Every payout of the night (`date`, by default the newest), in the order awarded: the
+    treasurer's one list, whatever game each was won in."""
+    known = nights(conn)
+    date = date or (known[0] if known else "")
+    tonight = {g["id"] for g in _games(conn) if night_of(g["created"]) == date}
+    places = {gid: program_place(conn, gid) for gid in tonight}
+    out = []
+    for p in payouts.payouts(conn):
+        if p["game_id"] not in tonight:
+            continue
+        place = places[p["game_id"]]
+        out.append(
+            NightPayout(
+                p["payout_id"],
+                p["game_id"],
+                None if place is None else place.number,
+                {} if place is None else dict(place.names),
+                p["round"],
+                p["prize"],
+                p["serial"],
+                p["player"],
+                p["at_call"],
+                p["cents"],
+                p["jackpot"],
+                p["paid"],
+                p["cash"],
+                p["unpaid"],
+            )
+        )
+    return out

@@ -272,7 +272,7 @@ def state(conn: sqlite3.Connection, lang: str = "en") -> ProgramState:
     )
 
 
-def _deck_for(conn: sqlite3.Connection, game: ProgramGame) -> str:
+def deck_for(conn: sqlite3.Connection, game: ProgramGame) -> str:
     """The deck a game is played on: the newest loaded of its kind (tonight's first)."""
     decks = sorted(list_decks(conn), key=lambda d: not d["tonight"])
     for d in decks:
@@ -310,7 +310,7 @@ def next_game(conn: sqlite3.Connection, confirm: bool = False) -> Started:
                 next=entry.position,
             )
         new = NewGame(
-            deck_id=_deck_for(conn, game),
+            deck_id=deck_for(conn, game),
             mode=game.plan.mode,
             draw=DrawMethod(game.draw),
             options=game.options,
@@ -332,11 +332,15 @@ def next_game(conn: sqlite3.Connection, confirm: bool = False) -> Started:
                 ledger.write_prices(conn, gid, PriceListRequest(game.prices), VIA)
             if game.prizes:
                 ledger.write_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
+            # the night sales sold for this game before it started now play in it
+            shared = ledger.start_night_shares(conn, entry.entry_id, gid)
         games.game_started(conn, created)  # ends the game in play
         if game.prices:
             ledger.publish(gid, "prices")
         if game.prizes:
             ledger.publish(gid, "prizes")
+        if shared:
+            ledger.publish(gid, "sale")
     tell_deck_listeners(get_deck(conn, new.deck_id))
     return Started(gid, entry.position, game.name("en"))
 

@@ -59,11 +59,20 @@ function ledgerPage(root) {
     el.addEventListener("change", () => sessionStorage.setItem(PRICE, el.value));
   });
 
-  on("sell-range", () => post(`/api/games/${gid}/ledger/sales`,
-    { serials: $("sale-serials").value, round: $("sale-round").value, price: price() }, sold));
+  // "For": a round of this game, the whole game, or a night sale ("games:2-4"): the program's
+  // games from this one on, sold once at the price chosen (the night-sales API)
+  function sale(payload) {
+    const forWhat = $("sale-round").value;
+    if (forWhat.startsWith("games:")) {
+      post("/api/ledger/night-sales", { ...payload, games: forWhat.slice(6), price: price() }, sold);
+    } else {
+      post(`/api/games/${gid}/ledger/sales`, { ...payload, round: forWhat, price: price() }, sold);
+    }
+  }
+  on("sell-range", () => sale({ serials: $("sale-serials").value }));
   function sellScanned(text) {
-    where = $("sell-scan");
-    post(`/api/games/${gid}/ledger/sales`, { scan: text, round: $("sale-round").value, price: price() }, sold);
+    where = $("sell-scan");  // its answer goes beside the scan, where the host looks
+    sale({ scan: text });
   }
   on("sell-scan", () => sellScanned($("scan-text").value));
   onScanned(sellScanned);  // the camera (scan.js)
@@ -108,7 +117,8 @@ function ledgerPage(root) {
   // A correction says why: a sale voided, a payout marked paid by mistake.
   const corrections = [[".correct-form", (f) => `/api/ledger/sales/${f.dataset.sale}/correct`],
                        [".stock-correct-form", (f) => `/api/ledger/stock/${f.dataset.stock}/correct`],
-                       [".unpay-form", (f) => `/api/ledger/payouts/${f.dataset.payout}/unpaid`]];
+                       [".unpay-form", (f) => `/api/ledger/payouts/${f.dataset.payout}/unpaid`],
+                       [".night-void-form", (f) => `/api/ledger/night-sales/${f.dataset.nightSale}/void`]];
   for (const [selector, path] of corrections) {
     document.querySelectorAll(selector).forEach((form) => {
       form.addEventListener("submit", (ev) => {
