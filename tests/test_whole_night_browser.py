@@ -401,3 +401,127 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
     assert code == 0, out + err
     kinds = {json.loads(x).get("kind") for x in book.read_text().splitlines()}
     assert {"game", "call", "claim", "payout"} <= kinds, kinds
+
+
+CLUB = """\
+name = "Friday club"
+currency = "GBP"
+lang = "en"
+
+[[game]]
+name = "Lines and house"
+balls = 90
+prize_list = "lines-house"
+draw = "manual"
+prices = [{ label = "Single", amount = "0.50" }, { label = "Book of 6", amount = "3", book = 6 }]
+prizes = { one-line = "5", two-lines = "10", full-house = "20" }
+
+[[game]]
+name = "Jackpot house"
+balls = 90
+prize_list = "house"
+draw = "manual"
+prices = [{ label = "Single", amount = "0.50" }, { label = "Book of 6", amount = "3", book = 6 }]
+prizes = { full-house = { amount = "20", jackpot = "100", within = 6, mode = "on-top" } }
+interval = 15
+
+[[game]]
+name = "Tambola"
+balls = 90
+prize_list = "tambola"
+draw = "manual"
+prices = [{ label = "Single", amount = "0.50" }, { label = "Book of 6", amount = "3", book = 6 }]
+prizes = { early-five = "2", full-house = "10" }
+
+[[game]]
+name = "Snowball"
+balls = 90
+prize_list = "house"
+draw = "manual"
+prices = [{ label = "Single", amount = "0.50" }, { label = "Book of 6", amount = "3", book = 6 }]
+prizes = { full-house = { amount = "10", jackpot = "20", within = 90, mode = "on-top" } }
+"""
+
+
+def test_an_english_clubs_90_ball_night_a_book_sold_once_the_jackpot_rolling_phones_following(
+    browser, client, live_server, tmp_path, kit_cli
+):
+    """A UK club's night in English: a book of six sold once at the door for all four games, a
+    house jackpot not won within its calls that rolls to the snowball, Next game with the
+    member's phone following on its own, the big screen's jackpot line kept true, and the
+    night's sums: £3.00 taken once; prizes £5 + £10 + £20, £20, £2 + £10, and the snowball's
+    £10 with the pot of £100 + £20 on top."""
+    strips = new_strip_deck(2, seed="club night", name="Club strips")
+    hall = Caller(client, strips)
+    program = tmp_path / "club.toml"
+    program.write_text(CLUB, encoding="utf-8")
+    night = Night(browser, live_server.url, hall)
+    night.log_in()
+    night.caller.goto(f"{live_server.url}/caller/new?lang=en")
+    night.caller.click("#program summary")
+    night.caller.set_input_files("#program input[name=program]", str(program))
+    night.caller.click("#program-load")
+    expect(night.caller.locator("#program .program-games li")).to_have_count(4)
+
+    gid = night.next_game("en")
+    prices = hall.get(f"/api/games/{gid}/ledger").get_json()["prices"]
+    book = next(p for p in prices if p.get("book") == 6)
+    made = hall.post(
+        "/api/ledger/night-sales", {"serials": "1-6", "games": "1-4", "price": book["price_id"]}
+    )
+    assert made.status_code == 201, made.get_json()
+    night.phone_on(strips, 1, "en")
+    rows = [list(r) for r in strips.card(1).rows]
+    for prize, balls in (("one-line", rows[0]), ("two-lines", rows[1]), ("full-house", rows[2])):
+        night.call(gid, *balls)
+        night.claim_and_award(gid, 1, prize)
+    night.look("club lines-house", "the game's end")
+
+    gid = night.next_game("en")  # the phone follows to game 2: the same book plays in it
+    line = night.screen.locator("#ledger-prizes")
+
+    def shows(text: str) -> None:  # what the room sees on the big screen's prize line
+        expect(line).to_contain_text(text, use_inner_text=True, timeout=SLOW)
+
+    shows("Jackpot £100.00 more")
+    balls = [n for r in strips.card(2).rows for n in r]
+    night.call(gid, *balls[:7])  # past the jackpot's 6 calls
+    expect(line).to_contain_text(
+        "Jackpot gone for this game: £100.00 rolls over", use_inner_text=True, timeout=SLOW
+    )
+    night.call(gid, *balls[7:])
+    night.claim_and_award(gid, 2, "full-house")
+    expect(line).to_contain_text(
+        "jackpot not won: £100.00 rolls over", use_inner_text=True, timeout=SLOW
+    )
+    expect(night.screen.locator("#program-line")).to_contain_text("then a 15 min interval")
+    night.look("club jackpot", "the house won after its calls")
+
+    gid = night.next_game("en")
+    ticket = numbers(strips, 3)
+    night.call(gid, *ticket)
+    for prize in (
+        "early-five",
+        "top-line",
+        "middle-line",
+        "bottom-line",
+        "four-corners",
+        "full-house",
+    ):
+        night.claim_and_award(gid, 3, prize)
+    night.look("club tambola", "the game's end")
+
+    gid = night.next_game("en")
+    night.call(gid, *numbers(strips, 4))
+    night.claim_and_award(gid, 4, "full-house")
+    night.look("club snowball", "the snowball won")
+    assert night.problems == [], "\n".join(night.problems)
+
+    summary = hall.get("/api/ledger/summary").get_json()
+    assert summary["taken"] == 300  # the book of six, sold once for the four games
+    assert summary["awarded"] == (500 + 1000 + 2000) + 2000 + (200 + 1000) + (1000 + 10000 + 2000)
+    assert summary["carried"] == 0
+    code, out, err = kit_cli(["ledger", "--db", client.application.config["DATABASE"]])
+    assert code == 0 and not err, err
+    assert "£197.00" in out and "£3.00" in out, out  # the prizes, and the book taken once
+    assert "Tickets sold: 6" in out and "ticket 4" in out and "Cards" not in out, out

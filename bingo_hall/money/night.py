@@ -22,6 +22,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from ..errors import KitError
 from ..prize_names import prize_name
+from ..variants import variant_for
 from .ledger import Reconciled, coin, format_serials, money, over_short
 from .spreadsheet import spreadsheet_safe
 
@@ -330,8 +331,35 @@ def words(lang: str) -> dict[str, str]:
     return WORDS[lang]
 
 
-def payout_text(p: Payout, night: Night, lang: str) -> str:
+#: a 90-ball game deals in tickets, not cards: the words of each layout (`Variant.layout`)
+UNITS: dict[str, dict[str, dict[str, str]]] = {
+    "ticket": {
+        "en": {"cards": "Tickets sold", "card": "ticket"},
+        "es": {"cards": "Cartones vendidos", "card": "cartón"},
+    },
+    "mixed": {
+        "en": {"cards": "Cards and tickets sold", "card": "card"},
+        "es": {"cards": "Cartones vendidos", "card": "cartón"},
+    },
+}
+
+
+def unit_words(lang: str, balls: int | None) -> dict[str, str]:
+    """The summary's words with the paper of a game of `balls` (None: a night of both): "Tickets
+    sold", "ticket 4" for 90 balls; the words as they are for 75-ball cards."""
     w = words(lang)
+    layout = "mixed" if balls is None else variant_for(balls).layout
+    return {**w, **UNITS.get(layout, {}).get(lang, {})}
+
+
+def _night_balls(night: Night) -> int | None:
+    """The balls every game of the night was played with (None: both kinds, or no game)."""
+    kinds = {g.balls for g in night.games}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def payout_text(p: Payout, night: Night, lang: str, balls: int = 75) -> str:
+    w = unit_words(lang, balls)
     who = f"{w['card']} {p.serial}" + (f" ({p.player})" if p.player else "")
     name = prize_name(p.prize, lang, night.prize_names)
     text = f"{name}: {money(p.cents, night.currency, lang)} · {who} · "
@@ -347,7 +375,7 @@ def totals(night: Night, lang: str) -> list[tuple[str, str]]:
     """(label, amount) of the totals, in the order printed."""
     w, m = words(lang), amounts(night, lang)
     rows = [
-        (w["cards"], str(night.cards)),
+        (unit_words(lang, _night_balls(night))["cards"], str(night.cards)),
         *([(w["raffle_taken"], m(night.raffle_taken))] if night.raffles else []),
         *([(w["unplayed"], m(night.unplayed))] if night.unplayed else []),
         (w["taken"], m(night.taken)),
@@ -472,12 +500,13 @@ def summary_text(night: Night, lang: str = "en") -> str:
     out = [f"{w['title']} {night.date}".rstrip(), ""]
     for g in night.games:
         out.append(game_heading(g, lang))
+        u = unit_words(lang, g.balls)
         for r in g.rounds:
             out.append(
-                f"  {w['round']} {r.round}: {w['cards']} {r.cards} · {w['taken']} {m(r.taken)}"
+                f"  {w['round']} {r.round}: {u['cards']} {r.cards} · {w['taken']} {m(r.taken)}"
             )
             for p in r.payouts:
-                out.append("    " + payout_text(p, night, lang))
+                out.append("    " + payout_text(p, night, lang, g.balls))
         out += ["  " + line for line in stock_lines(g, lang)]
     for raf in night.raffles:
         out.append(raffle_heading(raf, night, lang))

@@ -25,6 +25,7 @@ from ..money.night import (
     raffle_lines,
     stock_lines,
     totals,
+    unit_words,
     words,
 )
 from .card_layout import DEJAVU_BOLD
@@ -45,17 +46,18 @@ def _lines(night: Night, lang: str) -> list[Line]:
     out: list[Line] = []
     for g in night.games:
         out.append(("h", game_heading(g, lang)))
+        u = unit_words(lang, g.balls)
         for r in g.rounds:
             out.append(
                 (
                     "r",
-                    f"{w['round']} {r.round} — {w['cards']}: {r.cards} · "
+                    f"{w['round']} {r.round} — {u['cards']}: {r.cards} · "
                     f"{w['taken']}: {m(r.taken)}",
                 )
             )
             if not r.payouts:
                 out.append(("p", w["no_prizes"]))
-            out += [("p", payout_text(p, night, lang)) for p in r.payouts]
+            out += [("p", payout_text(p, night, lang, g.balls)) for p in r.payouts]
         out += [("r" if i == 0 else "p", line) for i, line in enumerate(stock_lines(g, lang))]
         out.append(("", ""))
     for raffle in night.raffles:

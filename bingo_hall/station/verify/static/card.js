@@ -58,6 +58,9 @@ function start(s, w) {
       apply(d);
       if (a11y) a11y.up(); // current again
       root.dataset.live = "yes";
+      // the game ended while this page was away (its stream dropped at Next game): it asks
+      // which game the hall plays now, as the `next` event would have told it
+      if (d.status === "ended") hallNow().catch(() => {});
     },
     call(d) {
       if (d.round !== s.round || s.calls.includes(d.ball)) return;
@@ -93,6 +96,13 @@ function start(s, w) {
       if (a11y) a11y.down();
     },
   });
+
+  async function hallNow() {
+    const resp = await fetch("/api/games", { headers: { Accept: "application/json" } });
+    if (!resp.ok) return;
+    const playing = (await resp.json()).games.find((g) => g.status === "active" && g.game_id > s.game);
+    if (playing) nextGame({ game_id: playing.game_id, deck_id: playing.deck_id });
+  }
 
   // The hall started its next game (Next game): the page follows it on its own. Where this
   // card's deck plays it, the page comes back for it (at a random moment within two seconds, so
