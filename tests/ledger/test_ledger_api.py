@@ -399,7 +399,7 @@ def test_bingo_hall_ledger_prints_the_summary_and_refuses_bad_input_in_one_line(
         ["ledger", "--db", app.config["DATABASE"], "--pdf", str(tmp_path / "n.pdf")]
     )
     assert code == 0, err
-    assert "Cards sold 8 · Money taken £10.00" in out
+    assert "Tickets sold 8 · Money taken £10.00" in out
     assert "Left for the cause: £10.00" in out
     assert (tmp_path / "n.pdf").read_bytes().startswith(b"%PDF")
     code, out, err = kit_cli(["ledger", "--db", app.config["DATABASE"], "--lang", "es"])

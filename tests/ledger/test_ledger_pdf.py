@@ -26,6 +26,6 @@ def test_a_long_night_stays_one_page_in_english_with_every_name():
     night = Night("GBP", (GameLine(1, "Club", 90, rounds), GameLine(2, "Club", 90, rounds)), 0, 0)
     pages, text = text_of(render_summary_pdf(night, "en"))
     assert pages == 1
-    assert text.count("Full house: £15.00 · card ") == 24 and "(Łukasz)" in text
+    assert text.count("Full house: £15.00 · ticket ") == 24 and "(Łukasz)" in text
     # 24 rounds of 60.00 taken, 24 prizes of 15.00: 1,440.00 - 360.00 = 1,080.00 left
     assert "Money taken: £1,440.00" in text and "Left for the cause: £1,080.00" in text
