@@ -30,15 +30,9 @@ def test_the_tombola_display_draws_the_tabellone_in_six_blocks_of_fifteen(
     screen.goto(f"{live_server.url}/display?lang=en")
     expect(screen.locator("#station")).to_have_attribute("data-live", "yes", timeout=SLOW)
     steps = screen.locator("#prize-steps li .prize-name")
-    expect(steps).to_have_text(
-        [
-            "Ambo (two in a row)",
-            "Terno (three in a row)",
-            "Quaterna (four in a row)",
-            "Cinquina (five in a row: the row)",
-            "Tombola (all 15)",
-        ]
-    )
+    # beside the board, each prize by its name alone; its gloss is the chip's title
+    expect(steps).to_have_text(["Ambo", "Terno", "Quaterna", "Cinquina", "Tombola"])
+    expect(steps.first).to_have_attribute("title", "Ambo (two in a row)")
     top = row(strips, 1, 0)
     hall.call(gid, top[0], top[1])
     for n in (top[0], top[1]):

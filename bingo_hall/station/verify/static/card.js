@@ -119,11 +119,11 @@ function start(s, w) {
       root.prepend(told);
     }
     told.textContent = fill(here ? w.next_here : w.next_elsewhere, { n: d.game_id });
-    root.dataset.next = String(d.game_id);
     live.close();
     if (here) {
       setTimeout(() => location.reload(), Math.random() * 2000);
     } else {
+      root.dataset.next = String(d.game_id); // the game it follows, its card not in it
       live = follow(`/api/games/${d.game_id}/events?view=card`, { next: nextGame });
     }
   }
