@@ -10,13 +10,16 @@ A page is four kept things joined (`page`):
   worker process when a deck is loaded or a game starts, so neither a phone nor the Maestro waits
   for them; a table not drawn yet is drawn by the first page that needs it, and kept;
 * the game's state (`DeckNow`): the game's snapshot, the very data its stream gives a screen
-  that connects, and the game's facts (its rules, or its prize list and who won what), read
-  once per change of the game (a published event, or SNAPSHOT_MAX_AGE_S for a change no event
-  tells, such as the hall's language) and shared by every card;
-* the card's own small facts (its serial, its path, its numbers and figures: `#card-state`).
+  that connects, and the game's facts (its rules, or its prize list and who won what) as the
+  page's JSON (`#card-state`, `ClaimsKind.game_facts`), read once per change of the game (a
+  published event, or SNAPSHOT_MAX_AGE_S for a change no event tells, such as the hall's
+  language) and shared by every card;
+* the card's own values: its serial (put in `#card-state` by a join), its path.
 
-static/card.js marks the card and writes the verdict on load from the game's state, as it does on
-every snapshot; a browser without JavaScript sees the card unmarked, and a line saying why.
+Nothing is made per card when a game, a round or a pattern starts: static/card.js reads the card's
+numbers from its table and marks and judges it (static/judge.js) on load from the game's facts and
+state, as it does on every snapshot; a browser without JavaScript sees the card unmarked, and a
+line saying why.
 
 `answer` gives the same page without Flask, SQL or a template, from what is kept only: the
 station's server calls it on its event loop (`HallState.loop_pages`), as it answers static files,
@@ -70,8 +73,6 @@ from .variants import ClaimsKind, claims_of
 
 #: what the kept tables may hold: a 3003-card deck in two languages takes about 21 MB
 KEPT_TABLES_BYTES = 48 * 1024 * 1024
-#: cards whose facts (as JSON) are kept at most; past it all are made again as asked
-CARD_JSON_KEPT = 8000
 #: cards drawn per task of the worker process (its results come back a part at a time)
 PREDRAW_CHUNK = 250
 #: the thread ahead (`Ahead`) looks at least this often, and reads a deck's state again this
@@ -93,7 +94,7 @@ class DeckNow:
     facts: Any
     round: int
     state: str
-    facts_key: str = ""  # the facts as text: a card's facts are kept while it is the same
+    card_state: str = ""  # `#card-state` without its first key, the serial (`card_state_of`)
     words: tuple[Any, ...] = ()  # what the page's words depend on (card_view.words_key)
 
     @property
@@ -106,6 +107,10 @@ class DeckNow:
     @property
     def in_play(self) -> bool:
         return self.game is not None and self.game.status == GameStatus.ACTIVE
+
+    def card_state_of(self, serial: int) -> str:
+        """A card's `#card-state`: the game's facts, every card's, with its serial first."""
+        return '{"serial":' + str(serial) + "," + self.card_state
 
 
 class KeptTables:
@@ -142,21 +147,21 @@ class KeptTables:
 class CardPages:
     """What the card pages keep (one per app: `of`)."""
 
-    def __init__(self, json_kept: int = CARD_JSON_KEPT) -> None:
-        self.json_kept = json_kept  # cards' facts kept at most (`keep_json`)
+    def __init__(self) -> None:
         self.tables = KeptTables()
         self.shells: dict[tuple[Any, ...], Shell] = {}
         self.now: dict[str, DeckNow] = {}
-        self.card_json: dict[tuple[Any, ...], str] = {}  # each card's facts, as JSON
         self._building = threading.Lock()
         self._shell_lock = threading.Lock()
         #: (deck id, language) -> tasks of the worker process still drawing its tables
         self.drawing: dict[tuple[str, str], int] = {}
         self.drawing_lock = threading.Lock()
         self.sent: set[str] = set()  # the decks the worker process was given
-        #: (deck, game, round, facts) whose cards' facts the worker process was asked to make
-        self.facts_made: set[tuple[Any, ...]] = set()
-        self.drawn = 0  # tables drawn in this process (tests read it)
+        self.drawn = 0  # tables drawn in this process, each for a page asked (tests read it)
+        #: cards given work of their own before a phone asked (their tables, asked of the
+        #: worker): loading a deck draws them; starting a game, a round or a pattern adds none
+        #: (tests read it)
+        self.per_card_work = 0
         self.loop_answers = 0  # pages answered on the event loop
         self.app_pages = 0  # pages the app built (tests read it)
         self.ahead: Ahead | None = None  # the thread keeping the shared parts current (`start`)
@@ -183,7 +188,6 @@ class CardPages:
             built = _read_now(conn, deck, seen)
             if hub.published == seen:
                 self.now[deck.deck_id] = built
-            facts_ahead(self, deck, built)
             return built
 
     # -- the page
@@ -221,7 +225,7 @@ class CardPages:
                 shell = self._shell(key, kind, deck, card, now)
         values = page_shell.values(card, path, full)
         values["TABLE"] = table
-        values["CARD"] = "" if game is None else self._card_json(kind, deck, card, now)
+        values["CARD"] = "" if game is None else now.card_state_of(card.serial)
         values["STATE"] = now.state
         return shell.fill(values)
 
@@ -250,35 +254,9 @@ class CardPages:
             if shell is None:
                 facts = None
                 if now.game is not None:
-                    facts = kind.card_facts(now.game.game_id, now.round, card, now.facts)
+                    facts = kind.game_facts(now.game.game_id, now.round, now.facts)
                 shell = self.shells[key] = _render_shell(kind, deck, now.game, now, facts)
             return shell
-
-    def _card_json(
-        self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, now: DeckNow
-    ) -> str:
-        """The card's own facts as the page's JSON, kept while the game's facts are the same
-        (its rules, its prize list, who won what: not its calls)."""
-        assert now.game is not None  # a page with a game
-        gid = now.game.game_id
-        key = (deck.deck_id, card.serial, gid, now.round, now.facts_key)
-        text = self.card_json.get(key)
-        if text is None:
-            text = card_json(kind, gid, now.round, card, now.facts)
-            self.keep_json({key: text})
-        return text
-
-    def keep_json(self, made: dict[tuple[Any, ...], str]) -> None:
-        """Keep cards' facts as JSON. Past `json_kept` the ones of an older state of a game
-        (an earlier round, other rules, another game) are dropped first, then all (a long
-        night's: made again as asked)."""
-        if len(self.card_json) + len(made) > self.json_kept:
-            states = {(key[0], *key[2:]) for key in made}
-            kept = {k: v for k, v in self.card_json.items() if (k[0], *k[2:]) in states}
-            if len(kept) + len(made) > self.json_kept:
-                kept = {}
-            self.card_json = kept
-        self.card_json.update(made)
 
     def _draw_table(self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, lang: str) -> str:
         table = draw_table(kind, card)
@@ -446,11 +424,6 @@ def _resolve_from_thread(loop: asyncio.AbstractEventLoop, future: Any) -> None:
         loop.call_soon_threadsafe(_resolve, future)
 
 
-def card_json(kind: ClaimsKind[Any, Any], game_id: int, round: int, card: Any, facts: Any) -> str:
-    """A card's own facts on its page (`#card-state`), as the page's JSON."""
-    return page_shell.html_json(kind.card_facts(game_id, round, card, facts).to_json())
-
-
 def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
     """The deck's game and its state, read (a handful of queries)."""
     game = card_view.game_for_deck(conn, deck.deck_id)
@@ -462,9 +435,13 @@ def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
     snap = games.snapshot(conn, game.game_id)
     facts = kind.page_facts(conn, game)
     rnd = snap.round
-    words = card_view.words_key(kind.card_facts(game.game_id, rnd, deck.cards[0], facts), "")
+    follow = kind.game_facts(game.game_id, rnd, facts)
+    words = card_view.words_key(follow, "")
     state = page_shell.html_json(snap.to_json())
-    return DeckNow(published, when, house, game, facts, rnd, state, repr(facts), words[1:])
+    shared = follow.to_json()
+    del shared["serial"]  # each card's own, first (`DeckNow.card_state_of`)
+    card_state = page_shell.html_json(shared)[1:]
+    return DeckNow(published, when, house, game, facts, rnd, state, card_state, words[1:])
 
 
 def _render_shell(
@@ -545,7 +522,6 @@ def stop(app: Flask | None = None) -> None:
     if app is not None:
         pages = CardPages.of(app)
         pages.sent.clear()
-        pages.facts_made.clear()
         ahead, pages.ahead = pages.ahead, None
         if ahead is not None:
             ahead.stop()
@@ -574,8 +550,10 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
     pool, factory = _pool, _factory
     if pool is None or factory is None:
         return []
-    serials = [c.serial for c in deck.cards]
     futures: list[Future[dict[int, str]]] = []
+    if all(pages.tables.count(deck_id, lang) >= len(deck.cards) for lang in LANGUAGES):
+        return futures  # drawn (a game of a deck loaded before): nothing per card to do
+    serials = [c.serial for c in deck.cards]
     house = _house_language()
     for lang in sorted(LANGUAGES, key=lambda code: code != house):  # the hall's first
         key = (deck_id, lang)
@@ -592,7 +570,7 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
                 return futures
             fut.add_done_callback(_keep(pages, key))
             futures.append(fut)
-    facts_ahead(pages, deck, _deck_now(pages, deck))
+            pages.per_card_work += len(chunk)
     return futures
 
 
@@ -603,61 +581,6 @@ def _manifest(pages: CardPages, deck: Deck[Any]) -> str | None:
         return None
     pages.sent.add(deck.deck_id)
     return deck.to_json()
-
-
-def _deck_now(pages: CardPages, deck: Deck[Any]) -> DeckNow | None:
-    """The deck's game state (its game just started, or the station just started), when it can be
-    read here."""
-    try:
-        return pages.deck_now(get_db(), deck)
-    except (sqlite3.Error, RuntimeError):  # no app, a lost database: the pages read it
-        return None
-
-
-def facts_ahead(pages: CardPages, deck: Deck[Any], now: DeckNow | None) -> list[Future[Any]]:
-    """Make every card's own facts (`card_json`) for the deck's game as it now stands (its round,
-    its rules or prize list) in the worker process, once per such state: in a join storm every
-    card is asked once, so they are made before the phones ask (a new game, a new round, a
-    change of pattern or an award makes them again). None when the station runs without a
-    worker: then each card's are made by its first page, and kept."""
-    pool, factory = _pool, _factory
-    if pool is None or factory is None or now is None or now.game is None:
-        return []
-    game_id = now.game.game_id
-    ahead = (deck.deck_id, game_id, now.round, now.facts_key)
-    with pages.drawing_lock:
-        if ahead in pages.facts_made:
-            return []
-        pages.facts_made.add(ahead)
-    serials = [c.serial for c in deck.cards]
-    futures: list[Future[Any]] = []
-    for i in range(0, len(serials), PREDRAW_CHUNK):
-        chunk = serials[i : i + PREDRAW_CHUNK]
-        manifest = _manifest(pages, deck)
-        try:
-            fut = pool.submit(
-                _facts_in_worker, factory, deck.deck_id, manifest, game_id, now.round, now.facts,
-                chunk,
-            )  # fmt: skip
-        except RuntimeError:  # the pool was stopped meanwhile
-            return futures
-        fut.add_done_callback(_keep_facts(pages, ahead))
-        futures.append(fut)
-    return futures
-
-
-def _keep_facts(pages: CardPages, ahead: tuple[Any, ...]) -> Callable[[Future[Any]], None]:
-    deck_id, game_id, rnd, facts_key = ahead
-
-    def done(fut: Future[dict[int, str]]) -> None:
-        if fut.cancelled() or fut.exception() is not None:
-            with pages.drawing_lock:  # made by the pages as asked; asked again next change
-                pages.facts_made.discard(ahead)
-            return
-        made = fut.result()
-        pages.keep_json({(deck_id, s, game_id, rnd, facts_key): t for s, t in made.items()})
-
-    return done
 
 
 def _house_language() -> str | None:
@@ -712,21 +635,6 @@ def _in_worker(
     kind = claims_of(deck.variant)
     with app.test_request_context(f"/?lang={lang}"):
         return {s: draw_table(kind, deck.card(s)) for s in serials}
-
-
-def _facts_in_worker(
-    factory: Callable[..., Flask],
-    deck_id: str,
-    manifest: str | None,
-    game_id: int,
-    rnd: int,
-    facts: Any,
-    serials: list[int],
-) -> dict[int, str]:
-    """In the worker: the own facts (`card_json`) of the cards `serials` in the game's state."""
-    deck = _worker_deck(deck_id, manifest)
-    kind = claims_of(deck.variant)
-    return {s: card_json(kind, game_id, rnd, deck.card(s), facts) for s in serials}
 
 
 def _worker_deck(deck_id: str, manifest: str | None) -> Deck[Any]:
