@@ -47,6 +47,10 @@ it. Without it the cgroup has no quota but still counts the station's CPU (bench
 as root, cgroup v2 or v1). Printed: the station's CPU per join (its CPU from the storm's start to
 the last join, over the phones: the Maestro's draws meanwhile included).
 
+`--game-after S` (with `--storm-at-start`): the deck is loaded as the station starts and the first
+game starts S seconds later, the storm with it, whatever the station is still doing with the deck
+(drawing its tables): the night of a hall that loads its deck just before the first game.
+
 `--storm-at-start`: the deck is loaded first and the station left to finish what it does with
 it (the deck's load CPU is printed); a game is started with no phone (its CPU, until the station
 is idle again, is printed: the game start's CPU) and a new round too (the round's CPU). For each
@@ -325,6 +329,8 @@ class Bench:
     storm_at_start: bool = False  # the storm begins when a game starts (`--storm-at-start`)
     group: CpuGroup | None = None  # the station's cgroup: its CPU (`--cpu-quota`)
     token: str = ""
+    game_after_s: float = 0.0  # --game-after: the storm's game is the first, this long after
+    first_game_at: float = 0.0  # (monotonic) the station's start + game_after_s
     stream_failures: int = 0  # streams refused or cut before their snapshot (opened again)
 
 
@@ -480,7 +486,9 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     assert phones_n <= len(deck.cards), "a card for each phone: give --cards"
     serials = rng.sample(range(1, len(deck.cards) + 1), phones_n)  # no card shared
     drawer = Drawer(bench, token)
-    alone = await drawer.draws("quiet", QUIET_EVERY_S, bench.quiet_draws)
+    alone: list[float] = []
+    if bench.game_id:  # none yet with --game-after: the storm's game is the first
+        alone = await drawer.draws("quiet", QUIET_EVERY_S, bench.quiet_draws)
     print(
         f"  [load {load()}] the Maestro's draw with no phone: p50 {ms(alone, 50)} ms, "
         f"p99 {ms(alone, 99)} ms ({len(alone)} draws)"
@@ -494,7 +502,11 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     cpu0 = bench.group.cpu_s() if bench.group else 0.0
     if bench.storm_at_start:  # the game ends; the next starts as the phones arrive
         await drawer.stop()
-        await maestro(bench, "POST", f"/api/games/{bench.game_id}/end")
+        if bench.game_id:
+            await maestro(bench, "POST", f"/api/games/{bench.game_id}/end")
+        else:  # --game-after: the first game, that long after the station (and its deck) started
+            await asyncio.sleep(max(0.0, bench.first_game_at - time.monotonic()))
+            print(f"  the first game starts {bench.game_after_s:g} s after the station started")
         cpu0 = bench.group.cpu_s() if bench.group else 0.0
         bench.game_id = await new_game(bench, deck)
         bench.newest = 0
@@ -705,7 +717,10 @@ async def run(args) -> None:
             bench.storm_at_start = args.storm_at_start
             if group is not None:
                 print(group.describe())
-            if args.storm_at_start and group is not None:
+            if args.game_after is not None:
+                bench.game_after_s = args.game_after
+                bench.first_game_at = t_started + args.game_after
+            elif args.storm_at_start and group is not None:
                 used, took = await asyncio.to_thread(group.until_idle)
                 print(
                     f"the station's start with the deck loaded ({len(deck.cards)} cards): "
@@ -713,8 +728,9 @@ async def run(args) -> None:
                     "after it was started"
                 )
             cpu0 = group.cpu_s() if group else 0.0
-            bench.game_id = await new_game(bench, deck)
-            if args.storm_at_start and group is not None:
+            if args.game_after is None:
+                bench.game_id = await new_game(bench, deck)
+            if args.storm_at_start and group is not None and args.game_after is None:
                 used, took = await asyncio.to_thread(group.until_idle)
                 print(
                     f"game start's CPU (no phone): {group.cpu_s() - cpu0:.3f} CPU-s until idle "
@@ -785,7 +801,17 @@ def main() -> None:
         action="store_true",
         help="the join storm begins when a game starts (and the game start's CPU is printed)",
     )
+    p.add_argument(
+        "--game-after",
+        type=float,
+        default=None,
+        metavar="S",
+        help="with --storm-at-start: the storm's game is the first, S s after the station (and "
+        "its deck) started; no quiet draws before (--phones: one number)",
+    )
     args = p.parse_args()
+    if args.game_after is not None:
+        args.storm_at_start = True
     if args.smoke:
         args.phones, args.browser, args.cards = "10", False, 30
     run_loop(run(args))  # uvloop, as the station: the phones take as little CPU as they can
