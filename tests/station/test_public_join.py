@@ -288,3 +288,19 @@ def _stream_until_at(host: str, port: int, path: str) -> tuple[socket.socket, by
         assert data, "the stream ended before its snapshot"
         got += data
     return sock, got
+
+
+@pytest.mark.slow
+@pytest.mark.cpu
+def test_a_deck_loaded_before_the_station_starts_is_drawn_when_it_starts(app, client):
+    """`serve --deck` loads the deck before the station listens for decks: its tables are drawn
+    when the card pages' worker starts, so its first game starts with nothing to draw."""
+    deck = new_deck(30, seed="loaded first", name="First")
+    Caller(client, deck)  # loaded; no worker yet: nothing drawn ahead
+    pages = CardPages.of(app)
+    assert pages.per_card_work == 0
+    card_pages.start(app, create_app)
+    try:
+        assert pages.per_card_work == 2 * 30  # each table, in each language
+    finally:
+        card_pages.stop(app)

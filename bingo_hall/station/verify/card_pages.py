@@ -491,8 +491,9 @@ _factory: Callable[..., Flask] | None = None
 
 def start(app: Flask, factory: Callable[..., Flask]) -> None:
     """Draw decks' tables in a worker process from now on (`serve` calls it), at a lower CPU
-    priority than the station, starting with the decks of the games in play. `factory` is the
-    app factory the worker makes its own app with (its templates and catalogs)."""
+    priority than the station, starting with the decks of the games in play and the decks
+    with no game yet. `factory` is the app factory the worker makes its own app with (its
+    templates and catalogs)."""
     global _pool, _factory
     with _guard:
         if _pool is None:
@@ -509,7 +510,13 @@ def start(app: Flask, factory: Callable[..., Flask]) -> None:
         pages.ahead.start()
     with app.app_context():
         conn = get_db()
-        for row in conn.execute("SELECT DISTINCT deck_id FROM games WHERE status = 'active'"):
+        # the decks in play, and the decks loaded for a first game (a deck given to `serve`
+        # is loaded before the station listens for decks): their games start with nothing to draw
+        for row in conn.execute(
+            "SELECT deck_id FROM decks WHERE deck_id IN "
+            "(SELECT deck_id FROM games WHERE status = 'active') "
+            "OR deck_id NOT IN (SELECT deck_id FROM games) ORDER BY added DESC"
+        ):
             predraw(app, get_deck(conn, row["deck_id"]))
 
 
