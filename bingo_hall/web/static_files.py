@@ -8,7 +8,9 @@ with an old one) is answered with `no-cache` and an ETag, so it is checked (304)
 
 ES modules import each other by path (`import { el } from "/web/static/dom.js"`); the import paths
 in a module are given their version as it is served, so the modules a page imports are cached
-for good too (the module's own version covers its imports' versions). A page's only script named
+for good too (the module's own version covers its imports' versions). A text file is compressed
+once, when it is read (`Entry.gzipped`), and a browser that accepts gzip gets those bytes. A
+page's only script named
 in ONE_SCRIPT (the card page's, which a thousand phones load within seconds) is served with the
 modules it imports inlined, made once at start-up (`bundled`): one request instead of one per
 module.
@@ -24,6 +26,7 @@ test client) Flask's own static view serves them.
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import mimetypes
 import os
@@ -63,10 +66,16 @@ class Entry:
     body: bytes
     version: str
     mimetype: str
+    gzipped: bytes | None = None  # the body compressed once (text files, when it is smaller)
 
     @property
     def etag(self) -> str:
         return f'"{self.version}"'
+
+    @property
+    def etags(self) -> tuple[bytes, bytes]:
+        """The body's ETag and the compressed body's (a representation of its own)."""
+        return self.etag.encode(), f'"{self.version}.gz"'.encode()
 
     @functools.cached_property
     def fresh_query(self) -> bytes:
@@ -78,14 +87,22 @@ class Entry:
         """The answer's headers by its Cache-Control (made once, not per request): a 304's,
         then a 200's (with the file's type and length)."""
         out = {}
+        vary = [(b"vary", b"accept-encoding")] if self.gzipped is not None else []
         for cache in (FOREVER, CHECK):
-            common = [(b"cache-control", cache.encode()), (b"etag", self.etag.encode()), *_SECURITY]
-            out[cache] = common
-            out[cache + " 200"] = [
-                *common,
-                (b"content-type", self.mimetype.encode()),
-                (b"content-length", str(len(self.body)).encode()),
-            ]
+            common = [(b"cache-control", cache.encode()), *vary, *_SECURITY]
+            for tag, body, gz in (
+                (self.etags[0], self.body, ""),
+                (self.etags[1], self.gzipped, " gz"),
+            ):
+                if body is None:
+                    continue
+                out[cache + gz] = [*common, (b"etag", tag)]
+                out[cache + gz + " 200"] = [
+                    *out[cache + gz],
+                    (b"content-type", self.mimetype.encode()),
+                    *([(b"content-encoding", b"gzip")] if gz else []),
+                    (b"content-length", str(len(body)).encode()),
+                ]
         return out
 
 
@@ -167,10 +184,13 @@ class StaticFiles:
             body = _versioned_imports(
                 path, body, lambda target: self._read(target, files, made, seen | {path}), seen
             )
+        gzipped = None
         if mimetype.startswith("text/"):
             mimetype += "; charset=utf-8"
+            small = gzip.compress(body, 9, mtime=0)
+            gzipped = small if len(small) < len(body) else None
         version = hashlib.sha256(body).hexdigest()[:12]
-        made[path] = Entry(body, version, mimetype)
+        made[path] = Entry(body, version, mimetype, gzipped)
         return made[path]
 
     def entry(self, path: str) -> Entry | None:
@@ -209,14 +229,20 @@ class StaticFiles:
         if not fresh and raw:
             fresh = parse_qs(raw.decode("latin-1")).get("v") == [found.version]
         cache = FOREVER if fresh else CHECK
-        given = b""
+        given = accepts = b""
         for name, value in scope.get("headers", ()):
             if name == b"if-none-match":
                 given = value  # the last one, as a dict of the headers would keep
-        if given and found.etag.encode() in [t.strip() for t in given.split(b",")]:
+            elif name == b"accept-encoding":
+                accepts = value
+        body = found.body
+        if found.gzipped is not None and b"gzip" in accepts.lower():
+            cache, body = cache + " gz", found.gzipped
+        tag = found.etags[1] if cache.endswith(" gz") else found.etags[0]
+        if given and tag in [t.strip() for t in given.split(b",")]:
             await _answer(send, 304, list(found.heads[cache]), b"")
             return
-        body = b"" if scope["method"] == "HEAD" else found.body
+        body = b"" if scope["method"] == "HEAD" else body
         await _answer(send, 200, list(found.heads[cache + " 200"]), body)
 
 

@@ -5,6 +5,7 @@ thread is busy."""
 
 from __future__ import annotations
 
+import gzip
 import re
 import threading
 import urllib.error
@@ -109,3 +110,16 @@ def test_the_card_pages_one_script_comes_with_the_modules_it_imports_inlined(cli
     assert not re.search(r"^\s*import\b", text, re.M), "an import left for the phone to ask"
     for defined in ("function el(", "function follow(", "function access(", "function judgeCard("):
         assert text.count(defined) == 1, defined  # each module inlined once
+
+
+def test_a_browser_that_accepts_gzip_gets_the_file_compressed_once_at_start_up(client, live_server):
+    script = next(a for a in _page_assets(client, live_server) if ".js" in a)
+    url = live_server.url + script
+    status, plain_headers, plain = _get(url)
+    status_gz, headers, body = _get(url, {"Accept-Encoding": "gzip, deflate"})
+    assert status == status_gz == 200 and headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body) == plain and len(body) < len(plain) / 2
+    assert headers["Vary"] == plain_headers["Vary"] == "accept-encoding"  # caches keep both
+    assert "Content-Encoding" not in plain_headers  # a client that did not ask gets it plain
+    again = {"Accept-Encoding": "gzip", "If-None-Match": headers["ETag"]}
+    assert headers["ETag"] != plain_headers["ETag"] and _get(url, again)[0] == 304
