@@ -329,9 +329,28 @@ class Bench:
     storm_at_start: bool = False  # the storm begins when a game starts (`--storm-at-start`)
     group: CpuGroup | None = None  # the station's cgroup: its CPU (`--cpu-quota`)
     token: str = ""
+    pid: int = 0  # the station's process (its children: `station_tree`)
     game_after_s: float = 0.0  # --game-after: the storm's game is the first, this long after
     first_game_at: float = 0.0  # (monotonic) the station's start + game_after_s
     stream_failures: int = 0  # streams refused or cut before their snapshot (opened again)
+
+
+def process_cpu(pid: int) -> dict[str, float]:
+    """CPU-seconds (user + system) of each process of the station alive, by its role: the
+    Maestro's process, the public side's (`bingo-public`), and the workers they started."""
+    out: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for each in station_tree(pid) if pid else []:
+        try:
+            with open(f"/proc/{each}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{each}/comm") as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        role = "maestro" if each == pid else "public" if comm == "bingo-public" else "workers"
+        out[role] = out.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
 
 
 async def maestro(bench: Bench, method: str, path: str, body: dict | None = None) -> Any:
@@ -500,6 +519,7 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     bench.answers, bench.sent = {}, {}
     sent = bench.sent
     cpu0 = bench.group.cpu_s() if bench.group else 0.0
+    each0 = process_cpu(bench.pid)
     if bench.storm_at_start:  # the game ends; the next starts as the phones arrive
         await drawer.stop()
         if bench.game_id:
@@ -531,6 +551,11 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
             f"  station CPU during the storm{what}: "
             f"{used:.2f} CPU-s, {1000 * used / phones_n:.2f} ms per join"
         )
+    each = process_cpu(bench.pid)
+    split = ", ".join(
+        f"{name} {1000 * (t - each0.get(name, 0.0)) / phones_n:.2f}" for name, t in each.items()
+    )
+    print(f"  station CPU per join by process (ms; the processes alive): {split}")
     page = await real_page(bench, deck) if bench.browser is not None else None
     opened = time.time()
     for p in phones:
@@ -712,7 +737,7 @@ async def run(args) -> None:
             _, data = await conn.request("POST", "/api/login", json.dumps({"pin": PIN}).encode())
             token = json.loads(data)["token"]
             bench = Bench("127.0.0.1", port, 0, args.page == "legacy")
-            bench.token, bench.group = token, group
+            bench.token, bench.group, bench.pid = token, group, proc.pid
             bench.storm_every_s = args.storm_every
             bench.storm_at_start = args.storm_at_start
             if group is not None:
