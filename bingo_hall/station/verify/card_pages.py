@@ -7,8 +7,10 @@ A page is four kept things joined (`page`):
   (page_shell.py: rendered once, cut at its placeholders);
 * the card's table, drawn without marks by the one drawer (templates/verify/_vcard.html) once per
   card and language and kept (`KeptTables`, bounded). `predraw` draws a whole deck's tables in a
-  worker process when a deck is loaded or a game starts, so neither a phone nor the Maestro waits
-  for them; a table not drawn yet is drawn by the first page that needs it, and kept;
+  worker process when a deck is loaded (a game's start finds them drawn), so neither a phone nor
+  the Maestro waits for them; a table not drawn yet is drawn by the first page that needs it, and
+  kept. A 75-ball card's table is the drawer's table drawn once per language with placeholders
+  and filled in (`draw_table`): microseconds, so the event loop fills in one not drawn yet;
 * the game's state (`DeckNow`): the game's snapshot, the very data its stream gives a screen
   that connects, and the game's facts (its rules, or its prize list and who won what) as the
   page's JSON (`#card-state`, `ClaimsKind.game_facts`), read once per change of the game (a
