@@ -3,7 +3,7 @@ Prints figures; not a test.
 
     .venv/bin/python benchmarks/phones.py [--phones 100,300,1000] [--balls 75|90]
         [--cards N] [--station-root DIR] [--page current|legacy] [--no-browser] [--smoke]
-        [--one-process] [--storm-every S]
+        [--one-process] [--storm-every S] [--cpu-quota CORES] [--storm-at-start]
 
     e.g. issue 32's figures: --phones 1000; --phones 3000 (a 3003-card deck); --balls 90
     --phones 1000 (1000 tickets). --smoke: 10 phones, a few draws, seconds (is it still running?).
@@ -40,6 +40,23 @@ pure-Python loop, and a static file over HTTP from the station). Then, for each 
 event it waited 150 ms and fetched its card fragment (`?part=verdict`), which is when the card
 showed the ball; EventSource reconnected after the station's `retry:` (2000 ms), all at once.
 
+`--cpu-quota CORES`: the station's processes (every one it starts) run in a cgroup of their own
+with that CPU quota (0.25: a quarter of a core, a Raspberry Pi's share or an old laptop's while it
+also runs the caller page and the projector); the phones and the Maestro's drawer stay outside
+it. Without it the cgroup has no quota but still counts the station's CPU (benchmarks/cpu_quota.py;
+as root, cgroup v2 or v1). Printed: the station's CPU per join (its CPU from the storm's start to
+the last join, over the phones: the Maestro's draws meanwhile included).
+
+`--game-after S` (with `--storm-at-start`): the deck is loaded as the station starts and the first
+game starts S seconds later, the storm with it, whatever the station is still doing with the deck
+(drawing its tables): the night of a hall that loads its deck just before the first game.
+
+`--storm-at-start`: the deck is loaded first and the station left to finish what it does with
+it (the deck's load CPU is printed); a game is started with no phone (its CPU, until the station
+is idle again, is printed: the game start's CPU) and a new round too (the round's CPU). For each
+number of phones, after the quiet draws that game is ended, a new game is started and the join
+storm begins at that instant: the phones arrive while the station starts the game.
+
 The phones run in this process on uvloop, the Maestro's draws in another (they all share the
 station's 2 cores, at normal priority). The machine's load
 (`os.getloadavg`) is printed with each figure.
@@ -49,6 +66,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -66,7 +84,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import calibrate  # noqa: E402
 from _browser import CHROMIUM  # noqa: E402
-from station import percentile, run_loop, start_station  # noqa: E402
+from cpu_quota import CpuGroup  # noqa: E402
+from station import percentile, run_loop, start_station, station_tree  # noqa: E402
 
 from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
 from bingo_hall.signing import card_path  # noqa: E402
@@ -307,7 +326,48 @@ class Bench:
     quiet_draws: int = QUIET_DRAWS
     rules: dict[str, float] = field(default_factory=page_rules)  # what live.js does
     storm_every_s: float = DRAW_EVERY_S  # the Maestro's draws during the join storm
+    storm_at_start: bool = False  # the storm begins when a game starts (`--storm-at-start`)
+    group: CpuGroup | None = None  # the station's cgroup: its CPU (`--cpu-quota`)
+    token: str = ""
+    pid: int = 0  # the station's process (its children: `station_tree`)
+    game_after_s: float = 0.0  # --game-after: the storm's game is the first, this long after
+    first_game_at: float = 0.0  # (monotonic) the station's start + game_after_s
     stream_failures: int = 0  # streams refused or cut before their snapshot (opened again)
+
+
+def process_cpu(pid: int) -> dict[str, float]:
+    """CPU-seconds (user + system) of each process of the station alive, by its role: the
+    Maestro's process, the public side's (`bingo-public`), and the workers they started."""
+    out: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for each in station_tree(pid) if pid else []:
+        try:
+            with open(f"/proc/{each}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{each}/comm") as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        role = "maestro" if each == pid else "public" if comm == "bingo-public" else "workers"
+        out[role] = out.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+async def maestro(bench: Bench, method: str, path: str, body: dict | None = None) -> Any:
+    """One request of the Maestro's (its own connection): the answer's JSON."""
+    conn = Conn(bench.host, bench.port)
+    try:
+        data = json.dumps(body or {}).encode()
+        auth = [f"Authorization: Bearer {bench.token}"]
+        status, answer = await conn.request(method, path, data, auth)
+        assert status in (200, 201), (path, status, answer[:200])
+        return json.loads(answer)
+    finally:
+        conn.close()
+
+
+async def new_game(bench: Bench, deck) -> int:
+    return (await maestro(bench, "POST", "/api/games", {"deck_id": deck.deck_id}))["game_id"]
 
 
 def ms(values: list[float], p: float) -> str:
@@ -362,6 +422,10 @@ class Drawer:
             b.wall[ball] = wall
             b.answers.setdefault(phase, []).append(took)
 
+    def game(self, game_id: int) -> None:
+        """Draw in `game_id` from now on."""
+        self.pipe.send(("game", game_id))
+
     def every(self, phase: str, seconds: float, draws: int = 0) -> None:
         """Draw every `seconds` from now on, counted as `phase` (`draws`: that many, then stop)."""
         self.pipe.send(("every", phase, seconds, draws))
@@ -414,6 +478,8 @@ async def _drawer(pipe, host: str, port: int, game_id: int, token: str) -> None:
             if said[0] == "stop":
                 phase = ""
                 pipe.send(("done",))
+            elif said[0] == "game":
+                game_id = said[1]
             else:
                 _, phase, every, left = said
                 next_at = time.monotonic()
@@ -439,7 +505,9 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     assert phones_n <= len(deck.cards), "a card for each phone: give --cards"
     serials = rng.sample(range(1, len(deck.cards) + 1), phones_n)  # no card shared
     drawer = Drawer(bench, token)
-    alone = await drawer.draws("quiet", QUIET_EVERY_S, bench.quiet_draws)
+    alone: list[float] = []
+    if bench.game_id:  # none yet with --game-after: the storm's game is the first
+        alone = await drawer.draws("quiet", QUIET_EVERY_S, bench.quiet_draws)
     print(
         f"  [load {load()}] the Maestro's draw with no phone: p50 {ms(alone, 50)} ms, "
         f"p99 {ms(alone, 99)} ms ({len(alone)} draws)"
@@ -450,6 +518,19 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     ]
     bench.answers, bench.sent = {}, {}
     sent = bench.sent
+    cpu0 = bench.group.cpu_s() if bench.group else 0.0
+    each0 = process_cpu(bench.pid)
+    if bench.storm_at_start:  # the game ends; the next starts as the phones arrive
+        await drawer.stop()
+        if bench.game_id:
+            await maestro(bench, "POST", f"/api/games/{bench.game_id}/end")
+        else:  # --game-after: the first game, that long after the station (and its deck) started
+            await asyncio.sleep(max(0.0, bench.first_game_at - time.monotonic()))
+            print(f"  the first game starts {bench.game_after_s:g} s after the station started")
+        cpu0 = bench.group.cpu_s() if bench.group else 0.0
+        bench.game_id = await new_game(bench, deck)
+        bench.newest = 0
+        drawer.game(bench.game_id)
     drawer.every("join", bench.storm_every_s)
 
     async def arrive(p: Phone, at: float) -> float:
@@ -459,9 +540,22 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
     window = bench.join_window_s
     joins = await asyncio.gather(*(arrive(p, rng.uniform(0, window)) for p in phones))
     print(
-        f"  [load {load()}] join storm ({phones_n} phones within {window:.0f} s): "
+        f"  [load {load()}] join storm ({phones_n} phones within {window:.0f} s"
+        f"{', from the game start' if bench.storm_at_start else ''}): "
         f"p50 {ms(joins, 50)} ms, p99 {ms(joins, 99)} ms, max {ms(joins, 100)} ms"
     )
+    if bench.group is not None:
+        used = bench.group.cpu_s() - cpu0
+        what = " (the game start included)" if bench.storm_at_start else ""
+        print(
+            f"  station CPU during the storm{what}: "
+            f"{used:.2f} CPU-s, {1000 * used / phones_n:.2f} ms per join"
+        )
+    each = process_cpu(bench.pid)
+    split = ", ".join(
+        f"{name} {1000 * (t - each0.get(name, 0.0)) / phones_n:.2f}" for name, t in each.items()
+    )
+    print(f"  station CPU per join by process (ms; the processes alive): {split}")
     page = await real_page(bench, deck) if bench.browser is not None else None
     opened = time.time()
     for p in phones:
@@ -534,6 +628,17 @@ async def level(bench: Bench, deck, phones_n: int, token: str, rules: dict) -> N
             f"max {ms(a, 100)} ms ({len(a)} draws{ratio})"
         )
     verdict(phones_n, joins, lat, stale, blip_s, alone, bench)
+    if bench.group is not None and bench.group.cores is not None and bench.storm_at_start:
+        p99_join = 1000 * percentile(joins, 99)
+        during = [*bench.answers.get("join", []), *bench.answers.get("draws", [])]
+        goal = 1500 if bench.group.cores <= 0.5 else 300
+        print(f"  targets at {bench.group.cores:g} core(s), storm at the game start:")
+        met = "met" if p99_join <= goal else "NOT MET"
+        print(f"    join storm p99 <= {goal} ms {p99_join:24.0f}  {met}")
+        if during:
+            d99 = 1000 * percentile(during, 99)
+            met = "met" if d99 <= 100 else "NOT MET"
+            print(f"    Maestro's draw p99 <= 100 ms {d99:22.0f}  {met}")
     for p in phones:
         p.drop()
         p.conn.close()
@@ -616,16 +721,50 @@ async def run(args) -> None:
         import station
 
         station.ROOT = station_root  # serve from the checkout being measured
-        proc, port = start_station(Path(tmp), deck_path, args.one_process)
+        group = None
+        try:
+            group = CpuGroup.make(args.cpu_quota)
+        except OSError as e:
+            if args.cpu_quota is not None:
+                raise SystemExit(f"--cpu-quota: {e}") from None
+            print(f"no station CPU figures: {e}")
+        t_started = time.monotonic()
+        proc, port = start_station(
+            Path(tmp), deck_path, args.one_process, None if group is None else group.enter
+        )
         try:
             conn = Conn("127.0.0.1", port)
             _, data = await conn.request("POST", "/api/login", json.dumps({"pin": PIN}).encode())
             token = json.loads(data)["token"]
-            auth = [f"Authorization: Bearer {token}"]
-            body = json.dumps({"deck_id": deck.deck_id}).encode()
-            _, data = await conn.request("POST", "/api/games", body, auth)
-            bench = Bench("127.0.0.1", port, json.loads(data)["game_id"], args.page == "legacy")
+            bench = Bench("127.0.0.1", port, 0, args.page == "legacy")
+            bench.token, bench.group, bench.pid = token, group, proc.pid
             bench.storm_every_s = args.storm_every
+            bench.storm_at_start = args.storm_at_start
+            if group is not None:
+                print(group.describe())
+            if args.game_after is not None:
+                bench.game_after_s = args.game_after
+                bench.first_game_at = t_started + args.game_after
+            elif args.storm_at_start and group is not None:
+                used, took = await asyncio.to_thread(group.until_idle)
+                print(
+                    f"the station's start with the deck loaded ({len(deck.cards)} cards): "
+                    f"{group.cpu_s():.2f} CPU-s, idle {time.monotonic() - t_started:.1f} s "
+                    "after it was started"
+                )
+            cpu0 = group.cpu_s() if group else 0.0
+            if args.game_after is None:
+                bench.game_id = await new_game(bench, deck)
+            if args.storm_at_start and group is not None and args.game_after is None:
+                used, took = await asyncio.to_thread(group.until_idle)
+                print(
+                    f"game start's CPU (no phone): {group.cpu_s() - cpu0:.3f} CPU-s until idle "
+                    f"({used:.3f} CPU-s in the {took:.1f} s before the quiet second)"
+                )
+                cpu0 = group.cpu_s()
+                await maestro(bench, "POST", f"/api/games/{bench.game_id}/rounds")
+                used, took = await asyncio.to_thread(group.until_idle)
+                print(f"new round's CPU (no phone): {used:.3f} CPU-s in {took:.1f} s")
             if args.smoke:
                 bench.join_window_s, bench.steady_draws, bench.quiet_draws = 1.0, 2, 3
             print(calibrate.line("127.0.0.1", port, "/web/static/live.js"))
@@ -648,6 +787,11 @@ async def run(args) -> None:
         finally:
             proc.terminate()
             proc.wait(10)
+            if group is not None:
+                for pid in station_tree(proc.pid)[1:]:  # the station's children, if left
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, 9)
+                group.remove()
 
 
 def main() -> None:
@@ -670,7 +814,29 @@ def main() -> None:
     p.add_argument(
         "--one-process", action="store_true", help="serve --one-process (no public process)"
     )
+    p.add_argument(
+        "--cpu-quota",
+        type=float,
+        default=None,
+        metavar="CORES",
+        help="the station's processes in a cgroup with this CPU quota (e.g. 0.25)",
+    )
+    p.add_argument(
+        "--storm-at-start",
+        action="store_true",
+        help="the join storm begins when a game starts (and the game start's CPU is printed)",
+    )
+    p.add_argument(
+        "--game-after",
+        type=float,
+        default=None,
+        metavar="S",
+        help="with --storm-at-start: the storm's game is the first, S s after the station (and "
+        "its deck) started; no quiet draws before (--phones: one number)",
+    )
     args = p.parse_args()
+    if args.game_after is not None:
+        args.storm_at_start = True
     if args.smoke:
         args.phones, args.browser, args.cards = "10", False, 30
     run_loop(run(args))  # uvloop, as the station: the phones take as little CPU as they can

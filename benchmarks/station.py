@@ -362,15 +362,18 @@ def server_rss_kb(pid: int) -> int | None:
 
 
 def start_station(
-    tmp: Path, deck_path: Path, one_process: bool = False
+    tmp: Path, deck_path: Path, one_process: bool = False, preexec=None
 ) -> tuple[subprocess.Popen, int]:
     """`bingo-hall serve` with its default settings (threads included; the public side in a
-    process of its own where the system allows it), or `--one-process`."""
+    process of its own where the system allows it), or `--one-process`. `preexec` runs in the
+    station's process before it starts (phones.py puts it in a cgroup: a CPU quota)."""
     port = free_port()
     argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "127.0.0.1"]
     argv += ["--port", str(port), "--db", str(tmp / "bench.sqlite"), "--pin", PIN]
     argv += ["--deck", str(deck_path), *(["--one-process"] if one_process else [])]
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, env=os.environ.copy())
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, stdout=subprocess.DEVNULL, env=os.environ.copy(), preexec_fn=preexec
+    )
     for _ in range(300):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()

@@ -8,7 +8,12 @@ with an old one) is answered with `no-cache` and an ETag, so it is checked (304)
 
 ES modules import each other by path (`import { el } from "/web/static/dom.js"`); the import paths
 in a module are given their version as it is served, so the modules a page imports are cached
-for good too (the module's own version covers its imports' versions).
+for good too (the module's own version covers its imports' versions). A text file is compressed
+once, when it is read (`Entry.gzipped`), and a browser that accepts gzip gets those bytes. A
+page's only script named
+in ONE_SCRIPT (the card page's, which a thousand phones load within seconds) is served with the
+modules it imports inlined, made once at start-up (`bundled`): one request instead of one per
+module.
 
 `StaticFiles` answers from memory on the station's event loop (`bingo_hall.web.server` asks
 `serves(scope)` before handing a request to Flask), so a thousand phones fetching the scripts
@@ -21,6 +26,7 @@ test client) Flask's own static view serves them.
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import mimetypes
 import os
@@ -45,6 +51,10 @@ CHECK = "no-cache"
 EXTENSION_KEY = "bingo_hall.static_files"
 _SECURITY = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 
+#: the scripts served with the modules they import inlined (`bundled`): each is its page's only
+#: script, so no module runs twice (two scripts of a page importing one module share it)
+ONE_SCRIPT = frozenset({"/verify/static/card.js"})
+
 #: `import ... from "x"`, `import "x"`, `export ... from "x"`, `import("x")` in a module
 _IMPORT = re.compile(
     r"""(\b(?:import|export)\b[^"'`;()]*?\bfrom\s*|\bimport\s*\(?\s*)(["'])([^"']+\.m?js)\2"""
@@ -56,10 +66,16 @@ class Entry:
     body: bytes
     version: str
     mimetype: str
+    gzipped: bytes | None = None  # the body compressed once (text files, when it is smaller)
 
     @property
     def etag(self) -> str:
         return f'"{self.version}"'
+
+    @property
+    def etags(self) -> tuple[bytes, bytes]:
+        """The body's ETag and the compressed body's (a representation of its own)."""
+        return self.etag.encode(), f'"{self.version}.gz"'.encode()
 
     @functools.cached_property
     def fresh_query(self) -> bytes:
@@ -71,14 +87,22 @@ class Entry:
         """The answer's headers by its Cache-Control (made once, not per request): a 304's,
         then a 200's (with the file's type and length)."""
         out = {}
+        vary = [(b"vary", b"accept-encoding")] if self.gzipped is not None else []
         for cache in (FOREVER, CHECK):
-            common = [(b"cache-control", cache.encode()), (b"etag", self.etag.encode()), *_SECURITY]
-            out[cache] = common
-            out[cache + " 200"] = [
-                *common,
-                (b"content-type", self.mimetype.encode()),
-                (b"content-length", str(len(self.body)).encode()),
-            ]
+            common = [(b"cache-control", cache.encode()), *vary, *_SECURITY]
+            for tag, body, gz in (
+                (self.etags[0], self.body, ""),
+                (self.etags[1], self.gzipped, " gz"),
+            ):
+                if body is None:
+                    continue
+                out[cache + gz] = [*common, (b"etag", tag)]
+                out[cache + gz + " 200"] = [
+                    *out[cache + gz],
+                    (b"content-type", self.mimetype.encode()),
+                    *([(b"content-encoding", b"gzip")] if gz else []),
+                    (b"content-length", str(len(body)).encode()),
+                ]
         return out
 
 
@@ -155,13 +179,18 @@ class StaticFiles:
         mimetype = mimetypes.guess_type(full)[0] or "application/octet-stream"
         if mimetype in ("text/javascript", "application/javascript"):
             mimetype = "text/javascript"
+            if path in ONE_SCRIPT:
+                body = bundled(path, files) or body
             body = _versioned_imports(
                 path, body, lambda target: self._read(target, files, made, seen | {path}), seen
             )
+        gzipped = None
         if mimetype.startswith("text/"):
             mimetype += "; charset=utf-8"
+            small = gzip.compress(body, 9, mtime=0)
+            gzipped = small if len(small) < len(body) else None
         version = hashlib.sha256(body).hexdigest()[:12]
-        made[path] = Entry(body, version, mimetype)
+        made[path] = Entry(body, version, mimetype, gzipped)
         return made[path]
 
     def entry(self, path: str) -> Entry | None:
@@ -200,15 +229,94 @@ class StaticFiles:
         if not fresh and raw:
             fresh = parse_qs(raw.decode("latin-1")).get("v") == [found.version]
         cache = FOREVER if fresh else CHECK
-        given = b""
+        given = accepts = b""
         for name, value in scope.get("headers", ()):
             if name == b"if-none-match":
                 given = value  # the last one, as a dict of the headers would keep
-        if given and found.etag.encode() in [t.strip() for t in given.split(b",")]:
+            elif name == b"accept-encoding":
+                accepts = value
+        body = found.body
+        if found.gzipped is not None and b"gzip" in accepts.lower():
+            cache, body = cache + " gz", found.gzipped
+        tag = found.etags[1] if cache.endswith(" gz") else found.etags[0]
+        if given and tag in [t.strip() for t in given.split(b",")]:
             await _answer(send, 304, list(found.heads[cache]), b"")
             return
-        body = b"" if scope["method"] == "HEAD" else found.body
+        body = b"" if scope["method"] == "HEAD" else body
         await _answer(send, 200, list(found.heads[cache + " 200"]), body)
+
+
+#: a whole import statement of a module: `import { a, b as c } from "x";`, `import * as n from
+#: "x";` or `import "x";`, on lines of its own
+_IMPORT_LINE = re.compile(
+    r"""^[ \t]*import\s*(?:\{([^}]*)\}\s*from\s*|\*\s*as\s+(\w+)\s+from\s*)?"""
+    r"""(["'])([^"']+)\3[ \t]*;?[ \t]*$""",
+    re.M,
+)
+_EXPORT_DECL = re.compile(r"^export\s+(?=(?:async\s+)?function\b|const\b|class\b)", re.M)
+_EXPORT_NAME = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|const|class)\s+(\w+)", re.M)
+
+
+def bundled(entry: str, files: dict[str, str]) -> bytes | None:
+    """The module at URL `entry` with every module it imports (by a path under a static prefix,
+    in `files`: URL path -> file) inlined, each once, in the order they run: each imported
+    module becomes a function's scope returning its exports, and each import statement a
+    `const` of the names it takes. None (the module is served as it is) for what this does not
+    follow: a module that exports a `let` or a default, re-exports, or imports dynamically."""
+    order: list[str] = []
+    texts: dict[str, str] = {}
+
+    def visit(path: str, seen: tuple[str, ...]) -> bool:
+        if path in texts:
+            return True
+        full = files.get(path)
+        if full is None or path in seen:
+            return False
+        with open(full, encoding="utf-8") as f:
+            text = f.read()
+        if re.search(r"^export\s+(?:default|let|var|\*|\{)|\bimport\s*\(", text, re.M):
+            return False
+        texts[path] = text
+        for m in _IMPORT_LINE.finditer(text):
+            if not visit(_target(path, m.group(4)), (*seen, path)):
+                return False
+        order.append(path)
+        return True
+
+    if not visit(entry, ()):
+        return None
+    names = {path: f"__module{i}" for i, path in enumerate(order)}
+
+    def imports_as_consts(path: str, text: str) -> str:
+        def const(m: re.Match[str]) -> str:
+            module = names[_target(path, m.group(4))]
+            if m.group(2):
+                return f"const {m.group(2)} = {module};"
+            if m.group(1) is None:
+                return ""  # imported for what it does: it ran already, in order
+            taken = [p.strip().replace(" as ", ": ") for p in m.group(1).split(",") if p.strip()]
+            return f"const {{ {', '.join(taken)} }} = {module};"
+
+        return _IMPORT_LINE.sub(const, text)
+
+    out = [f"// {entry} with the modules it imports, inlined by the station (static_files.py)"]
+    for path in order[:-1]:
+        text = imports_as_consts(path, texts[path])
+        exported = _EXPORT_NAME.findall(text)
+        body = _EXPORT_DECL.sub("", text)
+        out.append(f"// {path}\nconst {names[path]} = (() => {{\n{body}\n")
+        out.append(f"return Object.freeze({{ {', '.join(exported)} }});\n}})();")
+    out.append(imports_as_consts(entry, texts[entry]))
+    return "\n".join(out).encode("utf-8")
+
+
+def _target(path: str, spec: str) -> str:
+    """The URL path an import names from the module at `path` (a versioned one without its
+    query)."""
+    spec = spec.split("?", 1)[0]
+    if spec.startswith("./") or spec.startswith("../"):
+        return posixpath.normpath(path.rsplit("/", 1)[0] + "/" + spec)
+    return spec
 
 
 def _versioned_imports(

@@ -14,10 +14,10 @@ import urllib.request
 import pytest
 from flask import template_rendered
 from playwright.sync_api import expect
-from testkit import eventually
+from testkit import Caller, eventually
 
 from bingo_hall.app import create_app
-from bingo_hall.manifest import new_deck
+from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.signing import card_path
 from bingo_hall.station.verify import card_pages
 from bingo_hall.station.verify.card_pages import CardPages
@@ -44,14 +44,15 @@ def test_a_second_page_of_the_same_card_renders_no_template(client, rendered):
     hall.call(gid, *hall.numbers(5, "B")[:3])
     path = card_path(hall.deck.secret, hall.deck.deck_id, 5) + "?lang=en"
     first = client.get(path)
-    assert first.status_code == 200 and "verify/_card_table.html" in rendered
+    assert first.status_code == 200 and "verify/card.html" in rendered  # the page around
     rendered.clear()
     again = client.get(path)
     assert again.status_code == 200 and rendered == []
     assert again.data == first.data
     other = card_path(hall.deck.secret, hall.deck.deck_id, 6) + "?lang=en"
     assert client.get(other).status_code == 200
-    assert rendered == ["verify/_card_table.html"]  # its table only: the page around is kept
+    # its table is the one drawer's table cut once and filled in, the page around is kept
+    assert rendered == []
 
 
 def test_the_stations_server_answers_a_kept_page_on_its_loop_as_flask_builds_it(
@@ -273,21 +274,45 @@ def test_a_reloaded_deck_and_a_restarted_station_give_the_same_page(app, client,
 
 @pytest.mark.slow
 @pytest.mark.cpu
-def test_a_deck_is_drawn_ahead_of_need_in_a_worker_process(app, client, rendered):
-    deck = new_deck(8, seed="drawn ahead", name="Ahead")
+def test_a_ninety_ball_deck_is_drawn_ahead_of_need_in_a_worker_process(app, client, rendered):
+    deck = new_strip_deck(2, "drawn ahead", name="Tiras")  # 12 tickets
     card_pages.start(app, create_app)
     try:
         futures = card_pages.predraw(app, deck)  # what loading a deck starts
-        assert len(futures) == 2  # a task per language (8 cards)
-        hall = Hall(client, deck)  # loading it: drawn already, not again
+        assert len(futures) == 2  # a task per language (12 tickets)
+        maestro = Caller(client, deck)  # loading it: drawn already, not again
         assert card_pages.predraw(app, deck) == []
         for future in futures:
             future.result(timeout=120)
         pages = CardPages.of(app)
-        assert pages.tables.count(deck.deck_id, "en") == pages.tables.count(deck.deck_id, "es") == 8
+        assert (
+            pages.tables.count(deck.deck_id, "en") == pages.tables.count(deck.deck_id, "es") == 12
+        )
+        maestro.new_game(draw="manual")
+        rendered.clear()
+        for ticket in deck.cards:
+            r = client.get(card_path(deck.secret, deck.deck_id, ticket.serial) + "?lang=es")
+            assert r.status_code == 200 and f'data-serial="{ticket.serial}"' in r.text
+        assert "verify/_ticket_table.html" not in rendered and pages.drawn == 0
+    finally:
+        card_pages.stop(app)
+
+
+def test_a_cards_deck_is_drawn_when_it_is_loaded_with_no_worker_process(app, client, rendered):
+    """A 75-ball card's table is filled in (microseconds): the whole deck is drawn at its load,
+    in the station's own process, and no worker process is started for it."""
+    deck = new_deck(30, seed="drawn at once", name="Ya")
+    card_pages.start(app, create_app)
+    try:
+        hall = Hall(client, deck)  # loading it draws it
+        pages = CardPages.of(app)
+        assert (
+            pages.tables.count(deck.deck_id, "en") == pages.tables.count(deck.deck_id, "es") == 30
+        )
+        assert card_pages._pool is None  # no worker process for it
         hall.new_game()
         rendered.clear()
-        for serial in range(1, 9):
+        for serial in (1, 17, 30):
             r = client.get(card_path(deck.secret, deck.deck_id, serial) + "?lang=es")
             assert r.status_code == 200 and f'aria-label="Cartón {serial}"' in r.text
         assert "verify/_card_table.html" not in rendered and pages.drawn == 0

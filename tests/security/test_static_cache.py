@@ -5,6 +5,7 @@ thread is busy."""
 
 from __future__ import annotations
 
+import gzip
 import re
 import threading
 import urllib.error
@@ -94,3 +95,31 @@ def test_static_files_are_answered_while_every_worker_is_busy(app, serve):
         assert status == 200 and b"export function el" in body
     finally:
         release.set()
+
+
+def test_the_card_pages_one_script_comes_with_the_modules_it_imports_inlined(client, live_server):
+    """A join is fewer requests: the card page's script is served with dom.js, live.js,
+    card_access.js and judge.js inside it (static_files.ONE_SCRIPT), so a phone asks for one
+    script, and it still names the module's own functions and its imports' (the browser tests
+    run it)."""
+    scripts = [a for a in _page_assets(client, live_server) if ".js" in a]
+    assert len(scripts) == 1 and scripts[0].startswith("/verify/static/card.js?v="), scripts
+    status, headers, body = _get(live_server.url + scripts[0])
+    text = body.decode()
+    assert status == 200 and "immutable" in headers["Cache-Control"]
+    assert not re.search(r"^\s*import\b", text, re.M), "an import left for the phone to ask"
+    for defined in ("function el(", "function follow(", "function access(", "function judgeCard("):
+        assert text.count(defined) == 1, defined  # each module inlined once
+
+
+def test_a_browser_that_accepts_gzip_gets_the_file_compressed_once_at_start_up(client, live_server):
+    script = next(a for a in _page_assets(client, live_server) if ".js" in a)
+    url = live_server.url + script
+    status, plain_headers, plain = _get(url)
+    status_gz, headers, body = _get(url, {"Accept-Encoding": "gzip, deflate"})
+    assert status == status_gz == 200 and headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body) == plain and len(body) < len(plain) / 2
+    assert headers["Vary"] == plain_headers["Vary"] == "accept-encoding"  # caches keep both
+    assert "Content-Encoding" not in plain_headers  # a client that did not ask gets it plain
+    again = {"Accept-Encoding": "gzip", "If-None-Match": headers["ETag"]}
+    assert headers["ETag"] != plain_headers["ETag"] and _get(url, again)[0] == 304

@@ -1,8 +1,7 @@
 """A phone's join costs the public process little (issue 32, "a third of what it costs"): what
 the event loop answers from memory goes out in one write, a game's stream is opened on the loop
-from the kept snapshot (the same stream as its view's), each card's own facts are made ahead in
-the tables' worker process, and the page around the cards is rendered once, not once per phone
-of the first wave."""
+from the kept snapshot (the same stream as its view's), a game's start makes nothing per card,
+and the page around the cards is rendered once, not once per phone of the first wave."""
 
 from __future__ import annotations
 
@@ -15,10 +14,10 @@ import threading
 from pathlib import Path
 
 import pytest
-from testkit import Caller, eventually
+from testkit import Caller
 
 from bingo_hall.app import create_app
-from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.manifest import new_deck
 from bingo_hall.signing import card_path
 from bingo_hall.station.verify import card_pages
 from bingo_hall.station.verify.card_pages import CardPages
@@ -151,58 +150,45 @@ def test_a_static_file_or_a_kept_card_page_is_one_write_to_the_socket(caller, li
     conn.close()
 
 
-def _printed(deck, serial: int, ticket: bool) -> list:
-    """A ticket's rows of numbers, or a card's 25 squares row by row (None: the FREE one), as
-    printed."""
-    card = deck.card(serial)
-    if ticket:
-        return [list(row) for row in card.rows]
-    return [card.number_at(r, c) for r in range(5) for c in range(5)]
-
-
-def _page_numbers(facts: dict) -> list:
-    if "rows" in facts:
-        return [row["numbers"] for row in facts["rows"]]
-    return facts["numbers"]
+def _card_state(client, deck, serial: int) -> dict:
+    """The `#card-state` JSON of a card's page, as a phone gets it."""
+    r = client.get(card_path(deck.secret, deck.deck_id, serial) + "?lang=en")
+    assert r.status_code == 200
+    return json.loads(r.text.split('id="card-state"', 1)[1].split(">", 1)[1].split("</script>")[0])
 
 
 @pytest.mark.slow
 @pytest.mark.cpu
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda: new_deck(12, seed="facts ahead", name="Ahead"),
-        lambda: new_strip_deck(2, seed="facts ahead", name="Tiras"),  # 12 tickets, 90 balls
-    ],
-    ids=["75-ball", "90-ball"],
-)
-def test_each_cards_facts_are_made_ahead_in_the_worker_process(app, client, make):
+def test_starting_a_game_a_round_or_a_pattern_on_a_3003_card_deck_gives_no_card_work(app, client):
+    """Loading a deck draws its tables (once per card and language, in the worker process);
+    starting a game on it, a new round or a pattern makes nothing per card: every card's page
+    carries the game's facts, the same for all, with its own serial (card.js judges the card
+    from its table)."""
     card_pages.start(app, create_app)
     pages = CardPages.of(app)
     try:
-        deck = make()
-        maestro = Caller(client, deck)  # loads the deck
-        gid = maestro.new_game(draw="manual")  # a game starts: its cards' facts are made ahead
+        deck = new_deck(3003, seed="no card work", name="Big")
+        maestro = Caller(client, deck)  # loads the deck: its tables are asked of the worker
+        loaded = pages.per_card_work
+        assert loaded == 2 * 3003  # each card's table, in each language
+        gid = maestro.new_game(draw="manual")
+        first = _card_state(client, deck, 1)
+        maestro.call(gid, 5, 17)
+        maestro.post(f"/api/games/{gid}/rounds", {})
+        second = _card_state(client, deck, 2999)
+        other = _card_state(client, deck, 7)
+        maestro.post(f"/api/games/{gid}/settings", {"pattern": "four_corners"})
+        pattern = _card_state(client, deck, 3003)
         with app.app_context():
-            now = pages.deck_now(get_db(), deck)
-            futures = card_pages.facts_ahead(pages, deck, now)
-        assert futures == []  # asked once per state of the game: already under way
-        key = (deck.deck_id, gid, now.round, now.facts_key)
-        assert key in pages.facts_made
-
-        def made() -> int:
-            return sum(1 for k in list(pages.card_json) if k[0] == deck.deck_id and k[2] == gid)
-
-        eventually(lambda: made() == len(deck.cards))
-        for serial in (1, 7, 12):
-            r = client.get(card_path(deck.secret, deck.deck_id, serial) + "?lang=en")
-            assert r.status_code == 200
-            state = r.text.split('id="card-state"', 1)[1].split(">", 1)[1].split("</script>")[0]
-            facts = json.loads(state)
-            # worked out here from the card itself: its numbers, its serial and its game
-            assert facts["serial"] == serial and facts["game"] == gid
-            assert _page_numbers(facts) == _printed(deck, serial, "rows" in facts)
-            assert state == pages.card_json[(deck.deck_id, serial, gid, now.round, now.facts_key)]
+            pages.deck_now(get_db(), deck)  # read again, as the thread ahead does
+        assert pages.per_card_work == loaded  # nothing per card since the deck was loaded
+        assert pages.drawn <= 4  # but the tables of the pages asked, if not drawn yet
+        assert (first["serial"], second["serial"], pattern["serial"]) == (1, 2999, 3003)
+        assert (first["game"], first["round"], second["round"]) == (gid, 1, 2)
+        assert [f["name"] for f in pattern["figures"]] == ["four_corners"]
+        assert other["serial"] == 7 and {**second, "serial": 7} == other  # all but the serial
+        # are the game's, the same for every card
+        assert "numbers" not in second  # the page reads them from its table
     finally:
         card_pages.stop(app)
 
@@ -304,12 +290,17 @@ def _stream_until_at(host: str, port: int, path: str) -> tuple[socket.socket, by
     return sock, got
 
 
-def test_past_its_bound_the_kept_facts_of_an_older_state_of_the_game_go_first():
-    pages = CardPages(json_kept=4)
-    round_1 = {("D", s, 1, 1, "rules"): f"r1-{s}" for s in (1, 2, 3)}
-    pages.keep_json(round_1)
-    pages.keep_json({("D", 4, 1, 2, "rules"): "r2-4", ("D", 5, 1, 2, "rules"): "r2-5"})
-    # 5 would pass the bound of 4: round 1's three go, round 2's two stay
-    assert pages.card_json == {("D", 4, 1, 2, "rules"): "r2-4", ("D", 5, 1, 2, "rules"): "r2-5"}
-    pages.keep_json({("D", s, 1, 2, "rules"): f"r2-{s}" for s in (6, 7, 8)})
-    assert len(pages.card_json) == 3  # one state past the bound alone: all go, then these
+@pytest.mark.slow
+@pytest.mark.cpu
+def test_a_deck_loaded_before_the_station_starts_is_drawn_when_it_starts(app, client):
+    """`serve --deck` loads the deck before the station listens for decks: its tables are drawn
+    when the card pages' worker starts, so its first game starts with nothing to draw."""
+    deck = new_deck(30, seed="loaded first", name="First")
+    Caller(client, deck)  # loaded; no worker yet: nothing drawn ahead
+    pages = CardPages.of(app)
+    assert pages.per_card_work == 0
+    card_pages.start(app, create_app)
+    try:
+        assert pages.per_card_work == 2 * 30  # each table, in each language
+    finally:
+        card_pages.stop(app)

@@ -7,16 +7,21 @@ A page is four kept things joined (`page`):
   (page_shell.py: rendered once, cut at its placeholders);
 * the card's table, drawn without marks by the one drawer (templates/verify/_vcard.html) once per
   card and language and kept (`KeptTables`, bounded). `predraw` draws a whole deck's tables in a
-  worker process when a deck is loaded or a game starts, so neither a phone nor the Maestro waits
-  for them; a table not drawn yet is drawn by the first page that needs it, and kept;
+  worker process when a deck is loaded (a game's start finds them drawn), so neither a phone nor
+  the Maestro waits for them; a table not drawn yet is drawn by the first page that needs it, and
+  kept. A 75-ball card's table is the drawer's table drawn once per language with placeholders
+  and filled in (`draw_table`): microseconds, so the event loop fills in one not drawn yet;
 * the game's state (`DeckNow`): the game's snapshot, the very data its stream gives a screen
-  that connects, and the game's facts (its rules, or its prize list and who won what), read
-  once per change of the game (a published event, or SNAPSHOT_MAX_AGE_S for a change no event
-  tells, such as the hall's language) and shared by every card;
-* the card's own small facts (its serial, its path, its numbers and figures: `#card-state`).
+  that connects, and the game's facts (its rules, or its prize list and who won what) as the
+  page's JSON (`#card-state`, `ClaimsKind.game_facts`), read once per change of the game (a
+  published event, or SNAPSHOT_MAX_AGE_S for a change no event tells, such as the hall's
+  language) and shared by every card;
+* the card's own values: its serial (put in `#card-state` by a join), its path.
 
-static/card.js marks the card and writes the verdict on load from the game's state, as it does on
-every snapshot; a browser without JavaScript sees the card unmarked, and a line saying why.
+Nothing is made per card when a game, a round or a pattern starts: static/card.js reads the card's
+numbers from its table and marks and judges it (static/judge.js) on load from the game's facts and
+state, as it does on every snapshot; a browser without JavaScript sees the card unmarked, and a
+line saying why.
 
 `answer` gives the same page without Flask, SQL or a template, from what is kept only: the
 station's server calls it on its event loop (`HallState.loop_pages`), as it answers static files,
@@ -36,6 +41,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import re
 import sqlite3
 import sys
 import tempfile
@@ -49,8 +55,10 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from flask import Flask, render_template
+from flask_babel import get_locale
 from markupsafe import Markup
 
+from ...cards import CENTRE, LINE_NAMES, SIZE
 from ...manifest import Deck, deck_from_dict
 from ...signing import signature_is_valid
 from ...web.db import get_db
@@ -66,12 +74,10 @@ from ..model import Game, GameStatus
 from ..state import station_state
 from . import card_view, page_shell
 from .page_shell import CARD, PATH, STATE, TABLE, Placeholder, Shell
-from .variants import ClaimsKind, claims_of
+from .variants import CardClaims, ClaimsKind, claims_of
 
 #: what the kept tables may hold: a 3003-card deck in two languages takes about 21 MB
 KEPT_TABLES_BYTES = 48 * 1024 * 1024
-#: cards whose facts (as JSON) are kept at most; past it all are made again as asked
-CARD_JSON_KEPT = 8000
 #: cards drawn per task of the worker process (its results come back a part at a time)
 PREDRAW_CHUNK = 250
 #: the thread ahead (`Ahead`) looks at least this often, and reads a deck's state again this
@@ -93,7 +99,7 @@ class DeckNow:
     facts: Any
     round: int
     state: str
-    facts_key: str = ""  # the facts as text: a card's facts are kept while it is the same
+    card_state: str = ""  # `#card-state` without its first key, the serial (`card_state_of`)
     words: tuple[Any, ...] = ()  # what the page's words depend on (card_view.words_key)
 
     @property
@@ -106,6 +112,10 @@ class DeckNow:
     @property
     def in_play(self) -> bool:
         return self.game is not None and self.game.status == GameStatus.ACTIVE
+
+    def card_state_of(self, serial: int) -> str:
+        """A card's `#card-state`: the game's facts, every card's, with its serial first."""
+        return '{"serial":' + str(serial) + "," + self.card_state
 
 
 class KeptTables:
@@ -142,21 +152,21 @@ class KeptTables:
 class CardPages:
     """What the card pages keep (one per app: `of`)."""
 
-    def __init__(self, json_kept: int = CARD_JSON_KEPT) -> None:
-        self.json_kept = json_kept  # cards' facts kept at most (`keep_json`)
+    def __init__(self) -> None:
         self.tables = KeptTables()
         self.shells: dict[tuple[Any, ...], Shell] = {}
         self.now: dict[str, DeckNow] = {}
-        self.card_json: dict[tuple[Any, ...], str] = {}  # each card's facts, as JSON
         self._building = threading.Lock()
         self._shell_lock = threading.Lock()
         #: (deck id, language) -> tasks of the worker process still drawing its tables
         self.drawing: dict[tuple[str, str], int] = {}
         self.drawing_lock = threading.Lock()
         self.sent: set[str] = set()  # the decks the worker process was given
-        #: (deck, game, round, facts) whose cards' facts the worker process was asked to make
-        self.facts_made: set[tuple[Any, ...]] = set()
-        self.drawn = 0  # tables drawn in this process (tests read it)
+        self.drawn = 0  # tables drawn in this process, each for a page asked (tests read it)
+        #: cards given work of their own before a phone asked (their tables, asked of the
+        #: worker): loading a deck draws them; starting a game, a round or a pattern adds none
+        #: (tests read it)
+        self.per_card_work = 0
         self.loop_answers = 0  # pages answered on the event loop
         self.app_pages = 0  # pages the app built (tests read it)
         self.ahead: Ahead | None = None  # the thread keeping the shared parts current (`start`)
@@ -183,7 +193,6 @@ class CardPages:
             built = _read_now(conn, deck, seen)
             if hub.published == seen:
                 self.now[deck.deck_id] = built
-            facts_ahead(self, deck, built)
             return built
 
     # -- the page
@@ -212,6 +221,11 @@ class CardPages:
         key = (kind.card_page, lang, deck.deck_id, deck.name, now.game_id, now.words)
         shell = self.shells.get(key)
         table = self.tables.get(deck.deck_id, lang, card.serial)
+        if table is None and isinstance(kind, CardClaims):
+            cut = _TABLE_SHELLS.get((lang, _centre_free(card)))
+            if cut is not None:  # a 75-ball card's: the cut table filled in (microseconds)
+                table = _fill_card_table(cut, card)
+                self.tables.put(deck.deck_id, lang, {card.serial: table})
         if shell is None or table is None:
             if not draw:
                 return None
@@ -221,7 +235,7 @@ class CardPages:
                 shell = self._shell(key, kind, deck, card, now)
         values = page_shell.values(card, path, full)
         values["TABLE"] = table
-        values["CARD"] = "" if game is None else self._card_json(kind, deck, card, now)
+        values["CARD"] = "" if game is None else now.card_state_of(card.serial)
         values["STATE"] = now.state
         return shell.fill(values)
 
@@ -231,9 +245,13 @@ class CardPages:
         any app context (Flask-Babel keeps the locale in the app context's `g`)."""
         kind = claims_of(deck.variant)
         key = (kind.card_page, lang, deck.deck_id, deck.name, now.game_id, now.words)
-        if key not in self.shells:
+        cut = isinstance(kind, CardClaims) and (lang, False) not in _TABLE_SHELLS
+        if key not in self.shells or cut:
             with app.test_request_context(f"/?lang={lang}"):
                 self._shell(key, kind, deck, deck.cards[0], now)
+                if cut:  # a 75-ball card's table is then filled in on the loop, as asked
+                    _card_table_shell(lang, True)
+                    _card_table_shell(lang, False)
 
     def _shell(
         self,
@@ -250,35 +268,9 @@ class CardPages:
             if shell is None:
                 facts = None
                 if now.game is not None:
-                    facts = kind.card_facts(now.game.game_id, now.round, card, now.facts)
+                    facts = kind.game_facts(now.game.game_id, now.round, now.facts)
                 shell = self.shells[key] = _render_shell(kind, deck, now.game, now, facts)
             return shell
-
-    def _card_json(
-        self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, now: DeckNow
-    ) -> str:
-        """The card's own facts as the page's JSON, kept while the game's facts are the same
-        (its rules, its prize list, who won what: not its calls)."""
-        assert now.game is not None  # a page with a game
-        gid = now.game.game_id
-        key = (deck.deck_id, card.serial, gid, now.round, now.facts_key)
-        text = self.card_json.get(key)
-        if text is None:
-            text = card_json(kind, gid, now.round, card, now.facts)
-            self.keep_json({key: text})
-        return text
-
-    def keep_json(self, made: dict[tuple[Any, ...], str]) -> None:
-        """Keep cards' facts as JSON. Past `json_kept` the ones of an older state of a game
-        (an earlier round, other rules, another game) are dropped first, then all (a long
-        night's: made again as asked)."""
-        if len(self.card_json) + len(made) > self.json_kept:
-            states = {(key[0], *key[2:]) for key in made}
-            kept = {k: v for k, v in self.card_json.items() if (k[0], *k[2:]) in states}
-            if len(kept) + len(made) > self.json_kept:
-                kept = {}
-            self.card_json = kept
-        self.card_json.update(made)
 
     def _draw_table(self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, lang: str) -> str:
         table = draw_table(kind, card)
@@ -446,11 +438,6 @@ def _resolve_from_thread(loop: asyncio.AbstractEventLoop, future: Any) -> None:
         loop.call_soon_threadsafe(_resolve, future)
 
 
-def card_json(kind: ClaimsKind[Any, Any], game_id: int, round: int, card: Any, facts: Any) -> str:
-    """A card's own facts on its page (`#card-state`), as the page's JSON."""
-    return page_shell.html_json(kind.card_facts(game_id, round, card, facts).to_json())
-
-
 def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
     """The deck's game and its state, read (a handful of queries)."""
     game = card_view.game_for_deck(conn, deck.deck_id)
@@ -462,9 +449,13 @@ def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
     snap = games.snapshot(conn, game.game_id)
     facts = kind.page_facts(conn, game)
     rnd = snap.round
-    words = card_view.words_key(kind.card_facts(game.game_id, rnd, deck.cards[0], facts), "")
+    follow = kind.game_facts(game.game_id, rnd, facts)
+    words = card_view.words_key(follow, "")
     state = page_shell.html_json(snap.to_json())
-    return DeckNow(published, when, house, game, facts, rnd, state, repr(facts), words[1:])
+    shared = follow.to_json()
+    del shared["serial"]  # each card's own, first (`DeckNow.card_state_of`)
+    card_state = page_shell.html_json(shared)[1:]
+    return DeckNow(published, when, house, game, facts, rnd, state, card_state, words[1:])
 
 
 def _render_shell(
@@ -499,10 +490,85 @@ def _render_shell(
 
 
 def draw_table(kind: ClaimsKind[Any, Any], card: Any) -> str:
-    """The card's table without marks, by the one drawer, in the request's language."""
+    """The card's table without marks, by the one drawer, in the request's language. A 75-ball
+    card's is the drawer's table drawn once per language with placeholders for the numbers,
+    the totals and the serial (`_card_table_shell`), filled in: microseconds, not a template's
+    millisecond (a 3003-card deck's tables in two languages take a tenth of a second)."""
+    if isinstance(kind, CardClaims):
+        lang = str(get_locale() or "en")
+        return _fill_card_table(_card_table_shell(lang, _centre_free(card)), card)
     return render_template(
         kind.table_template, card=card, grid=kind.grid(card, None), **kind.drawn(card)
     )
+
+
+#: a placeholder in a 75-ball card's table drawn once per language: a square's number (N and
+#: the square, 0-24), a line's total (T and the line's name) or the serial; plain letters and
+#: digits, which neither HTML escaping nor a translation changes
+_TABLE_TOKEN = re.compile(r"Qx([A-Z0-9]+)xQ")
+#: (language, the centre FREE) -> the card's table cut at its placeholders (`_card_table_shell`)
+_TABLE_SHELLS: dict[tuple[str, bool], tuple[str, ...]] = {}
+
+
+@dataclass(frozen=True)
+class _ProbeSquare:
+    """A square as the table's drawer reads it (judged.Square), its number a placeholder."""
+
+    n: str | None
+    covered: bool = False
+    last: bool = False
+    wins: bool = False
+    need: bool = False
+
+
+@dataclass(frozen=True)
+class _ProbeTotal:
+    total: str
+
+
+@dataclass(frozen=True)
+class _ProbeCard:
+    serial: str = "QxSERIALxQ"
+
+
+def _centre_free(card: Any) -> bool:
+    return bool(card.number_at(*CENTRE) is None)
+
+
+def _card_table_shell(lang: str, centre_free: bool) -> tuple[str, ...]:
+    """A 75-ball card's table without marks in `lang` (the request's), drawn once by the one
+    drawer (verify/_card_table.html) with placeholders, and cut at them (`re.split` with one
+    group: text, a name, text...)."""
+    cut = _TABLE_SHELLS.get((lang, centre_free))
+    if cut is None:
+        grid = [
+            [
+                _ProbeSquare(None if (r, c) == CENTRE and centre_free else f"QxN{r * SIZE + c}xQ")
+                for c in range(SIZE)
+            ]
+            for r in range(SIZE)
+        ]
+        lines = {name: _ProbeTotal(f"QxT{name}xQ") for name in LINE_NAMES}
+        text = render_template(CardClaims.table_template, card=_ProbeCard(), grid=grid, lines=lines)
+        cut = _TABLE_SHELLS[(lang, centre_free)] = tuple(_TABLE_TOKEN.split(text))
+    return cut
+
+
+def _fill_card_table(cut: tuple[str, ...], card: Any) -> str:
+    """The cut table with this card's numbers, totals and serial."""
+    out = [cut[0]]
+    totals = card.lines_by_name
+    for i in range(1, len(cut), 2):
+        name = cut[i]
+        if name == "SERIAL":
+            out.append(str(card.serial))
+        elif name[0] == "N":
+            square = int(name[1:])
+            out.append(str(card.number_at(square // SIZE, square % SIZE)))
+        else:
+            out.append(str(totals[name[1:]].total))
+        out.append(cut[i + 1])
+    return "".join(out)
 
 
 # -- drawing a deck's tables ahead of need, in a worker process
@@ -513,17 +579,14 @@ _factory: Callable[..., Flask] | None = None
 
 
 def start(app: Flask, factory: Callable[..., Flask]) -> None:
-    """Draw decks' tables in a worker process from now on (`serve` calls it), at a lower CPU
-    priority than the station, starting with the decks of the games in play. `factory` is the
-    app factory the worker makes its own app with (its templates and catalogs)."""
-    global _pool, _factory
+    """Draw decks' tables ahead of need from now on (`serve` calls it), starting with the decks
+    of the games in play and the decks with no game yet: a 75-ball deck's here (`predraw`), a
+    90-ball deck's in a worker process at a lower CPU priority than the station, started when
+    the first such deck is drawn. `factory` is the app factory the worker makes its own app with
+    (its templates and catalogs)."""
+    global _factory
     with _guard:
-        if _pool is None:
-            context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(
-                1, mp_context=context, initializer=_worker_start, initargs=(factory,)
-            )
-            _pool.submit(int)  # the worker starts now (its app made), not with the first deck
+        if _factory is None:
             _factory = factory
             atexit.register(stop)
     pages = CardPages.of(app)
@@ -532,20 +595,25 @@ def start(app: Flask, factory: Callable[..., Flask]) -> None:
         pages.ahead.start()
     with app.app_context():
         conn = get_db()
-        for row in conn.execute("SELECT DISTINCT deck_id FROM games WHERE status = 'active'"):
+        # the decks in play, and the decks loaded for a first game (a deck given to `serve`
+        # is loaded before the station listens for decks): their games start with nothing to draw
+        for row in conn.execute(
+            "SELECT deck_id FROM decks WHERE deck_id IN "
+            "(SELECT deck_id FROM games WHERE status = 'active') "
+            "OR deck_id NOT IN (SELECT deck_id FROM games) ORDER BY added DESC"
+        ):
             predraw(app, get_deck(conn, row["deck_id"]))
 
 
 def stop(app: Flask | None = None) -> None:
     """No more worker process (the next `start` makes a new one, which is given the decks
     again)."""
-    global _pool
+    global _pool, _factory
     with _guard:
-        pool, _pool = _pool, None
+        pool, _pool, _factory = _pool, None, None
     if app is not None:
         pages = CardPages.of(app)
         pages.sent.clear()
-        pages.facts_made.clear()
         ahead, pages.ahead = pages.ahead, None
         if ahead is not None:
             ahead.stop()
@@ -565,17 +633,34 @@ def _worker_start(factory: Callable[..., Flask]) -> None:
 
 
 def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
-    """Draw every table of the deck not kept yet, in both languages, in the worker process (none
-    when the station runs without one: then each table is drawn by its first page). Called when
-    a deck is loaded and when a game starts (`StationState.deck_listeners`)."""
+    """Draw every table of the deck not kept yet, in both languages: a 75-ball deck's here and
+    now (filled-in tables: a tenth of a second for 3003 cards), a 90-ball deck's in the worker
+    process (none when the station draws nothing ahead, without `start`: then each table is
+    drawn by its first page). Called when a deck is loaded and when a game starts
+    (`StationState.deck_listeners`)."""
     pages, deck_id = CardPages.of(app), deck.deck_id
     if pages.ahead is not None:  # its state and the page around its cards too
         pages.ahead.want(deck_id)
-    pool, factory = _pool, _factory
-    if pool is None or factory is None:
-        return []
-    serials = [c.serial for c in deck.cards]
     futures: list[Future[dict[int, str]]] = []
+    factory = _factory
+    if factory is None:
+        return futures
+    if all(pages.tables.count(deck_id, lang) >= len(deck.cards) for lang in LANGUAGES):
+        return futures  # drawn (a game of a deck loaded before): nothing per card to do
+    kind = claims_of(deck.variant)
+    if isinstance(kind, CardClaims):
+        for lang in LANGUAGES:
+            with app.test_request_context(f"/?lang={lang}"):
+                drawn = {
+                    c.serial: draw_table(kind, c)
+                    for c in deck.cards
+                    if pages.tables.get(deck_id, lang, c.serial) is None
+                }
+            pages.tables.put(deck_id, lang, drawn)
+            pages.per_card_work += len(drawn)
+        return futures
+    pool = _pool_now(factory)
+    serials = [c.serial for c in deck.cards]
     house = _house_language()
     for lang in sorted(LANGUAGES, key=lambda code: code != house):  # the hall's first
         key = (deck_id, lang)
@@ -592,8 +677,20 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
                 return futures
             fut.add_done_callback(_keep(pages, key))
             futures.append(fut)
-    facts_ahead(pages, deck, _deck_now(pages, deck))
+            pages.per_card_work += len(chunk)
     return futures
+
+
+def _pool_now(factory: Callable[..., Flask]) -> ProcessPoolExecutor:
+    """The worker process, started with the first deck it is given."""
+    global _pool
+    with _guard:
+        if _pool is None:
+            context = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(
+                1, mp_context=context, initializer=_worker_start, initargs=(factory,)
+            )
+        return _pool
 
 
 def _manifest(pages: CardPages, deck: Deck[Any]) -> str | None:
@@ -603,61 +700,6 @@ def _manifest(pages: CardPages, deck: Deck[Any]) -> str | None:
         return None
     pages.sent.add(deck.deck_id)
     return deck.to_json()
-
-
-def _deck_now(pages: CardPages, deck: Deck[Any]) -> DeckNow | None:
-    """The deck's game state (its game just started, or the station just started), when it can be
-    read here."""
-    try:
-        return pages.deck_now(get_db(), deck)
-    except (sqlite3.Error, RuntimeError):  # no app, a lost database: the pages read it
-        return None
-
-
-def facts_ahead(pages: CardPages, deck: Deck[Any], now: DeckNow | None) -> list[Future[Any]]:
-    """Make every card's own facts (`card_json`) for the deck's game as it now stands (its round,
-    its rules or prize list) in the worker process, once per such state: in a join storm every
-    card is asked once, so they are made before the phones ask (a new game, a new round, a
-    change of pattern or an award makes them again). None when the station runs without a
-    worker: then each card's are made by its first page, and kept."""
-    pool, factory = _pool, _factory
-    if pool is None or factory is None or now is None or now.game is None:
-        return []
-    game_id = now.game.game_id
-    ahead = (deck.deck_id, game_id, now.round, now.facts_key)
-    with pages.drawing_lock:
-        if ahead in pages.facts_made:
-            return []
-        pages.facts_made.add(ahead)
-    serials = [c.serial for c in deck.cards]
-    futures: list[Future[Any]] = []
-    for i in range(0, len(serials), PREDRAW_CHUNK):
-        chunk = serials[i : i + PREDRAW_CHUNK]
-        manifest = _manifest(pages, deck)
-        try:
-            fut = pool.submit(
-                _facts_in_worker, factory, deck.deck_id, manifest, game_id, now.round, now.facts,
-                chunk,
-            )  # fmt: skip
-        except RuntimeError:  # the pool was stopped meanwhile
-            return futures
-        fut.add_done_callback(_keep_facts(pages, ahead))
-        futures.append(fut)
-    return futures
-
-
-def _keep_facts(pages: CardPages, ahead: tuple[Any, ...]) -> Callable[[Future[Any]], None]:
-    deck_id, game_id, rnd, facts_key = ahead
-
-    def done(fut: Future[dict[int, str]]) -> None:
-        if fut.cancelled() or fut.exception() is not None:
-            with pages.drawing_lock:  # made by the pages as asked; asked again next change
-                pages.facts_made.discard(ahead)
-            return
-        made = fut.result()
-        pages.keep_json({(deck_id, s, game_id, rnd, facts_key): t for s, t in made.items()})
-
-    return done
 
 
 def _house_language() -> str | None:
@@ -712,21 +754,6 @@ def _in_worker(
     kind = claims_of(deck.variant)
     with app.test_request_context(f"/?lang={lang}"):
         return {s: draw_table(kind, deck.card(s)) for s in serials}
-
-
-def _facts_in_worker(
-    factory: Callable[..., Flask],
-    deck_id: str,
-    manifest: str | None,
-    game_id: int,
-    rnd: int,
-    facts: Any,
-    serials: list[int],
-) -> dict[int, str]:
-    """In the worker: the own facts (`card_json`) of the cards `serials` in the game's state."""
-    deck = _worker_deck(deck_id, manifest)
-    kind = claims_of(deck.variant)
-    return {s: card_json(kind, game_id, rnd, deck.card(s), facts) for s in serials}
 
 
 def _worker_deck(deck_id: str, manifest: str | None) -> Deck[Any]:

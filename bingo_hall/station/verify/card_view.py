@@ -2,27 +2,28 @@
 
 The page (`static/card.js`) draws itself first from the station's HTML, then follows the game from
 the events: a call, an undo, a new round, a claim, the scores or the prize reach it as data and it
-marks its own card. It needs to know, as data, what makes its card complete; it never judges:
+marks its own card. It reads its card's numbers from the card's table (drawn once by the station)
+and needs to know, as data, the game's rules, the same for every card of the game:
 
 * 75 balls: the figures the game is played for (the 12 lines or the pattern's squares, from
-  `bingo_hall.claims.figures`), the squares covered without a call (FREE), the squares a false
-  claim's penalty uncovered (with the call count before which a ball no longer covers them, as
+  `bingo_hall.claims.figures`), whether the centre is FREE, the squares a false claim's penalty
+  uncovered (with the call count before which a ball no longer covers them, as
   `claims.Penalty`), and the hall rule on the completing call;
-* 90 balls: the ticket's rows and each prize of the game's list (`bingo_hall.ninety.prize_rules`) as
-  groups of the ticket's numbers to complete (a row, the corners) or a count of any numbers
-  (Early Five), and whether the prizes are open at once (Tambola).
+* 90 balls: each prize of the game's list (`bingo_hall.ninety.prize_rules`) as a rule of rows
+  (a line, the full house), cells (the corners), a count of one row's numbers (ambo) or of any
+  numbers (Early Five), whether the prizes are open at once (Tambola), and who won what.
 
-`follow_card` and `follow_ticket` give that data (the page's `#card-state` JSON). Everything is
-built from the judged card (verify/judged.py), itself judged on the round read once
-(bingo_hall.station.round_load): a card page costs a handful of SQL queries however many balls
-have been called.
+`game_card_facts` and `game_ticket_facts` give that data for every card of a game at once (the
+page's `#card-state` JSON, made once per change of the game and given each card's serial:
+verify/card_pages.py); `static/judge.js` judges the card from it as `claims.judge` and
+`prize_rules.judge_rule` do. `follow_card` and `follow_ticket` give the same for one card judged
+now (its `?part=verdict`), from the judged card (verify/judged.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, replace
-from itertools import combinations
 from typing import Any, ClassVar
 
 from flask import current_app, render_template
@@ -30,9 +31,8 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from ... import claims as rules
-from ...cards import CENTRE, LINE_NAMES, SIZE, Card
-from ...ninety.prize_rules import CountRule, Prize, PrizeList, RowCountRule, RowsRule, Rule
-from ...ninety.tickets import ROW_NAMES, Ticket
+from ...cards import CENTRE, LINE_NAMES, SIZE
+from ...ninety.prize_rules import CellsRule, CountRule, Prize, PrizeList, RowCountRule, Rule
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game
@@ -80,13 +80,12 @@ class CardFollow(JsonValue):
 
     layout: str  # the variant's layout, the key of card.js's VIEWS
     game: int
-    serial: int
+    serial: int  # 0 in the facts every card of a game shares (card_pages gives each its own)
     round: int
     calls: tuple[int, ...]
-    numbers: tuple[int | None, ...]
-    free: tuple[int, ...]
+    free_centre: bool  # the centre is covered without a call (the hall rule; FREE is anyway)
     cleared: tuple[tuple[int, int], ...]  # (square, the call count before which it is uncovered)
-    figures: list[dict[str, Any]]
+    figures: list[dict[str, Any]]  # {"name", "cells", "central"}: the card's numbers are its own
     lines: list[dict[str, Any]]
     completing_call_only: bool
     puntos: bool
@@ -105,17 +104,16 @@ class TicketFollow(JsonValue):
 
     layout: str
     game: int
-    serial: int
+    serial: int  # 0 in the facts every ticket of a game shares (card_pages gives each its own)
     round: int
     calls: tuple[int, ...]
-    rows: tuple[dict[str, Any], ...]
     prize: str
     mode: str
     open_at_once: bool
-    rules: dict[str, dict[str, Any]]
+    rules: dict[str, dict[str, Any]]  # each prize's rule (`page_rule`): the rows are the page's
     names: dict[str, dict[str, str]]
     sequence: tuple[str, ...]
-    won: tuple[dict[str, Any], ...]
+    won_by: dict[str, list[dict[str, Any]]]  # serial -> the prizes it won ({"prize", "round"})
     round_over: bool
 
 
@@ -128,13 +126,15 @@ def _index(cell: tuple[int, int]) -> int:
 
 def follow_card(checked: CardCheck, awards: CardAwards) -> CardFollow:
     """The data the 75-ball card page follows the game with (squares numbered row by row,
-    0-24), as judged now: `card_facts` with the round's calls, penalties and awards."""
+    0-24), as judged now: `game_card_facts` with its serial, the round's calls, penalties and
+    awards."""
     cleared: dict[int, int] = {}  # a false claim's squares: uncovered for balls called before
     for p in checked.penalties:
         for cell in p.cells:
             cleared[_index(cell)] = max(cleared.get(_index(cell), 0), p.after_call)
     return replace(
-        card_facts(checked.game_id, checked.round, checked.card, checked.judged_by),
+        game_card_facts(checked.game_id, checked.round, checked.judged_by),
+        serial=checked.card.serial,
         calls=tuple(checked.calls),
         cleared=tuple(sorted(cleared.items())),
         awarded=awards.awarded,
@@ -142,23 +142,22 @@ def follow_card(checked: CardCheck, awards: CardAwards) -> CardFollow:
     )
 
 
-def card_facts(game_id: int, round: int, card: Card, r: rules.Rules) -> CardFollow:
-    """What a 75-ball card's page knows of its own card under the game's rules `r`: its
-    numbers, its FREE square and its figures. The calls, the penalties and the awards are the
-    game's (its snapshot, shared by every card: card.js applies it on load as on every
-    reconnect), so they start empty here."""
-    centre_free = card.number_at(*CENTRE) is None or r.free_centre  # covered without a call
+def game_card_facts(game_id: int, round: int, r: rules.Rules) -> CardFollow:
+    """What every 75-ball card's page of a game knows under the game's rules `r`: the figures
+    as squares, and whether the centre is FREE; each page reads its own numbers from its table
+    (static/judge.js). The calls, the penalties and the awards are the game's (its snapshot,
+    shared by every card: card.js applies it on load as on every reconnect), so they start
+    empty here."""
     return CardFollow(
         layout=CARDS.layout,
         game=game_id,
-        serial=card.serial,
+        serial=0,
         round=round,
         calls=(),
-        numbers=tuple(card.number_at(row, col) for row in range(SIZE) for col in range(SIZE)),
-        free=(_index(CENTRE),) if centre_free else (),
+        free_centre=r.free_centre,
         cleared=(),
-        figures=_figures(card, r),
-        lines=_figures(card, replace(r, pattern=None)),  # after a change of pattern
+        figures=_figures(r),
+        lines=_figures(replace(r, pattern=None)),  # after a change of pattern
         completing_call_only=r.completing_call_only,
         puntos=r.mode == rules.PUNTOS,
         pattern=None if r.pattern is None else r.pattern.name,
@@ -167,81 +166,75 @@ def card_facts(game_id: int, round: int, card: Card, r: rules.Rules) -> CardFoll
     )
 
 
-def _figures(card: Card, r: rules.Rules) -> list[dict[str, Any]]:
+def _figures(r: rules.Rules) -> list[dict[str, Any]]:
     return [
-        {
-            "name": name,
-            "cells": [_index(cell) for cell in cells],
-            "total": sum(n for cell in cells if (n := card.number_at(*cell)) is not None),
-            "central": CENTRE in cells,
-        }
+        {"name": name, "cells": [_index(cell) for cell in cells], "central": CENTRE in cells}
         for name, cells in rules.figures(r)
     ]
 
 
 def follow_ticket(checked: TicketCheck) -> TicketFollow:
-    """The data the 90-ball ticket page follows the game with, as judged now: `ticket_facts`
+    """The data the 90-ball ticket page follows the game with, as judged now: `game_ticket_facts`
     with the round's calls, the prize judged and whether the round's last prize is awarded."""
     rules = checked.rules
-    facts = ticket_facts(
+    won = [{"prize": w.prize, "round": w.round} for w in checked.won]
+    facts = game_ticket_facts(
         checked.game_id,
         checked.round,
-        checked.ticket,
         rules,
-        [{"prize": w.prize, "round": w.round} for w in checked.won],
+        {checked.ticket.serial: won},
         (checked.prize,) if rules is None else None,
     )
     return replace(
-        facts, calls=tuple(checked.calls), prize=checked.prize.key, round_over=checked.round_over
+        facts,
+        serial=checked.ticket.serial,
+        calls=tuple(checked.calls),
+        prize=checked.prize.key,
+        round_over=checked.round_over,
     )
 
 
-def ticket_facts(
+def game_ticket_facts(
     game_id: int,
     round: int,
-    ticket: Ticket,
     rules: PrizeList | None,
-    won: list[dict[str, Any]],
+    won: dict[int, list[dict[str, Any]]],
     only: tuple[Prize, ...] | None = None,
 ) -> TicketFollow:
-    """What a 90-ball ticket's page knows of its own ticket: its rows (the numbers of each), each
-    prize of the game's list as the page judges it (`groups` of this ticket's numbers of which
-    `needed` must be complete: a line, the corners, the full house; or `any` numbers of the
-    ticket: Early Five), whether the prizes are open at once, and the prizes it won in the game
-    (`won`: {"prize", "round"}). The calls and the prize being played are the game's (its
+    """What every 90-ball ticket's page of a game knows: each prize of the game's list as a rule
+    of the ticket's rows (`page_rule`), whether the prizes are open at once, and the prizes each
+    ticket won in the game (`won`, by serial: {"prize", "round"}); each page reads its own rows
+    from its table (static/judge.js). The calls and the prize being played are the game's (its
     snapshot, shared by every ticket), so they start empty here."""
     prizes = rules.prizes if rules is not None else (only or ())
     return TicketFollow(
         layout=STRIPS.layout,
         game=game_id,
-        serial=ticket.serial,
+        serial=0,
         round=round,
         calls=(),
-        rows=tuple(
-            {"name": ROW_NAMES[i], "numbers": list(row)} for i, row in enumerate(ticket.rows)
-        ),
         prize=prizes[0].key if prizes else "",
         mode=rules.key if rules is not None else "",
         open_at_once=bool(rules and rules.open_at_once),
-        rules={p.key: _page_rule(p.rule, ticket) for p in prizes},
+        rules={p.key: page_rule(p.rule) for p in prizes},
         names={p.key: dict(p.names) for p in prizes},
         sequence=tuple(p.key for p in prizes),
-        won=tuple(won),
+        won_by={str(serial): list(prizes_won) for serial, prizes_won in won.items()},
         round_over=False,
     )
 
 
-def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, int | list[list[int]]]:
-    """A prize as the page judges it: `groups` of the ticket's numbers of which `needed` must
-    be complete, or `any` numbers of the ticket."""
+def page_rule(rule: Rule) -> dict[str, int | list[int] | list[list[int]]]:
+    """A prize as the page judges it (static/judge.js `holds`, as `prize_rules.judge_rule`): `any`
+    numbers of the ticket, `row_count` numbers of one row, every one of `cells` ([row, position
+    among the row's numbers]), or `needed` of `rows` complete."""
     if isinstance(rule, CountRule):
         return {"any": rule.count}
-    if isinstance(rule, RowsRule):
-        return {"groups": [list(ticket.rows[r]) for r in rule.rows], "needed": rule.needed}
-    if isinstance(rule, RowCountRule):  # `count` of one row: any of the row's combinations
-        groups = [list(c) for row in ticket.rows for c in combinations(row, rule.count)]
-        return {"groups": groups, "needed": 1}
-    return {"groups": [sorted(rule.numbers(ticket))], "needed": 1}
+    if isinstance(rule, RowCountRule):
+        return {"row_count": rule.count}
+    if isinstance(rule, CellsRule):
+        return {"cells": [[r, p] for r, p in rule.cells]}
+    return {"rows": list(rule.rows), "needed": rule.needed}
 
 
 #: the named patterns a game may be played for (bingo_hall.patterns), and a drawn one

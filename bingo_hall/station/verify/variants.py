@@ -140,9 +140,10 @@ class ClaimsKind(ABC, Generic[T, C]):
         of the game (verify/card_pages.py): the rules, or the prize list and who won what."""
 
     @abstractmethod
-    def card_facts(self, game_id: int, round: int, ticket: T, facts: Any) -> Follow:
-        """The card's own data on its page (its `#card-state`: JSON), from `page_facts`'
-        `facts`."""
+    def game_facts(self, game_id: int, round: int, facts: Any) -> Follow:
+        """What every card's page of the game follows it with (its `#card-state`: JSON, given
+        each card's serial), from `page_facts`' `facts`: the same for every card, so made once
+        per change of the game whatever the deck's size."""
 
     def bare_board(self, facts: Any) -> PrizeBoard | None:
         """The prizes' list the card's fragment draws without marks (90 balls)."""
@@ -287,8 +288,8 @@ class CardClaims(ClaimsKind[Card, CardCheck]):
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> rules.Rules:
         return store.game_rules(conn, game)
 
-    def card_facts(self, game_id: int, round: int, ticket: Card, facts: Any) -> CardFollow:
-        return card_view.card_facts(game_id, round, ticket, facts)
+    def game_facts(self, game_id: int, round: int, facts: Any) -> CardFollow:
+        return card_view.game_card_facts(game_id, round, facts)
 
     def judge_claim(
         self, conn: sqlite3.Connection, game: Game, rnd: Round, claim: NewClaim
@@ -384,9 +385,8 @@ class StripClaims(ClaimsKind[Ticket, TicketCheck]):
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> TicketFacts:
         return prizes.ticket_facts(conn, game)
 
-    def card_facts(self, game_id: int, round: int, ticket: Ticket, facts: Any) -> TicketFollow:
-        won = facts.won.get(ticket.serial, [])
-        return card_view.ticket_facts(game_id, round, ticket, facts.rules, won)
+    def game_facts(self, game_id: int, round: int, facts: Any) -> TicketFollow:
+        return card_view.game_ticket_facts(game_id, round, facts.rules, facts.won)
 
     def bare_board(self, facts: TicketFacts) -> PrizeBoard:
         return facts.board

@@ -1,8 +1,9 @@
 // The public card and ticket pages follow the game from its events (an ES module). The station
-// draws the page once (its HTML) and gives, in #card-state, what this card needs to know that
-// it is complete (card_view.py: the figures' squares, the FREE square, the squares a penalty
-// uncovered, the hall rule on the completing call; or, for a 90-ball ticket, its rows and the
-// rows each prize needs). Then a call, an undo, a new round, a claim, the scores or the prize
+// draws the page once (its HTML) and gives, in #card-state, the game's facts, the same for every
+// card (card_view.py: the figures' squares, whether the centre is FREE, the squares a penalty
+// uncovered, the hall rule on the completing call; or, for a 90-ball ticket, each prize's rule
+// of rows, cells or counts). The page reads its card's numbers from the card's table and judges
+// them with judge.js, as the station's check does. Then a call, an undo, a new round, a claim, the scores or the prize
 // reach the page as data and it marks its own card: it asks the station for nothing, except
 // the snapshot that every (re)connect brings (live.js) and, in Bingo de Puntos, the verdict's
 // points once its card has a bingo (the points are the rules', bingo_hall.claims.judge).
@@ -13,9 +14,15 @@
 import { el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 import { access } from "./card_access.js";
+import { cardFacts, cardNumbers, holds, judgeCard, patternFigure, ticketFacts, ticketRows } from "./judge.js";
 
 // The page's view of each variant, by the layout the station names (`Variant.layout`).
 const VIEWS = { card: cardView, ticket: ticketView };
+// Each variant's facts: the game's, with the card's numbers read from its table (judge.js).
+const FACTS = {
+  card: (game, table) => cardFacts(game, cardNumbers(table)),
+  ticket: (game, table) => ticketFacts(game, ticketRows(table)),
+};
 
 const root = document.getElementById("verify");
 const stateEl = document.getElementById("card-state");
@@ -25,8 +32,9 @@ if (root && root.dataset.game && stateEl) {
 
 function plural(forms, n) { return fill(forms[n === 1 ? 0 : 1], { n }); }
 
-function start(s, w) {
+function start(game, w) {
   const target = document.getElementById("verdict");
+  const s = FACTS[game.layout](game, target.querySelector("table.vcard"));
   const view = VIEWS[s.layout](s, w, target);
   const a11y = access(w); // the last call big, text size, contrast, speech, live regions
   const ask = askButton(s, w);
@@ -203,24 +211,11 @@ function askButton(s, w) {
 // A 75-ball card: squares 0-24 row by row, as card_view.follow_card numbers them.
 function cardView(s, w, target) {
   const cleared = new Map(s.cleared);
-  const free = new Set(s.free);
   let winningBefore = null;
 
-  function covered() {
-    const at = new Map(s.calls.map((b, i) => [b, i]));
-    return s.numbers.map((n, i) => {
-      if (free.has(i) && !cleared.has(i)) return true;
-      return n !== null && at.has(n) && at.get(n) >= (cleared.get(i) || 0);
-    });
-  }
   function render() {
-    const cov = covered();
+    const { covered: cov, complete, winning, bingo } = judgeCard(s, s.calls, cleared);
     const last = s.calls.length ? s.calls[s.calls.length - 1] : null;
-    const lastCell = s.numbers.indexOf(last);
-    const complete = s.figures.filter((f) => f.cells.every((i) => cov[i]));
-    for (const f of complete) f.byLast = f.cells.includes(lastCell);
-    const winning = s.completing_call_only ? complete.filter((f) => f.byLast) : complete;
-    const bingo = winning.length > 0;
     const wins = new Set(winning.flatMap((f) => f.cells));
     const need = new Set(s.pattern ? s.figures[0].cells : []);
     target.querySelectorAll("table.vcard td.sq").forEach((td, i) => {
@@ -298,11 +293,7 @@ function cardView(s, w, target) {
     // the Maestro changed the pattern or the hall rules (between rounds): the figures change
     s.completing_call_only = r.completing_call_only;
     s.pattern = r.pattern;
-    if (!r.pattern) { s.figures = s.lines; return; }
-    const cells = [];
-    r.mask.split("/").forEach((row, i) => [...row].forEach((ch, j) => { if (ch === "1") cells.push(i * 5 + j); }));
-    const total = cells.reduce((a, i) => a + (s.numbers[i] || 0), 0);
-    s.figures = [{ name: r.pattern, cells, total, central: cells.includes(12) }];
+    s.figures = r.pattern ? [patternFigure(r.pattern, r.mask, s.numbers)] : s.lines;
   }
   function lines(complete, winning) {
     const ul = el("ul", "lines");
@@ -381,7 +372,7 @@ function ticketView(s, w, target) {
       return { ...r, missing, complete: !missing.length, byLast: !missing.length && r.numbers.includes(last) };
     });
     const done = rows.filter((r) => r.complete).map((r) => r.name);
-    const valid = holds(s.prize, called);
+    const valid = holdsPrize(s.prize, called);
     target.querySelectorAll("table.vcard td.sq[data-number]").forEach((td) => {
       const n = Number(td.dataset.number);
       td.classList.toggle("covered", called.has(n));
@@ -437,14 +428,9 @@ function ticketView(s, w, target) {
     wrap.querySelector("section.verdict").replaceChildren(...won, head, facts, ul);
     return valid && !s.round_over && !(s.won || []).some((x) => x.prize === s.prize && x.round === s.round);
   }
-  // A prize's rule as data (card_view.follow_ticket): `needed` of its groups complete, or
-  // `any` numbers of the ticket called.
-  function holds(prize, called) {
-    const rule = s.rules[prize];
-    if (!rule) return false;
-    if (rule.any) return s.rows.flatMap((r) => r.numbers).filter((n) => called.has(n)).length >= rule.any;
-    return rule.groups.filter((g) => g.every((n) => called.has(n))).length >= rule.needed;
-  }
+  // A prize's rule as data (card_view.page_rule), judged on the ticket's rows (judge.js).
+  const numbers = s.rows.map((r) => r.numbers);
+  function holdsPrize(prize, called) { return holds(s.rules[prize], numbers, called); }
   // The round's prizes: who won each and which are open (the prizes list under the verdict).
   function board(state) {
     const won = new Map((state.awarded || []).map((a) => [a.prize, a]));
@@ -463,7 +449,7 @@ function ticketView(s, w, target) {
   function prizeOf(state) {
     const open = state.open || (state.current ? [state.current] : []);
     const called = new Set(s.calls);
-    s.prize = open.find((p) => holds(p, called)) || open[0] || s.sequence[s.sequence.length - 1];
+    s.prize = open.find((p) => holdsPrize(p, called)) || open[0] || s.sequence[s.sequence.length - 1];
     if (!s.open_at_once) s.prize = state.current || s.sequence[s.sequence.length - 1];
     board(state);
     s.round_over = state.finished !== undefined ? state.finished : state.current === null;
