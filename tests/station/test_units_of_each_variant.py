@@ -38,3 +38,12 @@ def test_the_caller_page_names_a_tickets_request_as_a_ticket(client):
     page = client.get(f"/caller/games/{gid}?lang=en").get_data(as_text=True)
     assert "Ticket {n} asks for a check" in page and "its ticket holds a prize" in page
     assert "record the BINGO" not in page and "its card has a bingo" not in page
+
+
+def test_the_door_sells_a_90_ball_games_tickets_not_cards(client):
+    hall = Caller(client, new_strip_deck(1, seed="units"))
+    gid = hall.new_game("lines-house", "manual")
+    page_login(client)
+    page = client.get(f"/caller/ledger?game={gid}&lang=en").get_data(as_text=True)
+    assert "Sell tickets" in page and "Tickets sold this round" in page
+    assert "Sell cards" not in page and "Cards sold this round" not in page

@@ -163,6 +163,8 @@ def page() -> ResponseReturnValue:
     led = None
     if gid is not None:
         led = ledger_view(conn, gid).to_json()
+        # a 90-ball game's door sells tickets, not cards: the page names the game's paper
+        led["layout"] = games.get_game(conn, gid).variant.layout
         led["prizes_now"] = payouts.prizes_now(conn, gid)
         led["rules"] = {p: r.to_json() for p, r in store.rules_of(conn, gid).items()}
     return render_template(
