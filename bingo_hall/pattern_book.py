@@ -47,6 +47,11 @@ class BookEntry:
     forms: tuple[Form, ...]
 
 
+def is_key(key: str) -> bool:
+    """A word a pattern can be kept by: lowercase letters, digits and _, not a game word."""
+    return bool(_KEY.fullmatch(key)) and key not in RESERVED
+
+
 def grid_cells(text: str) -> Form | None:
     """The squares a grid marks: 25 characters row by row, X or 1 for a square to cover, . or 0
     for one not, rows split by '/' or new lines. None when it is not such a grid."""
@@ -93,22 +98,30 @@ def parse_book(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise KitError("%(source)s: %(problem)s", source=source, problem=str(exc)) from None
+    return book_entries(data, source, taken)
+
+
+def book_entries(
+    data: Mapping[str, object], source: str, taken: Iterable[str] = ()
+) -> tuple[BookEntry, ...]:
+    """The entries of a book already read from TOML (a book file, or a program file's
+    `[patterns]` table), checked as `parse_book` says."""
     taken = set(taken)
     out = []
     for key, raw in data.items():
 
-        def bad(template: str, key: str = key, **params: object) -> KitError:
+        def bad(template: str, /, name: str = key, **params: object) -> KitError:
             return KitError(
                 "%(source)s: pattern %(key)s: %(problem)s",
                 source=source,
-                key=key,
+                key=name,
                 problem=KitError(template, **params),
             )
 
-        if not _KEY.fullmatch(key) or key in RESERVED:
+        if not is_key(key):
             raise bad("a pattern's key is lowercase letters, digits and _, and not a game word")
         if key in taken:
-            raise bad("the kit's book already has this pattern; give yours another key")
+            raise bad("the pattern book already has this pattern; give yours another key")
         if not isinstance(raw, dict):
             raise bad("a pattern is a table: [key] with en, es and grid or lines")
         out.append(BookEntry(key, _names(raw, bad), _forms(raw, bad)))
@@ -119,7 +132,7 @@ def parse_book(
 def _names(raw: Mapping[str, object], bad: Callable[..., KitError]) -> Mapping[str, str]:
     unknown = sorted(set(raw) - set(ENTRY_KEYS))
     if unknown:
-        raise bad("unknown setting %(setting)r (known: %(known)s)", setting=unknown[0],
+        raise bad("unknown setting %(key)r (known: %(known)s)", key=unknown[0],
                   known=", ".join(ENTRY_KEYS))  # fmt: skip
     names = {}
     for lang in ("en", "es"):

@@ -21,7 +21,7 @@ from functools import cache
 
 from .cards import CENTRE, LINE_CELLS, SIZE
 from .errors import KitError
-from .pattern_book import grid_cells, kit_book
+from .pattern_book import grid_cells, is_key, kit_book
 
 Cell = tuple[int, int]
 
@@ -113,7 +113,8 @@ def pattern_from_spec(
     name: str | None, mask: str | None = None, extra: Mapping[str, Pattern] | None = None
 ) -> Pattern | None:
     """The pattern a game setting names: None or 'lines' for line play, a pattern of the book
-    (or of `extra`, a host's own book), or 'custom'."""
+    (or of `extra`, a host's own book), or 'custom'. Another name with a mask is a host's own
+    pattern as the game's settings and record keep it: its key and its forms."""
     extra = extra or {}
     if name is not None and not isinstance(name, str):  # a list or an object from JSON
         raise KitError("a pattern is a name: lines, four_corners, x, full_card or custom")
@@ -122,6 +123,8 @@ def pattern_from_spec(
     if name == "custom":
         return custom_pattern(mask or "")
     found = BUILT_IN.get(name) or extra.get(name)
+    if found is None and mask and is_key(name):
+        return Pattern(name, custom_pattern(mask).forms)
     if found is None:
         known = ", ".join(["lines", *BUILT_IN, *extra, "custom"])
         raise KitError("unknown pattern %(name)r; use one of %(known)s", name=name, known=known)

@@ -64,6 +64,7 @@ SHARED = {
     *"A B I N G O D R X J a e s g n x no No de en es total Total final normal diagonal".split(),
     *"Diagonal manual hexadecimal error bingo dice sale complete".split(),  # es: verbs
     *"base min".split(),  # base de datos; min, minutes in both
+    *"K U".split(),  # letters, as the pattern book's "Letra K" and "Letra U" name them
     # Spanish words the English source quotes: "Full card (cartón lleno)", "(espacio franco)"
     *"lleno franco espacio linea puras impuras muerto canasta canastas Canastas".split(),
 }
