@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from difflib import get_close_matches
 from functools import cache
 
 from .cards import CENTRE, LINE_CELLS, SIZE
@@ -125,7 +126,13 @@ def pattern_from_spec(
     found = BUILT_IN.get(name) or extra.get(name)
     if found is None and mask and is_key(name):
         return Pattern(name, custom_pattern(mask).forms)
-    if found is None:
-        known = ", ".join(["lines", *BUILT_IN, *extra, "custom"])
-        raise KitError("unknown pattern %(name)r; use one of %(known)s", name=name, known=known)
+    if found is None:  # the book is long: name the nearest keys, or its first ones
+        keys = [*BUILT_IN, *extra]
+        near = get_close_matches(name, keys, n=3) or keys[:3]
+        raise KitError(
+            "unknown pattern %(name)r; use lines, custom or a pattern of the book "
+            "(docs/patterns.md), such as %(near)s",
+            name=name,
+            near=", ".join(near),
+        )
     return found

@@ -6,6 +6,7 @@ mirrors, and from the 12 lines listed by hand, not with the kit's generators."""
 import tomllib
 from importlib import resources
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -202,3 +203,12 @@ def test_a_hosts_book_that_cannot_be_played_is_refused_in_one_line(text, words):
         parse_book(text, "mine.toml", taken=BOOK)
     message = str(exc.value)
     assert words in message and "\n" not in message and message.startswith("mine.toml")
+
+
+def test_the_docs_show_every_pattern_of_the_book_with_its_grid():
+    doc = (Path(__file__).parents[2] / "docs" / "patterns.md").read_text(encoding="utf-8")
+    for key, raw in RAW.items():
+        assert f"Key `{key}`" in doc and f"### {raw['en']} · {raw['es']}" in doc, key
+        if "grid" in raw:
+            picture = "\n".join(" ".join(row) for row in raw["grid"].split())
+            assert picture in doc.replace("B I N G O\n", ""), key
