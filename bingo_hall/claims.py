@@ -42,7 +42,7 @@ Readings and decisions (the ones docs/rules.md lists, and ours where it is silen
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -126,6 +126,8 @@ class Figure:
     by_last_call: bool
     #: a pattern's form that is complete (its index in `Pattern.forms`); None for a line
     form: int | None = None
+    #: the lines that make that form, when it is lines (double bingo: ("R1", "B")), else ()
+    form_lines: tuple[str, ...] = ()
 
     @property
     def single_points(self) -> int:
@@ -142,6 +144,7 @@ class Figure:
         }
         if self.form is not None:
             out["form"] = self.form
+            out["form_lines"] = list(self.form_lines)
         return out
 
 
@@ -257,7 +260,19 @@ def _pattern_figures(
     ]
     if not done:
         return ()
-    return (max(done, key=lambda f: (f.by_last_call, f.total, -(f.form or 0))),)
+    best = max(done, key=lambda f: (f.by_last_call, f.total, -(f.form or 0)))
+    if len(pattern.forms) == 1:  # the pattern's name says it all
+        return (best,)
+    return (replace(best, form_lines=lines_of(pattern.forms[best.form or 0])),)
+
+
+def lines_of(form: frozenset[Cell]) -> tuple[str, ...]:
+    """The lines a form is made of, in LINE_NAMES order, when it is exactly some lines together
+    (double bingo, a hardway line; how the verdict names the form), else ()."""
+    inside = [n for n in LINE_NAMES if form >= frozenset(LINE_CELLS[n])]
+    if not inside or frozenset().union(*(LINE_CELLS[n] for n in inside)) != form:
+        return ()
+    return tuple(inside)
 
 
 def doble_points(lines: Sequence[Figure]) -> int:

@@ -33,6 +33,7 @@ from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE, Card
 from ...ninety.prize_rules import CountRule, Prize, PrizeList, RowCountRule, RowsRule, Rule
 from ...ninety.tickets import ROW_NAMES, Ticket
+from ...patterns import BUILT_IN
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game
@@ -244,8 +245,14 @@ def _page_rule(rule: Rule, ticket: Ticket) -> dict[str, int | list[list[int]]]:
     return {"groups": [sorted(rule.numbers(ticket))], "needed": 1}
 
 
-#: the named patterns a game may be played for (bingo_hall.patterns), and a drawn one
+#: the named patterns a game may be played for (the pattern book, bingo_hall.patterns), and a
+#: drawn one
 PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
+
+
+def pattern_names() -> tuple[str, ...]:
+    """Every pattern's key a card page may name: the ones above, then the rest of the book."""
+    return tuple(dict.fromkeys((*PATTERN_NAMES, *BUILT_IN)))
 
 
 def words_key(follow: Follow, lang: str | None = None) -> tuple[Any, ...]:
@@ -261,7 +268,7 @@ def follow_words(follow: Follow) -> Markup:
     kept = station_state().page_words
     text = kept.get(key)
     if text is None:
-        names = [*LINE_NAMES, *PATTERN_NAMES]
+        names = [*LINE_NAMES, *pattern_names()]
         text = render_template("verify/_follow_words.html", follow=follow, names=names)
         kept[key] = text
     return Markup(text)
@@ -276,6 +283,6 @@ def line_labels() -> dict[str, Markup]:
     if labels is None:
         module = current_app.jinja_env.get_template("verify/_labels.html").make_module()
         label = module.line_label  # type: ignore[attr-defined]  # a macro of _labels.html
-        labels = {n: Markup(label(n)) for n in (*LINE_NAMES, *PATTERN_NAMES)}
+        labels = {n: Markup(label(n)) for n in (*LINE_NAMES, *pattern_names())}
         kept[key] = labels
     return labels

@@ -212,7 +212,8 @@ function cardView(s, w, target) {
     const winning = s.completing_call_only ? complete.filter((f) => f.byLast) : complete;
     const bingo = winning.length > 0;
     const wins = new Set(winning.flatMap((f) => f.cells));
-    const need = new Set(s.pattern ? s.figures[0].cells : []);
+    // the pattern's squares: the form won, else every square some form needs
+    const need = new Set(s.pattern ? (winning.length ? winning[0].cells : s.figures.flatMap((f) => f.cells)) : []);
     target.querySelectorAll("table.vcard td.sq").forEach((td, i) => {
       td.classList.toggle("covered", cov[i]);
       td.classList.toggle("last", last !== null && s.numbers[i] === last);
@@ -289,10 +290,13 @@ function cardView(s, w, target) {
     s.completing_call_only = r.completing_call_only;
     s.pattern = r.pattern;
     if (!r.pattern) { s.figures = s.lines; return; }
-    const cells = [];
-    r.mask.split("/").forEach((row, i) => [...row].forEach((ch, j) => { if (ch === "1") cells.push(i * 5 + j); }));
-    const total = cells.reduce((a, i) => a + (s.numbers[i] || 0), 0);
-    s.figures = [{ name: r.pattern, cells, total, central: cells.includes(12) }];
+    // each form of the pattern (their masks joined by ";") is a figure under the pattern's name
+    s.figures = r.mask.split(";").map((form) => {
+      const cells = [];
+      form.split("/").forEach((row, i) => [...row].forEach((ch, j) => { if (ch === "1") cells.push(i * 5 + j); }));
+      const total = cells.reduce((a, i) => a + (s.numbers[i] || 0), 0);
+      return { name: r.pattern, cells, total, central: cells.includes(12) };
+    });
   }
   function lines(complete, winning) {
     const ul = el("ul", "lines");
