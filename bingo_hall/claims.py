@@ -42,7 +42,7 @@ Readings and decisions (the ones docs/rules.md lists, and ours where it is silen
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -124,6 +124,10 @@ class Figure:
     total: int
     central: bool
     by_last_call: bool
+    #: a pattern's form that is complete (its index in `Pattern.forms`); None for a line
+    form: int | None = None
+    #: the lines that make that form, when it is lines (double bingo: ("R1", "B")), else ()
+    form_lines: tuple[str, ...] = ()
 
     @property
     def single_points(self) -> int:
@@ -131,13 +135,17 @@ class Figure:
         return self.total * (2 if self.central else 1)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "name": self.name,
             "numbers": list(self.numbers),
             "total": self.total,
             "central": self.central,
             "completed_by_last_call": self.by_last_call,
         }
+        if self.form is not None:
+            out["form"] = self.form
+            out["form_lines"] = list(self.form_lines)
+        return out
 
 
 @dataclass(frozen=True)
@@ -216,23 +224,55 @@ def covered_cells(
     return frozenset(out)
 
 
-def _figure(card: Card, name: str, cells: Iterable[Cell], by_last_call: bool) -> Figure:
+def _figure(
+    card: Card, name: str, cells: Iterable[Cell], by_last_call: bool, form: int | None = None
+) -> Figure:
     cells = tuple(cells)
     numbers = tuple(n for r, c in cells if (n := card.number_at(r, c)) is not None)
-    return Figure(name, numbers, sum(numbers), CENTRE in cells, by_last_call)
+    return Figure(name, numbers, sum(numbers), CENTRE in cells, by_last_call, form)
 
 
 def _figures(card: Card | None, rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
     if rules.pattern is not None:
-        return [(rules.pattern.name, tuple(sorted(rules.pattern.cells)))]
+        return [(rules.pattern.name, tuple(sorted(form))) for form in rules.pattern.forms]
     return [(name, LINE_CELLS[name]) for name in LINE_NAMES]
 
 
 def figures(rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
-    """The figures a card can complete under `rules` (the game's pattern, else the 12 lines in
-    LINE_NAMES order), each as its name and squares: what a phone following its card needs to
-    see that it is complete, while the verdict stays `judge`'s."""
+    """The figures a card can complete under `rules` (each form of the game's pattern, all
+    under the pattern's name, else the 12 lines in LINE_NAMES order), each as its name and
+    squares: what a phone following its card needs to see that it is complete, while the
+    verdict stays `judge`'s."""
     return _figures(None, rules)
+
+
+def _pattern_figures(
+    card: Card, pattern: Pattern, covered: frozenset[Cell], before: frozenset[Cell]
+) -> tuple[Figure, ...]:
+    """The pattern as one figure: of its complete forms, one completed by the last call if
+    any (a form complete before it is a missed bingo, as a line is), then the highest total,
+    then the first in book order. The verdict names that form; a card wins the pattern once,
+    however many of its forms are complete."""
+    done = [
+        _figure(card, pattern.name, sorted(form), not form <= before, i)
+        for i, form in enumerate(pattern.forms)
+        if form <= covered
+    ]
+    if not done:
+        return ()
+    best = max(done, key=lambda f: (f.by_last_call, f.total, -(f.form or 0)))
+    if len(pattern.forms) == 1:  # the pattern's name says it all
+        return (best,)
+    return (replace(best, form_lines=lines_of(pattern.forms[best.form or 0])),)
+
+
+def lines_of(form: frozenset[Cell]) -> tuple[str, ...]:
+    """The lines a form is made of, in LINE_NAMES order, when it is exactly some lines together
+    (double bingo, a hardway line; how the verdict names the form), else ()."""
+    inside = [n for n in LINE_NAMES if form >= frozenset(LINE_CELLS[n])]
+    if not inside or frozenset().union(*(LINE_CELLS[n] for n in inside)) != form:
+        return ()
+    return tuple(inside)
 
 
 def doble_points(lines: Sequence[Figure]) -> int:
@@ -251,11 +291,14 @@ def judge(
     covered = covered_cells(card, calls, rules, penalties)
     before = covered_cells(card, calls[:-1], rules, penalties)
     last = calls[-1] if calls else None
-    complete = tuple(
-        _figure(card, name, cells, not all(cell in before for cell in cells))
-        for name, cells in _figures(card, rules)
-        if all(cell in covered for cell in cells)
-    )
+    if rules.pattern is not None:
+        complete = _pattern_figures(card, rules.pattern, covered, before)
+    else:
+        complete = tuple(
+            _figure(card, name, cells, not all(cell in before for cell in cells))
+            for name, cells in _figures(card, rules)
+            if all(cell in covered for cell in cells)
+        )
     if rules.completing_call_only:
         winning = tuple(f for f in complete if f.by_last_call)
     else:
@@ -297,10 +340,15 @@ def penalty_for(
     penalties: Iterable[Penalty] = (),
     line: str | None = None,
 ) -> Penalty:
-    """The markers a false claim removes: the named line, the game's pattern, or the line the
-    player was nearest to completing."""
+    """The markers a false claim removes: the named line, the game's pattern (of a pattern with
+    several forms, the form the player was nearest to completing: the one the claim could have
+    meant), or the line the player was nearest to completing."""
     if rules.pattern is not None:
-        return Penalty(rules.pattern.name, rules.pattern.cells, len(calls))
+        if len(rules.pattern.forms) == 1:
+            return Penalty(rules.pattern.name, rules.pattern.cells, len(calls))
+        covered = covered_cells(card, calls, rules, penalties)
+        form = max(rules.pattern.forms, key=lambda f: len(f & covered) - len(f))
+        return Penalty(rules.pattern.name, form, len(calls))
     if line is not None:
         name = line.upper()
         if name not in LINE_CELLS:

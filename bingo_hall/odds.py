@@ -12,6 +12,11 @@ numbers and how many of them must be called (all of them, or any 5 for Early Fiv
 card or a ticket has for a prize is its variant's answer (`Variant.needs`), so this module knows
 no ball counts.
 
+When the needs of all the cards together hold few numbers (one card played for a postage stamp:
+16), `exact` counts instead of simulating: every subset of those numbers either wins or not, and
+the chance that the numbers called within N calls are a winning subset follows from how many
+winning subsets there are of each size. `odds_for` counts when it can and simulates otherwise.
+
 Pure: numpy only (vectorised over nights, so a 300-card hall takes well under a second).
 """
 
@@ -19,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from math import perm
 from typing import TYPE_CHECKING
 
 from .errors import KitError
@@ -30,6 +37,8 @@ if TYPE_CHECKING:
 DEFAULT_NIGHTS = 10_000
 #: nights simulated at once (memory: chunk x needs x numbers bytes)
 _CHUNK_BYTES = 24_000_000
+#: the most numbers `exact` counts over (2^18 subsets, a few milliseconds); beyond, simulate
+EXACT_MOST = 18
 
 
 @dataclass(frozen=True)
@@ -48,12 +57,19 @@ class Need:
 class Odds:
     """What a simulation of `nights` nights found for a prize on `cards` cards: `first[k]` is
     how many nights saw the first win on call k (index 0 unused; a night nobody wins counts at
-    the last ball)."""
+    the last ball). `exact`: counted, not simulated; `nights` is then every order in which the
+    numbers that matter can come out (each as likely), and `first` counts them."""
 
     cards: int
     balls: int
     nights: int
     first: tuple[int, ...]
+    exact: bool = False
+
+    def probability_within(self, calls: int) -> Fraction:
+        """The chance that some card wins the prize within `calls` calls, as a fraction."""
+        calls = max(0, min(calls, self.balls))
+        return Fraction(sum(self.first[1 : calls + 1]), self.nights)
 
     def chance_within(self, calls: int) -> float:
         """The chance that some card wins the prize within `calls` calls."""
@@ -118,6 +134,49 @@ def estimate(
         first += np.bincount(best.astype(np.int64) + 1, minlength=balls + 1)
         done += n
     return Odds(len(needs), balls, nights, tuple(int(x) for x in first))
+
+
+def exact(needs: Sequence[Sequence[Need]], balls: int, most: int = EXACT_MOST) -> Odds | None:
+    """The odds counted exactly, or None when the needs hold more than `most` numbers.
+
+    With U the u numbers any need holds and w[s] the winning subsets of U of s numbers, the
+    orders in which U's numbers can fall on the `balls` calls that have the win within k calls
+    number sum over s of w[s] * P(k, s) * P(balls - k, u - s) (P: falling factorial): s of them
+    on the first k calls, the rest after."""
+    if not needs:
+        raise KitError("no cards are sold yet: the odds need the cards that play")
+    flat = [n for card in needs for n in card]
+    numbers = sorted(frozenset().union(*(n.numbers for n in flat)))
+    u = len(numbers)
+    if u > most:
+        return None
+    if any(not n.numbers for n in flat):
+        raise KitError("a figure with no numbers cannot be won")
+    import numpy as np
+
+    at = {ball: i for i, ball in enumerate(numbers)}
+    subsets = np.arange(1 << u, dtype=np.uint32)
+    wins = np.zeros(1 << u, dtype=bool)
+    for need in flat:
+        bits = np.uint32(sum(1 << at[b] for b in need.numbers))
+        wins |= np.bitwise_count(subsets & bits) >= need.needed
+    w = np.bincount(np.bitwise_count(subsets[wins]).astype(np.int64), minlength=u + 1)
+    within = [
+        sum(int(w[s]) * perm(k, s) * perm(balls - k, u - s) for s in range(u + 1))
+        for k in range(balls + 1)
+    ]
+    first = (0, *(within[k] - within[k - 1] for k in range(1, balls + 1)))
+    return Odds(len(needs), balls, perm(balls, u), first, exact=True)
+
+
+def odds_for(
+    needs: Sequence[Sequence[Need]],
+    balls: int,
+    nights: int = DEFAULT_NIGHTS,
+    seed: int | None = None,
+) -> Odds:
+    """The odds counted when the needs hold few numbers (`exact`), else simulated."""
+    return exact(needs, balls) or estimate(needs, balls, nights, seed)
 
 
 def _groups(needs: Iterable[Need]) -> list[tuple[np.ndarray, int]]:

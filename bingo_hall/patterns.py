@@ -1,31 +1,48 @@
-"""Pattern games for Bingo Normal: four corners, X, cartón lleno and a pattern drawn by the Maestro.
+"""Pattern games for Bingo Normal: the pattern book's patterns and a pattern drawn by the Maestro.
 
 The 1933 seed (bingo-normal-y-de-puntos) knows only lines. Halls also play patterns, so in Normal
 mode a game may name one pattern instead; the verdict then reports that pattern instead of lines.
-A pattern is a set of (row, column) cells, the same coordinates as `cards.LINE_CELLS`, so coverage,
-free centre and penalties work the same way for a pattern as for a line.
+A pattern is one or more forms, each a set of (row, column) cells in the same coordinates as
+`cards.LINE_CELLS`, so coverage, free centre and penalties work the same way for a form as for a
+line; a card wins the pattern with any one form complete. The named patterns are the book's
+(`pattern_book`, docs/patterns.md).
 
 A custom pattern travels as 25 characters, row by row, '1' (or 'X') for a cell that must be
 covered and '0' (or '.') for one that need not, optionally split by '/' every 5: the form the
-caller page's 5x5 grid posts and the game record stores.
+caller page's 5x5 grid posts and the game record stores. A pattern of several forms travels as
+its forms' masks joined by ';'.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from difflib import get_close_matches
+from functools import cache
 
 from .cards import CENTRE, LINE_CELLS, SIZE
 from .errors import KitError
+from .pattern_book import grid_cells, is_key, kit_book
 
 Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
 class Pattern:
-    """A figure to cover. `name` is 'four_corners', 'x', 'full_card' or 'custom'."""
+    """A figure to cover: any one of `forms`. `name` is a key of the book or 'custom'."""
 
     name: str
-    cells: frozenset[Cell]
+    forms: tuple[frozenset[Cell], ...]
+
+    @classmethod
+    def of(cls, name: str, cells: Iterable[Cell]) -> Pattern:
+        """A pattern of one form."""
+        return cls(name, (frozenset(cells),))
+
+    @property
+    def cells(self) -> frozenset[Cell]:
+        """Every square some form needs: the pattern's own squares when it has one form."""
+        return frozenset().union(*self.forms)
 
     @property
     def central(self) -> bool:
@@ -33,46 +50,89 @@ class Pattern:
 
     @property
     def mask(self) -> str:
-        """The 25-character row-by-row form ('1' = must be covered), split by '/' per row."""
-        return "/".join(
-            "".join("1" if (r, c) in self.cells else "0" for c in range(SIZE)) for r in range(SIZE)
+        """Each form's 25 characters row by row ('1' = must be covered), split by '/' per row,
+        the forms joined by ';'."""
+        return ";".join(
+            "/".join("".join("1" if (r, c) in f else "0" for c in range(SIZE)) for r in range(SIZE))
+            for f in self.forms
         )
 
 
-FOUR_CORNERS = Pattern("four_corners", frozenset({(0, 0), (0, 4), (4, 0), (4, 4)}))
-X = Pattern("x", frozenset(LINE_CELLS["D1"]) | frozenset(LINE_CELLS["D2"]))
-FULL_CARD = Pattern("full_card", frozenset((r, c) for r in range(SIZE) for c in range(SIZE)))
+FOUR_CORNERS = Pattern.of("four_corners", {(0, 0), (0, 4), (4, 0), (4, 4)})
+X = Pattern.of("x", frozenset(LINE_CELLS["D1"]) | frozenset(LINE_CELLS["D2"]))
+FULL_CARD = Pattern.of("full_card", ((r, c) for r in range(SIZE) for c in range(SIZE)))
 
-BUILT_IN: dict[str, Pattern] = {p.name: p for p in (FOUR_CORNERS, X, FULL_CARD)}
+
+class _Book(Mapping[str, Pattern]):
+    """The kit's pattern book by key, read on first use: every command imports this module, and
+    most never look a pattern up."""
+
+    def _patterns(self) -> dict[str, Pattern]:
+        return _book_patterns()
+
+    def __getitem__(self, key: str) -> Pattern:
+        return self._patterns()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._patterns())
+
+    def __len__(self) -> int:
+        return len(self._patterns())
+
+
+@cache
+def _book_patterns() -> dict[str, Pattern]:
+    # the constants above are the book's own (a test checks it); one object each, so that `is`
+    # holds for a pattern named in settings
+    named = {p.name: p for p in (FOUR_CORNERS, X, FULL_CARD)}
+    return {e.key: named.get(e.key) or Pattern(e.key, e.forms) for e in kit_book()}
+
+
+#: every named pattern: the kit's book, in book order (four corners, the X, full card first)
+BUILT_IN: Mapping[str, Pattern] = _Book()
 
 
 def custom_pattern(mask: str) -> Pattern:
-    """Parse a drawn pattern. Raises KitError, worded for the Maestro, if it cannot be played."""
+    """Parse a drawn pattern (forms joined by ';'). Raises KitError, worded for the Maestro, if
+    it cannot be played."""
     if not isinstance(mask, str):
         raise KitError("a custom pattern is 25 cells of 1 and 0, row by row")
-    flat = "".join(ch for ch in mask if ch not in "/ \n")
-    if len(flat) != SIZE * SIZE or any(ch not in "10Xx." for ch in flat):
-        raise KitError("a custom pattern is 25 cells of 1 and 0, row by row")
-    cells = frozenset(divmod(i, SIZE) for i, ch in enumerate(flat) if ch in "1Xx")
-    if not cells:
-        raise KitError("the custom pattern is empty: click at least one square")
-    if cells == {CENTRE}:
-        raise KitError("the custom pattern cannot be the centre square alone")
-    return Pattern("custom", cells)
+    forms = []
+    for part in mask.split(";"):
+        cells = grid_cells(part)
+        if cells is None:
+            raise KitError("a custom pattern is 25 cells of 1 and 0, row by row")
+        if not cells:
+            raise KitError("the custom pattern is empty: click at least one square")
+        if cells == {CENTRE}:
+            raise KitError("the custom pattern cannot be the centre square alone")
+        forms.append(cells)
+    return Pattern("custom", tuple(dict.fromkeys(forms)))
 
 
-def pattern_from_spec(name: str | None, mask: str | None = None) -> Pattern | None:
-    """The pattern a game setting names: None or 'lines' for line play, a built-in, or 'custom'."""
-    known = ", ".join(["lines", *BUILT_IN, "custom"])
+def pattern_from_spec(
+    name: str | None, mask: str | None = None, extra: Mapping[str, Pattern] | None = None
+) -> Pattern | None:
+    """The pattern a game setting names: None or 'lines' for line play, a pattern of the book
+    (or of `extra`, a host's own book), or 'custom'. Another name with a mask is a host's own
+    pattern as the game's settings and record keep it: its key and its forms."""
+    extra = extra or {}
     if name is not None and not isinstance(name, str):  # a list or an object from JSON
         raise KitError("a pattern is a name: lines, four_corners, x, full_card or custom")
     if name is None or name in ("", "lines"):
         return None
     if name == "custom":
         return custom_pattern(mask or "")
-    try:
-        return BUILT_IN[name]
-    except KeyError:
+    found = BUILT_IN.get(name) or extra.get(name)
+    if found is None and mask and is_key(name):
+        return Pattern(name, custom_pattern(mask).forms)
+    if found is None:  # the book is long: name the nearest keys, or its first ones
+        keys = [*BUILT_IN, *extra]
+        near = get_close_matches(name, keys, n=3) or keys[:3]
         raise KitError(
-            "unknown pattern %(name)r; use one of %(known)s", name=name, known=known
-        ) from None
+            "unknown pattern %(name)r; use lines, custom or a pattern of the book "
+            "(docs/patterns.md), such as %(near)s",
+            name=name,
+            near=", ".join(near),
+        )
+    return found

@@ -13,14 +13,13 @@ from collections.abc import Mapping
 from functools import cache
 
 from .ninety.prize_rules import BUILT_IN
+from .pattern_book import kit_book
 
-#: the 75-ball game's prize and its patterns (`patterns.BUILT_IN`), in both languages
+#: the 75-ball game's prize, its line play and drawn pattern, in both languages (the book's
+#: patterns bring their own names)
 _SEVENTY_FIVE: dict[str, dict[str, str]] = {
     "bingo": {"en": "Bingo", "es": "Bingo"},
     "lines": {"en": "Any line", "es": "Cualquier hilera"},
-    "four_corners": {"en": "Four corners", "es": "Cuatro esquinas"},
-    "x": {"en": "The X", "es": "La X"},
-    "full_card": {"en": "Full house", "es": "Cartón lleno"},
     "custom": {"en": "Own pattern", "es": "Figura propia"},
     "points": {"en": "Bingo de Puntos", "es": "Bingo de Puntos"},
 }
@@ -31,6 +30,8 @@ def known_names() -> Mapping[str, Mapping[str, str]]:
     """Every prize and pattern key the kit knows, with its names: {"top-line": {"en": "Top
     Line", "es": "Línea de arriba"}, ...}. A key two lists share ("full-house") has one name."""
     found: dict[str, Mapping[str, str]] = dict(_SEVENTY_FIVE)
+    for entry in kit_book():
+        found.setdefault(entry.key, entry.names)
     for prize_list in BUILT_IN.values():
         for prize in prize_list.prizes:
             found.setdefault(prize.key, dict(prize.names))

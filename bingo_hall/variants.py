@@ -290,8 +290,8 @@ class Cards75(Variant[Card]):
                 and not (free_centre and (r, c) == CENTRE)
             )
 
-        if pattern is not None:
-            return (Need(numbers(pattern.cells)),)
+        if pattern is not None:  # any one of its forms wins
+            return tuple(Need(numbers(form)) for form in pattern.forms)
         return tuple(Need(numbers(cells)) for cells in LINE_CELLS.values())
 
     @property

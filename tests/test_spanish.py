@@ -65,6 +65,7 @@ SHARED = {
     *"Diagonal manual hexadecimal error bingo dice sale complete".split(),  # es: verbs
     *"base min".split(),  # base de datos; min, minutes in both
     "euro",  # the currency, one word in both
+    *"K U".split(),  # letters, as the pattern book's "Letra K" and "Letra U" name them
     # Spanish words the English source quotes: "Full card (cartón lleno)", "(espacio franco)"
     *"lleno franco espacio linea puras impuras muerto canasta canastas Canastas".split(),
 }

@@ -24,7 +24,7 @@ from ..money.program import (
     prize_name,
     prize_text,
 )
-from ..odds import estimate
+from ..odds import odds_for
 from ..variants import PrizePlan
 from .speech import Speech, speech
 
@@ -139,7 +139,11 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None, words: Spee
         )
     prize = game.main_prize
     needs = [variant.needs(t, game.plan, prize, game.pattern, free) for t in tickets]
-    odds = estimate(needs, variant.balls)
+    odds = odds_for(needs, variant.balls)
+    if odds.exact:  # few numbers in play (one card, a small pattern): counted, not simulated
+        basis = words.say("counted exactly")
+    else:
+        basis = words.say("%(nights)s nights simulated", nights=odds.nights)
     name = prize_name(game, prize, words.lang)
     italian = game.plan.prize_list is not None and game.plan.prize_list.tabellone
     if words.lang == "en" and not italian:  # "a full house within 40 calls"; Tombola is a name
@@ -147,36 +151,43 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None, words: Spee
     rule = game.prizes.get(prize)
     if rule is None or not rule.within:
         return words.say(
-            "odds: %(whose)s, the first %(prize)s is expected near call %(call)s (%(nights)s "
-            "nights simulated)",
+            "odds: %(whose)s, the first %(prize)s is expected near call %(call)s (%(basis)s)",
             whose=whose,
             prize=name,
             call=round(odds.expected_call),
-            nights=odds.nights,
+            basis=basis,
         )
     one_in = odds.one_in(rule.within)
-    if one_in is None:
+    if one_in is None and odds.exact:
         return words.say(
-            "odds: %(whose)s, a %(prize)s within %(calls)s calls did not happen in any night "
-            "simulated; the first %(prize)s is expected near call %(call)s (%(nights)s nights "
-            "simulated)",
+            "odds: %(whose)s, a %(prize)s within %(calls)s calls cannot happen; the first "
+            "%(prize)s is expected near call %(call)s (%(basis)s)",
             whose=whose,
             prize=name,
             calls=rule.within,
             call=round(odds.expected_call),
-            nights=odds.nights,
+            basis=basis,
+        )
+    if one_in is None:
+        return words.say(
+            "odds: %(whose)s, a %(prize)s within %(calls)s calls did not happen in any night "
+            "simulated; the first %(prize)s is expected near call %(call)s (%(basis)s)",
+            whose=whose,
+            prize=name,
+            calls=rule.within,
+            call=round(odds.expected_call),
+            basis=basis,
         )
     return words.say(
         "odds: %(whose)s, a %(prize)s within %(calls)s calls about 1 night in %(x)s "
-        "(%(pct)s %%); the first %(prize)s is expected near call %(call)s (%(nights)s nights "
-        "simulated)",
+        "(%(pct)s %%); the first %(prize)s is expected near call %(call)s (%(basis)s)",
         whose=whose,
         prize=name,
         calls=rule.within,
         x=round(one_in),
         pct=words.number(100 * odds.chance_within(rule.within), 2),
         call=round(odds.expected_call),
-        nights=odds.nights,
+        basis=basis,
     )
 
 

@@ -25,7 +25,8 @@ from typing import Any
 
 from .. import prize_names as names
 from ..errors import KitError, LocatedError, untranslated
-from ..patterns import Pattern, pattern_from_spec
+from ..pattern_book import book_entries
+from ..patterns import BUILT_IN, Pattern, pattern_from_spec
 from ..variants import PrizePlan, Variant, variant_for
 from . import ledger as money
 from .ledger import LedgerError, Price, PrizeKind, PrizeRule
@@ -50,7 +51,7 @@ GAME_KEYS = (
     "draw",
 )
 DRAWS = ("auto", "manual")  # the laptop draws, or the Maestro types the balls from a cage
-PROGRAM_KEYS = ("name", "name_es", "currency", "lang", "game")
+PROGRAM_KEYS = ("name", "name_es", "currency", "lang", "patterns", "game")
 PRIZE_KEYS = ("amount", "percent", "jackpot", "within", "mode")
 
 
@@ -96,6 +97,8 @@ class ProgramGame:
     interval: int = 0  # minutes of interval after the game
     draw: str = "auto"
     spec: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: the names of the program's own patterns (its `[patterns]` table), by key and language
+    pattern_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names["en"]
@@ -109,8 +112,8 @@ class ProgramGame:
         """The game's claims settings as the station's new game takes them."""
         if self.pattern is None:
             return {}
-        if self.pattern.name == "custom":
-            return {"pattern": "custom", "mask": self.pattern.mask}
+        if self.pattern.name not in BUILT_IN:  # drawn, or the program's own: its forms travel
+            return {"pattern": self.pattern.name, "mask": self.pattern.mask}
         return {"pattern": self.pattern.name}
 
     @property
@@ -206,13 +209,31 @@ def parse_program(
     lang = data.get("lang")
     if lang is not None and lang not in ("es", "en"):
         raise fail("lang is the hall's language: es or en", None, "lang")
+    own = data.get("patterns", {})
+    if not isinstance(own, dict):
+        raise fail("patterns is a table: [patterns.key] with en, es and grid", None, "patterns")
+    try:
+        entries = book_entries(own, source, taken=BUILT_IN)
+    except KitError as exc:  # "<source>: pattern <key>: <problem>": said here with its line
+        key = str(exc.params.get("key", ""))
+        raise fail(
+            "pattern %(key)s: %(problem)s",
+            None,
+            "patterns",
+            key,
+            key=key,
+            problem=exc.params.get("problem", exc),
+        ) from None
+    patterns = {e.key: Pattern(e.key, e.forms) for e in entries}
+    pattern_names = {e.key: e.names for e in entries}
     raw = data.get("game")
     if not isinstance(raw, list) or not raw:
         raise fail("no games: add at least one [[game]] table", None)
     if len(raw) > MAX_GAMES:
         raise fail("%(n)s games; a program has at most %(most)s", 0, n=len(raw), most=MAX_GAMES)
     games = tuple(
-        _game(entry, number, extra_lists, fail) for number, entry in enumerate(raw, start=1)
+        _game(entry, number, extra_lists, fail, patterns, pattern_names)
+        for number, entry in enumerate(raw, start=1)
     )
     return Program(names, currency, games, source, lang)
 
@@ -232,7 +253,14 @@ def parse_game(
 Fail = Callable[..., ProgramError]
 
 
-def _game(entry: Any, number: int, extra: Sequence[PrizePlan], fail: Fail) -> ProgramGame:
+def _game(
+    entry: Any,
+    number: int,
+    extra: Sequence[PrizePlan],
+    fail: Fail,
+    patterns: Mapping[str, Pattern] | None = None,
+    pattern_names: Mapping[str, Mapping[str, str]] | None = None,
+) -> ProgramGame:
     index = number - 1
     if not isinstance(entry, dict):
         raise fail("this game is not a table", index, game=number)
@@ -282,7 +310,7 @@ def _game(entry: Any, number: int, extra: Sequence[PrizePlan], fail: Fail) -> Pr
                 mode=plan.mode,
             )
         try:
-            pattern = pattern_from_spec(entry.get("pattern", "custom"), entry.get("mask"))
+            pattern = pattern_from_spec(entry.get("pattern", "custom"), entry.get("mask"), patterns)
         except KitError as exc:
             where = "mask" if entry.get("pattern") == "custom" else "pattern"
             raise bad("%(problem)s", where, problem=exc) from None
@@ -298,8 +326,13 @@ def _game(entry: Any, number: int, extra: Sequence[PrizePlan], fail: Fail) -> Pr
         raise bad("draw is auto (the laptop draws) or manual (balls from a cage)", "draw")
     spec = {k: v for k, v in entry.items()}
     names = {"en": name, "es": name_es}
+    if pattern is not None and pattern.name not in BUILT_IN:  # read back without the table
+        spec["mask"] = pattern.mask
+    own_names = {}
+    if pattern is not None and pattern_names and pattern.name in pattern_names:
+        own_names = {pattern.name: pattern_names[pattern.name]}
     return ProgramGame(
-        number, names, balls, plan, pattern, prices, prizes, interval, str(draw), spec
+        number, names, balls, plan, pattern, prices, prizes, interval, str(draw), spec, own_names
     )
 
 
@@ -504,7 +537,8 @@ def figure_name(game: ProgramGame, lang: str) -> str:
         return game.plan.prize_list.name(lang)
     if game.plan.mode == "points":
         return names.prize_name("points", lang)
-    return names.prize_name(game.pattern.name if game.pattern else "lines", lang)
+    key = game.pattern.name if game.pattern else "lines"
+    return names.prize_name(key, lang, game.pattern_names)
 
 
 def prize_name(game: ProgramGame, key: str, lang: str) -> str:

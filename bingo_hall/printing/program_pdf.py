@@ -110,7 +110,9 @@ def _card(
     c.setFillColor(INK)
     for i, letter in enumerate(LETTERS):
         c.drawCentredString(x + (i + 0.5) * cell, top - style.letters * 0.3 * mm, letter)
-    shaded = set(game.pattern.cells) if game.pattern else {(2, col) for col in range(SIZE)}
+    # a pattern of several forms is drawn by its first one (its name, beside it, says the rest:
+    # "Crazy kite"), as the hall screen draws it
+    shaded = set(game.pattern.forms[0]) if game.pattern else {(2, col) for col in range(SIZE)}
     _grid(c, x, top - head, (SIZE, SIZE), cell, shaded, style)
     return head + SIZE * cell
 

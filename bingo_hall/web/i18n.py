@@ -23,6 +23,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
 from ..machine.catalogs import catalog_dirs
+from ..pattern_book import kit_book
 from ..prize_names import known_names, prize_name
 from .errors import RequestError
 from .instance import area_state
@@ -119,6 +120,12 @@ def known_prize_names() -> dict[str, str]:
     return {key: known_prize(key) for key in known_names()}
 
 
+def pattern_book_names() -> dict[str, str]:
+    """`pattern_book_names()` in templates: the pattern book's patterns by key, in the book's
+    order, named in the reader's language (the caller page's choice of pattern)."""
+    return {entry.key: known_prize(entry.key) for entry in kit_book()}
+
+
 def init_app(app: Flask) -> None:
     dirs = catalog_dirs()
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(dirs))
@@ -128,6 +135,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["in_lang"] = in_lang
     app.jinja_env.globals["known_prize"] = known_prize
     app.jinja_env.globals["known_prize_names"] = known_prize_names
+    app.jinja_env.globals["pattern_book_names"] = pattern_book_names
     app.jinja_env.filters["in_lang_filter"] = in_lang
 
     @app.context_processor

@@ -33,6 +33,7 @@ from markupsafe import Markup
 from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE
 from ...ninety.prize_rules import CellsRule, CountRule, Prize, PrizeList, RowCountRule, Rule
+from ...patterns import BUILT_IN
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game
@@ -237,8 +238,14 @@ def page_rule(rule: Rule) -> dict[str, int | list[int] | list[list[int]]]:
     return {"rows": list(rule.rows), "needed": rule.needed}
 
 
-#: the named patterns a game may be played for (bingo_hall.patterns), and a drawn one
+#: the named patterns a game may be played for (the pattern book, bingo_hall.patterns), and a
+#: drawn one
 PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
+
+
+def pattern_names() -> tuple[str, ...]:
+    """Every pattern's key a card page may name: the ones above, then the rest of the book."""
+    return tuple(dict.fromkeys((*PATTERN_NAMES, *BUILT_IN)))
 
 
 def words_key(follow: Follow, lang: str | None = None) -> tuple[Any, ...]:
@@ -254,7 +261,7 @@ def follow_words(follow: Follow) -> Markup:
     kept = station_state().page_words
     text = kept.get(key)
     if text is None:
-        names = [*LINE_NAMES, *PATTERN_NAMES]
+        names = [*LINE_NAMES, *pattern_names()]
         text = render_template("verify/_follow_words.html", follow=follow, names=names)
         kept[key] = text
     return Markup(text)
@@ -269,6 +276,6 @@ def line_labels() -> dict[str, Markup]:
     if labels is None:
         module = current_app.jinja_env.get_template("verify/_labels.html").make_module()
         label = module.line_label  # type: ignore[attr-defined]  # a macro of _labels.html
-        labels = {n: Markup(label(n)) for n in (*LINE_NAMES, *PATTERN_NAMES)}
+        labels = {n: Markup(label(n)) for n in (*LINE_NAMES, *pattern_names())}
         kept[key] = labels
     return labels

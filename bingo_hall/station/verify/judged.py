@@ -99,14 +99,16 @@ class CardCheck:
         name, numbers = rules.nearest_figure(self.card, self.verdict.covered, self.judged_by)
         return Nearest(name, numbers)
 
-    def figure_cells(self, name: str) -> frozenset[Cell]:
-        """The squares of a figure: the game's pattern, or the named line."""
+    def figure_cells(self, figure: rules.Figure) -> frozenset[Cell]:
+        """The squares of a figure: the form of the game's pattern it completes, or its line."""
         pattern = self.judged_by.pattern
-        return pattern.cells if pattern is not None else frozenset(LINE_CELLS[name])
+        if pattern is None:
+            return frozenset(LINE_CELLS[figure.name])
+        return pattern.forms[figure.form or 0]
 
     @property
     def winning_cells(self) -> frozenset[Cell]:
-        return frozenset(c for f in self.verdict.winning for c in self.figure_cells(f.name))
+        return frozenset(c for f in self.verdict.winning for c in self.figure_cells(f))
 
     def verdict_value(self) -> CardVerdict:
         return CardVerdict(
@@ -155,7 +157,10 @@ def card_grid(card: Card, check: CardCheck | None) -> list[list[Square]]:
     v = check.verdict if check else None
     covered = v.covered if v else frozenset()
     winning = check.winning_cells if check else frozenset()
-    need = v.pattern.cells if v and v.pattern else frozenset()
+    need: frozenset[Cell] = frozenset()
+    if v and v.pattern:  # the form won, or every square some form needs
+        won = [f for f in v.winning if f.form is not None]
+        need = v.pattern.forms[won[0].form or 0] if won else v.pattern.cells
     last = v.last_call if v else None
     return [
         [

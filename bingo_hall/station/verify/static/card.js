@@ -217,7 +217,8 @@ function cardView(s, w, target) {
     const { covered: cov, complete, winning, bingo } = judgeCard(s, s.calls, cleared);
     const last = s.calls.length ? s.calls[s.calls.length - 1] : null;
     const wins = new Set(winning.flatMap((f) => f.cells));
-    const need = new Set(s.pattern ? s.figures[0].cells : []);
+    // the pattern's squares: the form won, else every square some form needs
+    const need = new Set(s.pattern ? (winning.length ? winning[0].cells : s.figures.flatMap((f) => f.cells)) : []);
     target.querySelectorAll("table.vcard td.sq").forEach((td, i) => {
       td.classList.toggle("covered", cov[i]);
       td.classList.toggle("last", last !== null && s.numbers[i] === last);
@@ -293,7 +294,8 @@ function cardView(s, w, target) {
     // the Maestro changed the pattern or the hall rules (between rounds): the figures change
     s.completing_call_only = r.completing_call_only;
     s.pattern = r.pattern;
-    s.figures = r.pattern ? [patternFigure(r.pattern, r.mask, s.numbers)] : s.lines;
+    // each form of the pattern (their masks joined by ";") is a figure under the pattern's name
+    s.figures = r.pattern ? r.mask.split(";").map((form) => patternFigure(r.pattern, form, s.numbers)) : s.lines;
   }
   function lines(complete, winning) {
     const ul = el("ul", "lines");

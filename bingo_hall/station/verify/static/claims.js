@@ -120,10 +120,14 @@ function claimsPage(root) {
     $("rule-completing").checked = r.completing_call_only;
     if ($("rule-target") && document.activeElement !== $("rule-target")) $("rule-target").value = r.target;
     if (patternSel) {
-      patternSel.value = r.pattern || "lines";
+      const want = r.pattern || "lines";
+      // a program's own pattern is no option of the page's: it is offered as it is played
+      if (![...patternSel.options].some((o) => o.value === want)) patternSel.add(new Option(T.figures[want] || want, want));
+      patternSel.value = want;
       $("rule-winner-maestro").checked = r.winner_becomes_maestro;
       grid.hidden = patternSel.value !== "custom";
-      if (r.mask) r.mask.replace(/\//g, "").split("").forEach((ch, i) => grid.children[i].setAttribute("aria-pressed", ch === "1" ? "true" : "false"));
+      // a pattern of several forms travels as their masks joined by ";": the grid shows the first
+      if (r.mask) r.mask.split(";")[0].replace(/\//g, "").split("").forEach((ch, i) => grid.children[i].setAttribute("aria-pressed", ch === "1" ? "true" : "false"));
     }
   }
 

@@ -20,7 +20,9 @@ function claimShow(box) {
   function lines(v) {
     const out = [];
     for (const l of v.lines.filter((x) => x.wins)) {
-      let text = label(l.name) + ": " + l.numbers.join(" · ") + " = " + l.total;
+      // a pattern of several forms made of lines names the form won: "Two lines (Row 1 + Column B)"
+      const form = l.form_lines && l.form_lines.length ? " (" + l.form_lines.map(label).join(" + ") + ")" : "";
+      let text = label(l.name) + form + ": " + l.numbers.join(" · ") + " = " + l.total;
       if (l.central && v.mode === "points") text += " · " + T.central;
       out.push(el("p", "show-line", text));
     }

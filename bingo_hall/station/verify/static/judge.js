@@ -64,9 +64,20 @@ export function covered(card, calls, cleared) {
 export function judgeCard(card, calls, cleared) {
   const cov = covered(card, calls, cleared);
   const before = covered(card, calls.slice(0, -1), cleared);
-  const complete = card.figures
+  const done = card.figures
+    .map((f, order) => ({ ...f, order }))
     .filter((f) => f.cells.every((i) => cov[i]))
     .map((f) => ({ ...f, byLast: !f.cells.every((i) => before[i]) }));
+  // a pattern's forms (figures of one name) count as one figure, the form the station names:
+  // one the last call completed first, then the highest total, then the book's order
+  const named = new Map();
+  for (const f of done) {
+    const best = named.get(f.name);
+    const better = !best || (f.byLast && !best.byLast)
+      || (f.byLast === best.byLast && f.total > best.total);
+    if (better) named.set(f.name, f);
+  }
+  const complete = done.filter((f) => named.get(f.name) === f);
   const winning = card.completing_call_only ? complete.filter((f) => f.byLast) : complete;
   return { covered: cov, complete, winning, bingo: winning.length > 0 };
 }

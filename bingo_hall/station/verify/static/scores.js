@@ -20,7 +20,9 @@ function patternFigure(name, mask) {
   const box = el("div", "pattern-now");
   box.appendChild(el("span", "label", S.playing_for + " " + (S.figures[name] || name)));
   const grid = el("div", "mini-card");
-  mask.replace(/\//g, "").split("").forEach((ch) => grid.appendChild(el("span", ch === "1" ? "on" : "")));
+  // a pattern of several forms (masks joined by ";") is drawn by its first form; its name says
+  // the rest ("Crazy kite", "Double bingo")
+  mask.split(";")[0].replace(/\//g, "").split("").forEach((ch) => grid.appendChild(el("span", ch === "1" ? "on" : "")));
   box.appendChild(grid);
   return box;
 }
