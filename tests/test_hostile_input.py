@@ -172,6 +172,7 @@ class Hall:
             "key": ["k1", "c1", "r1"],  # a card on the hall screens (none shown yet: a 404)
             "kind": ["issue", "return", "void", "x"],  # the paper stock's entries (issue 39)
             "stock_id": ["1"],  # none yet: the route must still answer a readable 404
+            "night_sale_id": ["1"],  # none yet: the route must still answer a readable 404
         }
         missing = set(rule.arguments) - set(known)
         assert not missing, f"{rule.rule}: give the fuzz a real value for {sorted(missing)}"
