@@ -199,7 +199,7 @@ def station(folder: Path) -> Iterator[Hall]:
     log = open(folder / "station.log", "wb")  # noqa: SIM115 (closed below)
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # bounds a failing start only: a busy machine is slow
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.5).close()

@@ -43,7 +43,7 @@ showed the ball; EventSource reconnected after the station's `retry:` (2000 ms),
 `--cpu-quota CORES`: the station's processes (every one it starts) run in a cgroup of their own
 with that CPU quota (0.25: a quarter of a core, a Raspberry Pi's share or an old laptop's while it
 also runs the caller page and the projector); the phones and the Maestro's drawer stay outside
-it. Without it the cgroup has no quota but still counts the station's CPU (benchmarks/cpu_quota.py;
+it. Without it the cgroup has no quota but still counts the station's CPU (benchmarks/_cpu_quota.py;
 as root, cgroup v2 or v1). Printed: the station's CPU per join (its CPU from the storm's start to
 the last join, over the phones: the Maestro's draws meanwhile included).
 
@@ -84,7 +84,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import calibrate  # noqa: E402
 from _browser import CHROMIUM  # noqa: E402
-from cpu_quota import CpuGroup  # noqa: E402
+from _cpu_quota import CpuGroup  # noqa: E402
 from station import percentile, run_loop, start_station, station_tree  # noqa: E402
 
 from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
