@@ -206,7 +206,10 @@ def station(folder: Path) -> Iterator[Hall]:
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the station did not start") from None
+                    log.flush()
+                    said = (folder / "station.log").read_text(errors="replace").strip()
+                    last = said.splitlines()[-1] if said else "(nothing)"
+                    raise RuntimeError(f"the station did not start: {last}") from None
                 time.sleep(0.1)
         yield Hall(port, deck.deck_id, proc.pid)
     finally:
