@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from _smoke import add_smoke
 
@@ -184,6 +184,25 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def _listening(proc: subprocess.Popen, port: int, folder: Path, log: Any, last_try: bool) -> bool:
+    """Wait until the station answers on `port`; False if it exited first (and this is not the
+    last try), else RuntimeError with the last line of its log."""
+    deadline = time.monotonic() + 180  # bounds a failing start only: a busy machine is slow
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return True
+        except OSError:
+            if proc.poll() is not None and not last_try:
+                return False
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                said = (folder / "station.log").read_text(errors="replace").strip()
+                last = said.splitlines()[-1] if said else "(nothing)"
+                raise RuntimeError(f"the station did not start: {last}") from None
+            time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def station(folder: Path) -> Iterator[Hall]:
     """`bingo-hall serve --host 0.0.0.0` with its defaults and a demo deck: (port, deck id,
@@ -192,25 +211,19 @@ def station(folder: Path) -> Iterator[Hall]:
 
     deck = new_deck(300, seed="guests", name="Guests")
     deck_path = save_deck(deck, folder / "guests.deck.json")
-    port = free_port()
-    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "0.0.0.0"]
-    argv += ["--port", str(port), "--db", str(folder / "guests.sqlite"), "--pin", PIN]
-    argv += ["--deck", str(deck_path)]
     log = open(folder / "station.log", "wb")  # noqa: SIM115 (closed below)
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    # a free port can be taken before the station binds it (the other smoke runs' phones open
+    # hundreds of connections from the same range): a station that exits at once is started
+    # again on another port, twice at most, and a third failure says why
+    for attempt in range(3):
+        port = free_port()
+        argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "0.0.0.0"]
+        argv += ["--port", str(port), "--db", str(folder / "guests.sqlite"), "--pin", PIN]
+        argv += ["--deck", str(deck_path)]
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        if _listening(proc, port, folder, log, last_try=attempt == 2):
+            break
     try:
-        deadline = time.monotonic() + 180  # bounds a failing start only: a busy machine is slow
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    said = (folder / "station.log").read_text(errors="replace").strip()
-                    last = said.splitlines()[-1] if said else "(nothing)"
-                    raise RuntimeError(f"the station did not start: {last}") from None
-                time.sleep(0.1)
         yield Hall(port, deck.deck_id, proc.pid)
     finally:
         proc.terminate()
