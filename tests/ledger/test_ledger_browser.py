@@ -104,7 +104,8 @@ def test_a_charity_night_two_games_sales_prizes_jackpot_and_the_summary(
         page.click("#price-form button")
         refused(page, "no puede ser negativo")
         page.fill("#price-amount", "5,00")
-        page.click("#price-form button")
+        with page.expect_navigation():  # a change reloads the page: wait for it, not the box
+            page.click("#price-form button")
         expect(page.locator("#price-amount")).to_have_value("5,00")  # as the page writes it
         linea = page.locator('.prize-rule[data-prize="linea"]')
         linea.locator("select").select_option("percent")
