@@ -48,6 +48,7 @@ from typing import Any
 
 from .cards import CENTRE, LINE_CELLS, LINE_NAMES, SIZE, Card
 from .errors import KitError
+from .pattern_book import FormName
 from .patterns import Pattern
 
 Cell = tuple[int, int]
@@ -128,6 +129,9 @@ class Figure:
     form: int | None = None
     #: the lines that make that form, when it is lines (double bingo: ("R1", "B")), else ()
     form_lines: tuple[str, ...] = ()
+    #: the words naming that form, made from how the book made it ("turned 90°", "top left
+    #: corner", "row 1 and column B"); None for a line or a pattern of one form
+    form_name: FormName | None = None
 
     @property
     def single_points(self) -> int:
@@ -145,6 +149,8 @@ class Figure:
         if self.form is not None:
             out["form"] = self.form
             out["form_lines"] = list(self.form_lines)
+            if self.form_name is not None:
+                out["form_name"] = {"en": self.form_name.en, "es": self.form_name.es}
         return out
 
 
@@ -263,7 +269,10 @@ def _pattern_figures(
     best = max(done, key=lambda f: (f.by_last_call, f.total, -(f.form or 0)))
     if len(pattern.forms) == 1:  # the pattern's name says it all
         return (best,)
-    return (replace(best, form_lines=lines_of(pattern.forms[best.form or 0])),)
+    form = best.form or 0
+    return (
+        replace(best, form_lines=lines_of(pattern.forms[form]), form_name=pattern.form_name(form)),
+    )
 
 
 def lines_of(form: frozenset[Cell]) -> tuple[str, ...]:

@@ -16,13 +16,13 @@ its forms' masks joined by ';'.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import get_close_matches
 from functools import cache
 
 from .cards import CENTRE, LINE_CELLS, SIZE
 from .errors import KitError
-from .pattern_book import grid_cells, is_key, kit_book
+from .pattern_book import FormName, Origin, form_names, grid_cells, is_key, kit_book
 
 Cell = tuple[int, int]
 
@@ -33,6 +33,9 @@ class Pattern:
 
     name: str
     forms: tuple[frozenset[Cell], ...]
+    #: how each form was made from the book's entry (empty for a drawn pattern): what names the
+    #: form a verdict reports (`form_name`)
+    origins: tuple[Origin, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def of(cls, name: str, cells: Iterable[Cell]) -> Pattern:
@@ -43,6 +46,11 @@ class Pattern:
     def cells(self) -> frozenset[Cell]:
         """Every square some form needs: the pattern's own squares when it has one form."""
         return frozenset().union(*self.forms)
+
+    def form_name(self, index: int) -> FormName | None:
+        """The words naming form `index` ("turned 90°", "row 1 and column B"); None for a
+        pattern of one form."""
+        return _form_names(self.forms, self.origins)[index]
 
     @property
     def central(self) -> bool:
@@ -85,7 +93,14 @@ def _book_patterns() -> dict[str, Pattern]:
     # the constants above are the book's own (a test checks it); one object each, so that `is`
     # holds for a pattern named in settings
     named = {p.name: p for p in (FOUR_CORNERS, X, FULL_CARD)}
-    return {e.key: named.get(e.key) or Pattern(e.key, e.forms) for e in kit_book()}
+    return {e.key: named.get(e.key) or Pattern(e.key, e.forms, e.origins) for e in kit_book()}
+
+
+@cache
+def _form_names(
+    forms: tuple[frozenset[Cell], ...], origins: tuple[Origin, ...]
+) -> tuple[FormName | None, ...]:
+    return form_names(forms, origins)
 
 
 #: every named pattern: the kit's book, in book order (four corners, the X, full card first)

@@ -224,7 +224,7 @@ def parse_program(
             key=key,
             problem=exc.params.get("problem", exc),
         ) from None
-    patterns = {e.key: Pattern(e.key, e.forms) for e in entries}
+    patterns = {e.key: Pattern(e.key, e.forms, e.origins) for e in entries}
     pattern_names = {e.key: e.names for e in entries}
     raw = data.get("game")
     if not isinstance(raw, list) or not raw:
