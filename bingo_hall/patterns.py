@@ -22,7 +22,16 @@ from functools import cache
 
 from .cards import CENTRE, LINE_CELLS, SIZE
 from .errors import KitError
-from .pattern_book import FormName, Origin, form_names, grid_cells, is_key, kit_book
+from .pattern_book import (
+    FormName,
+    Origin,
+    form_names,
+    grid_cells,
+    is_key,
+    kit_book,
+    line_name,
+)
+from .values import JsonValue
 
 Cell = tuple[int, int]
 
@@ -151,3 +160,61 @@ def pattern_from_spec(
             near=", ".join(near),
         )
     return found
+
+
+def _grid_mask(form: frozenset[Cell]) -> str:
+    return "/".join(
+        "".join("1" if (r, c) in form else "0" for c in range(SIZE)) for r in range(SIZE)
+    )
+
+
+@dataclass(frozen=True)
+class PatternShape(JsonValue):
+    """A pattern as the screens draw it and the phones judge it: its forms, or, where the book
+    makes them by a rule (`lines = N`, `pick = N`), the rule and the forms it picks from, which
+    static/pattern.js expands in the book's order (a triple bingo's 220 forms are 3 words, not
+    20 KB). `names`: each form's words (`Pattern.form_name`), for the forms sent; `count`: how
+    many forms the pattern has."""
+
+    name: str
+    forms: tuple[str, ...]  # masks, rows split by '/'
+    names: tuple[FormName | None, ...]
+    count: int
+    pick: int = 0
+    lines: int = 0
+    hardway: bool = False
+
+    @classmethod
+    def of(cls, pattern: Pattern) -> PatternShape:
+        origins = pattern.origins
+        count = len(pattern.forms)
+        if origins and all(o.lines for o in origins):
+            hardway = not any(CENTRE in f for f in pattern.forms)
+            return cls(pattern.name, (), (), count, lines=len(origins[0].lines), hardway=hardway)
+        if origins and all(o.parts for o in origins):
+            parts = tuple(dict.fromkeys(p for o in origins for p in o.parts))
+            base = tuple(p.cells for p in parts)
+            # each named as a pick names it: among the forms it is picked from
+            names = _form_names(base, parts)
+            masks = tuple(_grid_mask(f) for f in base)
+            return cls(pattern.name, masks, names, count, pick=len(origins[0].parts))
+        names = tuple(pattern.form_name(i) for i in range(count))
+        return cls(pattern.name, tuple(_grid_mask(f) for f in pattern.forms), names, count)
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "name": self.name,
+            "forms": list(self.forms),
+            "names": [None if n is None else {"en": n.en, "es": n.es} for n in self.names],
+            "count": self.count,
+            "pick": self.pick,
+            "lines": self.lines,
+            "hardway": self.hardway,
+        }
+        if self.lines or self.pick:  # the words static/pattern.js names a made form with
+            lines = {n: line_name(n) for n in LINE_CELLS} if self.lines else {}
+            out["words"] = {
+                "and": {"en": "and", "es": "y"},
+                "lines": {k: {"en": n.en, "es": n.es} for k, n in lines.items()},
+            }
+        return out

@@ -1,6 +1,8 @@
 """What the display says aloud for a call: "N... treinta y uno" / "N... thirty-one" in the 75-ball
 game, the number alone in the 90-ball game, whose balls have no letter ("ochenta y siete"), and,
-with traditional calls on, the number's nickname after it: "B... trece, la mala suerte".
+with traditional calls on, the number's nickname after it: "B... trece, la mala suerte". A
+game played for a pattern is announced by the pattern's name, and its award by the form the card
+completed ("¡Bingo! Cometa loca, con giro de 90°"), in the hall's language.
 
 The words are written here, in Python, so the page shows exactly what the voice says and tests
 can read it; the browser's speech synthesis only pronounces the text. Pure: no Flask. The
@@ -9,6 +11,9 @@ nicknames are data (traditional_calls.toml, read by phrases.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from ..prize_names import prize_name
 from ..variants import variant_for
 
 #: {lang: {ball: nickname}}
@@ -83,3 +88,36 @@ def spoken_call(ball: int, lang: str, balls: int = 75, phrases: Phrases | None =
 
 def spoken_both(ball: int, balls: int = 75, phrases: Phrases | None = None) -> dict[str, str]:
     return {lang: spoken_call(ball, lang, balls, phrases) for lang in ("es", "en")}
+
+
+def spoken_pattern(
+    key: str, lang: str, names: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """What the room is told when a game or a round is played for a pattern, in the hall's
+    language: "Se juega por la figura: Cometa loca" / "Playing for the pattern: Crazy kite".
+    `names`: a program's own patterns' names, beside the kit's."""
+    name = prize_name(key, lang, names)
+    return f"Se juega por la figura: {name}" if lang == "es" else f"Playing for the pattern: {name}"
+
+
+def spoken_pattern_won(
+    key: str,
+    form: Mapping[str, str] | None,
+    lang: str,
+    names: Mapping[str, Mapping[str, str]] | None = None,
+) -> str:
+    """What the room is told when the round is awarded for a pattern: its name and the form the
+    card completed ("¡Bingo! Cometa loca, con giro de 90°" / "Bingo! Crazy kite, turned 90°");
+    `form`: the verdict's words for the form ({"en", "es"}), None for a pattern of one form."""
+    name = prize_name(key, lang, names)
+    said = f"¡Bingo! {name}" if lang == "es" else f"Bingo! {name}"
+    words = (form or {}).get(lang)
+    return f"{said}, {words}" if words else said
+
+
+def spoken_pattern_both(key: str) -> dict[str, str]:
+    return {lang: spoken_pattern(key, lang) for lang in ("es", "en")}
+
+
+def spoken_pattern_won_both(key: str, form: Mapping[str, str] | None) -> dict[str, str]:
+    return {lang: spoken_pattern_won(key, form, lang) for lang in ("es", "en")}

@@ -42,6 +42,20 @@ S.onChange((kind, data) => {
   if (kind === "end" && root.dataset.follow === "yes") setTimeout(follow, 3000);
 });
 
+// The room is told the pattern played when it changes, and the pattern and form a round was
+// won with when it is awarded, in the words the screen shows (the station's: spoken.py).
+let patternSaid = null;
+let awardSaid = null;
+document.addEventListener("bingo:scores", (ev) => {
+  const sc = ev.detail;
+  const said = sc.settings && sc.settings.spoken ? sc.settings.spoken[lang] : null;
+  const won = sc.awarded && sc.awarded.spoken ? sc.awarded.round + ":" + sc.awarded.spoken[lang] : null;
+  if (patternSaid !== null && said && said !== patternSaid) speak(said);
+  if (awardSaid !== null && won && won !== awardSaid) speak(sc.awarded.spoken[lang]);
+  patternSaid = said || "";
+  awardSaid = won || "";
+});
+
 // Follow the newest active game: a new game started on the caller page shows up here by itself.
 async function follow() {
   try {

@@ -26,6 +26,7 @@ from ..decks import get_deck
 from ..events import ScoresChanged
 from ..model import Round
 from ..round_load import load_round
+from ..spoken import spoken_pattern_won_both
 from ..variants import prize_plan
 from . import store
 from .store import RulesShown
@@ -88,6 +89,8 @@ class FinalBoard(JsonValue):
     kind: str | None
     points: int
     verdict: Any  # the stored verdict's JSON
+    #: the room's announcement of a round won with a pattern: its name and the form completed
+    spoken: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -309,6 +312,7 @@ def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> FinalBoard:
     """The current round's award with the winning card as it was judged: the screens keep it
     up, so players can check their own cards, until the Maestro starts the next round."""
     row = conn.execute("SELECT verdict FROM claims WHERE id = ?", (a["claim_id"],)).fetchone()
+    verdict = json.loads(row["verdict"]) if row else None
     return FinalBoard(
         a["number"],
         a["serial"],
@@ -316,5 +320,16 @@ def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> FinalBoard:
         a["side"],
         a["kind"],
         a["points"],
-        json.loads(row["verdict"]) if row else None,
+        verdict,
+        _pattern_won(verdict),
     )
+
+
+def _pattern_won(verdict: Any) -> dict[str, str] | None:
+    """The announcement of a round won with a pattern, from its stored verdict: the pattern's
+    name and the words of the form the winning figure completed."""
+    pattern = (verdict or {}).get("pattern")
+    if not pattern:
+        return None
+    won = [f for f in verdict.get("lines", ()) if f.get("wins")]
+    return spoken_pattern_won_both(pattern["name"], won[0].get("form_name") if won else None)

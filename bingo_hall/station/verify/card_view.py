@@ -33,7 +33,7 @@ from markupsafe import Markup
 from ... import claims as rules
 from ...cards import CENTRE, LINE_NAMES, SIZE
 from ...ninety.prize_rules import CellsRule, CountRule, Prize, PrizeList, RowCountRule, Rule
-from ...patterns import BUILT_IN
+from ...patterns import BUILT_IN, PatternShape
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game
@@ -93,6 +93,10 @@ class CardFollow(JsonValue):
     pattern: str | None
     awarded: bool
     won: tuple[dict[str, Any], ...]
+    #: the game's pattern as static/pattern.js draws it and expands its rule: a pattern whose
+    #: forms the book makes by a rule (any 3 lines, any 2 stamps) comes as the rule, its
+    #: `figures` empty (a triple bingo's 220 forms were 20 KB on every phone)
+    shape: PatternShape | None = None
 
     #: what the page's words depend on besides its layout (a card plays no prize list)
     mode: ClassVar[None] = None
@@ -149,6 +153,8 @@ def game_card_facts(game_id: int, round: int, r: rules.Rules) -> CardFollow:
     (static/judge.js). The calls, the penalties and the awards are the game's (its snapshot,
     shared by every card: card.js applies it on load as on every reconnect), so they start
     empty here."""
+    shape = None if r.pattern is None else PatternShape.of(r.pattern)
+    by_rule = shape is not None and bool(shape.lines or shape.pick)
     return CardFollow(
         layout=CARDS.layout,
         game=game_id,
@@ -157,13 +163,14 @@ def game_card_facts(game_id: int, round: int, r: rules.Rules) -> CardFollow:
         calls=(),
         free_centre=r.free_centre,
         cleared=(),
-        figures=_figures(r),
+        figures=[] if by_rule else _figures(r),
         lines=_figures(replace(r, pattern=None)),  # after a change of pattern
         completing_call_only=r.completing_call_only,
         puntos=r.mode == rules.PUNTOS,
         pattern=None if r.pattern is None else r.pattern.name,
         awarded=False,
         won=(),
+        shape=shape,
     )
 
 

@@ -18,6 +18,7 @@ from ... import claims as rules
 from ...cards import Card
 from ...errors import DeckError
 from ...manifest import Deck
+from ...patterns import PatternShape
 from ...values import JsonValue
 from ...web import book
 from ...web.db import transaction
@@ -29,6 +30,7 @@ from ..model import Game
 from ..requests import NewPlayer
 from ..requests import name as player_name
 from ..settings import JUDGING_KEYS, SETTING_KEYS, check_keys, rules_from
+from ..spoken import spoken_pattern_both
 
 
 def settings_of(conn: sqlite3.Connection, gid: int) -> tuple[dict[str, Any], str | None]:
@@ -111,6 +113,10 @@ class RulesShown(JsonValue):
     winner_becomes_maestro: bool
     pattern: str | None
     mask: str | None
+    #: the pattern as the screens draw it and the phones judge it (its forms, or its rule)
+    shape: PatternShape | None = None
+    #: the room's announcement of the pattern, in both languages (spoken.spoken_pattern)
+    spoken: dict[str, str] | None = None
 
     @classmethod
     def of(cls, r: rules.Rules) -> RulesShown:
@@ -122,6 +128,8 @@ class RulesShown(JsonValue):
             r.winner_becomes_maestro,
             None if r.pattern is None else r.pattern.name,
             None if r.pattern is None else r.pattern.mask,
+            None if r.pattern is None else PatternShape.of(r.pattern),
+            None if r.pattern is None else spoken_pattern_both(r.pattern.name),
         )
 
 

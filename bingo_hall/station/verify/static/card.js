@@ -14,7 +14,8 @@
 import { el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 import { access } from "./card_access.js";
-import { cardFacts, cardNumbers, holds, judgeCard, patternFigure, ticketFacts, ticketRows } from "./judge.js";
+import { cardFacts, cardNumbers, holds, judgeCard, nearestNeed, patternFigure, patternFigures, ticketFacts, ticketRows } from "./judge.js";
+import { drawPattern } from "/static/pattern.js";
 
 // The page's view of each variant, by the layout the station names (`Variant.layout`).
 const VIEWS = { card: cardView, ticket: ticketView };
@@ -211,6 +212,7 @@ function askButton(s, w) {
 // A 75-ball card: squares 0-24 row by row, as card_view.follow_card numbers them.
 function cardView(s, w, target) {
   const cleared = new Map(s.cleared);
+  const lang = document.documentElement.lang || "en";
   let winningBefore = null;
 
   function render() {
@@ -239,8 +241,9 @@ function cardView(s, w, target) {
       wrap.insertBefore(p, table);
     }
     const section = wrap.querySelector("section.verdict");
-    section.replaceChildren(head(bingo, cov), facts(last, cov));
-    if (s.pattern) section.appendChild(patternLine());
+    section.replaceChildren(head(bingo, cov, winning), facts(last, cov));
+    picture(section);
+    if (s.pattern) section.appendChild(patternLine(bingo));
     if (complete.length) section.appendChild(lines(complete, new Set(winning)));
     const names = winning.map((f) => f.name).join(" ");
     if (s.puntos && bingo && names !== winningBefore) points();
@@ -249,10 +252,13 @@ function cardView(s, w, target) {
   }
   // how a call is written (and said): its letter and number
   function label(ball) { return `${"BINGO"[Math.floor((ball - 1) / 15)]} ${ball}`; }
-  function head(bingo, cov) {
+  function head(bingo, cov, winning) {
     if (bingo) {
       const p = el("p", "verdict-head yes", w.bingo);
       if (s.pattern) { p.append(" "); p.appendChild(el("span", "kind", w.kind_pattern)); }
+      // the form completed, as the station's verdict names it ("turned 90°", "row 1 and column B")
+      const named = winning.length && winning[0].words;
+      if (named) { p.append(" "); p.appendChild(el("span", "form-name", "· " + (named[lang] || named.en))); }
       return p;
     }
     const p = el("p", "verdict-head no", w.no_bingo);
@@ -283,10 +289,28 @@ function cardView(s, w, target) {
     p.append(` · ${plural(w.card_marked, marked)}`);
     return p;
   }
-  function patternLine() {
+  // the pattern's picture, drawn once per pattern above the verdict's words (it goes through
+  // the pattern's forms on its own; redrawn on every call it would start again each time)
+  let drawn = null;
+  function picture(section) {
+    const want = s.pattern && s.shape ? s.pattern : null;
+    if (drawn && drawn.dataset.pattern !== want) { drawn.remove(); drawn = null; }
+    if (!want || drawn) return;
+    drawn = drawPattern(s.shape, w, lang);
+    section.after(drawn);
+  }
+  function patternLine(bingo) {
     const p = el("p", "vfacts", `${w.pattern}: `);
     p.dataset.part = "pattern";
     p.appendChild(el("b", "", w.labels[s.pattern] || s.pattern));
+    // how many more squares its nearest form needs: "you need 2 more" (judge.js nearestNeed)
+    const near = bingo ? null : nearestNeed(s, s.calls, cleared);
+    if (near && near.need > 0) {
+      const need = el("b", "need-more", plural(w.need, near.need));
+      need.dataset.need = String(near.need);
+      p.append(" · ");
+      p.appendChild(need);
+    }
     p.append(` · ${w.dashed}`);
     return p;
   }
@@ -294,8 +318,11 @@ function cardView(s, w, target) {
     // the Maestro changed the pattern or the hall rules (between rounds): the figures change
     s.completing_call_only = r.completing_call_only;
     s.pattern = r.pattern;
-    // each form of the pattern (their masks joined by ";") is a figure under the pattern's name
-    s.figures = r.pattern ? r.mask.split(";").map((form) => patternFigure(r.pattern, form, s.numbers)) : s.lines;
+    s.shape = r.shape || null;
+    // each form of the pattern is a figure under the pattern's name: from its shape (its rule
+    // expanded), else its forms' masks joined by ";"
+    if (r.pattern && r.shape) s.figures = patternFigures(r.shape, [], s.numbers);
+    else s.figures = r.pattern ? r.mask.split(";").map((form) => patternFigure(r.pattern, form, s.numbers)) : s.lines;
   }
   function lines(complete, winning) {
     const ul = el("ul", "lines");

@@ -20,8 +20,11 @@ function claimShow(box) {
   function lines(v) {
     const out = [];
     for (const l of v.lines.filter((x) => x.wins)) {
-      // a pattern of several forms made of lines names the form won: "Two lines (Row 1 + Column B)"
-      const form = l.form_lines && l.form_lines.length ? " (" + l.form_lines.map(label).join(" + ") + ")" : "";
+      // a pattern of several forms names the form won: its lines by the screen's labels ("Two
+      // lines (Row 1 + Column B)"), else as the verdict words it ("Crazy kite (turned 90°)")
+      let form = "";
+      if (l.form_lines && l.form_lines.length) form = " (" + l.form_lines.map(label).join(" + ") + ")";
+      else if (l.form_name) form = " (" + (l.form_name[lang] || l.form_name.en) + ")";
       let text = label(l.name) + form + ": " + l.numbers.join(" · ") + " = " + l.total;
       if (l.central && v.mode === "points") text += " · " + T.central;
       out.push(el("p", "show-line", text));

@@ -8,6 +8,8 @@
 // tests/claims/test_card_judge_browser.py runs these functions in Chromium against the station's
 // judge over random games.
 
+import { shapeForms } from "/static/pattern.js";
+
 // The table's numbers: a 75-ball card's 25 squares row by row (the FREE square is null); a
 // 90-ball ticket's rows, each its numbers left to right (blank squares skipped).
 export function cardNumbers(table) {
@@ -35,7 +37,7 @@ export function figureOf(f, numbers) {
 export function cardFacts(game, numbers) {
   const s = { ...game, numbers };
   s.free = numbers[12] === null || game.free_centre ? [12] : [];
-  s.figures = game.figures.map((f) => figureOf(f, numbers));
+  s.figures = game.shape ? patternFigures(game.shape, game.figures, numbers) : game.figures.map((f) => figureOf(f, numbers));
   s.lines = game.lines.map((f) => figureOf(f, numbers));
   return s;
 }
@@ -45,6 +47,15 @@ export function patternFigure(name, mask, numbers) {
   const cells = [];
   mask.split("/").forEach((row, i) => [...row].forEach((ch, j) => { if (ch === "1") cells.push(i * 5 + j); }));
   return figureOf({ name, cells, central: cells.includes(12) }, numbers);
+}
+
+// The game's pattern's forms as the card's figures, in the station's order, each with its words
+// ({en, es}: "turned 90°"; null for a pattern of one form): sent as figures, or as the rule
+// static/pattern.js expands (`figures` empty).
+export function patternFigures(shape, figures, numbers) {
+  const forms = shapeForms(shape);
+  const sent = figures && figures.length ? figures : forms.map((f) => ({ name: shape.name, cells: f.cells, central: f.cells.includes(12) }));
+  return sent.map((f, i) => ({ ...figureOf(f, numbers), words: forms[i] ? forms[i].name : null }));
 }
 
 // The squares covered after `calls` (in draw order), as claims.covered_cells: the FREE square
@@ -99,4 +110,17 @@ export function holds(rule, rows, called) {
 // the game (the game gives every winner's, by serial).
 export function ticketFacts(game, rows) {
   return { ...game, rows, won: [...((game.won_by || {})[String(game.serial)] || [])] };
+}
+
+// How many more squares the card needs for its nearest figure ("you need 2 more"), the calls
+// so far covering what `covered` says: the figure lacking the fewest squares, the first in the
+// station's order on a tie. {need, figure}; need 0: some figure is complete. No figures: null.
+export function nearestNeed(card, calls, cleared) {
+  const cov = covered(card, calls, cleared);
+  let best = null;
+  for (const f of card.figures) {
+    const need = f.cells.reduce((n, i) => n + (cov[i] ? 0 : 1), 0);
+    if (best === null || need < best.need) best = { need, figure: f };
+  }
+  return best;
 }

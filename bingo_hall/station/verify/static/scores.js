@@ -3,6 +3,7 @@
 // claims.js and claimshow.js import render and lastScores.)
 import { el, fill } from "/web/static/dom.js";
 import { Station } from "/static/station.js";
+import { drawPattern } from "/static/pattern.js";
 
 const S = JSON.parse(document.getElementById("score-strings").textContent);
 let last = null;
@@ -15,15 +16,29 @@ export function lastScores() {
 let seenAwards = null;
 let announceUntil = 0;
 
-// The pattern being played, drawn as a small 5x5 card, so the whole hall knows what to cover.
-function patternFigure(name, mask) {
-  const box = el("div", "pattern-now");
-  box.appendChild(el("span", "label", S.playing_for + " " + (S.figures[name] || name)));
-  const grid = el("div", "mini-card");
-  // a pattern of several forms (masks joined by ";") is drawn by its first form; its name says
-  // the rest ("Crazy kite", "Double bingo")
-  mask.split(";")[0].replace(/\//g, "").split("").forEach((ch) => grid.appendChild(el("span", ch === "1" ? "on" : "")));
-  box.appendChild(grid);
+// The pattern being played, drawn as a small 5x5 card, so the whole hall knows what to cover: a
+// pattern of several forms goes through them (static/pattern.js). Drawn again only when the
+// pattern changes, so that a scoreboard redrawn on each award does not restart it.
+const lang = document.documentElement.lang || "en";
+const pictures = new WeakMap(); // scoreboard -> its pattern box
+function patternFigure(root, settings) {
+  const name = settings.pattern;
+  const key = name + "|" + (settings.mask || "");
+  let box = pictures.get(root);
+  if (!box || box.dataset.key !== key) {
+    box = el("div", "pattern-now");
+    box.dataset.key = key;
+    // the room's announcement of the pattern, as the voice says it (spoken.spoken_pattern)
+    const said = settings.spoken && settings.spoken[lang];
+    box.appendChild(el("span", "label", said || S.playing_for + " " + (S.figures[name] || name)));
+    if (settings.shape) box.appendChild(drawPattern(settings.shape, S, lang));
+    else {
+      const grid = el("div", "mini-card");
+      (settings.mask || "").split(";")[0].replace(/\//g, "").split("").forEach((ch) => grid.appendChild(el("span", ch === "1" ? "on" : "")));
+      box.appendChild(grid);
+    }
+    pictures.set(root, box);
+  }
   return box;
 }
 
@@ -40,7 +55,7 @@ export function render(scores) {
     const pattern = scores.settings.pattern;
     root.hidden = !puntos && !pattern && !scores.sides.length && !scores.awards.length && !scores.maestro;
     if (root.hidden) return;
-    if (pattern) root.appendChild(patternFigure(pattern, scores.settings.mask));
+    if (pattern) root.appendChild(patternFigure(root, scores.settings));
     if (!puntos && !scores.sides.length && !scores.awards.length) return;
     const h = el("h2", null, S.scores + (puntos ? " · Bingo de Puntos " + fill(S.to_target, { n: scores.settings.target }) : ""));
     root.appendChild(h);
@@ -74,7 +89,12 @@ export function render(scores) {
     const a = scores.awards[scores.awards.length - 1];
     if (a && root.hasAttribute("data-announce") && Date.now() < announceUntil) {
       const who = a.player || fill(S.card, { serial: a.serial });
-      const banner = el("p", "announce", S.bingo + " " + who + " · " + (S.kinds[a.kind] || a.kind));
+      // a round won with a pattern is told by the pattern and the form completed, as the voice
+      // says it (spoken.spoken_pattern_won: "¡Bingo! Cometa loca, con giro de 90°")
+      const won = scores.awarded && scores.awarded.round === a.round && scores.awarded.spoken;
+      const banner = won
+        ? el("p", "announce", won[lang] + " · " + who)
+        : el("p", "announce", S.bingo + " " + who + " · " + (S.kinds[a.kind] || a.kind));
       if (puntos) banner.appendChild(el("span", "pts", " · " + fill(S.n_points, { n: a.points })));
       root.insertBefore(banner, root.firstChild);
       setTimeout(() => render(last), announceUntil - Date.now() + 50);
