@@ -3,7 +3,9 @@ its name, the figure to cover drawn as a little card (or ticket), the price and 
 the interval after it. A4, as many pages as the night needs.
 
 The little figure is the variant's own drawing (`FIGURES`, keyed by the variant's class): a 5x5
-card with the pattern's squares (or a line) shaded, a 3x9 ticket with the prize's rows shaded.
+card with the pattern's squares (or a line) shaded, a pattern of a few forms as that many
+smaller cards, with words for what is not drawn ("in any orientation", "any 2 lines"); a 3x9
+ticket with the prize's rows shaded.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ..money.program import (
 )
 from ..ninety.prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
 from ..ninety.tickets import COLUMNS, ROWS
+from ..patterns import Cell, Pattern, PatternShape
 from ..variants import ByVariant, Cards75, Strips90
 from .large_print import TOTAL_PT
 from .pdfutil import pdf_bytes
@@ -97,24 +100,90 @@ def _grid(
             c.rect(x + col * cell, y, cell, cell, stroke=1, fill=1)
 
 
+#: how the little card says which forms win, where they are not all drawn (or are drawn but
+#: not all there is to it): {kind: {lang: words}}
+ALTERNATIVES = {
+    "any_of_these": {"en": "any one of these", "es": "cualquiera de estas"},
+    "any_orientation": {"en": "in any orientation", "es": "en cualquier orientación"},
+    "any_line": {"en": "any line", "es": "una hilera cualquiera"},
+    "any_lines": {"en": "any %(n)s lines", "es": "%(n)s hileras cualesquiera"},
+    "off_centre": {"en": "not through the centre", "es": "sin pasar por el centro"},
+    "together": {"en": "any %(n)s of these together", "es": "%(n)s de estas a la vez"},
+    "any_of_n": {"en": "any of its %(n)s forms", "es": "cualquiera de sus %(n)s formas"},
+}
+#: the most forms the little card draws side by side (more: the first, and words)
+FEW = 4
+
+
+def _alternatives(pattern: Pattern, lang: str) -> tuple[list[frozenset[Cell]], str]:
+    """The forms the little card draws, and the words under them: every form where few (a
+    postage stamp's four corners), the forms a pick picks from (a double stamp: two of these
+    four), else the first with "in any orientation" or "any 2 lines"."""
+    shape = PatternShape.of(pattern)
+
+    def said(kind: str, **n: int) -> str:
+        return ALTERNATIVES[kind][lang] % n
+
+    if shape.lines:
+        words = said("any_line") if shape.lines == 1 else said("any_lines", n=shape.lines)
+        if shape.hardway:
+            words += ", " + said("off_centre")
+        return [pattern.forms[0]], words
+    if shape.count == 1:
+        return [pattern.forms[0]], ""
+    base = [frozenset(divmod(i, SIZE) for i, ch in enumerate(m.replace("/", "")) if ch == "1")
+            for m in shape.forms]  # fmt: skip
+    if shape.pick and len(base) <= FEW:
+        return base, said("together", n=shape.pick)
+    if shape.count <= FEW:
+        return list(pattern.forms), said("any_of_these")
+    if any(o.turns or o.mirrored for o in pattern.origins):
+        return [pattern.forms[0]], said("any_orientation")
+    return [pattern.forms[0]], said("any_of_n", n=shape.count)
+
+
 def _card(
     c: Canvas | None, x: float, top: float, game: ProgramGame, style: Style, lang: str
 ) -> float:
-    """A 5x5 card under B I N G O: the pattern's squares, or the middle row for a line. Its
-    height; drawn unless `c` is None (the page's layout measures first)."""
+    """A 5x5 card under B I N G O: the pattern's squares, or the middle row for a line; a
+    pattern of a few forms as that many smaller cards, two a row, and the words that say which
+    forms win under them ("in any orientation"). Its height; drawn unless `c` is None (the
+    page's layout measures first)."""
     cell = style.figure / SIZE
     head = style.letters * 0.45 * mm
+    forms, words = (
+        _alternatives(game.pattern, lang)
+        if game.pattern
+        else ([frozenset((2, col) for col in range(SIZE))], "")
+    )
+    gap = 2 * mm
+    if len(forms) > 1:  # two a row, the pair as wide as the one card
+        cell = (style.figure - gap) / (2 * SIZE)
+        rows = (len(forms) + 1) // 2
+        drawing = rows * SIZE * cell + (rows - 1) * gap
+    else:
+        drawing = SIZE * cell
+    said = simpleSplit(words, REGULAR, style.letters, style.figure) if words else []
+    height = head + drawing + len(said) * _step(style.letters)
     if c is None:
-        return head + SIZE * cell
+        return height
     c.setFont(BOLD, style.letters)
     c.setFillColor(INK)
-    for i, letter in enumerate(LETTERS):
-        c.drawCentredString(x + (i + 0.5) * cell, top - style.letters * 0.3 * mm, letter)
-    # a pattern of several forms is drawn by its first one (its name, beside it, says the rest:
-    # "Crazy kite"), as the hall screen draws it
-    shaded = set(game.pattern.forms[0]) if game.pattern else {(2, col) for col in range(SIZE)}
-    _grid(c, x, top - head, (SIZE, SIZE), cell, shaded, style)
-    return head + SIZE * cell
+    for column in range(2 if len(forms) > 1 else 1):  # B I N G O over each column of cards
+        left = x + column * (SIZE * cell + gap)
+        for i, letter in enumerate(LETTERS):
+            c.drawCentredString(left + (i + 0.5) * cell, top - style.letters * 0.3 * mm, letter)
+    for i, form in enumerate(forms):
+        row, column = divmod(i, 2)
+        left = x + column * (SIZE * cell + gap)
+        _grid(c, left, top - head - row * (SIZE * cell + gap), (SIZE, SIZE), cell, set(form), style)
+    c.setFont(REGULAR, style.letters)
+    c.setFillColor(INK)  # the grid left its white
+    y = top - head - drawing
+    for line in said:
+        y -= _step(style.letters)
+        c.drawString(x, y + 0.25 * _step(style.letters), line)
+    return height
 
 
 def _shaded(rule: object) -> set[tuple[int, int]]:
