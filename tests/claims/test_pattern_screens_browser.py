@@ -50,7 +50,9 @@ def _turned(cells, turns: int):
     return cells
 
 
-def test_every_pattern_of_the_book_fits_the_projector_and_the_phone(client, live_server, browser):
+def test_every_pattern_of_the_book_fits_the_projector_and_the_phone(
+    client, live_server, browser, tmp_path
+):
     hall = Hall(client)
     gid = hall.new_game()
     display = browser.new_page(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
@@ -73,6 +75,12 @@ def test_every_pattern_of_the_book_fits_the_projector_and_the_phone(client, live
                 assert frozenset(divmod(i, 5) for i in on) in pattern.forms, key
         assert_layout(display, (PROJECTOR,), fit=True)
         assert_layout(phone, (PHONE,))
+    # the last pattern played, a call made: the phone says how many more it needs
+    hall.call(gid, hall.deck.card(3).number_at(0, 0))
+    expect(phone.locator(".need-more")).to_be_visible(timeout=SLOW)
+    assert_layout(phone, (PHONE,))
+    phone.locator(".need-more").scroll_into_view_if_needed()
+    phone.screenshot(path=doc_shot("patterns-phone-need.png", tmp_path))
 
 
 def test_a_crazy_pattern_goes_through_its_forms_on_the_big_screen(client, live_server, page):
@@ -120,7 +128,7 @@ def test_a_double_bingo_is_shown_by_a_few_examples_not_all_its_forms(client, liv
 
 
 def test_a_verdict_names_the_form_won_on_the_display_the_caller_page_and_the_phone(
-    client, live_server, page, browser
+    client, live_server, page, browser, tmp_path
 ):
     hall = Hall(client)
     gid = hall.new_game()
@@ -141,6 +149,7 @@ def test_a_verdict_names_the_form_won_on_the_display_the_caller_page_and_the_pho
         "Crazy kite (turned 90°)", timeout=SLOW
     )
     assert_layout(page, (PROJECTOR,), fit=True)
+    page.screenshot(path=doc_shot("patterns-display-verdict.png", tmp_path))
     laptop = browser.new_page(viewport={"width": 1366, "height": 768})
     caller_game_page(laptop, live_server.url, gid)
     laptop.fill("#claim-serial", "6")
@@ -189,7 +198,7 @@ def test_the_docs_show_every_pattern_as_display_draws_it(client, live_server, pa
             len(entries[start : start + per_sheet])
         )
         assert_layout(page, (PROJECTOR,), fit=True)
-        page.screenshot(path=doc_shot(f"patterns-sheet-{n}.png", tmp_path))
+        page.locator("#sheet").screenshot(path=doc_shot(f"patterns-sheet-{n}.png", tmp_path))
 
 
 #: the sheet: /display's page put away, then each pattern drawn by /static/pattern.js, as
@@ -205,7 +214,8 @@ SHEET = """async (entries) => {
   const sheet = document.createElement("main");
   sheet.id = "sheet";
   Object.assign(sheet.style, { display: "grid", gridTemplateColumns: "repeat(3, 1fr)",
-    gap: "10px 24px", padding: "12px 24px", height: "100vh", boxSizing: "border-box" });
+    gap: "10px 24px", padding: "12px 24px", boxSizing: "border-box", height: "max-content",
+    alignContent: "start", flex: "none" });
   for (const e of entries) {
     const cell = document.createElement("section");
     Object.assign(cell.style,
