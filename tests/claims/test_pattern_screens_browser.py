@@ -8,6 +8,8 @@ told the pattern and the form won in the hall's language. The docs' pictures of 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from layout import PHONE, assert_layout
 from playwright.sync_api import Browser, Page, expect
@@ -235,3 +237,33 @@ SHEET = """async (entries) => {
   }
   document.body.append(sheet);
 }"""
+
+
+AXE = Path(__file__).parent.parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _serious(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it stands, every rule on."""
+    page.evaluate(AXE.read_text("utf-8"))
+    found = page.evaluate(
+        'async () => (await axe.run(document, {resultTypes: ["violations"]})).violations'
+    )
+    return [f"{v['id']}: {v['nodes'][0]['target']}" for v in found if v["impact"] in
+            ("serious", "critical")]  # fmt: skip
+
+
+def test_the_pattern_picture_passes_axe_on_the_display_and_the_phone(
+    client, live_server, page, browser
+):
+    hall = Hall(client)
+    gid = hall.new_game()
+    _play(hall, gid, "crazy_kite")
+    hall.call(gid, hall.deck.card(2).number_at(0, 0))
+    page.set_viewport_size({"width": PROJECTOR[0], "height": PROJECTOR[1]})
+    page.goto(f"{live_server.url}/display/{gid}?lang=es")
+    expect(page.locator(".pattern-pic figcaption")).to_contain_text("cualquiera", timeout=SLOW)
+    assert not _serious(page)
+    phone = _phone(browser, "es")
+    phone.goto(live_server.url + card_path(hall.deck.secret, hall.deck.deck_id, 2) + "?lang=es")
+    expect(phone.locator(".need-more")).to_have_text("le faltan 6", timeout=SLOW)
+    assert not _serious(phone)

@@ -120,6 +120,10 @@ class RulesShown(JsonValue):
 
     @classmethod
     def of(cls, r: rules.Rules) -> RulesShown:
+        shape = None if r.pattern is None else PatternShape.of(r.pattern)
+        # a pattern the book makes by a rule travels as its shape: a triple bingo's 220 masks
+        # would go to every phone in every snapshot and scoreboard
+        by_rule = shape is not None and bool(shape.lines or shape.pick)
         return cls(
             r.mode,
             r.free_centre,
@@ -127,8 +131,8 @@ class RulesShown(JsonValue):
             r.completing_call_only,
             r.winner_becomes_maestro,
             None if r.pattern is None else r.pattern.name,
-            None if r.pattern is None else r.pattern.mask,
-            None if r.pattern is None else PatternShape.of(r.pattern),
+            None if r.pattern is None or by_rule else r.pattern.mask,
+            shape,
             None if r.pattern is None else spoken_pattern_both(r.pattern.name),
         )
 
