@@ -34,7 +34,7 @@ def sweep(base: str | None = None) -> list[str]:
     run; the names of those removed."""
     base = base or tempfile.gettempdir()
     uid = os.getuid() if hasattr(os, "getuid") else None
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(os.scandir(base))
     except OSError:
