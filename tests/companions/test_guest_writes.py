@@ -13,6 +13,7 @@ import json
 import os
 import socket
 import sqlite3
+import threading
 
 import pytest
 from testkit import LiveServer
@@ -157,3 +158,42 @@ def test_the_phones_process_guest_connection_writes_nothing_but_the_companions_t
         conn.execute("ROLLBACK")
     finally:
         conn.close()
+
+
+def test_entries_on_ten_tables_at_once_are_each_replayed_once_and_never_in_the_write_lock(app):
+    """A new entry's id is the file's next one, so an entry on any table stored meanwhile would
+    send another table's change round again, and after three rounds into a replay inside the
+    write transaction, holding SQLite's writer (which the draws need) for it. Replays in their
+    worker process, as `serve` runs them."""
+    from bingo_hall.app import start_workers, stop_workers
+    from companions.web.store import write_rounds
+
+    start_workers()
+    try:
+        maker = app.test_client()
+        codes = [
+            maker.post("/t/new/burako", json={"teams": [["Ana"], ["Beto"]]}).get_json()["code"]
+            for _ in range(10)
+        ]
+        start = threading.Barrier(20)
+        statuses: list[int] = []
+
+        def phone(code: str) -> None:
+            client = app.test_client()
+            start.wait()
+            for _ in range(10):
+                statuses.append(
+                    client.post(f"/t/{code}/entries", json={"teams": [HAND, HAND]}).status_code
+                )
+
+        threads = [threading.Thread(target=phone, args=(code,)) for code in codes * 2]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        stop_workers()
+    assert statuses == [201] * 200
+    with app.app_context():
+        counts = write_rounds()
+    assert (counts.rounds, counts.in_transaction) == (200, 0)
