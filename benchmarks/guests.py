@@ -20,6 +20,10 @@ A `aliases` (a new static path each time), B `jsonbomb` (990 KB of empty lists),
 (16 keep-alive readers of /display), D `cards` (typed card numbers from 10 addresses: how many
 signed card paths do the guests learn?), E `bignum` (1e26 and -1e300 in a score entry: any 5xx?),
 F `separator` (U+2028 and U+0085 in a table's names: does every event of its stream parse?).
+And of issue 55, the guests' own work, which must not run in the Maestro's process: 2 `cluepins`
+(new Clue notebooks with a PIN, one scrypt each, from 10 addresses) and 3 `entries` (score
+entries at the request pace's limit, from 10 addresses, each on its own table); for them the
+Maestro's process's CPU time during the attack is printed too.
 
     sudo .venv/bin/python benchmarks/guests.py              # every attack, three runs
     sudo .venv/bin/python benchmarks/guests.py display      # one (see ATTACKS)
@@ -92,9 +96,18 @@ ATTACKS = [
     Attack("cards", "cards", ADDRESSES, "D: /join/card?n=1..100, 10 numbers from each of 10"),
     Attack("bignum", "bignum", 4, "E: score entries holding 1e26 and -1e300, 4 connections"),
     Attack("separator", "separator", 1, "F: U+2028 and U+0085 in a table's names, its stream"),
+    Attack(
+        "cluepins", "cluepins", 4, "2: Clue notebooks with a PIN, 4 connections from each of 10"
+    ),
+    Attack("entries", "entries", 4, "3: score entries at the pace's limit, 4 connections from 10"),
 ]
 #: the attacks of issue 38 (A-F): each also checks memory, 5xx, card paths and events
 NEW = ("aliases", "jsonbomb", "display", "cards", "bignum", "separator")
+#: the attacks whose work is a guest's own (notebooks' PINs, score entries): the phones' process
+#: does it, so the Maestro's process's CPU is measured while they run (`Figures.maestro_cpu`)
+GUEST_WORK = ("cluepins", "entries")
+#: how long those attacks run at least: long enough for the Maestro's CPU share to mean something
+GUEST_WORK_S = 6.0
 
 
 def load() -> str:
@@ -182,6 +195,13 @@ def rss_mb(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def cpu_s(pid: int) -> float:
+    """The process's own CPU time so far (user + system, its children's not), in s (Linux)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _listening(proc: subprocess.Popen, port: int, folder: Path, log: Any, last_try: bool) -> bool:
@@ -353,6 +373,14 @@ class Figures:
     load: str = ""
     #: the station's resident memory before the attack and after it (MB)
     memory: tuple[float, float] = (0.0, 0.0)
+    #: the Maestro's process's CPU time during the attack and the attack's wall time (s)
+    maestro_cpu: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def maestro_cpu_share(self) -> float:
+        """The Maestro's process's CPU seconds per second of the attack (1.0: a whole core)."""
+        cpu, wall = self.maestro_cpu
+        return cpu / wall if wall else 0.0
 
     @property
     def memory_growth(self) -> float:
@@ -382,6 +410,9 @@ class Figures:
             shown += f" (no guests just before: p50 {percentile(calm, 50):.0f} ms"
             shown += f", p99 {percentile(calm, 99):.0f} ms)"
         grew = f"; memory +{self.memory_growth:.0f} MB" if self.memory[0] else ""
+        if self.maestro_cpu[1]:
+            cpu, wall = self.maestro_cpu
+            grew += f"; the Maestro's process's CPU {cpu:.2f} s in {wall:.1f} s"
         return f"{self.attack.name:10} {shown}{grew}; guests {self.guests}; load {self.load}"
 
 
@@ -413,6 +444,10 @@ def run_attack(
         target = f"/t/{clue_notebook(port)}/entries"
     if attack.kind == "bignum":
         target = f"/t/{burako_table(port)}/entries"
+    if attack.kind == "cluepins":
+        target = ",".join(net.guests)
+    if attack.kind == "entries":  # a table of its own for each address (made from the laptop)
+        target = ",".join(f"{a}={burako_table(port)}" for a in net.guests)
     argv = [sys.executable, str(Path(__file__).resolve()), "--guest", attack.kind]
     argv += [f"{net.host}:{port}", str(attack.count), target]
     figures = Figures(attack)
@@ -422,6 +457,7 @@ def run_attack(
     try:
         figures.guests = _read_line(guests, 120.0)
         started = time.monotonic()
+        cpu_before = cpu_s(pid) if pid else 0.0
         figures.load = load()
         figures.draws = maestro.draws(game_id, draws)
         figures.display = maestro.display()
@@ -430,8 +466,13 @@ def run_attack(
         if attack.kind in NEW:  # long enough for what it does to memory to show
             least = MEMORY_S if attack.kind == "aliases" and attack_s >= ATTACK_S else attack_s
             time.sleep(max(0.0, least - (time.monotonic() - started)))
+        if attack.kind in GUEST_WORK:  # long enough for the Maestro's CPU share to show
+            least = GUEST_WORK_S if attack_s >= ATTACK_S else attack_s
+            time.sleep(max(0.0, least - (time.monotonic() - started)))
         if pid:
             figures.memory = (before, rss_mb(pid))
+            if attack.kind in GUEST_WORK:
+                figures.maestro_cpu = (cpu_s(pid) - cpu_before, time.monotonic() - started)
         guests.stdin.close()  # the guests stop and report
         figures.guests.update(_read_line(guests, 30.0))
     finally:
@@ -578,6 +619,19 @@ async def guest_main(kind: str, address: str, count: int, target: str) -> None:
         tasks.append(_task(_cards(g, head, target.split(","))))
     elif kind == "separator":
         tasks.append(_task(_separator(g, head, stop)))
+    elif kind == "cluepins":  # a new private notebook each time: one scrypt of its PIN each
+        notebook = {"players": ["Ana", "Beto", "Caro"], "pin": "1234"}
+        made = _post("/t/new/clue", head, json.dumps(notebook).encode())
+        tasks += [
+            _task(_ask(g, lambda: made, stop, address))
+            for address in target.split(",")
+            for _ in range(count)
+        ]
+    elif kind == "entries":  # a hand on its address's own table, as fast as the pace allows
+        for pair in target.split(","):
+            address, code = pair.split("=")
+            hand = _post(f"/t/{code}/entries", head, json.dumps({"teams": [HAND, HAND]}).encode())
+            tasks += [_task(_ask(g, lambda hand=hand: hand, stop, address)) for _ in range(count)]
     await asyncio.sleep(0.5)  # what the station answers at once has arrived
     print(json.dumps({"opened": len(g.socks), "failed": g.failed, **g.still_open()}), flush=True)
     with contextlib.suppress(TimeoutError):
@@ -622,12 +676,15 @@ def _count(g: Guests, key: str) -> None:
     g.stats[key] = g.stats.get(key, 0) + 1
 
 
-async def _ask(g: Guests, request: Callable[[], bytes], stop: asyncio.Event) -> None:
+async def _ask(
+    g: Guests, request: Callable[[], bytes], stop: asyncio.Event, address: str | None = None
+) -> None:
     """Ask again and again on a keep-alive connection (a new one when the station closes it),
-    counting the answers by status."""
+    counting the answers by status. `address`: the guest address it asks from."""
+    local = (address, 0) if address else None
     while not stop.is_set():
         try:
-            reader, writer = await asyncio.open_connection(g.host, g.port)
+            reader, writer = await asyncio.open_connection(g.host, g.port, local_addr=local)
         except OSError:
             await asyncio.sleep(0.1)
             continue

@@ -5,6 +5,10 @@ order. Nothing is ever deleted: an undo sets `undone`, a correction keeps the ol
 `companion_revisions`, so a mistaken tap can always be traced and put back.
 """
 
+#: every table the migrations make: the phones' process may write these, and nothing else
+#: (bingo_hall/web/guest_write.py)
+TABLES = ("companion_tables", "companion_entries", "companion_revisions")
+
 MIGRATIONS: list[str] = [
     """
     CREATE TABLE companion_tables (

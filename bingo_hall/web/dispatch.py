@@ -48,6 +48,7 @@ from .admission import (
 from .budget import CHANGE_COST, ConnectionBudget, RequestPace, guest_total
 from .config import HallConfig
 from .forward import trusted_client
+from .guest_write import writes_here
 from .hub import LIVE_STREAM
 from .instance import hall
 from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages
@@ -228,7 +229,8 @@ class HallServer:
                 return  # answered (413, 408) or the client left
             receive = replay
         method = scope["method"]
-        if self.forward is not None and (method not in READS or self.is_maestros(scope)):
+        here = method in READS or writes_here(self.view_of(scope))  # a guest's own write too
+        if self.forward is not None and (not here or self.is_maestros(scope)):
             await self.forward(scope, receive, send)  # to the Maestro's process (split.py)
             return
         if method not in READS:

@@ -46,7 +46,6 @@ import shutil
 import signal
 import socket
 import sys
-import tempfile
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -58,6 +57,7 @@ from flask import Flask
 from .event_link import EventFeed, EventTap
 from .forward import Forwarder
 from .instance import Recipe, hall
+from .scratch import private_folder
 
 #: a connection's first bytes the door looks at (a request's head is bounded by MAX_HEAD_BYTES;
 #: past this the connection is the public side's, which answers a 431 itself)
@@ -262,7 +262,7 @@ class PublicSide:
 
     def __init__(self, recipe: Recipe, started: Callable[[Flask], None] | None) -> None:
         self.recipe, self.started = recipe, started
-        self.folder = tempfile.mkdtemp(prefix="bingo-hall-")  # mode 700: this user's only
+        self.folder = private_folder()  # mode 700, named for its process (web/scratch.py)
         self.forward_path = os.path.join(self.folder, "maestro.sock")
         self.forward = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.forward.bind(self.forward_path)

@@ -33,11 +33,12 @@ from . import views  # noqa: E402  (routes register themselves on bp)
 
 def register(app: Flask) -> None:
     """Add the table scorekeepers at /t (`bingo_hall.app.create_app` calls this)."""
-    from bingo_hall.web import db, errors
+    from bingo_hall.web import db, errors, guest_write
 
     from .. import schema
 
     db.add_migrations(app, "companions", schema.MIGRATIONS)
+    guest_write.init_app(app, schema.TABLES)  # what the phones' process may write for guests
     app.register_blueprint(bp)
     if app.config.get("COMPANIONS_ONLY"):
         # `bingo-hall companions` serves nothing else: its start is the tables' page, so "/"

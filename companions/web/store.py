@@ -1,11 +1,11 @@
 """Tables and entries in SQLite: the storage side of the shell (issue 7).
 
 Every change re-reads the table's history and replays it through the game's engine with the
-change applied, holding only that table's lock (issue 29: never SQLite's writer, which the
-station's draws need), then stores it in a short BEGIN IMMEDIATE transaction if nothing changed
-meanwhile. Two phones posting at the same moment are serialised by the table's lock and both
-entries are stored (unless the second one breaks a rule once the first is in, in which case it
-gets the engine's message). A table keeps at most COMPANIONS_MAX_ENTRIES entries and
+change applied, holding only this process's companions writer lock (issue 29: never SQLite's
+writer, which the station's draws need), then stores it in a short BEGIN IMMEDIATE transaction
+if nothing changed meanwhile. Two phones posting at the same moment are serialised by that lock
+and both entries are stored (unless the second one breaks a rule once the first is in, in which
+case it gets the engine's message). A table keeps at most COMPANIONS_MAX_ENTRIES entries and
 COMPANIONS_MAX_TABLE_BYTES of them and of their old versions (COMPANIONS_MAX_REVISIONS per
 entry): the history is kept, but bounded (the hall's config, bingo_hall/web/config.py).
 """
@@ -25,7 +25,7 @@ from bingo_hall.values import JsonValue
 from bingo_hall.web.config import HallConfig
 from bingo_hall.web.db import connect, transaction
 from bingo_hall.web.hub import END
-from bingo_hall.web.instance import HallState, hall
+from bingo_hall.web.instance import HallState, area_state, hall
 from companions.errors import EntryError
 from companions.web.registry import GameKind
 
@@ -199,7 +199,7 @@ def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
     """A new table for the same game, players, house rules and PIN; the old one points to it,
     and every phone at the old table is told. Two phones asking at once get the same new table."""
     state = hall()
-    with _table_lock(conn, table.code):  # never the station's write lock: draws need that one
+    with _writer_lock(conn):  # never the station's write lock: draws need that one
         with transaction(conn):
             _version, next_code = _state(conn, table.code)
             if next_code:
@@ -222,7 +222,7 @@ def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
 
 
 def _tell(state: HallState, code: str, snap: live.TableSnap) -> None:
-    """Publish the table's new view, after the commit, holding the table's lock (so a table's
+    """Publish the table's new view, after the commit, holding the writer lock (so a table's
     phones get its changes in commit order; the station's write lock is the draws', issue 29)."""
     live.publish(state.hub, live.TableChanged(code, snap), live.rendered_views())
 
@@ -237,7 +237,7 @@ def watch_check(database: str, table: Table, kind: GameKind) -> Callable[[], Any
     def check() -> Any:
         conn = connect(database)
         try:
-            with _table_lock(conn, table.code):
+            with _writer_lock(conn):
                 version = table_version(conn, table.code)
                 if version is None:
                     return END
@@ -279,23 +279,39 @@ def _kept_bytes(conn: sqlite3.Connection, code: str) -> int:
 
 
 # --- writing: the replay outside SQLite's writer -----------------------------------------------
-#: one writer per table at a time (keyed by database file and code), so that the replay that
-#: checks a change runs BEFORE the SQLite write lock is taken: a flood of entries on one table
-#: queues here, among the guests' workers, and the station's draws never wait for a replay
-_locks: dict[tuple[str, str], threading.Lock] = {}
+#: one companions writer at a time in this process (per database file), so that the replay that
+#: checks a change runs BEFORE the SQLite write lock is taken, and is not overtaken meanwhile: a
+#: new entry's id is the whole file's next one, so an entry on ANY table stored between the read
+#: and the write would send the change round again, and after TRIES rounds into a replay inside
+#: the write transaction (with a lock per table, under ten tables' floods most entries went that
+#: way). The replays share one worker process anyway (replays.py): serialising them costs little.
+#: A flood of entries queues here, among the guests' workers; the station's draws never wait for
+#: a replay.
+_locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 #: tries of the optimistic write (another process on the same file may write in between);
 #: after them the change is made the old way, inside one transaction
 TRIES = 3
 
 
-def _table_lock(conn: sqlite3.Connection, code: str) -> threading.Lock:
+@dataclass
+class WriteRounds:
+    """How the changes went (on the app's state; tests and benchmarks read it): `rounds`, the
+    reads and replays made; `in_transaction`, the changes replayed inside the write transaction
+    (TRIES rounds overtaken), each holding SQLite's writer for a replay."""
+
+    rounds: int = 0
+    in_transaction: int = 0
+
+
+def write_rounds() -> WriteRounds:
+    return area_state("companions_write_rounds", WriteRounds)
+
+
+def _writer_lock(conn: sqlite3.Connection) -> threading.Lock:
     path = conn.execute("PRAGMA database_list").fetchone()[2] or f"memory:{id(conn)}"
     with _locks_guard:
-        if len(_locks) > 10_000:  # forget idle tables' locks
-            for key in [k for k, lock in _locks.items() if not lock.locked()]:
-                del _locks[key]
-        return _locks.setdefault((path, code), threading.Lock())
+        return _locks.setdefault(path, threading.Lock())
 
 
 def _next_id(conn: sqlite3.Connection) -> int:
@@ -313,13 +329,16 @@ Plan = Callable[[list[dict[str, Any]], int], Change]
 
 def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -> live.TableSnap:
     """Apply a change if the whole history still replays with it, and bump the version. The
-    history is read and replayed with the change applied in memory, holding only this table's
-    lock; SQLite's writer is taken after, for the few statements that store it, and only if
-    nothing changed meanwhile (else the read and replay are done again). An EntryError stores
+    history is read and replayed with the change applied in memory, holding only this process's
+    companions writer lock; SQLite's writer is taken after, for the few statements that store
+    it, and only if nothing changed meanwhile (else the read and replay are done again). An
+    EntryError stores
     nothing; the replay that checked the change is the snapshot every phone gets."""
     config = hall().config
-    with _table_lock(conn, table.code):
+    counts = write_rounds()
+    with _writer_lock(conn):
         for _ in range(TRIES):
+            counts.rounds += 1
             conn.execute("BEGIN")
             try:
                 version, next_code = _state(conn, table.code)
@@ -340,8 +359,9 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -
                 write(conn)
                 _bump(conn, table.code)
                 snap = _snapshot(conn, table.code, view, version + 1, next_code)
-            _tell(hall(), table.code, snap)  # after the commit, holding the table's lock
+            _tell(hall(), table.code, snap)  # after the commit, holding the writer lock
             return snap
+        counts.in_transaction += 1
         with transaction(conn):  # a busy file: the change made the old way, in one transaction
             version, next_code = _state(conn, table.code)
             changed, write, _added = plan(history(conn, table.code), _next_id(conn))

@@ -1,7 +1,11 @@
 """The shell's routes (docs/dev/companion-games.md): index, new table, the table page, entries
 with undo/restore/correct, live events, and the installable-app files. Companions are the
 players' own scorekeepers, so no PIN is asked: anyone with the table's code may keep its score,
-except a private notebook (Clue) given a PIN at set-up (pins.py)."""
+except a private notebook (Clue) given a PIN at set-up (pins.py).
+
+Every change here is a guest's own (`guest_write`): the phones' process answers it and writes
+with `guest_db()`, which may write the companions' tables only (bingo_hall/web/guest_write.py);
+the Maestro's process never hashes a notebook's PIN nor replays a table for a guest."""
 
 from __future__ import annotations
 
@@ -36,6 +40,7 @@ from bingo_hall.web.errors import (
     error_response,
     translated,
 )
+from bingo_hall.web.guest_write import guest_db, guest_write
 from bingo_hall.web.hub import EventStream, live_stream
 from bingo_hall.web.inputs import json_body
 from bingo_hall.web.instance import area_state, hall
@@ -168,6 +173,7 @@ def remember(code: str) -> None:
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
 @guest_body(SMALL_BODY)
+@guest_write
 def new_table(game: str):
     kind = kinds().get(game)
     if kind is None:
@@ -190,8 +196,8 @@ def new_table(game: str):
             given = {k[8:]: v for k, v in request.form.items() if k.startswith("setting.")}
             settings = read_settings(kind, given, from_form=True)
             pin = read_pin(kind, request.form.get("pin"))
-        pin_hash = pins.hash_pin(pin) if pin else None
-        table = store.create_table(get_db(), kind, settings, sides, members, pin_hash)
+        pin_hash = pins.hash_pin(pin) if pin else None  # before the write: never in its transaction
+        table = store.create_table(guest_db(), kind, settings, sides, members, pin_hash)
         pins.remember(table)  # the phone that chose the PIN is not asked for it
         remember(table.code)
     except SetupErrors as exc:
@@ -289,6 +295,7 @@ def table(code: str):
 
 @bp.route("/<code>/unlock", methods=["POST"])
 @guest_body(SMALL_BODY)
+@guest_write
 def unlock(code: str):
     """Type a private notebook's PIN once on this phone (form or JSON `{"pin": "1234"}`)."""
     table, kind = _open(code)
@@ -336,50 +343,55 @@ def _changed(snap: JsonValue, status: int = 200):
 
 
 @bp.route("/<code>/entries", methods=["POST"])
+@guest_write
 def post_entry(code: str):
     table, kind = _open(code)
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
     player = _player(table, data)
-    snap = store.add_entry(get_db(), table, kind, data, player)
+    snap = store.add_entry(guest_db(), table, kind, data, player)
     return _changed(snap, 201)
 
 
 def _set_undone(code: str, entry_id: int, undone: bool):
     table, kind = _open(code)
     try:
-        snap = store.set_undone(get_db(), table, kind, entry_id, undone)
+        snap = store.set_undone(guest_db(), table, kind, entry_id, undone)
     except store.NoSuchEntry:
         raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
     return _changed(snap)
 
 
 @bp.route("/<code>/entries/<int:entry_id>/undo", methods=["POST"])
+@guest_write
 def undo_entry(code: str, entry_id: int):
     return _set_undone(code, entry_id, True)
 
 
 @bp.route("/<code>/entries/<int:entry_id>/restore", methods=["POST"])
+@guest_write
 def restore_entry(code: str, entry_id: int):
     return _set_undone(code, entry_id, False)
 
 
 @bp.route("/<code>/entries/<int:entry_id>", methods=["PUT"])
+@guest_write
 def correct_entry(code: str, entry_id: int):
     table, kind = _open(code)
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
     data.pop("player", None)
     try:
-        snap = store.correct_entry(get_db(), table, kind, entry_id, data)
+        snap = store.correct_entry(guest_db(), table, kind, entry_id, data)
     except store.NoSuchEntry:
         raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
     return _changed(snap)
 
 
 @bp.route("/<code>/rematch", methods=["POST"])
+@guest_write
 def rematch(code: str):
     """Play again with the same players and house rules; every phone at the table is told."""
     table, kind = _open(code)
-    new_code = store.rematch(get_db(), table, kind)
+    new_code = store.rematch(guest_db(), table, kind)
     remember(new_code)
     pins.remember(store.load_table(get_db(), new_code))  # same notebook owner, same PIN
     url = url_for("companions.table", code=new_code)

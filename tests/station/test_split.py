@@ -311,7 +311,8 @@ def test_a_companions_score_entry_through_the_public_side_lands_and_reaches_the_
     conn.request("POST", "/t/new/burako", body, {**guest, "Content-Type": "application/json"})
     r = conn.getresponse()
     code = json.loads(r.read())["code"]
-    assert r.status == 201 and _served_by(r)[0] == os.getpid()  # written by the Maestro's
+    # a guest's own write: written by the phones' process, never the Maestro's (issue 55)
+    assert r.status == 201 and _served_by(r) == [split_server.server.public_side.pid]
     sock, buffer = _open_stream(split_server.port, f"/t/{code}/events")
     first = dict(_events(sock, buffer, 2))  # the table's view (and its history)
     assert first["view"]["totals"] == [0, 0]

@@ -44,7 +44,6 @@ import os
 import re
 import sqlite3
 import sys
-import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -65,7 +64,7 @@ from ...web.db import get_db
 from ...web.errors import NotFound
 from ...web.i18n import LANGUAGES, locale_of
 from ...web.inputs import is_ascii_number
-from ...web.instance import area_state, hall
+from ...web.instance import Recipe, area_state, hall
 from ...web.plumbing import end_pool, worker_ignores_ctrl_c
 from .. import games, hall_settings
 from ..decks import get_deck
@@ -622,14 +621,14 @@ def stop(app: Flask | None = None) -> None:
         end_pool(pool, kill=True)
 
 
-def _worker_start(factory: Callable[..., Flask]) -> None:
+def _worker_start(recipe: Recipe) -> None:
     """The worker process, at a lower CPU priority than the station, makes its app."""
     worker_ignores_ctrl_c()
     try:
         os.nice(10)
     except (AttributeError, OSError):  # pragma: no cover - Windows has no nice()
         pass
-    _worker_app_of(factory)
+    _worker_app_of(recipe)
 
 
 def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
@@ -659,7 +658,7 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
             pages.tables.put(deck_id, lang, drawn)
             pages.per_card_work += len(drawn)
         return futures
-    pool = _pool_now(factory)
+    pool = _pool_now(_worker_recipe(app, factory))
     serials = [c.serial for c in deck.cards]
     house = _house_language()
     for lang in sorted(LANGUAGES, key=lambda code: code != house):  # the hall's first
@@ -671,7 +670,7 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
             pages.drawing[key] = len(chunks)
         for chunk in chunks:
             try:
-                fut = pool.submit(_in_worker, factory, deck_id, _manifest(pages, deck), lang, chunk)
+                fut = pool.submit(_in_worker, deck_id, _manifest(pages, deck), lang, chunk)
             except RuntimeError:  # the pool was stopped meanwhile
                 pages.drawing.pop(key, None)
                 return futures
@@ -681,16 +680,24 @@ def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
     return futures
 
 
-def _pool_now(factory: Callable[..., Flask]) -> ProcessPoolExecutor:
+def _pool_now(recipe: Recipe) -> ProcessPoolExecutor:
     """The worker process, started with the first deck it is given."""
     global _pool
     with _guard:
         if _pool is None:
             context = multiprocessing.get_context("spawn")
             _pool = ProcessPoolExecutor(
-                1, mp_context=context, initializer=_worker_start, initargs=(factory,)
+                1, mp_context=context, initializer=_worker_start, initargs=(recipe,)
             )
         return _pool
+
+
+def _worker_recipe(app: Flask, factory: Callable[..., Flask]) -> Recipe:
+    """How the worker makes its app: the station's own (made by `factory`), read-only."""
+    made = hall(app).made_with
+    if made is None:  # an app not made by a factory's Recipe: the same database, by its path
+        return Recipe(factory, None, app.instance_path, {"DATABASE": hall(app).config.database})
+    return Recipe(factory, made.test_config, made.instance_path, made.settings)
 
 
 def _manifest(pages: CardPages, deck: Deck[Any]) -> str | None:
@@ -728,28 +735,21 @@ _worker_app: Flask | None = None
 _worker_decks: dict[str, Deck[Any]] = {}
 
 
-def _worker_app_of(factory: Callable[..., Flask]) -> Flask:
+def _worker_app_of(recipe: Recipe) -> Flask:
+    """The worker's app: the station's own, read-only, as the phones' process makes it (its
+    templates and catalogs are what it draws with). It writes no file: no folder, database or
+    key of its own, so nothing of it is left anywhere when the worker ends, however it ends."""
     global _worker_app
     if _worker_app is None:
-        folder = tempfile.mkdtemp(prefix="bingo-hall-tables-")
-        _worker_app = factory(
-            {"DATABASE": os.path.join(folder, "tables.sqlite"), "SECRET_KEY": "tables"},
-            instance_path=folder,
-        )
+        _worker_app = recipe.make(READ_ONLY=True, DEVICE_URL=None)
     return _worker_app
 
 
-def _in_worker(
-    factory: Callable[..., Flask],
-    deck_id: str,
-    manifest: str | None,
-    lang: str,
-    serials: list[int],
-) -> dict[int, str]:
-    """In the worker: the tables of `serials` in `lang`, drawn by an app of the worker's own (an
-    empty station in a folder of its own: the same templates and catalogs). The deck's
-    `manifest` comes with its first task only (one worker takes the tasks in order)."""
-    app = _worker_app_of(factory)
+def _in_worker(deck_id: str, manifest: str | None, lang: str, serials: list[int]) -> dict[int, str]:
+    """In the worker: the tables of `serials` in `lang`, drawn by its app (made at its start).
+    The deck's `manifest` comes with its first task only (one worker takes the tasks in order)."""
+    app = _worker_app
+    assert app is not None, "the worker makes its app when it starts (_worker_start)"
     deck = _worker_deck(deck_id, manifest)
     kind = claims_of(deck.variant)
     with app.test_request_context(f"/?lang={lang}"):
