@@ -336,7 +336,8 @@ def verify(tally_file: str, game_file: str, results: str | None, fingerprint: st
 )
 def serve(folder: str, host: str, port: int, every: float) -> None:
     """Serve the organiser's station for the game in FOLDER (its game, seed and results)."""
-    from ..station.linked.organiser import organiser_app, serve as make_server
+    from ..station.linked.organiser import organiser_app
+    from ..station.linked.organiser import serve as make_server
 
     game_file = str(Path(folder) / GAME_FILE)
     game = _read_game(game_file)

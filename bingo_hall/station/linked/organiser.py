@@ -159,25 +159,27 @@ class Board:
 def state_words(state: HallState, s: Standing) -> str:
     """A hall's state on the organiser's page, in the reader's language."""
     if state == HallState.WAITING:
-        return gettext("waiting")
+        return str(gettext("waiting"))
     if state == HallState.PLAYING:
-        return gettext("playing")
+        return str(gettext("playing"))
     if state == HallState.RESULT_IN:
-        return gettext("result in: checking it")
+        return str(gettext("result in: checking it"))
     if state == HallState.REFUSED:
-        return gettext("refused: %(reason)s", reason=s.reason or "")
+        return str(gettext("refused: %(reason)s", reason=s.reason or ""))
     if s.state == State.WON:
-        return gettext("verified: won at call %(n)s", n=s.count)
+        return str(gettext("verified: won at call %(n)s", n=s.count))
     if s.state == State.LATE:
-        return gettext("verified, but late: listed, not counted")
-    return gettext("verified: no winner within the window")
+        return str(gettext("verified, but late: listed, not counted"))
+    return str(gettext("verified: no winner within the window"))
 
 
 def prize_line(game: LinkedGame, lang: str) -> str:
     """What the projector and the organiser's page say of the game, in one line."""
-    return gettext(
-        "Linked game · national prize %(prize)s · lowest call count wins",
-        prize=money(game.tiers.national, game.tiers.currency, lang),
+    return str(
+        gettext(
+            "Linked game · national prize %(prize)s · lowest call count wins",
+            prize=money(game.tiers.national, game.tiers.currency, lang),
+        )
     )
 
 
