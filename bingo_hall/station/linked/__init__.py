@@ -36,23 +36,28 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Flask, Response, current_app, jsonify
+from flask.blueprints import BlueprintSetupState
+from flask_babel import gettext
 
 from ...audit.book import StationKey
 from ...linked.game import LinkedGame, read_game
 from ...linked.keys import Signer
 from ...linked.result import HallClaim, HallResult, first_claim, make_result, read_result
 from ...linked.seed import check_code, linked_order
+from ...money.ledger import money
 from ...values import JsonValue
 from ...variants import variant_for
 from ...web import book
 from ...web.db import get_db, transaction
 from ...web.errors import Conflict, NotFound, RequestError
+from ...web.i18n import current_lang
 from ...web.inputs import json_body as body
 from ...web.instance import hall
 from ..auth import caller_required
 from ..decks import get_deck, tell_deck_listeners
 from ..games import (
+    add_snapshot_extender,
     called_balls,
     current_round,
     game_started,
@@ -133,6 +138,57 @@ class LinkedStarted(JsonValue):
     round: int
     linked: str
     hall: str
+
+
+@dataclass(frozen=True)
+class LinkedPart(JsonValue):
+    """The snapshot's `linked`: what the screens say of the linked game a hall game plays (None
+    for any other game)."""
+
+    linked: Mapping[str, Any] | None
+
+
+def snapshot_part(conn: sqlite3.Connection, game_id: int) -> LinkedPart:
+    """The snapshot extender: read once per game (a linked game's file never changes)."""
+    parts = live_state().parts
+    if game_id not in parts:
+        found = _recorded(conn, STARTED, game_id)
+        part = None
+        if found is not None:
+            game = read_game(json.dumps(found["file"]))
+            part = {
+                "name": game.name,
+                "window": game.window.line(),
+                "national": game.tiers.national,
+                "currency": game.tiers.currency,
+                "pattern": game.pattern,
+                "organiser": found.get("organiser"),
+            }
+        parts[game_id] = LinkedPart(part)
+    found_part: LinkedPart = parts[game_id]
+    return found_part
+
+
+def linked_line(part: Mapping[str, Any] | None) -> str:
+    """What the projector says of a linked game, in the reader's language."""
+    if not part:
+        return ""
+    return str(
+        gettext(
+            "Linked game · national prize %(prize)s · lowest call count wins",
+            prize=money(int(part["national"]), str(part["currency"]), current_lang()),
+        )
+    )
+
+
+@bp.record_once
+def _register(state: BlueprintSetupState) -> None:
+    app = state.app
+    assert isinstance(app, Flask)  # the station's app, never a Quart or another App
+    app.jinja_env.globals["linked_line"] = linked_line
+    app.jinja_env.globals["linked_view_of"] = linked_view_of
+    with app.app_context():
+        add_snapshot_extender(snapshot_part)
 
 
 def start_linked_game(
@@ -366,6 +422,14 @@ def _result(
 def _moment(text: str) -> datetime:
     """A station time ("2026-12-05T20:13:07.412Z") as a moment."""
     return datetime.strptime(text[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
+
+
+def linked_view_of(game_id: int) -> LinkedView | None:
+    """`linked_view_of(id)` in templates: the caller page's panel (None: not a linked game)."""
+    conn = get_db()
+    if _recorded(conn, STARTED, game_id) is None:
+        return None
+    return linked_view(conn, game_id, book.station_key())
 
 
 # ---- routes --------------------------------------------------------------------------------

@@ -270,7 +270,8 @@ class Hub:
     follows: dict[int, Follow]
     sent: dict[int, Sent]
     lock: threading.Lock
+    parts: dict[int, Any]  # the snapshot's `linked` of each game, read once
 
 
 def live_state(app: Flask | None = None) -> Hub:
-    return area_state("linked", lambda: Hub({}, {}, threading.Lock()), app)
+    return area_state("linked", lambda: Hub({}, {}, threading.Lock(), {}), app)
