@@ -212,6 +212,8 @@ class Follow:
             why = f"the organiser refused the calls: {_refusal(exc)}"
         except (OSError, ValueError) as exc:
             why = f"the line to the organiser dropped ({getattr(exc, 'reason', exc)})"
+        except AttributeError:  # http.client reading a response `stop` closed under it
+            why = "the stream was closed"
         if not self._stop.is_set():
             self._set(Live(Mode.CODE, why))
 
