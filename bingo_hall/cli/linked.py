@@ -349,7 +349,7 @@ def serve(folder: str, host: str, port: int, every: float) -> None:
         raise KitError(
             "cannot listen on %(host)s:%(port)s: %(why)s", host=host, port=port, why=exc.strerror
         ) from None
-    url = f"http://{host}:{server.server_port}"
+    url = f"http://{host}:{server.server_address[1]}"
     click.echo(f"{game.name}: {len(game.halls)} halls, {game.window.line()}")
     click.echo(f"Organiser: {url}/")
     click.echo(f"Halls follow: {url}  (the seed at {url}/seed from the window's start)")

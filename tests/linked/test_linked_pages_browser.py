@@ -151,7 +151,7 @@ def test_the_caller_page_says_following_live_then_on_the_code_when_the_maestro_s
     organiser = serve(organiser_app(org.game, org.code, folder, 0.5), "127.0.0.1", 0)
     threading.Thread(target=organiser.serve_forever, daemon=True).start()
     try:
-        url = f"http://127.0.0.1:{organiser.server_port}"
+        url = f"http://127.0.0.1:{organiser.server_address[1]}"
         r = hall.post(
             "/api/linked/games",
             {
@@ -187,16 +187,19 @@ def test_the_organisers_page_shows_each_result_as_it_arrives(page, tmp_path, lan
     keys = station_keys(3)
     org = organise(keys, ["North", "South"], balls=90, window=around_now())
     folder = tmp_path / "results"
-    app = organiser_app(org.game, org.code, folder, 5.0)
+    app = organiser_app(org.game, org.code, folder, 2.0)
     server = serve(app, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        url = f"http://127.0.0.1:{server.server_port}"
+        url = f"http://127.0.0.1:{server.server_address[1]}"
         page.goto(f"{url}/?lang={lang}")
         main = page.locator("#organiser")
         expect(main).to_have_attribute("data-live", "yes")
         row = page.locator(f"#hall-{keys[0].fingerprint}")
         expect(row).to_have_attribute("data-state", "waiting")
+        count = page.locator("#calls [data-field=count]")
+        before = int(count.inner_text())
+        expect(count).to_have_text(str(before + 1), timeout=30_000)  # the next call, live
         order = order_from_document(org.seed, "", 90)
         ticket = min(DECK.cards, key=lambda t: max(order.index(n) for n in t.numbers))
         at = max(order.index(n) for n in ticket.numbers) + 1

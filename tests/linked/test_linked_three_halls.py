@@ -3,8 +3,9 @@ serve`) and three real `bingo-hall serve` stations, each a process of its own.
 
 - The Regal follows the organiser's calls live, and sends its result by HTTP.
 - Gala Leeds types the code and calls the order itself; its result goes as a file.
-- Mecca Bristol follows live, loses its line halfway (the Maestro stops following), goes on
-  from the code, and sends its result by HTTP.
+- Mecca Bristol follows live through a line of its own (a second organiser's station serving
+  the same game, as a relay would), loses it halfway (that process is killed), goes on from the
+  code, and sends its result by HTTP to the organiser's station.
 
 Each hall claims one card the test planted: the card of its deck that completes four corners
 first, on a call late enough to be reached live. The tally must award the national prize and
@@ -61,6 +62,13 @@ def station_urls(banner: list[str]) -> Urls:
     local = [u for u in callers if u.startswith("http://127.0.0.1")]
     maestro = (local or callers)[0].rstrip("/").removesuffix("/caller")
     return Urls(hall, maestro)
+
+
+def organiser_url(banner: list[str]) -> str:
+    """The address `linked serve` prints for the organiser's page: the halls' address too."""
+    return next(
+        m.group(1) for line in banner if (m := re.search(r"Organiser: (http://\S+)/", line))
+    )
 
 
 def corners_at(order: list[int], card) -> int:
@@ -133,7 +141,7 @@ class Hall:
 def test_three_halls_one_following_one_typing_one_losing_its_line_are_all_tallied(tmp_path):
     decks = [new_deck(40, seed=f"linked hall {i}", name=f"Hall {i}") for i in range(3)]
     halls: list[Hall] = []
-    organiser = None
+    organiser = relay = None
     try:
         for (name, region), deck, i in zip(
             [("The Regal", "North"), ("Gala Leeds", "North"), ("Mecca Bristol", "South")],
@@ -167,12 +175,16 @@ def test_three_halls_one_following_one_typing_one_losing_its_line_are_all_tallie
             [sys.executable, "-m", "bingo_hall", "linked", "serve", str(game_dir)]
             + ["--port", "0", "--every", str(EVERY)]
         )
-        org_url = next(m.group(0) for line in banner if (m := re.search(r"http://\S+/$", line)))
-        org_url = org_url.rstrip("/")
+        org_url = organiser_url(banner)
+        relay, relay_banner = station_process(
+            [sys.executable, "-m", "bingo_hall", "linked", "serve", str(game_dir)]
+            + ["--port", "0", "--every", str(EVERY)]
+        )
+        relay_url = organiser_url(relay_banner)
 
         # the live hall and the hall that will lose its line both start following at once
         live = regal.start(game, organiser=org_url, follow=True)
-        dropping = bristol.start(game, organiser=org_url, follow=True)
+        dropping = bristol.start(game, organiser=relay_url, follow=True)
         typed = leeds.start(game, code=code.lower().replace("-", " "))
 
         regal_card, regal_at = planted(regal.deck, order, at_least=regal.count(live) + 6)
@@ -184,17 +196,22 @@ def test_three_halls_one_following_one_typing_one_losing_its_line_are_all_tallie
             assert leeds.api("POST", f"/api/games/{typed}/draw").status_code == 200
         leeds.claim(typed, leeds_card)
 
-        # Mecca Bristol: follows for a few calls, then the line is cut
+        # Mecca Bristol: follows for a few calls, then its line is cut
         eventually(lambda: bristol.count(dropping) >= 4, timeout=60)
-        r = bristol.api("DELETE", f"/api/linked/games/{dropping}/follow")
-        assert r.status_code == 200 and r.json()["mode"] == "code", r.text
+        relay.kill()
+        relay.wait(timeout=30)
+
+        def on_the_code() -> bool:
+            """Mecca Bristol's station saw its line drop and goes on from the code"""
+            view = bristol.api("GET", f"/api/linked/games/{dropping}").json()
+            return view["live"]["mode"] == "code" and "dropped" in view["live"]["reason"]
+
+        eventually(on_the_code, timeout=60)
         went_on_from = bristol.count(dropping)
         assert went_on_from < bristol_at
         while bristol.count(dropping) < bristol_at:
             assert bristol.api("POST", f"/api/linked/games/{dropping}/next").status_code == 200
         bristol.claim(dropping, bristol_card)
-        view = bristol.api("GET", f"/api/linked/games/{dropping}").json()
-        assert view["live"]["mode"] == "code" and "stopped following" in view["live"]["reason"]
 
         # The Regal: the claim is made on the call that completes the card, as it arrives
         deadline = time.monotonic() + regal_at * EVERY + 120
@@ -211,7 +228,7 @@ def test_three_halls_one_following_one_typing_one_losing_its_line_are_all_tallie
         results = game_dir / "results"
         for hall, gid in ((regal, live), (bristol, dropping)):
             assert hall.api("POST", f"/api/linked/games/{gid}/result", {}).status_code == 200
-            sent = hall.api("POST", f"/api/linked/games/{gid}/send", {})
+            sent = hall.api("POST", f"/api/linked/games/{gid}/send", {"organiser": org_url})
             assert sent.status_code == 200 and sent.json()["state"] == "sent", sent.text
         assert leeds.api("POST", f"/api/linked/games/{typed}/result", {}).status_code == 200
         carried = leeds.api("GET", f"/api/linked/games/{typed}/result")
@@ -254,9 +271,10 @@ def test_three_halls_one_following_one_typing_one_losing_its_line_are_all_tallie
     finally:
         for hall in halls:
             hall.stop()
-        if organiser is not None:
-            organiser.terminate()
-            organiser.wait(timeout=30)
+        for proc in (organiser, relay):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(timeout=30)
 
 
 def _code_bytes(code: str) -> bytes:

@@ -57,7 +57,6 @@ from ...web.instance import hall
 from ..auth import caller_required
 from ..decks import get_deck, tell_deck_listeners
 from ..games import (
-    add_snapshot_extender,
     called_balls,
     current_round,
     game_started,
@@ -140,43 +139,21 @@ class LinkedStarted(JsonValue):
     hall: str
 
 
-@dataclass(frozen=True)
-class LinkedPart(JsonValue):
-    """The snapshot's `linked`: what the screens say of the linked game a hall game plays (None
-    for any other game)."""
-
-    linked: Mapping[str, Any] | None
-
-
-def snapshot_part(conn: sqlite3.Connection, game_id: int) -> LinkedPart:
-    """The snapshot extender: read once per game (a linked game's file never changes)."""
+def linked_line(game_id: int) -> str:
+    """`linked_line(id)` in templates: what the projector and the caller page say of the linked
+    game a hall game plays, in the reader's language ("" for any other game). The game file is
+    read once per game and kept (it never changes); the card pages never ask."""
     parts = live_state().parts
     if game_id not in parts:
-        found = _recorded(conn, STARTED, game_id)
-        part = None
-        if found is not None:
-            game = read_game(json.dumps(found["file"]))
-            part = {
-                "name": game.name,
-                "window": game.window.line(),
-                "national": game.tiers.national,
-                "currency": game.tiers.currency,
-                "pattern": game.pattern,
-                "organiser": found.get("organiser"),
-            }
-        parts[game_id] = LinkedPart(part)
-    found_part: LinkedPart = parts[game_id]
-    return found_part
-
-
-def linked_line(part: Mapping[str, Any] | None) -> str:
-    """What the projector says of a linked game, in the reader's language."""
-    if not part:
+        found = _recorded(get_db(), STARTED, game_id)
+        parts[game_id] = None if found is None else read_game(json.dumps(found["file"])).tiers
+    tiers = parts[game_id]
+    if tiers is None:
         return ""
     return str(
         gettext(
             "Linked game · national prize %(prize)s · lowest call count wins",
-            prize=money(int(part["national"]), str(part["currency"]), current_lang()),
+            prize=money(tiers.national, tiers.currency, current_lang()),
         )
     )
 
@@ -187,8 +164,6 @@ def _register(state: BlueprintSetupState) -> None:
     assert isinstance(app, Flask)  # the station's app, never a Quart or another App
     app.jinja_env.globals["linked_line"] = linked_line
     app.jinja_env.globals["linked_view_of"] = linked_view_of
-    with app.app_context():
-        add_snapshot_extender(snapshot_part)
 
 
 def start_linked_game(

@@ -207,7 +207,7 @@ class Follow:
                     message = parser.line(raw)
                     if message is not None and not self._take(*message):
                         return
-            why = "the organiser's stream ended"
+            why = "the line to the organiser dropped (its stream ended)"
         except urllib.error.HTTPError as exc:
             why = f"the organiser refused the calls: {_refusal(exc)}"
         except (OSError, ValueError) as exc:

@@ -4,15 +4,18 @@ small server the halls with a line reach.
 - `GET /seed` gives the seed code once the window has opened, and refuses before, in one line:
   no hall learns the order early, whatever it asks.
 - `GET /calls/events` is the game's live calls (Server-Sent Events: a `snapshot` of the calls so
-  far, then a `call` per ball), paced from the window's opening, so that every hall following
-  it calls the same ball at about the same moment. The calls are the order the seed gives, worked
+  far, then a `call` per ball: its number, the ball, and `at`, when it was due, seconds since
+  the epoch on the organiser's clock; an `end` once every ball is called), paced from the
+  window's opening, so that every hall following it calls the same ball at about the same
+  moment. The calls are the order the seed gives, worked
   out from the clock: no state is shared between the streams, so hundreds of halls cost a thread
   each and nothing more.
 - `POST /results` takes a hall's result, checks it at once against the game and the seed (the
   tally's own check, `linked.tally.judge`) and keeps it in DIR/results/, where `linked tally`
   reads it later with the files that came by email or on a stick.
 - `GET /` is the organiser's page: every hall's state (waiting, playing, result in, verified,
-  refused with its reason), kept live by `GET /halls/events`.
+  refused with its reason) and the calls so far, kept live by its script, which asks `GET
+  /halls` every two seconds (a page or two of the organiser's, where polling costs nothing).
 
 A hall's station names itself with `?hall=<its key's fingerprint>` when it fetches the code or
 follows the calls: the page then shows it playing. Nothing is trusted from that name but the
@@ -21,16 +24,15 @@ page's word "playing"; a result is trusted for its signature only.
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request, stream_with_context
+from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import Babel, gettext
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, make_server
@@ -42,6 +44,7 @@ from ...linked.seed import check_code, code_text, linked_order, parse_code
 from ...linked.tally import Standing, State, Submission, judge
 from ...machine.catalogs import catalog_dirs
 from ...money.ledger import money
+from ...values import JsonValue
 from ...web.hub import sse
 
 LANGUAGES = ("es", "en")
@@ -84,9 +87,9 @@ class Calling:
 
 @dataclass
 class Board:
-    """The halls' states as the organiser's page shows them; a change wakes the page's
-    streams. The results kept are judged all together each time one arrives, as the tally
-    judges them, so a forged file never takes a hall's place here either."""
+    """The halls' states as the organiser's page shows them. The results kept are judged all
+    together each time one arrives, as the tally judges them, so a forged file never takes a
+    hall's place here either."""
 
     game: LinkedGame
     code: str
@@ -94,22 +97,15 @@ class Board:
     playing: set[str] = field(default_factory=set)
     arriving: set[str] = field(default_factory=set)
     standings: dict[str, Standing] = field(default_factory=dict)
-    version: int = 0
-    changed: threading.Condition = field(default_factory=threading.Condition)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         self._judge()
 
-    def _touch(self) -> None:
-        with self.changed:
-            self.version += 1
-            self.changed.notify_all()
-
     def seen(self, fingerprint: str | None) -> None:
-        if fingerprint and self.game.hall_by_key(fingerprint) and fingerprint not in self.playing:
+        if fingerprint and self.game.hall_by_key(fingerprint):
             self.playing.add(fingerprint)
-            self._touch()
 
     def _judge(self) -> None:
         subs = [
@@ -130,16 +126,14 @@ class Board:
         if result.game != self.game.game_id or hall is None:
             _, refused = judge(self.game, self.code, [Submission("posted", text)])
             return None, refused[0].reason if refused else "not a result of this game"
-        with self.changed:
-            self.arriving.add(hall.fingerprint)
-        self._touch()
         name = f"{hall.fingerprint}-{covered(result.to_json()).hex()[:12]}.json"
-        (self.folder / name).write_text(text, encoding="utf-8")
-        try:
-            self._judge()
-        finally:
-            self.arriving.discard(hall.fingerprint)
-            self._touch()
+        with self.lock:  # one result judged at a time: each judging reads the whole folder
+            self.arriving.add(hall.fingerprint)
+            try:
+                (self.folder / name).write_text(text, encoding="utf-8")
+                self._judge()
+            finally:
+                self.arriving.discard(hall.fingerprint)
         mine = self.standings[hall.fingerprint]
         if mine.state == State.REFUSED:
             return mine, mine.reason
@@ -267,9 +261,14 @@ def organiser_app(
         assert mine is not None
         return jsonify(state=HallState.VERIFIED, standing=str(mine.state), count=mine.count), 201
 
-    @app.get("/halls/events")
+    @app.get("/halls")
     def halls() -> Response:
-        return Response(stream_with_context(_halls_stream(board)), mimetype="text/event-stream")
+        count = calling.count_at(now())
+        return jsonify(
+            halls=[h.to_json() for h in hall_lines(board)],
+            count=count,
+            last=calling.order[count - 1] if count else None,
+        )
 
     return app
 
@@ -289,38 +288,34 @@ def _calls_stream(calling: Calling, now: Callable[[], float]) -> Iterator[str]:
                 yield ": still here\n\n"
             continue
         for count in range(sent + 1, calling.count_at(now()) + 1):
-            yield sse("call", {"count": count, "ball": calling.order[count - 1]})
+            at = calling.next_at(count - 1)  # when it was due: a hall can tell how late it came
+            yield sse("call", {"count": count, "ball": calling.order[count - 1], "at": at})
             sent = count
 
 
-def _halls_json(board: Board) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class HallLine(JsonValue):
+    """A hall's row of the organiser's page: its state, worded in the reader's language."""
+
+    fingerprint: str
+    state: HallState
+    words: str
+
+
+def hall_lines(board: Board) -> list[HallLine]:
     out = []
     for hall in board.game.halls:
         state, s = board.state_of(hall.fingerprint)
-        out.append(
-            {"fingerprint": hall.fingerprint, "state": str(state), "words": state_words(state, s)}
-        )
+        out.append(HallLine(hall.fingerprint, state, state_words(state, s)))
     return out
 
 
-def _halls_stream(board: Board) -> Iterator[str]:
-    seen = -1
-    while True:
-        with board.changed:
-            if board.version == seen:
-                board.changed.wait(KEEPALIVE)
-            if board.version == seen:
-                version = None
-            else:
-                version = seen = board.version
-        if version is None:
-            yield ": still here\n\n"
-            continue
-        yield sse("halls", {"halls": _halls_json(board), "at": datetime.now(UTC).isoformat()})
-
-
 def serve(app: Flask, host: str, port: int) -> BaseWSGIServer:
-    """The organiser's server, one thread per connection (a followed stream holds one)."""
-    server = make_server(host, port, app, threaded=True)
+    """The organiser's server, one thread per connection (a followed stream holds one). The
+    socket is bound here, so a port taken is an OSError to report in one line (werkzeug would
+    print its own advice and exit)."""
+    listening = socket.create_server((host, port), backlog=1024)
+    server = make_server(host, port, app, threaded=True, fd=listening.fileno())
+    listening.close()  # the server listens on its own copy of the descriptor
     server.daemon_threads = True  # type: ignore[attr-defined]
     return server

@@ -7,8 +7,7 @@ API's (`station.linked`)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,12 +16,15 @@ from flask.typing import ResponseReturnValue
 
 from ...errors import KitError
 from ...linked.game import LinkedGame, read_game
+from ...variants import ByVariant, Cards75, Strips90, variant_for
 from ...web import book
 from ...web.db import get_db
 from ...web.errors import RequestError, translated
 from ..auth import caller_required
 from ..decks import list_decks
 from ..games import newest_active_game
+from ..model import DrawMethod
+from ..requests import NewGame
 from . import (
     LinkedStart,
     make_hall_result,
@@ -35,27 +37,27 @@ from . import follow as follow_organiser
 from .live import organiser_url
 
 pages = Blueprint(
-    "linked_pages",
-    __name__,
-    url_prefix="/caller/linked",
-    template_folder="templates",
-    static_folder="static",
-    static_url_path="/static",
+    "linked_pages", __name__, url_prefix="/caller/linked", template_folder="templates"
 )
 
 #: a game file of a few thousand halls is well under this
 MAX_FILE = 2_000_000
 
 
-def _hall_game(game: LinkedGame, deck_id: str) -> dict[str, Any]:
-    """The hall's own game for the linked one: it plays the linked figure, so that a claim on it
-    is the claim the result is made from."""
-    if game.balls == 90:
-        return {
-            "deck_id": deck_id,
-            "mode": "house" if game.pattern == "full-house" else "lines-house",
-        }
-    return {"deck_id": deck_id, "mode": "normal", "options": {"pattern": game.pattern}}
+def _card_game(game: LinkedGame, deck_id: str, draw: DrawMethod) -> NewGame:
+    return NewGame(deck_id, "normal", draw=draw, options={"pattern": game.pattern})
+
+
+def _ticket_game(game: LinkedGame, deck_id: str, draw: DrawMethod) -> NewGame:
+    return NewGame(deck_id, "house" if game.pattern == "full-house" else "lines-house", draw=draw)
+
+
+#: the hall's own game for a linked one: it plays the linked figure, so that a claim on it is
+#: the claim the result is made from (a 75-ball Bingo Normal of the pattern; a 90-ball plan that
+#: holds the prize)
+HALL_GAMES: ByVariant[Callable[[LinkedGame, str, DrawMethod], NewGame]] = ByVariant(
+    "linked.pages.HALL_GAMES", {Cards75: _card_game, Strips90: _ticket_game}
+)
 
 
 def _start_from_form(form: Mapping[str, str], upload: bytes) -> LinkedStart:
@@ -69,21 +71,12 @@ def _start_from_form(form: Mapping[str, str], upload: bytes) -> LinkedStart:
         raise RequestError("the game file: %(why)s", why=exc) from None
     how = form.get("how", "typed")
     url = organiser_url(form.get("organiser")) if how in ("fetch", "follow") else None
-    data: dict[str, Any] = {
-        "linked": json.loads(game.text()),
-        "game": {
-            **_hall_game(game, form.get("deck_id", "")),
-            "draw": "manual" if how == "follow" else form.get("draw", "auto"),
-        },
-    }
-    if how == "typed":
-        data["code"] = form.get("code", "")
-    else:
-        data["organiser"] = url
-        data["follow"] = how == "follow"
-    if how != "typed" and form.get("code", "").strip():
-        data["code"] = form["code"]
-    return LinkedStart.from_json(data)
+    code = form.get("code", "").strip() or None
+    if how == "typed" and code is None:
+        raise RequestError("type the seed code the organiser gave, as `code`")
+    draw = DrawMethod.MANUAL if how == "follow" or form.get("draw") == "manual" else DrawMethod.AUTO
+    new = HALL_GAMES[variant_for(game.balls)](game, form.get("deck_id", ""), draw)
+    return LinkedStart(game, code, new, url, how == "follow")
 
 
 @pages.route("", methods=["GET", "POST"])
