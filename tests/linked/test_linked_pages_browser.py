@@ -85,6 +85,9 @@ def test_the_maestro_starts_with_the_code_typed_and_calls_the_order_from_the_cod
     page.click("#linked-start button[type=submit]")
     expect(page.locator("#linked-error")).to_be_visible()
     assert "/caller/linked" in page.url
+    assert serious(page) == []
+    assert_layout(page, (LAPTOP,))
+    page.screenshot(path=shot(f"linked-start-{lang}.png", tmp_path), full_page=True)
     page.set_input_files("input[name=linked_file]", str(game_file))
     page.fill("input[name=code]", org.code.lower())
     page.click("#linked-start button[type=submit]")

@@ -19,7 +19,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -214,10 +213,11 @@ def test_three_halls_one_following_one_typing_one_losing_its_line_are_all_tallie
         bristol.claim(dropping, bristol_card)
 
         # The Regal: the claim is made on the call that completes the card, as it arrives
-        deadline = time.monotonic() + regal_at * EVERY + 120
-        while regal.count(live) < regal_at:
-            assert time.monotonic() < deadline, "the organiser's calls stopped reaching the hall"
-            time.sleep(0.02)
+        def reached() -> bool:
+            """The Regal's station has called the planted card's completing call"""
+            return regal.count(live) >= regal_at
+
+        eventually(reached, timeout=regal_at * EVERY + 120)
         regal.claim(live, regal_card)
 
         # every hall called the committed order, however its calls came
