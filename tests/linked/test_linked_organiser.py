@@ -119,3 +119,37 @@ def test_a_result_from_a_key_no_hall_registered_is_refused_and_kept_nowhere(nigh
     assert list(folder.glob("*.json")) == []
     r = client.post("/results", data="not a result")
     assert r.status_code == 422 and "not JSON" in r.get_json()["error"]
+
+
+def test_results_carried_in_by_hand_are_read_when_the_organiser_starts(tmp_path):
+    keys = station_keys(2)
+    org = organise(keys, ["North"], balls=90)
+    result, at = _won(org, keys[1], "Hall 2")
+    folder = tmp_path / "results"
+    folder.mkdir()
+    (folder / "from-a-usb-stick.json").write_text(result.text())
+    app = organiser_app(org.game, org.code, folder, 2.0, lambda: WINDOW.start.timestamp())
+    page = app.test_client().get("/?lang=en").get_data(as_text=True)
+    row = page.split(f'id="hall-{keys[1].fingerprint}"')[1].split("</tr>")[0]
+    assert f"verified: won at call {at}" in row
+
+
+def test_a_hall_that_sends_two_different_results_is_refused(night):
+    org, keys, clock, client, _ = night
+    clock["now"] = WINDOW.start.timestamp()
+    result, at = _won(org, keys[0], "Hall 1")
+    assert client.post("/results", data=result.text()).status_code == 201
+    assert client.post("/results", data=result.text()).status_code == 201  # the same again
+    order = order_from_document(org.seed, "", 90)
+    none = make_result(
+        org.game,
+        "Hall 1",
+        Signer.of_station(keys[0]),
+        signed_head(keys[0]),
+        order[: at + 3],
+        WINDOW.start + timedelta(minutes=30),
+    )
+    r = client.post("/results", data=none.text())
+    assert r.status_code == 422 and "it sent 2 different results" in r.get_json()["error"]
+    halls = client.get("/halls?lang=en").get_json()["halls"]
+    assert halls[0]["state"] == "refused"

@@ -24,6 +24,7 @@ page's word "playing"; a result is trusted for its signature only.
 
 from __future__ import annotations
 
+import hashlib
 import socket
 import threading
 import time
@@ -87,9 +88,11 @@ class Calling:
 
 @dataclass
 class Board:
-    """The halls' states as the organiser's page shows them. The results kept are judged all
-    together each time one arrives, as the tally judges them, so a forged file never takes a
-    hall's place here either."""
+    """The halls' states as the organiser's page shows them, judged as the tally judges them
+    (`linked.tally.judge`), so a forged file never takes a hall's place here either. A hall's
+    standing rests only on the files that name its key, so a result that arrives is judged with
+    those alone (the tally of hundreds of halls is not redone for each); the folder's files,
+    the ones carried in by hand too, are read once at start."""
 
     game: LinkedGame
     code: str
@@ -97,23 +100,36 @@ class Board:
     playing: set[str] = field(default_factory=set)
     arriving: set[str] = field(default_factory=set)
     standings: dict[str, Standing] = field(default_factory=dict)
+    files: dict[str | None, dict[str, str]] = field(default_factory=dict)  # by the key named
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._judge()
+        for path in sorted(self.folder.glob("*.json")):
+            self._keep(path.name, path.read_text(encoding="utf-8"))
+        subs = [Submission(n, t) for kept in self.files.values() for n, t in kept.items()]
+        standings, _ = judge(self.game, self.code, subs)
+        self.standings = {s.hall.fingerprint: s for s in standings}
+
+    def _keep(self, name: str, text: str) -> None:
+        """File a result under the key it names (None: it names none of this game's)."""
+        try:
+            result = read_result(text)
+            named = result.fingerprint if result.game == self.game.game_id else None
+        except Refusal:
+            named = None
+        self.files.setdefault(named, {})[name] = text
+
+    def _judge(self, fingerprint: str) -> None:
+        subs = [Submission(n, t) for n, t in sorted(self.files.get(fingerprint, {}).items())]
+        standings, _ = judge(self.game, self.code, subs)
+        self.standings[fingerprint] = next(
+            s for s in standings if s.hall.fingerprint == fingerprint
+        )
 
     def seen(self, fingerprint: str | None) -> None:
         if fingerprint and self.game.hall_by_key(fingerprint):
             self.playing.add(fingerprint)
-
-    def _judge(self) -> None:
-        subs = [
-            Submission(p.name, p.read_text(encoding="utf-8"))
-            for p in sorted(self.folder.glob("*.json"))
-        ]
-        standings, _ = judge(self.game, self.code, subs)
-        self.standings = {s.hall.fingerprint: s for s in standings}
 
     def receive(self, text: str) -> tuple[Standing | None, str | None]:
         """Keep a hall's result and judge it: (the hall's standing, None) when it holds, (its
@@ -126,12 +142,16 @@ class Board:
         if result.game != self.game.game_id or hall is None:
             _, refused = judge(self.game, self.code, [Submission("posted", text)])
             return None, refused[0].reason if refused else "not a result of this game"
-        name = f"{hall.fingerprint}-{covered(result.to_json()).hex()[:12]}.json"
-        with self.lock:  # one result judged at a time: each judging reads the whole folder
+        # one file per distinct result: the same result sent twice is kept once
+        name = (
+            f"{hall.fingerprint}-{hashlib.sha256(covered(result.to_json())).hexdigest()[:16]}.json"
+        )
+        with self.lock:  # one result kept and judged at a time
             self.arriving.add(hall.fingerprint)
             try:
                 (self.folder / name).write_text(text, encoding="utf-8")
-                self._judge()
+                self._keep(name, text)
+                self._judge(hall.fingerprint)
             finally:
                 self.arriving.discard(hall.fingerprint)
         mine = self.standings[hall.fingerprint]
