@@ -7,6 +7,8 @@ station, or the organiser checking the code before reading it out).
 tally: every result in a folder checked, the tiers awarded, the tally signed; a refused result is
 one line with its reason, and the command still succeeds (exit 0): refusals are the tally's
 findings, not the command's errors.
+serve: the organiser's station: the seed code at the window's opening, the calls live, the
+results POSTed by the halls checked at once, and the page of every hall's state.
 verify: any hall checks a tally against the game (and the results, when it has them) and reads
 its own place. Exit 0 when all holds, 1 when something does not, 2 when the input cannot be used.
 """
@@ -60,8 +62,8 @@ def linked() -> None:
 @click.option(
     "--pattern",
     default=None,
-    help="75 balls: full_card (default), four_corners, x or a 25-cell mask; "
-    "90 balls: full-house (default), one-line, two-lines",
+    help="75 balls: full_card (default) or any pattern of the book (docs/patterns.md), or a "
+    "25-cell mask; 90 balls: full-house (default), one-line, two-lines",
 )
 @click.option("--currency", default="GBP", show_default=True)
 @click.option("--national", required=True, help="the national prize, e.g. 1000 or 1000.00")
@@ -319,3 +321,44 @@ def verify(tally_file: str, game_file: str, results: str | None, fingerprint: st
         f"OK: the tally of {game.name} holds, signed by the organiser's key "
         f"{game.organiser_fingerprint}; seed {found.seed}"
     )
+
+
+@linked.command("serve")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
+@click.option("--port", default=8400, show_default=True, help="the port (0: any free port)")
+@click.option(
+    "--every",
+    default=8.0,
+    show_default=True,
+    type=click.FloatRange(0.05, 600),
+    help="seconds between the calls the halls following live receive",
+)
+def serve(folder: str, host: str, port: int, every: float) -> None:
+    """Serve the organiser's station for the game in FOLDER (its game, seed and results)."""
+    from ..station.linked.organiser import organiser_app
+    from ..station.linked.organiser import serve as make_server
+
+    game_file = str(Path(folder) / GAME_FILE)
+    game = _read_game(game_file)
+    code = read_text_file(_beside(game_file, None, SEED_FILE)).strip()
+    app = organiser_app(game, code, Path(folder) / "results", every)
+    try:
+        server = make_server(app, host, port)
+    except OSError as exc:
+        raise KitError(
+            "cannot listen on %(host)s:%(port)s: %(why)s", host=host, port=port, why=exc.strerror
+        ) from None
+    url = f"http://{host}:{server.server_address[1]}"
+    click.echo(f"{game.name}: {len(game.halls)} halls, {game.window.line()}")
+    click.echo(f"Organiser: {url}/")
+    click.echo(f"Halls follow: {url}  (the seed at {url}/seed from the window's start)")
+    click.echo(f"Results in {Path(folder) / 'results'}")
+    click.echo("Press Ctrl+C to stop.", nl=True)
+    sys.stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

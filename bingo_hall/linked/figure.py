@@ -1,7 +1,7 @@
 """What a ticket must hold to win a linked game, for each variant (a full house by default).
 
-A 75-ball game names a pattern (`patterns`: the full card, four corners, the X, or a drawn mask of
-25 cells); a 90-ball game names a prize of the UK clubs' list (the full house, one line, two
+A 75-ball game names a pattern (any key of the pattern book, `patterns.BUILT_IN`, or a drawn
+mask of 25 cells); a 90-ball game names a prize of the UK clubs' list (the full house, one line, two
 lines), as `prize_rules` states it. Either way the variant answers with the ticket's `Need`s
 (`Variant.needs`, as the odds use them), and a ticket holds the figure once one need is met.
 The figures are a `ByVariant` table, so this module never asks which variant it has.
@@ -81,8 +81,8 @@ class CardFigures(Figures):
                 pattern = custom_pattern(name)
             except KitError:
                 raise KitError(
-                    "a 75-ball linked game's pattern is full_card, four_corners, x or a mask of "
-                    "25 cells (1 and 0, row by row), not %(name)r",
+                    "a 75-ball linked game's pattern is a pattern of the book (see "
+                    "docs/patterns.md) or a mask of 25 cells (1 and 0, row by row), not %(name)r",
                     name=name,
                 ) from None
         return Figure(

@@ -24,6 +24,7 @@ from . import (
     prize_lists,
     schema,
 )
+from .linked.pages import pages as linked_pages
 
 #: the station's templates and its static files (served at /static/)
 assets = Blueprint(
@@ -38,7 +39,7 @@ assets = Blueprint(
 def register(app: Flask) -> None:
     core_db.add_migrations(app, "station", schema.MIGRATIONS)
     auth.init_app(app)
-    for blueprint in (assets, caller.bp, display.bp, phone.bp, api.bp, linked.bp):
+    for blueprint in (assets, caller.bp, display.bp, phone.bp, api.bp, linked.bp, linked_pages):
         app.register_blueprint(blueprint)
     hall(app).loop_streams.append(lambda scope: api.game_stream_on_loop(app, scope))
     errors.register_error_page(app, "/", "station/error.html")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import socket
 import stat
 from pathlib import Path
 
@@ -211,3 +212,20 @@ def test_bad_input_is_one_line_on_stderr_with_exit_2(organised, kit_cli, tmp_pat
     assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err
     assert says in err
+
+
+def test_serve_without_a_game_in_the_folder_is_one_line_and_exit_2(tmp_path, kit_cli):
+    code, out, err = kit_cli(["linked", "serve", str(tmp_path / "nowhere"), "--port", "0"])
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "game.linked.json" in err
+
+
+def test_serve_on_a_port_taken_is_one_line_and_exit_2(organised, kit_cli):
+    folder = organised[0]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = kit_cli(["linked", "serve", str(folder), "--port", str(port)])
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and f"cannot listen on 127.0.0.1:{port}" in err

@@ -94,6 +94,20 @@ def test_a_90_ball_linked_game_plays_the_full_house_by_default():
     assert read_game(org.game.text()).pattern == "full-house"
 
 
+@pytest.mark.parametrize("key", ["kite", "letter_z", "double_postage_stamp"])
+def test_a_75_ball_linked_game_plays_any_pattern_of_the_book(key):
+    org = organise(station_keys(1), ["North"], balls=75, pattern=key)
+    assert read_game(org.game.text()).pattern == key
+
+
+def test_a_75_ball_pattern_that_is_not_in_the_book_is_refused_naming_the_book():
+    with pytest.raises(KitError) as refused:
+        organise(station_keys(1), ["North"], balls=75, pattern="star")
+    said = str(refused.value)
+    assert "a pattern of the book (see docs/patterns.md)" in said and "'star'" in said
+    assert len(said.splitlines()) == 1
+
+
 def test_a_game_file_changed_on_the_way_is_refused_by_its_signature():
     org = organise(station_keys(2), ["North"])
     data = json.loads(org.game.text())

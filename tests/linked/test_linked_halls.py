@@ -107,10 +107,12 @@ def play(balls: int, seed: int) -> Night:
     ]
     faulty = {i: faults[(i // 7) % len(faults)] for i in range(20, HALLS, 7)}
     for hall in halls:
-        deck = decks[hall.index % len(decks)]
+        # the tied halls sell the earliest card and others of its own deck (cards of another
+        # deck would be judged by the serials of this one)
+        deck = best_deck if hall.index in tied else decks[hall.index % len(decks)]
         sold = rng.sample(later[deck.deck_id], rng.randint(10, 60))
         if hall.index in tied:
-            deck, sold = best_deck, [*sold[:5], best]
+            sold = [*sold[:5], best]
         winner = min(sold, key=lambda c: done[deck.deck_id, c.serial])
         at = done[deck.deck_id, winner.serial]
         when = during(rng.randint(10, 80))
