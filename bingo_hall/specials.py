@@ -23,16 +23,18 @@ caller page, /display, the printed program and the phones. Pure: no Flask, no SQ
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import TypeVar
 
 from .cards import CENTRE, SIZE, Card
 from .errors import KitError
 from .rng import SeededStream
 
 Cell = tuple[int, int]
+T = TypeVar("T")
 
 MAX_CARDS_NEEDED = 12
 
@@ -230,6 +232,77 @@ class Specials:
     def any(self) -> bool:
         return self != Specials()
 
+    @property
+    def judged(self) -> bool:
+        """A rule that changes which cards win (the money ball only changes what one pays)."""
+        return self.wild_number or self.odd_even is not None or self.cards_needed > 1
+
+    def to_settings(self) -> dict[str, object]:
+        """The game's settings for these rules (the keys `specials_from` reads), none when off."""
+        out: dict[str, object] = {}
+        if self.wild_number:
+            out["wild_number"] = True
+        if self.odd_even is not None:
+            out["odd_even"] = str(self.odd_even)
+        if self.money_ball is not None:
+            out["money_ball"] = self.money_ball
+        if self.money_ball_rule is not None:
+            out["money_ball_pays"] = self.money_ball_rule.word
+        if self.cards_needed > 1:
+            out["cards_needed"] = self.cards_needed
+        return out
+
+
+#: the game settings (the station's options, the book's game entry) the special rules take;
+#: `money_ball` is the ball once known, or "draw" at a new game for the station to draw it
+SPECIAL_KEYS = ("wild_number", "odd_even", "money_ball", "money_ball_pays", "cards_needed")
+
+
+class SpecialSettingError(KitError):
+    """A special game's setting that cannot be played: `key` names it, `problem` says why."""
+
+    def __init__(self, key: str, problem: KitError) -> None:
+        self.key = key
+        self.problem = problem
+        super().__init__("the setting %(key)s: %(problem)s", key=key, problem=problem)
+
+
+def specials_from(settings: Mapping[str, object], balls: int = 75) -> Specials:
+    """The special rules a game's settings describe (keys absent or None: off). A money ball of
+    "draw" is refused: the station replaces it with the drawn ball as the game starts."""
+
+    def get(key: str, check: Callable[[object], T]) -> T | None:
+        value = settings.get(key)
+        if value is None:
+            return None
+        try:
+            return check(value)
+        except KitError as exc:
+            raise SpecialSettingError(key, exc) from None
+
+    def flag(value: object) -> bool:
+        if not isinstance(value, bool):
+            raise KitError("wild_number is true or false")
+        return value
+
+    def ball(value: object) -> int:
+        if value == "draw":
+            raise KitError("the station draws the money ball as a game starts; type a ball now")
+        return check_money_ball(value, balls)
+
+    out = Specials(
+        wild_number=get("wild_number", flag) or False,
+        odd_even=get("odd_even", parity),
+        money_ball=get("money_ball", ball),
+        money_ball_rule=get("money_ball_pays", MoneyBallRule.from_word),
+        cards_needed=get("cards_needed", check_cards_needed) or 1,
+    )
+    if out.money_ball is not None and out.money_ball_rule is None:
+        raise SpecialSettingError(
+            "money_ball_pays", KitError("a money ball needs what it pays: double or a bonus")
+        )
+    return out
+
 
 def rule_lines(specials: Specials, calls: Sequence[int] = ()) -> tuple[RuleLine, ...]:
     """One line per special game, in English and Spanish; `calls` names the wild digit once the
@@ -241,7 +314,7 @@ def rule_lines(specials: Specials, calls: Sequence[int] = ()) -> tuple[RuleLine,
             text = {
                 "en": "Wild number: the first ball's last digit — every number ending in it "
                 "counts as called",
-                "es": "Número comodín: la última cifra de la primera bolilla — todo número "
+                "es": "Número comodín: la última cifra de la primera bola — todo número "
                 "terminado en ella cuenta como cantado",
             }
         else:
@@ -254,9 +327,9 @@ def rule_lines(specials: Specials, calls: Sequence[int] = ()) -> tuple[RuleLine,
     if rule is not None:
         ball = specials.money_ball
         en_ball = "drawn before the first ball" if ball is None else str(ball)
-        es_ball = "se elige antes de la primera bolilla" if ball is None else str(ball)
+        es_ball = "se elige antes de la primera bola" if ball is None else str(ball)
         en_on = "that ball" if ball is None else str(ball)
-        es_on = "esa bolilla" if ball is None else f"el {ball}"
+        es_on = "esa bola" if ball is None else f"el {ball}"
         if rule.pays == MoneyBallPay.DOUBLE:
             en_pay, es_pay = "pays double", "paga el doble"
         else:
@@ -267,7 +340,7 @@ def rule_lines(specials: Specials, calls: Sequence[int] = ()) -> tuple[RuleLine,
                 "money_ball",
                 {
                     "en": f"Money ball: {en_ball} — a bingo on {en_on} {en_pay}",
-                    "es": f"Bolilla premiada: {es_ball} — un bingo con {es_on} {es_pay}",
+                    "es": f"Bola premiada: {es_ball} — un bingo con {es_on} {es_pay}",
                 },
             )
         )

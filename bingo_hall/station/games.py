@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import draw as rules
 from ..round_state import RoundState
+from ..specials import drawn_money_ball
 from ..values import JsonValue, as_json
 from ..web import book
 from ..web.db import transaction
@@ -207,6 +208,10 @@ def write_new_game(
     chosen = kind_of(deck.variant).choose(new, deck, host_plans())
     options = dict(new.options)
     check_keys(options)
+    seed = rules.new_seed() if seed is None else seed
+    if options.get("money_ball") == "draw":  # from the round's seed: its reveal proves it
+        options["money_ball"] = drawn_money_ball(seed, deck.variant.balls)
+        options["money_ball_drawn"] = True
     rules_from(chosen.mode, chosen.free_centre, options)
     cur = conn.execute(
         "INSERT INTO games (deck_id, mode, free_centre, draw, options, balls, prizes, prize_list) "

@@ -11,10 +11,19 @@ from typing import Any
 from .. import claims as rules
 from ..errors import KitError
 from ..patterns import pattern_from_spec
+from ..specials import SPECIAL_KEYS, SpecialSettingError, specials_from
 from ..web.errors import RequestError
 
-SETTING_KEYS = ("target", "pattern", "mask", "completing_call_only", "winner_becomes_maestro")
-JUDGING_KEYS = ("pattern", "mask", "completing_call_only")  # fixed once a round has calls
+SETTING_KEYS = (
+    "target",
+    "pattern",
+    "mask",
+    "completing_call_only",
+    "winner_becomes_maestro",
+    *SPECIAL_KEYS,
+)
+#: fixed once a round has calls (the money ball too: it is known before the first ball)
+JUDGING_KEYS = ("pattern", "mask", "completing_call_only", *SPECIAL_KEYS)
 FLAGS = ("completing_call_only", "winner_becomes_maestro")
 
 
@@ -51,6 +60,18 @@ def rules_from(mode: str, free_centre: bool, settings: dict[str, Any]) -> rules.
             key = "mask" if settings.get("pattern") == "custom" else "pattern"
             raise _refused(key, exc) from None
     try:
+        special = specials_from(settings)
+    except SpecialSettingError as exc:
+        raise _refused(exc.key, exc.problem) from None
+    if mode == rules.PUNTOS and special.judged:
+        raise _refused(
+            "pattern", KitError("special games are played in Bingo Normal only")
+        ) from None
+    if special.odd_even is not None and pattern is not None:
+        raise _refused(
+            "odd_even", KitError("an odd-even game is its own figure: it takes no pattern")
+        )
+    try:
         return rules.Rules(
             mode=mode,
             free_centre=free_centre,
@@ -58,6 +79,10 @@ def rules_from(mode: str, free_centre: bool, settings: dict[str, Any]) -> rules.
             winner_becomes_maestro=settings.get("winner_becomes_maestro") is True,
             target=settings.get("target", rules.DEFAULT_TARGET),
             pattern=pattern,
+            wild_number=special.wild_number,
+            odd_even=special.odd_even,
+            money_ball=special.money_ball,
+            cards_needed=special.cards_needed,
         )
     except KitError as exc:
         raise _refused("target", exc) from None
