@@ -50,6 +50,7 @@ from .cards import CENTRE, LINE_CELLS, LINE_NAMES, SIZE, Card
 from .errors import KitError
 from .patterns import Pattern
 from .specials import (
+    BookVerdict,
     Parity,
     call_positions,
     check_cards_needed,
@@ -58,6 +59,9 @@ from .specials import (
     odd_even_form,
     on_money_ball,
     parity,
+)
+from .specials import (
+    judge_book as judge_book_cards,
 )
 
 Cell = tuple[int, int]
@@ -199,9 +203,13 @@ class Verdict:
     pattern: Pattern | None = field(default=None)
     #: the bingo's winning call is the game's money ball (it pays as the program says)
     money_ball: bool = False
+    #: a game that needs its figure on N cards of one book: the book the claim named, judged
+    book: BookVerdict | None = None
 
     @property
     def bingo(self) -> bool:
+        if self.book is not None:
+            return self.book.bingo
         return bool(self.winning)
 
     @property
@@ -236,6 +244,12 @@ class Verdict:
         }
         if self.money_ball:
             out["money_ball"] = True
+        if self.book is not None:
+            out["book"] = {
+                "serials": [self.book.serials[0], self.book.serials[-1]],
+                "complete": list(self.book.complete),
+                "needed": self.book.needed,
+            }
         return out
 
 
@@ -373,6 +387,29 @@ def judge(
         pattern=pattern,
         money_ball=bool(winning) and on_money_ball(calls, rules.money_ball),
     )
+
+
+def judge_book(
+    cards: Sequence[Card],
+    serial: int,
+    calls: Sequence[int],
+    rules: Rules,
+    penalties: Mapping[int, Iterable[Penalty]] | None = None,
+) -> Verdict:
+    """A claim on card `serial` in a game that needs its figure on `rules.cards_needed` cards of
+    one book: every card of the book (`cards`, the claimed one among them) is judged on the
+    calls, each with its own penalties, and the claim's verdict is its own card's with the
+    book's (`Verdict.book`: which cards complete the figure; a bingo when enough do, whichever
+    card of the book the claim named)."""
+    penalties = penalties or {}
+    verdicts = {c.serial: judge(c, calls, rules, penalties.get(c.serial, ())) for c in cards}
+    own = verdicts[serial]
+    book = judge_book_cards(verdicts, {s: v.bingo for s, v in verdicts.items()},
+                            rules.cards_needed)  # fmt: skip
+    kind = own.kind
+    if book.bingo and kind == VerdictKind.NONE:  # the claimed card is not one of them
+        kind = VerdictKind.PATTERN if own.pattern is not None else VerdictKind.BINGO
+    return replace(own, book=book, kind=kind)
 
 
 def penalty_for(

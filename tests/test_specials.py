@@ -150,3 +150,32 @@ def test_each_special_game_has_one_line_in_english_and_spanish() -> None:
     )
     assert "61" in text["money_ball"]["en"] and "5,00" in text["money_ball"]["es"]
     assert all(line.text["en"] != line.text["es"] for line in lines)
+
+
+def _stamp_card(serial: int, top_left: tuple[int, int, int, int]) -> Card:
+    """A card of the book whose top-left postage stamp is the four numbers given (B1 I1 B2 I2);
+    the rest differs from card to card so only the stamps matter."""
+    b1, i1, b2, i2 = top_left
+    return Card(
+        serial,
+        (
+            (b1, b2, 11, 12, 13),
+            (i1, i2, 26, 27, 28),
+            (31, 32, None, 34, 35),
+            (46, 47, 48, 49, 50),
+            (61, 62, 63, 64, 65),
+        ),
+    )
+
+
+def test_a_claim_on_any_card_of_the_book_wins_with_the_stamp_on_two_and_names_them() -> None:
+    book = [_stamp_card(s, (1 + s - 13, 16 + s - 13, 7, 22)) for s in range(13, 19)]
+    rules = claims.Rules(pattern=BUILT_IN["postage_stamp"], cards_needed=2)
+    # cards 14 and 17: B1 I1 are 2, 17 and 5, 20; the shared B2 I2 are 7 and 22
+    calls = [2, 17, 7, 22, 5, 20]
+    v = claims.judge_book(book, 13, calls, rules)  # named by card 13, which has no stamp
+    assert v.book is not None and v.book.complete == (14, 17)
+    assert v.bingo and v.kind == claims.VerdictKind.PATTERN
+    one = claims.judge_book(book, 14, calls[:4], rules)
+    assert one.book is not None and one.book.complete == (14,) and not one.bingo
+    assert one.to_json()["book"] == {"serials": [13, 18], "complete": [14], "needed": 2}

@@ -492,6 +492,24 @@ def sold(conn: sqlite3.Connection, gid: int, rnd: int | None) -> list[Serials]:
     return [r for s in sales(conn, gid, rnd) if s.void is None for r in s.serials]
 
 
+def book_of_card(
+    conn: sqlite3.Connection, gid: int, rnd: int, serial: int
+) -> tuple[int, int] | None:
+    """The book (first, last serial) a card was sold in for the round: the sale that holds it at
+    a book price (None: not sold, or sold as a single card)."""
+    for s in sales(conn, gid, rnd):
+        if s.void is None and s.book > 1 and any(serial in r for r in s.serials):
+            whole = money.book_of(serial, s.book)
+            return (whole.first, whole.last)
+    return None
+
+
+def money_ball_known(game: Game) -> int | None:
+    """The game's money ball once it is known (typed, or drawn as the game started)."""
+    ball = game.options.get("money_ball")
+    return ball if isinstance(ball, int) and not isinstance(ball, bool) else None
+
+
 def in_use(conn: sqlite3.Connection, gid: int) -> bool:
     """Whether the host keeps the game's ledger (a price or a sale is recorded)."""
     return bool(
