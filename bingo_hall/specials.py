@@ -35,6 +35,8 @@ from .rng import SeededStream
 
 Cell = tuple[int, int]
 T = TypeVar("T")
+#: a special game's setting as the game's options keep it (JSON)
+Setting = bool | int | str
 
 MAX_CARDS_NEEDED = 12
 
@@ -128,6 +130,15 @@ class MoneyBallRule:
     def extra(self, prize_cents: int) -> int:
         """What a bingo on the money ball is paid on top of its prize of `prize_cents`."""
         return prize_cents if self.pays == MoneyBallPay.DOUBLE else self.bonus
+
+    def extras(self, shares: Sequence[int]) -> tuple[int, ...]:
+        """What each winner of a bingo on the money ball gets on top of their share: their share
+        again (double), or an equal part of the bonus, the odd cents to the first winners (as
+        the prize itself is shared)."""
+        if self.pays == MoneyBallPay.DOUBLE:
+            return tuple(shares)
+        base, odd = divmod(self.bonus, len(shares))
+        return tuple(base + 1 if i < odd else base for i in range(len(shares)))
 
     @property
     def word(self) -> str:
@@ -237,9 +248,10 @@ class Specials:
         """A rule that changes which cards win (the money ball only changes what one pays)."""
         return self.wild_number or self.odd_even is not None or self.cards_needed > 1
 
-    def to_settings(self) -> dict[str, object]:
-        """The game's settings for these rules (the keys `specials_from` reads), none when off."""
-        out: dict[str, object] = {}
+    def to_settings(self) -> dict[str, Setting]:
+        """The game's settings for these rules (the keys `specials_from` reads), none when off:
+        what a new game's options carry, as JSON."""
+        out: dict[str, Setting] = {}
         if self.wild_number:
             out["wild_number"] = True
         if self.odd_even is not None:
@@ -304,25 +316,30 @@ def specials_from(settings: Mapping[str, object], balls: int = 75) -> Specials:
     return out
 
 
+def wild_words(digit: str | None) -> Mapping[str, str]:
+    """The wild number's line in English and Spanish, before the first ball (`digit` None) or
+    with its digit (a page that follows the calls fills in "{d}" itself)."""
+    if digit is None:
+        return {
+            "en": "Wild number: the first ball's last digit — every number ending in it "
+            "counts as called",
+            "es": "Número comodín: la última cifra de la primera bola — todo número "
+            "terminado en ella cuenta como cantado",
+        }
+    d = digit
+    return {
+        "en": f"Wild number: {d} — every number ending in {d} counts as called",
+        "es": f"Número comodín: {d} — todo número terminado en {d} cuenta como cantado",
+    }
+
+
 def rule_lines(specials: Specials, calls: Sequence[int] = ()) -> tuple[RuleLine, ...]:
     """One line per special game, in English and Spanish; `calls` names the wild digit once the
     first ball is out."""
     out = []
     if specials.wild_number:
         d = wild_digit(calls)
-        if d is None:
-            text = {
-                "en": "Wild number: the first ball's last digit — every number ending in it "
-                "counts as called",
-                "es": "Número comodín: la última cifra de la primera bola — todo número "
-                "terminado en ella cuenta como cantado",
-            }
-        else:
-            text = {
-                "en": f"Wild number: {d} — every number ending in {d} counts as called",
-                "es": f"Número comodín: {d} — todo número terminado en {d} cuenta como cantado",
-            }
-        out.append(RuleLine("wild_number", text))
+        out.append(RuleLine("wild_number", wild_words(None if d is None else str(d))))
     rule = specials.money_ball_rule
     if rule is not None:
         ball = specials.money_ball

@@ -27,7 +27,7 @@ from .. import prize_names as names
 from ..errors import KitError, LocatedError, untranslated
 from ..pattern_book import book_entries
 from ..patterns import BUILT_IN, Pattern, pattern_from_spec
-from ..specials import Specials, SpecialSettingError, specials_from
+from ..specials import Setting, Specials, SpecialSettingError, specials_from
 from ..variants import PrizePlan, Variant, variant_for
 from . import ledger as money
 from .ledger import LedgerError, Price, PrizeKind, PrizeRule
@@ -115,7 +115,7 @@ class ProgramGame:
         return variant_for(self.balls)
 
     @property
-    def options(self) -> dict[str, object]:
+    def options(self) -> dict[str, Setting]:
         """The game's claims settings as the station's new game takes them."""
         special = self.specials.to_settings()
         if self.pattern is None:

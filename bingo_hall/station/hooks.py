@@ -97,7 +97,9 @@ def on_book(fn: BookHook) -> None:
         _hooks().books.append(fn)
 
 
-def book_of(conn: sqlite3.Connection, game_id: int, round: int, serial: int) -> tuple[int, int] | None:
+def book_of(
+    conn: sqlite3.Connection, game_id: int, round: int, serial: int
+) -> tuple[int, int] | None:
     """The serials (first, last) of the book holding the card, from the first hook that knows."""
     for fn in list(_hooks().books):
         found = fn(conn, game_id, round, serial)

@@ -151,6 +151,26 @@ class NewGame:
 
 
 @dataclass(frozen=True)
+class MoneyBall:
+    """The Maestro's money ball: `ball` as typed, or None to have the station draw it."""
+
+    ball: int | None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> MoneyBall:
+        draw, ball = d.get("draw", False), d.get("ball")
+        if not isinstance(draw, bool):
+            raise RequestError("draw is true or false")
+        if draw == (ball is not None):
+            raise RequestError("type the money ball, or ask the station to draw it, one of the two")
+        if isinstance(ball, str) and is_ascii_number(ball.strip()):
+            ball = int(ball)
+        if ball is not None and (isinstance(ball, bool) or not isinstance(ball, int)):
+            raise RequestError("the money ball is a whole number")
+        return cls(ball)
+
+
+@dataclass(frozen=True)
 class NewPlayer:
     """Seat a player, optionally in a team (a Sociedad) and as the Maestro. `maestro`: True or
     False as the Maestro chose it (the caller page always says); None, not said (the API's

@@ -22,13 +22,24 @@ SETTING_KEYS = (
     "winner_becomes_maestro",
     *SPECIAL_KEYS,
 )
-#: fixed once a round has calls (the money ball too: it is known before the first ball)
-JUDGING_KEYS = ("pattern", "mask", "completing_call_only", *SPECIAL_KEYS)
+#: fixed once a round has calls
+JUDGING_KEYS = ("pattern", "mask", "completing_call_only")
 FLAGS = ("completing_call_only", "winner_becomes_maestro")
 
 
-def check_keys(data: dict[str, Any], also: tuple[str, ...] = ()) -> None:
-    """Refuse a key that is not a setting (`also`: the other keys this request may carry)."""
+def check_keys(data: dict[str, Any], also: tuple[str, ...] = (), updating: bool = False) -> None:
+    """Refuse a key that is not a setting (`also`: the other keys this request may carry).
+    `updating`: the Maestro changes a game's settings, where the special games are not among
+    them: they are the game's own, chosen with it (the New game form, the program), so the
+    door, the screens and the phones read them from the game alone."""
+    if updating:
+        special = sorted(set(data) & set(SPECIAL_KEYS))
+        if special:
+            raise RequestError(
+                "the setting %(key)s is chosen with the new game (the New game form or the "
+                "program); the money ball has its own button before the first ball",
+                key=special[0],
+            )
     unknown = sorted(set(data) - set(SETTING_KEYS) - set(also))
     if unknown:
         raise RequestError(

@@ -510,6 +510,19 @@ def money_ball_known(game: Game) -> int | None:
     return ball if isinstance(ball, int) and not isinstance(ball, bool) else None
 
 
+def refuse_after_money_ball(game: Game) -> None:
+    """The door sells no card for a game whose money ball is known: paper that is not sealed
+    could be picked knowing it (docs/patterns.md, "Money ball")."""
+    ball = money_ball_known(game)
+    if ball is not None:
+        raise Conflict(
+            "the money ball of game %(game)s is %(ball)s: no more cards are sold for it, "
+            "since a card could be chosen knowing the ball",
+            game=game.game_id,
+            ball=ball,
+        )
+
+
 def in_use(conn: sqlite3.Connection, gid: int) -> bool:
     """Whether the host keeps the game's ledger (a price or a sale is recorded)."""
     return bool(
@@ -641,6 +654,7 @@ def sell(conn: sqlite3.Connection, game_id: int, req: SaleRequest, via: str | No
         with transaction(conn):
             game = games.get_game(conn, game_id)
             gid = game.game_id
+            refuse_after_money_ball(game)
             deck = get_deck(conn, game.deck_id)
             current = games.current_round(conn, gid).number
             rnd = _round_of(req.round, game, current)
