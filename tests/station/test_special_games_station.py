@@ -9,7 +9,7 @@ import json
 import sqlite3
 
 import pytest
-from testkit import Caller
+from testkit import Caller, page_login
 
 from bingo_hall.draw import committed_order
 from bingo_hall.manifest import new_deck
@@ -210,3 +210,30 @@ def test_the_special_games_are_the_games_own_and_not_changed_by_the_settings(hal
     gid = hall.new_game(draw="manual")
     r = hall.post(f"/api/games/{gid}/settings", {"wild_number": True})
     assert r.status_code == 400 and "new game" in r.get_json()["error"]
+
+
+def test_the_new_game_form_starts_a_special_game_and_its_pages_show_one_line_each(hall, client):
+    token = page_login(client)
+    form = {
+        "csrf_token": token,
+        "deck_id": hall.deck.deck_id,
+        "mode": "normal",
+        "draw": "manual",
+        "wild_number": "on",
+        "money_ball_pays": "bonus",
+        "money_ball_bonus": "5,00",
+    }
+    r = client.post("/caller/new", data=form)
+    assert r.status_code == 302, r.get_data(as_text=True)[:300]
+    gid = int(r.headers["Location"].rstrip("/").rsplit("/", 1)[-1])
+    game = ok(hall.get(f"/api/games/{gid}"))
+    assert game["options"] == {"wild_number": True, "money_ball_pays": "bonus:500"}
+    es = client.get(f"/caller/games/{gid}?lang=es").get_data(as_text=True)
+    assert "Número comodín: la última cifra de la primera bola" in es
+    assert "Bola premiada: se elige antes de la primera bola — un bingo con esa bola paga 5,00 más" in es
+    assert 'id="money-ball"' in es  # the money ball's own form, before the first ball
+    hall.call(gid, 43)
+    display = client.get(f"/display/{gid}?lang=en").get_data(as_text=True)
+    assert "Wild number: 3 — every number ending in 3 counts as called" in display
+    bad = client.post("/caller/new", data={**form, "money_ball_bonus": "cinco"})
+    assert bad.status_code == 400 and "bonus" in bad.get_data(as_text=True)
