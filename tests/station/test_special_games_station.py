@@ -11,6 +11,7 @@ import sqlite3
 import pytest
 from testkit import Caller, page_login
 
+from bingo_hall.cards import LINE_CELLS
 from bingo_hall.draw import committed_order
 from bingo_hall.manifest import new_deck
 
@@ -230,10 +231,69 @@ def test_the_new_game_form_starts_a_special_game_and_its_pages_show_one_line_eac
     assert game["options"] == {"wild_number": True, "money_ball_pays": "bonus:500"}
     es = client.get(f"/caller/games/{gid}?lang=es").get_data(as_text=True)
     assert "Número comodín: la última cifra de la primera bola" in es
-    assert "Bola premiada: se elige antes de la primera bola — un bingo con esa bola paga 5,00 más" in es
+    assert (
+        "Bola premiada: se elige antes de la primera bola — un bingo con esa bola paga 5,00 más"
+        in es
+    )
     assert 'id="money-ball"' in es  # the money ball's own form, before the first ball
     hall.call(gid, 43)
     display = client.get(f"/display/{gid}?lang=en").get_data(as_text=True)
     assert "Wild number: 3 — every number ending in 3 counts as called" in display
     bad = client.post("/caller/new", data={**form, "money_ball_bonus": "cinco"})
     assert bad.status_code == 400 and "bonus" in bad.get_data(as_text=True)
+
+
+def verify_book(app, kit_cli, tmp_path, deck) -> tuple[int, str]:
+    book = tmp_path / "night.book.jsonl"
+    assert kit_cli(["book", "export", "--db", app.config["DATABASE"], "-o", str(book)])[0] == 0
+    path = tmp_path / "deck.json"
+    path.write_text(deck.to_json(), encoding="utf-8")
+    code, out, err = kit_cli(["book", "verify", str(book), "--deck", str(path)])
+    return code, out + err
+
+
+def test_the_books_replay_judges_special_games_as_the_station_did(app, hall, deck, kit_cli,
+                                                                   tmp_path):  # fmt: skip
+    # a wild-number game won on a row that lacks its wild numbers
+    card = deck.card(9)
+    row = [card.columns[c][0] for c in range(5)]
+    first = next(b for b in range(1, 76) if b % 10 in {n % 10 for n in row[1:]}
+                 and b not in card.numbers)  # fmt: skip
+    wild = hall.new_game(draw="manual", options={"wild_number": True})
+    hall.call(wild, first, *[n for n in row if n % 10 != first % 10])
+    ok(hall.post(f"/api/games/{wild}/claims", {"serial": 9}), 201)
+    ok(hall.post(f"/api/games/{wild}/award"))
+    # a money ball drawn from the seed, and a bingo on it paid double
+    gid = money_game(hall, "double")
+    ball = ok(hall.post(f"/api/games/{gid}/money-ball", {"draw": True}))["money_ball"]
+    serial, cells = next(
+        (s, cells)
+        for s in range(1, 61)
+        for cells in LINE_CELLS.values()
+        if ball in [deck.card(s).columns[c][r] for r, c in cells]
+    )
+    numbers = [n for r, c in cells if (n := deck.card(serial).columns[c][r]) is not None]
+    line = [n for n in numbers if n != ball] + [ball]
+    hall.call(gid, *line)
+    ok(hall.post(f"/api/games/{gid}/claims", {"serial": serial}), 201)
+    ok(hall.post(f"/api/games/{gid}/award"))
+    # two cards of one book
+    books = hall.new_game(draw="manual", options={"pattern": "four_corners", "cards_needed": 2})
+    price = set_prices(hall, books, [{"label": "Book", "amount": "5", "book": 6}])["Book"]
+    ok(hall.post(f"/api/games/{books}/ledger/sales", {"serials": "1-6", "price": price}), 201)
+    corners = {
+        n
+        for s in (2, 5)
+        for n in (
+            deck.card(s).columns[0][0],
+            deck.card(s).columns[4][0],
+            deck.card(s).columns[0][4],
+            deck.card(s).columns[4][4],
+        )
+    }
+    hall.call(books, *sorted(corners))
+    assert ok(hall.post(f"/api/games/{books}/claims", {"serial": 3}), 201)["valid"]
+    ok(hall.post(f"/api/games/{books}/award"))
+    ok(hall.post(f"/api/games/{books}/end"))
+    code, said = verify_book(app, kit_cli, tmp_path, deck)
+    assert code == 0, said
