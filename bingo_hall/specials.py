@@ -214,8 +214,9 @@ def judge_book(serials: Iterable[int], wins: Mapping[int, bool], needed: int) ->
 
 
 def _money(cents: int, lang: str) -> str:
-    text = f"{Decimal(cents) / 100:.2f}"
-    return text.replace(".", ",") if lang == "es" else text
+    """An amount as the reader writes it: 5,000.00 in English, 5.000,00 in Spanish."""
+    text = f"{Decimal(cents) / 100:,.2f}"
+    return text.translate(str.maketrans(",.", ".,")) if lang == "es" else text
 
 
 @dataclass(frozen=True)

@@ -604,6 +604,8 @@ def figure_name(game: ProgramGame, lang: str) -> str:
         return game.plan.prize_list.name(lang)
     if game.plan.mode == "points":
         return names.prize_name("points", lang)
+    if game.specials.odd_even is not None:  # the card's own odd (even) numbers
+        return names.prize_name(f"{game.specials.odd_even}_numbers", lang)
     key = game.pattern.name if game.pattern else "lines"
     return names.prize_name(key, lang, game.pattern_names)
 

@@ -29,6 +29,7 @@ from ..money.program import (
 )
 from ..ninety.prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
 from ..ninety.tickets import COLUMNS, ROWS
+from ..specials import rule_lines
 from ..variants import ByVariant, Cards75, Strips90
 from .large_print import TOTAL_PT
 from .pdfutil import pdf_bytes
@@ -113,6 +114,8 @@ def _card(
     # a pattern of several forms is drawn by its first one (its name, beside it, says the rest:
     # "Crazy kite"), as the hall screen draws it
     shaded = set(game.pattern.forms[0]) if game.pattern else {(2, col) for col in range(SIZE)}
+    if game.specials.odd_even is not None:  # a full card of the odd (even) numbers: all of it
+        shaded = {(r, col) for r in range(SIZE) for col in range(SIZE)}
     _grid(c, x, top - head, (SIZE, SIZE), cell, shaded, style)
     return head + SIZE * cell
 
@@ -172,6 +175,8 @@ def _lines(program: Program, game: ProgramGame, lang: str, style: Style) -> list
             f"{figure_name(game, lang)} · {price_text(game, currency, lang)}".strip(" ·"),
         ),
     ]
+    # each special game in words ("Wild number: the first ball's last digit — ...")
+    out += [(BOLD, style.text, line.words(lang)) for line in rule_lines(game.specials)]
     for key in game.plan.prizes:
         rule = game.prizes.get(key)
         if rule is not None:
