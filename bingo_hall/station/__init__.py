@@ -23,7 +23,6 @@ from . import (
     phrases,
     prize_lists,
     schema,
-    specials_view,
 )
 
 #: the station's templates and its static files (served at /static/)
@@ -49,4 +48,3 @@ def register(app: Flask) -> None:
     with app.app_context():
         games.add_snapshot_extender(autodraw.snapshot_part)
         games.add_snapshot_extender(games.draw_open_part)
-        games.add_snapshot_extender(specials_view.specials_part)

@@ -19,7 +19,7 @@ from typing import Any
 from .. import draw as rules
 from ..errors import KitError
 from ..round_state import RoundState
-from ..specials import check_money_ball, drawn_money_ball
+from ..specials import SPECIAL_KEYS, check_money_ball, drawn_money_ball
 from ..values import JsonValue, as_json
 from ..web import book
 from ..web.db import transaction
@@ -41,6 +41,7 @@ from .prize_lists import host_plans
 from .requests import NewGame
 from .round_load import load_round
 from .settings import check_keys, rules_from
+from .specials_view import specials_shown
 from .spoken import call_label, spoken_both
 from .state import CallGuard, SnapshotExtender, UndoGuard, station_state
 from .variants import kind_of
@@ -216,6 +217,12 @@ def write_new_game(
     chosen = kind_of(deck.variant).choose(new, deck, host_plans())
     options = dict(new.options)
     check_keys(options)
+    special = sorted(set(options) & set(SPECIAL_KEYS))
+    if special and chosen.prizes is not None:  # a game of prizes: 90-ball strips
+        raise RequestError(
+            "%(key)s: the special games are played with 75-ball cards in Bingo Normal",
+            key=special[0],
+        )
     seed = rules.new_seed() if seed is None else seed
     if options.get("money_ball") == "draw":  # from the round's seed: its reveal proves it
         options["money_ball"] = drawn_money_ball(seed, deck.variant.balls)
@@ -471,6 +478,7 @@ class Snapshot:
                 for u in state.undone
             ],
             "revealed": [r.to_json() for r in state.revealed],
+            "specials": specials_shown(self.game, state.balls_called).to_json(),
         }
         for part in self.parts:
             snap.update(as_json(part))

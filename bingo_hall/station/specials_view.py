@@ -1,17 +1,15 @@
 """The special games of a 75-ball game on the hall's screens: the snapshot's `specials` part,
 which the caller page and /display (static/specials.js) draw as one line per special game and
 use to mark the wild numbers on the Tabla Confrontadora. The rules and their words are the pure
-`bingo_hall.specials`'s; this reads the game's settings and calls."""
+`bingo_hall.specials`'s; this reads the game's settings and calls (games.Snapshot adds it)."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..specials import Specials, rule_lines, specials_from, wild_words
 from ..values import JsonValue
-from .games import called_balls, get_game
 from .model import Game
 
 
@@ -35,32 +33,20 @@ class SpecialsShown(JsonValue):
     balls: int
 
 
-@dataclass(frozen=True)
-class SpecialsPart(JsonValue):
-    """The snapshot's `specials`."""
-
-    specials: SpecialsShown
-
-
 def game_specials(game: Game) -> Specials:
-    """The game's special rules, as it was started with them (a 90-ball game plays none)."""
-    if game.balls != 75:
-        return Specials()
+    """The game's special rules, as it was started with them (a game of strips takes none)."""
     return specials_from(game.options, game.balls)
 
 
-def specials_part(conn: sqlite3.Connection, game_id: int) -> SpecialsPart:
-    game = get_game(conn, game_id)
+def specials_shown(game: Game, calls: Sequence[int]) -> SpecialsShown:
+    """The snapshot's `specials`, from the game and its round's calls as the snapshot has them
+    (no query of its own: every screen's snapshot carries it)."""
     special = game_specials(game)
-    lines = rule_lines(special, called_balls(conn, game_id) if special.wild_number else ())
-    return SpecialsPart(
-        SpecialsShown(
-            tuple(SpecialLine(line.key, line.text) for line in lines),
-            special.wild_number,
-            {"before": wild_words(None), "digit": wild_words("{d}")}
-            if special.wild_number
-            else None,
-            special.money_ball,
-            game.balls,
-        )
+    lines = rule_lines(special, calls if special.wild_number else ())
+    return SpecialsShown(
+        tuple(SpecialLine(line.key, line.text) for line in lines),
+        special.wild_number,
+        {"before": wild_words(None), "digit": wild_words("{d}")} if special.wild_number else None,
+        special.money_ball,
+        game.balls,
     )

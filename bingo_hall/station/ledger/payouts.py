@@ -230,11 +230,11 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
 
 
 def _won_on_money_ball(conn: sqlite3.Connection, award: Awarded) -> int | None:
-    """The money ball, when the award's winning call (its `at_call`-th) is it, in a 75-ball
-    game that pays one."""
+    """The money ball, when the award's winning call (its `at_call`-th) is it, in a game that
+    pays one (a 75-ball game: a game of strips takes no special game)."""
     game = games.get_game(conn, award.game_id)
     ball = store.money_ball_known(game)
-    if ball is None or game.balls != 75 or game.options.get("money_ball_pays") is None:
+    if ball is None or game.options.get("money_ball_pays") is None:
         return None
     calls = [r["ball"] for r in games.live_calls(conn, award.round_id)]
     won_on = calls[award.at_call - 1] if 0 < award.at_call <= len(calls) else None
