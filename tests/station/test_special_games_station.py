@@ -239,6 +239,9 @@ def test_the_new_game_form_starts_a_special_game_and_its_pages_show_one_line_eac
     hall.call(gid, 43)
     display = client.get(f"/display/{gid}?lang=en").get_data(as_text=True)
     assert "Wild number: 3 — every number ending in 3 counts as called" in display
+    ok(hall.post(f"/api/games/{gid}/money-ball", {"ball": 70}, auth=True), 409)  # after a ball
+    record = ok(hall.get(f"/api/games/{gid}/record", auth=False))
+    assert record["specials"] == {"wild_number": True, "money_ball_pays": "bonus:500"}
     bad = client.post("/caller/new", data={**form, "money_ball_bonus": "cinco"})
     assert bad.status_code == 400 and "bonus" in bad.get_data(as_text=True)
 
