@@ -9,6 +9,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from test_axe_browser import _serious
 from testkit import TEST_PIN, Caller
 
 from bingo_hall.manifest import new_deck
@@ -38,8 +39,10 @@ def test_a_wild_number_game_marks_the_wild_numbers_on_the_display_and_the_phone(
     page.fill("input[name=pin]", TEST_PIN)
     page.press("input[name=pin]", "Enter")
     page.wait_for_url("**/caller/new")
+    assert _serious(page) == []  # the form with its special games
     page.check('input[name="draw"][value="manual"]')
     page.check('input[name="wild_number"]')
+    page.screenshot(path=str(tmp_path / "new-game.png"), full_page=True)
     page.click("#new-game button[type=submit]")
     page.wait_for_url("**/caller/games/*")
     gid = int(page.url.rstrip("/").rsplit("/", 1)[-1])
@@ -68,7 +71,9 @@ def test_a_wild_number_game_marks_the_wild_numbers_on_the_display_and_the_phone(
     expect(board.locator('.ball[data-ball="43"]')).to_have_class(has("called", "last"))
     expect(board.locator('.ball[data-ball="44"]')).not_to_have_class(has("wild"))
     expect(phone.locator(f'td.sq[data-number="{wild_on_card}"]')).to_have_class("sq covered")
+    assert _serious(display) == [] and _serious(page) == []
     display.screenshot(path=str(tmp_path / "display-wild.png"))
+    page.screenshot(path=str(tmp_path / "caller-wild.png"))
     phone.screenshot(path=str(tmp_path / "phone-wild.png"), full_page=True)
 
     # a wild number drawn later is called as usual: drawn and shown, as any call
