@@ -81,3 +81,30 @@ def test_a_wild_number_game_marks_the_wild_numbers_on_the_display_and_the_phone(
     page.press("#manual-ball", "Enter")
     expect(board.locator('.ball[data-ball="13"]')).to_have_class(has("called", "last"))
     expect(rules).to_have_text("Wild number: 3 — every number ending in 3 counts as called")
+
+
+@pytest.mark.browser
+def test_the_maestro_draws_the_money_ball_on_the_caller_page_and_the_display_names_it(
+    client, live_server, page
+):
+    deck = new_deck(12, seed="money browser", name="Premiada")
+    hall = Caller(client, deck)
+    gid = hall.new_game(draw="manual", options={"money_ball_pays": "double"})
+    page.goto(f"{live_server.url}/caller/login?lang=es&next=/caller/games/{gid}")
+    page.fill("input[name=pin]", TEST_PIN)
+    page.press("input[name=pin]", "Enter")
+    page.wait_for_url(f"**/caller/games/{gid}")
+    expect(page.locator("#station")).to_have_attribute("data-live", "yes")
+    display = page.context.new_page()
+    display.goto(f"{live_server.url}/display/{gid}?lang=es")
+    expect(display.locator("#station")).to_have_attribute("data-live", "yes")
+    line = display.locator('#special-rules li[data-special="money_ball"]')
+    expect(line).to_have_text(
+        "Bola premiada: se elige antes de la primera bola — un bingo con esa bola paga el doble"
+    )
+    page.click("#money-ball-draw")
+    expect(page.locator("#money-ball")).to_have_count(0)
+    ball = hall.get(f"/api/games/{gid}").get_json()["specials"]["money_ball"]
+    assert 1 <= ball <= 75
+    expect(line).to_have_text(f"Bola premiada: {ball} — un bingo con el {ball} paga el doble")
+    expect(page.locator('#special-rules li[data-special="money_ball"]')).to_contain_text(str(ball))
