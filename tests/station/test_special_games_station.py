@@ -300,3 +300,33 @@ def test_the_books_replay_judges_special_games_as_the_station_did(app, hall, dec
     ok(hall.post(f"/api/games/{books}/end"))
     code, said = verify_book(app, kit_cli, tmp_path, deck)
     assert code == 0, said
+
+
+SPECIAL_NIGHT = """\
+name = "Special night"
+currency = "GBP"
+
+[[game]]
+name = "Wild"
+price = "1.00"
+prizes = { bingo = "20" }
+wild_number = true
+money_ball_bonus = "5"
+
+[[game]]
+name = "Evens"
+price = "1.00"
+prizes = { bingo = "20" }
+odd_even = "even"
+"""
+
+
+def test_the_programs_next_game_starts_with_its_special_rules(hall):
+    loaded = hall.post("/api/program", {"text": SPECIAL_NIGHT, "source": "special.toml"})
+    assert loaded.status_code == 200, loaded.get_json()
+    gid = ok(hall.post("/api/program/next"))["game_id"]
+    game = ok(hall.get(f"/api/games/{gid}"))
+    assert game["options"] == {"wild_number": True, "money_ball_pays": "bonus:500"}
+    assert [line["key"] for line in game["specials"]["lines"]] == ["wild_number", "money_ball"]
+    gid = ok(hall.post("/api/program/next"))["game_id"]
+    assert ok(hall.get(f"/api/games/{gid}"))["options"] == {"odd_even": "even"}
