@@ -118,6 +118,8 @@ def test_a_bingo_on_the_money_ball_pays_as_the_program_says_and_the_book_records
     )
     (paid,) = book_entries(app, "payout")
     assert (paid["cents"], paid["money_ball"], paid["money_ball_bonus"]) == (cents, line[-1], bonus)
+    page = hall.client.get("/caller/ledger?lang=es", headers=hall.auth).get_data(as_text=True)
+    assert f"bola premiada {line[-1]}: " in page
 
 
 def test_a_bingo_not_on_the_money_ball_pays_the_prize_alone(hall, deck):
