@@ -404,6 +404,9 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
                 f"{price.book} is {price.of_sale(ranges)}, not {d['cents']}"
             )
         state.sales[d["sale_id"]] = {**d, "void": False}
+        known = (state.games.get(gid, {}).get("options") or {}).get("money_ball")
+        if isinstance(known, int):  # the door sells nothing once the money ball is known
+            return f"a card sold after the game's money ball ({known}) was known"
     elif action.startswith("night_"):
         return _night(state, action, gid, d)
     elif action == "correction":

@@ -14,6 +14,8 @@ from testkit import Caller, page_login
 from bingo_hall.cards import LINE_CELLS
 from bingo_hall.draw import committed_order
 from bingo_hall.manifest import new_deck
+from bingo_hall.web import book
+from bingo_hall.web.db import get_db, transaction
 
 
 @pytest.fixture(scope="module")
@@ -168,8 +170,9 @@ def test_an_odd_game_wins_when_every_odd_number_of_the_card_is_called(hall, deck
 
 def test_a_game_of_two_cards_of_one_book_judges_the_book_the_claim_names(hall, deck):
     gid = hall.new_game(draw="manual", options={"pattern": "four_corners", "cards_needed": 2})
-    book = set_prices(hall, gid, [{"label": "Book of 6", "amount": "5", "book": 6}])["Book of 6"]
-    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "7-12", "price": book}), 201)
+    books = [{"label": "Book of 6", "amount": "5", "book": 6}]
+    book_price = set_prices(hall, gid, books)["Book of 6"]
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "7-12", "price": book_price}), 201)
 
     def corners(serial: int) -> list[int]:
         c = deck.card(serial).columns
@@ -332,3 +335,21 @@ def test_the_programs_next_game_starts_with_its_special_rules(hall):
     assert [line["key"] for line in game["specials"]["lines"]] == ["wild_number", "money_ball"]
     gid = ok(hall.post("/api/program/next"))["game_id"]
     assert ok(hall.get(f"/api/games/{gid}"))["options"] == {"odd_even": "even"}
+
+
+def test_the_books_replay_finds_a_card_sold_after_the_money_ball_was_known(
+    app, hall, deck, kit_cli, tmp_path
+):
+    gid = money_game(hall, "double")
+    single = set_prices(hall, gid, [{"label": "Single", "amount": "1"}])["Single"]
+    ok(hall.post(f"/api/games/{gid}/ledger/sales", {"serials": "1", "price": single}), 201)
+    ok(hall.post(f"/api/games/{gid}/money-ball", {"ball": 9}))
+    # a station that let one through (the door refuses it): the sale as the ledger writes one
+    sale = {"sale_id": 99, "round": None, "serials": "2", "cents": 100, "method": "range"}
+    sold = {"price_id": single, "cards": 1, "price": 100, "book": 1, "made_in": 1}
+    with app.app_context():
+        conn = get_db()
+        with transaction(conn):
+            book.append(conn, "ledger.sale", {"game_id": gid, **sale, **sold})
+    code, said = verify_book(app, kit_cli, tmp_path, deck)
+    assert code != 0 and "a card sold after the game's money ball (9) was known" in said
