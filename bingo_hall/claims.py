@@ -50,6 +50,20 @@ from .cards import CENTRE, LINE_CELLS, LINE_NAMES, SIZE, Card
 from .errors import KitError
 from .pattern_book import FormName
 from .patterns import Pattern
+from .specials import (
+    BookVerdict,
+    Parity,
+    call_positions,
+    check_cards_needed,
+    check_money_ball,
+    counted_calls,
+    odd_even_form,
+    on_money_ball,
+    parity,
+)
+from .specials import (
+    judge_book as judge_book_cards,
+)
 
 Cell = tuple[int, int]
 
@@ -88,6 +102,13 @@ class Rules:
     winner_becomes_maestro: bool = False
     target: int = DEFAULT_TARGET
     pattern: Pattern | None = None
+    #: special games (bingo_hall.specials): the first ball's last digit is wild; only the odd
+    #: (even) numbers of a full card count; the money ball, once known; the pattern on N cards
+    #: of one book
+    wild_number: bool = False
+    odd_even: Parity | None = None
+    money_ball: int | None = None
+    cards_needed: int = 1
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -104,6 +125,23 @@ class Rules:
             )
         if self.pattern is not None and self.mode != NORMAL:
             raise KitError("patterns are played in Bingo Normal only")
+        if self.mode != NORMAL and (self.odd_even or self.wild_number or self.cards_needed > 1):
+            raise KitError("special games are played in Bingo Normal only")
+        if self.odd_even is not None and self.pattern is not None:
+            raise KitError("an odd-even game is its own figure: it takes no pattern")
+        if self.odd_even is not None:
+            parity(self.odd_even)
+        check_cards_needed(self.cards_needed)
+        if self.money_ball is not None:
+            check_money_ball(self.money_ball)
+
+    def pattern_for(self, card: Card | None) -> Pattern | None:
+        """The figure the game's card must show: its pattern, or in an odd-even game the card's
+        own numbers of that parity (None for a game of lines, or odd-even without a card)."""
+        if self.odd_even is not None and card is not None:
+            form = odd_even_form(card, parity(self.odd_even), self.free_centre)
+            return Pattern(f"{parity(self.odd_even)}_numbers", (form,))
+        return self.pattern
 
 
 @dataclass(frozen=True)
@@ -169,9 +207,15 @@ class Verdict:
     kind: VerdictKind
     points: int | None
     pattern: Pattern | None = field(default=None)
+    #: the bingo's winning call is the game's money ball (it pays as the program says)
+    money_ball: bool = False
+    #: a game that needs its figure on N cards of one book: the book the claim named, judged
+    book: BookVerdict | None = None
 
     @property
     def bingo(self) -> bool:
+        if self.book is not None:
+            return self.book.bingo
         return bool(self.winning)
 
     @property
@@ -188,7 +232,7 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         winning = {f.name for f in self.winning}
-        return {
+        out = {
             "serial": self.serial,
             "mode": self.mode,
             "calls": self.calls,
@@ -204,13 +248,22 @@ class Verdict:
             "kind": self.kind,
             "points": self.points,
         }
+        if self.money_ball:
+            out["money_ball"] = True
+        if self.book is not None:
+            out["book"] = {
+                "serials": [self.book.serials[0], self.book.serials[-1]],
+                "complete": list(self.book.complete),
+                "needed": self.book.needed,
+            }
+        return out
 
 
 def covered_cells(
     card: Card, calls: Sequence[int], rules: Rules, penalties: Iterable[Penalty] = ()
 ) -> frozenset[Cell]:
     """The squares a player following the calls would have covered (see the module's rules)."""
-    drawn_at = {ball: i for i, ball in enumerate(calls)}
+    drawn_at = call_positions(calls, rules.wild_number)
     cleared: dict[Cell, int] = {}
     for p in penalties:
         for cell in p.cells:
@@ -239,8 +292,9 @@ def _figure(
 
 
 def _figures(card: Card | None, rules: Rules) -> list[tuple[str, tuple[Cell, ...]]]:
-    if rules.pattern is not None:
-        return [(rules.pattern.name, tuple(sorted(form))) for form in rules.pattern.forms]
+    pattern = rules.pattern_for(card)
+    if pattern is not None:
+        return [(pattern.name, tuple(sorted(form))) for form in pattern.forms]
     return [(name, LINE_CELLS[name]) for name in LINE_NAMES]
 
 
@@ -300,8 +354,9 @@ def judge(
     covered = covered_cells(card, calls, rules, penalties)
     before = covered_cells(card, calls[:-1], rules, penalties)
     last = calls[-1] if calls else None
-    if rules.pattern is not None:
-        complete = _pattern_figures(card, rules.pattern, covered, before)
+    pattern = rules.pattern_for(card)
+    if pattern is not None:
+        complete = _pattern_figures(card, pattern, covered, before)
     else:
         complete = tuple(
             _figure(card, name, cells, not all(cell in before for cell in cells))
@@ -313,7 +368,7 @@ def judge(
     else:
         winning = complete
     kind, points = VerdictKind.NONE, None
-    if winning and rules.pattern is not None:
+    if winning and pattern is not None:
         kind = VerdictKind.PATTERN
     elif winning and rules.mode == NORMAL:
         kind = VerdictKind.BINGO
@@ -332,14 +387,38 @@ def judge(
         mode=rules.mode,
         calls=len(calls),
         last_call=last,
-        marked=card.numbers & frozenset(calls),
+        marked=card.numbers & counted_calls(calls, rules.wild_number),
         covered=covered,
         complete=complete,
         winning=winning,
         kind=kind,
         points=points,
-        pattern=rules.pattern,
+        pattern=pattern,
+        money_ball=bool(winning) and on_money_ball(calls, rules.money_ball),
     )
+
+
+def judge_book(
+    cards: Sequence[Card],
+    serial: int,
+    calls: Sequence[int],
+    rules: Rules,
+    penalties: Mapping[int, Iterable[Penalty]] | None = None,
+) -> Verdict:
+    """A claim on card `serial` in a game that needs its figure on `rules.cards_needed` cards of
+    one book: every card of the book (`cards`, the claimed one among them) is judged on the
+    calls, each with its own penalties, and the claim's verdict is its own card's with the
+    book's (`Verdict.book`: which cards complete the figure; a bingo when enough do, whichever
+    card of the book the claim named)."""
+    penalties = penalties or {}
+    verdicts = {c.serial: judge(c, calls, rules, penalties.get(c.serial, ())) for c in cards}
+    own = verdicts[serial]
+    book = judge_book_cards(verdicts, {s: v.bingo for s, v in verdicts.items()},
+                            rules.cards_needed)  # fmt: skip
+    kind = own.kind
+    if book.bingo and kind == VerdictKind.NONE:  # the claimed card is not one of them
+        kind = VerdictKind.PATTERN if own.pattern is not None else VerdictKind.BINGO
+    return replace(own, book=book, kind=kind)
 
 
 def penalty_for(
@@ -352,12 +431,13 @@ def penalty_for(
     """The markers a false claim removes: the named line, the game's pattern (of a pattern with
     several forms, the form the player was nearest to completing: the one the claim could have
     meant), or the line the player was nearest to completing."""
-    if rules.pattern is not None:
-        if len(rules.pattern.forms) == 1:
-            return Penalty(rules.pattern.name, rules.pattern.cells, len(calls))
+    pattern = rules.pattern_for(card)
+    if pattern is not None:
+        if len(pattern.forms) == 1:
+            return Penalty(pattern.name, pattern.cells, len(calls))
         covered = covered_cells(card, calls, rules, penalties)
-        form = max(rules.pattern.forms, key=lambda f: len(f & covered) - len(f))
-        return Penalty(rules.pattern.name, form, len(calls))
+        form = max(pattern.forms, key=lambda f: len(f & covered) - len(f))
+        return Penalty(pattern.name, form, len(calls))
     if line is not None:
         name = line.upper()
         if name not in LINE_CELLS:

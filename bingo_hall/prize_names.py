@@ -22,6 +22,9 @@ _SEVENTY_FIVE: dict[str, dict[str, str]] = {
     "lines": {"en": "Any line", "es": "Cualquier hilera"},
     "custom": {"en": "Own pattern", "es": "Figura propia"},
     "points": {"en": "Bingo de Puntos", "es": "Bingo de Puntos"},
+    # an odd-even game's figure (bingo_hall.specials)
+    "odd_numbers": {"en": "Odd numbers", "es": "Impares"},
+    "even_numbers": {"en": "Even numbers", "es": "Pares"},
 }
 
 

@@ -78,6 +78,7 @@ FAMILIES = [
     ("bingo_hall.claims", "75-ball", 1),
     ("bingo_hall.patterns", "75-ball", 1),
     ("bingo_hall.pattern_book", "75-ball", 1),
+    ("bingo_hall.specials", "75-ball", 1),
     ("bingo_hall.ninety", "90-ball", 1),
     ("bingo_hall.variants", "variants", 2),
     ("bingo_hall.manifest", "variants", 2),

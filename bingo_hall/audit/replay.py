@@ -30,6 +30,7 @@ from ..manifest import Deck
 from ..money import ledger as money
 from ..ninety.prize_rules import BUILT_IN, completed_at, recorded_prize_list
 from ..patterns import pattern_from_spec
+from ..specials import MoneyBallRule, drawn_money_ball, specials_from
 from .book import Book, Entry, Finding, deck_hash
 
 
@@ -73,6 +74,10 @@ class Replayed:
     paid_in_award: int = 0
     #: what the rules pay the current award's winners (set at its first payout)
     expected: money.Settled | None = None
+    #: the money ball the current award was won on (None: not on it), and what it adds to
+    #: each winner's share
+    money_ball_won: int | None = None
+    extras: tuple[int, ...] = ()
     notes: list[str] = field(default_factory=list)
 
     def live_calls(self, game_id: int, rnd: int) -> list[int]:
@@ -170,7 +175,8 @@ def _reveal(state: Replayed, e: Entry, decks: Any) -> str | None:
             f"game {d['game_id']} round {d['round']}: the revealed seed does not match "
             "the round's commitment"
         )
-    return _order_holds(state, d["game_id"], d["round"], log)
+    drawn = _drawn_money_ball_holds(state, d["game_id"], d["round"], seed)
+    return drawn or _order_holds(state, d["game_id"], d["round"], log)
 
 
 def _order_holds(state: Replayed, gid: int, rnd: int, log: RoundLog) -> str | None:
@@ -246,13 +252,44 @@ def _rules75(game: Mapping[str, Any]) -> rules75.Rules:
     pattern = None
     if mode == rules75.NORMAL:
         pattern = pattern_from_spec(options.get("pattern"), options.get("mask"))
+    special = specials_from(game.get("options") or {})  # the game's own, never the settings'
     return rules75.Rules(
         mode=mode,
         free_centre=bool(game["free_centre"]),
         completing_call_only=options.get("completing_call_only") is True,
         target=options.get("target", rules75.DEFAULT_TARGET),
         pattern=pattern,
+        wild_number=special.wild_number,
+        odd_even=special.odd_even,
+        money_ball=special.money_ball,
+        cards_needed=special.cards_needed,
     )
+
+
+def _money_ball(state: Replayed, e: Entry, decks: Any) -> str | None:
+    """The money ball chosen before the round's first ball (typed, or drawn from the round's
+    seed: checked when the seed is revealed)."""
+    d = e.data
+    game = state.games[d["game_id"]]
+    if state.live_calls(d["game_id"], d["round"]):
+        return "a money ball chosen after the round's first ball"
+    game["options"] = {
+        **(game.get("options") or {}),
+        "money_ball": d["money_ball"],
+        "money_ball_drawn": d["drawn"],
+    }
+    return None
+
+
+def _drawn_money_ball_holds(state: Replayed, gid: int, rnd: int, seed: bytes) -> str | None:
+    """A money ball the station says it drew for the round is the seed's."""
+    options = state.games.get(gid, {}).get("options") or {}
+    if rnd != 1 or not options.get("money_ball_drawn"):
+        return None
+    balls = int(state.games[gid].get("balls") or 75)
+    if drawn_money_ball(seed, balls) != options.get("money_ball"):
+        return f"game {gid}: the money ball drawn is not the one the revealed seed gives"
+    return None
 
 
 def _award(state: Replayed, e: Entry, decks: Any) -> str | None:
@@ -265,8 +302,14 @@ def _award(state: Replayed, e: Entry, decks: Any) -> str | None:
     live = state.live_calls(d["game_id"], d["round"])
     if live[: len(claim["calls"])] != claim["calls"]:
         return "the award rests on a claim whose calls were taken back"
-    card = _card(state, d["game_id"], d["serial"], decks)
-    verdict = rules75.judge(card, claim["calls"], _rules75(state.games[d["game_id"]]))
+    rules = _rules75(state.games[d["game_id"]])
+    if rules.cards_needed > 1:  # the book the claim named, every card of it judged
+        first, last = claim.get("book") or (d["serial"], d["serial"])
+        cards = [_card(state, d["game_id"], s, decks) for s in range(first, last + 1)]
+        verdict = rules75.judge_book(cards, d["serial"], claim["calls"], rules)
+    else:
+        card = _card(state, d["game_id"], d["serial"], decks)
+        verdict = rules75.judge(card, claim["calls"], rules)
     if not verdict.bingo:
         return (
             f"card {d['serial']} holds no bingo on the calls of its claim: "
@@ -285,6 +328,7 @@ def _award(state: Replayed, e: Entry, decks: Any) -> str | None:
     )
     state.last_award = (d["game_id"], d["round"], "bingo", len(claim["calls"]), 1)
     state.paid_in_award = 0
+    state.money_ball_won = rules.money_ball if verdict.money_ball else None
     return None
 
 
@@ -360,6 +404,9 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
                 f"{price.book} is {price.of_sale(ranges)}, not {d['cents']}"
             )
         state.sales[d["sale_id"]] = {**d, "void": False}
+        known = (state.games.get(gid, {}).get("options") or {}).get("money_ball")
+        if isinstance(known, int):  # the door sells nothing once the money ball is known
+            return f"a card sold after the game's money ball ({known}) was known"
     elif action.startswith("night_"):
         return _night(state, action, gid, d)
     elif action == "correction":
@@ -484,14 +531,23 @@ def _payout(state: Replayed, e: Entry, decks: Any) -> str | None:
         pot = _pot(state, d["game_id"]) if rule.kind == money.PrizeKind.JACKPOT else 0
         sales = _takings(state, d["game_id"]).get(d["round"], (0, 0))[1]
         state.expected = money.settle(rule, sales, pot, award[3], award[4])
+        state.extras = (0,) * len(state.expected.shares)
+        pays = (state.games[d["game_id"]].get("options") or {}).get("money_ball_pays")
+        if state.money_ball_won is not None and pays is not None:
+            state.extras = MoneyBallRule.from_word(pays).extras(state.expected.shares)
     settled = state.expected
     assert settled is not None  # set at the award's first payout
     i = state.paid_in_award
     state.paid_in_award += 1
     state.payouts.append({**d, "player": e.player()})
-    if i >= len(settled.shares) or settled.shares[i] != d["cents"]:
-        want = settled.shares[i] if i < len(settled.shares) else 0
+    if i >= len(settled.shares) or settled.shares[i] + state.extras[i] != d["cents"]:
+        want = settled.shares[i] + state.extras[i] if i < len(settled.shares) else 0
         return f"the payout's sum is wrong: the rules give {want}, the book says {d['cents']}"
+    if state.extras[i] != d.get("money_ball_bonus", 0):
+        return (
+            f"the payout's money ball bonus is wrong: the rules give {state.extras[i]}, "
+            f"the book says {d.get('money_ball_bonus', 0)}"
+        )
     return None
 
 
@@ -505,6 +561,7 @@ _STEPS = {
     "call": _call,
     "undo": _undo,
     "claim": _claim,
+    "money_ball": _money_ball,
     "award": _award,
     "prize": _prize,
     "ledger": _ledger,

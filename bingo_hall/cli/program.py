@@ -25,6 +25,8 @@ from ..money.program import (
     prize_text,
 )
 from ..odds import odds_for
+from ..patterns import Pattern
+from ..specials import odd_even_form, rule_lines
 from ..variants import PrizePlan
 from .speech import Speech, speech
 
@@ -106,6 +108,7 @@ def check(
 def describe(game: ProgramGame, currency: str, words: Speech) -> str:
     lang = words.lang
     parts = [words.say("%(n)s balls", n=game.balls), figure_name(game, lang)]
+    parts += [line.words(lang) for line in rule_lines(game.specials)]
     if game.prices:
         parts.append(price_text(game, currency, lang))
     for key, rule in game.prizes.items():
@@ -138,7 +141,15 @@ def odds_line(game: ProgramGame, decks: list[Any], sold: int | None, words: Spee
             n=len(tickets),
         )
     prize = game.main_prize
-    needs = [variant.needs(t, game.plan, prize, game.pattern, free) for t in tickets]
+    if game.specials.wild_number or game.specials.cards_needed > 1:
+        # the figure a card needs then hangs on the first ball, or on its book's other cards
+        return words.say("odds: not worked out for a wild number or a pattern on several cards")
+    parity = game.specials.odd_even
+    needs = [
+        variant.needs(t, game.plan, prize, game.pattern if parity is None else
+                      Pattern("odd_even", (odd_even_form(t, parity, free),)), free)
+        for t in tickets
+    ]  # fmt: skip
     odds = odds_for(needs, variant.balls)
     if odds.exact:  # few numbers in play (one card, a small pattern): counted, not simulated
         basis = words.say("counted exactly")

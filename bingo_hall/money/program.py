@@ -27,10 +27,13 @@ from .. import prize_names as names
 from ..errors import KitError, LocatedError, untranslated
 from ..pattern_book import book_entries
 from ..patterns import BUILT_IN, Pattern, pattern_from_spec
+from ..specials import Setting, Specials, SpecialSettingError, specials_from
 from ..variants import PrizePlan, Variant, variant_for
 from . import ledger as money
 from .ledger import LedgerError, Price, PrizeKind, PrizeRule
 
+#: a game's special rules (bingo_hall.specials, docs/patterns.md "Special games")
+PROGRAM_SPECIAL_KEYS = ("wild_number", "odd_even", "money_ball", "money_ball_bonus", "cards_needed")
 MAX_GAMES = 60
 MAX_NAME = 40
 MAX_INTERVAL = 120  # minutes
@@ -49,6 +52,7 @@ GAME_KEYS = (
     "prizes",
     "interval",
     "draw",
+    *PROGRAM_SPECIAL_KEYS,
 )
 DRAWS = ("auto", "manual")  # the laptop draws, or the Maestro types the balls from a cage
 PROGRAM_KEYS = ("name", "name_es", "currency", "lang", "patterns", "game")
@@ -99,6 +103,9 @@ class ProgramGame:
     spec: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: the names of the program's own patterns (its `[patterns]` table), by key and language
     pattern_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
+    #: the special rules (wild number, money ball, odd-even, cards needed); the money ball itself
+    #: is chosen on the night, before the game's first ball
+    specials: Specials = Specials()
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names["en"]
@@ -108,13 +115,14 @@ class ProgramGame:
         return variant_for(self.balls)
 
     @property
-    def options(self) -> dict[str, str]:
+    def options(self) -> dict[str, Setting]:
         """The game's claims settings as the station's new game takes them."""
+        special = self.specials.to_settings()
         if self.pattern is None:
-            return {}
+            return special
         if self.pattern.name not in BUILT_IN:  # drawn, or the program's own: its forms travel
-            return {"pattern": self.pattern.name, "mask": self.pattern.mask}
-        return {"pattern": self.pattern.name}
+            return {"pattern": self.pattern.name, "mask": self.pattern.mask, **special}
+        return {"pattern": self.pattern.name, **special}
 
     @property
     def main_prize(self) -> str:
@@ -314,6 +322,7 @@ def _game(
         except KitError as exc:
             where = "mask" if entry.get("pattern") == "custom" else "pattern"
             raise bad("%(problem)s", where, problem=exc) from None
+    specials = _specials(entry, plan, pattern, bad)
     prices = _prices(entry, bad)
     prizes = _prizes(entry.get("prizes"), plan, bad)
     interval = entry.get("interval", 0)
@@ -332,8 +341,66 @@ def _game(
     if pattern is not None and pattern_names and pattern.name in pattern_names:
         own_names = {pattern.name: pattern_names[pattern.name]}
     return ProgramGame(
-        number, names, balls, plan, pattern, prices, prizes, interval, str(draw), spec, own_names
+        number,
+        names,
+        balls,
+        plan,
+        pattern,
+        prices,
+        prizes,
+        interval,
+        str(draw),
+        spec,
+        own_names,
+        specials,
     )
+
+
+def _specials(
+    entry: Mapping[str, Any],
+    plan: PrizePlan,
+    pattern: Pattern | None,
+    bad: Callable[..., ProgramError],
+) -> Specials:
+    """The game's special rules: `wild_number = true`, `odd_even = "odd"` or `"even"`,
+    `money_ball = "double"` or `money_ball_bonus = "5.00"`, `cards_needed = 2`."""
+    given = [k for k in PROGRAM_SPECIAL_KEYS if k in entry]
+    if not given:
+        return Specials()
+    if plan.prize_list is not None or plan.mode != "normal":
+        raise bad(
+            "special games are played in a Bingo Normal game of 75-ball cards; this game "
+            "plays %(mode)s",
+            given[0],
+            mode=plan.mode,
+        )
+    if "money_ball" in entry and "money_ball_bonus" in entry:
+        raise bad("the money ball pays double or a bonus: give money_ball or money_ball_bonus, "
+                  "not both", "money_ball_bonus")  # fmt: skip
+    if "money_ball" in entry and entry["money_ball"] != "double":
+        raise bad('money_ball is "double"; for a bonus, write money_ball_bonus = "5.00"',
+                  "money_ball")  # fmt: skip
+    settings: dict[str, object] = {
+        k: entry[k] for k in ("wild_number", "odd_even", "cards_needed") if k in entry
+    }
+    if "money_ball" in entry:
+        settings["money_ball_pays"] = "double"
+    if "money_ball_bonus" in entry:
+        try:
+            cents = money.parse_cents(_money_text(entry["money_ball_bonus"]), "prize")
+        except LedgerError as exc:
+            raise bad("%(problem)s", "money_ball_bonus", problem=exc) from None
+        if cents <= 0:
+            raise bad("money_ball_bonus is an amount above zero", "money_ball_bonus")
+        settings["money_ball_pays"] = f"bonus:{cents}"
+    try:
+        out = specials_from(settings)
+    except SpecialSettingError as exc:
+        where = "money_ball_bonus" if exc.key == "money_ball_pays" else exc.key
+        raise bad("%(problem)s", where, problem=exc.problem) from None
+    if out.odd_even is not None and pattern is not None:
+        raise bad("an odd-even game is its own figure: it takes no pattern", "odd_even")
+    return out
 
 
 PRICE_KEYS = ("label", "amount", "book")
@@ -537,6 +604,8 @@ def figure_name(game: ProgramGame, lang: str) -> str:
         return game.plan.prize_list.name(lang)
     if game.plan.mode == "points":
         return names.prize_name("points", lang)
+    if game.specials.odd_even is not None:  # the card's own odd (even) numbers
+        return names.prize_name(f"{game.specials.odd_even}_numbers", lang)
     key = game.pattern.name if game.pattern else "lines"
     return names.prize_name(key, lang, game.pattern_names)
 

@@ -32,6 +32,7 @@ from ..money.program import (
 from ..ninety.prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
 from ..ninety.tickets import COLUMNS, ROWS
 from ..patterns import Cell, Pattern, PatternShape
+from ..specials import rule_lines
 from ..variants import ByVariant, Cards75, Strips90
 from .large_print import TOTAL_PT
 from .pdfutil import pdf_bytes
@@ -156,6 +157,8 @@ def _card(
         if game.pattern
         else ([frozenset((2, col) for col in range(SIZE))], "")
     )
+    if game.specials.odd_even is not None:  # a full card of the odd (even) numbers: all of it
+        forms, words = [frozenset((r, col) for r in range(SIZE) for col in range(SIZE))], ""
     gap = 2 * mm
     if len(forms) > 1:  # two a row, the pair as wide as the one card
         cell = (style.figure - gap) / (2 * SIZE)
@@ -241,6 +244,8 @@ def _lines(program: Program, game: ProgramGame, lang: str, style: Style) -> list
             f"{figure_name(game, lang)} · {price_text(game, currency, lang)}".strip(" ·"),
         ),
     ]
+    # each special game in words ("Wild number: the first ball's last digit — ...")
+    out += [(BOLD, style.text, line.words(lang)) for line in rule_lines(game.specials)]
     for key in game.plan.prizes:
         rule = game.prizes.get(key)
         if rule is not None:

@@ -17,7 +17,7 @@ from . import autodraw, calls, games, hall_settings
 from .auth import PinResult, caller_required, check_pin, end_every_login, issue_token
 from .decks import list_decks, store_deck
 from .events import ROOM_EVENTS
-from .requests import NewGame, Undo, expect_seq, idempotency_key
+from .requests import MoneyBall, NewGame, Undo, expect_seq, idempotency_key
 from .requests import public_input as public_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -142,6 +142,14 @@ def public_input(game_id: int):
     d = body(required=True)
     done = games.set_public_input(get_db(), game_id, public_text(d.get("public_input")))
     return jsonify(done.to_json())
+
+
+@bp.post("/games/<int:game_id>/money-ball")
+@caller_required
+def money_ball(game_id: int):
+    """The game's money ball, before its first ball: {"ball": 17}, or {"draw": true}."""
+    chosen = MoneyBall.from_json(body(required=True))
+    return jsonify(games.set_money_ball(get_db(), game_id, chosen.ball).to_json())
 
 
 @bp.post("/games/<int:game_id>/rounds")

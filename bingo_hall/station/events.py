@@ -80,6 +80,20 @@ class PublicInputSet(GameEvent):
 
 
 @dataclass(frozen=True)
+class MoneyBallChosen(GameEvent):
+    """The game's money ball is known (typed, or drawn from the round's seed): the screens name
+    it in the special game's line, and the door sells no more cards for the game."""
+
+    NAME: ClassVar[str] = "money_ball"
+
+    money_ball: int
+    drawn: bool
+
+    def to_json(self) -> JSON:
+        return {"money_ball": self.money_ball, "drawn": self.drawn}
+
+
+@dataclass(frozen=True)
 class GameEnded(GameEvent):
     """The game is over; every round's seed is revealed."""
 
@@ -235,6 +249,7 @@ class NextGameStarted(GameEvent):
 EVENT_TYPES: tuple[type[GameEvent], ...] = (
     RoundStarted,
     PublicInputSet,
+    MoneyBallChosen,
     GameEnded,
     NextGameStarted,
     CallMade,

@@ -17,21 +17,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import draw as rules
+from ..errors import KitError
 from ..round_state import RoundState
+from ..specials import SPECIAL_KEYS, check_money_ball, drawn_money_ball
 from ..values import JsonValue, as_json
 from ..web import book
 from ..web.db import transaction
-from ..web.errors import Conflict, NotFound
+from ..web.errors import Conflict, NotFound, RequestError
 from ..web.hub import sse
 from ..web.instance import hall
 from . import phrases
 from .decks import get_deck, tell_deck_listeners
-from .events import GameEnded, GameEvent, NextGameStarted, PublicInputSet, RoundStarted
+from .events import (
+    GameEnded,
+    GameEvent,
+    MoneyBallChosen,
+    NextGameStarted,
+    PublicInputSet,
+    RoundStarted,
+)
 from .model import Game, Round
 from .prize_lists import host_plans
 from .requests import NewGame
 from .round_load import load_round
 from .settings import check_keys, rules_from
+from .specials_view import specials_shown
 from .spoken import call_label, spoken_both
 from .state import CallGuard, SnapshotExtender, UndoGuard, station_state
 from .variants import kind_of
@@ -207,6 +217,16 @@ def write_new_game(
     chosen = kind_of(deck.variant).choose(new, deck, host_plans())
     options = dict(new.options)
     check_keys(options)
+    special = sorted(set(options) & set(SPECIAL_KEYS))
+    if special and chosen.prizes is not None:  # a game of prizes: 90-ball strips
+        raise RequestError(
+            "%(key)s: the special games are played with 75-ball cards in Bingo Normal",
+            key=special[0],
+        )
+    seed = rules.new_seed() if seed is None else seed
+    if options.get("money_ball") == "draw":  # from the round's seed: its reveal proves it
+        options["money_ball"] = drawn_money_ball(seed, deck.variant.balls)
+        options["money_ball_drawn"] = True
     rules_from(chosen.mode, chosen.free_centre, options)
     cur = conn.execute(
         "INSERT INTO games (deck_id, mode, free_centre, draw, options, balls, prizes, prize_list) "
@@ -243,6 +263,48 @@ def game_started(conn: sqlite3.Connection, started: GameStarted) -> None:
     for old in other_active_games(conn, started.game_id):
         publish(NextGameStarted(old, started.game_id, deck))  # before its end: phones follow
         end_game(conn, old)
+
+
+@dataclass(frozen=True)
+class MoneyBallSet(JsonValue):
+    """The game's money ball, now known: typed by the Maestro or drawn from the round's seed."""
+
+    game_id: int
+    money_ball: int
+    drawn: bool
+
+
+def set_money_ball(conn: sqlite3.Connection, game_id: int, ball: int | None) -> MoneyBallSet:
+    """The money ball of a game that pays one (`money_ball_pays`), before its first ball: `ball`
+    as typed, or None to draw it from the round's committed seed (`specials.drawn_money_ball`:
+    the seed's reveal shows it). Once known it stays, and the ledger's door sells no more cards
+    for the game."""
+    with hall().write_lock:
+        with transaction(conn):
+            game, rnd = active_round(conn, game_id)
+            if game.options.get("money_ball_pays") is None:
+                raise Conflict("this game pays no money ball; choose one in the New game form")
+            known = game.options.get("money_ball")
+            if known is not None:
+                raise Conflict("the money ball of this game is already %(ball)s", ball=known)
+            if last_seq(conn, rnd.round_id):
+                raise Conflict("the money ball is chosen before the first ball")
+            drawn = ball is None
+            if ball is None:
+                ball = drawn_money_ball(bytes.fromhex(rnd.seed), game.balls)
+            try:
+                ball = check_money_ball(ball, game.balls)
+            except KitError as exc:
+                raise RequestError("%(problem)s", problem=exc) from None
+            options = {**game.options, "money_ball": ball, "money_ball_drawn": drawn}
+            conn.execute(
+                "UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), game.game_id)
+            )
+            entry = {"game_id": game.game_id, "round": rnd.number, "money_ball": ball}
+            book.append(conn, "money_ball", {**entry, "drawn": drawn})
+        event = MoneyBallChosen(game.game_id, ball, drawn)
+        publish(event)
+    return MoneyBallSet(game.game_id, ball, drawn)
 
 
 def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> PublicInputSet:
@@ -416,6 +478,7 @@ class Snapshot:
                 for u in state.undone
             ],
             "revealed": [r.to_json() for r in state.revealed],
+            "specials": specials_shown(self.game, state.balls_called).to_json(),
         }
         for part in self.parts:
             snap.update(as_json(part))

@@ -56,6 +56,9 @@ AwardHook = Callable[[sqlite3.Connection, Awarded], None]
 #: `fn(conn, round_id) -> list of notes`: what the game record says about a round besides its
 #: calls and claims; a note is {"at", "event", "serial", "detail"}
 RecordHook = Callable[[sqlite3.Connection, int], list[dict[str, Any]]]
+#: `fn(conn, game_id, round, serial) -> (first, last) or None`: the book (the cards sold
+#: together) that holds a card, for a game that needs its pattern on N cards of one book
+BookHook = Callable[[sqlite3.Connection, int, int, int], tuple[int, int] | None]
 
 
 @dataclass
@@ -63,6 +66,7 @@ class _Hooks:
     claims: list[ClaimHook] = field(default_factory=list)
     awards: list[AwardHook] = field(default_factory=list)
     records: list[RecordHook] = field(default_factory=list)
+    books: list[BookHook] = field(default_factory=list)
 
 
 def _hooks() -> _Hooks:
@@ -85,6 +89,23 @@ def on_record(fn: RecordHook) -> None:
     """Add `fn`'s notes to every round of the game record (JSON and CSV)."""
     if fn not in _hooks().records:
         _hooks().records.append(fn)
+
+
+def on_book(fn: BookHook) -> None:
+    """`fn` says which book holds a card (the ledger: the sale at a book price that sold it)."""
+    if fn not in _hooks().books:
+        _hooks().books.append(fn)
+
+
+def book_of(
+    conn: sqlite3.Connection, game_id: int, round: int, serial: int
+) -> tuple[int, int] | None:
+    """The serials (first, last) of the book holding the card, from the first hook that knows."""
+    for fn in list(_hooks().books):
+        found = fn(conn, game_id, round, serial)
+        if found is not None:
+            return found
+    return None
 
 
 def notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:

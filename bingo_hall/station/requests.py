@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..money.ledger import LedgerError, parse_cents
+from ..specials import Setting
 from ..web.errors import RequestError
 from ..web.inputs import is_ascii_number
 from .model import DrawMethod
@@ -115,7 +117,7 @@ class NewGame:
             f.get("prizes"),
             True if f.get("free_centre") == "on" else None,
             f.get("draw", "auto"),
-            None,
+            special_options(f),
             f.get("public_input") or None,
         )
 
@@ -148,6 +150,55 @@ class NewGame:
             options=options,
             public_input=public_input(text),
         )
+
+
+def special_options(f: Mapping[str, str]) -> dict[str, Setting]:
+    """The New game form's special games as a new game's options (bingo_hall.specials): the
+    wild number ticked, odd or even, what the money ball pays (double, or a bonus amount typed
+    as the ledger reads amounts), the cards of one book the pattern must be on. What each value
+    means is the game's check (`settings.rules_from`)."""
+    out: dict[str, Setting] = {}
+    if f.get("wild_number") == "on":
+        out["wild_number"] = True
+    if f.get("odd_even"):
+        out["odd_even"] = f["odd_even"]
+    pays = f.get("money_ball_pays") or ""
+    if pays == "double":
+        out["money_ball_pays"] = "double"
+    elif pays == "bonus":
+        try:
+            cents = parse_cents(f.get("money_ball_bonus") or "", "prize")
+        except LedgerError as exc:
+            raise RequestError("the money ball's bonus: %(problem)s", problem=exc) from None
+        out["money_ball_pays"] = f"bonus:{cents}"
+    elif pays:
+        out["money_ball_pays"] = pays  # refused by the game's check, in its words
+    needed = (f.get("cards_needed") or "").strip()
+    if needed and needed != "1":
+        if not is_ascii_number(needed):
+            raise RequestError("the cards of one book are a whole number")
+        out["cards_needed"] = int(needed)
+    return out
+
+
+@dataclass(frozen=True)
+class MoneyBall:
+    """The Maestro's money ball: `ball` as typed, or None to have the station draw it."""
+
+    ball: int | None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> MoneyBall:
+        draw, ball = d.get("draw", False), d.get("ball")
+        if not isinstance(draw, bool):
+            raise RequestError("draw is true or false")
+        if draw == (ball is not None):
+            raise RequestError("type the money ball, or ask the station to draw it, one of the two")
+        if isinstance(ball, str) and is_ascii_number(ball.strip()):
+            ball = int(ball)
+        if ball is not None and (isinstance(ball, bool) or not isinstance(ball, int)):
+            raise RequestError("the money ball is a whole number")
+        return cls(ball)
 
 
 @dataclass(frozen=True)

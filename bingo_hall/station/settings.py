@@ -11,15 +11,35 @@ from typing import Any
 from .. import claims as rules
 from ..errors import KitError
 from ..patterns import pattern_from_spec
+from ..specials import SPECIAL_KEYS, SpecialSettingError, specials_from
 from ..web.errors import RequestError
 
-SETTING_KEYS = ("target", "pattern", "mask", "completing_call_only", "winner_becomes_maestro")
-JUDGING_KEYS = ("pattern", "mask", "completing_call_only")  # fixed once a round has calls
+SETTING_KEYS = (
+    "target",
+    "pattern",
+    "mask",
+    "completing_call_only",
+    "winner_becomes_maestro",
+    *SPECIAL_KEYS,
+)
+#: fixed once a round has calls
+JUDGING_KEYS = ("pattern", "mask", "completing_call_only")
 FLAGS = ("completing_call_only", "winner_becomes_maestro")
 
 
-def check_keys(data: dict[str, Any], also: tuple[str, ...] = ()) -> None:
-    """Refuse a key that is not a setting (`also`: the other keys this request may carry)."""
+def check_keys(data: dict[str, Any], also: tuple[str, ...] = (), updating: bool = False) -> None:
+    """Refuse a key that is not a setting (`also`: the other keys this request may carry).
+    `updating`: the Maestro changes a game's settings, where the special games are not among
+    them: they are the game's own, chosen with it (the New game form, the program), so the
+    door, the screens and the phones read them from the game alone."""
+    if updating:
+        special = sorted(set(data) & set(SPECIAL_KEYS))
+        if special:
+            raise RequestError(
+                "the setting %(key)s is chosen with the new game (the New game form or the "
+                "program); the money ball has its own button before the first ball",
+                key=special[0],
+            )
     unknown = sorted(set(data) - set(SETTING_KEYS) - set(also))
     if unknown:
         raise RequestError(
@@ -51,6 +71,18 @@ def rules_from(mode: str, free_centre: bool, settings: dict[str, Any]) -> rules.
             key = "mask" if settings.get("pattern") == "custom" else "pattern"
             raise _refused(key, exc) from None
     try:
+        special = specials_from(settings)
+    except SpecialSettingError as exc:
+        raise _refused(exc.key, exc.problem) from None
+    if mode == rules.PUNTOS and special.judged:
+        raise _refused(
+            "pattern", KitError("special games are played in Bingo Normal only")
+        ) from None
+    if special.odd_even is not None and pattern is not None:
+        raise _refused(
+            "odd_even", KitError("an odd-even game is its own figure: it takes no pattern")
+        )
+    try:
         return rules.Rules(
             mode=mode,
             free_centre=free_centre,
@@ -58,6 +90,10 @@ def rules_from(mode: str, free_centre: bool, settings: dict[str, Any]) -> rules.
             winner_becomes_maestro=settings.get("winner_becomes_maestro") is True,
             target=settings.get("target", rules.DEFAULT_TARGET),
             pattern=pattern,
+            wild_number=special.wild_number,
+            odd_even=special.odd_even,
+            money_ball=special.money_ball,
+            cards_needed=special.cards_needed,
         )
     except KitError as exc:
         raise _refused("target", exc) from None

@@ -94,6 +94,7 @@ def register(app: Flask) -> None:
     with app.app_context():
         hooks.on_claim(payouts.on_claim)
         hooks.on_award(payouts.on_award)
+        hooks.on_book(store.book_of_card)
         hooks.on_record(payouts.record_notes)
         hooks.on_record(stock.record_notes)
         hooks.on_record(cash.record_notes)

@@ -262,6 +262,9 @@ def sell(conn: sqlite3.Connection, req: NightSaleRequest, via: str | None = None
     with hall().write_lock:
         with transaction(conn):
             covered = _covered(conn, req)
+            for entry in covered:  # the game in play, once its money ball is known
+                if entry.game_id is not None:
+                    store.refuse_after_money_ball(games.get_game(conn, entry.game_id))
             first = covered[0]
             deck_id = _deck_of(conn, first)
             other = next((e for e in covered[1:] if _deck_of(conn, e) != deck_id), None)

@@ -19,6 +19,7 @@ from flask_babel import gettext
 
 from ...money import ledger as money
 from ...money.ledger import JackpotMode, PrizeKind, PrizeRule
+from ...specials import MoneyBallRule
 from ...values import JsonValue
 from ...web import book
 from ...web.db import transaction
@@ -191,11 +192,18 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
     sales = round_sales(conn, award.game_id, award.round)[1]
     jackpot = pot(conn, award.game_id) if rule.kind == PrizeKind.JACKPOT else 0
     settled = money.settle(rule, sales, jackpot, award.at_call, len(award.winners))
-    shares = zip(award.winners, settled.shares, settled.from_pot, strict=True)
-    for w, cents, from_pot in shares:
+    ball = _won_on_money_ball(conn, award)
+    extras = (0,) * len(award.winners)
+    if ball is not None:
+        game = games.get_game(conn, award.game_id)
+        extras = MoneyBallRule.from_word(game.options["money_ball_pays"]).extras(settled.shares)
+    shares = zip(award.winners, settled.shares, settled.from_pot, extras, strict=True)
+    for w, share, from_pot, bonus in shares:
+        cents = share + bonus
         cur = conn.execute(
             "INSERT INTO ledger_payouts (game_id, round_id, prize, claim_id, serial, player, "
-            "at_call, cents, jackpot, from_pot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "at_call, cents, jackpot, from_pot, money_ball, bonus) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 award.game_id,
                 award.round_id,
@@ -207,14 +215,30 @@ def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
                 cents,
                 int(settled.jackpot),
                 from_pot,
+                ball,
+                bonus,
             ),
         )
         paid = {"payout_id": cur.lastrowid, "game_id": award.game_id, "round": award.round}
         won = {"prize": award.prize, "claim_id": w.claim_id, "serial": w.serial}
         sums = {"at_call": award.at_call, "cents": cents, "jackpot": settled.jackpot}
+        if ball is not None:  # the book says what the money ball added, and on which ball
+            sums = {**sums, "money_ball": ball, "money_ball_bonus": bonus}
         book.append(
             conn, "payout", {**paid, **won, **sums, "from_pot": from_pot}, {"player": w.player}
         )
+
+
+def _won_on_money_ball(conn: sqlite3.Connection, award: Awarded) -> int | None:
+    """The money ball, when the award's winning call (its `at_call`-th) is it, in a game that
+    pays one (a 75-ball game: a game of strips takes no special game)."""
+    game = games.get_game(conn, award.game_id)
+    ball = store.money_ball_known(game)
+    if ball is None or game.options.get("money_ball_pays") is None:
+        return None
+    calls = [r["ball"] for r in games.live_calls(conn, award.round_id)]
+    won_on = calls[award.at_call - 1] if 0 < award.at_call <= len(calls) else None
+    return ball if won_on == ball else None
 
 
 def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, Any]]:
@@ -242,6 +266,8 @@ def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, 
             "at_call": r["at_call"],
             "cents": r["cents"],
             "jackpot": bool(r["jackpot"]),
+            "money_ball": r["money_ball"],
+            "money_ball_bonus": r["bonus"],
             "at": r["made"],
             "paid": r["marked"] if r["paid_now"] else None,
             "cash": bool(r["paid_now"]) and bool(r["cash"]),

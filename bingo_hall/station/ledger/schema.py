@@ -40,6 +40,8 @@ Nothing is ever deleted or updated in place: a correction is a new row.
     share counts in (`made_in`: the round being played when sold, for the game in play; 1
     for a game not started yet). `place` is the game's number when the sale was made.
   - `ledger_night_voids`: a night sale voided whole, with the reason.
+* step 6: `ledger_payouts.money_ball`, the money ball a bingo was won on (NULL: none), and
+  `bonus`, what that paid on top of the prize (included in `cents`).
 * `ledger_warnings`: a claim on a card not sold for its round.
 * `ledger_log`: every ledger action of the Maestro, in order (the audit trail).
 """
@@ -210,5 +212,9 @@ MIGRATIONS: list[str] = [
         reason TEXT NOT NULL,
         made TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     );
+    """,
+    """
+    ALTER TABLE ledger_payouts ADD COLUMN money_ball INTEGER;
+    ALTER TABLE ledger_payouts ADD COLUMN bonus INTEGER NOT NULL DEFAULT 0 CHECK (bonus >= 0);
     """,
 ]

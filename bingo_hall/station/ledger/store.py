@@ -492,6 +492,37 @@ def sold(conn: sqlite3.Connection, gid: int, rnd: int | None) -> list[Serials]:
     return [r for s in sales(conn, gid, rnd) if s.void is None for r in s.serials]
 
 
+def book_of_card(
+    conn: sqlite3.Connection, gid: int, rnd: int, serial: int
+) -> tuple[int, int] | None:
+    """The book (first, last serial) a card was sold in for the round: the sale that holds it at
+    a book price (None: not sold, or sold as a single card)."""
+    for s in sales(conn, gid, rnd):
+        if s.void is None and s.book > 1 and any(serial in r for r in s.serials):
+            whole = money.book_of(serial, s.book)
+            return (whole.first, whole.last)
+    return None
+
+
+def money_ball_known(game: Game) -> int | None:
+    """The game's money ball once it is known (typed, or drawn as the game started)."""
+    ball = game.options.get("money_ball")
+    return ball if isinstance(ball, int) and not isinstance(ball, bool) else None
+
+
+def refuse_after_money_ball(game: Game) -> None:
+    """The door sells no card for a game whose money ball is known: paper that is not sealed
+    could be picked knowing it (docs/patterns.md, "Money ball")."""
+    ball = money_ball_known(game)
+    if ball is not None:
+        raise Conflict(
+            "the money ball of game %(game)s is %(ball)s: no more cards are sold for it, "
+            "since a card could be chosen knowing the ball",
+            game=game.game_id,
+            ball=ball,
+        )
+
+
 def in_use(conn: sqlite3.Connection, gid: int) -> bool:
     """Whether the host keeps the game's ledger (a price or a sale is recorded)."""
     return bool(
@@ -623,6 +654,7 @@ def sell(conn: sqlite3.Connection, game_id: int, req: SaleRequest, via: str | No
         with transaction(conn):
             game = games.get_game(conn, game_id)
             gid = game.game_id
+            refuse_after_money_ball(game)
             deck = get_deck(conn, game.deck_id)
             current = games.current_round(conn, gid).number
             rnd = _round_of(req.round, game, current)

@@ -191,6 +191,8 @@ class NightPayout:
     paid: str | None  # when its newest mark said paid
     cash: bool
     unpaid: str | None  # the reason of a mark that took a payment back
+    money_ball: int | None = None  # the money ball the bingo was won on
+    money_ball_bonus: int = 0  # what it added (in `cents`)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names.get("en", "")
@@ -211,6 +213,8 @@ class NightPayout:
             "paid": self.paid,
             "cash": self.cash,
             "unpaid": self.unpaid,
+            "money_ball": self.money_ball,
+            "money_ball_bonus": self.money_ball_bonus,
         }
 
 
@@ -242,6 +246,8 @@ def night_payouts(conn: sqlite3.Connection, date: str | None = None) -> list[Nig
                 p["paid"],
                 p["cash"],
                 p["unpaid"],
+                p["money_ball"],
+                p["money_ball_bonus"],
             )
         )
     return out

@@ -128,11 +128,21 @@ def _round_claims(
     ball it relied on was never really drawn."""
     out = []
     for row in conn.execute(
-        "SELECT id, serial, player, calls FROM claims WHERE round_id = ? AND valid = 1 ORDER BY id",
+        "SELECT id, serial, player, calls, json_extract(verdict, '$.book.serials') AS book "
+        "FROM claims WHERE round_id = ? AND valid = 1 ORDER BY id",
         (round_id,),
     ):
         calls = json.loads(row["calls"])
         if not still_standing(calls, live):
+            continue
+        if r.cards_needed > 1 and row["book"]:  # the book the claim was judged on
+            first, last = json.loads(row["book"])
+            cards = [deck.card(s) for s in range(first, last + 1)]
+            book_pens = {
+                c.serial: store.penalties(conn, round_id, c.serial, before=row["id"]) for c in cards
+            }
+            verdict = rules.judge_book(cards, row["serial"], calls, r, book_pens)
+            out.append(rules.Claim(row["id"], row["serial"], row["player"], verdict))
             continue
         card = deck.card(row["serial"])
         pens = store.penalties(conn, round_id, row["serial"], before=row["id"])

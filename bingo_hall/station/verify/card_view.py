@@ -97,6 +97,10 @@ class CardFollow(JsonValue):
     #: forms the book makes by a rule (any 3 lines, any 2 stamps) comes as the rule, its
     #: `figures` empty (a triple bingo's 220 forms were 20 KB on every phone)
     shape: PatternShape | None = None
+    #: special games (bingo_hall.specials): the first ball's last digit is wild; the card's
+    #: own odd (even) numbers are its figure (static/judge.js works both out from its numbers)
+    wild_number: bool = False
+    odd_even: str | None = None
 
     #: what the page's words depend on besides its layout (a card plays no prize list)
     mode: ClassVar[None] = None
@@ -171,6 +175,8 @@ def game_card_facts(game_id: int, round: int, r: rules.Rules) -> CardFollow:
         awarded=False,
         won=(),
         shape=shape,
+        wild_number=r.wild_number,
+        odd_even=None if r.odd_even is None else str(r.odd_even),
     )
 
 
@@ -245,9 +251,9 @@ def page_rule(rule: Rule) -> dict[str, int | list[int] | list[list[int]]]:
     return {"rows": list(rule.rows), "needed": rule.needed}
 
 
-#: the named patterns a game may be played for (the pattern book, bingo_hall.patterns), and a
-#: drawn one
-PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
+#: the named patterns a game may be played for (the pattern book, bingo_hall.patterns), a
+#: drawn one, and an odd-even game's figure (bingo_hall.specials)
+PATTERN_NAMES = ("four_corners", "x", "full_card", "custom", "odd_numbers", "even_numbers")
 
 
 def pattern_names() -> tuple[str, ...]:

@@ -101,7 +101,7 @@ class CardCheck:
 
     def figure_cells(self, figure: rules.Figure) -> frozenset[Cell]:
         """The squares of a figure: the form of the game's pattern it completes, or its line."""
-        pattern = self.judged_by.pattern
+        pattern = self.verdict.pattern  # the game's, or an odd-even game's card's own
         if pattern is None:
             return frozenset(LINE_CELLS[figure.name])
         return pattern.forms[figure.form or 0]

@@ -22,6 +22,7 @@ from ...web import book
 from .. import games, hooks
 from ..decks import get_deck
 from ..model import Game
+from ..specials_view import game_specials
 from ..spoken import call_label
 from . import awards
 from .awards import AwardRow, Scores
@@ -124,6 +125,9 @@ class GameRecord:
             "created": game.created,
             "ended": game.ended,
             "settings": scores["settings"],
+            # the special rules the game was played with (bingo_hall.specials): the wild number,
+            # the odd-even choice, the money ball and what it pays, the cards of one book
+            "specials": game_specials(game).to_settings(),
             "players": scores["players"],
             "rounds": [r.to_json() for r in self.rounds],
             "standings": scores["sides"],

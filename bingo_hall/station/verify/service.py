@@ -120,6 +120,8 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> Claim
             assert claim_id is not None  # an INSERT always sets it
             at = {"game_id": gid, "round": rnd.number, "claim_id": claim_id, "at_call": len(calls)}
             said = {"serial": check.serial, "line": judged.line, "valid": check.valid}
+            if "book" in verdict:  # a game of N cards of one book: the book it judged
+                said["book"] = verdict["book"]["serials"]
             book.append(conn, "claim", {**at, **said}, {"player": claim.player})
             claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
             extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold

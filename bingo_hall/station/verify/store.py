@@ -24,7 +24,7 @@ from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
-from .. import games
+from .. import games, hooks
 from ..decks import get_deck
 from ..model import Game
 from ..requests import NewPlayer
@@ -58,6 +58,35 @@ def game_card(conn: sqlite3.Connection, game: Game, serial: int) -> tuple[Deck[A
         raise NotFound(
             "this deck has no card %(serial)s (it has 1-%(n)s)", serial=serial, n=len(deck.cards)
         ) from None
+
+
+def judge_book(
+    conn: sqlite3.Connection,
+    game: Game,
+    rnd: Any,
+    serial: int,
+    calls: list[int],
+    r: rules.Rules,
+    before: int | None = None,
+    book: tuple[int, int] | None = None,
+) -> rules.Verdict:
+    """A claim on card `serial` in a game that needs its pattern on N cards of one book: the
+    book the card was sold in (the ledger's sale at a book price; `book` when the claim already
+    named it), every card of it judged on `calls` with its own penalties (before claim
+    `before`). A card sold alone is refused in words: it has no book to judge."""
+    if book is None:
+        book = hooks.book_of(conn, game.game_id, rnd.number, serial)
+    if book is None:
+        raise Conflict(
+            "this game needs its pattern on %(n)s cards of one book: card %(serial)s was not "
+            "sold in a book",
+            n=r.cards_needed,
+            serial=serial,
+        )
+    deck = get_deck(conn, game.deck_id)
+    cards = [deck.card(s) for s in range(book[0], book[1] + 1)]
+    pens = {c.serial: penalties(conn, rnd.round_id, c.serial, before) for c in cards}
+    return rules.judge_book(cards, serial, calls, r, pens)
 
 
 def penalties(
@@ -222,7 +251,7 @@ def update_settings(
 ) -> SettingsChanged:
     """Change the target, the pattern or the hall rules. The pattern and the hall rules change
     only before the round's first call, so no claim is judged under two sets of rules."""
-    check_keys(data, also=("maestro",))
+    check_keys(data, also=("maestro",), updating=True)
     with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)

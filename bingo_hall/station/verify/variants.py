@@ -316,7 +316,10 @@ class CardClaims(ClaimsKind[Card, CardCheck]):
             )
         calls = games.called_balls(conn, gid)
         pens = store.penalties(conn, rnd.round_id, card.serial)
-        verdict = rules.judge(card, calls, r, pens)
+        if r.cards_needed > 1:
+            verdict = store.judge_book(conn, game, rnd, card.serial, calls, r)
+        else:
+            verdict = rules.judge(card, calls, r, pens)
         penalty = None
         if not verdict.bingo:
             penalty = PenaltyShown.of(card, rules.penalty_for(card, calls, r, pens, line))

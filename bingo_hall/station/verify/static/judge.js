@@ -39,7 +39,28 @@ export function cardFacts(game, numbers) {
   s.free = numbers[12] === null || game.free_centre ? [12] : [];
   s.figures = game.shape ? patternFigures(game.shape, game.figures, numbers) : game.figures.map((f) => figureOf(f, numbers));
   s.lines = game.lines.map((f) => figureOf(f, numbers));
+  if (game.odd_even) s.figures = [oddEvenFigure(game.odd_even, numbers, s.free)];
   return s;
+}
+
+// Special games (bingo_hall.specials). An odd-even game's figure: the card's own odd (even)
+// numbers and its FREE centre, as specials.odd_even_form.
+export function oddEvenFigure(which, numbers, free) {
+  const rest = which === "odd" ? 1 : 0;
+  const cells = numbers.flatMap((n, i) => (n !== null && n % 2 === rest) || free.includes(i) ? [i] : []);
+  return figureOf({ name: `${which}_numbers`, cells, central: cells.includes(12) }, numbers);
+}
+
+// Each number that counts as called and the position of the call from which it counts, as
+// specials.call_positions: in a wild-number game every number ending in the first ball's last
+// digit counts from the first call (until it is drawn itself).
+export function callPositions(card, calls) {
+  const at = new Map();
+  if (card.wild_number && calls.length) {
+    for (let n = calls[0] % 10 || 10; n <= 75; n += 10) at.set(n, 0);
+  }
+  calls.forEach((b, i) => at.set(b, i));
+  return at;
 }
 
 // A pattern given as its mask ("10001/01010/...", rows of 5): its figure, squares row by row.
@@ -62,7 +83,7 @@ export function patternFigures(shape, figures, numbers) {
 // unless a penalty cleared it; a square whose number was called, unless a penalty (`cleared`:
 // square -> the call count before which a ball no longer covers it) uncovered it.
 export function covered(card, calls, cleared) {
-  const at = new Map(calls.map((b, i) => [b, i]));
+  const at = callPositions(card, calls);
   const free = new Set(card.free);
   return card.numbers.map((n, i) => {
     if (free.has(i) && !cleared.has(i)) return true;
