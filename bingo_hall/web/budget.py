@@ -47,6 +47,16 @@ def guest_total(open_files: int, config: HallConfig) -> int:
     return max(config.connections_per_address, limit - config.kept_for_laptop)
 
 
+#: connections a phone holds while it follows the game: its page's (kept alive for its files
+#: and a change) and its card's live stream
+PHONE_CONNECTIONS = 2
+
+
+def phones_allowed(open_files: int, config: HallConfig) -> int:
+    """About how many phones the open-files limit lets the station follow at once."""
+    return guest_total(open_files, config) // PHONE_CONNECTIONS
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why a connection was refused, in the words of the 503 (English, then Spanish)."""

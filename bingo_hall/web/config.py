@@ -48,17 +48,18 @@ class HallConfig:
     companions_only: bool = False
     #: `serve --device`: the flashboard or ball machine (BHP/1)
     device_url: str | None = None
-    #: the public side's process (web/split.py): its database connections refuse every write
+    #: the phones' process (web/phones_process.py): its database connections refuse every write
     #: (SQLite's query_only), it makes no tables and starts no device; changes go to the Maestro's
     read_only: bool = False
-    #: `serve`, `demo`: no public side's process (web/split.py), everything in one, as on a
-    #: platform that cannot hand a connection to another process (`serve --one-process`)
+    #: `serve`, `demo`: no phones' process (web/phones_process.py): one process serves both
+    #: ports, as on a platform without unix sockets (`serve --one-process`)
     one_process: bool = False
-    #: the public side's process runs this much nicer than the station's (os.nice): a lower CPU
-    #: priority, so the Maestro's requests are served first (web/split.py). A small step: the
-    #: Maestro is kept apart by the process itself (an interpreter of its own); at 10 the phones
-    #: lost to anything else at normal priority on the laptop (a browser, the display), 1000
-    #: phones' join p99 went from 152 ms (3) to 1.8 s (10) and some missed the blip's end
+    #: the phones' process runs this much nicer than the station's (os.nice): a lower CPU
+    #: priority, so the Maestro's requests are served first (web/phones_process.py). A small
+    #: step: the Maestro is kept apart by the process itself (an interpreter of its own); at 10
+    #: the phones lost to anything else at normal priority on the laptop (a browser, the
+    #: display), 1000 phones' join p99 went from 152 ms (3) to 1.8 s (10) and some missed the
+    #: blip's end
     public_nice: int = 3
     #: answers name the process that served them (X-Bingo-Hall-Served-By: its pid); tests only
     served_by_header: bool = False

@@ -133,11 +133,11 @@ def get_db() -> sqlite3.Connection:
 
 def app_connection(app: Flask) -> sqlite3.Connection:
     """A new connection for the app's work (a request's, the automatic draw's): read-only in the
-    public side's process (web/split.py), and leaving the WAL's checkpoints to the station's
+    phones' process (web/phones_process.py), and leaving the WAL's checkpoints to the station's
     `Checkpointer` while one runs."""
     state = hall(app)
     conn = connect(state.config.database)
-    if state.config.read_only:  # the public side's process never writes
+    if state.config.read_only:  # the phones' process never writes
         conn.execute("PRAGMA query_only=ON")
     if state.checkpoints_apart:
         conn.execute("PRAGMA wal_autocheckpoint=0")

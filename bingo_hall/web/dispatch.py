@@ -1,6 +1,8 @@
-"""The station's ASGI app (`HallServer`): who is asking, and who answers.
+"""The station's ASGI app (`HallApp`): who is asking, and who answers.
 
 Every request is dispatched on the event loop:
+- in the phones' process, a change (POST and the like) and the Maestro's own pages reached on the
+  hall's port go to the Maestro's process (`forwarded`, forward.py); the rest is answered here;
 - static files, the shared pages (/display, /join) and the areas' pages kept in memory (the card
   pages) are answered here from memory (static_files.py, pages.py): no worker, no Flask;
 - live streams are opened here from what is kept (a game's snapshot), or by their view in a
@@ -53,12 +55,13 @@ from .instance import hall
 from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages
 from .plumbing import QuietCollector, open_files_limit
 from .relay import LiveStreams, current_connection, one_write
-from .split import SERVED_BY
 from .static_files import StaticFiles
 from .whole import WholeAnswers
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
-#: where a request's scope keeps the view its path and method match (`HallServer.view_of`)
+#: the header an answer carries in debug mode (tests, SERVED_BY_HEADER): the pid that made it
+SERVED_BY = b"x-bingo-hall-served-by"
+#: where a request's scope keeps the view its path and method match (`HallApp.view_of`)
 VIEW_KEY = "bingo_hall.view"
 
 
@@ -86,8 +89,8 @@ def public_heads(app: Any) -> dict[str, bool]:
     """For each first part of a path ("c" of /c/<deck>/<serial>/<sig>): True when every page
     a GET finds under it is public, False when none is; a first part with both is not in it (its
     request's path is matched). A card page is then known to be public without matching its
-    path against every rule: the Door sorts a thousand phones' connections on the Maestro's loop.
-    Empty when a rule's first part is a variable (it could be any first part)."""
+    path against every rule (`HallApp.is_public`, asked of every request the phones' process
+    gets). Empty when a rule's first part is a variable (it could be any first part)."""
     found: dict[str, set[bool]] = {}
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()):
@@ -99,14 +102,14 @@ def public_heads(app: Any) -> dict[str, bool]:
     return {first: kinds.pop() for first, kinds in found.items() if len(kinds) == 1}
 
 
-class HallServer:
+class HallApp:
     """The ASGI app: live streams on the event loop, the Flask app for everything else, in
     worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
 
     def __init__(self, app, forward: Callable | None = None) -> None:
         self.flask = app
-        #: the public process's way to the Maestro's (web/split.py): changes and the Maestro's
-        #: requests go there; None in the Maestro's process and in a station of one process
+        #: the phones' process's way to the Maestro's (forward.py): what `forwarded` says goes
+        #: there; None in the Maestro's process and in a station of one process
         self.forward = forward
         #: a debugging header naming the process that answered (tests; SERVED_BY_HEADER)
         self.served_by = (
@@ -177,7 +180,7 @@ class HallServer:
 
     def is_public(self, scope: dict) -> bool:
         """A page any guest asks for in numbers: a static file, a shared page (/display,
-        /join), a card's page, a live stream (web/split.py serves them in the public process)."""
+        /join), a card's page, a live stream: the phones' process answers it itself."""
         if scope.get("method") not in ("GET", "HEAD"):
             return False
         if self.statics.serves(scope):
@@ -190,10 +193,13 @@ class HallServer:
             return known
         return _public_view(self.view_of(scope))
 
-    def is_maestros(self, scope: dict) -> bool:
-        """The Maestro's process serves this request (the laptop's or a credential's, and not a
-        public page). A phone's request is no Maestro's: told by its address and headers, before
-        its path is looked at."""
+    def forwarded(self, scope: dict) -> bool:
+        """In the phones' process: does this request go to the Maestro's process? Every change
+        (only the Maestro's process writes), and the Maestro's own pages reached on the hall's
+        port (a tablet that opened the hall's URL; told by its address and credential first, so
+        a phone's request never has its path matched for it)."""
+        if scope["method"] not in READS:
+            return True
         return self.is_maestro(scope) and not self.is_public(scope)
 
     def is_maestro(self, scope: dict) -> bool:
@@ -228,8 +234,8 @@ class HallServer:
                 return  # answered (413, 408) or the client left
             receive = replay
         method = scope["method"]
-        if self.forward is not None and (method not in READS or self.is_maestros(scope)):
-            await self.forward(scope, receive, send)  # to the Maestro's process (split.py)
+        if self.forward is not None and self.forwarded(scope):
+            await self.forward(scope, receive, send)  # to the Maestro's process (forward.py)
             return
         if method not in READS:
             self.collector.action(self.loop.time() if self.loop else 0.0)

@@ -120,7 +120,7 @@ class EventHub:
         self._watches: dict[Hashable, tuple[Callable[[], Any], float]] = {}
         self._watcher: threading.Thread | None = None
         #: called with (channel, event) for every event, in publish order, under the hub's lock
-        #: (the relay to the public side's process, web/split.py), and with (channel, None) when
+        #: (the relay to the phones' process, web/event_link.py), and with (channel, None) when
         #: a channel is ended; each must never block
         self.taps: list[Callable[[Hashable, Event | None], None]] = []
 

@@ -27,7 +27,8 @@ EXTENSION = "bingo_hall"
 @dataclass(frozen=True)
 class Recipe:
     """How an app was made (its factory and `create_app`'s arguments), so that another process
-    can make the same one (the public side's, web/split.py). Picklable: the factory by name."""
+    can make the same one (the phones' process's, web/phones_process.py). Picklable: the factory
+    by name."""
 
     factory: Callable[..., Flask]
     test_config: dict[str, Any] | None
@@ -83,9 +84,9 @@ class HallState:
     loop_streams: list[Callable[[dict[str, Any]], EventStream | None]] = field(default_factory=list)
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
-    #: how the app was made (create_app sets it), for the public side's process (web/split.py)
+    #: how the app was made (create_app sets it), for the phones' process (web/phones_process.py)
     made_with: Recipe | None = None
-    #: called when the server stops (the public side's process ends its workers, web/split.py)
+    #: called when the server stops (the phones' process ends its workers there)
     on_stop: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 

@@ -109,8 +109,8 @@ def shared(view: V) -> V:
 
 
 def public(view: V) -> V:
-    """Mark a view any guest asks for in numbers (a card's page): with the public side in a
-    process of its own (web/split.py), a connection that first asks for it is served there."""
+    """Mark a view any guest asks for in numbers (a card's page): the phones' process serves
+    it on the hall's port without forwarding it (`HallApp.forwarded`)."""
     setattr(view, PUBLIC, True)
     return view
 
