@@ -61,7 +61,7 @@ def night() -> Iterator[tuple[guests.GuestNetwork, guests.Hall, guests.Maestro]]
         guests.GuestNetwork() as net,
         guests.station(Path(tmp)) as hall,
     ):
-        yield net, hall, guests.Maestro(hall.port)
+        yield net, hall, guests.Maestro(hall.maestro_port)
 
 
 @pytest.mark.parametrize("attack", guests.ATTACKS, ids=[a.name for a in guests.ATTACKS])

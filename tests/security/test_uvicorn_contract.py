@@ -57,9 +57,9 @@ def test_the_state_the_class_reads_is_set_by_uvicorn():
         config.load()
         from uvicorn.server import ServerState
 
-        hall = srv.HallServer.__new__(srv.HallServer)
+        hall = srv.HallApp.__new__(srv.HallApp)
         hall.budget = ConnectionBudget(10, per_address=10)
-        cls = srv.UvicornConnection.for_server(hall)
+        cls = srv.UvicornConnection.for_app(hall)
         conn = cls(config=config, server_state=ServerState(), app_state={}, _loop=loop)
         a, b = socket.socketpair()
         transport = _FakeTransport(a)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from werkzeug.routing import IntegerConverter
 
-from bingo_hall.web.dispatch import HallServer, _public_view, public_heads
+from bingo_hall.web.dispatch import HallApp, _public_view, public_heads
 from bingo_hall.web.pages import PUBLIC
 
 
@@ -31,7 +31,7 @@ def _scope(path: str) -> dict:
 
 
 def test_every_page_is_sorted_as_matching_its_path_sorts_it(app):
-    server = HallServer(app)
+    server = HallApp(app)
     paths = _paths(app)
     assert len(paths) > 50
     for path in paths:
