@@ -48,6 +48,9 @@ from .instance import Recipe, hall
 _log = logging.getLogger(__name__)
 #: said on stderr when the phones' process had to be ended at the station's stop
 NOT_ENDED = "the phones' process did not end by itself within 3 s: ending it"
+#: a phones' process that keeps ending before it serves is started again after 1, 2, 4... s, at
+#: most this long (one that ended while serving is started again at once)
+MAX_BACKOFF_S = 30.0
 #: the phones' process's name (Linux: /proc/PID/comm, `ps -o comm`, `top`)
 PHONES_NAME = b"bingo-phones"
 
@@ -100,6 +103,7 @@ class PhonesProcess:
         self.paused: Callable[[], bool] = lambda: False
         self.restarts = 0
         self._closing = False
+        self._stopping = threading.Event()
         self._lock = threading.Lock()
         self.ready = threading.Event()
         with _sigint_ignored():  # the child starts ignoring Ctrl+C (no traceback at start-up)
@@ -137,9 +141,13 @@ class PhonesProcess:
     def _watching(self) -> None:
         """Reap the phones' process when it ends (no zombie) and start another on the same
         listening socket, unless the station is stopping."""
+        failed = 0  # starts in a row that ended before serving
         while True:
             process = self.process
             process.join()
+            failed = 0 if self.ready.is_set() else failed + 1
+            if failed > 1:  # it cannot start (a broken install?): again, less and less often
+                self._stopping.wait(min(MAX_BACKOFF_S, 2.0 ** (failed - 2)))
             with self._lock:
                 if self._closing:
                     return
@@ -171,6 +179,7 @@ class PhonesProcess:
         Only the watch reaps it (two threads waiting for one child would race for its status)."""
         with self._lock:
             self._closing = True
+        self._stopping.set()
         self.tap.close()
         with contextlib.suppress(OSError):
             self.link.shutdown(socket.SHUT_RDWR)

@@ -220,3 +220,53 @@ def _signature(deck, serial: int) -> str:
     from bingo_hall.signing import card_signature
 
     return card_signature(deck.secret, deck.deck_id, serial)
+
+
+# --- memory under connection churn ------------------------------------------------------------
+
+#: connections that send half a request's head and leave, on `port`, 16 at a time, from a
+#: process of its own
+CHURN = r"""
+import socket, sys
+from concurrent.futures import ThreadPoolExecutor
+port, n = int(sys.argv[1]), int(sys.argv[2])
+def one(i):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"GET /display HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.1.%d.9\r\n" % (i % 250))
+        s.close()
+    except OSError:
+        pass
+with ThreadPoolExecutor(16) as pool:
+    list(pool.map(one, range(n)))
+"""
+#: the issue's bound on what churn may leave behind in a process
+CHURN_MB = 50.0
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+def _churn(port: int, n: int) -> None:
+    subprocess.run([sys.executable, "-c", CHURN, str(port), str(n)], check=True, timeout=600)
+
+
+def test_half_sent_connections_churned_on_both_ports_leave_no_memory_behind(split_server):
+    phones, maestro = split_server.server.phones.pid, os.getpid()
+    for port in (split_server.port, split_server.maestro_port):  # each loop's steady state
+        _churn(port, 1000)
+    before = {phones: _rss_mb(phones), maestro: _rss_mb(maestro)}
+    _churn(split_server.port, 20_000)
+    _churn(split_server.maestro_port, 20_000)
+    grew = {pid: _rss_mb(pid) - mb for pid, mb in before.items()}
+    assert grew[phones] < CHURN_MB, grew
+    assert grew[maestro] < CHURN_MB, grew
+    # and both still answer
+    for port in (split_server.port, split_server.maestro_port):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/display")
+        assert conn.getresponse().status == 200
