@@ -301,7 +301,7 @@ def public_started(app: Flask) -> None:
 
     from ..app import create_app, start_workers, stop_workers
     from ..web.db import get_db
-    from .decks import get_deck
+    from .decks import get_deck, list_decks
     from .verify import card_pages
 
     start_workers()
@@ -312,6 +312,10 @@ def public_started(app: Flask) -> None:
     decks = hall(app).hub.subscribe(DECK_CHANNEL)
 
     def draw() -> None:
+        with app.app_context():  # tonight's decks read: a card's page is known on the loop
+            for listed in list_decks(get_db()):
+                if listed.get("tonight", True):
+                    get_deck(get_db(), listed["deck_id"])
         while not decks.closed:
             event = decks.get(timeout=1.0)
             if event is None:

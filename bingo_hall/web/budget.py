@@ -104,22 +104,38 @@ def _is_loopback(address: str) -> bool | None:
         return None
 
 
+@dataclass(frozen=True)
+class Trial:
+    """A connection admitted into the room kept for phones holding a card: its first request
+    must show a valid card (its path or its page's Referer), else it is answered 503 and
+    closed (`HallApp.on_trial`); shown, it keeps its place there until it closes."""
+
+    address: str
+
+
 class ConnectionBudget:
     """Open connections counted per guest address and in total; the laptop's are counted apart
-    and never refused. Used from the event loop (one thread), and locked all the same."""
+    and never refused. Of the total, `kept_for_cards` is room that anonymous connections never
+    fill: past the rest, a new connection is admitted on trial (`Trial`) and kept only if its
+    first request shows a valid card, so a phone that scanned its card still gets in while
+    guests reconnecting on a loop hold every other place. Used from the event loop (one thread),
+    and locked all the same."""
 
-    def __init__(self, total: int, per_address: int) -> None:
+    def __init__(self, total: int, per_address: int, kept_for_cards: int = 0) -> None:
         self.total = total
         self.per_address = per_address
+        self.kept_for_cards = max(0, min(kept_for_cards, total))
         self.laptop = LaptopAddresses()
         self.by_address: dict[str, int] = {}
-        self.guests = 0
+        self.guests = 0  # every guest connection, anonymous or in the kept room
+        self.in_kept_room = 0  # on trial, or a card holder's
         self.laptops = 0
         self.refused = 0
         self._lock = threading.Lock()
 
-    def admit(self, address: str | None) -> Refusal | None:
-        """Count a new connection, or say why it is refused (then nothing is counted)."""
+    def admit(self, address: str | None) -> Refusal | Trial | None:
+        """Count a new connection (None, or a `Trial` in the room kept for cards), or say why
+        it is refused (then nothing is counted)."""
         key = address or "?"
         with self._lock:
             if key in self.laptop:
@@ -133,19 +149,20 @@ class ConnectionBudget:
                     key,
                     "demasiadas conexiones desde esta dirección",
                 )
-            if self.guests >= self.total:
+            anonymous = self.guests - self.in_kept_room
+            trial = anonymous >= self.total - self.kept_for_cards
+            if self.guests >= self.total or (trial and self.in_kept_room >= self.kept_for_cards):
                 self.refused += 1
-                return Refusal(
-                    "too many connections to the station",
-                    key,
-                    "demasiadas conexiones a la estación",
-                )
+                return _too_many(key)
             self.by_address[key] = held + 1
             self.guests += 1
+            if trial:
+                self.in_kept_room += 1
+                return Trial(key)
             return None
 
-    def release(self, address: str | None) -> None:
-        """A connection that was admitted has closed."""
+    def release(self, address: str | None, kept_room: bool = False) -> None:
+        """A connection that was admitted has closed (`kept_room`: it held a place there)."""
         key = address or "?"
         with self._lock:
             held = self.by_address.get(key)
@@ -157,6 +174,14 @@ class ConnectionBudget:
             else:
                 self.by_address[key] = held - 1
             self.guests -= 1
+            if kept_room:
+                self.in_kept_room -= 1
+
+
+def _too_many(address: str) -> Refusal:
+    return Refusal(
+        "too many connections to the station", address, "demasiadas conexiones a la estación"
+    )
 
 
 #: what a guest's change (POST, PUT...) counts for in its address's pace: 10 a second at most

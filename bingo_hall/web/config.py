@@ -129,6 +129,10 @@ class HallConfig:
     #: open files always left to the laptop's connections, the database and the logs: every
     #: guest connection together stays this far below the open-files limit
     kept_for_laptop: int = 1024
+    #: the share of the guests' connections that anonymous ones never fill: kept for phones
+    #: whose first request shows a valid card (its page, or its page's files and stream, which
+    #: name it in their Referer), so guests reconnecting on a loop cannot keep them out
+    kept_for_cards: float = 0.25
     #: the full garbage collection (`server.QuietCollector`): once the Maestro has been quiet
     #: this long, at most this often, and at the latest after this long whatever happens
     gc_quiet_s: float = 2.0

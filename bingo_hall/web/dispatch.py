@@ -32,6 +32,7 @@ import asyncio
 import os
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from a2wsgi import WSGIMiddleware
 from werkzeug.exceptions import HTTPException
@@ -42,6 +43,7 @@ from .admission import (
     ON_LOOP,
     BodyLimits,
     Words,
+    answer,
     guest_limits,
     headers_of,
     may_have_body,
@@ -59,6 +61,11 @@ from .static_files import StaticFiles
 from .whole import WholeAnswers
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: a connection admitted into the room kept for phones with a card whose request shows none
+NO_CARD = Words(
+    "too many connections to the station; try again later",
+    "demasiadas conexiones a la estación; inténtalo más tarde",
+)
 #: the header an answer carries in debug mode (tests, SERVED_BY_HEADER): the pid that made it
 SERVED_BY = b"x-bingo-hall-served-by"
 #: where a request's scope keeps the view its path and method match (`HallApp.view_of`)
@@ -123,9 +130,9 @@ class HallApp:
         self.maestro_reads = WSGIMiddleware(app, workers=config.maestro_threads)
         self.maestro_actions = WholeAnswers(app, config.action_threads, "maestro-change")
         self.screens = LiveStreams(app, config.stream_openers)  # the open screens: relay.py
-        self.budget = ConnectionBudget(
-            guest_total(open_files_limit(), config), config.connections_per_address
-        )
+        guests = guest_total(open_files_limit(), config)
+        kept_for_cards = int(guests * config.kept_for_cards)
+        self.budget = ConnectionBudget(guests, config.connections_per_address, kept_for_cards)
         self.pace = RequestPace(config.requests_per_address_s, config.request_burst)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -193,6 +200,19 @@ class HallApp:
             return known
         return _public_view(self.view_of(scope))
 
+    def shows_a_card(self, scope: dict) -> bool:
+        """Does the request come from a phone that opened a valid card's page: the page itself,
+        or its files and stream (the browser names the page in their Referer)? The Maestro's
+        requests pass too."""
+        if self.is_maestro(scope):
+            return True
+        paths = [str(scope.get("path", ""))]
+        referer = headers_of(scope).get(b"referer")
+        if referer:
+            paths.append(urlsplit(referer.decode("latin-1")).path)
+        checks = hall(self.flask).card_checks
+        return any(check(path) for check in checks for path in paths)
+
     def forwarded(self, scope: dict) -> bool:
         """In the phones' process: does this request go to the Maestro's process? Every change
         (only the Maestro's process writes), and the Maestro's own pages reached on the hall's
@@ -217,8 +237,14 @@ class HallApp:
             return
         if scope["type"] != "http":
             return
-        internal = getattr(current_connection.get(), "internal", False)
-        trusted_client(scope, internal)  # a request the public process passed on: its client
+        connection = current_connection.get()
+        internal = getattr(connection, "internal", False)
+        trusted_client(scope, internal)  # a request the phones' process passed on: its client
+        if connection is not None and connection.on_trial:
+            if not self.shows_a_card(scope):  # the room kept for cards is not for it
+                await answer(send, 503, NO_CARD)
+                return
+            connection.on_trial = False
         if self.served_by:
             send = self._marked(send)
         maestro = self.is_maestro(scope)

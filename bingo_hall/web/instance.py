@@ -78,6 +78,9 @@ class HallState:
     #: `fn(scope, loop) -> a future done when it is made current, or None` (None: the request
     #: goes to the app, which makes it). Each runs on the loop (the card pages' thread ahead).
     loop_page_waits: list[Callable[[dict[str, Any], Any], Any]] = field(default_factory=list)
+    #: (a request's path) -> is it a valid card's page? (the areas that print cards add theirs;
+    #: the server keeps room for phones showing one, budget.Trial)
+    card_checks: list[Callable[[str], bool]] = field(default_factory=list)
     #: live streams the server may open on its event loop from what is kept: `fn(scope) ->
     #: EventStream or None` (None: the stream's view opens it in a worker). Each runs on the
     #: loop: no database, no template (a game's stream: station/api.py `game_stream_on_loop`)

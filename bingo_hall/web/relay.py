@@ -59,6 +59,9 @@ class Connection(Protocol):
 
     transport: Any
     live: Live | None
+    #: admitted into the room kept for phones with a card (budget.Trial): its first request
+    #: must show one
+    on_trial: bool
 
     @property
     def write_paused(self) -> bool: ...

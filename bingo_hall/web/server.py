@@ -33,6 +33,7 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
 from .admission import Words, answer_bytes
+from .budget import Refusal, Trial
 from .dispatch import HallApp
 from .relay import Live, current_connection
 
@@ -81,6 +82,10 @@ class UvicornConnection(_HTTPProtocol):
     live: Live | None = None
     address: str | None = None
     admitted = False
+    #: admitted into the room kept for phones with a card: its first request must show one
+    on_trial = False
+    #: holds a place in that room until it closes
+    kept_room = False
     _head = 0  # bytes of the current request's head received so far
     _in_head = True  # between requests or reading a head (not a body)
     _headers = 0
@@ -131,8 +136,11 @@ class UvicornConnection(_HTTPProtocol):
     def connection_made(self, transport) -> None:
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) and peer else None
-        refusal = None if self.internal else self.hall.budget.admit(self.address)
-        if refusal is not None:  # answered before uvicorn sets anything up: a refusal is cheap
+        said = None if self.internal else self.hall.budget.admit(self.address)
+        self.on_trial = isinstance(said, Trial)  # its first request must show a card (HallApp)
+        self.kept_room = self.on_trial
+        if isinstance(said, Refusal):  # answered before uvicorn sets anything up: cheap
+            refusal = said
             words = Words(
                 f"{refusal.reason}; try again later", f"{refusal.razon}; inténtalo más tarde"
             )
@@ -251,7 +259,7 @@ class UvicornConnection(_HTTPProtocol):
         if self.admitted:
             self.admitted = False
             if not self.internal:
-                self.hall.budget.release(self.address)
+                self.hall.budget.release(self.address, self.kept_room)
         if self.live is not None:
             self.live.flag.set()
         super().connection_lost(exc)

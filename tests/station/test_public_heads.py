@@ -1,7 +1,7 @@
-"""Which process serves a request (web/split.py's Door, the public process's forwarding) is
-decided on the Maestro's loop for every phone's connection. A path's first part tells it at
-once where every page under it is public or none is (`public_heads`); else the path is matched.
-Either way the answer must be the one matching the path against the app's rules gives."""
+"""Which requests the phones' process forwards to the Maestro's (`HallApp.forwarded`) is decided
+for every request on the hall's port. A path's first part tells it at once where every page under
+it is public or none is (`public_heads`); else the path is matched. Either way the answer must be
+the one matching the path against the app's rules gives."""
 
 from __future__ import annotations
 
