@@ -159,8 +159,8 @@ def test_a_phone_with_a_valid_card_gets_in_while_guests_on_reconnect_loops_fill_
     tmp_path,
 ):
     """Under a laptop's usual file limit (1024: 64 guests' connections), guests from four
-    addresses, 20 loops each, hold every anonymous connection the station allows; a phone from a fresh address still opens its
-    card's page and its stream."""
+    addresses, 20 loops each, hold every anonymous connection the station allows; a phone from
+    a fresh address still opens its card's page and its stream."""
     import json
     import resource
     import subprocess
