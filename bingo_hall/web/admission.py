@@ -27,8 +27,12 @@ from typing import Any, TypeVar
 from .inputs import GUEST_VALUES, JsonBudget
 from .security import HEADERS
 
+#: an ASGI request's scope, and its two channels
+Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+#: an ASGI app (the phones' process's forwarder to the Maestro's: forward.py)
+Forward = Callable[[Scope, Receive, Send], Awaitable[None]]
 V = TypeVar("V")
 #: (the request's headers, lower-case names) -> does it carry a valid caller credential?
 CredentialCheck = Callable[[Mapping[bytes, bytes]], bool]

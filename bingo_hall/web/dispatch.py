@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from a2wsgi import WSGIMiddleware
+from flask import Flask
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RoutingException
 
@@ -42,6 +42,10 @@ from .admission import (
     GUEST_BODY,
     ON_LOOP,
     BodyLimits,
+    Forward,
+    Receive,
+    Scope,
+    Send,
     Words,
     answer,
     guest_limits,
@@ -54,7 +58,7 @@ from .config import HallConfig
 from .forward import trusted_client
 from .hub import LIVE_STREAM
 from .instance import hall
-from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages
+from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages, PageKey
 from .plumbing import QuietCollector, open_files_limit
 from .relay import LiveStreams, current_connection, one_write
 from .static_files import StaticFiles
@@ -81,11 +85,24 @@ def head_too_large(config: HallConfig) -> Words:
     )
 
 
-async def _whole(send: Callable, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+async def _whole(send: Send, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
     """A 200 answer kept in memory, its head and body in one write to the socket."""
     with one_write():
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def _reads(app: Flask, workers: int) -> WSGIMiddleware:
+    """The Flask app's reads in a pool of `workers` threads (a2wsgi, which may stream a file)."""
+    wsgi: Any = app  # a2wsgi's WSGI type is narrower than Flask's own (its environ: a dict)
+    return WSGIMiddleware(wsgi, workers=workers)
+
+
+def _asgi(pool: WSGIMiddleware) -> Forward:
+    """A pool as the ASGI app this module calls (a2wsgi types each message; here they are
+    the dicts uvicorn gives)."""
+    called: Forward = pool  # type: ignore[assignment]  # the same ASGI call, typed loosely
+    return called
 
 
 def _public_view(view: Any) -> bool:
@@ -113,7 +130,7 @@ class HallApp:
     """The ASGI app: live streams on the event loop, the Flask app for everything else, in
     worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
 
-    def __init__(self, app, forward: Callable | None = None) -> None:
+    def __init__(self, app: Flask, forward: Forward | None = None) -> None:
         self.flask = app
         #: the phones' process's way to the Maestro's (forward.py): what `forwarded` says goes
         #: there; None in the Maestro's process and in a station of one process
@@ -125,9 +142,9 @@ class HallApp:
         self.config = config = hall(app).config  # the server's tunables: web/config.py
         self.threads = config.threads
         self.head_too_large = head_too_large(config)
-        self.wsgi = WSGIMiddleware(app, workers=config.threads)  # guests' reads
+        self.wsgi = _reads(app, config.threads)  # guests' reads
         self.actions = WholeAnswers(app, config.action_threads)  # guests' changes (whole.py)
-        self.maestro_reads = WSGIMiddleware(app, workers=config.maestro_threads)
+        self.maestro_reads = _reads(app, config.maestro_threads)
         self.maestro_actions = WholeAnswers(app, config.action_threads, "maestro-change")
         self.screens = LiveStreams(app, config.stream_openers)  # the open screens: relay.py
         guests = guest_total(open_files_limit(), config)
@@ -135,7 +152,7 @@ class HallApp:
         self.budget = ConnectionBudget(guests, config.connections_per_address, kept_for_cards)
         self.pace = RequestPace(config.requests_per_address_s, config.request_burst)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.collector = QuietCollector(0.0, config)  # set again, on the loop's clock, at start-up
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
         self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
@@ -158,7 +175,7 @@ class HallApp:
     def pools(self) -> list[WSGIMiddleware | WholeAnswers]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
 
-    def body_limits(self, maestro: bool, scope: dict | None = None) -> BodyLimits:
+    def body_limits(self, maestro: bool, scope: Scope | None = None) -> BodyLimits:
         """How large a body may be, and how long it may take (the Maestro's, a guest's: no
         larger than its route asks, `admission.guest_body`, with a budget for its JSON)."""
         if maestro:
@@ -166,7 +183,7 @@ class HallApp:
         limits = guest_limits(self.config.max_guest_body, self.config.body_s)
         return limits if scope is None else limits.at_most(self.route_body(scope))
 
-    def view_of(self, scope: dict) -> Any:
+    def view_of(self, scope: Scope) -> Any:
         """The Flask view the request goes to (None: no route, a redirect: Flask answers)."""
         if VIEW_KEY in scope:  # matched once per request (sorted, then served)
             return scope[VIEW_KEY]
@@ -181,11 +198,11 @@ class HallApp:
         scope[VIEW_KEY] = view
         return view
 
-    def route_body(self, scope: dict) -> int | None:
+    def route_body(self, scope: Scope) -> int | None:
         """The guest body limit the request's view declares (`guest_body`), if any."""
         return getattr(self.view_of(scope), GUEST_BODY, None)
 
-    def is_public(self, scope: dict) -> bool:
+    def is_public(self, scope: Scope) -> bool:
         """A page any guest asks for in numbers: a static file, a shared page (/display,
         /join), a card's page, a live stream: the phones' process answers it itself."""
         if scope.get("method") not in ("GET", "HEAD"):
@@ -200,7 +217,7 @@ class HallApp:
             return known
         return _public_view(self.view_of(scope))
 
-    def shows_a_card(self, scope: dict) -> bool:
+    def shows_a_card(self, scope: Scope) -> bool:
         """Does the request come from a phone that opened a valid card's page: the page itself,
         or its files and stream (the browser names the page in their Referer)? The Maestro's
         requests pass too."""
@@ -213,7 +230,7 @@ class HallApp:
         checks = hall(self.flask).card_checks
         return any(check(path) for check in checks for path in paths)
 
-    def forwarded(self, scope: dict) -> bool:
+    def forwarded(self, scope: Scope) -> bool:
         """In the phones' process: does this request go to the Maestro's process? Every change
         (only the Maestro's process writes), and the Maestro's own pages reached on the hall's
         port (a tablet that opened the hall's URL; told by its address and credential first, so
@@ -222,7 +239,7 @@ class HallApp:
             return True
         return self.is_maestro(scope) and not self.is_public(scope)
 
-    def is_maestro(self, scope: dict) -> bool:
+    def is_maestro(self, scope: Scope) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's
         check, on the loop: a signature or a hash, no query)."""
         client = scope.get("client")
@@ -231,7 +248,7 @@ class HallApp:
         check = hall(self.flask).credential_check
         return check is not None and check(headers_of(scope))
 
-    async def __call__(self, scope: Any, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Any, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
@@ -287,9 +304,9 @@ class HallApp:
                 self._started(asyncio.get_running_loop())
             await self.screens.serve(scope, receive, send, maestro)
         else:
-            await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
+            await _asgi(self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
 
-    def _marked(self, send: Callable) -> Callable:
+    def _marked(self, send: Send) -> Send:
         async def marked(message: Any) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message["headers"], *self.served_by]}
@@ -298,7 +315,7 @@ class HallApp:
         return marked
 
     async def _shared(
-        self, scope: Any, receive: Callable, send: Callable, key: tuple, maestro: bool
+        self, scope: Any, receive: Receive, send: Send, key: PageKey, maestro: bool
     ) -> None:
         """A page every guest asks for (web/pages.py): from memory while nothing changed, else
         from the app, whose answer is kept for the version it was built at."""
@@ -327,9 +344,9 @@ class HallApp:
                     said["version"] = None
             await send(message)
 
-        await (self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
+        await _asgi(self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
 
-    async def _lifespan(self, receive: Callable, send: Callable) -> None:
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":

@@ -96,7 +96,7 @@ class UvicornConnection(_HTTPProtocol):
     def write_paused(self) -> bool:
         return self.flow.write_paused
 
-    def response_chunked(self, scope: dict) -> bool:
+    def response_chunked(self, scope: dict[str, Any]) -> bool:
         """Is the response being written framed in chunks? httptools says; h11 frames for
         HTTP/1.1 and not at all (the connection's end ends it) for HTTP/1.0."""
         chunked = getattr(self.cycle, "chunked_encoding", None)
@@ -133,7 +133,8 @@ class UvicornConnection(_HTTPProtocol):
             gathered.flush()
 
     # --- admission ------------------------------------------------------------------------
-    def connection_made(self, transport) -> None:
+    # uvicorn names the transport's type its own way; asyncio's Transport is what it is given
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) and peer else None
         said = None if self.internal else self.hall.budget.admit(self.address)
@@ -249,7 +250,7 @@ class UvicornConnection(_HTTPProtocol):
         if self.live is not None:
             self.live.resume()
 
-    def connection_lost(self, exc) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         if not self.admitted and self.flow is None:  # refused in connection_made
             return
         if self._stall is not None:
