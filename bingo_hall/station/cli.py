@@ -152,7 +152,7 @@ def run_server(
     printed for another host or port is pointed out here and on the caller page. The Maestro's
     port is `maestro_port`, else the hall's port + 1 where it is free, else any free one."""
     from ..app import create_app, start_workers
-    from ..web.budget import phones_allowed
+    from ..web.admission import phones_allowed
     from .state import station_state
     from .verify import card_pages
 

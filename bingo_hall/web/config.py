@@ -121,7 +121,7 @@ class HallConfig:
     #: open connections one guest address may hold (a phone needs a handful; 64 leaves room
     #: for about ten phones behind one address, a guest network that shares one)
     connections_per_address: int = 64
-    #: requests one guest address may make per second, on average (budget.RequestPace: past
+    #: requests one guest address may make per second, on average (admission.RequestPace: past
     #: the burst, the next waits its turn; a phone's page and its files are a dozen, and ten
     #: phones behind one address loading at once fit in the burst)
     requests_per_address_s: float = 50.0

@@ -19,7 +19,7 @@ Every request is dispatched on the event loop:
   worker is given it, so an unfinished body holds a socket, never a thread. A change's worker
   gets that body at once and gives back its whole answer (whole.py: one hand-over each way);
   reads go through a2wsgi, which may stream a large file. A guest's requests
-  are paced per address (budget.RequestPace).
+  are paced per address (admission.RequestPace).
 
 The names in capitals are the hall's configuration keys (`web/config.py`, `hall(app).config`):
 the server reads them from the app it serves, so a test passes the value it needs to
@@ -39,21 +39,24 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RoutingException
 
 from .admission import (
+    CHANGE_COST,
     GUEST_BODY,
     ON_LOOP,
     BodyLimits,
+    ConnectionBudget,
     Forward,
     Receive,
+    RequestPace,
     Scope,
     Send,
     Words,
     answer,
     guest_limits,
+    guest_total,
     headers_of,
     may_have_body,
     read_body,
 )
-from .budget import CHANGE_COST, ConnectionBudget, RequestPace, guest_total
 from .config import HallConfig
 from .forward import trusted_client
 from .hub import LIVE_STREAM

@@ -79,7 +79,7 @@ class HallState:
     #: goes to the app, which makes it). Each runs on the loop (the card pages' thread ahead).
     loop_page_waits: list[Callable[[dict[str, Any], Any], Any]] = field(default_factory=list)
     #: (a request's path) -> is it a valid card's page? (the areas that print cards add theirs;
-    #: the server keeps room for phones showing one, budget.Trial)
+    #: the server keeps room for phones showing one, admission.Trial)
     card_checks: list[Callable[[str], bool]] = field(default_factory=list)
     #: live streams the server may open on its event loop from what is kept: `fn(scope) ->
     #: EventStream or None` (None: the stream's view opens it in a worker). Each runs on the

@@ -60,7 +60,7 @@ class Connection(Protocol):
 
     transport: Any
     live: Live | None
-    #: admitted into the room kept for phones with a card (budget.Trial): its first request
+    #: admitted into the room kept for phones with a card (admission.Trial): its first request
     #: must show one
     on_trial: bool
 

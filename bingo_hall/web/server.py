@@ -8,7 +8,7 @@ to a thousand sockets), asyncio on Windows. Each listening socket the station gi
 listens where).
 
 Connections are budgeted per guest address and in total, below the open-files limit, with room
-kept for the laptop and for phones holding a valid card (budget.py); the head of a request is
+kept for the laptop and for phones holding a valid card (admission.py); the head of a request is
 bounded in bytes, count and time at the parser (`UvicornConnection`). Idle connections are bounded
 by time: one that sends no request within IDLE_S, or nothing after a response within IDLE_S
 (keep-alive), is closed. Idle sockets cost the event loop nothing while they wait, so they never
@@ -32,8 +32,7 @@ try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is
 except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
-from .admission import Words, answer_bytes
-from .budget import Refusal, Trial
+from .admission import Refusal, Trial, Words, answer_bytes
 from .dispatch import HallApp
 from .relay import Live, current_connection
 
@@ -59,7 +58,7 @@ class UvicornConnection(_HTTPProtocol):
     uvicorn's internals is here, and nowhere else (tests/security/test_uvicorn_contract.py
     fails on a uvicorn that breaks one; pyproject.toml bounds its version):
 
-    - admission: a connection over the budget (`budget.ConnectionBudget`) is answered 503
+    - admission: a connection over the budget (`admission.ConnectionBudget`) is answered 503
       "too many connections" at once and closed;
     - the head of a request (request line and headers) is limited to MAX_HEAD_BYTES and
       MAX_HEADERS, measured before the parser sees the bytes (431), and must arrive within

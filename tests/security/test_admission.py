@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from bingo_hall.web.budget import ConnectionBudget, guest_total
+from bingo_hall.web.admission import ConnectionBudget, guest_total
 from bingo_hall.web.config import DEFAULT
 from bingo_hall.web.instance import hall
 from bingo_hall.web.security import CSP
@@ -74,7 +74,7 @@ def test_the_guests_total_keeps_room_for_the_laptop_below_the_open_files_limit()
 
 
 def test_past_the_anonymous_share_a_guest_is_admitted_on_trial_into_the_room_kept_for_cards():
-    from bingo_hall.web.budget import Trial
+    from bingo_hall.web.admission import Trial
 
     budget = ConnectionBudget(total=10, per_address=64, kept_for_cards=3)
     assert [budget.admit(f"10.0.2.{i}") for i in range(7)] == [None] * 7  # anonymous: 10 - 3

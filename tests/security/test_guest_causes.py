@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bingo_hall.web import admission
-from bingo_hall.web.budget import CHANGE_COST, RequestPace
+from bingo_hall.web.admission import CHANGE_COST, RequestPace
 from bingo_hall.web.errors import number_text
 from bingo_hall.web.hub import sse
 from bingo_hall.web.inputs import GUEST_VALUES, MAX_DEPTH, JsonBudget

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bingo_hall.web import server as srv
-from bingo_hall.web.budget import ConnectionBudget
+from bingo_hall.web.admission import ConnectionBudget
 from bingo_hall.web.security import CSP
 
 ROOT = Path(__file__).resolve().parents[2]
