@@ -165,8 +165,8 @@ def run_server(
             "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
         ) from None
     start_workers()  # the table scorekeepers' replays never hold the Maestro's interpreter
-    if server.split:  # the phones' process draws the card pages' tables (public_started)
-        station_state(app).deck_listeners.append(lambda deck: tell_public(app, deck))
+    if server.split:  # the phones' process draws the card pages' tables (phones_started)
+        station_state(app).deck_listeners.append(lambda deck: tell_phones(app, deck))
     else:  # the card pages' tables are drawn ahead of need in a worker process
         card_pages.start(app, create_app)
     shown = lan_address() if host in ("0.0.0.0", "") else host
@@ -241,7 +241,7 @@ def _server(
             split=split,
             maestro_host=maestro_host,
             maestro_port=maestro,
-            started=public_started,
+            started=phones_started,
             on_restart=restarted,
         )
 
@@ -284,19 +284,19 @@ def printed_warning(m: Mismatch, words: Speech) -> str:
     return words.say("warning:     %(text)s", text=text)
 
 
-#: the hub channel that tells the public process of a deck to draw (never a screen's)
+#: the hub channel that tells the phones' process of a deck to draw (never a screen's)
 DECK_CHANNEL = ("station", "deck")
 
 
-def tell_public(app: Flask, deck: Deck[Any]) -> None:
-    """A deck loaded or a game started: the public process draws its tables (public_started)."""
+def tell_phones(app: Flask, deck: Deck[Any]) -> None:
+    """A deck loaded or a game started: the phones' process draws its tables (phones_started)."""
     hall(app).hub.publish(DECK_CHANNEL, "deck", deck.deck_id)
 
 
-def public_started(app: Flask) -> None:
+def phones_started(app: Flask) -> None:
     """In the phones' process (web/phones_process.py), its app made: the card pages' tables are
     drawn there, where the pages are served, in its worker process; the table scorekeepers' replays
-    too. The Maestro's process tells it of each deck to draw (`tell_public`)."""
+    too. The Maestro's process tells it of each deck to draw (`tell_phones`)."""
     import threading
 
     from ..app import create_app, start_workers, stop_workers

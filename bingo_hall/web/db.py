@@ -265,7 +265,7 @@ def init_db(app: Flask) -> None:
     """Create or update the tables, switch the file to WAL (once: the mode is kept in the file)
     and keep one connection open for the app's life (see the module's docstring)."""
     path = hall(app).config.database
-    read_only = hall(app).config.read_only  # the public side: the Maestro's process made them
+    read_only = hall(app).config.read_only  # the phones' process: the Maestro's made them
     conn = connect(path, create=not read_only)
     try:
         if read_only:

@@ -244,7 +244,7 @@ class LiveStreams:
         self.holding = 0
         self._held: set[Relay] = set()
         self._flush_timer: asyncio.TimerHandle | None = None
-        #: told when the last change in flight is answered (the public process's relay)
+        #: told when the last change in flight is answered (the relay to the phones' process)
         self.on_release: list[Callable[[], None]] = []
 
     async def serve(self, scope: Any, receive: Receive, send: Send, maestro: bool) -> None:
