@@ -1,5 +1,5 @@
 """Pages every guest asks for (the big screen's /display, the phones' /join), built once per
-change of what they show, not once per request (issue 38).
+change of what they show, not once per request.
 
 What such a page shows changes only when the station publishes an event (a call, an undo, a new
 game, a claim, a sale: every change is published after its commit, `hub.EventHub.publish`), so

@@ -15,10 +15,10 @@ seconds) is served with the modules it imports inlined, made once at start-up (`
 request instead of one per module; and the stylesheets it needs are joined into one at start-up
 (ONE_STYLESHEET). A join is then the page, one script, one stylesheet and the card's stream.
 
-`StaticFiles` answers from memory on the station's event loop (`bingo_hall.web.server` asks
+`StaticFiles` answers from memory on the station's event loop (`HallApp` in dispatch.py asks
 `serves(scope)` before handing a request to Flask), so a thousand phones fetching the scripts
-take no worker thread from the Maestro. The files are a fixed set, read and hashed once (issue
-38): any other path under a static prefix, an alias with `..` included, is a 404 from a dictionary
+take no worker thread from the Maestro. The files are a fixed set, read and hashed once: any
+other path under a static prefix, an alias with `..` included, is a 404 from a dictionary
 look-up, so nothing a guest sends reads the disk or grows memory. Under any other server (Flask's
 test client) Flask's own static view serves the files on disk (a joined stylesheet is the
 station's server's alone).
