@@ -55,6 +55,38 @@ MAX_BACKOFF_S = 30.0
 PHONES_NAME = b"bingo-phones"
 
 
+#: the internal socket's folder in the temp folder: this prefix, the Maestro's pid, a dash
+FOLDER_PREFIX = "bingo-hall-"
+
+
+def remove_stale_folders() -> None:
+    """The internal sockets' folders of stations that were killed (kill -9, a power cut) and
+    could not remove theirs: this user's, named after a process that is gone."""
+    root = tempfile.gettempdir()
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(FOLDER_PREFIX) :].split("-", 1)[0]
+        if not name.startswith(FOLDER_PREFIX) or not pid.isdigit() or _alive(int(pid)):
+            continue
+        path = os.path.join(root, name)
+        with contextlib.suppress(OSError):
+            if os.stat(path).st_uid == os.getuid() and set(os.listdir(path)) <= {"maestro.sock"}:
+                shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: alive
+        return True
+    return True
+
+
 def supported() -> bool:
     """Can this platform give a listening socket to a spawned process and forward over a unix
     socket? (Not on Windows: there `serve` is one process.)"""
@@ -94,7 +126,9 @@ class PhonesProcess:
     ) -> None:
         self.recipe, self.hall_socket, self.started = recipe, hall_socket, started
         self.on_restart = on_restart
-        self.folder = tempfile.mkdtemp(prefix="bingo-hall-")  # mode 700: this user's only
+        remove_stale_folders()
+        # mode 700: this user's only (a connection there is trusted to name its client)
+        self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         self.forward_path = os.path.join(self.folder, "maestro.sock")
         self.forward = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.forward.bind(self.forward_path)

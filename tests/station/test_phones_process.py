@@ -270,3 +270,30 @@ def test_half_sent_connections_churned_on_both_ports_leave_no_memory_behind(spli
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request("GET", "/display")
         assert conn.getresponse().status == 200
+
+
+def test_the_internal_socket_of_a_station_killed_is_removed_at_the_next_start(tmp_path):
+    import tempfile
+
+    deck_file = save_deck(new_deck(6, seed="killed station"), tmp_path / "k.deck.json")
+
+    def serve():
+        argv = [sys.executable, "-m", "bingo_hall", "serve", "--deck", str(deck_file)]
+        argv += ["--db", str(tmp_path / "k.sqlite"), "--host", "127.0.0.1", "--pin", TEST_PIN]
+        argv += ["--port", str(free_port()), "--maestro-port", str(free_port())]
+        return station_process(argv)[0]
+
+    first = serve()
+    left = list(Path(tempfile.gettempdir()).glob(f"bingo-hall-{first.pid}-*"))
+    assert [p.name for p in left[0].iterdir()] == ["maestro.sock"]
+    first.kill()  # no stop of its own: its folder stays behind
+    first.communicate(timeout=60)
+    assert left[0].exists()
+    second = serve()
+    try:
+        assert not left[0].exists()
+        assert list(Path(tempfile.gettempdir()).glob(f"bingo-hall-{second.pid}-*"))
+    finally:
+        second.terminate()
+        second.communicate(timeout=60)
+    assert not list(Path(tempfile.gettempdir()).glob(f"bingo-hall-{second.pid}-*"))
