@@ -116,7 +116,7 @@ def maestro_draws(hall: Caller, gid: int, more) -> list[float]:
 
 def cpu_s(pid: int) -> float:
     """The serving processes' user + system CPU so far (Linux /proc), in s: the station's, and
-    its public side's when it has one (web/split.py)."""
+    its public side's when it has one (web/phones_process.py)."""
     total = 0.0
     for each in serving_pids(pid):
         with open(f"/proc/{each}/stat") as f:

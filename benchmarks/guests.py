@@ -186,6 +186,8 @@ class Hall(NamedTuple):
     port: int
     deck_id: str
     pid: int
+    #: the Maestro's own port (loopback), where the Maestro draws
+    maestro_port: int = 0
 
 
 def rss_mb(pid: int) -> float:
@@ -236,15 +238,16 @@ def station(folder: Path) -> Iterator[Hall]:
     # hundreds of connections from the same range): a station that exits at once is started
     # again on another port, twice at most, and a third failure says why
     for attempt in range(3):
-        port = free_port()
+        port, maestro_port = free_port(), free_port()
         argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "0.0.0.0"]
-        argv += ["--port", str(port), "--db", str(folder / "guests.sqlite"), "--pin", PIN]
+        argv += ["--port", str(port), "--maestro-port", str(maestro_port)]
+        argv += ["--db", str(folder / "guests.sqlite"), "--pin", PIN]
         argv += ["--deck", str(deck_path)]
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         if _listening(proc, port, folder, log, last_try=attempt == 2):
             break
     try:
-        yield Hall(port, deck.deck_id, proc.pid)
+        yield Hall(port, deck.deck_id, proc.pid, maestro_port)
     finally:
         proc.terminate()
         try:
@@ -867,7 +870,7 @@ def run_all(
         GuestNetwork() as net,
         station(Path(tmp)) as hall,
     ):
-        maestro = Maestro(hall.port, timeout)
+        maestro = Maestro(hall.maestro_port, timeout)
         for attack in chosen:
             p99s = []
             for run in range(runs):

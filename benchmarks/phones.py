@@ -85,7 +85,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import calibrate  # noqa: E402
 from _browser import CHROMIUM  # noqa: E402
 from _cpu_quota import CpuGroup  # noqa: E402
-from station import percentile, run_loop, start_station, station_tree  # noqa: E402
+from station import percentile, run_loop, start_station_ports, station_tree  # noqa: E402
 
 from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
 from bingo_hall.signing import card_path  # noqa: E402
@@ -333,11 +333,13 @@ class Bench:
     game_after_s: float = 0.0  # --game-after: the storm's game is the first, this long after
     first_game_at: float = 0.0  # (monotonic) the station's start + game_after_s
     stream_failures: int = 0  # streams refused or cut before their snapshot (opened again)
+    maestro_port: int = 0  # the Maestro's own port, where its drawer draws (0: the hall's)
 
 
 def process_cpu(pid: int) -> dict[str, float]:
     """CPU-seconds (user + system) of each process of the station alive, by its role: the
-    Maestro's process, the public side's (`bingo-public`), and the workers they started."""
+    Maestro's process, the phones' (`bingo-phones`; `bingo-public` in an older checkout), and
+    the workers they started."""
     out: dict[str, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for each in station_tree(pid) if pid else []:
@@ -348,7 +350,8 @@ def process_cpu(pid: int) -> dict[str, float]:
                 comm = f.read().strip()
         except OSError:
             continue
-        role = "maestro" if each == pid else "public" if comm == "bingo-public" else "workers"
+        phones = comm in ("bingo-phones", "bingo-public")
+        role = "maestro" if each == pid else "public" if phones else "workers"
         out[role] = out.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / tick
     return out
 
@@ -399,7 +402,7 @@ class Drawer:
 
         self.bench = bench
         self.pipe, theirs = multiprocessing.Pipe()
-        args = (theirs, bench.host, bench.port, bench.game_id, token)
+        args = (theirs, bench.host, bench.maestro_port or bench.port, bench.game_id, token)
         context = multiprocessing.get_context("spawn")
         self.process = context.Process(target=drawer_main, args=args, daemon=True)
         self.process.start()
@@ -729,7 +732,7 @@ async def run(args) -> None:
                 raise SystemExit(f"--cpu-quota: {e}") from None
             print(f"no station CPU figures: {e}")
         t_started = time.monotonic()
-        proc, port = start_station(
+        proc, port, maestro_port = start_station_ports(
             Path(tmp), deck_path, args.one_process, None if group is None else group.enter
         )
         try:
@@ -738,6 +741,7 @@ async def run(args) -> None:
             token = json.loads(data)["token"]
             bench = Bench("127.0.0.1", port, 0, args.page == "legacy")
             bench.token, bench.group, bench.pid = token, group, proc.pid
+            bench.maestro_port = maestro_port
             bench.storm_every_s = args.storm_every
             bench.storm_at_start = args.storm_at_start
             if group is not None:

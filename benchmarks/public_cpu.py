@@ -5,19 +5,19 @@ figures; not a test.
         [--station-root DIR] [--spy FILE] [--smoke]
 
 It starts `bingo-hall serve` as a real process with its default settings (split: the Maestro's
-process and the public one, web/split.py), loads a deck of `--runs` x `--phones` cards (+3) and
-starts a game, then waits until the station is idle (the deck's tables drawn in both languages by
-the worker process, `card_pages.predraw`). Each run then joins `--phones` phones, at most
+process and the phones' one, web/phones_process.py), loads a deck of `--runs` x `--phones` cards
+(+3) and starts a game, then waits until the station is idle (the deck's tables drawn in both
+languages, `card_pages.predraw`). Each run then joins `--phones` phones, at most
 `--at-once` at a time, each with a card no phone of any run has asked for (in a join storm every
 card is asked once): its page, the page's files exactly as a browser fetches them, and its card
 stream until the snapshot (phones.py's `Phone.join`, the simulator of the phones benchmark).
-Printed per run: the CPU time (user + system, from /proc) the public process and the Maestro's
+Printed per run: the CPU time (user + system, from /proc) the phones' process and the Maestro's
 spent, per phone; then the medians of the runs. CPU time barely moves with the machine's load, so
 the figure holds on a busy machine; the calibration line beside it says how fast the machine is.
 
 `--station-root DIR` serves the station from another checkout (a checkout of main measures
 "before"; the phones are this checkout's). `--spy FILE` records the public process with py-spy
-(raw format) during the last run.
+(raw format) during the last run. ("public" in its lines is the phones' process.)
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ async def run(args) -> None:
             took = await idle(proc.pid)
             pids = serving_pids(proc.pid)
             if len(pids) < 2:
-                raise SystemExit("the station runs in one process: no public process to measure")
+                raise SystemExit("the station runs in one process: no phones' process to measure")
             maestro, public = pids
             print(calibrate.line("127.0.0.1", port, "/web/static/live.js"))
             print(

@@ -364,12 +364,25 @@ def server_rss_kb(pid: int) -> int | None:
 def start_station(
     tmp: Path, deck_path: Path, one_process: bool = False, preexec=None
 ) -> tuple[subprocess.Popen, int]:
-    """`bingo-hall serve` with its default settings (threads included; the public side in a
-    process of its own where the system allows it), or `--one-process`. `preexec` runs in the
-    station's process before it starts (phones.py puts it in a cgroup: a CPU quota)."""
-    port = free_port()
+    """`bingo-hall serve` with its default settings (threads included; the hall's port served
+    by the phones' process where the system allows it), or `--one-process`. `preexec` runs in
+    the station's process before it starts (phones.py puts it in a cgroup: a CPU quota)."""
+    proc, port, _maestro = start_station_ports(tmp, deck_path, one_process, preexec)
+    return proc, port
+
+
+def start_station_ports(
+    tmp: Path, deck_path: Path, one_process: bool = False, preexec=None
+) -> tuple[subprocess.Popen, int, int]:
+    """`start_station`, and the Maestro's port too (where the Maestro's browser draws)."""
+    port, maestro_port = free_port(), free_port()
     argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "127.0.0.1"]
-    argv += ["--port", str(port), "--db", str(tmp / "bench.sqlite"), "--pin", PIN]
+    argv += ["--port", str(port)]
+    if (ROOT / "bingo_hall" / "web" / "phones_process.py").exists():  # a station with two ports
+        argv += ["--maestro-port", str(maestro_port)]
+    else:  # an older checkout (--station-root): one port, the Maestro's too
+        maestro_port = port
+    argv += ["--db", str(tmp / "bench.sqlite"), "--pin", PIN]
     argv += ["--deck", str(deck_path), *(["--one-process"] if one_process else [])]
     proc = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.DEVNULL, env=os.environ.copy(), preexec_fn=preexec
@@ -377,7 +390,7 @@ def start_station(
     for _ in range(300):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc, port
+            return proc, port, maestro_port
         except OSError:
             time.sleep(0.1)
     proc.kill()
@@ -408,13 +421,13 @@ def niceness(pid: int) -> int | None:
 
 
 def serving_pids(pid: int) -> list[int]:
-    """The processes that answer requests: the station's, and its public side's if any (named
-    bingo-public, web/split.py)."""
+    """The processes that answer requests: the station's, and its phones' process if any (named
+    bingo-phones, web/phones_process.py)."""
     public = []
     for each in station_tree(pid):
         try:
             with open(f"/proc/{each}/comm") as f:
-                if f.read().strip() == "bingo-public":
+                if f.read().strip() in ("bingo-phones", "bingo-public"):  # (an older checkout)
                     public.append(each)
         except OSError:
             continue
@@ -422,12 +435,12 @@ def serving_pids(pid: int) -> list[int]:
 
 
 def station_mode(pid: int) -> str:
-    """Which processes serve: one, or the Maestro's and the public side's (web/split.py)."""
+    """Which processes serve: one, or the Maestro's and the phones' (web/phones_process.py)."""
     pids = serving_pids(pid)
     if len(pids) == 1:
         return f"one process ({pid})"
     return (
-        f"split: the Maestro's process {pid} (nice {niceness(pid)}), the public side's "
+        f"split: the Maestro's process {pid} (nice {niceness(pid)}), the phones' "
         f"{pids[1]} (nice {niceness(pids[1])})"
     )
 

@@ -208,16 +208,18 @@ def watch_csp(page) -> list[str]:
     return blocked
 
 
-#: BINGO_HALL_SPLIT_TESTS=1: every live server has its public side in a process of its own, as
-#: `serve` runs it (web/split.py); by default a test's server is one process (tests reach into
-#: the app object they serve), and tests/station/test_split.py serves split ones
+#: BINGO_HALL_SPLIT_TESTS=1: every live server serves the hall's port from the phones' process,
+#: and the Maestro's from a port of its own, as `serve` runs it (web/station_server.py); by
+#: default a test's server is one process on one port (tests reach into the app object they
+#: serve), and tests/station/test_split.py serves split ones
 SPLIT_TESTS = os.environ.get("BINGO_HALL_SPLIT_TESTS") == "1"
 
 
 class LiveServer:
     """The station's own server (bingo_hall.web.server: uvicorn, the event loop for live streams,
     the worker pool for the rest), as `bingo-hall serve` runs it, in a thread on a free loopback
-    port. `split`: its public side in a process of its own (web/split.py)."""
+    port. `split`: the hall's port served by the phones' process, and the Maestro's own port
+    (`maestro_url`) by this one (web/station_server.py); else `maestro_url` is `url`."""
 
     def __init__(self, app, port: int = 0, split: bool | None = None) -> None:
         from bingo_hall.web.station_server import Server
@@ -227,6 +229,8 @@ class LiveServer:
         self.server = Server(app, "127.0.0.1", port, split=split).start()
         self.port = self.server.port
         self.url = f"http://127.0.0.1:{self.port}"
+        self.maestro_port = self.server.maestro_port
+        self.maestro_url = f"http://127.0.0.1:{self.maestro_port}"
 
     def close(self) -> None:
         self.server.close()

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from flask import Flask
 
     from ..manifest import Deck
+    from ..web.station_server import Server
 
 
 def _checked_pin(given: str | None) -> str | None:
@@ -144,25 +145,29 @@ def run_server(
     notes: Iterable[str] = (),
     printed: Iterable[tuple[str, str]] = (),
     words: Speech | None = None,
+    maestro_host: str = "127.0.0.1",
+    maestro_port: int | None = None,
 ) -> None:
     """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
-    printed for another host or port is pointed out here and on the caller page."""
+    printed for another host or port is pointed out here and on the caller page. The Maestro's
+    port is `maestro_port`, else the hall's port + 1 where it is free, else any free one."""
     from ..app import create_app, start_workers
-    from ..web.station_server import Server
+    from ..web.admission import phones_allowed
     from .state import station_state
     from .verify import card_pages
 
-    split = not hall(app).config.one_process  # the public side in a process of its own
+    say = (words or speech()).say
+    split = not hall(app).config.one_process  # the hall's port in a process of its own
     try:
-        server = Server(app, host, port, split=split, started=public_started)
+        server = _server(app, host, port, maestro_host, maestro_port, split, say)
     except KitError as exc:
         raise KitError(
             "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
         ) from None
     start_workers()  # the table scorekeepers' replays never hold the Maestro's interpreter
-    if server.split:  # the public process draws the card pages' tables (public_started)
-        station_state(app).deck_listeners.append(lambda deck: tell_public(app, deck))
-    else:  # the card pages' tables are drawn ahead of need in a worker process (issue 32)
+    if server.split:  # the phones' process draws the card pages' tables (phones_started)
+        station_state(app).deck_listeners.append(lambda deck: tell_phones(app, deck))
+    else:  # the card pages' tables are drawn ahead of need in a worker process
         card_pages.start(app, create_app)
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port
@@ -170,17 +175,28 @@ def run_server(
     app.config["PRINTED_MISMATCHES"] = found
     notes = [*notes, *(printed_warning(m, words or speech()) for m in found)]
     settings = hall(app).config
-    say = (words or speech()).say
     url = f"http://{shown}:{real_port}"
+    laptop = "127.0.0.1" if maestro_host in ("0.0.0.0", "", "127.0.0.1") else maestro_host
+    caller_url = f"http://{laptop}:{server.maestro_port}"
     with server.stopped_by_signals():  # before the banner: a Ctrl+C on reading it stops too
         click.echo(say("Bingo Hall station: %(url)s", url=f"{url}/"))
-        click.echo("  " + say("big screen:  %(url)s", url=f"{url}/display"))
-        click.echo("  " + say("Maestro:     %(url)s", url=f"{url}/caller"))
+        click.echo("  " + say("Caller (this laptop): %(url)s", url=f"{caller_url}/caller"))
+        click.echo("  " + say("Phones and cards: %(url)s", url=f"{url}/"))
+        click.echo("  " + say("big screen:  %(url)s", url=f"{caller_url}/display"))
         click.echo("  " + say("caller PIN:  %(pin)s", pin=settings.caller_pin))
         click.echo("  " + say("database:    %(path)s", path=settings.database))
-        if server.public_side is not None:
-            pid = server.public_side.pid
+        if server.phones is not None:
+            pid = server.phones.pid
             click.echo("  " + say("phones and screens: served by process %(pid)s", pid=pid))
+        phones = phones_allowed(server.open_files, settings)
+        click.echo(
+            "  "
+            + say(
+                "open files: %(files)s, room for about %(n)s phones",
+                files=server.open_files or "-",
+                n=phones,
+            )
+        )
         for note in notes:
             click.echo(f"  {note}")
         click.echo(say("Press Ctrl+C to stop."), nl=True)
@@ -188,6 +204,53 @@ def run_server(
             server.run()
         finally:
             card_pages.stop(app)  # a deck being drawn does not hold the exit
+
+
+def _server(
+    app: Flask,
+    host: str,
+    port: int,
+    maestro_host: str,
+    maestro_port: int | None,
+    split: bool,
+    say: Callable[..., str],
+) -> Server:
+    """The station's server; the default Maestro's port (the hall's + 1) falls back to a free
+    one when it is taken: it is printed on the console and named on no card."""
+    from ..web.phones_process import Restarted
+
+    def restarted(news: Restarted) -> None:
+        line = say(
+            "the phones' process %(old)s ended (%(code)s); process %(new)s serves the phones now",
+            old=news.old,
+            code=news.code,
+            new=news.new,
+        )
+        click.echo(line)
+
+    wanted = maestro_port
+    if wanted is None:
+        wanted = port + 1 if 0 < port < 65535 else 0
+    from ..web.station_server import Server
+
+    def server(maestro: int) -> Server:
+        return Server(
+            app,
+            host,
+            port,
+            split=split,
+            maestro_host=maestro_host,
+            maestro_port=maestro,
+            started=phones_started,
+            on_restart=restarted,
+        )
+
+    try:
+        return server(wanted)
+    except KitError:
+        if maestro_port is not None or wanted == 0:
+            raise
+    return server(0)
 
 
 def printed_warning(m: Mismatch, words: Speech) -> str:
@@ -221,24 +284,24 @@ def printed_warning(m: Mismatch, words: Speech) -> str:
     return words.say("warning:     %(text)s", text=text)
 
 
-#: the hub channel that tells the public process of a deck to draw (never a screen's)
+#: the hub channel that tells the phones' process of a deck to draw (never a screen's)
 DECK_CHANNEL = ("station", "deck")
 
 
-def tell_public(app: Flask, deck: Deck[Any]) -> None:
-    """A deck loaded or a game started: the public process draws its tables (public_started)."""
+def tell_phones(app: Flask, deck: Deck[Any]) -> None:
+    """A deck loaded or a game started: the phones' process draws its tables (phones_started)."""
     hall(app).hub.publish(DECK_CHANNEL, "deck", deck.deck_id)
 
 
-def public_started(app: Flask) -> None:
-    """In the public process (web/split.py), its app made: the card pages' tables are drawn
-    there, where the pages are served, in its worker process; the table scorekeepers' replays
-    too. The Maestro's process tells it of each deck to draw (`tell_public`)."""
+def phones_started(app: Flask) -> None:
+    """In the phones' process (web/phones_process.py), its app made: the card pages' tables are
+    drawn there, where the pages are served, in its worker process; the table scorekeepers' replays
+    too. The Maestro's process tells it of each deck to draw (`tell_phones`)."""
     import threading
 
     from ..app import create_app, start_workers, stop_workers
     from ..web.db import get_db
-    from .decks import get_deck
+    from .decks import get_deck, list_decks
     from .verify import card_pages
 
     start_workers()
@@ -249,6 +312,10 @@ def public_started(app: Flask) -> None:
     decks = hall(app).hub.subscribe(DECK_CHANNEL)
 
     def draw() -> None:
+        with app.app_context():  # tonight's decks read: a card's page is known on the loop
+            for listed in list_decks(get_db()):
+                if listed.get("tonight", True):
+                    get_deck(get_db(), listed["deck_id"])
         while not decks.closed:
             event = decks.get(timeout=1.0)
             if event is None:
@@ -281,6 +348,20 @@ _common = [
         show_default="the per-user data folder",
         type=click.Path(file_okay=False),
         help="Folder for the database, PIN, session key and demo files.",
+    ),
+    click.option(
+        "--maestro-port",
+        default=None,
+        type=click.IntRange(0, 65535),
+        show_default="--port + 1, or a free one if it is taken",
+        help="The port of the caller page and the laptop's big screen (never printed on a card).",
+    ),
+    click.option(
+        "--maestro-host",
+        default="127.0.0.1",
+        show_default=True,
+        help="Where the caller page listens: this laptop only, or 0.0.0.0 for a tablet on the "
+        "hall's Wi-Fi (it still asks for the caller PIN).",
     ),
     click.option(
         "--one-process",
@@ -324,6 +405,8 @@ def serve(
     pin: str | None,
     threads: int | None,
     instance: str,
+    maestro_port: int | None,
+    maestro_host: str,
     one_process: bool,
     device: str | None,
     lang: str | None,
@@ -346,7 +429,7 @@ def serve(
         notes.append(load_program(app, program, words))
     notes += _night_language(app, lang, words)
     printed = [(d.name, p) for p, d in zip(decks, loaded)]
-    run_server(app, host, port, notes, printed, words)
+    run_server(app, host, port, notes, printed, words, maestro_host, maestro_port)
 
 
 def count_words(deck: Deck[Any], words: Speech) -> str:
@@ -385,6 +468,8 @@ def demo(
     pin: str | None,
     threads: int | None,
     instance: str,
+    maestro_port: int | None,
+    maestro_host: str,
     one_process: bool,
     cards: int,
     lang: str | None,
@@ -405,7 +490,7 @@ def demo(
     notes = [words.say("demo deck:   %(path)s (%(what)s)", path=path, what=what)]
     notes.append(_demo_pdf(deck, folder, port, lang or "es", words))
     notes += _night_language(app, lang, words)
-    run_server(app, host, port, notes, (), words)
+    run_server(app, host, port, notes, (), words, maestro_host, maestro_port)
 
 
 def _demo_pdf(deck: Deck[Any], folder: Path, port: int, lang: str, words: Speech) -> str:

@@ -48,17 +48,18 @@ class HallConfig:
     companions_only: bool = False
     #: `serve --device`: the flashboard or ball machine (BHP/1)
     device_url: str | None = None
-    #: the public side's process (web/split.py): its database connections refuse every write
+    #: the phones' process (web/phones_process.py): its database connections refuse every write
     #: (SQLite's query_only), it makes no tables and starts no device; changes go to the Maestro's
     read_only: bool = False
-    #: `serve`, `demo`: no public side's process (web/split.py), everything in one, as on a
-    #: platform that cannot hand a connection to another process (`serve --one-process`)
+    #: `serve`, `demo`: no phones' process (web/phones_process.py): one process serves both
+    #: ports, as on a platform without unix sockets (`serve --one-process`)
     one_process: bool = False
-    #: the public side's process runs this much nicer than the station's (os.nice): a lower CPU
-    #: priority, so the Maestro's requests are served first (web/split.py). A small step: the
-    #: Maestro is kept apart by the process itself (an interpreter of its own); at 10 the phones
-    #: lost to anything else at normal priority on the laptop (a browser, the display), 1000
-    #: phones' join p99 went from 152 ms (3) to 1.8 s (10) and some missed the blip's end
+    #: the phones' process runs this much nicer than the station's (os.nice): a lower CPU
+    #: priority, so the Maestro's requests are served first (web/phones_process.py). A small
+    #: step: the Maestro is kept apart by the process itself (an interpreter of its own); at 10
+    #: the phones lost to anything else at normal priority on the laptop (a browser, the
+    #: display), 1000 phones' join p99 went from 152 ms (3) to 1.8 s (10) and some missed the
+    #: blip's end
     public_nice: int = 3
     #: answers name the process that served them (X-Bingo-Hall-Served-By: its pid); tests only
     served_by_header: bool = False
@@ -120,7 +121,7 @@ class HallConfig:
     #: open connections one guest address may hold (a phone needs a handful; 64 leaves room
     #: for about ten phones behind one address, a guest network that shares one)
     connections_per_address: int = 64
-    #: requests one guest address may make per second, on average (budget.RequestPace: past
+    #: requests one guest address may make per second, on average (admission.RequestPace: past
     #: the burst, the next waits its turn; a phone's page and its files are a dozen, and ten
     #: phones behind one address loading at once fit in the burst)
     requests_per_address_s: float = 50.0
@@ -128,6 +129,10 @@ class HallConfig:
     #: open files always left to the laptop's connections, the database and the logs: every
     #: guest connection together stays this far below the open-files limit
     kept_for_laptop: int = 1024
+    #: the share of the guests' connections that anonymous ones never fill: kept for phones
+    #: whose first request shows a valid card (its page, or its page's files and stream, which
+    #: name it in their Referer), so guests reconnecting on a loop cannot keep them out
+    kept_for_cards: float = 0.25
     #: the full garbage collection (`server.QuietCollector`): once the Maestro has been quiet
     #: this long, at most this often, and at the latest after this long whatever happens
     gc_quiet_s: float = 2.0

@@ -133,11 +133,11 @@ def get_db() -> sqlite3.Connection:
 
 def app_connection(app: Flask) -> sqlite3.Connection:
     """A new connection for the app's work (a request's, the automatic draw's): read-only in the
-    public side's process (web/split.py), and leaving the WAL's checkpoints to the station's
+    phones' process (web/phones_process.py), and leaving the WAL's checkpoints to the station's
     `Checkpointer` while one runs."""
     state = hall(app)
     conn = connect(state.config.database)
-    if state.config.read_only:  # the public side's process never writes
+    if state.config.read_only:  # the phones' process never writes
         conn.execute("PRAGMA query_only=ON")
     if state.checkpoints_apart:
         conn.execute("PRAGMA wal_autocheckpoint=0")
@@ -265,7 +265,7 @@ def init_db(app: Flask) -> None:
     """Create or update the tables, switch the file to WAL (once: the mode is kept in the file)
     and keep one connection open for the app's life (see the module's docstring)."""
     path = hall(app).config.database
-    read_only = hall(app).config.read_only  # the public side: the Maestro's process made them
+    read_only = hall(app).config.read_only  # the phones' process: the Maestro's made them
     conn = connect(path, create=not read_only)
     try:
         if read_only:

@@ -1,6 +1,8 @@
-"""The station's ASGI app (`HallServer`): who is asking, and who answers.
+"""The station's ASGI app (`HallApp`): who is asking, and who answers.
 
 Every request is dispatched on the event loop:
+- in the phones' process, a change (POST and the like) and the Maestro's own pages reached on the
+  hall's port go to the Maestro's process (`forwarded`, forward.py); the rest is answered here;
 - static files, the shared pages (/display, /join) and the areas' pages kept in memory (the card
   pages) are answered here from memory (static_files.py, pages.py): no worker, no Flask;
 - live streams are opened here from what is kept (a game's snapshot), or by their view in a
@@ -17,7 +19,7 @@ Every request is dispatched on the event loop:
   worker is given it, so an unfinished body holds a socket, never a thread. A change's worker
   gets that body at once and gives back its whole answer (whole.py: one hand-over each way);
   reads go through a2wsgi, which may stream a large file. A guest's requests
-  are paced per address (budget.RequestPace).
+  are paced per address (admission.RequestPace).
 
 The names in capitals are the hall's configuration keys (`web/config.py`, `hall(app).config`):
 the server reads them from the app it serves, so a test passes the value it needs to
@@ -28,38 +30,53 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from a2wsgi import WSGIMiddleware
+from flask import Flask
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RoutingException
 
 from .admission import (
+    CHANGE_COST,
     GUEST_BODY,
     ON_LOOP,
     BodyLimits,
+    ConnectionBudget,
+    Forward,
+    Receive,
+    RequestPace,
+    Scope,
+    Send,
     Words,
+    answer,
     guest_limits,
+    guest_total,
     headers_of,
     may_have_body,
     read_body,
 )
-from .budget import CHANGE_COST, ConnectionBudget, RequestPace, guest_total
 from .config import HallConfig
 from .forward import trusted_client
 from .guest_write import writes_here
 from .hub import LIVE_STREAM
 from .instance import hall
-from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages
+from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages, PageKey
 from .plumbing import QuietCollector, open_files_limit
 from .relay import LiveStreams, current_connection, one_write
-from .split import SERVED_BY
 from .static_files import StaticFiles
 from .whole import WholeAnswers
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
-#: where a request's scope keeps the view its path and method match (`HallServer.view_of`)
+#: a connection admitted into the room kept for phones with a card whose request shows none
+NO_CARD = Words(
+    "too many connections to the station; try again later",
+    "demasiadas conexiones a la estación; inténtalo más tarde",
+)
+#: the header an answer carries in debug mode (tests, SERVED_BY_HEADER): the pid that made it
+SERVED_BY = b"x-bingo-hall-served-by"
+#: where a request's scope keeps the view its path and method match (`HallApp.view_of`)
 VIEW_KEY = "bingo_hall.view"
 
 
@@ -72,11 +89,24 @@ def head_too_large(config: HallConfig) -> Words:
     )
 
 
-async def _whole(send: Callable, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+async def _whole(send: Send, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
     """A 200 answer kept in memory, its head and body in one write to the socket."""
     with one_write():
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def _reads(app: Flask, workers: int) -> WSGIMiddleware:
+    """The Flask app's reads in a pool of `workers` threads (a2wsgi, which may stream a file)."""
+    wsgi: Any = app  # a2wsgi's WSGI type is narrower than Flask's own (its environ: a dict)
+    return WSGIMiddleware(wsgi, workers=workers)
+
+
+def _asgi(pool: WSGIMiddleware) -> Forward:
+    """A pool as the ASGI app this module calls (a2wsgi types each message; here they are
+    the dicts uvicorn gives)."""
+    called: Forward = pool  # type: ignore[assignment]  # the same ASGI call, typed loosely
+    return called
 
 
 def _public_view(view: Any) -> bool:
@@ -87,8 +117,8 @@ def public_heads(app: Any) -> dict[str, bool]:
     """For each first part of a path ("c" of /c/<deck>/<serial>/<sig>): True when every page
     a GET finds under it is public, False when none is; a first part with both is not in it (its
     request's path is matched). A card page is then known to be public without matching its
-    path against every rule: the Door sorts a thousand phones' connections on the Maestro's loop.
-    Empty when a rule's first part is a variable (it could be any first part)."""
+    path against every rule (`HallApp.is_public`, asked of every request the phones' process
+    gets). Empty when a rule's first part is a variable (it could be any first part)."""
     found: dict[str, set[bool]] = {}
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()):
@@ -100,14 +130,14 @@ def public_heads(app: Any) -> dict[str, bool]:
     return {first: kinds.pop() for first, kinds in found.items() if len(kinds) == 1}
 
 
-class HallServer:
+class HallApp:
     """The ASGI app: live streams on the event loop, the Flask app for everything else, in
     worker pools that keep the Maestro apart from the guests (see the module's docstring)."""
 
-    def __init__(self, app, forward: Callable | None = None) -> None:
+    def __init__(self, app: Flask, forward: Forward | None = None) -> None:
         self.flask = app
-        #: the public process's way to the Maestro's (web/split.py): changes and the Maestro's
-        #: requests go there; None in the Maestro's process and in a station of one process
+        #: the phones' process's way to the Maestro's (forward.py): what `forwarded` says goes
+        #: there; None in the Maestro's process and in a station of one process
         self.forward = forward
         #: a debugging header naming the process that answered (tests; SERVED_BY_HEADER)
         self.served_by = (
@@ -116,17 +146,17 @@ class HallServer:
         self.config = config = hall(app).config  # the server's tunables: web/config.py
         self.threads = config.threads
         self.head_too_large = head_too_large(config)
-        self.wsgi = WSGIMiddleware(app, workers=config.threads)  # guests' reads
+        self.wsgi = _reads(app, config.threads)  # guests' reads
         self.actions = WholeAnswers(app, config.action_threads)  # guests' changes (whole.py)
-        self.maestro_reads = WSGIMiddleware(app, workers=config.maestro_threads)
+        self.maestro_reads = _reads(app, config.maestro_threads)
         self.maestro_actions = WholeAnswers(app, config.action_threads, "maestro-change")
         self.screens = LiveStreams(app, config.stream_openers)  # the open screens: relay.py
-        self.budget = ConnectionBudget(
-            guest_total(open_files_limit(), config), config.connections_per_address
-        )
+        guests = guest_total(open_files_limit(), config)
+        kept_for_cards = int(guests * config.kept_for_cards)
+        self.budget = ConnectionBudget(guests, config.connections_per_address, kept_for_cards)
         self.pace = RequestPace(config.requests_per_address_s, config.request_burst)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.collector = QuietCollector(0.0, config)  # set again, on the loop's clock, at start-up
         self.statics = StaticFiles.of(app)  # static files, answered here on the event loop
         self.statics.entries()  # read and hashed once, now: a fixed set (static_files.py)
@@ -149,7 +179,7 @@ class HallServer:
     def pools(self) -> list[WSGIMiddleware | WholeAnswers]:
         return [self.wsgi, self.actions, self.maestro_reads, self.maestro_actions]
 
-    def body_limits(self, maestro: bool, scope: dict | None = None) -> BodyLimits:
+    def body_limits(self, maestro: bool, scope: Scope | None = None) -> BodyLimits:
         """How large a body may be, and how long it may take (the Maestro's, a guest's: no
         larger than its route asks, `admission.guest_body`, with a budget for its JSON)."""
         if maestro:
@@ -157,7 +187,7 @@ class HallServer:
         limits = guest_limits(self.config.max_guest_body, self.config.body_s)
         return limits if scope is None else limits.at_most(self.route_body(scope))
 
-    def view_of(self, scope: dict) -> Any:
+    def view_of(self, scope: Scope) -> Any:
         """The Flask view the request goes to (None: no route, a redirect: Flask answers)."""
         if VIEW_KEY in scope:  # matched once per request (sorted, then served)
             return scope[VIEW_KEY]
@@ -172,13 +202,13 @@ class HallServer:
         scope[VIEW_KEY] = view
         return view
 
-    def route_body(self, scope: dict) -> int | None:
+    def route_body(self, scope: Scope) -> int | None:
         """The guest body limit the request's view declares (`guest_body`), if any."""
         return getattr(self.view_of(scope), GUEST_BODY, None)
 
-    def is_public(self, scope: dict) -> bool:
+    def is_public(self, scope: Scope) -> bool:
         """A page any guest asks for in numbers: a static file, a shared page (/display,
-        /join), a card's page, a live stream (web/split.py serves them in the public process)."""
+        /join), a card's page, a live stream: the phones' process answers it itself."""
         if scope.get("method") not in ("GET", "HEAD"):
             return False
         if self.statics.serves(scope):
@@ -191,13 +221,30 @@ class HallServer:
             return known
         return _public_view(self.view_of(scope))
 
-    def is_maestros(self, scope: dict) -> bool:
-        """The Maestro's process serves this request (the laptop's or a credential's, and not a
-        public page). A phone's request is no Maestro's: told by its address and headers, before
-        its path is looked at."""
+    def shows_a_card(self, scope: Scope) -> bool:
+        """Does the request come from a phone that opened a valid card's page: the page itself,
+        or its files and stream (the browser names the page in their Referer)? The Maestro's
+        requests pass too."""
+        if self.is_maestro(scope):
+            return True
+        paths = [str(scope.get("path", ""))]
+        referer = headers_of(scope).get(b"referer")
+        if referer:
+            paths.append(urlsplit(referer.decode("latin-1")).path)
+        checks = hall(self.flask).card_checks
+        return any(check(path) for check in checks for path in paths)
+
+    def forwarded(self, scope: Scope) -> bool:
+        """In the phones' process: does this request go to the Maestro's process? Every change
+        (only the Maestro's process writes), and the Maestro's own pages reached on the hall's
+        port (a tablet that opened the hall's URL; told by its address and credential first, so
+        a phone's request never has its path matched for it)."""
+        if scope["method"] not in READS:
+            # a guest's own write (web/guest_write.py) is answered here, unless the Maestro's
+            return not writes_here(self.view_of(scope)) or self.is_maestro(scope)
         return self.is_maestro(scope) and not self.is_public(scope)
 
-    def is_maestro(self, scope: dict) -> bool:
+    def is_maestro(self, scope: Scope) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's
         check, on the loop: a signature or a hash, no query)."""
         client = scope.get("client")
@@ -206,14 +253,20 @@ class HallServer:
         check = hall(self.flask).credential_check
         return check is not None and check(headers_of(scope))
 
-    async def __call__(self, scope: Any, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Any, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
         if scope["type"] != "http":
             return
-        internal = getattr(current_connection.get(), "internal", False)
-        trusted_client(scope, internal)  # a request the public process passed on: its client
+        connection = current_connection.get()
+        internal = getattr(connection, "internal", False)
+        trusted_client(scope, internal)  # a request the phones' process passed on: its client
+        if connection is not None and connection.on_trial:
+            if not self.shows_a_card(scope):  # the room kept for cards is not for it
+                await answer(send, 503, NO_CARD)
+                return
+            connection.on_trial = False
         if self.served_by:
             send = self._marked(send)
         maestro = self.is_maestro(scope)
@@ -229,9 +282,8 @@ class HallServer:
                 return  # answered (413, 408) or the client left
             receive = replay
         method = scope["method"]
-        here = method in READS or writes_here(self.view_of(scope))  # a guest's own write too
-        if self.forward is not None and (not here or self.is_maestros(scope)):
-            await self.forward(scope, receive, send)  # to the Maestro's process (split.py)
+        if self.forward is not None and self.forwarded(scope):
+            await self.forward(scope, receive, send)  # to the Maestro's process (forward.py)
             return
         if method not in READS:
             self.collector.action(self.loop.time() if self.loop else 0.0)
@@ -257,9 +309,9 @@ class HallServer:
                 self._started(asyncio.get_running_loop())
             await self.screens.serve(scope, receive, send, maestro)
         else:
-            await (self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
+            await _asgi(self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
 
-    def _marked(self, send: Callable) -> Callable:
+    def _marked(self, send: Send) -> Send:
         async def marked(message: Any) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message["headers"], *self.served_by]}
@@ -268,7 +320,7 @@ class HallServer:
         return marked
 
     async def _shared(
-        self, scope: Any, receive: Callable, send: Callable, key: tuple, maestro: bool
+        self, scope: Any, receive: Receive, send: Send, key: PageKey, maestro: bool
     ) -> None:
         """A page every guest asks for (web/pages.py): from memory while nothing changed, else
         from the app, whose answer is kept for the version it was built at."""
@@ -297,9 +349,9 @@ class HallServer:
                     said["version"] = None
             await send(message)
 
-        await (self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
+        await _asgi(self.maestro_reads if maestro else self.wsgi)(scope, receive, capture)
 
-    async def _lifespan(self, receive: Callable, send: Callable) -> None:
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":

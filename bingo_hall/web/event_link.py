@@ -1,7 +1,7 @@
-"""The event relay between the station's two processes (web/split.py): the Maestro's hub's tap
-(`EventTap`) writes every published event, in order, to the public process, whose `EventFeed`
-republishes it in its own hub. Frames: a 4-byte length, then the pickled (channel, name, data,
-text); a channel ended is (channel, None, None, None)."""
+"""The event relay between the station's two processes (web/phones_process.py): the Maestro's
+hub's tap (`EventTap`) writes every published event, in order, to the phones' process, whose
+`EventFeed` republishes it in its own hub. Frames: a 4-byte length, then the pickled (channel,
+name, data, text); a channel ended is (channel, None, None, None)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ _FRAME = struct.Struct(">I")
 
 
 class EventTap:
-    """The Maestro's hub's tap: every event, in publish order, written to the public process
+    """The Maestro's hub's tap: every event, in publish order, written to the phones' process
     by a thread of its own (the publisher never waits for the socket)."""
 
     def __init__(self, sock: socket.socket) -> None:
@@ -61,11 +61,11 @@ class EventTap:
                 frames, self._queue = self._queue, []
             try:
                 self.sock.sendall(b"".join(_FRAME.pack(len(f)) + f for f in frames))
-            except OSError:  # the public process is gone
+            except OSError:  # the phones' process is gone
                 return
 
     def wake(self) -> None:
-        """The Maestro's answer is out: what waited goes to the public process."""
+        """The Maestro's answer is out: what waited goes to the phones' process."""
         with self._ready:
             self._ready.notify()
 
@@ -80,7 +80,7 @@ class EventTap:
 
 
 class EventFeed:
-    """The public process's end of the event relay: each event the Maestro's hub published,
+    """The phones' process's end of the event relay: each event the Maestro's hub published,
     republished in this process's hub, in order (a thread of its own). `on_end` is called when
     the Maestro's process is gone."""
 

@@ -1,6 +1,6 @@
-"""The public process's way to the Maestro's (web/split.py): a change or a Maestro's request that
-reached the public side is sent over the internal unix socket (`Forwarder`), with the real
-client's address in a header that only that socket trusts (`trusted_client`)."""
+"""The phones' process's way to the Maestro's (web/phones_process.py): a change or a Maestro's
+request that reached the hall's port is sent over the internal unix socket (`Forwarder`), with
+the real client's address in a header that only that socket trusts (`trusted_client`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ CLIENT_HEADER = b"x-bingo-hall-client"
 
 def trusted_client(scope: dict[str, Any], internal: bool) -> None:
     """The request's real client: CLIENT_HEADER on the internal socket (a request forwarded by
-    the public process), never from outside (the header is dropped)."""
+    the phones' process), never from outside (the header is dropped)."""
     headers = scope.get("headers") or []
     if not any(name == CLIENT_HEADER for name, _ in headers):
         return

@@ -18,7 +18,12 @@ import threading
 import time
 from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from flask import Response
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -120,7 +125,7 @@ class EventHub:
         self._watches: dict[Hashable, tuple[Callable[[], Any], float]] = {}
         self._watcher: threading.Thread | None = None
         #: called with (channel, event) for every event, in publish order, under the hub's lock
-        #: (the relay to the public side's process, web/split.py), and with (channel, None) when
+        #: (the relay to the phones' process, web/event_link.py), and with (channel, None) when
         #: a channel is ended; each must never block
         self.taps: list[Callable[[Hashable, Event | None], None]] = []
 
@@ -233,7 +238,7 @@ class EventHub:
 LIVE_STREAM = "live_stream"
 
 
-def live_stream(view):
+def live_stream(view: V) -> V:
     """Mark a Flask view as a live stream: the station's server (bingo_hall.web.server) opens it
     in the streams' own small pool and its event loop writes the EventStream the view answers
     with (`EventStream.response()`), so the screen holds no thread while it follows."""
@@ -338,7 +343,7 @@ class EventStream:
                 yield HEARTBEAT
                 pace.sent(time.monotonic())
 
-    def response(self):
+    def response(self) -> Response:
         """The Flask response for this stream (and the hand-over to an event-loop server)."""
         from flask import Response, request
 

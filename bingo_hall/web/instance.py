@@ -27,7 +27,8 @@ EXTENSION = "bingo_hall"
 @dataclass(frozen=True)
 class Recipe:
     """How an app was made (its factory and `create_app`'s arguments), so that another process
-    can make the same one (the public side's, web/split.py). Picklable: the factory by name."""
+    can make the same one (the phones' process's, web/phones_process.py). Picklable: the factory
+    by name."""
 
     factory: Callable[..., Flask]
     test_config: dict[str, Any] | None
@@ -77,15 +78,18 @@ class HallState:
     #: `fn(scope, loop) -> a future done when it is made current, or None` (None: the request
     #: goes to the app, which makes it). Each runs on the loop (the card pages' thread ahead).
     loop_page_waits: list[Callable[[dict[str, Any], Any], Any]] = field(default_factory=list)
+    #: (a request's path) -> is it a valid card's page? (the areas that print cards add theirs;
+    #: the server keeps room for phones showing one, admission.Trial)
+    card_checks: list[Callable[[str], bool]] = field(default_factory=list)
     #: live streams the server may open on its event loop from what is kept: `fn(scope) ->
     #: EventStream or None` (None: the stream's view opens it in a worker). Each runs on the
     #: loop: no database, no template (a game's stream: station/api.py `game_stream_on_loop`)
     loop_streams: list[Callable[[dict[str, Any]], EventStream | None]] = field(default_factory=list)
     #: what each area keeps (its name -> its own object), made on first use by `area_state`
     areas: dict[str, Any] = field(default_factory=dict)
-    #: how the app was made (create_app sets it), for the public side's process (web/split.py)
+    #: how the app was made (create_app sets it), for the phones' process (web/phones_process.py)
     made_with: Recipe | None = None
-    #: called when the server stops (the public side's process ends its workers, web/split.py)
+    #: called when the server stops (the phones' process ends its workers there)
     on_stop: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 

@@ -1,5 +1,5 @@
 """Pages every guest asks for (the big screen's /display, the phones' /join), built once per
-change of what they show, not once per request (issue 38).
+change of what they show, not once per request.
 
 What such a page shows changes only when the station publishes an event (a call, an undo, a new
 game, a claim, a sale: every change is published after its commit, `hub.EventHub.publish`), so
@@ -109,8 +109,8 @@ def shared(view: V) -> V:
 
 
 def public(view: V) -> V:
-    """Mark a view any guest asks for in numbers (a card's page): with the public side in a
-    process of its own (web/split.py), a connection that first asks for it is served there."""
+    """Mark a view any guest asks for in numbers (a card's page): the phones' process serves
+    it on the hall's port without forwarding it (`HallApp.forwarded`)."""
     setattr(view, PUBLIC, True)
     return view
 

@@ -64,21 +64,29 @@ def open_files_limit() -> int:
 
 
 def raise_open_files_limit(wanted: int) -> int:
-    """Raise this process's soft limit on open files towards `wanted` (every screen holds a
-    socket; Linux and macOS often start at 1024 or 256). Windows has no such limit. Returns the
+    """Raise this process's soft limit on open files as far as the system allows: to the hard
+    limit (every phone holds a socket or two; Linux and macOS often start at 1024 or 256 while
+    the hard limit is far higher), else towards `wanted`. Windows has no such limit. Returns the
     limit now in force (0 where there is none)."""
     try:
         import resource
     except ImportError:  # Windows
         return 0
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
+    if soft == resource.RLIM_INFINITY:
+        return 0
+    # macOS refuses an unlimited (or too high) soft limit: then the wanted one is tried
+    targets = [] if hard == resource.RLIM_INFINITY else [hard]
+    targets += [wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)]
+    for target in targets:
+        if soft >= target:
+            break
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-            soft = target
         except (ValueError, OSError):
-            pass
+            continue
+        soft = target
+        break
     return soft
 
 

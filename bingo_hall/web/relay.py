@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from a2wsgi.wsgi import Body, build_environ
 
+from .admission import Receive, Send
 from .hub import (
     ENVIRON_KEY,
     HEARTBEAT,
@@ -59,11 +60,14 @@ class Connection(Protocol):
 
     transport: Any
     live: Live | None
+    #: admitted into the room kept for phones with a card (admission.Trial): its first request
+    #: must show one
+    on_trial: bool
 
     @property
     def write_paused(self) -> bool: ...
 
-    def response_chunked(self, scope: dict) -> bool: ...
+    def response_chunked(self, scope: dict[str, Any]) -> bool: ...
 
     def now(self) -> float: ...
 
@@ -240,10 +244,10 @@ class LiveStreams:
         self.holding = 0
         self._held: set[Relay] = set()
         self._flush_timer: asyncio.TimerHandle | None = None
-        #: told when the last change in flight is answered (the public process's relay)
+        #: told when the last change in flight is answered (the relay to the phones' process)
         self.on_release: list[Callable[[], None]] = []
 
-    async def serve(self, scope: Any, receive: Callable, send: Callable, maestro: bool) -> None:
+    async def serve(self, scope: Any, receive: Receive, send: Send, maestro: bool) -> None:
         """Open the stream here from what is kept (`HallState.loop_streams`: the snapshot), or
         in a worker (its view reads the snapshot), then write it here."""
         stream = self.open_here(scope)
@@ -251,17 +255,20 @@ class LiveStreams:
             await self.write(stream, scope, send, 200, self.stream_headers, stream.close)
             return
         loop = asyncio.get_running_loop()
-        environ = build_environ(scope, Body(loop, receive))
+        events: Any = receive  # a2wsgi types each message; uvicorn's are these dicts
+        environ = build_environ(scope, Body(loop, events))
         started: dict[str, Any] = {}
 
-        def start_response(status, headers, exc_info=None):
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Callable[[bytes], None]:
             started["status"], started["headers"] = status, headers
             return lambda chunk: None
 
-        def open_stream():
+        def open_stream() -> tuple[Any, EventStream | None]:
             body = self.flask(environ, start_response)
             stream = environ.get(ENVIRON_KEY)
-            if stream is not None:
+            if isinstance(stream, EventStream):
                 return body, stream
             try:  # not a stream after all (an error page, a 404): the whole answer
                 return b"".join(body), None
@@ -301,7 +308,7 @@ class LiveStreams:
         self,
         stream: EventStream,
         scope: Any,
-        send: Callable,
+        send: Send,
         status: int,
         headers: list[tuple[bytes, bytes]],
         close: Callable[[], None],
@@ -317,7 +324,7 @@ class LiveStreams:
             self.streams -= 1
             close()
 
-    async def pump(self, stream: EventStream, scope: Any, send: Callable) -> None:
+    async def pump(self, stream: EventStream, scope: Any, send: Send) -> None:
         """Write one stream, its head written: its events straight to the socket (through its
         channel's Relay), until it ends, the client leaves or the server stops."""
         conn = current_connection.get()

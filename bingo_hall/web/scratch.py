@@ -1,5 +1,5 @@
 """The station's private temporary folder: the unix socket between its two processes
-(web/split.py). Nothing secret is ever put there (no key, no database).
+(web/phones_process.py). Nothing secret is ever put there (no key, no database).
 
 A clean stop removes the folder. A station ended by kill -9 (or a power cut) never runs its stop,
 so its folder is named after its process (`bingo-hall-<pid>-XXXXXXXX`) and the next station to

@@ -1,27 +1,28 @@
-"""The station's HTTP server: uvicorn in front (HTTP parsed by httptools, which has wheels for
-Windows, macOS and Linux; h11 if it is missing), one event loop for every connection: uvloop where
-it installs (Linux, macOS: a third less CPU to write to a thousand sockets), asyncio on Windows.
+"""uvicorn, set up for the station: the ONE module that knows uvicorn's internals
+(`UvicornConnection`, `_Uvicorn`, `uvicorn_server`).
 
-This is the ONE module that knows uvicorn's internals (`UvicornConnection`, `_Uvicorn`,
-`uvicorn_server`). The rest of the server is split by idea:
-- station_server.py: `Server`, one station on one socket (run, start, close, signals, the public
-  process and the door: split.py);
-- dispatch.py: the ASGI app (`HallServer`): who asks, who answers, the worker pools;
-- relay.py: the live event relay (the open screens, written by the event loop);
-- plumbing.py: process plumbing (open files, the listening socket, signals, the collector).
+HTTP is parsed by httptools (wheels for Windows, macOS and Linux; h11 if it is missing), on one
+event loop for every connection: uvloop where it installs (Linux, macOS: a third less CPU to write
+to a thousand sockets), asyncio on Windows. Each listening socket the station gives it
+(`Listener`) is served by an asyncio server of its own (station_server.py says which process
+listens where).
 
 Connections are budgeted per guest address and in total, below the open-files limit, with room
-kept for the laptop (budget.py); the head of a request is bounded in bytes, count and time at
-the parser (`UvicornConnection`). Idle connections are bounded by time: one that sends no
-request within IDLE_S, or nothing after a response within IDLE_S (keep-alive), is closed. Idle
-sockets cost the event loop nothing while they wait, so they never delay a draw.
+kept for the laptop and for phones holding a valid card (admission.py); the head of a request is
+bounded in bytes, count and time at the parser (`UvicornConnection`). Idle connections are bounded
+by time: one that sends no request within IDLE_S, or nothing after a response within IDLE_S
+(keep-alive), is closed. Idle sockets cost the event loop nothing while they wait, so they never
+delay a draw.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import socket
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
@@ -31,11 +32,25 @@ try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is
 except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
-from .admission import Words, answer_bytes
-from .dispatch import HallServer
+from .admission import Refusal, Trial, Words, answer_bytes
+from .dispatch import HallApp
 from .relay import Live, current_connection
 
-__all__ = ["HallServer", "UvicornConnection", "uvicorn_server"]
+__all__ = ["HallApp", "Listener", "UvicornConnection", "uvicorn_server"]
+
+#: connections the kernel keeps waiting for each listening socket's accept (a join storm's, or
+#: the phones' while their process starts again)
+BACKLOG = 2048
+
+
+@dataclass(frozen=True)
+class Listener:
+    """A listening socket the station serves; `internal`: the unix socket on which the Maestro's
+    process answers what the phones' process forwards (not budgeted; its client header is
+    trusted, forward.py)."""
+
+    sock: socket.socket
+    internal: bool = False
 
 
 class UvicornConnection(_HTTPProtocol):
@@ -43,7 +58,7 @@ class UvicornConnection(_HTTPProtocol):
     uvicorn's internals is here, and nowhere else (tests/security/test_uvicorn_contract.py
     fails on a uvicorn that breaks one; pyproject.toml bounds its version):
 
-    - admission: a connection over the budget (`budget.ConnectionBudget`) is answered 503
+    - admission: a connection over the budget (`admission.ConnectionBudget`) is answered 503
       "too many connections" at once and closed;
     - the head of a request (request line and headers) is limited to MAX_HEAD_BYTES and
       MAX_HEADERS, measured before the parser sees the bytes (431), and must arrive within
@@ -56,9 +71,9 @@ class UvicornConnection(_HTTPProtocol):
     - what the live streams need of a connection: `write_paused`, `response_chunked`, `now`.
     """
 
-    #: the HallServer whose budget admits connections (set on a subclass per server)
-    hall: HallServer
-    #: a connection on the internal socket (requests the public process forwards, split.py):
+    #: the HallApp whose budget admits connections (set on a subclass per server)
+    hall: HallApp
+    #: a connection on the internal socket (requests the phones' process forwards):
     #: not budgeted, and its CLIENT_HEADER names the real client
     internal = False
     _stall: asyncio.TimerHandle | None = None
@@ -66,6 +81,10 @@ class UvicornConnection(_HTTPProtocol):
     live: Live | None = None
     address: str | None = None
     admitted = False
+    #: admitted into the room kept for phones with a card: its first request must show one
+    on_trial = False
+    #: holds a place in that room until it closes
+    kept_room = False
     _head = 0  # bytes of the current request's head received so far
     _in_head = True  # between requests or reading a head (not a body)
     _headers = 0
@@ -76,7 +95,7 @@ class UvicornConnection(_HTTPProtocol):
     def write_paused(self) -> bool:
         return self.flow.write_paused
 
-    def response_chunked(self, scope: dict) -> bool:
+    def response_chunked(self, scope: dict[str, Any]) -> bool:
         """Is the response being written framed in chunks? httptools says; h11 frames for
         HTTP/1.1 and not at all (the connection's end ends it) for HTTP/1.0."""
         chunked = getattr(self.cycle, "chunked_encoding", None)
@@ -113,11 +132,15 @@ class UvicornConnection(_HTTPProtocol):
             gathered.flush()
 
     # --- admission ------------------------------------------------------------------------
-    def connection_made(self, transport) -> None:
+    # uvicorn names the transport's type its own way; asyncio's Transport is what it is given
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) and peer else None
-        refusal = None if self.internal else self.hall.budget.admit(self.address)
-        if refusal is not None:  # answered before uvicorn sets anything up: a refusal is cheap
+        said = None if self.internal else self.hall.budget.admit(self.address)
+        self.on_trial = isinstance(said, Trial)  # its first request must show a card (HallApp)
+        self.kept_room = self.on_trial
+        if isinstance(said, Refusal):  # answered before uvicorn sets anything up: cheap
+            refusal = said
             words = Words(
                 f"{refusal.reason}; try again later", f"{refusal.razon}; inténtalo más tarde"
             )
@@ -226,7 +249,7 @@ class UvicornConnection(_HTTPProtocol):
         if self.live is not None:
             self.live.resume()
 
-    def connection_lost(self, exc) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         if not self.admitted and self.flow is None:  # refused in connection_made
             return
         if self._stall is not None:
@@ -236,13 +259,13 @@ class UvicornConnection(_HTTPProtocol):
         if self.admitted:
             self.admitted = False
             if not self.internal:
-                self.hall.budget.release(self.address)
+                self.hall.budget.release(self.address, self.kept_room)
         if self.live is not None:
             self.live.flag.set()
         super().connection_lost(exc)
 
     @classmethod
-    def for_server(cls, hall: HallServer, internal: bool = False) -> type[UvicornConnection]:
+    def for_app(cls, hall: HallApp, internal: bool = False) -> type[UvicornConnection]:
         """The protocol class uvicorn makes for each connection of `hall`'s server."""
         return type("HallConnection", (cls,), {"hall": hall, "internal": internal})
 
@@ -272,55 +295,54 @@ class _Gathered:
 
 
 class _Uvicorn(uvicorn.Server):
-    """uvicorn's server, ending the live streams first when it stops (they never end by
-    themselves, and the connections they hold would keep the shutdown waiting)."""
+    """uvicorn's server on the station's listening sockets, ending the live streams first when
+    it stops (they never end by themselves, and the connections they hold would keep the
+    shutdown waiting)."""
 
     def __init__(
         self,
         config: uvicorn.Config,
-        hall: HallServer,
-        opened: Callable[[asyncio.AbstractEventLoop, Callable[[bool], Callable]], None],
-        closing: Callable[[], None],
+        hall: HallApp,
+        listeners: list[Listener],
+        opened: Callable[[asyncio.AbstractEventLoop], None],
     ) -> None:
         super().__init__(config)
-        self.hall, self._opened, self._closing = hall, opened, closing
+        self.hall, self.listeners, self._opened = hall, listeners, opened
 
-    async def startup(self, sockets=None) -> None:
-        """uvicorn's start-up with no listener of its own: the station accepts (`Door`) and
-        gives uvicorn each connection it serves (`connect_accepted_socket`)."""
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's start-up (the app's lifespan), then one asyncio server per listening
+        socket: our connection class, told whether it is the internal socket."""
         await super().startup(sockets=[])
         if self.should_exit:
             return
-        config = self.config
+        loop = asyncio.get_running_loop()
+        for listener in self.listeners:
+            protocol = UvicornConnection.for_app(self.hall, listener.internal)
+            made = functools.partial(self._connection, protocol)
+            server = await loop.create_server(made, sock=listener.sock, backlog=BACKLOG)
+            self.servers.append(server)
+        self._opened(loop)
 
-        def make(internal: bool) -> Callable:
-            cls = UvicornConnection.for_server(self.hall, internal)
+    def _connection(self, protocol: type[UvicornConnection]) -> asyncio.Protocol:
+        state = self.lifespan.state
+        return protocol(config=self.config, server_state=self.server_state, app_state=state)
 
-            def create_protocol() -> asyncio.Protocol:
-                state = self.lifespan.state
-                return cls(config=config, server_state=self.server_state, app_state=state)
-
-            return create_protocol
-
-        self._opened(asyncio.get_running_loop(), make)
-
-    async def shutdown(self, sockets=None) -> None:
-        self._closing()
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.hall.stop_streams()
         await super().shutdown(sockets=sockets)
 
 
 def uvicorn_server(
-    hall: HallServer,
+    hall: HallApp,
     idle_s: int,
-    opened: Callable[[asyncio.AbstractEventLoop, Callable[[bool], Callable]], None],
-    closing: Callable[[], None],
+    listeners: list[Listener],
+    opened: Callable[[asyncio.AbstractEventLoop], None],
 ) -> _Uvicorn:
     """uvicorn set up for the station (`station_server.Server` runs it): our connection class,
     uvloop where it installs, the hall's keep-alive bound, quiet logs."""
     settings = uvicorn.Config(
         hall,
-        http=UvicornConnection.for_server(hall),
+        http=UvicornConnection.for_app(hall),
         loop="auto",
         lifespan="on",
         timeout_keep_alive=idle_s,
@@ -328,4 +350,4 @@ def uvicorn_server(
         log_level="warning",
         access_log=False,
     )
-    return _Uvicorn(settings, hall, opened, closing)
+    return _Uvicorn(settings, hall, listeners, opened)

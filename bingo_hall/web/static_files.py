@@ -10,17 +10,18 @@ ES modules import each other by path (`import { el } from "/web/static/dom.js"`)
 in a module are given their version as it is served, so the modules a page imports are cached
 for good too (the module's own version covers its imports' versions). A text file is compressed
 once, when it is read (`Entry.gzipped`), and a browser that accepts gzip gets those bytes. A
-page's only script named
-in ONE_SCRIPT (the card page's, which a thousand phones load within seconds) is served with the
-modules it imports inlined, made once at start-up (`bundled`): one request instead of one per
-module.
+page's only script named in ONE_SCRIPT (the card page's, which a thousand phones load within
+seconds) is served with the modules it imports inlined, made once at start-up (`bundled`): one
+request instead of one per module; and the stylesheets it needs are joined into one at start-up
+(ONE_STYLESHEET). A join is then the page, one script, one stylesheet and the card's stream.
 
-`StaticFiles` answers from memory on the station's event loop (`bingo_hall.web.server` asks
+`StaticFiles` answers from memory on the station's event loop (`HallApp` in dispatch.py asks
 `serves(scope)` before handing a request to Flask), so a thousand phones fetching the scripts
-take no worker thread from the Maestro. The files are a fixed set, read and hashed once (issue
-38): any other path under a static prefix, an alias with `..` included, is a 404 from a dictionary
+take no worker thread from the Maestro. The files are a fixed set, read and hashed once: any
+other path under a static prefix, an alias with `..` included, is a 404 from a dictionary
 look-up, so nothing a guest sends reads the disk or grows memory. Under any other server (Flask's
-test client) Flask's own static view serves them.
+test client) Flask's own static view serves the files on disk (a joined stylesheet is the
+station's server's alone).
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ _SECURITY = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
 #: the scripts served with the modules they import inlined (`bundled`): each is its page's only
 #: script, so no module runs twice (two scripts of a page importing one module share it)
 ONE_SCRIPT = frozenset({"/verify/static/card.js"})
+#: stylesheets made at start-up by joining others, in order (a page that needs both then asks
+#: for one): the card page's
+ONE_STYLESHEET = {"/verify/static/card.css": ("/static/station.css", "/verify/static/verify.css")}
 
 #: `import ... from "x"`, `import "x"`, `export ... from "x"`, `import("x")` in a module
 _IMPORT = re.compile(
@@ -164,6 +168,10 @@ class StaticFiles:
         made: dict[str, Entry] = {}
         for path in sorted(files):
             self._read(path, files, made, frozenset())
+        for path, parts in ONE_STYLESHEET.items():
+            found = [made[part].body for part in parts if part in made]
+            if len(found) == len(parts):
+                made[path] = _entry(b"\n".join(found), "text/css")
         return made
 
     def _read(
@@ -184,13 +192,7 @@ class StaticFiles:
             body = _versioned_imports(
                 path, body, lambda target: self._read(target, files, made, seen | {path}), seen
             )
-        gzipped = None
-        if mimetype.startswith("text/"):
-            mimetype += "; charset=utf-8"
-            small = gzip.compress(body, 9, mtime=0)
-            gzipped = small if len(small) < len(body) else None
-        version = hashlib.sha256(body).hexdigest()[:12]
-        made[path] = Entry(body, version, mimetype, gzipped)
+        made[path] = _entry(body, mimetype)
         return made[path]
 
     def entry(self, path: str) -> Entry | None:
@@ -255,6 +257,16 @@ _IMPORT_LINE = re.compile(
 )
 _EXPORT_DECL = re.compile(r"^export\s+(?=(?:async\s+)?function\b|const\b|class\b)", re.M)
 _EXPORT_NAME = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|const|class)\s+(\w+)", re.M)
+
+
+def _entry(body: bytes, mimetype: str) -> Entry:
+    """A file as served: its version, and a text file compressed once when that is smaller."""
+    gzipped = None
+    if mimetype.startswith("text/"):
+        mimetype += "; charset=utf-8"
+        small = gzip.compress(body, 9, mtime=0)
+        gzipped = small if len(small) < len(body) else None
+    return Entry(body, hashlib.sha256(body).hexdigest()[:12], mimetype, gzipped)
 
 
 def bundled(entry: str, files: dict[str, str]) -> bytes | None:

@@ -1,6 +1,37 @@
-"""One station server on one socket (`Server`): it runs uvicorn (server.py, the one module that
-knows uvicorn's internals) on the station's ASGI app (dispatch.py), accepts at the door and, split
-(web/split.py), hands the public side to a process of its own."""
+"""The station's server (`Server`): its ports, its processes, its start and stop.
+
+Two ports. The **Maestro's port** (`serve --maestro-port`, bound to 127.0.0.1 unless
+`--maestro-host` opens it to a tablet) is accepted and served by the Maestro's process alone: the
+caller page, its files, its streams, the laptop's projector window. The **hall's port** (`--port`,
+the one the cards' QR codes name) is accepted and served by the phones' process
+(phones_process.py), which forwards the changes it gets to the Maestro's process over an internal
+unix socket (forward.py). A guest's work therefore never runs where the Maestro's draw does, and
+however a browser reuses its connections, the caller page's requests never pass through the
+phones' process. With `one_process` (`serve --one-process`, or a platform without the split) one
+process serves both ports; a test may serve one port alone (`maestro_port=None`).
+
+A phone's request, followed through the code (the four modules it touches):
+
+1. **server.py** - uvicorn accepts the connection on the hall's port (`loop.create_server`) and
+   makes a `UvicornConnection` for it, which first admits it against the connection budget (the
+   `ConnectionBudget` kept by the app: per address, in total, with room kept for phones holding a
+   valid card) or answers 503 at once, then bounds the request's head (bytes, count, time) while
+   httptools parses it, and hands the request to the ASGI app.
+2. **dispatch.py** - `HallApp`, the ASGI app, paces a guest's requests per address, reads a body
+   on the loop within its limits (admission.py's `read_body`), and then either forwards it to the
+   Maestro's process (`forwarded(scope)`: every change, and the Maestro's own pages reached on the
+   hall's port), or answers it: a static file or a kept page from memory, a live stream, or the
+   Flask app in a worker pool chosen by who asks.
+3. **pages.py** - a card's page, /display and /join from memory, made once per version of what
+   they show (the card page's one stylesheet and one script are static files, made at start-up,
+   with long-lived immutable caching: static_files.py).
+4. **relay.py** - a live stream: one hub subscription per channel for every open screen, written
+   by the event loop.
+
+The Maestro's process serves its port with the same four modules (no forwarding), plus the
+internal socket on which it answers what the phones' process forwards (forward.py names the real
+client there) and the tap that relays its hub's events to the phones' process (event_link.py).
+"""
 
 from __future__ import annotations
 
@@ -10,35 +41,27 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from flask import Flask
 
-from .config import HallConfig
 from .db import Checkpointer
-from .dispatch import HallServer
+from .dispatch import HallApp
 from .forward import Forwarder
 from .instance import hall
+from .phones_process import PhonesProcess, Restarted, said_in_english, supported
 from .plumbing import listen, raise_open_files_limit, stopped_by_signals
-from .server import uvicorn_server
-from .split import Door, PublicSide, receive_sockets, supported
-
-#: makes the protocol of one accepted connection (uvicorn's, server.py)
-Protocols = Callable[[], asyncio.Protocol]
-#: serves one accepted socket on the loop
-Accepted = Callable[[socket.socket], None]
+from .server import Listener, uvicorn_server
 
 
 class Server:
-    """One station server on one socket: `run()` in the foreground (the CLI, Ctrl+C stops it) or
-    `start()` in a thread (tests, benchmarks) and `close()`.
+    """The station's server: `run()` in the foreground (the CLI, Ctrl+C stops it) or `start()` in
+    a thread (tests, benchmarks) and `close()`. `port` is the hall's port, `maestro_port` the
+    Maestro's (the hall's when it has none of its own).
 
-    With `split` (`serve` and `demo` ask for it unless ONE_PROCESS; web/split.py), the public
-    side is served
-    by a process of its own at a lower CPU priority, made from the same settings: this process
-    keeps the Maestro's connections and hands the others over. `started(app)` runs in that
-    process once its app is made (the card tables' worker). Where the platform cannot hand a
-    connection over, or the app was not made by `create_app`, it is one process, as before."""
+    With `split` (`serve` and `demo` ask for it unless ONE_PROCESS), the hall's port is served by
+    the phones' process (phones_process.py), made from the same settings; `started(app)` runs in
+    that process once its app is made (the card tables' worker). Where the platform cannot split,
+    or the app was not made by `create_app`, one process serves both ports."""
 
     def __init__(
         self,
@@ -47,89 +70,92 @@ class Server:
         port: int = 0,
         *,
         split: bool = False,
+        maestro_host: str = "127.0.0.1",
+        maestro_port: int | None = None,
         started: Callable[[Flask], None] | None = None,
+        on_restart: Callable[[Restarted], None] = said_in_english,
     ) -> None:
-        config = hall(app).config  # its tunables (threads, bounds): the hall's config, built once
-        raise_open_files_limit(config.wanted_files)  # before the budget, which stays below it
-        self.hall = HallServer(app)
-        self.socket: socket.socket | None = listen(host, port)
-        self.port = self.socket.getsockname()[1]
+        config = hall(app).config
+        #: the open-files limit now in force, raised to the system's hard limit where allowed
+        self.open_files = raise_open_files_limit(config.wanted_files)
+        self.hall = HallApp(app)
         recipe = hall(app).made_with
-        self.public_side: PublicSide | None = None
-        if split and supported() and recipe is not None:
-            self.public_side = PublicSide(recipe, started)
-            tap = self.public_side.tap
-            hall(app).hub.taps.append(tap)
-            tap.paused = lambda: self.hall.screens.holding > 0  # the Maestro's answer first
-            self.hall.screens.on_release.append(tap.wake)
-        self._link: socket.socket | None = None  # the public process's end (Server.public)
-        self.doors: list[Door] = []
+        split = split and supported() and recipe is not None
+        if split and maestro_port is None:
+            maestro_port = 0  # the Maestro's requests need a port of their own
+        self.hall_socket = listen(host, port)
+        self.port: int = self.hall_socket.getsockname()[1]
+        self.maestro_socket: socket.socket | None = None
+        self.maestro_port = self.port
+        if maestro_port is not None:
+            try:
+                self.maestro_socket = listen(maestro_host, maestro_port)
+            except BaseException:
+                self.hall_socket.close()  # the caller may try another Maestro's port
+                raise
+            self.maestro_port = self.maestro_socket.getsockname()[1]
+        self.phones: PhonesProcess | None = None
+        listeners: list[Listener] = []
+        if split:
+            assert recipe is not None
+            self.phones = PhonesProcess(recipe, self.hall_socket, started, on_restart)
+            hall(app).hub.taps.append(self.phones)
+            self.phones.paused = lambda: self.hall.screens.holding > 0  # the Maestro's answer first
+            self.hall.screens.on_release.append(self.phones.wake)
+            listeners.append(Listener(self.phones.forward, internal=True))
+        else:
+            listeners.append(Listener(self.hall_socket))
+        if self.maestro_socket is not None:
+            listeners.append(Listener(self.maestro_socket))
+        self._link: socket.socket | None = None
         self.checkpoints: Checkpointer | None = Checkpointer(app)  # the writing process's
-        self._build(config)
+        self._build(listeners)
 
     @classmethod
-    def public(cls, app: Flask, link: socket.socket, forward: Forwarder) -> Server:
-        """The public process's server: no socket of its own; it serves the connections handed
-        over on `link`, and forwards changes and the Maestro's requests (`forward`)."""
+    def for_phones(
+        cls, app: Flask, hall_socket: socket.socket, link: socket.socket, forward: Forwarder
+    ) -> Server:
+        """The phones' process's server: it accepts on the hall's port, and forwards changes and
+        the Maestro's requests to the Maestro's process (`forward`)."""
         self = cls.__new__(cls)
-        config = hall(app).config
-        raise_open_files_limit(config.wanted_files)
-        self.hall = HallServer(app, forward=forward)
-        self.socket, self.port, self.public_side = None, 0, None
-        self._link, self.doors, self.checkpoints = link, [], None
+        self.open_files = raise_open_files_limit(hall(app).config.wanted_files)
+        self.hall = HallApp(app, forward=forward)
+        self.hall_socket, self.port = hall_socket, hall_socket.getsockname()[1]
+        self.maestro_socket, self.maestro_port, self.phones = None, 0, None
+        self._link, self.checkpoints = link, None
         link.setblocking(False)
-        self._build(config)
+        self._build([Listener(hall_socket)])
         return self
 
     @property
     def split(self) -> bool:
-        return self.public_side is not None
+        return self.phones is not None
 
-    def _build(self, config: HallConfig) -> None:
-        self.uvicorn = uvicorn_server(self.hall, config.idle_s, self._opened, self._closing)
+    def _build(self, listeners: list[Listener]) -> None:
+        config = hall(self.hall.flask).config
+        self.uvicorn = uvicorn_server(self.hall, config.idle_s, listeners, self._opened)
         self._thread: threading.Thread | None = None
-        self._tasks: set[asyncio.Future[Any]] = set()
 
-    def _serve(self, loop: asyncio.AbstractEventLoop, make: Protocols) -> Accepted:
-        def here(sock: socket.socket) -> None:
-            task = asyncio.ensure_future(loop.connect_accepted_socket(make, sock))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-        return here
-
-    def _opened(self, loop: asyncio.AbstractEventLoop, make: Callable[[bool], Protocols]) -> None:
-        """On the loop, once uvicorn has started: accept connections (web/split.py)."""
-        here = self._serve(loop, make(False))
-        if self._link is not None:  # the public process: take what the Maestro's hands over
-            link = self._link
-            loop.add_reader(link.fileno(), self._take, link, here)
-            with contextlib.suppress(OSError):
-                link.send(b"r")  # serving: the Maestro's process may say so
+    def _opened(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the loop, once serving: the phones' process says so, and stops when the Maestro's
+        process is gone (the end of its link)."""
+        link = self._link
+        if link is None:
             return
-        assert self.socket is not None
-        side = self.public_side
-        door = Door(self.socket, self.hall.is_maestros, here, side.link if side else None)
-        self.doors = [door]
-        if side is not None:  # the public process's forwarded requests
-            inside = Door(side.forward, lambda scope: True, self._serve(loop, make(True)), None)
-            self.doors.append(inside)
-        for each in self.doors:
-            each.open(loop)
+        loop.add_reader(link.fileno(), self._link_readable, loop, link)
+        with contextlib.suppress(OSError):
+            link.send(b"r")
 
-    def _take(self, link: socket.socket, here: Accepted) -> None:
-        taken, ended = receive_sockets(link)
-        for sock in taken:
-            sock.setblocking(False)
-            here(sock)
-        if ended:
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(link.fileno())
+    def _link_readable(self, loop: asyncio.AbstractEventLoop, link: socket.socket) -> None:
+        try:
+            got = link.recv(64)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            got = b""
+        if not got:
+            loop.remove_reader(link.fileno())
             self.stop_soon()
-
-    def _closing(self) -> None:
-        for door in self.doors:
-            door.close()
 
     def stop_soon(self) -> None:
         self.uvicorn.should_exit = True
@@ -142,10 +168,11 @@ class Server:
         finally:
             if self.checkpoints is not None:
                 self.checkpoints.stop()
-            if self.socket is not None:
-                self.socket.close()
-            if self.public_side is not None:
-                self.public_side.close()
+            if self.phones is not None:
+                self.phones.close()
+            self.hall_socket.close()
+            if self.maestro_socket is not None:
+                self.maestro_socket.close()
             for pool in self.hall.pools():
                 pool.executor.shutdown(wait=False)
             self.hall.screens.shutdown()
@@ -160,7 +187,7 @@ class Server:
         soon as it has started. Either way `run` returns and Python exits normally, so worker
         processes and their semaphores are cleaned up (a default SIGTERM would end the process
         at once, and the resource tracker would warn of leaked semaphores; an early SIGINT left
-        a traceback). The public process, if any, ends with it (web/split.py)."""
+        a traceback). The phones' process, if any, ends with it."""
 
         with stopped_by_signals(self.stop_soon):
             yield
@@ -170,8 +197,8 @@ class Server:
         self._thread.start()
         while not self.uvicorn.started and self._thread.is_alive():
             time.sleep(0.01)
-        if self.public_side is not None:
-            self.public_side.wait_ready(timeout=60)
+        if self.phones is not None:
+            self.phones.wait_ready(timeout=60)
         return self
 
     def close(self) -> None:

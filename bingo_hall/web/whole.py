@@ -1,5 +1,5 @@
 """The Flask app in a worker thread for a change (POST, PUT, DELETE...), with two hand-overs
-between the event loop and the worker (issue 32: a Maestro no phone can slow).
+between the event loop and the worker (a Maestro no phone can slow).
 
 A change's body is read whole on the loop before a worker is given it (admission.read_body). The
 worker then gets it at once and gives back the whole answer, which the loop writes to the socket

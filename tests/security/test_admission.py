@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from bingo_hall.web.budget import ConnectionBudget, guest_total
+from bingo_hall.web.admission import ConnectionBudget, guest_total
 from bingo_hall.web.config import DEFAULT
 from bingo_hall.web.instance import hall
 from bingo_hall.web.security import CSP
@@ -71,3 +71,18 @@ def test_the_guests_total_keeps_room_for_the_laptop_below_the_open_files_limit()
     assert guest_total(8192, DEFAULT) < 8192
     assert guest_total(100, DEFAULT) >= per_address  # a tiny limit still lets one guest in
     assert guest_total(0, DEFAULT) == DEFAULT.wanted_files - kept == 7168  # no limit (Windows)
+
+
+def test_past_the_anonymous_share_a_guest_is_admitted_on_trial_into_the_room_kept_for_cards():
+    from bingo_hall.web.admission import Trial
+
+    budget = ConnectionBudget(total=10, per_address=64, kept_for_cards=3)
+    assert [budget.admit(f"10.0.2.{i}") for i in range(7)] == [None] * 7  # anonymous: 10 - 3
+    trials = [budget.admit(f"10.0.3.{i}") for i in range(3)]
+    assert trials == [Trial(f"10.0.3.{i}") for i in range(3)]
+    assert budget.admit("10.0.4.1").reason == "too many connections to the station"
+    budget.release("10.0.3.0", kept_room=True)  # a trial that showed no card gives its place
+    assert budget.admit("10.0.4.1") == Trial("10.0.4.1")
+    budget.release("10.0.2.0")  # an anonymous place freed: the next guest is anonymous again
+    assert budget.admit("10.0.4.2") is None
+    assert budget.guests == 10 and budget.in_kept_room == 3

@@ -21,13 +21,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bingo_hall.web import admission
-from bingo_hall.web.budget import CHANGE_COST, RequestPace
+from bingo_hall.web.admission import CHANGE_COST, RequestPace
 from bingo_hall.web.errors import number_text
 from bingo_hall.web.hub import sse
 from bingo_hall.web.inputs import GUEST_VALUES, MAX_DEPTH, JsonBudget
 from bingo_hall.web.instance import area_state, hall
 from bingo_hall.web.pages import VERSION_HEADER, ChangeCache, screen_host
-from bingo_hall.web.server import HallServer
+from bingo_hall.web.server import HallApp
 from bingo_hall.web.static_files import StaticFiles
 from firmware_bridge.follow import SseParser
 
@@ -111,7 +111,7 @@ def test_a_guests_json_over_its_budget_is_refused_on_the_loop():
 
 
 def test_a_login_and_a_tables_setup_take_4_kb_from_a_guest(app):
-    server = HallServer(app)
+    server = HallApp(app)
     for method, path in (
         ("POST", "/api/login"),
         ("POST", "/caller/login"),

@@ -70,7 +70,7 @@ def night() -> Iterator[tuple[guests.GuestNetwork, guests.Hall, guests.Maestro]]
         guests.GuestNetwork() as net,
         guests.station(Path(tmp)) as hall,
     ):
-        yield net, hall, guests.Maestro(hall.port)
+        yield net, hall, guests.Maestro(hall.maestro_port)
 
 
 @pytest.mark.parametrize("attack", guests.ATTACKS, ids=[a.name for a in guests.ATTACKS])
@@ -117,3 +117,115 @@ def _check_each_run(figures: guests.Figures, attack: guests.Attack) -> None:
         assert figures.guests.get("answers_200", 0) >= SIGNED_PATHS, figures.line()
     if attack.kind == "separator":
         assert figures.guests["events"] >= 4 and figures.guests["unparsable"] == 0, figures.line()
+
+
+# --- attack 6 of the Maestro's-process sweep: guests on reconnect loops fill the budget ----------
+
+#: guests from `addresses` holding `per` keep-alive connections each, asking for /display again
+#: and again and reconnecting at once when refused or closed; "ready" once every loop has run,
+#: then, when stdin closes, the answers' statuses counted
+LOOPS = r"""
+import collections, http.client, json, socket, sys, threading
+host, port, per = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+addresses = sys.argv[4].split(",")
+seen, stop, started = collections.Counter(), threading.Event(), collections.Counter()
+class Bound(http.client.HTTPConnection):
+    def __init__(self, source):
+        super().__init__(host, port, timeout=10, source_address=(source, 0))
+def loop(source):
+    conn = None
+    while not stop.is_set():
+        try:
+            conn = conn or Bound(source)
+            conn.request("GET", "/display")
+            r = conn.getresponse(); r.read()
+            seen[r.status] += 1
+            if r.status != 200: conn.close(); conn = None
+        except Exception:
+            seen["error"] += 1; conn = None
+        started[source] += 1
+for a in addresses:
+    for _ in range(per):
+        threading.Thread(target=loop, args=(a,), daemon=True).start()
+while sum(started.values()) < per * len(addresses): stop.wait(0.05)
+print("ready", flush=True)
+sys.stdin.read()
+stop.set()
+print(json.dumps({str(k): v for k, v in seen.items()}), flush=True)
+"""
+
+#: a phone from `source` that scanned its card: the card's page, then its stream (named by the
+#: page in its Referer, as the browser sends it), each on a connection of its own
+PHONE = r"""
+import http.client, json, sys
+host, port, source, card, stream = sys.argv[1], int(sys.argv[2]), *sys.argv[3:6]
+said = []
+for path, headers in ((card, {}), (stream, {"Referer": f"http://{host}:{port}{card}"})):
+    conn = http.client.HTTPConnection(host, port, timeout=20, source_address=(source, 0))
+    conn.request("GET", path, headers=headers)
+    said.append(conn.getresponse().status)
+    conn.close()
+print(json.dumps(said), flush=True)
+"""
+
+
+def test_a_phone_with_a_valid_card_gets_in_while_guests_on_reconnect_loops_fill_the_budget(
+    night, tmp_path
+):
+    """Under a laptop's usual file limit (1024: 64 guests' connections), guests from four
+    addresses, 20 loops each, hold every anonymous connection the station allows; a phone from
+    a fresh address still opens its card's page and its stream."""
+    import json
+    import resource
+    import subprocess
+
+    from bingo_hall.manifest import new_deck, save_deck
+    from bingo_hall.signing import card_path
+
+    deck = new_deck(12, seed="budget loops", name="Loops")
+    deck_file = save_deck(deck, tmp_path / "loops.deck.json")
+    port, maestro_port = guests.free_port(), guests.free_port()
+    argv = [sys.executable, "-m", "bingo_hall", "serve", "--host", "0.0.0.0", "--pin", guests.PIN]
+    argv += ["--port", str(port), "--maestro-port", str(maestro_port), "--deck", str(deck_file)]
+    argv += ["--db", str(tmp_path / "loops.sqlite")]
+
+    def a_laptops_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    station = subprocess.Popen(
+        argv,
+        cwd=guests.ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=a_laptops_limit,
+    )
+    loops = None
+    try:
+        lines = []
+        while not any("Ctrl+C" in x for x in lines):
+            lines.append(station.stdout.readline())
+            assert station.poll() is None, "".join(lines)
+        maestro = guests.Maestro(maestro_port)
+        gid = maestro.new_game(deck.deck_id)
+        net = night[0]  # the guests' network (one namespace per process: its name is the pid's)
+        loopers, phone = net.guests[:4], net.guests[-1]
+        loops = net.popen(
+            [sys.executable, "-c", LOOPS, net.host, str(port), "20", ",".join(loopers)]
+        )
+        assert loops.stdout.readline().strip() == "ready"
+        said = []
+        for serial in range(1, 6):
+            card = card_path(deck.secret, deck.deck_id, serial)
+            stream = f"/api/games/{gid}/events?view=card"
+            argv = [sys.executable, "-c", PHONE, net.host, str(port), phone, card, stream]
+            said.append(json.loads(net.popen(argv).communicate(timeout=60)[0]))
+        loops.stdin.close()
+        seen = json.loads(loops.stdout.readline())
+        assert said == [[200, 200]] * 5, (said, seen)
+        assert seen.get("503", 0) > 0, seen  # the guests did fill the budget
+    finally:
+        if loops is not None and loops.poll() is None:
+            loops.kill()
+        station.terminate()
+        station.communicate(timeout=60)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bingo_hall.web import server as srv
-from bingo_hall.web.budget import ConnectionBudget
+from bingo_hall.web.admission import ConnectionBudget
 from bingo_hall.web.security import CSP
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,9 +57,9 @@ def test_the_state_the_class_reads_is_set_by_uvicorn():
         config.load()
         from uvicorn.server import ServerState
 
-        hall = srv.HallServer.__new__(srv.HallServer)
+        hall = srv.HallApp.__new__(srv.HallApp)
         hall.budget = ConnectionBudget(10, per_address=10)
-        cls = srv.UvicornConnection.for_server(hall)
+        cls = srv.UvicornConnection.for_app(hall)
         conn = cls(config=config, server_state=ServerState(), app_state={}, _loop=loop)
         a, b = socket.socketpair()
         transport = _FakeTransport(a)

@@ -1,13 +1,13 @@
-"""Which process serves a request (web/split.py's Door, the public process's forwarding) is
-decided on the Maestro's loop for every phone's connection. A path's first part tells it at
-once where every page under it is public or none is (`public_heads`); else the path is matched.
-Either way the answer must be the one matching the path against the app's rules gives."""
+"""Which requests the phones' process forwards to the Maestro's (`HallApp.forwarded`) is decided
+for every request on the hall's port. A path's first part tells it at once where every page under
+it is public or none is (`public_heads`); else the path is matched. Either way the answer must be
+the one matching the path against the app's rules gives."""
 
 from __future__ import annotations
 
 from werkzeug.routing import IntegerConverter
 
-from bingo_hall.web.dispatch import HallServer, _public_view, public_heads
+from bingo_hall.web.dispatch import HallApp, _public_view, public_heads
 from bingo_hall.web.pages import PUBLIC
 
 
@@ -31,7 +31,7 @@ def _scope(path: str) -> dict:
 
 
 def test_every_page_is_sorted_as_matching_its_path_sorts_it(app):
-    server = HallServer(app)
+    server = HallApp(app)
     paths = _paths(app)
     assert len(paths) > 50
     for path in paths:

@@ -1,11 +1,11 @@
-"""Issue 32 item 2, the structural answer: the public side (phones, screens, files, guests) is
-served by a process of its own at a lower CPU priority, and the Maestro's requests by the
-station's own process (web/split.py).
+"""The hall's port (phones, screens, files, guests) is served by the phones' process at a lower
+CPU priority, and the Maestro's own port by the station's own process (web/station_server.py,
+web/phones_process.py).
 
 Which process answered is read from X-Bingo-Hall-Served-By (its pid), a header only a hall made
 with SERVED_BY_HEADER (tests) writes. A guest is a request with X-Forwarded-For from the laptop,
 which the server takes as the client's address (uvicorn's proxy headers, trusted from loopback
-only): the door sorts by the socket's own address, the pace and the gates see the guest's."""
+only): the pace and the gates see the guest's."""
 
 from __future__ import annotations
 
@@ -22,15 +22,15 @@ from testkit import Caller, eventually, free_port, station_process
 
 from bingo_hall.manifest import new_deck, save_deck
 from bingo_hall.signing import card_path
-from bingo_hall.web import split
+from bingo_hall.web import phones_process
 
 #: each starts a second process; they run wherever the suite runs (Linux, as CI), where
-#: `split.supported()` holds (asserted below, so a platform without it fails, never skips)
+#: `phones_process.supported()` holds (asserted below, so a platform without it fails)
 pytestmark = [pytest.mark.slow]
 
 
-def test_this_platform_can_hand_a_connection_to_another_process():
-    assert split.supported()
+def test_this_platform_can_serve_the_halls_port_from_another_process():
+    assert phones_process.supported()
 
 
 SERVED_BY = "X-Bingo-Hall-Served-By"
@@ -38,7 +38,7 @@ SERVED_BY = "X-Bingo-Hall-Served-By"
 
 @pytest.fixture
 def split_server(app):
-    """The station's server as `serve` runs it: its public side in a process of its own."""
+    """The station's server as `serve` runs it: the hall's port in the phones' process."""
     from testkit import LiveServer
 
     server = LiveServer(app, split=True)
@@ -80,13 +80,14 @@ def test_phones_are_served_by_another_process_at_a_lower_priority(split_server, 
     publics.append(int(head.split(SERVED_BY.lower() + ": ")[1].split("\r\n")[0]))
     (public,) = set(publics)  # one process served them all
     assert public != os.getpid()
-    assert public == split_server.server.public_side.pid
+    assert public == split_server.server.phones.pid
     assert _niceness(public) > _niceness(os.getpid())
-    # the Maestro's own page, asked from the laptop on a connection of its own: this process
-    maestro = http.client.HTTPConnection("127.0.0.1", split_server.port, timeout=30)
-    r, _ = _get(maestro, "/caller/login")
-    assert r.status == 200
-    assert _served_by(r) == [os.getpid()]
+    # the Maestro's own page on the Maestro's port: this process, and this process alone
+    maestro = http.client.HTTPConnection("127.0.0.1", split_server.maestro_port, timeout=30)
+    for path in ("/caller/login", "/web/static/live.js", "/display"):
+        r, _ = _get(maestro, path)
+        assert r.status == 200
+        assert _served_by(r) == [os.getpid()], path
 
 
 def _ask(conn, deck, serial: int, address: str):
@@ -106,16 +107,16 @@ def test_a_guests_claim_request_through_the_public_side_lands_and_is_paced_by_it
     gid = caller.new_game(draw="manual")
     caller.call(gid, 7)
     deck = caller.deck
-    # a phone's connection: its first request is its card's page, so the public process has it
+    # a phone's connection on the hall's port
     phone = http.client.HTTPConnection("127.0.0.1", split_server.port, timeout=30)
     r, _ = _get(phone, card_path(deck.secret, deck.deck_id, 1), {"X-Forwarded-For": "10.0.0.7"})
-    assert _served_by(r) == [split_server.server.public_side.pid]
+    assert _served_by(r) == [split_server.server.phones.pid]
     # ten requests from one address are the most a minute (verify/asks.py), one per card
     for serial in range(1, 11):
         r, said = _ask(phone, deck, serial, "10.0.0.7")
         assert r.status == 201, said
         # written by the Maestro's process, passed on by the public one
-        assert _served_by(r) == [os.getpid(), split_server.server.public_side.pid]
+        assert _served_by(r) == [os.getpid(), split_server.server.phones.pid]
     r, said = _ask(phone, deck, 11, "10.0.0.7")
     assert r.status == 429, said
     # another guest's own address has its own count, through the same public process
@@ -212,7 +213,7 @@ def test_one_process_when_asked(app):
 
     server = LiveServer(app, split=False)
     try:
-        assert server.server.public_side is None
+        assert server.server.phones is None
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
         r, _ = _get(conn, "/display")
         assert r.status == 200
@@ -263,7 +264,7 @@ def test_serve_runs_the_public_side_apart_and_a_signal_ends_both_cleanly(tmp_pat
     assert "Traceback" not in err and "leaked" not in err, err
     # the public process ended by itself, its worker processes with it (none was left for the
     # station to end after a wait: a stop that took 8 s)
-    assert split.NOT_ENDED not in err, err
+    assert phones_process.NOT_ENDED not in err, err
     eventually(lambda: not Path(f"/proc/{public}").exists() or _zombie(public))
 
 
@@ -290,23 +291,13 @@ def test_serve_one_process_serves_everything_itself(tmp_path):
     assert proc.returncode == 0, err
 
 
-def test_a_public_process_that_is_gone_leaves_the_maestro_serving_everything(split_server):
-    public = split_server.server.public_side.process
-    public.kill()
-    public.join(timeout=10)
-    for _ in range(3):  # the door finds it gone on its next hand-over, and serves it here
-        conn = http.client.HTTPConnection("127.0.0.1", split_server.port, timeout=30)
-        r, _ = _get(conn, "/display")
-        assert r.status == 200
-
-
 @pytest.mark.hall_config(SERVED_BY_HEADER=True)
 def test_a_companions_score_entry_through_the_public_side_lands_and_reaches_the_tables_phones(
     split_server,
 ):
     guest = {"X-Forwarded-For": "10.0.0.9"}
     conn = http.client.HTTPConnection("127.0.0.1", split_server.port, timeout=30)
-    _get(conn, "/join", guest)  # a phone's connection: the public process has it
+    _get(conn, "/join", guest)  # a phone's connection on the hall's port
     body = json.dumps({"teams": [["A"], ["B"]]}).encode()
     conn.request("POST", "/t/new/burako", body, {**guest, "Content-Type": "application/json"})
     r = conn.getresponse()

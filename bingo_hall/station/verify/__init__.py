@@ -93,6 +93,7 @@ def register(app: Flask) -> None:
     state.deck_listeners.append(lambda deck: card_pages.predraw(app, deck))
     hall(app).loop_pages.append(lambda scope: CardPages.of(app).answer(app, scope))
     hall(app).loop_page_waits.append(lambda scope, loop: CardPages.of(app).waiter(scope, loop))
+    hall(app).card_checks.append(lambda path: CardPages.of(app).shows_a_card(app, path))
     with app.app_context():
         games.add_snapshot_extender(_board_for_snapshot)
         games.add_call_guard(_refuse_balls_after_the_win)

@@ -285,6 +285,18 @@ class CardPages:
         ahead = self.ahead
         return None if ahead is None else ahead.waiter(scope, loop)
 
+    def shows_a_card(self, app: Flask, path: str) -> bool:
+        """Is `path` a valid card's page (/c/<deck>/<serial>/<sig>) of a deck this process
+        has read? On the loop: no SQL (a deck not read yet counts as none)."""
+        parts = path.split("/")
+        if len(parts) != 5 or parts[1] not in ("c", "C"):
+            return False
+        _, _, deck_id, serial, sig = parts
+        deck = station_state(app).decks.get(deck_id)
+        if deck is None or not is_ascii_number(serial, 6) or len(sig) > 64:
+            return False
+        return signature_is_valid(deck.secret, deck.deck_id, int(serial), sig)
+
     def answer(self, app: Flask, scope: dict[str, Any]) -> bytes | None:
         """The card page a GET asks for, when everything it needs is kept and current; None
         sends the request to Flask (which builds what is missing, or answers a 404 or
