@@ -35,9 +35,8 @@ def split_server(app):
 
 
 def _phone(port: int) -> http.client.HTTPConnection:
-    """A phone's keep-alive connection, handed to the phones' process by its first request (a
-    static file), as a real phone's is: the door sorts connections by the socket's address,
-    which in a test is the laptop's own."""
+    """A phone's keep-alive connection on the hall's port, which the phones' process serves;
+    its first request a static file, as a real phone's is."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("GET", "/web/static/live.js")
     r = conn.getresponse()
@@ -84,7 +83,7 @@ def _next_view(sock: socket.socket, buffer: bytearray) -> dict:
 # event, published where it was written, can bring it to the other phone
 @pytest.mark.hall_config(SERVED_BY_HEADER=True, COMPANIONS_POLL_S=600.0)
 def test_an_entry_written_by_the_phones_process_reaches_another_phone_at_the_table(split_server):
-    public = split_server.server.public_side.pid
+    public = split_server.server.phones.pid
     phone = _phone(split_server.port)
     status, made, served, _ = _send(
         phone, "POST", "/t/new/burako", {"teams": [["Ana"], ["Beto"]]}, "10.0.0.7"
@@ -110,7 +109,7 @@ def test_an_entry_written_by_the_phones_process_reaches_another_phone_at_the_tab
 
 @pytest.mark.hall_config(SERVED_BY_HEADER=True)
 def test_a_notebooks_pin_is_hashed_and_checked_by_the_phones_process(split_server, app):
-    public = split_server.server.public_side.pid
+    public = split_server.server.phones.pid
     owner = _phone(split_server.port)
     notebook = {"players": ["Ana", "Beto", "Caro"], "pin": "4321"}
     status, made, served, _ = _send(owner, "POST", "/t/new/clue", notebook, "10.0.0.7")

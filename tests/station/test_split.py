@@ -292,7 +292,7 @@ def test_serve_one_process_serves_everything_itself(tmp_path):
 
 
 @pytest.mark.hall_config(SERVED_BY_HEADER=True)
-def test_a_companions_score_entry_through_the_public_side_lands_and_reaches_the_tables_phones(
+def test_a_companions_score_entry_on_the_halls_port_lands_and_reaches_the_tables_phones(
     split_server,
 ):
     guest = {"X-Forwarded-For": "10.0.0.9"}
@@ -302,8 +302,8 @@ def test_a_companions_score_entry_through_the_public_side_lands_and_reaches_the_
     conn.request("POST", "/t/new/burako", body, {**guest, "Content-Type": "application/json"})
     r = conn.getresponse()
     code = json.loads(r.read())["code"]
-    # a guest's own write: written by the phones' process, never the Maestro's (issue 55)
-    assert r.status == 201 and _served_by(r) == [split_server.server.public_side.pid]
+    # a guest's own write: written by the phones' process, never the Maestro's
+    assert r.status == 201 and _served_by(r) == [split_server.server.phones.pid]
     sock, buffer = _open_stream(split_server.port, f"/t/{code}/events")
     first = dict(_events(sock, buffer, 2))  # the table's view (and its history)
     assert first["view"]["totals"] == [0, 0]
