@@ -67,7 +67,7 @@ def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]
 def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any]) -> tuple[Any, ...]:
     global _kinds
     if _kinds is None:
-        from companions.web.registry import load_kinds
+        from companions.web.games import load_kinds
 
         _kinds = load_kinds()
     try:

@@ -42,9 +42,11 @@ from bingo_hall.web.instance import area_state, hall
 from bingo_hall.web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
 from bingo_hall.web.qr import phone_url, qr_svg
 from companions.errors import EntryError
-from companions.web.registry import GameKind, load_kinds
+from companions.web.games import load_kinds
+from companions.web.registry import GameKind
 
-from . import HERE, bp, live, pins, store
+from . import live, pins, store
+from .blueprint import HERE, bp
 from .setup import N_, SetupErrors, read_pin, read_players, read_settings
 
 

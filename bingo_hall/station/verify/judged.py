@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, SIZE, Card
@@ -28,9 +28,7 @@ from ...ninety.tickets import ROW_NAMES, Ticket
 from ...values import JsonValue
 from ...variants import STRIPS
 from ..spoken import call_label
-
-if TYPE_CHECKING:
-    from .prizes import PrizeBoard
+from .board import PrizeBoard
 
 Cell = tuple[int, int]
 

@@ -46,26 +46,8 @@ from ..requests import Award
 from ..variants import prize_plan
 from . import store
 from .awards import still_standing
+from .board import PrizeBoard
 from .judged import TicketCheck, WonPrize
-
-
-@dataclass(frozen=True)
-class PrizeBoard(JsonValue):
-    """The round's prizes as the screens list them: the plan (its prizes, their names, in
-    sequence or open at once), each prize awarded and who won it, which are open now, what a new
-    round opens, the prize being played, and whether the round is finished."""
-
-    mode: str
-    order: str
-    sequence: tuple[str, ...]
-    names: dict[str, dict[str, str]]
-    plan_names: dict[str, str]
-    tabellone: bool  # the display draws the Italian tabellone
-    awarded: list[dict[str, Any]]  # `awarded()`: {"prize", "at_call", "at", "winners"}
-    open: tuple[str, ...]
-    first_open: tuple[str, ...]
-    current: str | None
-    finished: bool
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,10 @@ from ..round_load import load_round
 from ..variants import prize_plan, variant_of
 from . import awards, card_view, prizes, store
 from .awards import RoundAwarded, Scores
+from .board import PrizeBoard
 from .card_view import CardFollow, Follow, TicketFollow
 from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
-from .prizes import PrizeAwarded, PrizeBoard, PrizeState, TicketFacts
+from .prizes import PrizeAwarded, PrizeState, TicketFacts
 from .store import PenaltyShown
 
 T = TypeVar("T")  # the variant's ticket: a Card, a Ticket
