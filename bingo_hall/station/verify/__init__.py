@@ -19,6 +19,7 @@ import sqlite3
 from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from ...errors import KitError
@@ -99,7 +100,9 @@ def register(app: Flask) -> None:
         games.add_undo_guard(_keep_the_calls_an_award_rests_on)
 
 
-def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
+def _signed_card(
+    conn: sqlite3.Connection, deck_id: str, serial: str, sig: str
+) -> tuple[Deck[Any], Any] | None:
     """(deck, card) when the URL is one this hall printed, else None (never says which part
     was wrong)."""
     if not is_ascii_number(serial, 6) or len(sig) > 64:
@@ -157,7 +160,7 @@ def _render_card(
 @bp.get("/c/<deck_id>/<serial>/<sig>")
 @bp.get("/C/<deck_id>/<serial>/<sig>")
 @public
-def card_page(deck_id: str, serial: str, sig: str):
+def card_page(deck_id: str, serial: str, sig: str) -> ResponseReturnValue:
     """A card as printed, from what is kept (verify/card_pages.py: the page around it, its
     table, the game's state): card.js marks it and writes the verdict on load, then follows the
     game from its events. The station's server answers it on its event loop while everything
@@ -167,7 +170,7 @@ def card_page(deck_id: str, serial: str, sig: str):
         return _card_page(deck_id, serial, sig)
 
 
-def _card_page(deck_id: str, serial: str, sig: str):
+def _card_page(deck_id: str, serial: str, sig: str) -> ResponseReturnValue:
     conn = get_db()
     found = _signed_card(conn, deck_id, serial, sig)
     if found is None:
@@ -189,7 +192,7 @@ def _card_page(deck_id: str, serial: str, sig: str):
 @bp.post("/c/<deck_id>/<serial>/<sig>/ask")
 @bp.post("/C/<deck_id>/<serial>/<sig>/ask")
 @guest_body(SMALL_BODY)
-def ask_check(deck_id: str, serial: str, sig: str):
+def ask_check(deck_id: str, serial: str, sig: str) -> ResponseReturnValue:
     """A player asks the Maestro for a check from their card's page, without shouting (issue 36
     item 4, verify/asks.py): only from the card's signed page, judged now, shown on the caller
     page; never a recorded claim. Refused in words past one request per card per call, 3 per
@@ -207,7 +210,7 @@ def ask_check(deck_id: str, serial: str, sig: str):
 
 @bp.get("/api/games/<int:game_id>/asks")
 @caller_required
-def asked(game_id: int):
+def asked(game_id: int) -> ResponseReturnValue:
     """The current round's requests for a check from the phones (the caller page lists them)."""
     conn = get_db()
     rnd = games.current_round(conn, game_id)
@@ -216,7 +219,7 @@ def asked(game_id: int):
 
 @bp.post("/api/games/<int:game_id>/asks/<serial>/seen")
 @caller_required
-def ask_seen(game_id: int, serial: str):
+def ask_seen(game_id: int, serial: str) -> ResponseReturnValue:
     """The Maestro has looked at the card's request for a check ("Look" or "Dismiss" on the
     caller page): it leaves the page's notice. The round's requests, as `GET .../asks`."""
     conn = get_db()
@@ -227,7 +230,7 @@ def ask_seen(game_id: int, serial: str):
 
 @bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
 @caller_required
-def check(game_id: int, serial: str):
+def check(game_id: int, serial: str) -> ResponseReturnValue:
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
     caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here, and
     `prize` the prize the Maestro chose (judged for it, as the claim will be).
@@ -254,7 +257,7 @@ def check(game_id: int, serial: str):
 
 
 @bp.get("/api/games/<int:game_id>/shown")
-def shown_now(game_id: int):
+def shown_now(game_id: int) -> ResponseReturnValue:
     """The newest card the hall's screens were shown in this game, as its `verdict` event said
     with the number of calls it was judged on (a screen that reconnects shows it again while no
     call came since), or null. Public: the screens' stream said as much."""
@@ -263,7 +266,7 @@ def shown_now(game_id: int):
 
 
 @bp.get("/api/games/<int:game_id>/shown/<key>")
-def shown_card(game_id: int, key: str):
+def shown_card(game_id: int, key: str) -> ResponseReturnValue:
     """A card the hall's screens were shown (the `drawn` key of its `verdict` event, or "r<n>":
     the card that won round n, its final board), drawn as every view draws it, in the screen's
     language. Public and read-only: only a card the screens showed can be drawn."""
@@ -290,7 +293,7 @@ def _check_scanned(conn: sqlite3.Connection, game_id: int, serial: str) -> None:
 
 
 @bp.get("/api/games/<int:game_id>/players")
-def list_players(game_id: int):
+def list_players(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     games.get_game(conn, game_id)
     return jsonify(players=store.players(conn, game_id))
@@ -298,7 +301,7 @@ def list_players(game_id: int):
 
 @bp.post("/api/games/<int:game_id>/players")
 @caller_required
-def add_player(game_id: int):
+def add_player(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     added = service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))
     return jsonify(added.to_json()), 201
@@ -306,14 +309,14 @@ def add_player(game_id: int):
 
 @bp.post("/api/games/<int:game_id>/players/rename")
 @caller_required
-def rename_player(game_id: int):
+def rename_player(game_id: int) -> ResponseReturnValue:
     """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
     return jsonify(service.rename_player(get_db(), game_id, body(required=True)).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/players/remove")
 @caller_required
-def remove_player(game_id: int):
+def remove_player(game_id: int) -> ResponseReturnValue:
     """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
     record."""
     return jsonify(service.remove_player(get_db(), game_id, body(required=True)).to_json())
@@ -321,14 +324,14 @@ def remove_player(game_id: int):
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
-def settings(game_id: int):
+def settings(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     return jsonify(service.update_settings(conn, game_id, body(required=True)).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/claims")
 @caller_required
-def claim(game_id: int):
+def claim(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
     claimed = NewClaim.from_json(body(required=True))
@@ -339,7 +342,7 @@ def claim(game_id: int):
 
 @bp.post("/api/games/<int:game_id>/award")
 @caller_required
-def award(game_id: int):
+def award(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     kind = claims_kind(games.get_game(conn, game_id))
     done = kind.award(conn, game_id, Award.from_json(body()))
@@ -360,13 +363,13 @@ def _pause_once_won(conn: sqlite3.Connection, game_id: int) -> None:
 
 
 @bp.get("/api/games/<int:game_id>/scores")
-def scores(game_id: int):
+def scores(game_id: int) -> ResponseReturnValue:
     return jsonify(awards.scores(get_db(), game_id).to_json())
 
 
 @bp.get("/api/games/<int:game_id>/record")
 @bp.get("/api/games/<int:game_id>/record.<fmt>")
-def game_record(game_id: int, fmt: str = "json"):
+def game_record(game_id: int, fmt: str = "json") -> ResponseReturnValue:
     """The record as JSON, or CSV with `.csv` or `?format=csv` (a spreadsheet opens it)."""
     fmt = request.args.get("format", fmt)
     if fmt not in ("json", "csv"):
