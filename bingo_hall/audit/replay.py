@@ -1,4 +1,4 @@
-"""Replaying a night's book with the pure rules (issue 35): the chain alone proves only that the
+"""Replaying a night's book with the pure rules: the chain alone proves only that the
 book was not changed after its head was published, so `verify` also checks that what the book
 says follows from what it says happened.
 

@@ -1,4 +1,4 @@
-"""The night as a program (issue 37 item 1): the games of a hall night in order, read from a TOML
+"""The night as a program: the games of a hall night in order, read from a TOML
 file the host writes once (docs/program.md).
 
 Each `[[game]]` names the game, its balls (75 or 90), its mode (Bingo Normal, Bingo de Puntos)

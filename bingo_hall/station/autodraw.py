@@ -1,4 +1,4 @@
-"""Hands-free calling (issue 26): the station draws a ball every N seconds (3 to 60) by itself.
+"""Hands-free calling: the station draws a ball every N seconds (3 to 60) by itself.
 
 The ticker lives in the station, one thread per game, not in the caller page: a reloaded page, a
 second tab or a laptop whose screen went to sleep does not stop it or start a second one, and the

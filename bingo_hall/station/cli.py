@@ -162,7 +162,7 @@ def run_server(
     start_workers()  # the table scorekeepers' replays never hold the Maestro's interpreter
     if server.split:  # the public process draws the card pages' tables (public_started)
         station_state(app).deck_listeners.append(lambda deck: tell_public(app, deck))
-    else:  # the card pages' tables are drawn ahead of need in a worker process (issue 32)
+    else:  # the card pages' tables are drawn ahead of need in a worker process
         card_pages.start(app, create_app)
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port

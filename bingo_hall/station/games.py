@@ -1,5 +1,5 @@
 """Games and rounds over sqlite3: start, public input, next round, end, and the snapshot a
-screen draws itself from (issue 4). Calls (draw, entry, undo) are in calls.py, which builds on
+screen draws itself from. Calls (draw, entry, undo) are in calls.py, which builds on
 this module.
 
 Every change is committed (BEGIN IMMEDIATE ... COMMIT, synchronous=FULL) before it is published

@@ -2,7 +2,7 @@
 to the game record.
 
 The claims code (verify/) calls `claimed` and `awarded` once the row is written and before the
-commit, so what a hook writes is committed with it or not at all. The ledger (issue 27) uses
+commit, so what a hook writes is committed with it or not at all. The ledger uses
 them: a claim on a card not sold for the round gets a warning, and an award records who is paid
 how much. A hook must not publish events: the caller publishes after the commit.
 """

@@ -1,4 +1,4 @@
-"""Live updates for every phone at a table (issue 7: "within a second"), over the app's event
+"""Live updates for every phone at a table, each within a second of the change, over the app's event
 hub: the store (the only writer) publishes a `TableChanged` on the table's channel after its
 commit, holding the app's write lock, and each open stream then sends the table's view at its
 newest version (the SSE messages `history`, `view` and `next`).

@@ -1,4 +1,4 @@
-"""Where a table's history is replayed (issue 29): in a process of its own while the station
+"""Where a table's history is replayed: in a process of its own while the station
 serves, so that a flood of score entries (a Clue notebook's replay runs its solver, tens of
 milliseconds of CPU each) never holds the station's interpreter lock, which the Maestro's draws
 and the event loop need. Elsewhere (tests, the command line) in the calling thread.

@@ -1,7 +1,7 @@
-"""Tables and entries in SQLite: the storage side of the shell (issue 7).
+"""Tables and entries in SQLite: the storage side of the shell.
 
 Every change re-reads the table's history and replays it through the game's engine with the
-change applied, holding only that table's lock (issue 29: never SQLite's writer, which the
+change applied, holding only that table's lock (never SQLite's writer, which the
 station's draws need), then stores it in a short BEGIN IMMEDIATE transaction if nothing changed
 meanwhile. Two phones posting at the same moment are serialised by the table's lock and both
 entries are stored (unless the second one breaks a rule once the first is in, in which case it
@@ -33,7 +33,7 @@ from . import live, replays
 
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-#: 32**8 (about 10**12) codes: even at the 20,000 guesses a minute of issue 20, with no limit,
+#: 32**8 (about 10**12) codes: even at 20,000 guesses a minute (a phone script), with no limit,
 #: finding one of 50 tables would take about a year (the limits in views.py make it millennia).
 #: Shown in two groups of four ("ABCD-EF23"); the QR join is the easy way in. Tables made with
 #: 5-letter codes still open.
@@ -223,7 +223,7 @@ def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
 
 def _tell(state: HallState, code: str, snap: live.TableSnap) -> None:
     """Publish the table's new view, after the commit, holding the table's lock (so a table's
-    phones get its changes in commit order; the station's write lock is the draws', issue 29)."""
+    phones get its changes in commit order; the station's write lock is the draws')."""
     live.publish(state.hub, live.TableChanged(code, snap), live.rendered_views())
 
 
@@ -285,7 +285,8 @@ def _kept_bytes(conn: sqlite3.Connection, code: str) -> int:
 _locks: dict[tuple[str, str], threading.Lock] = {}
 _locks_guard = threading.Lock()
 #: tries of the optimistic write (another process on the same file may write in between);
-#: after them the change is made the old way, inside one transaction
+#: after them the change is replayed and written inside one transaction, which holds SQLite's
+#: writer throughout
 TRIES = 3
 
 
@@ -342,7 +343,7 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -
                 snap = _snapshot(conn, table.code, view, version + 1, next_code)
             _tell(hall(), table.code, snap)  # after the commit, holding the table's lock
             return snap
-        with transaction(conn):  # a busy file: the change made the old way, in one transaction
+        with transaction(conn):  # a busy file: replayed and written in one transaction
             version, next_code = _state(conn, table.code)
             changed, write, _added = plan(history(conn, table.code), _next_id(conn))
             view = replay(table, kind, changed)

@@ -1,4 +1,4 @@
-"""The night's ledger (issue 27): cards sold, prizes from the pot, payouts and the summary.
+"""The night's ledger: cards sold, prizes from the pot, payouts and the summary.
 
 An area of the station, registered by `bingo_hall.app.create_app`:
 
@@ -84,7 +84,7 @@ def register(app: Flask) -> None:
     core_db.add_migrations(app, "ledger", schema.MIGRATIONS)
     core_db.add_migrations(app, "raffle", raffle_schema.MIGRATIONS)
     app.register_blueprint(bp)
-    app.register_blueprint(raffle.bp)  # the raffle (issue 37): its takings are the ledger's
+    app.register_blueprint(raffle.bp)  # the raffle: its takings are the ledger's
     app.jinja_env.filters["money"] = _money
     app.jinja_env.filters["amount"] = _amount
     app.jinja_env.filters["coin"] = _coin

@@ -1,4 +1,4 @@
-"""Cash for the night (issue 39): the float in the box at the start and the cash counted at the
+"""Cash for the night: the float in the box at the start and the cash counted at the
 end, as a total or by notes and coins of the night's currency. The payouts paid in cash are the
 payouts marked paid in cash (`payouts.mark_paid`). The over/short is worked out in the summary
 (`bingo_hall.money.night.Night.over_short`): counted - (float + takings - cash payouts).

@@ -1,4 +1,4 @@
-"""Prizes in money (issue 27): what each prize of the round pays before it starts, the payouts
+"""Prizes in money: what each prize of the round pays before it starts, the payouts
 recorded when a prize is awarded, marking them paid, and the warning for a claim on a card not
 sold for the round.
 

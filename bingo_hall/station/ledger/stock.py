@@ -1,4 +1,4 @@
-"""Paper stock of a game (issue 39), when the hall counts it: serial ranges issued to each
+"""Paper stock of a game, when the hall counts it: serial ranges issued to each
 seller (the door, a table, a volunteer by name), returned unsold, or void with a reason; a wrong
 entry is cancelled by a correction with its reason, never deleted. The rules are the pure
 `bingo_hall.money.ledger` (`check_issue`, `check_back`, `reconcile`); `store.sell` asks

@@ -1,4 +1,4 @@
-"""The ledger's sales, prices, prize rules and currency over sqlite3 (issue 27).
+"""The ledger's sales, prices, prize rules and currency over sqlite3.
 
 The money rules are the pure `bingo_hall.money.ledger`; this module checks a request whole before it
 writes anything, writes it in one transaction under the hall's write lock, logs the action

@@ -42,7 +42,7 @@ def nights(conn: sqlite3.Connection) -> list[str]:
 
 
 def program_place(conn: sqlite3.Connection, game_id: int) -> ProgramPlace | None:
-    """The game's place in the night's program (issue 37), or None for a game started by hand:
+    """The game's place in the night's program, or None for a game started by hand:
     read from the program's own table, with the names as the program gave them."""
     row = conn.execute(
         "SELECT program_id, position, spec, status FROM program_games WHERE game_id = ?",

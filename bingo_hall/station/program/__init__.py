@@ -1,4 +1,4 @@
-"""The night as a program (issue 37): the Maestro loads the night's program file once (`serve
+"""The night as a program: the Maestro loads the night's program file once (`serve
 --program FILE`, or the caller page), then **Next game** starts each game with everything set;
 a game can be skipped or one inserted. The display shows "Game 3 of 12 · Four Corners · £20".
 

@@ -1,4 +1,4 @@
-"""The night's program over sqlite3 (issue 37): load a program, start its next game with
+"""The night's program over sqlite3: load a program, start its next game with
 everything set (the game's mode or prize list and pattern, the ledger's price and prizes), skip
 a game, insert one. The program's games and the game in play are rows (`schema.py`), so a
 station restarted mid-night goes on from the game in play.

@@ -1,4 +1,4 @@
-"""Verifying cards and settling claims (issue 5): the public QR pages and the claims API.
+"""Verifying cards and settling claims: the public QR pages and the claims API.
 
 * `/c/<deck_id>/<serial>/<sig>` and `/C/...` (QR codes print upper case): anyone on the hall's
   Wi-Fi who scans a card sees it as printed, with the current game's calls marked and the verdict.
@@ -193,8 +193,8 @@ def _card_page(deck_id: str, serial: str, sig: str) -> ResponseReturnValue:
 @bp.post("/C/<deck_id>/<serial>/<sig>/ask")
 @guest_body(SMALL_BODY)
 def ask_check(deck_id: str, serial: str, sig: str) -> ResponseReturnValue:
-    """A player asks the Maestro for a check from their card's page, without shouting (issue 36
-    item 4, verify/asks.py): only from the card's signed page, judged now, shown on the caller
+    """A player asks the Maestro for a check from their card's page, without shouting
+    (verify/asks.py): only from the card's signed page, judged now, shown on the caller
     page; never a recorded claim. Refused in words past one request per card per call, 3 per
     card and 10 per address a minute."""
     asks.from_the_cards_page(request)

@@ -1,4 +1,4 @@
-"""Players at the table (issue 26): rename one (a typo, or a move to another team) and take one
+"""Players at the table: rename one (a typo, or a move to another team) and take one
 off the table. Seating players is `store.add_player`.
 
 A rename is the same person with the right name: every claim, award and Maestro turn of the game

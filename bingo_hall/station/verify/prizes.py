@@ -1,4 +1,4 @@
-"""A game's prizes over SQLite (issues 17 and 28): which are awarded, which can be won now, and
+"""A game's prizes over SQLite: which are awarded, which can be won now, and
 the award that closes one (docs/claims.md, "90 balls" and "Tambola"). The prizes are the game's
 `PrizePlan`, data from its variant (`bingo_hall.variants`) and judged by
 `bingo_hall.ninety.prize_rules`: línea then bingo (Spanish halls), or one line, two lines, full
