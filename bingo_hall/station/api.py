@@ -67,7 +67,7 @@ def logout() -> ResponseReturnValue:
 @bp.get("/decks")
 @caller_required
 def decks() -> ResponseReturnValue:
-    return jsonify(decks=list_decks(get_db()))
+    return jsonify(decks=[d.to_json() for d in list_decks(get_db())])
 
 
 @bp.post("/decks")
@@ -92,7 +92,7 @@ def set_hall_settings() -> ResponseReturnValue:
 
 @bp.get("/games")
 def list_games() -> ResponseReturnValue:
-    return jsonify(games=games.list_games(get_db()))
+    return jsonify(games=[g.to_json() for g in games.list_games(get_db())])
 
 
 @bp.post("/games")

@@ -53,9 +53,27 @@ class Awarded:
 #: `fn(conn, claim) -> value or None`: what joins the claim's answer (its JSON's keys)
 ClaimHook = Callable[[sqlite3.Connection, Claimed], JsonValue | None]
 AwardHook = Callable[[sqlite3.Connection, Awarded], None]
+
+
 #: `fn(conn, round_id) -> list of notes`: what the game record says about a round besides its
 #: calls and claims; a note is {"at", "event", "serial", "detail"}
-RecordHook = Callable[[sqlite3.Connection, int], list[dict[str, Any]]]
+@dataclass(frozen=True)
+class RecordNote(JsonValue):
+    """A line a hook adds to a round of the game record (its JSON and its CSV): when, what kind
+    of event, and what happened; the card or the player it concerns, when there is one."""
+
+    at: str
+    event: str
+    detail: str
+    serial: int | None = None
+    player: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields that say something: a note about no card has no `serial`."""
+        return {k: v for k, v in super().to_json().items() if v is not None}
+
+
+RecordHook = Callable[[sqlite3.Connection, int], list[RecordNote]]
 
 
 @dataclass
@@ -87,7 +105,7 @@ def on_record(fn: RecordHook) -> None:
         _hooks().records.append(fn)
 
 
-def notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+def notes(conn: sqlite3.Connection, round_id: int) -> list[RecordNote]:
     return [note for fn in list(_hooks().records) for note in fn(conn, round_id)]
 
 

@@ -159,7 +159,7 @@ def page() -> ResponseReturnValue:
     conn = get_db()
     listed = games.list_games(conn)
     asked = request.args.get("game", type=int)
-    gid = asked or games.newest_active_game(conn) or (listed[0]["game_id"] if listed else None)
+    gid = asked or games.newest_active_game(conn) or (listed[0].game_id if listed else None)
     led = None
     if gid is not None:
         led = ledger_view(conn, gid).to_json()
@@ -347,7 +347,7 @@ def unpaid(payout_id: int) -> ResponseReturnValue:
 @caller_required
 def audit_log() -> ResponseReturnValue:
     """Every ledger action of the night in order: what, when, and through what (page or token)."""
-    return jsonify(log=store.audit_log(get_db()))
+    return jsonify(log=[e.to_json() for e in store.audit_log(get_db())])
 
 
 @bp.get("/api/ledger/summary")

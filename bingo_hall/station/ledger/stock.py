@@ -18,6 +18,7 @@ from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
+from ..hooks import RecordNote
 from . import store
 from .requests import StockRequest, money_input
 
@@ -182,7 +183,7 @@ def round_window(
     return row["game_id"], row["number"], start, None if after is None else after[0][:19]
 
 
-def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+def record_notes(conn: sqlite3.Connection, round_id: int) -> list[RecordNote]:
     """The game record's notes of a round: the paper issued, returned or void meanwhile."""
     gid, _n, start, until = round_window(conn, round_id)
     out = []
@@ -194,5 +195,5 @@ def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]
         detail += f" ({line.seller})" if line.seller else ""
         detail += f": {line.reason}" if line.reason else ""
         detail += f"; corrected: {line.corrected}" if line.corrected else ""
-        out.append({"at": line.made, "event": "stock", "player": line.seller, "detail": detail})
+        out.append(RecordNote(at=line.made, event="stock", detail=detail, player=line.seller))
     return out

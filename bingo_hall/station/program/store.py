@@ -274,10 +274,10 @@ def state(conn: sqlite3.Connection, lang: str = "en") -> ProgramState:
 
 def deck_for(conn: sqlite3.Connection, game: ProgramGame) -> str:
     """The deck a game is played on: the newest loaded of its kind (tonight's first)."""
-    decks = sorted(list_decks(conn), key=lambda d: not d["tonight"])
+    decks = sorted(list_decks(conn), key=lambda d: not d.tonight)
     for d in decks:
-        if variant_for(d["game"]) is game.variant:
-            return str(d["deck_id"])
+        if variant_for(d.game) is game.variant:
+            return d.deck_id
     raise Conflict(
         "game %(n)s is played with %(balls)s balls: load a deck of them first",
         n=game.number,

@@ -296,7 +296,7 @@ def _check_scanned(conn: sqlite3.Connection, game_id: int, serial: str) -> None:
 def list_players(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     games.get_game(conn, game_id)
-    return jsonify(players=store.players(conn, game_id))
+    return jsonify(players=[p.to_json() for p in store.players(conn, game_id)])
 
 
 @bp.post("/api/games/<int:game_id>/players")

@@ -176,7 +176,7 @@ def card_grid(card: Card, check: CardCheck | None) -> list[list[Square]]:
 
 
 @dataclass(frozen=True)
-class WonPrize:
+class WonPrize(JsonValue):
     """A prize a ticket won in its game, and the round it was won in."""
 
     prize: str
@@ -301,7 +301,7 @@ class TicketCheck:
             **self.verdict_value().to_json(),
             # None once the round's last prize is awarded: judged for it, no longer played for
             "playing": None if self.round_over else self.prize.key,
-            "won": [{"prize": w.prize, "round": w.round} for w in self.won],
+            "won": [w.to_json() for w in self.won],
         }
 
 

@@ -29,7 +29,7 @@ def _required(value: Any) -> str:
 
 
 def _seated(conn: sqlite3.Connection, gid: int, name: str) -> None:
-    if not any(p["name"] == name for p in players(conn, gid)):
+    if not any(p.name == name for p in players(conn, gid)):
         raise NotFound("%(name)s is not at the table in this game", name=name)
 
 
@@ -117,7 +117,7 @@ def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Remo
                     "wins stay on the scoreboard and in the record",
                     name=name,
                 )
-            seating = [p["name"] for p in players(conn, gid)]
+            seating = [p.name for p in players(conn, gid)]
             if rounds:
                 conn.execute(
                     "UPDATE players SET left_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "

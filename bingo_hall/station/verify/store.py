@@ -133,12 +133,22 @@ class SettingsChanged(JsonValue):
     settings: RulesShown
 
 
-def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class PlayerSeat(JsonValue):
+    """A player at the table: their name, their team (None when playing alone) and their seat."""
+
+    name: str
+    team: str | None
+    seat: int
+
+
+def players(conn: sqlite3.Connection, gid: int) -> list[PlayerSeat]:
+    """The players at the table now, in seat order (those who left are not)."""
     rows = conn.execute(
         "SELECT name, team, seat FROM players WHERE game_id = ? AND left_at IS NULL ORDER BY seat",
         (gid,),
     ).fetchall()
-    return [{"name": r["name"], "team": r["team"], "seat": r["seat"]} for r in rows]
+    return [PlayerSeat(r["name"], r["team"], r["seat"]) for r in rows]
 
 
 def add_player(conn: sqlite3.Connection, game_id: int, new: NewPlayer) -> Seated:
@@ -237,4 +247,4 @@ def seated(conn: sqlite3.Connection, gid: int) -> tuple[list[str], dict[str, str
     """The names at the table in seating order, and the team of everyone who played (a player
     taken off the table keeps the side their points were won for)."""
     rows = conn.execute("SELECT name, team FROM players WHERE game_id = ?", (gid,)).fetchall()
-    return [p["name"] for p in players(conn, gid)], {r["name"]: r["team"] for r in rows}
+    return [p.name for p in players(conn, gid)], {r["name"]: r["team"] for r in rows}
