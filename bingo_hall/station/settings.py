@@ -6,6 +6,7 @@ so a game can never be stored with options its card pages, scores and record wou
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from .. import claims as rules
@@ -18,9 +19,9 @@ JUDGING_KEYS = ("pattern", "mask", "completing_call_only")  # fixed once a round
 FLAGS = ("completing_call_only", "winner_becomes_maestro")
 
 
-def check_keys(data: dict[str, Any], also: tuple[str, ...] = ()) -> None:
+def check_keys(keys: Collection[str], also: tuple[str, ...] = ()) -> None:
     """Refuse a key that is not a setting (`also`: the other keys this request may carry)."""
-    unknown = sorted(set(data) - set(SETTING_KEYS) - set(also))
+    unknown = sorted(set(keys) - set(SETTING_KEYS) - set(also))
     if unknown:
         raise RequestError(
             "unknown setting %(key)s; use %(keys)s", key=unknown[0], keys=", ".join(SETTING_KEYS)

@@ -37,7 +37,14 @@ from .. import autodraw, games
 from ..auth import caller_required
 from ..decks import get_deck
 from ..model import Game
-from ..requests import Award, NewClaim, NewPlayer
+from ..requests import (
+    Award,
+    NewClaim,
+    NewPlayer,
+    RemovePlayer,
+    RenamePlayer,
+    SettingsChange,
+)
 from ..requests import name as player_name
 from ..requests import serial as parse_serial
 from ..state import station_state
@@ -311,7 +318,8 @@ def add_player(game_id: int) -> ResponseReturnValue:
 @caller_required
 def rename_player(game_id: int) -> ResponseReturnValue:
     """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
-    return jsonify(service.rename_player(get_db(), game_id, body(required=True)).to_json())
+    change = RenamePlayer.from_json(body(required=True))
+    return jsonify(service.rename_player(get_db(), game_id, change).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/players/remove")
@@ -319,14 +327,15 @@ def rename_player(game_id: int) -> ResponseReturnValue:
 def remove_player(game_id: int) -> ResponseReturnValue:
     """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
     record."""
-    return jsonify(service.remove_player(get_db(), game_id, body(required=True)).to_json())
+    change = RemovePlayer.from_json(body(required=True))
+    return jsonify(service.remove_player(get_db(), game_id, change).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
 def settings(game_id: int) -> ResponseReturnValue:
-    conn = get_db()
-    return jsonify(service.update_settings(conn, game_id, body(required=True)).to_json())
+    change = SettingsChange.from_json(body(required=True))
+    return jsonify(service.update_settings(get_db(), game_id, change).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/claims")

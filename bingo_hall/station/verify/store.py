@@ -26,9 +26,8 @@ from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..model import Game
-from ..requests import NewPlayer
-from ..requests import name as player_name
-from ..settings import JUDGING_KEYS, SETTING_KEYS, check_keys, rules_from
+from ..requests import NewPlayer, SettingsChange
+from ..settings import JUDGING_KEYS, SETTING_KEYS, rules_from
 
 
 def settings_of(conn: sqlite3.Connection, gid: int) -> tuple[dict[str, Any], str | None]:
@@ -216,21 +215,21 @@ def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
 
 
 def update_settings(
-    conn: sqlite3.Connection, game_id: int, data: dict[str, Any]
+    conn: sqlite3.Connection, game_id: int, change: SettingsChange
 ) -> SettingsChanged:
     """Change the target, the pattern or the hall rules. The pattern and the hall rules change
     only before the round's first call, so no claim is judged under two sets of rules."""
-    check_keys(data, also=("maestro",))
+    data = change.settings
     with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
             gid = game.game_id
             stored, maestro = settings_of(conn, gid)
-            new = stored | {k: v for k, v in data.items() if k != "maestro"}
+            new = stored | dict(data)
             if data.get("pattern") not in (None, "custom") and "mask" not in data:
                 new.pop("mask", None)
-            if "maestro" in data:
-                maestro = player_name(data["maestro"], required=False)
+            if change.maestro_given:
+                maestro = change.maestro
             created = {k: v for k, v in game.options.items() if k in SETTING_KEYS}
             before, after = created | stored, created | new  # what the Maestro set wins
             trial = rules_from(game.mode, game.free_centre, after)
