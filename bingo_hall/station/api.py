@@ -87,7 +87,8 @@ def get_hall_settings() -> ResponseReturnValue:
 @caller_required
 def set_hall_settings() -> ResponseReturnValue:
     """The night's settings: `lang` (es, en or null) and `traditional_calls` (true/false)."""
-    return jsonify(hall_settings.save(get_db(), body(required=True)).to_json())
+    change = hall_settings.SettingsChange.from_json(body(required=True))
+    return jsonify(hall_settings.save(get_db(), change).to_json())
 
 
 @bp.get("/games")
@@ -146,7 +147,8 @@ def undo(game_id: int) -> ResponseReturnValue:
 @caller_required
 def auto_draw(game_id: int) -> ResponseReturnValue:
     """The automatic draw: {"action": "start", "every": N (3-60 s)}, "pause", "resume", "stop"."""
-    return jsonify(autodraw.command(get_db(), game_id, body(required=True)).to_json())
+    command = autodraw.Command.from_json(body(required=True))
+    return jsonify(autodraw.command(get_db(), game_id, command).to_json())
 
 
 @bp.post("/games/<int:game_id>/public-input")

@@ -118,12 +118,12 @@ def load_program(app: Flask, path: str, words: Speech | None = None) -> str:
 
 def save_hall_settings(app: Flask, **changes: Any) -> None:
     """The night's settings from the command line, kept in the database like the caller page's."""
-    from .hall_settings import save
+    from .hall_settings import SettingsChange, save
 
     with app.app_context():
         from ..web.db import get_db
 
-        save(get_db(), changes)
+        save(get_db(), SettingsChange.from_json(changes))
 
 
 def mac_port_hint(port: int, platform: str) -> str:
