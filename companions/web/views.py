@@ -292,7 +292,7 @@ def table(code: str) -> ResponseReturnValue:
         table=table,
         kind=kind,
         view=snap.view.to_json(),
-        history=snap.history,
+        history=[item.to_json() for item in snap.history],
         version=snap.version,
         next_code=snap.next,
         join_url=join_url,
@@ -353,8 +353,9 @@ def _changed(snap: JsonValue, status: int = 200) -> ResponseReturnValue:
 def post_entry(code: str) -> ResponseReturnValue:
     table, kind = _open(code)
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
-    player = _player(table, data)
-    snap = store.add_entry(get_db(), table, kind, data, player)
+    player = _player(table, data)  # taken out of the entry
+    entry = store.NewEntry.from_json(data, player)
+    snap = store.add_entry(get_db(), table, kind, entry)
     return _changed(snap, 201)
 
 
@@ -383,7 +384,7 @@ def correct_entry(code: str, entry_id: int) -> ResponseReturnValue:
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
     data.pop("player", None)
     try:
-        snap = store.correct_entry(get_db(), table, kind, entry_id, data)
+        snap = store.correct_entry(get_db(), table, kind, entry_id, store.NewEntry.from_json(data))
     except store.NoSuchEntry:
         raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
     return _changed(snap)
