@@ -15,22 +15,19 @@ from dataclasses import dataclass
 from typing import Any
 
 
-def _int(d: Mapping[str, Any], key: str) -> int:
-    value: object = d[key]
+def _int(value: object, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{key} is not a whole number")
     return value
 
 
-def _str(d: Mapping[str, Any], key: str) -> str:
-    value: object = d[key]
+def _str(value: object, key: str) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{key} is not text")
     return value
 
 
-def _text_or_none(d: Mapping[str, Any], key: str) -> str | None:
-    value: object = d.get(key)
+def _text_or_none(value: object, key: str) -> str | None:
     if value is not None and not isinstance(value, str):
         raise TypeError(f"{key} is not text")
     return value
@@ -48,10 +45,10 @@ class RoundOpened:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RoundOpened:
         return cls(
-            _int(d, "game_id"),
-            _int(d, "round"),
-            _str(d, "commitment"),
-            _text_or_none(d, "public_input"),
+            _int(d["game_id"], "game_id"),
+            _int(d["round"], "round"),
+            _str(d["commitment"], "commitment"),
+            _text_or_none(d.get("public_input"), "public_input"),
         )
 
 
@@ -65,7 +62,11 @@ class PublicInputSet:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> PublicInputSet:
-        return cls(_int(d, "game_id"), _int(d, "round"), _text_or_none(d, "public_input"))
+        return cls(
+            _int(d["game_id"], "game_id"),
+            _int(d["round"], "round"),
+            _text_or_none(d.get("public_input"), "public_input"),
+        )
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,9 @@ class SeedRevealed:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> SeedRevealed:
-        return cls(_int(d, "game_id"), _int(d, "round"), _str(d, "seed"))
+        return cls(
+            _int(d["game_id"], "game_id"), _int(d["round"], "round"), _str(d["seed"], "seed")
+        )
 
 
 @dataclass(frozen=True)
@@ -95,11 +98,11 @@ class Called:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Called:
         return cls(
-            _int(d, "game_id"),
-            _int(d, "round"),
-            _int(d, "seq"),
-            _int(d, "ball"),
-            _str(d, "source"),
+            _int(d["game_id"], "game_id"),
+            _int(d["round"], "round"),
+            _int(d["seq"], "seq"),
+            _int(d["ball"], "ball"),
+            _str(d["source"], "source"),
         )
 
 
@@ -114,7 +117,12 @@ class Undone:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Undone:
-        return cls(_int(d, "game_id"), _int(d, "round"), _int(d, "seq"), _int(d, "ball"))
+        return cls(
+            _int(d["game_id"], "game_id"),
+            _int(d["round"], "round"),
+            _int(d["seq"], "seq"),
+            _int(d["ball"], "ball"),
+        )
 
 
 @dataclass(frozen=True)
@@ -130,11 +138,11 @@ class Claimed:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Claimed:
         return cls(
-            _int(d, "game_id"),
-            _int(d, "round"),
-            _int(d, "claim_id"),
-            _int(d, "serial"),
-            _int(d, "at_call"),
+            _int(d["game_id"], "game_id"),
+            _int(d["round"], "round"),
+            _int(d["claim_id"], "claim_id"),
+            _int(d["serial"], "serial"),
+            _int(d["at_call"], "at_call"),
         )
 
 
@@ -151,11 +159,11 @@ class Awarded:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Awarded:
         return cls(
-            _int(d, "game_id"),
-            _int(d, "round"),
-            _int(d, "claim_id"),
-            _int(d, "serial"),
-            _str(d, "kind"),
+            _int(d["game_id"], "game_id"),
+            _int(d["round"], "round"),
+            _int(d["claim_id"], "claim_id"),
+            _int(d["serial"], "serial"),
+            _str(d["kind"], "kind"),
         )
 
 
@@ -168,7 +176,7 @@ class Seat:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Seat:
-        return cls(_int(d, "claim_id"), _int(d, "serial"))
+        return cls(_int(d["claim_id"], "claim_id"), _int(d["serial"], "serial"))
 
 
 @dataclass(frozen=True)
@@ -187,9 +195,9 @@ class PrizeSettled:
         if not isinstance(winners, list):
             raise TypeError("winners is not a list")
         return cls(
-            _int(d, "game_id"),
-            _int(d, "round"),
-            _str(d, "prize"),
-            _int(d, "at_call"),
+            _int(d["game_id"], "game_id"),
+            _int(d["round"], "round"),
+            _str(d["prize"], "prize"),
+            _int(d["at_call"], "at_call"),
             tuple(Seat.from_json(w) for w in winners),
         )
