@@ -76,6 +76,16 @@ def card_awards(conn: sqlite3.Connection, gid: int, serial: int) -> CardAwards:
 
 
 @dataclass(frozen=True)
+class Figure(JsonValue):
+    """A figure the game is played for, as a card's page judges it: its name, its squares (by
+    their index on the card, row by row) and whether it covers the FREE centre."""
+
+    name: str
+    cells: tuple[int, ...]
+    central: bool
+
+
+@dataclass(frozen=True)
 class CardFollow(JsonValue):
     """What a 75-ball card's page follows the game with (its `#card-state`), squares numbered
     row by row (0-24)."""
@@ -87,8 +97,8 @@ class CardFollow(JsonValue):
     calls: tuple[int, ...]
     free_centre: bool  # the centre is covered without a call (the hall rule; FREE is anyway)
     cleared: tuple[tuple[int, int], ...]  # (square, the call count before which it is uncovered)
-    figures: list[dict[str, Any]]  # {"name", "cells", "central"}: the card's numbers are its own
-    lines: list[dict[str, Any]]
+    figures: tuple[Figure, ...]  # the card's numbers are its own
+    lines: tuple[Figure, ...]
     completing_call_only: bool
     puntos: bool
     pattern: str | None
@@ -168,11 +178,11 @@ def game_card_facts(game_id: int, round: int, r: rules.Rules) -> CardFollow:
     )
 
 
-def _figures(r: rules.Rules) -> list[dict[str, Any]]:
-    return [
-        {"name": name, "cells": [_index(cell) for cell in cells], "central": CENTRE in cells}
+def _figures(r: rules.Rules) -> tuple[Figure, ...]:
+    return tuple(
+        Figure(name, tuple(_index(cell) for cell in cells), CENTRE in cells)
         for name, cells in rules.figures(r)
-    ]
+    )
 
 
 def follow_ticket(checked: TicketCheck) -> TicketFollow:
