@@ -39,7 +39,7 @@ ROUTE_DECORATORS = {"route", "get", "post", "put", "patch", "delete"}
 #: the count may not go over this: the issue's aim is under 10. What is left is listed by the
 #: test's message (documents parsed from TOML and the book's JSON by the rules that read them,
 #: and the companions' engines, which replay the entries stored as JSON).
-LIMIT = 70
+LIMIT = 67
 
 MAPPINGS = {"dict", "Dict", "Mapping", "MutableMapping"}
 LOOSE = {"Any", "object"}

@@ -8,6 +8,7 @@ from typing import Any, ParamSpec, TypeVar
 from flask import Blueprint, Flask, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from ..manifest import deck_from_dict
 from ..web.admission import SMALL_BODY, guest_body, on_loop
 from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized
@@ -38,8 +39,9 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 RETRY_MS = 2000  # a bare EventSource would retry after this; the pages (live.js) retry with jitter
 
 
-def _key(data: dict[str, Any]) -> str | None:
-    return idempotency_key(request.headers.get("Idempotency-Key") or data.get("idempotency_key"))
+def _key(in_body: object) -> str | None:
+    """The request's idempotency key: its header, else the body's `idempotency_key`."""
+    return idempotency_key(request.headers.get("Idempotency-Key") or in_body)
 
 
 @bp.post("/login")
@@ -73,7 +75,7 @@ def decks() -> ResponseReturnValue:
 @bp.post("/decks")
 @caller_required
 def add_deck() -> ResponseReturnValue:
-    deck = store_deck(get_db(), body(required=True))
+    deck = store_deck(get_db(), deck_from_dict(body(required=True)))
     info = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards), "game": deck.game}
     return jsonify(**info, free_centre=deck.free_centre), 201
 
@@ -113,7 +115,7 @@ def game(game_id: int) -> ResponseReturnValue:
 @caller_required
 def draw(game_id: int) -> ResponseReturnValue:
     d = body()
-    key = _key(d)
+    key = _key(d.get("idempotency_key"))
     return jsonify(
         calls.draw_ball(get_db(), game_id, expect_seq(d.get("expect_seq")), key).to_json()
     )
@@ -129,7 +131,7 @@ def enter(game_id: int) -> ResponseReturnValue:
     ball = d["ball"]
     if isinstance(ball, str) and is_ascii_number(ball.strip(), 2):
         ball = int(ball)  # typed in a form; calls.py checks the range and words the error
-    key = _key(d)
+    key = _key(d.get("idempotency_key"))
     done = calls.enter_ball(get_db(), game_id, ball, expect_seq(d.get("expect_seq")), key)
     return jsonify(done.to_json()), 201
 

@@ -27,10 +27,8 @@ from ..web.errors import Conflict, NotFound
 from .state import station_state
 
 
-def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> Deck[Any]:
-    """Add a deck (a Deck or a parsed manifest). Storing the same deck again is a no-op."""
-    if not isinstance(deck, Deck):
-        deck = deck_from_dict(deck)
+def store_deck(conn: sqlite3.Connection, deck: Deck[Any]) -> Deck[Any]:
+    """Add a deck. Storing the same deck again is a no-op."""
     manifest = deck.to_json()
     with nullcontext() if conn.in_transaction else transaction(conn):
         return _store(conn, deck, manifest)

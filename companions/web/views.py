@@ -9,7 +9,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from flask import (
     Response,
@@ -334,8 +334,8 @@ def view_json(code: str) -> ResponseReturnValue:
 MAX_ENTRY_BYTES = 32_000
 
 
-def _player(table: store.Table, data: dict[str, Any]) -> str | None:
-    player = data.pop("player", None)
+def _player(table: store.Table, player: object) -> str | None:
+    """The entry's `player`, one of the table's names (or None: the entry names nobody)."""
     if player is None:
         return None
     known = set(table.players) | {n for team in table.members for n in team}
@@ -353,7 +353,7 @@ def _changed(snap: JsonValue, status: int = 200) -> ResponseReturnValue:
 def post_entry(code: str) -> ResponseReturnValue:
     table, kind = _open(code)
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
-    player = _player(table, data)  # taken out of the entry
+    player = _player(table, data.pop("player", None))  # taken out of the entry
     entry = store.NewEntry.from_json(data, player)
     snap = store.add_entry(get_db(), table, kind, entry)
     return _changed(snap, 201)
