@@ -37,7 +37,7 @@ run: install catalogs
 test: install-test catalogs system-test-deps $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	@# mypy checks the types beside the first part (it fails the run as before, at its end)
+	@# mypy checks the types beside the first part; a type error fails the run at its end
 	$(BIN)/mypy & types=$$!; \
 	  $(PYTEST) -q -n 2 --dist loadfile --no-loadscope-reorder -m "not alone"; tests=$$?; \
 	  wait $$types; typed=$$?; [ $$tests -eq 0 ] && [ $$typed -eq 0 ]

@@ -72,8 +72,8 @@ def check_game(balls: object) -> int:
 def draw_order(seed: bytes, public_input: str | None = None, balls: int = BALLS) -> tuple[int, ...]:
     """The committed order of all `balls` balls (75 or 90) for this seed and public input.
 
-    The shuffle is the same for every N (docs/fairness.md), so a 75-ball order is exactly what it
-    was before 90-ball games existed."""
+    The shuffle is the same for every N (docs/fairness.md): a 75-ball order depends only on the
+    seed, the public input and the 75 balls, whatever other games the kit knows."""
     return committed_order(seed, range(1, check_game(balls) + 1), b"draw", public_input)
 
 

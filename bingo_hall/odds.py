@@ -1,4 +1,4 @@
-"""The odds of a prize, estimated by simulation with the real deck and the real figure (issue 37).
+"""The odds of a prize, estimated by simulation with the real deck and the real figure.
 
 Before the host sets a jackpot "within N calls", the kit says how likely that is with the cards
 actually sold: "with 68 cards sold, a full house within 40 calls about 1 night in 12; the first

@@ -249,8 +249,45 @@ class Specials:
         """A rule that changes which cards win (the money ball only changes what one pays)."""
         return self.wild_number or self.odd_even is not None or self.cards_needed > 1
 
+    @classmethod
+    def from_json(cls, settings: Mapping[str, object], balls: int = 75) -> Specials:
+        """The special rules a game's settings describe (keys absent or None: off). A money ball of
+        "draw" is refused: the station replaces it with the drawn ball as the game starts."""
+
+        def get(key: str, check: Callable[[object], T]) -> T | None:
+            value = settings.get(key)
+            if value is None:
+                return None
+            try:
+                return check(value)
+            except KitError as exc:
+                raise SpecialSettingError(key, exc) from None
+
+        def flag(value: object) -> bool:
+            if not isinstance(value, bool):
+                raise KitError("wild_number is true or false")
+            return value
+
+        def ball(value: object) -> int:
+            if value == "draw":
+                raise KitError("the station draws the money ball as a game starts; type a ball now")
+            return check_money_ball(value, balls)
+
+        out = cls(
+            wild_number=get("wild_number", flag) or False,
+            odd_even=get("odd_even", parity),
+            money_ball=get("money_ball", ball),
+            money_ball_rule=get("money_ball_pays", MoneyBallRule.from_word),
+            cards_needed=get("cards_needed", check_cards_needed) or 1,
+        )
+        if out.money_ball is not None and out.money_ball_rule is None:
+            raise SpecialSettingError(
+                "money_ball_pays", KitError("a money ball needs what it pays: double or a bonus")
+            )
+        return out
+
     def to_settings(self) -> dict[str, Setting]:
-        """The game's settings for these rules (the keys `specials_from` reads), none when off:
+        """The game's settings for these rules (the keys `from_json` reads), none when off:
         what a new game's options carry, as JSON."""
         out: dict[str, Setting] = {}
         if self.wild_number:
@@ -278,43 +315,6 @@ class SpecialSettingError(KitError):
         self.key = key
         self.problem = problem
         super().__init__("the setting %(key)s: %(problem)s", key=key, problem=problem)
-
-
-def specials_from(settings: Mapping[str, object], balls: int = 75) -> Specials:
-    """The special rules a game's settings describe (keys absent or None: off). A money ball of
-    "draw" is refused: the station replaces it with the drawn ball as the game starts."""
-
-    def get(key: str, check: Callable[[object], T]) -> T | None:
-        value = settings.get(key)
-        if value is None:
-            return None
-        try:
-            return check(value)
-        except KitError as exc:
-            raise SpecialSettingError(key, exc) from None
-
-    def flag(value: object) -> bool:
-        if not isinstance(value, bool):
-            raise KitError("wild_number is true or false")
-        return value
-
-    def ball(value: object) -> int:
-        if value == "draw":
-            raise KitError("the station draws the money ball as a game starts; type a ball now")
-        return check_money_ball(value, balls)
-
-    out = Specials(
-        wild_number=get("wild_number", flag) or False,
-        odd_even=get("odd_even", parity),
-        money_ball=get("money_ball", ball),
-        money_ball_rule=get("money_ball_pays", MoneyBallRule.from_word),
-        cards_needed=get("cards_needed", check_cards_needed) or 1,
-    )
-    if out.money_ball is not None and out.money_ball_rule is None:
-        raise SpecialSettingError(
-            "money_ball_pays", KitError("a money ball needs what it pays: double or a bonus")
-        )
-    return out
 
 
 def wild_words(digit: str | None) -> Mapping[str, str]:

@@ -129,7 +129,7 @@ class Variant(ABC, Generic[T]):
     ticket_word: ClassVar[tuple[str, str]]  # singular, plural: "card", "cards"
     deck_word: ClassVar[str]  # how the CLI names such a deck: "deck", "90-ball deck"
     default_template: ClassVar[str]
-    large_template: ClassVar[str]  # what `--template large` prints (issue 36)
+    large_template: ClassVar[str]  # what `--template large` prints
     has_letters: ClassVar[bool]  # calls are "N 31" (75 balls) or "87" (90 balls)
     free_centre: ClassVar[bool]  # may the deck print FREE in the centre
     rules_sheet: ClassVar[str]  # `rules_<lang>.md` with {lang}

@@ -1,4 +1,4 @@
-"""`bingo-hall companions`: the table scorekeepers alone, for a party with no bingo (issue 7)."""
+"""`bingo-hall companions`: the table scorekeepers alone, for a party with no bingo."""
 
 from __future__ import annotations
 

@@ -47,6 +47,16 @@ def N_(message: str) -> str:
 
 
 @dataclass(frozen=True)
+class Advice(JsonValue):
+    """A suggestion I could make, and the information its answer is expected to give (bits)."""
+
+    suspect: str
+    weapon: str
+    room: str
+    bits: float
+
+
+@dataclass(frozen=True)
 class Card(JsonValue):
     """A clue card, with its names from the seed's "Glosario bilingüe"."""
 
@@ -541,7 +551,7 @@ class Notebook:
             for i, card in enumerate(CARDS)
         }
 
-    def advice(self, room: str | None = None, samples: int = 200) -> list[dict[str, Any]]:
+    def advice(self, room: str | None = None, samples: int = 200) -> list[Advice]:
         """Suggestions I could make, the most revealing first (expected bits; see `advise`).
 
         `room` is the room I stand in (a suggestion must name it); None ranks every room. The
@@ -563,12 +573,7 @@ class Notebook:
         ]
         ranked = advise(deals, self.players.index(self.me), len(self.players), triples)
         return [
-            {
-                "suspect": CARDS[s].id,
-                "weapon": CARDS[w].id,
-                "room": CARDS[r].id,
-                "bits": round(bits, 3),
-            }
+            Advice(CARDS[s].id, CARDS[w].id, CARDS[r].id, round(bits, 3))
             for bits, (s, w, r) in ranked
         ]
 

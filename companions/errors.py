@@ -34,7 +34,7 @@ _MAX_SUM = 100_000
 
 def parse_sum(value: Any, *, field: str | None = None) -> int:
     """A count a player typed: an int, or a sum such as "12+11+7" (how people add a hand up at
-    the table, issue 7). Parsed by hand, never eval'd; negatives and text are refused.
+    the table). Parsed by hand, never eval'd; negatives and text are refused.
 
     Raises EntryError naming `field` so the page can show the message next to it.
     """

@@ -48,16 +48,25 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+#: seconds a `slow` or `alone` test may run before pytest-timeout fails it (the suite-wide
+#: limit, pyproject's `timeout`, is for the others); a test's own `timeout` marker wins
+SLOW_TIMEOUT = 900
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`make check` leaves out the browser tests (-m "not browser") and those that start a real
     server or process (-m "not process"): every test that opens Chromium or serves a station
-    carries its marker, whether its file says so or not. The order: see the end."""
+    carries its marker, whether its file says so or not. A slow test is given SLOW_TIMEOUT.
+    The order: see the end."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if BROWSER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.browser)
         if SERVER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.process)
+        long = item.get_closest_marker("slow") or item.get_closest_marker("alone")
+        if long and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
     # the files with long tests first (slow, then browser), each file's tests in their order, so
     # that on two cores the short ones fill the end instead of one core waiting for a long file
     # that came last

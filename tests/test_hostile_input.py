@@ -21,7 +21,7 @@ from testkit import TEST_PIN, Caller
 from bingo_hall.app import create_app
 from bingo_hall.web import inputs
 from bingo_hall.web.inputs import nesting_depth
-from companions.web.registry import load_kinds
+from companions.web.games import load_kinds
 
 KINDS = load_kinds()
 WRITE = {"POST", "PUT", "PATCH", "DELETE"}

@@ -1,5 +1,5 @@
 """The night's book: an append-only record in which each entry carries the SHA-256 of the one
-before it, so that an entry changed, removed or moved breaks the chain (issue 35, docs/audit.md).
+before it, so that an entry changed, removed or moved breaks the chain (docs/audit.md).
 
 An entry is a value: its number (`seq`), the time, the kind of change, who made it (the laptop,
 a caller login's hashed id, or a guest), the change as data and the hash of the entry before.

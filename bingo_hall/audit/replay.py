@@ -1,4 +1,4 @@
-"""Replaying a night's book with the pure rules (issue 35): the chain alone proves only that the
+"""Replaying a night's book with the pure rules: the chain alone proves only that the
 book was not changed after its head was published, so `verify` also checks that what the book
 says follows from what it says happened.
 
@@ -30,8 +30,18 @@ from ..manifest import Deck
 from ..money import ledger as money
 from ..ninety.prize_rules import BUILT_IN, completed_at, recorded_prize_list
 from ..patterns import pattern_from_spec
-from ..specials import MoneyBallRule, drawn_money_ball, specials_from
+from ..specials import MoneyBallRule, Specials, drawn_money_ball
 from .book import Book, Entry, Finding, deck_hash
+from .entries import (
+    Awarded,
+    Called,
+    Claimed,
+    PrizeSettled,
+    PublicInputSet,
+    RoundOpened,
+    SeedRevealed,
+    Undone,
+)
 
 
 @dataclass
@@ -49,6 +59,16 @@ class RoundLog:
         return [ball for seq, ball, _ in self.calls if seq not in self.undone]
 
 
+@dataclass(frozen=True)
+class ClaimSeen:
+    """A claim as the book made it, with the calls that stood when it was made and who made
+    it (its entry's personal part)."""
+
+    claim: Claimed
+    calls: list[int]
+    player: str | None
+
+
 @dataclass
 class Replayed:
     """The night as the book tells it."""
@@ -56,7 +76,7 @@ class Replayed:
     decks: dict[str, str] = field(default_factory=dict)  # deck id -> its hash
     games: dict[int, dict[str, Any]] = field(default_factory=dict)
     rounds: dict[tuple[int, int], RoundLog] = field(default_factory=dict)
-    claims: dict[int, dict[str, Any]] = field(default_factory=dict)
+    claims: dict[int, ClaimSeen] = field(default_factory=dict)
     awards: list[dict[str, Any]] = field(default_factory=list)
     sales: dict[int, dict[str, Any]] = field(default_factory=dict)
     prices: dict[int, list[money.Price]] = field(default_factory=dict)
@@ -148,35 +168,35 @@ def _settings(state: Replayed, e: Entry, decks: Any) -> str | None:
 
 
 def _round(state: Replayed, e: Entry, decks: Any) -> str | None:
-    d = e.data
-    state.rounds[(d["game_id"], d["round"])] = RoundLog(d["commitment"], d["public_input"])
+    d = RoundOpened.from_json(e.data)
+    state.rounds[(d.game_id, d.round)] = RoundLog(d.commitment, d.public_input)
     return None
 
 
 def _public_input(state: Replayed, e: Entry, decks: Any) -> str | None:
-    d = e.data
-    log = state.rounds.get((d["game_id"], d["round"]))
+    d = PublicInputSet.from_json(e.data)
+    log = state.rounds.get((d.game_id, d.round))
     if log is not None:
         if log.calls:
             return "a public input set after the round's first ball"
-        log.public_input = d["public_input"]
+        log.public_input = d.public_input
     return None
 
 
 def _reveal(state: Replayed, e: Entry, decks: Any) -> str | None:
-    d = e.data
-    log = state.rounds.get((d["game_id"], d["round"]))
+    d = SeedRevealed.from_json(e.data)
+    log = state.rounds.get((d.game_id, d.round))
     if log is None:
         return None  # a round from before this copy's anchor
-    log.seed = d["seed"]
-    seed = draw.parse_seed(d["seed"])
+    log.seed = d.seed
+    seed = draw.parse_seed(d.seed)
     if draw.commitment(seed) != log.commitment:
         return (
-            f"game {d['game_id']} round {d['round']}: the revealed seed does not match "
+            f"game {d.game_id} round {d.round}: the revealed seed does not match "
             "the round's commitment"
         )
-    drawn = _drawn_money_ball_holds(state, d["game_id"], d["round"], seed)
-    return drawn or _order_holds(state, d["game_id"], d["round"], log)
+    drawn = _drawn_money_ball_holds(state, d.game_id, d.round, seed)
+    return drawn or _order_holds(state, d.game_id, d.round, log)
 
 
 def _order_holds(state: Replayed, gid: int, rnd: int, log: RoundLog) -> str | None:
@@ -202,35 +222,35 @@ def _order_holds(state: Replayed, gid: int, rnd: int, log: RoundLog) -> str | No
 
 
 def _call(state: Replayed, e: Entry, decks: Any) -> str | None:
-    d = e.data
-    log = state.rounds.get((d["game_id"], d["round"]))
+    d = Called.from_json(e.data)
+    log = state.rounds.get((d.game_id, d.round))
     if log is None:
         return None
-    if d["ball"] in log.live():
-        return f"ball {d['ball']} is called twice in game {d['game_id']} round {d['round']}"
-    log.calls.append((d["seq"], d["ball"], d["source"]))
-    log.entry_of[d["seq"]] = e.seq
+    if d.ball in log.live():
+        return f"ball {d.ball} is called twice in game {d.game_id} round {d.round}"
+    log.calls.append((d.seq, d.ball, d.source))
+    log.entry_of[d.seq] = e.seq
     return None
 
 
 def _undo(state: Replayed, e: Entry, decks: Any) -> str | None:
-    d = e.data
-    log = state.rounds.get((d["game_id"], d["round"]))
+    d = Undone.from_json(e.data)
+    log = state.rounds.get((d.game_id, d.round))
     if log is None:
         return None
     live = [(s, b) for s, b, _ in log.calls if s not in log.undone]
-    if not live or live[-1] != (d["seq"], d["ball"]):
+    if not live or live[-1] != (d.seq, d.ball):
         return "it takes back a call that is not the round's last"
-    log.undone.add(d["seq"])
+    log.undone.add(d.seq)
     return None
 
 
 def _claim(state: Replayed, e: Entry, decks: Any) -> str | None:
-    d = e.data
-    calls = state.live_calls(d["game_id"], d["round"])
-    if d["at_call"] != len(calls):
-        return f"the claim says it saw {d['at_call']} calls; the book has {len(calls)}"
-    state.claims[d["claim_id"]] = {**d, "calls": calls, "player": e.player()}
+    d = Claimed.from_json(e.data)
+    calls = state.live_calls(d.game_id, d.round)
+    if d.at_call != len(calls):
+        return f"the claim says it saw {d.at_call} calls; the book has {len(calls)}"
+    state.claims[d.claim_id] = ClaimSeen(d, calls, e.player())
     return None
 
 
@@ -252,7 +272,7 @@ def _rules75(game: Mapping[str, Any]) -> rules75.Rules:
     pattern = None
     if mode == rules75.NORMAL:
         pattern = pattern_from_spec(options.get("pattern"), options.get("mask"))
-    special = specials_from(game.get("options") or {})  # the game's own, never the settings'
+    special = Specials.from_json(game.get("options") or {})  # the game's own, never the settings'
     return rules75.Rules(
         mode=mode,
         free_centre=bool(game["free_centre"]),
@@ -295,38 +315,37 @@ def _drawn_money_ball_holds(state: Replayed, gid: int, rnd: int, seed: bytes) ->
 def _award(state: Replayed, e: Entry, decks: Any) -> str | None:
     """A 75-ball round's award: its card holds a bingo on the calls its claim saw, and those
     calls still stand."""
-    d = e.data
-    claim = state.claims.get(d["claim_id"])
-    if claim is None or claim["serial"] != d["serial"]:
+    d = Awarded.from_json(e.data)
+    claim = state.claims.get(d.claim_id)
+    if claim is None or claim.claim.serial != d.serial:
         return "the award names no claim of its card in the book"
-    live = state.live_calls(d["game_id"], d["round"])
-    if live[: len(claim["calls"])] != claim["calls"]:
+    live = state.live_calls(d.game_id, d.round)
+    if live[: len(claim.calls)] != claim.calls:
         return "the award rests on a claim whose calls were taken back"
-    rules = _rules75(state.games[d["game_id"]])
+    rules = _rules75(state.games[d.game_id])
     if rules.cards_needed > 1:  # the book the claim named, every card of it judged
-        first, last = claim.get("book") or (d["serial"], d["serial"])
-        cards = [_card(state, d["game_id"], s, decks) for s in range(first, last + 1)]
-        verdict = rules75.judge_book(cards, d["serial"], claim["calls"], rules)
+        first, last = claim.claim.book or (d.serial, d.serial)
+        cards = [_card(state, d.game_id, s, decks) for s in range(first, last + 1)]
+        verdict = rules75.judge_book(cards, d.serial, claim.calls, rules)
     else:
-        card = _card(state, d["game_id"], d["serial"], decks)
-        verdict = rules75.judge(card, claim["calls"], rules)
+        card = _card(state, d.game_id, d.serial, decks)
+        verdict = rules75.judge(card, claim.calls, rules)
     if not verdict.bingo:
         return (
-            f"card {d['serial']} holds no bingo on the calls of its claim: "
-            "the award does not follow"
+            f"card {d.serial} holds no bingo on the calls of its claim: the award does not follow"
         )
-    if str(verdict.kind) != d["kind"]:
-        return f"the award says {d['kind']}; the calls give {verdict.kind}"
+    if str(verdict.kind) != d.kind:
+        return f"the award says {d.kind}; the calls give {verdict.kind}"
     state.awards.append(
         {
-            "game_id": d["game_id"],
-            "round": d["round"],
+            "game_id": d.game_id,
+            "round": d.round,
             "prize": "bingo",
-            "serials": [d["serial"]],
-            "at_call": len(claim["calls"]),
+            "serials": [d.serial],
+            "at_call": len(claim.calls),
         }
     )
-    state.last_award = (d["game_id"], d["round"], "bingo", len(claim["calls"]), 1)
+    state.last_award = (d.game_id, d.round, "bingo", len(claim.calls), 1)
     state.paid_in_award = 0
     state.money_ball_won = rules.money_ball if verdict.money_ball else None
     return None
@@ -334,44 +353,44 @@ def _award(state: Replayed, e: Entry, decks: Any) -> str | None:
 
 def _prize(state: Replayed, e: Entry, decks: Any) -> str | None:
     """A 90-ball prize: each winner's ticket completes it on the call it was awarded on."""
-    d = e.data
-    game = state.games[d["game_id"]]
-    live = state.live_calls(d["game_id"], d["round"])
-    calls = live[: d["at_call"]]
+    d = PrizeSettled.from_json(e.data)
+    game = state.games[d.game_id]
+    live = state.live_calls(d.game_id, d.round)
+    calls = live[: d.at_call]
+    serials = [w.serial for w in d.winners]
     state.awards.append(
         {
-            "game_id": d["game_id"],
-            "round": d["round"],
-            "prize": d["prize"],
-            "serials": [w["serial"] for w in d["winners"]],
-            "at_call": d["at_call"],
+            "game_id": d.game_id,
+            "round": d.round,
+            "prize": d.prize,
+            "serials": serials,
+            "at_call": d.at_call,
         }
     )
-    state.last_award = (d["game_id"], d["round"], d["prize"], d["at_call"], len(d["winners"]))
+    state.last_award = (d.game_id, d.round, d.prize, d.at_call, len(d.winners))
     state.paid_in_award = 0
     recorded = game.get("prize_list")  # a host's list, as the game recorded it
     plan = recorded_prize_list(recorded) if recorded else BUILT_IN.get(str(game.get("prizes")))
     if plan is None:
         state.notes.append(
-            f"game {d['game_id']} plays the host's prize list {game.get('prizes')!r}: its "
+            f"game {d.game_id} plays the host's prize list {game.get('prizes')!r}: its "
             "prizes are not replayed (the list is not in the book)"
         )
         return None
-    serials = [w["serial"] for w in d["winners"]]
     twice = next((s for s in serials if serials.count(s) > 1), None)
     if twice is not None:
         return (
-            f"ticket {twice} is named more than once among the winners of the {d['prize']}: "
+            f"ticket {twice} is named more than once among the winners of the {d.prize}: "
             "one ticket is one share"
         )
-    rule = plan.prize(d["prize"]).rule
-    for w in d["winners"]:
-        ticket = _card(state, d["game_id"], w["serial"], decks)
+    rule = plan.prize(d.prize).rule
+    for serial in serials:
+        ticket = _card(state, d.game_id, serial, decks)
         done = completed_at(rule, ticket, calls)
-        if done is None or done > d["at_call"]:  # a late claim still wins (docs/claims.md)
+        if done is None or done > d.at_call:  # a late claim still wins (docs/claims.md)
             return (
-                f"ticket {w['serial']} does not complete the {d['prize']} by call "
-                f"{d['at_call']}: the award does not follow from the calls"
+                f"ticket {serial} does not complete the {d.prize} by call "
+                f"{d.at_call}: the award does not follow from the calls"
             )
     return None
 

@@ -1,4 +1,4 @@
-"""`bingo-hall book export` and `bingo-hall book verify` (issue 35, docs/audit.md).
+"""`bingo-hall book export` and `bingo-hall book verify` (docs/audit.md).
 
 export: the book (or one night of it) from a station's database, one JSON line per entry between
 a header naming its anchor and the signed head; `--redact` gives players' names as pseudonyms.

@@ -1,4 +1,4 @@
-"""Where the kit keeps its own files when nobody says where (issue 16).
+"""Where the kit keeps its own files when nobody says where.
 
 The station's database, the kept caller PIN, the session key and the demo deck with its PDF live
 in one folder per user, the platform's usual place for application data (platformdirs):

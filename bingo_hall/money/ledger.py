@@ -1,4 +1,4 @@
-"""The night's money as pure rules (issue 27): amounts in integer cents, prices per card or per
+"""The night's money as pure rules: amounts in integer cents, prices per card or per
 book, the three kinds of prize, splitting a prize between simultaneous winners, serial ranges
 ("1-40, 55") and amounts formatted in the reader's locale. No I/O: the station's ledger area
 (`bingo_hall.station.ledger`) keeps these in SQLite, and the summary (`bingo_hall.money.night`) adds
@@ -255,7 +255,7 @@ MAX_LABEL = 40  # characters in a price's name
 def price_list(prices: Sequence[Price]) -> tuple[Price, ...]:
     """A game's price list, checked whole: one price at least, at most MAX_PRICES, and no two
     with the same name (the door chooses a price by its name). A list of one price is what a
-    game had before price lists (issue 39): its one price."""
+    game had before price lists: its one price."""
     if not prices:
         raise LedgerError("a price list has one price at least, such as a card at 1,00")
     if len(prices) > MAX_PRICES:
@@ -637,7 +637,7 @@ def coin(cents: int, currency: str = DEFAULT_CURRENCY, lang: str = "en") -> str:
 _LOCALES = {"es": "es_ES", "en": "en_GB"}
 
 
-# ---- paper stock (issue 39) ----------------------------------------------------------------
+# ---- paper stock -----------------------------------------------------------------------------
 #
 # A hall that counts its paper hands serial ranges to each seller (the door, a table, a
 # volunteer by name); what comes back unsold is returned, what is torn, lost or spoilt is void,
@@ -780,7 +780,7 @@ def reconcile(entries: Sequence[StockEntry], sold: set[int]) -> Reconciled:
     return Reconciled(len(held), len(sold_issued), len(returned & held.keys()), len(void), gaps)
 
 
-# ---- cash (issue 39) -----------------------------------------------------------------------
+# ---- cash ------------------------------------------------------------------------------------
 
 #: the notes and coins of each currency, in cents, largest first
 DENOMINATIONS: dict[str, tuple[int, ...]] = {

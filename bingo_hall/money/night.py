@@ -1,4 +1,4 @@
-"""The night's summary as values (issue 27): for each game and round the cards sold, the money
+"""The night's summary as values: for each game and round the cards sold, the money
 taken, the prizes and their winners; the totals; what is left for the cause; and each round's
 commitment and revealed seed, so anyone can audit the draws. Pure: the station reads it from
 SQLite (`bingo_hall.station.ledger.summary`), the PDF (`bingo_hall.printing.ledger_pdf`), the
@@ -7,7 +7,7 @@ CSV and the command line's text are made from these values.
 What is left for the cause = money taken - prizes awarded - the jackpot still in the pot (set
 aside from tonight's takings and carried over to the next night).
 
-At the door and the treasurer's table (issue 39): each game's paper stock reconciled (issued =
+At the door and the treasurer's table: each game's paper stock reconciled (issued =
 sold + returned + void, every gap named by its serials) and the night's cash: the float, the
 count, the payouts paid in cash and the over/short = counted - (float + takings - cash payouts).
 """
@@ -64,7 +64,7 @@ class RoundLine:
 
 @dataclass(frozen=True)
 class ProgramPlace:
-    """A game's place in the night's program (issue 37): its number of the program's `total`,
+    """A game's place in the night's program: its number of the program's `total`,
     its names by language, and whether the Maestro skipped it."""
 
     number: int
@@ -108,7 +108,7 @@ class RaffleWin:
 
 @dataclass(frozen=True)
 class RaffleLine:
-    """A raffle of the night (issue 37): tickets sold, money taken, prizes, its commitment and
+    """A raffle of the night: tickets sold, money taken, prizes, its commitment and
     (once revealed) its seed."""
 
     raffle_id: int

@@ -1,4 +1,4 @@
-"""The night as a program (issue 37 item 1): the games of a hall night in order, read from a TOML
+"""The night as a program: the games of a hall night in order, read from a TOML
 file the host writes once (docs/program.md).
 
 Each `[[game]]` names the game, its balls (75 or 90), its mode (Bingo Normal, Bingo de Puntos)
@@ -27,7 +27,7 @@ from .. import prize_names as names
 from ..errors import KitError, LocatedError, untranslated
 from ..pattern_book import book_entries
 from ..patterns import BUILT_IN, Pattern, pattern_from_spec
-from ..specials import Setting, Specials, SpecialSettingError, specials_from
+from ..specials import Setting, Specials, SpecialSettingError
 from ..variants import PrizePlan, Variant, variant_for
 from . import ledger as money
 from .ledger import LedgerError, Price, PrizeKind, PrizeRule
@@ -394,7 +394,7 @@ def _specials(
             raise bad("money_ball_bonus is an amount above zero", "money_ball_bonus")
         settings["money_ball_pays"] = f"bonus:{cents}"
     try:
-        out = specials_from(settings)
+        out = Specials.from_json(settings)
     except SpecialSettingError as exc:
         where = "money_ball_bonus" if exc.key == "money_ball_pays" else exc.key
         raise bad("%(problem)s", where, problem=exc.problem) from None

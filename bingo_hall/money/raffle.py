@@ -1,4 +1,4 @@
-"""The raffle that ends a charity night (issue 37 item 4), as pure rules: tickets sold by colour
+"""The raffle that ends a charity night, as pure rules: tickets sold by colour
 and number range, the prizes in the order they are drawn, and the draw, as fair as the balls'.
 
 * Raffle tickets are the cloakroom kind: a roll of one colour, numbered. A ticket is

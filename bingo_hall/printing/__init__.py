@@ -1,5 +1,5 @@
 """The printable kit: card PDFs (margin totals, signed QR codes), the Tabla Confrontadora, the 75
-tokens and the rules sheet (issue 3). Each is a function from data to PDF bytes; the CLI in
+tokens and the rules sheet. Each is a function from data to PDF bytes; the CLI in
 `printing.cli` and the station's `demo` are thin callers.
 """
 

@@ -6,13 +6,13 @@ end, each column's total under it, and each diagonal's total at the corner where
 top-left to bottom-right, at the bottom-right corner; D2, top-right to bottom-left, at the
 bottom-left corner). Below the grid: the deck name, the serial big enough to type, and the QR.
 
-The totals are read across a table (issue 15): bold, a third of a cell high, in the template's
+The totals are read across a table: bold, a third of a cell high, in the template's
 dark `totals` colour. A diagonal total sits at a corner, where a column or row total could be
 taken for it, so each diagonal carries an arrow at both of its ends, pointing along it: in from
 the margin beside the header at the top, and out of the grid's corner into its total below.
 
 All sizes are multiples of one grid cell `s`, so the same drawing fills a poster or a sixth of a
-page. The type sizes are a `CardType`: the standard one, or the large-print one (issue 36), whose
+page. The type sizes are a `CardType`: the standard one, or the large-print one, whose
 numbers fill more of their cell so that two cards a page still print them at 36 pt or more.
 What is the same on every card of a deck (frame, header, grid, deck name) is drawn once into a
 PDF form and reused: that is most of what keeps a 3003-card PDF small and fast.

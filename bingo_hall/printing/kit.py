@@ -301,7 +301,7 @@ def render_kit_pdf(
 ) -> bytes:
     """The Tabla Confrontadora (1 page), the tokens (1 page) and the rules sheet (two pages), in
     one PDF. `game=90` gives the 90-ball board (9 rows of 10), 90 tokens and the 90-ball rules.
-    `large_print` gives them in large print (issue 36): the board and the tokens with numbers of
+    `large_print` gives them in large print: the board and the tokens with numbers of
     30 pt or more, black on white, and the rules at 18 pt (over more pages).
     """
     labels = words(lang)  # validates lang

@@ -1,4 +1,4 @@
-"""The large-print Tabla Confrontadora and its tokens (issue 36: `bingo-hall kit --large-print`),
+"""The large-print Tabla Confrontadora and its tokens (`bingo-hall kit --large-print`),
 for a Maestro who sees poorly: black on white, lines of 1 pt or more, numbers of at least 30 pt
 (the standard board's are 19-20 pt).
 

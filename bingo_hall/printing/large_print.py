@@ -1,4 +1,4 @@
-"""What a large-print template promises (issue 36: cards and tickets for players who see poorly),
+"""What a large-print template promises (cards and tickets for players who see poorly),
 checked before anything is printed: the grid's numbers at least 36 pt, the margin totals at least
 18 pt, and every colour at least 7:1 against what it is printed on (WCAG's enhanced contrast, the
 ratio of black on a mid grey; black on white is 21:1). The strokes of a card at these sizes are

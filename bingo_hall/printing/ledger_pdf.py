@@ -1,4 +1,4 @@
-"""The night's summary on one page (issue 27), in Spanish or English: for each game and round the
+"""The night's summary on one page, in Spanish or English: for each game and round the
 cards sold, the money taken and the prizes with their winners; the totals and what is left for
 the cause; then each round's commitment and revealed seed for auditors. A long night is set
 smaller so it stays one page for the treasurer.

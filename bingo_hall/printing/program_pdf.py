@@ -1,4 +1,4 @@
-"""The players' program of the night (issue 37), in Spanish or English: for each game its number,
+"""The players' program of the night, in Spanish or English: for each game its number,
 its name, the figure to cover drawn as a little card (or ticket), the price and the prizes, and
 the interval after it. A4, as many pages as the night needs.
 

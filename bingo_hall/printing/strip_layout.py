@@ -51,7 +51,7 @@ class TicketShape:
     """A ticket's geometry in cells and its text sizes as fractions of a cell.
 
     The standard ticket, stacked six to a strip, carries its QR code beside the grid, as tall as
-    the header and the rows. The large-print ticket (issue 36) runs across a portrait page's
+    the header and the rows. The large-print ticket runs across a portrait page's
     width, so its QR code sits at the right end of a taller header band instead, and its numbers
     fill more of their cells.
     """

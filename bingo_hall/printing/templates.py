@@ -6,7 +6,7 @@ A template names a grid of cards per page and a colour theme. A template with `g
 its `letters` are optional and unused, `accent` tints the ticket's header band and `free_fill`
 its blank cells. The card itself (header, 5x5 grid,
 margin totals, deck name, serial, QR) is always drawn the same way and scaled to fit its slot, so
-every template works on A4 and Letter alike. `large_print = true` (issue 36) asks for the
+every template works on A4 and Letter alike. `large_print = true` asks for the
 variant's large-print layout and holds the print to it: numbers of at least 36 pt, margin totals
 of at least 18 pt, and every colour at least 7:1 against what it is printed on
 (`printing/large_print.py`). Loading validates every key and reports problems by

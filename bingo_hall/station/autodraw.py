@@ -1,4 +1,4 @@
-"""Hands-free calling (issue 26): the station draws a ball every N seconds (3 to 60) by itself.
+"""Hands-free calling: the station draws a ball every N seconds (3 to 60) by itself.
 
 The ticker lives in the station, one thread per game, not in the caller page: a reloaded page, a
 second tab or a laptop whose screen went to sleep does not stop it or start a second one, and the
@@ -22,9 +22,10 @@ import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from flask import Flask
 
@@ -261,17 +262,31 @@ def snapshot_part(conn: sqlite3.Connection, game_id: int) -> AutoDrawPart:
     return AutoDrawPart(state(game_id))
 
 
-def command(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> AutoDraw:
+@dataclass(frozen=True)
+class Command:
     """`POST /api/games/<id>/autodraw`: {"action": "start", "every": N}, or "pause", "resume",
     "stop"."""
+
+    action: Literal["start", "pause", "resume", "stop"]
+    every: int | None = None  # seconds between draws, for "start"
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Command:
+        action = d.get("action")
+        if action == "start":
+            return cls("start", _check_every(d.get("every")))
+        if action == "pause" or action == "resume" or action == "stop":
+            return cls(action)
+        raise RequestError("action is start (with every), pause, resume or stop")
+
+
+def command(conn: sqlite3.Connection, game_id: int, asked: Command) -> AutoDraw:
+    """Do what the Maestro asked of the game's automatic draw."""
     games.get_game(conn, game_id)
-    action = data.get("action")
-    if action == "start":
-        return start(conn, game_id, data.get("every"))
-    if action == "pause":
+    if asked.action == "start":
+        return start(conn, game_id, asked.every)
+    if asked.action == "pause":
         return pause(game_id)
-    if action == "resume":
+    if asked.action == "resume":
         return resume(conn, game_id)
-    if action == "stop":
-        return stop(game_id)
-    raise RequestError("action is start (with every), pause, resume or stop")
+    return stop(game_id)

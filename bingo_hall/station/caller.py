@@ -5,7 +5,6 @@ token, so there is one implementation of every action."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_date
@@ -28,7 +27,7 @@ from .auth import (
     is_caller,
     log_in_session,
 )
-from .decks import list_decks, store_deck
+from .decks import DeckListing, list_decks, store_deck
 from .games import get_game, newest_active_game, snapshot, start_game
 from .hall_settings import load as hall_settings
 from .prize_lists import host_plans
@@ -93,40 +92,41 @@ def new():
         except RequestError as exc:
             error, status = exc.message(), exc.status
     active = newest_active_game(conn)
-    decks = [{**d, "when": _when(d)} for d in list_decks(conn)]
-    offered = {variant_for(d["game"]) for d in decks}
+    decks = list_decks(conn)
+    offered = {variant_for(d.game) for d in decks}
     # the kit's 90-ball plans, then the host's own, when a deck of strips is loaded
     strips = PLAY[STRIPS].plans(host_plans()) if STRIPS in offered else ()
     return render_template(
         "caller/new.html",
-        tonight=[d for d in decks if d["tonight"]],
-        earlier=[d for d in decks if not d["tonight"]],
+        tonight=[d for d in decks if d.tonight],
+        earlier=[d for d in decks if not d.tonight],
         chosen=default_deck(decks),
         decks=decks,
+        loaded_when={d.deck_id: _when(d) for d in decks},
         error=error,
         active=active,
         plans90=strips,
     ), status
 
 
-def _when(deck: dict[str, Any]) -> str:
+def _when(deck: DeckListing) -> str:
     """When a deck was loaded, as the form says it: the laptop's time for tonight's decks
     ("19:42"), the date for earlier nights' ("20 Nov 2026")."""
-    loaded = datetime.fromisoformat(deck["loaded"]).astimezone()  # the laptop's own clock
-    if deck["tonight"]:
+    loaded = datetime.fromisoformat(deck.loaded).astimezone()  # the laptop's own clock
+    if deck.tonight:
         return loaded.strftime("%H:%M")
     return format_date(loaded.date(), format="medium")
 
 
-def default_deck(decks: list[dict[str, Any]]) -> str | None:
+def default_deck(decks: list[DeckListing]) -> str | None:
     """The deck the New game form picks: the last loaded of the kit's main game (the first
     variant: 75-ball cards, which offer Normal and Puntos), tonight's before earlier nights';
     else the last loaded of any game."""
     main = VARIANTS[0]
-    for d in sorted(decks, key=lambda d: not d["tonight"]):  # stable: last loaded first
-        if variant_for(d["game"]) is main:
-            return d["deck_id"]
-    return decks[0]["deck_id"] if decks else None
+    for d in sorted(decks, key=lambda d: not d.tonight):  # stable: last loaded first
+        if variant_for(d.game) is main:
+            return d.deck_id
+    return decks[0].deck_id if decks else None
 
 
 @bp.post("/decks")

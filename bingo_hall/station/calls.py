@@ -1,4 +1,4 @@
-"""Calls: the auto draw, manual entry from a cage, and undo (issue 4), over sqlite3.
+"""Calls: the auto draw, manual entry from a cage, and undo, over sqlite3.
 
 Each call is committed (BEGIN IMMEDIATE ... COMMIT, synchronous=FULL) before it is published.
 A request can carry `expect_seq` (the state its sender saw) and an idempotency key, so a double

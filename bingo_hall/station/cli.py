@@ -119,12 +119,12 @@ def load_program(app: Flask, path: str, words: Speech | None = None) -> str:
 
 def save_hall_settings(app: Flask, **changes: Any) -> None:
     """The night's settings from the command line, kept in the database like the caller page's."""
-    from .hall_settings import save
+    from .hall_settings import SettingsChange, save
 
     with app.app_context():
         from ..web.db import get_db
 
-        save(get_db(), changes)
+        save(get_db(), SettingsChange.from_json(changes))
 
 
 def mac_port_hint(port: int, platform: str) -> str:
@@ -314,8 +314,8 @@ def phones_started(app: Flask) -> None:
     def draw() -> None:
         with app.app_context():  # tonight's decks read: a card's page is known on the loop
             for listed in list_decks(get_db()):
-                if listed.get("tonight", True):
-                    get_deck(get_db(), listed["deck_id"])
+                if listed.tonight:
+                    get_deck(get_db(), listed.deck_id)
         while not decks.closed:
             event = decks.get(timeout=1.0)
             if event is None:

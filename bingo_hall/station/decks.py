@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from contextlib import nullcontext
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,6 +19,7 @@ from flask import has_app_context
 
 from ..audit.book import deck_hash
 from ..manifest import Deck, deck_from_dict
+from ..values import JsonValue
 from ..variants import variant_for
 from ..web import book
 from ..web.db import transaction
@@ -25,10 +27,8 @@ from ..web.errors import Conflict, NotFound
 from .state import station_state
 
 
-def store_deck(conn: sqlite3.Connection, deck: Deck[Any] | dict[str, Any]) -> Deck[Any]:
-    """Add a deck (a Deck or a parsed manifest). Storing the same deck again is a no-op."""
-    if not isinstance(deck, Deck):
-        deck = deck_from_dict(deck)
+def store_deck(conn: sqlite3.Connection, deck: Deck[Any]) -> Deck[Any]:
+    """Add a deck. Storing the same deck again is a no-op."""
     manifest = deck.to_json()
     with nullcontext() if conn.in_transaction else transaction(conn):
         return _store(conn, deck, manifest)
@@ -83,7 +83,26 @@ def get_deck(conn: sqlite3.Connection, deck_id: str) -> Deck[Any]:
     return deck
 
 
-def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class DeckListing(JsonValue):
+    """A loaded deck as the station lists it, without its secret (that never leaves the
+    station): its game (75, or 90 for strips: the manifest's `game`), its variant's key ("cards"
+    or "strips") and layout (the new-game form's part for it), and when it was loaded; `tonight`
+    when that was within TONIGHT."""
+
+    deck_id: str
+    name: str
+    free_centre: bool
+    cards: int
+    game: int
+    kind: str
+    layout: str
+    added: str
+    loaded: str
+    tonight: bool
+
+
+def list_decks(conn: sqlite3.Connection) -> list[DeckListing]:
     """The decks, the last loaded first, without their secrets (those never leave the station).
     `tonight`: loaded (or loaded again) within TONIGHT."""
     rows = conn.execute(
@@ -93,17 +112,17 @@ def list_decks(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     ).fetchall()
     since = datetime.now(UTC) - TONIGHT
     return [
-        {
-            "deck_id": r["deck_id"],
-            "name": r["name"],
-            "free_centre": bool(r["free_centre"]),
-            "cards": r["cards"],
-            "game": r["game"],  # 75, or 90 for strips (the manifest's `game`)
-            "kind": variant_for(r["game"]).key,  # "cards" or "strips"
-            "layout": variant_for(r["game"]).layout,  # the new-game form's part for it
-            "added": r["added"],
-            "loaded": r["loaded"],
-            "tonight": datetime.fromisoformat(r["loaded"]) >= since,
-        }
+        DeckListing(
+            deck_id=r["deck_id"],
+            name=r["name"],
+            free_centre=bool(r["free_centre"]),
+            cards=r["cards"],
+            game=r["game"],
+            kind=variant_for(r["game"]).key,
+            layout=variant_for(r["game"]).layout,
+            added=r["added"],
+            loaded=r["loaded"],
+            tonight=datetime.fromisoformat(r["loaded"]) >= since,
+        )
         for r in rows
     ]

@@ -1,5 +1,5 @@
 """Games and rounds over sqlite3: start, public input, next round, end, and the snapshot a
-screen draws itself from (issue 4). Calls (draw, entry, undo) are in calls.py, which builds on
+screen draws itself from. Calls (draw, entry, undo) are in calls.py, which builds on
 this module.
 
 Every change is committed (BEGIN IMMEDIATE ... COMMIT, synchronous=FULL) before it is published
@@ -113,7 +113,24 @@ def called_balls(conn: sqlite3.Connection, game_id: int) -> list[int]:
     return [r["ball"] for r in live_calls(conn, current_round(conn, game_id).round_id)]
 
 
-def list_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class GameListing(JsonValue):
+    """A game as the station lists it: its deck, its mode (or prize list), how it draws, its
+    status, and its current round with the calls that stand in it."""
+
+    game_id: int
+    deck_id: str
+    deck_name: str
+    mode: str
+    balls: int
+    draw: str
+    status: str
+    created: str
+    round: int
+    calls: int
+
+
+def list_games(conn: sqlite3.Connection) -> list[GameListing]:
     """Every game, newest first (the flashboard bridge follows the newest active one)."""
     rows = conn.execute(
         "SELECT g.*, d.name AS deck_name FROM games g JOIN decks d USING (deck_id) "
@@ -123,18 +140,18 @@ def list_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     for r in rows:
         rnd = current_round(conn, r["id"])
         out.append(
-            {
-                "game_id": r["id"],
-                "deck_id": r["deck_id"],
-                "deck_name": r["deck_name"],
-                "mode": r["prizes"] or r["mode"],
-                "balls": r["balls"],
-                "draw": r["draw"],
-                "status": r["status"],
-                "created": r["created"],
-                "round": rnd.number,
-                "calls": len(live_calls(conn, rnd.round_id)),
-            }
+            GameListing(
+                game_id=r["id"],
+                deck_id=r["deck_id"],
+                deck_name=r["deck_name"],
+                mode=r["prizes"] or r["mode"],
+                balls=r["balls"],
+                draw=r["draw"],
+                status=r["status"],
+                created=r["created"],
+                round=rnd.number,
+                calls=len(live_calls(conn, rnd.round_id)),
+            )
         )
     return out
 

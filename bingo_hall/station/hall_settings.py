@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,18 +45,31 @@ def load(conn: sqlite3.Connection) -> HallSettings:
     return HallSettings(**{k: saved.get(k, values[0]) for k, values in CHOICES.items()})
 
 
-def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> HallSettings:
-    """Change some settings (all checked before any is written); returns them all."""
-    for key, value in changes.items():
-        if key not in CHOICES:
-            raise RequestError(
-                "unknown setting %(key)s; use %(keys)s", key=key, keys=", ".join(CHOICES)
-            )
-        if value not in CHOICES[key] or isinstance(value, bool) != isinstance(
-            CHOICES[key][-1], bool
-        ):
-            shown = ", ".join(json.dumps(v) for v in CHOICES[key])
-            raise RequestError("%(key)s is one of %(values)s", key=key, values=shown)
+@dataclass(frozen=True)
+class SettingsChange:
+    """Some of the hall's settings, each one of its `CHOICES` (all checked when the request is
+    read, so none is written when one is wrong)."""
+
+    changes: Mapping[str, object]
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> SettingsChange:
+        for key, value in d.items():
+            if key not in CHOICES:
+                raise RequestError(
+                    "unknown setting %(key)s; use %(keys)s", key=key, keys=", ".join(CHOICES)
+                )
+            if value not in CHOICES[key] or isinstance(value, bool) != isinstance(
+                CHOICES[key][-1], bool
+            ):
+                shown = ", ".join(json.dumps(v) for v in CHOICES[key])
+                raise RequestError("%(key)s is one of %(values)s", key=key, values=shown)
+        return cls(dict(d))
+
+
+def save(conn: sqlite3.Connection, change: SettingsChange) -> HallSettings:
+    """Change some settings; returns them all."""
+    changes = change.changes
     with hall().write_lock:
         with transaction(conn):
             for key, value in changes.items():
@@ -64,7 +78,7 @@ def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> HallSettings:
                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                     (key, json.dumps(value)),
                 )
-            book.append(conn, "hall_settings", {"changes": changes})
+            book.append(conn, "hall_settings", {"changes": dict(changes)})
         saved = load(conn)
         # the pages built from them are stale
         hall().hub.publish(CHANNEL, "settings", saved.to_json())

@@ -2,7 +2,7 @@
 to the game record.
 
 The claims code (verify/) calls `claimed` and `awarded` once the row is written and before the
-commit, so what a hook writes is committed with it or not at all. The ledger (issue 27) uses
+commit, so what a hook writes is committed with it or not at all. The ledger uses
 them: a claim on a card not sold for the round gets a warning, and an award records who is paid
 how much. A hook must not publish events: the caller publishes after the commit.
 """
@@ -53,9 +53,27 @@ class Awarded:
 #: `fn(conn, claim) -> value or None`: what joins the claim's answer (its JSON's keys)
 ClaimHook = Callable[[sqlite3.Connection, Claimed], JsonValue | None]
 AwardHook = Callable[[sqlite3.Connection, Awarded], None]
+
+
 #: `fn(conn, round_id) -> list of notes`: what the game record says about a round besides its
 #: calls and claims; a note is {"at", "event", "serial", "detail"}
-RecordHook = Callable[[sqlite3.Connection, int], list[dict[str, Any]]]
+@dataclass(frozen=True)
+class RecordNote(JsonValue):
+    """A line a hook adds to a round of the game record (its JSON and its CSV): when, what kind
+    of event, and what happened; the card or the player it concerns, when there is one."""
+
+    at: str
+    event: str
+    detail: str
+    serial: int | None = None
+    player: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields that say something: a note about no card has no `serial`."""
+        return {k: v for k, v in super().to_json().items() if v is not None}
+
+
+RecordHook = Callable[[sqlite3.Connection, int], list[RecordNote]]
 #: `fn(conn, game_id, round, serial) -> (first, last) or None`: the book (the cards sold
 #: together) that holds a card, for a game that needs its pattern on N cards of one book
 BookHook = Callable[[sqlite3.Connection, int, int, int], tuple[int, int] | None]
@@ -108,7 +126,7 @@ def book_of(
     return None
 
 
-def notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+def notes(conn: sqlite3.Connection, round_id: int) -> list[RecordNote]:
     return [note for fn in list(_hooks().records) for note in fn(conn, round_id)]
 
 

@@ -6,7 +6,7 @@ the big number printed on it: /join then shows that card's table (drawn by the o
 verify/_vcard.html) with the calls marked, kept marked by phone_card.js as the balls come. It is
 a view, never the card's signed page: the signed path (what the printed QR holds) is the proof of
 holding a card, which a claim and a sale-by-scan rely on, so a typed number never hands it out
-(issue 38; docs/station.md, "Security"). Typed numbers are slowed down as table codes are
+(docs/station.md, "Security"). Typed numbers are slowed down as table codes are
 (`bingo_hall.web.limits`): every new number a phone opens counts against its address, and
 numbers that are no card of the deck count for the whole station; numbers this phone already
 opened (kept in its session) and the laptop itself are never held up.

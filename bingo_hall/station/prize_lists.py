@@ -1,4 +1,4 @@
-"""A host's own 90-ball prize lists (issue 28): every `*.toml` file in the `prizes/` folder of the
+"""A host's own 90-ball prize lists: every `*.toml` file in the `prizes/` folder of the
 instance folder, read once when the station starts (docs/claims.md, "Tambola"). Each becomes a
 prize plan offered for 90-ball decks next to the kit's own (línea-bingo, lines-house, tambola),
 named by its key. A file that cannot be played stops the station with one line naming the file

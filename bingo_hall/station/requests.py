@@ -16,6 +16,7 @@ from ..specials import Setting
 from ..web.errors import RequestError
 from ..web.inputs import is_ascii_number
 from .model import DrawMethod
+from .settings import check_keys
 
 MAX_PUBLIC_INPUT = 200
 MAX_NAME = 40
@@ -220,6 +221,58 @@ class NewPlayer:
         if maestro is not None and not isinstance(maestro, bool):
             raise RequestError("maestro must be true or false")
         return cls(player, team, maestro)
+
+
+@dataclass(frozen=True)
+class RenamePlayer:
+    """Fix a player's name (`name` is the name now, `new_name` the right one) and, when the
+    request says a team (`keeps_team` False), move them to it (None: to no team)."""
+
+    name: str
+    new_name: str
+    team: str | None = None
+    keeps_team: bool = True
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RenamePlayer:
+        old, new = name(d.get("name")), name(d.get("new_name"))
+        assert old is not None and new is not None  # required
+        if "team" not in d:
+            return cls(old, new)
+        return cls(old, new, name(d["team"], required=False), keeps_team=False)
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    """Take a player off the table; `confirm` when they have won (they stay in the record)."""
+
+    name: str
+    confirm: bool = False
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RemovePlayer:
+        player = name(d.get("name"))
+        assert player is not None  # required
+        return cls(player, d.get("confirm", False) is True)
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    """The claims settings the Maestro changes (only the keys sent: the others stay as they
+    are), and the Maestro, when the request names one (`maestro_given`; None: no Maestro). The
+    values are judged with the game's mode by the service (`settings.rules_from`)."""
+
+    settings: Mapping[str, Any]
+    maestro: str | None = None
+    maestro_given: bool = False
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> SettingsChange:
+        check_keys(d, also=("maestro",), updating=True)
+        changed = {k: v for k, v in d.items() if k != "maestro"}
+        if "maestro" not in d:
+            return cls(changed)
+        return cls(changed, name(d["maestro"], required=False), maestro_given=True)
 
 
 @dataclass(frozen=True)

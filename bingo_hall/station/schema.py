@@ -68,7 +68,7 @@ MIGRATIONS: list[str] = [
         created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
     );
     """,
-    # 2: 90-ball games (issue 17)
+    # 2: 90-ball games
     """
     ALTER TABLE games ADD COLUMN balls INTEGER NOT NULL DEFAULT 75 CHECK (balls IN (75, 90));
     ALTER TABLE games ADD COLUMN prizes TEXT CHECK (prizes IN ('linea-bingo', 'lines-house'));
@@ -97,7 +97,7 @@ MIGRATIONS: list[str] = [
     );
     """,
     # 4: a 90-ball game's `prizes` names any prize plan, the kit's (Tambola) or a host's own list
-    # read from prizes/*.toml (issue 28), so its CHECK of two words goes (a column's own CHECK is
+    # read from prizes/*.toml, so its CHECK of two words goes (a column's own CHECK is
     # dropped with it; SQLite 3.35+)
     """
     ALTER TABLE games ADD COLUMN prize_plan TEXT CHECK (length(prize_plan) BETWEEN 1 AND 60);

@@ -6,12 +6,13 @@ so a game can never be stored with options its card pages, scores and record wou
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from .. import claims as rules
 from ..errors import KitError
 from ..patterns import pattern_from_spec
-from ..specials import SPECIAL_KEYS, SpecialSettingError, specials_from
+from ..specials import SPECIAL_KEYS, Specials, SpecialSettingError
 from ..web.errors import RequestError
 
 SETTING_KEYS = (
@@ -27,20 +28,20 @@ JUDGING_KEYS = ("pattern", "mask", "completing_call_only")
 FLAGS = ("completing_call_only", "winner_becomes_maestro")
 
 
-def check_keys(data: dict[str, Any], also: tuple[str, ...] = (), updating: bool = False) -> None:
+def check_keys(keys: Collection[str], also: tuple[str, ...] = (), updating: bool = False) -> None:
     """Refuse a key that is not a setting (`also`: the other keys this request may carry).
     `updating`: the Maestro changes a game's settings, where the special games are not among
     them: they are the game's own, chosen with it (the New game form, the program), so the
     door, the screens and the phones read them from the game alone."""
     if updating:
-        special = sorted(set(data) & set(SPECIAL_KEYS))
+        special = sorted(set(keys) & set(SPECIAL_KEYS))
         if special:
             raise RequestError(
                 "the setting %(key)s is chosen with the new game (the New game form or the "
                 "program); the money ball has its own button before the first ball",
                 key=special[0],
             )
-    unknown = sorted(set(data) - set(SETTING_KEYS) - set(also))
+    unknown = sorted(set(keys) - set(SETTING_KEYS) - set(also))
     if unknown:
         raise RequestError(
             "unknown setting %(key)s; use %(keys)s", key=unknown[0], keys=", ".join(SETTING_KEYS)
@@ -71,7 +72,7 @@ def rules_from(mode: str, free_centre: bool, settings: dict[str, Any]) -> rules.
             key = "mask" if settings.get("pattern") == "custom" else "pattern"
             raise _refused(key, exc) from None
     try:
-        special = specials_from(settings)
+        special = Specials.from_json(settings)
     except SpecialSettingError as exc:
         raise _refused(exc.key, exc.problem) from None
     if mode == rules.PUNTOS and special.judged:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..specials import Specials, rule_lines, specials_from, wild_words
+from ..specials import Specials, rule_lines, wild_words
 from ..values import JsonValue
 from .model import Game
 
@@ -35,7 +35,7 @@ class SpecialsShown(JsonValue):
 
 def game_specials(game: Game) -> Specials:
     """The game's special rules, as it was started with them (a game of strips takes none)."""
-    return specials_from(game.options, game.balls)
+    return Specials.from_json(game.options, game.balls)
 
 
 def specials_shown(game: Game, calls: Sequence[int]) -> SpecialsShown:

@@ -120,7 +120,7 @@ def on_loop(view: V) -> V:
     """Mark a Maestro's change that is one short transaction (a draw, a ball entered, an
     undo): the Maestro's process answers it on its event loop, without handing it to a worker
     and back, whenever the station's write lock is free (whole.py). A guest's request to it is
-    answered by the workers as before."""
+    answered by the workers, as every guest's change is."""
     setattr(view, ON_LOOP, True)
     return view
 

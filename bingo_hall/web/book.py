@@ -1,7 +1,6 @@
 """The night's book over SQLite: the append-only table, the station's key, and `append`, the one
-call every service makes inside the transaction of the change it records (issue 35,
-docs/audit.md). The rules of the book (entries, the chain, the signed head) are the pure
-`bingo_hall.audit.book`.
+call every service makes inside the transaction of the change it records (docs/audit.md). The
+rules of the book (entries, the chain, the signed head) are the pure `bingo_hall.audit.book`.
 
 - The table refuses UPDATE and DELETE (triggers), so a change to the night is a new entry.
 - `append(conn, kind, data, personal=...)` reads the newest entry and writes the next one in the

@@ -9,7 +9,7 @@ Each area keeps an ordered, append-only list of SQL migrations in its own module
 applies the steps a database has not seen, one transaction per step. Writes are committed
 synchronously before anyone is told of them.
 
-Storage failures (issue 20), so that a full disk or a lost file never costs a game:
+Storage failures, so that a full disk or a lost file never costs a game:
 - WAL is set once, at start-up (it stays in the file), and the app keeps one connection open
   for its life, so the WAL's side files stay and reading needs no new disk space: with the disk
   full, pages and /display keep working, and a write that needs more room answers 503 "free

@@ -1,7 +1,7 @@
 """A guest's own writes: the companions' tables (a table's set-up, its entries, undos and
 corrections, "play again") and a private notebook's PIN. They are no part of the night's record,
-so the process that serves the phones answers them itself (web/phones_process.py): the Maestro's process
-never spends its CPU on a guest's PIN hash or a table's replay.
+so the process that serves the phones answers them itself (web/phones_process.py): the
+Maestro's process never spends its CPU on a guest's PIN hash or a table's replay.
 
 - `guest_write` marks such a view, as `admission.on_loop` marks the Maestro's quick calls; the
   dispatcher answers a marked change where it arrives instead of passing it on (`writes_here`).

@@ -1,4 +1,4 @@
-"""Request input turned into checked values, in one place for every area (issue 19).
+"""Request input turned into checked values, in one place for every area.
 
 A request body is read as JSON only after it has passed, on the raw bytes, a size limit and a
 nesting-depth limit (Python's json parser recurses, so 50,000 opening brackets would end in a
@@ -35,7 +35,7 @@ MAX_DEPTH = 32
 #: values (numbers, strings, lists, objects) a body may hold, counted before parsing: a
 #: 3003-card deck holds about 80,000; 700,000 empty lists in 2 MB would cost Python a second
 MAX_VALUES = 200_000
-#: the same for a guest's body (issue 38): a score entry or a table's setup holds a few dozen
+#: the same for a guest's body: a score entry or a table's setup holds a few dozen
 GUEST_VALUES = 2_000
 #: the longest string a JSON body may hold anywhere (fields have their own, shorter limits)
 MAX_TEXT = 10_000
@@ -91,7 +91,7 @@ def _values(bare: bytes) -> int:
 @dataclass(frozen=True)
 class JsonBudget:
     """What a JSON body may cost before it is parsed: its bytes, how many values it holds and
-    how deep its lists and objects nest (issue 38). Checked on the bytes in C (a count of
+    how deep its lists and objects nest. Checked on the bytes in C (a count of
     separators; strings are skipped only when that count is over), so that refusing a body
     costs far less than parsing it, and parsing what passes is bounded."""
 

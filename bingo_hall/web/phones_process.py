@@ -8,15 +8,16 @@ duplicates the descriptor), and the phones' process accepts on it itself. While 
 the kernel keeps new connections in the socket's backlog: a phone waits, it is never refused, and
 its connection is never served by the Maestro's process.
 
-The phones' process (`phones_main`, at `os.nice(PUBLIC_NICE)`) makes the same app from the same
-settings (`instance.Recipe`) with READ_ONLY set: its SQLite connections are `query_only`, it makes
-no tables, writes no book entry and starts no device. It
+The phones' process (`station_server.phones_main`, at `os.nice(PUBLIC_NICE)`) makes the same
+app from the same settings (`instance.Recipe`) with READ_ONLY set: its SQLite connections are
+`query_only`, it makes no tables, writes no book entry and starts no device. It
 
 - gets every event the Maestro's hub publishes, in order, once (event_link.py: `EventTap` here,
   `EventFeed` there), which its screens follow as the Maestro's own do;
-- sends every change, and the Maestro's own requests that reached the hall's port (a tablet that
-  opened the hall's URL), to the Maestro's process over an internal unix socket in a folder only
-  this user can open (forward.py), with the real client's address.
+- sends every change but a guest's own (web/guest_write.py: a table's entries, a notebook's
+  PIN, which it writes itself), and the Maestro's own requests that reached the hall's port (a
+  tablet that opened the hall's URL), to the Maestro's process over an internal unix socket in a
+  folder only this user can open (forward.py), with the real client's address.
 
 It ends with the Maestro's process: the end of its link says so (and on Linux the kernel sends it
 SIGTERM when the thread that spawned it ends, `PR_SET_PDEATHSIG`). It ignores Ctrl+C: the terminal
@@ -40,9 +41,8 @@ from typing import Any
 
 from flask import Flask
 
-from .event_link import EventFeed, EventTap
-from .forward import Forwarder
-from .instance import Recipe, hall
+from .event_link import EventTap
+from .instance import Recipe
 from .scratch import private_folder
 
 _log = logging.getLogger(__name__)
@@ -87,11 +87,15 @@ class PhonesProcess:
 
     def __init__(
         self,
+        main: Callable[..., None],
         recipe: Recipe,
         hall_socket: socket.socket,
         started: Callable[[Flask], None] | None = None,
         on_restart: Callable[[Restarted], None] = said_in_english,
     ) -> None:
+        # `main` runs in the new process (station_server.phones_main): a module's function, as
+        # spawn needs, given by the module that makes servers so that this one imports none
+        self.main = main
         self.recipe, self.hall_socket, self.started = recipe, hall_socket, started
         self.on_restart = on_restart
         # mode 700: this user's only (a connection there is trusted to name its client); a
@@ -120,7 +124,7 @@ class PhonesProcess:
         self.tap.paused = lambda: self.paused()
         context = multiprocessing.get_context("spawn")
         self.process = context.Process(
-            target=phones_main,
+            target=self.main,
             args=(self.recipe, self.started, self.hall_socket, their_link, their_events),
             kwargs={"forward_path": self.forward_path},
             name="bingo-hall-phones",
@@ -215,7 +219,7 @@ def _sigint_ignored() -> Iterator[None]:
 # --- in the phones' process -------------------------------------------------------------------
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Linux: the kernel sends this process SIGTERM when its parent dies; and it is named."""
     if not sys.platform.startswith("linux"):
         return
@@ -229,36 +233,5 @@ def _die_with_parent() -> None:
         pass
 
 
-def _end_now(signum: int, frame: object) -> None:
+def end_now(signum: int, frame: object) -> None:
     raise SystemExit(0)  # multiprocessing ends the process with it quietly
-
-
-def phones_main(
-    recipe: Recipe,
-    started: Callable[[Flask], None] | None,
-    hall_socket: socket.socket,
-    link: socket.socket,
-    events: socket.socket,
-    forward_path: str,
-) -> None:
-    """The phones' process: the same app, read-only, at a lower CPU priority, accepting on the
-    hall's port."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _end_now)  # while starting: end at once (serving: stop_soon)
-    _die_with_parent()
-    from .station_server import Server  # here: the phones' process imports the server once made
-
-    app = recipe.make(READ_ONLY=True, DEVICE_URL=None)
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(hall(app).config.public_nice)  # PUBLIC_NICE: a lower priority from now on
-    server = Server.for_phones(app, hall_socket, link, Forwarder(forward_path))
-    EventFeed(events, app, server.stop_soon)
-    signal.signal(signal.SIGTERM, lambda signum, frame: server.stop_soon())
-    if started is not None:
-        started(app)
-    try:
-        server.run()
-    finally:
-        for end in hall(app).on_stop:
-            with contextlib.suppress(Exception):
-                end()

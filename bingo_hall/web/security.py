@@ -1,5 +1,5 @@
 """What every answer of the station carries, and what it accepts, to keep a guest on the Wi-Fi
-from using it against the Maestro or the players (issue 20; docs/station.md, "Security"):
+from using it against the Maestro or the players (docs/station.md, "Security"):
 
 - `local_path`: the one check for a `?next=` target (the language switch, the caller login), so
   a link can never send a phone or the laptop to another site;

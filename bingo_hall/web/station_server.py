@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import socket
 import threading
 import time
@@ -46,9 +48,17 @@ from flask import Flask
 
 from .db import Checkpointer
 from .dispatch import HallApp
+from .event_link import EventFeed
 from .forward import Forwarder
-from .instance import hall
-from .phones_process import PhonesProcess, Restarted, said_in_english, supported
+from .instance import Recipe, hall
+from .phones_process import (
+    PhonesProcess,
+    Restarted,
+    die_with_parent,
+    end_now,
+    said_in_english,
+    supported,
+)
 from .plumbing import listen, raise_open_files_limit, stopped_by_signals
 from .server import Listener, uvicorn_server
 
@@ -98,7 +108,7 @@ class Server:
         listeners: list[Listener] = []
         if split:
             assert recipe is not None
-            self.phones = PhonesProcess(recipe, self.hall_socket, started, on_restart)
+            self.phones = PhonesProcess(phones_main, recipe, self.hall_socket, started, on_restart)
             hall(app).hub.taps.append(self.phones)
             self.phones.paused = lambda: self.hall.screens.holding > 0  # the Maestro's answer first
             self.hall.screens.on_release.append(self.phones.wake)
@@ -205,3 +215,32 @@ class Server:
         self.uvicorn.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=15)
+
+
+def phones_main(
+    recipe: Recipe,
+    started: Callable[[Flask], None] | None,
+    hall_socket: socket.socket,
+    link: socket.socket,
+    events: socket.socket,
+    forward_path: str,
+) -> None:
+    """The phones' process: the same app, read-only, at a lower CPU priority, accepting on the
+    hall's port."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, end_now)  # while starting: end at once (serving: stop_soon)
+    die_with_parent()
+    app = recipe.make(READ_ONLY=True, DEVICE_URL=None)
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(hall(app).config.public_nice)  # PUBLIC_NICE: a lower priority from now on
+    server = Server.for_phones(app, hall_socket, link, Forwarder(forward_path))
+    EventFeed(events, app, server.stop_soon)
+    signal.signal(signal.SIGTERM, lambda signum, frame: server.stop_soon())
+    if started is not None:
+        started(app)
+    try:
+        server.run()
+    finally:
+        for end in hall(app).on_stop:
+            with contextlib.suppress(Exception):
+                end()

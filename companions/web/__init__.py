@@ -1,4 +1,4 @@
-"""The companions blueprint: the shared-table shell on the phone (issue 7).
+"""The companions blueprint: the shared-table shell on the phone.
 
 The shell owns tables, players, storage, live updates, undo and correction; each game brings its
 pure engine and a panel template (docs/dev/companion-games.md). Game packages live beside this
@@ -8,27 +8,14 @@ path and their `static/` folders are served at `/t/static/<game>/...`.
 
 from __future__ import annotations
 
-from functools import cached_property
-from pathlib import Path
-
-from flask import Blueprint, Flask
-from jinja2 import FileSystemLoader
+from flask import Flask
 
 from companions.errors import EntryError
 
-HERE = Path(__file__).resolve().parent
+from . import views  # the routes register themselves on bp
+from .blueprint import HERE, bp
 
-
-class ShellBlueprint(Blueprint):
-    @cached_property
-    def jinja_loader(self) -> FileSystemLoader:
-        game_templates = sorted(p for p in HERE.glob("*/templates") if p.is_dir())
-        return FileSystemLoader([str(HERE / "templates"), *map(str, game_templates)])
-
-
-bp = ShellBlueprint("companions", __name__, url_prefix="/t", template_folder="templates")
-
-from . import views  # noqa: E402  (routes register themselves on bp)
+__all__ = ["HERE", "bp", "register"]
 
 
 def register(app: Flask) -> None:

@@ -1,4 +1,4 @@
-"""Live updates for every phone at a table (issue 7: "within a second"), over the app's event
+"""Live updates for every phone at a table, each within a second of the change, over the app's event
 hub: the store (the only writer) publishes a `TableChanged` on the table's channel after its
 commit, holding the app's write lock, and each open stream then sends the table's view at its
 newest version (the SSE messages `history`, `view` and `next`).
@@ -56,12 +56,25 @@ class RenderedViews:
 
 
 @dataclass(frozen=True)
+class HistoryItem(JsonValue):
+    """An entry of a table's history: its id, the game's own JSON object as a phone sent it
+    (its engine reads it), who sent it, whether it is undone, and when it was stored (None for
+    one being checked before it is)."""
+
+    id: int
+    entry: dict[str, Any]
+    player: str | None
+    undone: bool
+    at: str | None
+
+
+@dataclass(frozen=True)
 class TableSnap(JsonValue):
     """What a table's phones get: the view (its history replayed by the game's engine), the
     history, the version and the table to follow (`next`, after a "play again")."""
 
     view: JsonValue
-    history: list[dict[str, Any]]
+    history: tuple[HistoryItem, ...]
     version: int
     next: str | None
 
@@ -81,7 +94,9 @@ def render(snap: TableSnap) -> str:
     """A snapshot as the SSE messages a phone needs: `history`, then `view`, then `next` once
     the players have moved on to a new table."""
     version = snap.version
-    text = sse("history", snap.history, version) + sse("view", snap.view.to_json(), version)
+    text = sse("history", [h.to_json() for h in snap.history], version) + sse(
+        "view", snap.view.to_json(), version
+    )
     if snap.next:
         text += sse("next", {"code": snap.next}, version)
     return text

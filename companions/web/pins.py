@@ -1,4 +1,4 @@
-"""The Clue notebook's optional PIN (issue 18): a notebook is one detective's private notes.
+"""The Clue notebook's optional PIN: a notebook is one detective's private notes.
 
 The PIN (4 digits, chosen at set-up) is kept only as a salted scrypt hash. A phone that typed it
 once is remembered in the signed session cookie, per table code, with a tag of the stored hash

@@ -1,23 +1,13 @@
-"""The games the companions shell knows. Each game's web package exports `KIND`
-(see docs/dev/companion-games.md)."""
+"""What a game the companions shell knows is (`GameKind`): each game's web package exports its
+`KIND` (see docs/dev/companion-games.md); `companions.web.games` lists and loads them."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bingo_hall.values import JsonValue
-
-#: the game packages, in the order the "new table" page lists them
-GAME_PACKAGES = (
-    "companions.web.burako",
-    "companions.web.rummy",
-    "companions.web.qwinto",
-    "companions.web.domino",
-    "companions.web.clue",
-)
 
 
 @dataclass(frozen=True)
@@ -54,12 +44,3 @@ class GameKind:
     #: what the setup form says under the players' names, in English (translated through the
     #: catalogs), where their order matters: "" says nothing
     players_hint: str = ""
-
-
-def load_kinds() -> dict[str, GameKind]:
-    """Import every game package; one that is missing stops the start-up (ImportError)."""
-    kinds: dict[str, GameKind] = {}
-    for module_name in GAME_PACKAGES:
-        kind = importlib.import_module(module_name).KIND
-        kinds[kind.name] = kind
-    return kinds

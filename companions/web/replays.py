@@ -1,4 +1,4 @@
-"""Where a table's history is replayed (issue 29): in a process of its own while the station
+"""Where a table's history is replayed: in a process of its own while the station
 serves, so that a flood of score entries (a Clue notebook's replay runs its solver, tens of
 milliseconds of CPU each) never holds the station's interpreter lock, which the Maestro's draws
 and the event loop need. Elsewhere (tests, the command line) in the calling thread.
@@ -67,7 +67,7 @@ def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]
 def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any]) -> tuple[Any, ...]:
     global _kinds
     if _kinds is None:
-        from companions.web.registry import load_kinds
+        from companions.web.games import load_kinds
 
         _kinds = load_kinds()
     try:

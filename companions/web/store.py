@@ -1,7 +1,7 @@
-"""Tables and entries in SQLite: the storage side of the shell (issue 7).
+"""Tables and entries in SQLite: the storage side of the shell.
 
 Every change re-reads the table's history and replays it through the game's engine with the
-change applied, holding only this process's companions writer lock (issue 29: never SQLite's
+change applied, holding only this process's companions writer lock (never SQLite's
 writer, which the station's draws need), then stores it in a short BEGIN IMMEDIATE transaction
 if nothing changed meanwhile. Two phones posting at the same moment are serialised by that lock
 and both entries are stored (unless the second one breaks a rule once the first is in, in which
@@ -13,11 +13,12 @@ entry): the history is kept, but bounded (the hall's config, bingo_hall/web/conf
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,10 +31,11 @@ from companions.errors import EntryError
 from companions.web.registry import GameKind
 
 from . import live, replays
+from .live import HistoryItem
 
 #: no 0/O, 1/I: codes are read aloud and typed on phones
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-#: 32**8 (about 10**12) codes: even at the 20,000 guesses a minute of issue 20, with no limit,
+#: 32**8 (about 10**12) codes: even at 20,000 guesses a minute (a phone script), with no limit,
 #: finding one of 50 tables would take about a year (the limits in views.py make it millennia).
 #: Shown in two groups of four ("ABCD-EF23"); the QR join is the easy way in. Tables made with
 #: 5-letter codes still open.
@@ -138,7 +140,25 @@ def table_version(conn: sqlite3.Connection, code: str) -> int | None:
     return None if row is None else row[0]
 
 
-def history(conn: sqlite3.Connection, code: str) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class NewEntry:
+    """An entry a phone sends (or corrects): the game's JSON object, kept as the text that is
+    stored, and who at the table sent it (the route checks they are at the table)."""
+
+    payload: str
+    player: str | None = None
+
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any], player: str | None = None) -> NewEntry:
+        return cls(json.dumps(entry), player)
+
+    def data(self) -> dict[str, Any]:
+        """The entry's JSON object, a fresh copy each time."""
+        value: dict[str, Any] = json.loads(self.payload)
+        return value
+
+
+def history(conn: sqlite3.Connection, code: str) -> list[HistoryItem]:
     """Every entry of the table, undone ones included (so an undo can itself be taken back)."""
     rows = conn.execute(
         "SELECT id, payload, player, undone, created_at FROM companion_entries "
@@ -146,28 +166,24 @@ def history(conn: sqlite3.Connection, code: str) -> list[dict[str, Any]]:
         (code,),
     ).fetchall()
     return [
-        {
-            "id": r["id"],
-            "entry": json.loads(r["payload"]),
-            "player": r["player"],
-            "undone": bool(r["undone"]),
-            "at": r["created_at"],
-        }
+        HistoryItem(
+            r["id"], json.loads(r["payload"]), r["player"], bool(r["undone"]), r["created_at"]
+        )
         for r in rows
     ]
 
 
-def _engine_entries(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _engine_entries(items: list[HistoryItem]) -> list[dict[str, Any]]:
     """The active entries as the engine sees them: the payload plus `id` and `player` (copies,
     so an engine that changes its input cannot change the stored history)."""
     return [
-        {**copy.deepcopy(item["entry"]), "id": item["id"], "player": item["player"]}
+        {**copy.deepcopy(item.entry), "id": item.id, "player": item.player}
         for item in items
-        if not item["undone"]
+        if not item.undone
     ]
 
 
-def replay(table: Table, kind: GameKind, items: list[dict[str, Any]]) -> JsonValue:
+def replay(table: Table, kind: GameKind, items: list[HistoryItem]) -> JsonValue:
     """The table's view: its history replayed by the game's engine (replays.py: in a process
     of its own while the station serves)."""
     return replays.replay(
@@ -192,7 +208,7 @@ def snapshot(conn: sqlite3.Connection, table: Table, kind: GameKind) -> live.Tab
     finally:
         conn.execute("COMMIT")
     view = replay(table, kind, items)
-    return live.TableSnap(view, items, version, next_code)
+    return live.TableSnap(view, tuple(items), version, next_code)
 
 
 def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
@@ -223,7 +239,7 @@ def rematch(conn: sqlite3.Connection, table: Table, kind: GameKind) -> str:
 
 def _tell(state: HallState, code: str, snap: live.TableSnap) -> None:
     """Publish the table's new view, after the commit, holding the writer lock (so a table's
-    phones get its changes in commit order; the station's write lock is the draws', issue 29)."""
+    phones get its changes in commit order; the station's write lock is the draws')."""
     live.publish(state.hub, live.TableChanged(code, snap), live.rendered_views())
 
 
@@ -290,7 +306,8 @@ def _kept_bytes(conn: sqlite3.Connection, code: str) -> int:
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 #: tries of the optimistic write (another process on the same file may write in between);
-#: after them the change is made the old way, inside one transaction
+#: after them the change is replayed and written inside one transaction, which holds SQLite's
+#: writer throughout
 TRIES = 3
 
 
@@ -323,8 +340,8 @@ def _next_id(conn: sqlite3.Connection) -> int:
 
 #: a change: (the history as it stands, the id a new entry would get) -> (the history with the
 #: change applied, the SQL that makes it, the bytes it adds)
-Change = tuple[list[dict[str, Any]], Callable[[sqlite3.Connection], None], int]
-Plan = Callable[[list[dict[str, Any]], int], Change]
+Change = tuple[list[HistoryItem], Callable[[sqlite3.Connection], None], int]
+Plan = Callable[[list[HistoryItem], int], Change]
 
 
 def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -> live.TableSnap:
@@ -362,7 +379,7 @@ def _write(conn: sqlite3.Connection, table: Table, kind: GameKind, plan: Plan) -
             _tell(hall(), table.code, snap)  # after the commit, holding the writer lock
             return snap
         counts.in_transaction += 1
-        with transaction(conn):  # a busy file: the change made the old way, in one transaction
+        with transaction(conn):  # a busy file: replayed and written in one transaction
             version, next_code = _state(conn, table.code)
             changed, write, _added = plan(history(conn, table.code), _next_id(conn))
             view = replay(table, kind, changed)
@@ -377,17 +394,16 @@ def add_entry(
     conn: sqlite3.Connection,
     table: Table,
     kind: GameKind,
-    entry: dict[str, Any],
-    player: str | None,
+    entry: NewEntry,
 ) -> live.Posted:
     """Append an entry if the whole history still replays with it. Returns the snapshot plus
     the new entry's `id`."""
-    payload = json.dumps(entry)
+    payload, player = entry.payload, entry.player
     new_id: list[int] = []
 
-    def plan(items: list[dict[str, Any]], next_id: int) -> Change:
+    def plan(items: list[HistoryItem], next_id: int) -> Change:
         new_id[:] = [next_id]
-        item = {"id": next_id, "entry": json.loads(payload), "player": player, "undone": False}
+        item = HistoryItem(next_id, entry.data(), player, False, None)
 
         def insert(c: sqlite3.Connection) -> None:
             c.execute(
@@ -423,8 +439,8 @@ def set_undone(
     """Undo (or restore) one entry; later entries must still replay without (or with) it."""
     _find(conn, table.code, entry_id)
 
-    def plan(items: list[dict[str, Any]], _next_id: int) -> Change:
-        changed = [{**i, "undone": undone} if i["id"] == entry_id else i for i in items]
+    def plan(items: list[HistoryItem], _next_id: int) -> Change:
+        changed = [dataclasses.replace(i, undone=undone) if i.id == entry_id else i for i in items]
 
         def mark(c: sqlite3.Connection) -> None:
             c.execute(
@@ -437,17 +453,19 @@ def set_undone(
 
 
 def correct_entry(
-    conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, entry: dict[str, Any]
+    conn: sqlite3.Connection, table: Table, kind: GameKind, entry_id: int, entry: NewEntry
 ) -> live.TableSnap:
     """Replace a past entry; the old payload is kept in companion_revisions (the newest
     COMPANIONS_MAX_REVISIONS of them per entry)."""
     kept = hall().config.companions_max_revisions
     if _find(conn, table.code, entry_id)["undone"]:
         raise EntryError("Restore this entry before correcting it", entry_id=entry_id)
-    payload = json.dumps(entry)
+    payload = entry.payload
 
-    def plan(items: list[dict[str, Any]], _next_id: int) -> Change:
-        changed = [{**i, "entry": json.loads(payload)} if i["id"] == entry_id else i for i in items]
+    def plan(items: list[HistoryItem], _next_id: int) -> Change:
+        changed = [
+            dataclasses.replace(i, entry=entry.data()) if i.id == entry_id else i for i in items
+        ]
 
         def replace(c: sqlite3.Connection) -> None:
             stored = _find(c, table.code, entry_id)["payload"]
@@ -476,4 +494,4 @@ def _snapshot(
     conn: sqlite3.Connection, code: str, view: JsonValue, version: int, next_code: str | None
 ) -> live.TableSnap:
     """What a table's phones get after a change: the new view, the history, the version."""
-    return live.TableSnap(view, history(conn, code), version, next_code)
+    return live.TableSnap(view, tuple(history(conn, code)), version, next_code)

@@ -13,7 +13,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import ParamSpec, TypeVar
 
 from flask import (
     Response,
@@ -47,10 +47,22 @@ from bingo_hall.web.instance import area_state, hall
 from bingo_hall.web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
 from bingo_hall.web.qr import phone_url, qr_svg
 from companions.errors import EntryError
-from companions.web.registry import GameKind, load_kinds
+from companions.web.games import load_kinds
+from companions.web.registry import GameKind
 
-from . import HERE, bp, live, pins, store
+from . import live, pins, store
+from .blueprint import HERE, bp
 from .setup import N_, SetupErrors, read_pin, read_players, read_settings
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _live(view: Callable[P, R]) -> Callable[P, R]:
+    """The hub's `live_stream` (it marks the view and returns it), typed: the strict routes keep
+    their signatures while the serving stack's hub is at mypy's default mode."""
+    live_stream(view)
+    return view
 
 
 def kinds() -> dict[str, GameKind]:
@@ -76,7 +88,7 @@ def _helpers() -> dict[str, Callable[[GameKind], str]]:
     return {"game_title": title}
 
 
-def entry_error(exc: EntryError):
+def entry_error(exc: EntryError) -> ResponseReturnValue:
     """A rule of the game refused the entry: its message, and the field or entry to flag."""
     return error_response(400, translated(exc), field=exc.field, entry_id=exc.entry_id)
 
@@ -88,12 +100,12 @@ def to_the_tables() -> ResponseReturnValue:
 
 
 @bp.route("/")
-def index():
+def index() -> ResponseReturnValue:
     return render_template("companions/index.html", kinds=kinds(), errors={}, code="")
 
 
 @bp.route("/join")
-def join():
+def join() -> ResponseReturnValue:
     raw = request.args.get("code", "")
     code = store.normalise_code(raw)
     message, status, retry = None, 404, None
@@ -174,7 +186,7 @@ def remember(code: str) -> None:
 @bp.route("/new/<game>", methods=["GET", "POST"])
 @guest_body(SMALL_BODY)
 @guest_write
-def new_table(game: str):
+def new_table(game: str) -> ResponseReturnValue:
     kind = kinds().get(game)
     if kind is None:
         raise NotFound("Unknown game %(game)s.", game=game)
@@ -245,7 +257,7 @@ def _open(code: str) -> tuple[store.Table, GameKind]:
 
 
 @bp.before_request
-def _private_notes():
+def _private_notes() -> ResponseReturnValue | None:
     """Every route of one table (a `<code>` in its URL) but the PIN form itself: a private
     notebook this phone has not opened with its PIN shows only that the table exists (the
     page), or is refused with a 401 (JSON, the live stream, every change)."""
@@ -267,13 +279,15 @@ def _private_notes():
     raise refusal
 
 
-def _locked_page(table: store.Table, kind: GameKind, error: str | None = None, status=401):
+def _locked_page(
+    table: store.Table, kind: GameKind, error: str | None = None, status: int = 401
+) -> tuple[str, int]:
     """All a phone without the PIN sees of a private notebook: that the table exists."""
     return render_template("companions/locked.html", table=table, kind=kind, error=error), status
 
 
 @bp.route("/<code>")
-def table(code: str):
+def table(code: str) -> ResponseReturnValue:
     table, kind = _open(code)
     if code != table.code:
         return redirect(url_for("companions.table", code=table.code))
@@ -284,7 +298,7 @@ def table(code: str):
         table=table,
         kind=kind,
         view=snap.view.to_json(),
-        history=snap.history,
+        history=[item.to_json() for item in snap.history],
         version=snap.version,
         next_code=snap.next,
         join_url=join_url,
@@ -296,7 +310,7 @@ def table(code: str):
 @bp.route("/<code>/unlock", methods=["POST"])
 @guest_body(SMALL_BODY)
 @guest_write
-def unlock(code: str):
+def unlock(code: str) -> ResponseReturnValue:
     """Type a private notebook's PIN once on this phone (form or JSON `{"pin": "1234"}`)."""
     table, kind = _open(code)
     as_json = request.is_json
@@ -318,7 +332,7 @@ def unlock(code: str):
 
 
 @bp.route("/<code>/view")
-def view_json(code: str):
+def view_json(code: str) -> ResponseReturnValue:
     table, kind = _open(code)
     return jsonify(store.snapshot(get_db(), table, kind).to_json())
 
@@ -327,8 +341,8 @@ def view_json(code: str):
 MAX_ENTRY_BYTES = 32_000
 
 
-def _player(table: store.Table, data: dict[str, Any]) -> str | None:
-    player = data.pop("player", None)
+def _player(table: store.Table, player: object) -> str | None:
+    """The entry's `player`, one of the table's names (or None: the entry names nobody)."""
     if player is None:
         return None
     known = set(table.players) | {n for team in table.members for n in team}
@@ -337,22 +351,23 @@ def _player(table: store.Table, data: dict[str, Any]) -> str | None:
     return player
 
 
-def _changed(snap: JsonValue, status: int = 200):
+def _changed(snap: JsonValue, status: int = 200) -> ResponseReturnValue:
     """The snapshot the change was checked with (every phone at the table got it too)."""
     return jsonify(snap.to_json()), status
 
 
 @bp.route("/<code>/entries", methods=["POST"])
 @guest_write
-def post_entry(code: str):
+def post_entry(code: str) -> ResponseReturnValue:
     table, kind = _open(code)
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
-    player = _player(table, data)
-    snap = store.add_entry(guest_db(), table, kind, data, player)
+    player = _player(table, data.pop("player", None))  # taken out of the entry
+    entry = store.NewEntry.from_json(data, player)
+    snap = store.add_entry(guest_db(), table, kind, entry)
     return _changed(snap, 201)
 
 
-def _set_undone(code: str, entry_id: int, undone: bool):
+def _set_undone(code: str, entry_id: int, undone: bool) -> ResponseReturnValue:
     table, kind = _open(code)
     try:
         snap = store.set_undone(guest_db(), table, kind, entry_id, undone)
@@ -363,24 +378,26 @@ def _set_undone(code: str, entry_id: int, undone: bool):
 
 @bp.route("/<code>/entries/<int:entry_id>/undo", methods=["POST"])
 @guest_write
-def undo_entry(code: str, entry_id: int):
+def undo_entry(code: str, entry_id: int) -> ResponseReturnValue:
     return _set_undone(code, entry_id, True)
 
 
 @bp.route("/<code>/entries/<int:entry_id>/restore", methods=["POST"])
 @guest_write
-def restore_entry(code: str, entry_id: int):
+def restore_entry(code: str, entry_id: int) -> ResponseReturnValue:
     return _set_undone(code, entry_id, False)
 
 
 @bp.route("/<code>/entries/<int:entry_id>", methods=["PUT"])
 @guest_write
-def correct_entry(code: str, entry_id: int):
+def correct_entry(code: str, entry_id: int) -> ResponseReturnValue:
     table, kind = _open(code)
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
     data.pop("player", None)
     try:
-        snap = store.correct_entry(guest_db(), table, kind, entry_id, data)
+        snap = store.correct_entry(
+            guest_db(), table, kind, entry_id, store.NewEntry.from_json(data)
+        )
     except store.NoSuchEntry:
         raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
     return _changed(snap)
@@ -388,7 +405,7 @@ def correct_entry(code: str, entry_id: int):
 
 @bp.route("/<code>/rematch", methods=["POST"])
 @guest_write
-def rematch(code: str):
+def rematch(code: str) -> ResponseReturnValue:
     """Play again with the same players and house rules; every phone at the table is told."""
     table, kind = _open(code)
     new_code = store.rematch(guest_db(), table, kind)
@@ -399,8 +416,8 @@ def rematch(code: str):
 
 
 @bp.route("/<code>/events")
-@live_stream
-def events(code: str):
+@_live
+def events(code: str) -> ResponseReturnValue:
     """A phone's live view of its table: the current view, then each change as the writer
     published it. No per-phone queries: one watch per table looks at its version in SQLite
     every COMPANIONS_POLL_S (another process may write the same file), however many phones
@@ -430,12 +447,13 @@ def events(code: str):
         heartbeat_s=settings.companions_keepalive_s,
         max_seconds=settings.companions_stream_seconds,
     )
-    return stream.response()
+    answer: Response = stream.response()
+    return answer
 
 
 # --- installable app and static files ---------------------------------------------------------
 @bp.route("/manifest.webmanifest")
-def manifest():
+def manifest() -> ResponseReturnValue:
     body = {
         "name": gettext("Bingo Hall table scores"),
         "short_name": gettext("Scores"),
@@ -460,7 +478,7 @@ def manifest():
 
 
 @bp.route("/sw.js")
-def service_worker():
+def service_worker() -> ResponseReturnValue:
     resp = send_from_directory(HERE / "static", "sw.js", mimetype="text/javascript")
     resp.headers["Service-Worker-Allowed"] = url_for("companions.index")
     resp.headers["Cache-Control"] = "no-cache"
@@ -468,7 +486,7 @@ def service_worker():
 
 
 @bp.route("/static/<path:filename>")
-def static_file(filename: str):
+def static_file(filename: str) -> ResponseReturnValue:
     """The shell's own files, or `/t/static/<game>/<file>` from a game package's static/."""
     head, _, rest = filename.partition("/")
     game_static = HERE / head / "static"

@@ -124,10 +124,10 @@ def test_advice_never_values_a_suggestion_nobody_can_answer():
     nb = Notebook(["Ana", "Beto", "Caro"], "Ana", MINE)
     nb.suggest("Ana", "plum", "rope", "hall", shown_by="Beto")
     advice = nb.advice(room="ballroom")
-    assert {a["room"] for a in advice} == {"ballroom"}
-    by_triple = {(a["suspect"], a["weapon"], a["room"]): a["bits"] for a in advice}
+    assert {a.room for a in advice} == {"ballroom"}
+    by_triple = {(a.suspect, a.weapon, a.room): a.bits for a in advice}
     assert by_triple[("green", "knife", "ballroom")] == 0  # all three are mine
-    assert advice[0]["bits"] > 1
+    assert advice[0].bits > 1
     assert advice == nb.advice(room="ballroom")  # same notes, same advice
 
 
@@ -138,7 +138,7 @@ def test_advice_scores_a_suggestion_by_what_its_answer_can_tell():
     nb = Notebook(["Ana", "Beto", "Caro"], "Ana", MINE)
     nb.seen("Beto", "plum")
     nb.suggest("Caro", "scarlet", "rope", "hall", shown_by="Beto")
-    advice = {(a["suspect"], a["weapon"], a["room"]): a["bits"] for a in nb.advice(samples=400)}
+    advice = {(a.suspect, a.weapon, a.room): a.bits for a in nb.advice(samples=400)}
     assert advice[("plum", "knife", "ballroom")] == 0
     p = nb.probabilities()["scarlet"]
     exact = -sum(x * math.log2(x) for x in map(float, (p["Beto"], p["Caro"], p[ENVELOPE])) if x)

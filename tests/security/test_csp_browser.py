@@ -16,7 +16,7 @@ from testkit import TEST_PIN, Caller, LiveServer, watch_csp
 
 from bingo_hall.app import create_app
 from bingo_hall.signing import card_path
-from companions.web.registry import load_kinds
+from companions.web.games import load_kinds
 
 pytestmark = pytest.mark.browser
 

@@ -100,7 +100,9 @@ def test_every_screen_gets_every_call_in_order_while_a_stalled_one_is_dropped(
                 lambda: Screen(path, snapshots), "127.0.0.1", live_server.port
             )
             screens.append(screen)
+        deadline = time.monotonic() + 60
         while snapshots[0] < SCREENS:
+            assert time.monotonic() < deadline, f"{snapshots[0]} of {SCREENS} screens started"
             await asyncio.sleep(0.01)
         drawn = []
         for _ in range(DRAWS):  # the Maestro draws over HTTP, through the same server

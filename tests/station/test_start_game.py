@@ -164,10 +164,7 @@ def test_every_variant_reports_the_prizes_won_in_a_round_in_one_shape(app, clien
             conn = get_db()
             game = get_game(conn, gid)
             found = claims_kind(game).prizes_won(conn, current_round(conn, gid).round_id)
-        return [
-            (p["prize"], p["at_call"], [(w["serial"], w["player"]) for w in p["winners"]])
-            for p in found
-        ]
+        return [(p.prize, p.at_call, [(w.serial, w.player) for w in p.winners]) for p in found]
 
     assert won(cards) == [("bingo", 5, [(2, "Ana")])]
     assert won(tickets) == [("linea", 5, [(4, None)])]

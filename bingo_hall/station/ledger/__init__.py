@@ -1,4 +1,4 @@
-"""The night's ledger (issue 27): cards sold, prizes from the pot, payouts and the summary.
+"""The night's ledger: cards sold, prizes from the pot, payouts and the summary.
 
 An area of the station, registered by `bingo_hall.app.create_app`:
 
@@ -84,7 +84,7 @@ def register(app: Flask) -> None:
     core_db.add_migrations(app, "ledger", schema.MIGRATIONS)
     core_db.add_migrations(app, "raffle", raffle_schema.MIGRATIONS)
     app.register_blueprint(bp)
-    app.register_blueprint(raffle.bp)  # the raffle (issue 37): its takings are the ledger's
+    app.register_blueprint(raffle.bp)  # the raffle: its takings are the ledger's
     app.jinja_env.filters["money"] = _money
     app.jinja_env.filters["amount"] = _amount
     app.jinja_env.filters["coin"] = _coin
@@ -160,7 +160,7 @@ def page() -> ResponseReturnValue:
     conn = get_db()
     listed = games.list_games(conn)
     asked = request.args.get("game", type=int)
-    gid = asked or games.newest_active_game(conn) or (listed[0]["game_id"] if listed else None)
+    gid = asked or games.newest_active_game(conn) or (listed[0].game_id if listed else None)
     led = None
     if gid is not None:
         led = ledger_view(conn, gid).to_json()
@@ -348,7 +348,7 @@ def unpaid(payout_id: int) -> ResponseReturnValue:
 @caller_required
 def audit_log() -> ResponseReturnValue:
     """Every ledger action of the night in order: what, when, and through what (page or token)."""
-    return jsonify(log=store.audit_log(get_db()))
+    return jsonify(log=[e.to_json() for e in store.audit_log(get_db())])
 
 
 @bp.get("/api/ledger/summary")

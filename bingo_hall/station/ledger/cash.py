@@ -1,4 +1,4 @@
-"""Cash for the night (issue 39): the float in the box at the start and the cash counted at the
+"""Cash for the night: the float in the box at the start and the cash counted at the
 end, as a total or by notes and coins of the night's currency. The payouts paid in cash are the
 payouts marked paid in cash (`payouts.mark_paid`). The over/short is worked out in the summary
 (`bingo_hall.money.night.Night.over_short`): counted - (float + takings - cash payouts).
@@ -21,6 +21,7 @@ from ...web.db import transaction
 from ...web.errors import RequestError
 from ...web.instance import hall
 from .. import games
+from ..hooks import RecordNote
 from . import store
 from .requests import CountRequest, FloatRequest, money_input
 
@@ -134,7 +135,7 @@ def count(conn: sqlite3.Connection, req: CountRequest, via: str | None = None) -
     return _save(conn, "count", counted, req.reason, via)
 
 
-def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+def record_notes(conn: sqlite3.Connection, round_id: int) -> list[RecordNote]:
     """The game record's notes of a round: the float and the counts given meanwhile (round 1
     also holds those given earlier that night)."""
     from .stock import round_window
@@ -151,5 +152,5 @@ def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]
         if e.pieces:
             detail += " (" + ", ".join(f"{n} x {money.money(v, code)}" for v, n in e.pieces) + ")"
         detail += f": {e.reason}" if e.reason else ""
-        out.append({"at": e.made, "event": "cash", "detail": detail})
+        out.append(RecordNote(at=e.made, event="cash", detail=detail))
     return out

@@ -1,4 +1,4 @@
-"""Prizes in money (issue 27): what each prize of the round pays before it starts, the payouts
+"""Prizes in money: what each prize of the round pays before it starts, the payouts
 recorded when a prize is awarded, marking them paid, and the warning for a claim on a card not
 sold for the round.
 
@@ -26,7 +26,7 @@ from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
 from .. import games
-from ..hooks import Awarded, Claimed
+from ..hooks import Awarded, Claimed, RecordNote
 from . import store
 
 
@@ -241,7 +241,43 @@ def _won_on_money_ball(conn: sqlite3.Connection, award: Awarded) -> int | None:
     return ball if won_on == ball else None
 
 
-def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class PayoutRow(JsonValue):
+    """A payout as the ledger lists it: the prize, who won it on which card and call, the cents
+    paid (from the jackpot's pot or not), and its newest mark: `paid` is when it said paid (None
+    if not paid), `cash` whether in cash, `unpaid` the reason of a mark that took a payment
+    back."""
+
+    payout_id: int
+    game_id: int
+    round: int
+    prize: str
+    claim_id: int
+    serial: int
+    player: str | None
+    at_call: int
+    cents: int
+    jackpot: bool
+    at: str
+    paid: str | None
+    cash: bool
+    unpaid: str | None
+    #: the money ball, when the prize was won on it, and the bonus it added (cents)
+    money_ball: int | None = None
+    money_ball_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class SaleWarning(JsonValue):
+    """A claim on a card that was not sold for its round."""
+
+    round: int
+    claim_id: int
+    serial: int
+    at: str
+
+
+def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[PayoutRow]:
     """Every payout (of one game if given), in the order awarded: `paid` is when its newest mark
     said paid (None if not paid), `unpaid` the reason of a mark that took a payment back."""
     sql = (
@@ -255,24 +291,24 @@ def payouts(conn: sqlite3.Connection, gid: int | None = None) -> list[dict[str, 
         sql + (" WHERE p.game_id = ?" if gid else "") + " ORDER BY p.id", (gid,) if gid else ()
     )
     return [
-        {
-            "payout_id": r["id"],
-            "game_id": r["game_id"],
-            "round": r["round"],
-            "prize": r["prize"],
-            "claim_id": r["claim_id"],
-            "serial": r["serial"],
-            "player": r["player"],
-            "at_call": r["at_call"],
-            "cents": r["cents"],
-            "jackpot": bool(r["jackpot"]),
-            "money_ball": r["money_ball"],
-            "money_ball_bonus": r["bonus"],
-            "at": r["made"],
-            "paid": r["marked"] if r["paid_now"] else None,
-            "cash": bool(r["paid_now"]) and bool(r["cash"]),
-            "unpaid": r["reason"] if r["paid_now"] == 0 else None,
-        }
+        PayoutRow(
+            payout_id=r["id"],
+            game_id=r["game_id"],
+            round=r["round"],
+            prize=r["prize"],
+            claim_id=r["claim_id"],
+            serial=r["serial"],
+            player=r["player"],
+            at_call=r["at_call"],
+            cents=r["cents"],
+            jackpot=bool(r["jackpot"]),
+            money_ball=r["money_ball"],
+            money_ball_bonus=r["bonus"],
+            at=r["made"],
+            paid=r["marked"] if r["paid_now"] else None,
+            cash=bool(r["paid_now"]) and bool(r["cash"]),
+            unpaid=r["reason"] if r["paid_now"] == 0 else None,
+        )
         for r in rows
     ]
 
@@ -344,30 +380,27 @@ def _mark(conn: sqlite3.Connection, mark: Mark, via: str | None) -> None:
         store.publish(row["game_id"], "paid" if paid else "unpaid")
 
 
-def warnings(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
+def warnings(conn: sqlite3.Connection, gid: int) -> list[SaleWarning]:
     rows = conn.execute(
         "SELECT w.*, r.number AS round FROM ledger_warnings w JOIN rounds r ON r.id = w.round_id "
         "WHERE w.game_id = ? ORDER BY w.id",
         (gid,),
     )
-    return [
-        {"round": r["round"], "claim_id": r["claim_id"], "serial": r["serial"], "at": r["made"]}
-        for r in rows
-    ]
+    return [SaleWarning(r["round"], r["claim_id"], r["serial"], r["made"]) for r in rows]
 
 
-def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+def record_notes(conn: sqlite3.Connection, round_id: int) -> list[RecordNote]:
     """The game record's notes of a round: each claim on a card not sold for it."""
     rows = conn.execute(
         "SELECT claim_id, serial, made FROM ledger_warnings WHERE round_id = ? ORDER BY id",
         (round_id,),
     )
     return [
-        {
-            "at": r["made"],
-            "event": "warning",
-            "serial": r["serial"],
-            "detail": f"claim {r['claim_id']}: card not sold for this round",
-        }
+        RecordNote(
+            at=r["made"],
+            event="warning",
+            detail=f"claim {r['claim_id']}: card not sold for this round",
+            serial=r["serial"],
+        )
         for r in rows
     ]

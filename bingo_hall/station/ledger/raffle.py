@@ -1,4 +1,4 @@
-"""The raffle's pages and API (issue 37 item 4), part of the ledger area (it counts the takings):
+"""The raffle's pages and API, part of the ledger area (it counts the takings):
 
 * `/caller/raffle`: the Maestro's page: the price, tickets sold by colour and range, the prizes,
   then Close the sales and commit, Draw, Nobody claims (redraw, with the reason), Reveal.

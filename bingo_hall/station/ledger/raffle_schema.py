@@ -1,4 +1,4 @@
-"""SQLite migrations of the raffle (issue 37 item 4), its own area key ("raffle") inside the
+"""SQLite migrations of the raffle, its own area key ("raffle") inside the
 ledger area; append-only, as the ledger's: nothing is updated in place.
 
 * `raffles`: one raffle, its price per ticket; `commitment` (SHA-256 of `seed`) set when sales

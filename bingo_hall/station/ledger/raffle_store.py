@@ -1,4 +1,4 @@
-"""The raffle over SQLite (issue 37 item 4): sales, prizes, the commitment, the draws.
+"""The raffle over SQLite: sales, prizes, the commitment, the draws.
 
 The rules are the pure `bingo_hall.money.raffle`; the seed and its commitment are the balls' own
 (`draw.new_seed`, `draw.commitment`), and the order is `raffle.raffle_order`, the balls'

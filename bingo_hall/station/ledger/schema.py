@@ -1,4 +1,4 @@
-"""SQLite migrations of the ledger area (issue 27), append-only; see bingo_hall/web/db.py.
+"""SQLite migrations of the ledger area, append-only; see bingo_hall/web/db.py.
 
 Nothing is ever deleted or updated in place: a correction is a new row.
 
@@ -14,11 +14,11 @@ Nothing is ever deleted or updated in place: a correction is a new row.
   call, whether it was the jackpot); `ledger_paid` marked one paid (step 1 only).
 * `ledger_paid_marks` (step 2): a payout marked paid, or, with the reason, marked not paid after
   all (a correction, as with a sale); the newest mark counts. Step 2 copies step 1's marks.
-* step 3 (issue 33): `ledger_sales.made_in`, the round being played when a sale was made (a
+* step 3: `ledger_sales.made_in`, the round being played when a sale was made (a
   sale for the whole game counts its money in that round; NULL in older rows: round 1), and
   `ledger_payouts.from_pot`, the part of a payout taken from the jackpot pot (NULL in older
   rows: the whole payout when it was the jackpot).
-* step 4 (issue 39): price lists, paper stock and cash.
+* step 4: price lists, paper stock and cash.
   - `ledger_price_lists`: a version of a game's price list; its prices are the
     `ledger_prices` rows with its `list_id` (and a `label`: "Single", "Book of 6"). The newest
     list counts. Each older price becomes a list of its own, with the same id: an old game's

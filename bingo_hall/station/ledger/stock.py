@@ -1,4 +1,4 @@
-"""Paper stock of a game (issue 39), when the hall counts it: serial ranges issued to each
+"""Paper stock of a game, when the hall counts it: serial ranges issued to each
 seller (the door, a table, a volunteer by name), returned unsold, or void with a reason; a wrong
 entry is cancelled by a correction with its reason, never deleted. The rules are the pure
 `bingo_hall.money.ledger` (`check_issue`, `check_back`, `reconcile`); `store.sell` asks
@@ -18,6 +18,7 @@ from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
+from ..hooks import RecordNote
 from . import store
 from .requests import StockRequest, money_input
 
@@ -182,7 +183,7 @@ def round_window(
     return row["game_id"], row["number"], start, None if after is None else after[0][:19]
 
 
-def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+def record_notes(conn: sqlite3.Connection, round_id: int) -> list[RecordNote]:
     """The game record's notes of a round: the paper issued, returned or void meanwhile."""
     gid, _n, start, until = round_window(conn, round_id)
     out = []
@@ -194,5 +195,5 @@ def record_notes(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]
         detail += f" ({line.seller})" if line.seller else ""
         detail += f": {line.reason}" if line.reason else ""
         detail += f"; corrected: {line.corrected}" if line.corrected else ""
-        out.append({"at": line.made, "event": "stock", "player": line.seller, "detail": detail})
+        out.append(RecordNote(at=line.made, event="stock", detail=detail, player=line.seller))
     return out

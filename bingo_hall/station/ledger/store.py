@@ -1,4 +1,4 @@
-"""The ledger's sales, prices, prize rules and currency over sqlite3 (issue 27).
+"""The ledger's sales, prices, prize rules and currency over sqlite3.
 
 The money rules are the pure `bingo_hall.money.ledger`; this module checks a request whole before it
 writes anything, writes it in one transaction under the hall's write lock, logs the action
@@ -21,6 +21,7 @@ from ...errors import KitError
 from ...money import ledger as money
 from ...money.ledger import Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
+from ...values import JsonValue
 from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
@@ -59,16 +60,23 @@ def log(
     book.append(conn, "ledger." + action, {"game_id": gid, **detail})
 
 
-def audit_log(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class LedgerAction(JsonValue):
+    """A ledger action of the Maestro in the audit trail: its game (None for the night's), what
+    was done, its detail as it was logged (each action logs its own fields), through which
+    device, and when."""
+
+    game_id: int | None
+    action: str
+    detail: dict[str, Any]
+    via: str | None
+    at: str
+
+
+def audit_log(conn: sqlite3.Connection) -> list[LedgerAction]:
     """The audit trail: every ledger action of the Maestro, in order."""
     return [
-        {
-            "game_id": r["game_id"],
-            "action": r["action"],
-            "detail": json.loads(r["detail"]),
-            "via": r["via"],
-            "at": r["made"],
-        }
+        LedgerAction(r["game_id"], r["action"], json.loads(r["detail"]), r["via"], r["made"])
         for r in conn.execute("SELECT * FROM ledger_log ORDER BY id")
     ]
 
@@ -776,7 +784,25 @@ def share_paid(conn: sqlite3.Connection, gid: int, rnd: int) -> bool:
     return False
 
 
-def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class CorrectionLine(JsonValue):
+    """A line of the corrections log: a sale voided (`kind` "sale"), a night sale voided
+    ("night", its id in `sale_id`) or a payout marked not paid after all ("payout"), with its
+    reason, when, and what it took back (the fields of another kind are None)."""
+
+    kind: str
+    sale_id: int | None
+    payout_id: int | None
+    reason: str
+    made: str
+    game_id: int | None
+    round: int | None
+    serials: str | None
+    serial: int | None
+    cents: int
+
+
+def corrections(conn: sqlite3.Connection) -> list[CorrectionLine]:
     """The corrections log of the night, oldest first: sales voided (`kind` "sale"), night
     sales voided (`kind` "night", its id in `sale_id`) and payouts marked not paid after all
     (`kind` "payout"), each with its reason."""
@@ -795,4 +821,4 @@ def corrections(conn: sqlite3.Connection) -> list[dict[str, Any]]:
         "FROM ledger_night_voids v JOIN ledger_night_sales n ON n.id = v.night_sale_id "
         "ORDER BY made"
     )
-    return [dict(r) for r in rows]
+    return [CorrectionLine(**dict(r)) for r in rows]

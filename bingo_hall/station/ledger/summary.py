@@ -42,7 +42,7 @@ def nights(conn: sqlite3.Connection) -> list[str]:
 
 
 def program_place(conn: sqlite3.Connection, game_id: int) -> ProgramPlace | None:
-    """The game's place in the night's program (issue 37), or None for a game started by hand:
+    """The game's place in the night's program, or None for a game started by hand:
     read from the program's own table, with the names as the program gave them."""
     row = conn.execute(
         "SELECT program_id, position, spec, status FROM program_games WHERE game_id = ?",
@@ -97,17 +97,17 @@ def night(
             cards, cents = taken.get(r["number"], (0, 0))
             won = tuple(
                 Payout(
-                    p["prize"],
-                    p["serial"],
-                    p["player"],
-                    p["at_call"],
-                    p["cents"],
-                    p["jackpot"],
-                    p["paid"] is not None,
-                    p["cash"] or p["paid"] is None,
+                    p.prize,
+                    p.serial,
+                    p.player,
+                    p.at_call,
+                    p.cents,
+                    p.jackpot,
+                    p.paid is not None,
+                    p.cash or p.paid is None,
                 )
                 for p in paid_out
-                if p["game_id"] == g["id"] and p["round"] == r["number"]
+                if p.game_id == g["id"] and p.round == r["number"]
             )
             seed = r["seed"] if r["revealed"] else None
             rounds.append(RoundLine(r["number"], cards, cents, r["commitment"], seed, won))
@@ -227,27 +227,27 @@ def night_payouts(conn: sqlite3.Connection, date: str | None = None) -> list[Nig
     places = {gid: program_place(conn, gid) for gid in tonight}
     out = []
     for p in payouts.payouts(conn):
-        if p["game_id"] not in tonight:
+        if p.game_id not in tonight:
             continue
-        place = places[p["game_id"]]
+        place = places[p.game_id]
         out.append(
             NightPayout(
-                p["payout_id"],
-                p["game_id"],
+                p.payout_id,
+                p.game_id,
                 None if place is None else place.number,
                 {} if place is None else dict(place.names),
-                p["round"],
-                p["prize"],
-                p["serial"],
-                p["player"],
-                p["at_call"],
-                p["cents"],
-                p["jackpot"],
-                p["paid"],
-                p["cash"],
-                p["unpaid"],
-                p["money_ball"],
-                p["money_ball_bonus"],
+                p.round,
+                p.prize,
+                p.serial,
+                p.player,
+                p.at_call,
+                p.cents,
+                p.jackpot,
+                p.paid,
+                p.cash,
+                p.unpaid,
+                p.money_ball,
+                p.money_ball_bonus,
             )
         )
     return out

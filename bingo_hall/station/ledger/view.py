@@ -11,6 +11,7 @@ from ...money.ledger import Reconciled, format_serials
 from ...money.night import Cash, Night
 from .. import games
 from . import cash, payouts, stock, store, summary
+from .payouts import PayoutRow, SaleWarning
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,8 @@ class LedgerView:
     round_sales: tuple[int, int]  # cards, cents
     prizes: tuple[payouts.PrizeNow, ...]
     sales: tuple[store.Sale, ...]
-    payouts: tuple[dict[str, Any], ...]
-    warnings: tuple[dict[str, Any], ...]
+    payouts: tuple[PayoutRow, ...]
+    warnings: tuple[SaleWarning, ...]
 
     def to_json(self) -> dict[str, Any]:
         st = self.reconciled
@@ -58,8 +59,8 @@ class LedgerView:
             "round_sales": {"cards": self.round_sales[0], "cents": self.round_sales[1]},
             "prizes": [p.to_json() for p in self.prizes],
             "sales": [s.to_json() for s in self.sales],
-            "payouts": list(self.payouts),
-            "warnings": list(self.warnings),
+            "payouts": [p.to_json() for p in self.payouts],
+            "warnings": [w.to_json() for w in self.warnings],
         }
 
 

@@ -1,4 +1,4 @@
-"""The night as a program (issue 37): the Maestro loads the night's program file once (`serve
+"""The night as a program: the Maestro loads the night's program file once (`serve
 --program FILE`, or the caller page), then **Next game** starts each game with everything set;
 a game can be skipped or one inserted. The display shows "Game 3 of 12 · Four Corners · £20".
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Blueprint, Flask, flash, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
@@ -30,6 +29,7 @@ from ...web.errors import RequestError
 from ...web.inputs import json_body as body
 from .. import games, hooks
 from ..auth import caller_required
+from ..hooks import RecordNote
 from . import odds_view, schema, store
 from .odds_view import GameOdds
 from .requests import InsertRequest, LoadRequest
@@ -74,7 +74,7 @@ def register(app: Flask) -> None:
         hooks.on_record(_record_note)
 
 
-def _record_note(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+def _record_note(conn: sqlite3.Connection, round_id: int) -> list[RecordNote]:
     """The game record follows the program: the first round of a game of the program notes its
     place ("program game 2 of 3: The X", and "skipped" when the Maestro skipped it)."""
     row = conn.execute(
@@ -91,7 +91,7 @@ def _record_note(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]
     detail = f"program game {row['position']} of {total}: {name}"
     if row["status"] == "skipped":
         detail += " (skipped)"
-    return [{"at": row["started"], "event": "program", "detail": detail}]
+    return [RecordNote(at=row["started"], event="program", detail=detail)]
 
 
 def _page_odds(game_id: int) -> GameOdds:

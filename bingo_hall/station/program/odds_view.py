@@ -1,4 +1,4 @@
-"""The odds of a game's main prize with the cards actually sold (issue 37 item 2), for the
+"""The odds of a game's main prize with the cards actually sold, for the
 ledger page: the chance that it is won within N calls (the jackpot's N, or the N the host asks
 about before setting one) and the expected call of the first win. The estimate is the pure
 `bingo_hall.odds` with the game's own deck, pattern and free centre; it is kept per game and

@@ -1,4 +1,4 @@
-"""SQLite migrations of the night's program (issue 37), append-only; see bingo_hall/web/db.py.
+"""SQLite migrations of the night's program, append-only; see bingo_hall/web/db.py.
 
 * `programs`: each program loaded, with its file's text (the newest is the night's).
 * `program_games`: the program's games in order (`position`, 1 = the first), each with its

@@ -1,4 +1,4 @@
-"""The night's program over sqlite3 (issue 37): load a program, start its next game with
+"""The night's program over sqlite3: load a program, start its next game with
 everything set (the game's mode or prize list and pattern, the ledger's price and prizes), skip
 a game, insert one. The program's games and the game in play are rows (`schema.py`), so a
 station restarted mid-night goes on from the game in play.
@@ -274,10 +274,10 @@ def state(conn: sqlite3.Connection, lang: str = "en") -> ProgramState:
 
 def deck_for(conn: sqlite3.Connection, game: ProgramGame) -> str:
     """The deck a game is played on: the newest loaded of its kind (tonight's first)."""
-    decks = sorted(list_decks(conn), key=lambda d: not d["tonight"])
+    decks = sorted(list_decks(conn), key=lambda d: not d.tonight)
     for d in decks:
-        if variant_for(d["game"]) is game.variant:
-            return str(d["deck_id"])
+        if variant_for(d.game) is game.variant:
+            return d.deck_id
     raise Conflict(
         "game %(n)s is played with %(balls)s balls: load a deck of them first",
         n=game.number,

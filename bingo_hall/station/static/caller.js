@@ -156,7 +156,7 @@ document.getElementById("end-game").addEventListener("click", async () => {
 // After a click with the mouse or a finger, give the keyboard back to the page so the space bar
 // draws again instead of pressing the last button a second time. A button pressed from the
 // keyboard (a click whose `detail` is 0) keeps the focus: the caller page works with the
-// keyboard alone (issue 36).
+// keyboard alone.
 document.querySelectorAll("#station button").forEach((b) => {
   if (b.id !== "draw") b.addEventListener("click", (ev) => { if (ev.detail > 0) setTimeout(() => b.blur(), 0); });
 });

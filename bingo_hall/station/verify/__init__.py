@@ -1,4 +1,4 @@
-"""Verifying cards and settling claims (issue 5): the public QR pages and the claims API.
+"""Verifying cards and settling claims: the public QR pages and the claims API.
 
 * `/c/<deck_id>/<serial>/<sig>` and `/C/...` (QR codes print upper case): anyone on the hall's
   Wi-Fi who scans a card sees it as printed, with the current game's calls marked and the verdict.
@@ -19,6 +19,7 @@ import sqlite3
 from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from ...errors import KitError
@@ -36,7 +37,14 @@ from .. import autodraw, games
 from ..auth import caller_required
 from ..decks import get_deck
 from ..model import Game
-from ..requests import Award, NewClaim, NewPlayer
+from ..requests import (
+    Award,
+    NewClaim,
+    NewPlayer,
+    RemovePlayer,
+    RenamePlayer,
+    SettingsChange,
+)
 from ..requests import name as player_name
 from ..requests import serial as parse_serial
 from ..state import station_state
@@ -100,7 +108,9 @@ def register(app: Flask) -> None:
         games.add_undo_guard(_keep_the_calls_an_award_rests_on)
 
 
-def _signed_card(conn: sqlite3.Connection, deck_id: str, serial: str, sig: str):
+def _signed_card(
+    conn: sqlite3.Connection, deck_id: str, serial: str, sig: str
+) -> tuple[Deck[Any], Any] | None:
     """(deck, card) when the URL is one this hall printed, else None (never says which part
     was wrong)."""
     if not is_ascii_number(serial, 6) or len(sig) > 64:
@@ -158,7 +168,7 @@ def _render_card(
 @bp.get("/c/<deck_id>/<serial>/<sig>")
 @bp.get("/C/<deck_id>/<serial>/<sig>")
 @public
-def card_page(deck_id: str, serial: str, sig: str):
+def card_page(deck_id: str, serial: str, sig: str) -> ResponseReturnValue:
     """A card as printed, from what is kept (verify/card_pages.py: the page around it, its
     table, the game's state): card.js marks it and writes the verdict on load, then follows the
     game from its events. The station's server answers it on its event loop while everything
@@ -168,7 +178,7 @@ def card_page(deck_id: str, serial: str, sig: str):
         return _card_page(deck_id, serial, sig)
 
 
-def _card_page(deck_id: str, serial: str, sig: str):
+def _card_page(deck_id: str, serial: str, sig: str) -> ResponseReturnValue:
     conn = get_db()
     found = _signed_card(conn, deck_id, serial, sig)
     if found is None:
@@ -190,9 +200,9 @@ def _card_page(deck_id: str, serial: str, sig: str):
 @bp.post("/c/<deck_id>/<serial>/<sig>/ask")
 @bp.post("/C/<deck_id>/<serial>/<sig>/ask")
 @guest_body(SMALL_BODY)
-def ask_check(deck_id: str, serial: str, sig: str):
-    """A player asks the Maestro for a check from their card's page, without shouting (issue 36
-    item 4, verify/asks.py): only from the card's signed page, judged now, shown on the caller
+def ask_check(deck_id: str, serial: str, sig: str) -> ResponseReturnValue:
+    """A player asks the Maestro for a check from their card's page, without shouting
+    (verify/asks.py): only from the card's signed page, judged now, shown on the caller
     page; never a recorded claim. Refused in words past one request per card per call, 3 per
     card and 10 per address a minute."""
     asks.from_the_cards_page(request)
@@ -208,7 +218,7 @@ def ask_check(deck_id: str, serial: str, sig: str):
 
 @bp.get("/api/games/<int:game_id>/asks")
 @caller_required
-def asked(game_id: int):
+def asked(game_id: int) -> ResponseReturnValue:
     """The current round's requests for a check from the phones (the caller page lists them)."""
     conn = get_db()
     rnd = games.current_round(conn, game_id)
@@ -217,7 +227,7 @@ def asked(game_id: int):
 
 @bp.post("/api/games/<int:game_id>/asks/<serial>/seen")
 @caller_required
-def ask_seen(game_id: int, serial: str):
+def ask_seen(game_id: int, serial: str) -> ResponseReturnValue:
     """The Maestro has looked at the card's request for a check ("Look" or "Dismiss" on the
     caller page): it leaves the page's notice. The round's requests, as `GET .../asks`."""
     conn = get_db()
@@ -228,7 +238,7 @@ def ask_seen(game_id: int, serial: str):
 
 @bp.route("/api/games/<int:game_id>/check/<serial>", methods=["GET", "POST"])
 @caller_required
-def check(game_id: int, serial: str):
+def check(game_id: int, serial: str) -> ResponseReturnValue:
     """The Maestro's typed or scanned serial: the verdict as JSON, or `?format=html` for the
     caller page. A scanned card also sends `deck` and `sig` from its QR path, checked here, and
     `prize` the prize the Maestro chose (judged for it, as the claim will be).
@@ -255,7 +265,7 @@ def check(game_id: int, serial: str):
 
 
 @bp.get("/api/games/<int:game_id>/shown")
-def shown_now(game_id: int):
+def shown_now(game_id: int) -> ResponseReturnValue:
     """The newest card the hall's screens were shown in this game, as its `verdict` event said
     with the number of calls it was judged on (a screen that reconnects shows it again while no
     call came since), or null. Public: the screens' stream said as much."""
@@ -264,7 +274,7 @@ def shown_now(game_id: int):
 
 
 @bp.get("/api/games/<int:game_id>/shown/<key>")
-def shown_card(game_id: int, key: str):
+def shown_card(game_id: int, key: str) -> ResponseReturnValue:
     """A card the hall's screens were shown (the `drawn` key of its `verdict` event, or "r<n>":
     the card that won round n, its final board), drawn as every view draws it, in the screen's
     language. Public and read-only: only a card the screens showed can be drawn."""
@@ -291,15 +301,15 @@ def _check_scanned(conn: sqlite3.Connection, game_id: int, serial: str) -> None:
 
 
 @bp.get("/api/games/<int:game_id>/players")
-def list_players(game_id: int):
+def list_players(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     games.get_game(conn, game_id)
-    return jsonify(players=store.players(conn, game_id))
+    return jsonify(players=[p.to_json() for p in store.players(conn, game_id)])
 
 
 @bp.post("/api/games/<int:game_id>/players")
 @caller_required
-def add_player(game_id: int):
+def add_player(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     added = service.add_player(conn, game_id, NewPlayer.from_json(body(required=True)))
     return jsonify(added.to_json()), 201
@@ -307,29 +317,31 @@ def add_player(game_id: int):
 
 @bp.post("/api/games/<int:game_id>/players/rename")
 @caller_required
-def rename_player(game_id: int):
+def rename_player(game_id: int) -> ResponseReturnValue:
     """{"name", "new_name", "team"?}: the player's claims, wins and turns follow the new name."""
-    return jsonify(service.rename_player(get_db(), game_id, body(required=True)).to_json())
+    change = RenamePlayer.from_json(body(required=True))
+    return jsonify(service.rename_player(get_db(), game_id, change).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/players/remove")
 @caller_required
-def remove_player(game_id: int):
+def remove_player(game_id: int) -> ResponseReturnValue:
     """{"name", "confirm"?}: off the table; one who has won needs `confirm` and stays in the
     record."""
-    return jsonify(service.remove_player(get_db(), game_id, body(required=True)).to_json())
+    change = RemovePlayer.from_json(body(required=True))
+    return jsonify(service.remove_player(get_db(), game_id, change).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/settings")
 @caller_required
-def settings(game_id: int):
-    conn = get_db()
-    return jsonify(service.update_settings(conn, game_id, body(required=True)).to_json())
+def settings(game_id: int) -> ResponseReturnValue:
+    change = SettingsChange.from_json(body(required=True))
+    return jsonify(service.update_settings(get_db(), game_id, change).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/claims")
 @caller_required
-def claim(game_id: int):
+def claim(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     autodraw.pause(game_id, autodraw.Pause.CLAIM)  # no ball while the claim is judged
     claimed = NewClaim.from_json(body(required=True))
@@ -340,7 +352,7 @@ def claim(game_id: int):
 
 @bp.post("/api/games/<int:game_id>/award")
 @caller_required
-def award(game_id: int):
+def award(game_id: int) -> ResponseReturnValue:
     conn = get_db()
     kind = claims_kind(games.get_game(conn, game_id))
     done = kind.award(conn, game_id, Award.from_json(body()))
@@ -361,13 +373,13 @@ def _pause_once_won(conn: sqlite3.Connection, game_id: int) -> None:
 
 
 @bp.get("/api/games/<int:game_id>/scores")
-def scores(game_id: int):
+def scores(game_id: int) -> ResponseReturnValue:
     return jsonify(awards.scores(get_db(), game_id).to_json())
 
 
 @bp.get("/api/games/<int:game_id>/record")
 @bp.get("/api/games/<int:game_id>/record.<fmt>")
-def game_record(game_id: int, fmt: str = "json"):
+def game_record(game_id: int, fmt: str = "json") -> ResponseReturnValue:
     """The record as JSON, or CSV with `.csv` or `?format=csv` (a spreadsheet opens it)."""
     fmt = request.args.get("format", fmt)
     if fmt not in ("json", "csv"):

@@ -1,4 +1,4 @@
-"""A claim without shouting (issue 36 item 4): a player who cannot call out "Bingo!" asks the
+"""A claim without shouting: a player who cannot call out "Bingo!" asks the
 Maestro for a check from their own card's page. This is the one exception to "players on the
 Wi-Fi can only view and verify".
 

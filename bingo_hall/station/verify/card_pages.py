@@ -1,4 +1,4 @@
-"""A card's or a ticket's QR page done ahead of need (issue 32): in a join storm every phone asks
+"""A card's or a ticket's QR page done ahead of need: in a join storm every phone asks
 for a different card, so nothing may be left to do per page but joining what is kept.
 
 A page is four kept things joined (`page`):
@@ -339,7 +339,7 @@ STALE = "bingo_hall.stale_deck"
 
 class Ahead:
     """The thread that keeps the card pages' shared parts current before the phones ask
-    (issue 32), in the process that serves them: after every published change (a hub tap wakes
+    in the process that serves them: after every published change (a hub tap wakes
     it) and before a state's age runs out, it reads again the state of each deck whose game is
     in play (`CardPages.deck_now`) and renders the page around its cards in every language
     (`CardPages.shell_ahead`). Without it each change sent the phones asking in the next few

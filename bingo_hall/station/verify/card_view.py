@@ -23,6 +23,7 @@ now (its `?part=verdict`), from the judged card (verify/judged.py).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -38,7 +39,7 @@ from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game
 from ..state import station_state
-from .judged import CardCheck, TicketCheck
+from .judged import CardCheck, TicketCheck, WonPrize
 
 
 def game_for_deck(conn: sqlite3.Connection, deck_id: str) -> Game | None:
@@ -75,6 +76,16 @@ def card_awards(conn: sqlite3.Connection, gid: int, serial: int) -> CardAwards:
 
 
 @dataclass(frozen=True)
+class Figure(JsonValue):
+    """A figure the game is played for, as a card's page judges it: its name, its squares (by
+    their index on the card, row by row) and whether it covers the FREE centre."""
+
+    name: str
+    cells: tuple[int, ...]
+    central: bool
+
+
+@dataclass(frozen=True)
 class CardFollow(JsonValue):
     """What a 75-ball card's page follows the game with (its `#card-state`), squares numbered
     row by row (0-24)."""
@@ -86,8 +97,8 @@ class CardFollow(JsonValue):
     calls: tuple[int, ...]
     free_centre: bool  # the centre is covered without a call (the hall rule; FREE is anyway)
     cleared: tuple[tuple[int, int], ...]  # (square, the call count before which it is uncovered)
-    figures: list[dict[str, Any]]  # {"name", "cells", "central"}: the card's numbers are its own
-    lines: list[dict[str, Any]]
+    figures: tuple[Figure, ...]  # the card's numbers are its own
+    lines: tuple[Figure, ...]
     completing_call_only: bool
     puntos: bool
     pattern: str | None
@@ -122,7 +133,7 @@ class TicketFollow(JsonValue):
     rules: dict[str, dict[str, Any]]  # each prize's rule (`page_rule`): the rows are the page's
     names: dict[str, dict[str, str]]
     sequence: tuple[str, ...]
-    won_by: dict[str, list[dict[str, Any]]]  # serial -> the prizes it won ({"prize", "round"})
+    won_by: dict[str, tuple[WonPrize, ...]]  # serial -> the prizes it won
     round_over: bool
 
 
@@ -167,7 +178,7 @@ def game_card_facts(game_id: int, round: int, r: rules.Rules) -> CardFollow:
         calls=(),
         free_centre=r.free_centre,
         cleared=(),
-        figures=[] if by_rule else _figures(r),
+        figures=() if by_rule else tuple(_figures(r)),
         lines=_figures(replace(r, pattern=None)),  # after a change of pattern
         completing_call_only=r.completing_call_only,
         puntos=r.mode == rules.PUNTOS,
@@ -180,23 +191,22 @@ def game_card_facts(game_id: int, round: int, r: rules.Rules) -> CardFollow:
     )
 
 
-def _figures(r: rules.Rules) -> list[dict[str, Any]]:
-    return [
-        {"name": name, "cells": [_index(cell) for cell in cells], "central": CENTRE in cells}
+def _figures(r: rules.Rules) -> tuple[Figure, ...]:
+    return tuple(
+        Figure(name, tuple(_index(cell) for cell in cells), CENTRE in cells)
         for name, cells in rules.figures(r)
-    ]
+    )
 
 
 def follow_ticket(checked: TicketCheck) -> TicketFollow:
     """The data the 90-ball ticket page follows the game with, as judged now: `game_ticket_facts`
     with the round's calls, the prize judged and whether the round's last prize is awarded."""
     rules = checked.rules
-    won = [{"prize": w.prize, "round": w.round} for w in checked.won]
     facts = game_ticket_facts(
         checked.game_id,
         checked.round,
         rules,
-        {checked.ticket.serial: won},
+        {checked.ticket.serial: checked.won},
         (checked.prize,) if rules is None else None,
     )
     return replace(
@@ -212,12 +222,12 @@ def game_ticket_facts(
     game_id: int,
     round: int,
     rules: PrizeList | None,
-    won: dict[int, list[dict[str, Any]]],
+    won: Mapping[int, tuple[WonPrize, ...]],
     only: tuple[Prize, ...] | None = None,
 ) -> TicketFollow:
     """What every 90-ball ticket's page of a game knows: each prize of the game's list as a rule
     of the ticket's rows (`page_rule`), whether the prizes are open at once, and the prizes each
-    ticket won in the game (`won`, by serial: {"prize", "round"}); each page reads its own rows
+    ticket won in the game (`won`, by serial); each page reads its own rows
     from its table (static/judge.js). The calls and the prize being played are the game's (its
     snapshot, shared by every ticket), so they start empty here."""
     prizes = rules.prizes if rules is not None else (only or ())
@@ -233,7 +243,7 @@ def game_ticket_facts(
         rules={p.key: page_rule(p.rule) for p in prizes},
         names={p.key: dict(p.names) for p in prizes},
         sequence=tuple(p.key for p in prizes),
-        won_by={str(serial): list(prizes_won) for serial, prizes_won in won.items()},
+        won_by={str(serial): prizes_won for serial, prizes_won in won.items()},
         round_over=False,
     )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ... import claims as rules
 from ...cards import LINE_CELLS, SIZE, Card
@@ -28,9 +28,7 @@ from ...ninety.tickets import ROW_NAMES, Ticket
 from ...values import JsonValue
 from ...variants import STRIPS
 from ..spoken import call_label
-
-if TYPE_CHECKING:
-    from .prizes import PrizeBoard
+from .board import PrizeBoard
 
 Cell = tuple[int, int]
 
@@ -178,7 +176,7 @@ def card_grid(card: Card, check: CardCheck | None) -> list[list[Square]]:
 
 
 @dataclass(frozen=True)
-class WonPrize:
+class WonPrize(JsonValue):
     """A prize a ticket won in its game, and the round it was won in."""
 
     prize: str
@@ -303,7 +301,7 @@ class TicketCheck:
             **self.verdict_value().to_json(),
             # None once the round's last prize is awarded: judged for it, no longer played for
             "playing": None if self.round_over else self.prize.key,
-            "won": [{"prize": w.prize, "round": w.round} for w in self.won],
+            "won": [w.to_json() for w in self.won],
         }
 
 

@@ -1,4 +1,4 @@
-"""The page around a card or a ticket on its QR page (issues 24 and 32): the station's layout, the
+"""The page around a card or a ticket on its QR page: the station's layout, the
 title, the heading, the page's words for card.js, and the card's place. It is the same for every
 card of a game in a language, so it is rendered once with placeholders and kept, cut at its
 placeholders; a page is then the kept parts joined with each card's own values.
@@ -6,7 +6,7 @@ placeholders; a page is then the kept parts joined with each card's own values.
 The placeholders are plain letters, which neither HTML escaping nor URL quoting changes. The
 values put in their place are escaped here as the template would have escaped them, and they are
 put in by one join over the kept parts: a value is never searched for placeholders, so nothing a
-request carries (its path, its query string) can reach one (issue 38).
+request carries (its path, its query string) can reach one.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Players at the table (issue 26): rename one (a typo, or a move to another team) and take one
+"""Players at the table: rename one (a typo, or a move to another team) and take one
 off the table. Seating players is `store.add_player`.
 
 A rename is the same person with the right name: every claim, award and Maestro turn of the game
@@ -12,24 +12,18 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
 
 from ...values import JsonValue
 from ...web import book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound
 from ...web.instance import hall
-from ..requests import name as _name
+from ..requests import RemovePlayer, RenamePlayer
 from .store import active_game, players, save_settings, settings_of
 
 
-def _required(value: Any) -> str:
-    """A player's name, required (a 400 in words without one)."""
-    return _name(value) or ""  # _name raises for a missing name, so never ""
-
-
 def _seated(conn: sqlite3.Connection, gid: int, name: str) -> None:
-    if not any(p["name"] == name for p in players(conn, gid)):
+    if not any(p.name == name for p in players(conn, gid)):
         raise NotFound("%(name)s is not at the table in this game", name=name)
 
 
@@ -57,10 +51,9 @@ class Removed(JsonValue):
     kept: bool  # they had won: off the table, still in the record
 
 
-def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Renamed:
-    """{"name": the player's name now, "new_name": ..., "team": ... (optional)}."""
-    old = _required(data.get("name"))
-    new = _required(data.get("new_name"))
+def rename(conn: sqlite3.Connection, game_id: int, change: RenamePlayer) -> Renamed:
+    """The player's name now to the right one (and their team, when the change says one)."""
+    old, new = change.name, change.new_name
     with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
@@ -69,7 +62,7 @@ def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Rena
             row = conn.execute(
                 "SELECT team FROM players WHERE game_id = ? AND name = ?", (gid, old)
             ).fetchone()
-            team = _name(data["team"], required=False) if "team" in data else row["team"]
+            team = row["team"] if change.keeps_team else change.team
             if (
                 new != old
                 and conn.execute(
@@ -101,10 +94,9 @@ def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Rena
     return Renamed(gid, new, team, old)
 
 
-def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Removed:
-    """{"name": ..., "confirm": true when the player has won}: take the player off the table."""
-    name = _required(data.get("name"))
-    confirm = data.get("confirm", False) is True
+def remove(conn: sqlite3.Connection, game_id: int, change: RemovePlayer) -> Removed:
+    """Take the player off the table (`confirm`: when they have won)."""
+    name, confirm = change.name, change.confirm
     with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
@@ -117,7 +109,7 @@ def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Remo
                     "wins stay on the scoreboard and in the record",
                     name=name,
                 )
-            seating = [p["name"] for p in players(conn, gid)]
+            seating = [p.name for p in players(conn, gid)]
             if rounds:
                 conn.execute(
                     "UPDATE players SET left_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "

@@ -1,4 +1,4 @@
-"""A game's prizes over SQLite (issues 17 and 28): which are awarded, which can be won now, and
+"""A game's prizes over SQLite: which are awarded, which can be won now, and
 the award that closes one (docs/claims.md, "90 balls" and "Tambola"). The prizes are the game's
 `PrizePlan`, data from its variant (`bingo_hall.variants`) and judged by
 `bingo_hall.ninety.prize_rules`: línea then bingo (Spanish halls), or one line, two lines, full
@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...manifest import Deck
@@ -46,26 +46,8 @@ from ..requests import Award
 from ..variants import prize_plan
 from . import store
 from .awards import still_standing
+from .board import AwardedPrize, PrizeBoard, PrizeWinner
 from .judged import TicketCheck, WonPrize
-
-
-@dataclass(frozen=True)
-class PrizeBoard(JsonValue):
-    """The round's prizes as the screens list them: the plan (its prizes, their names, in
-    sequence or open at once), each prize awarded and who won it, which are open now, what a new
-    round opens, the prize being played, and whether the round is finished."""
-
-    mode: str
-    order: str
-    sequence: tuple[str, ...]
-    names: dict[str, dict[str, str]]
-    plan_names: dict[str, str]
-    tabellone: bool  # the display draws the Italian tabellone
-    awarded: list[dict[str, Any]]  # `awarded()`: {"prize", "at_call", "at", "winners"}
-    open: tuple[str, ...]
-    first_open: tuple[str, ...]
-    current: str | None
-    finished: bool
 
 
 @dataclass(frozen=True)
@@ -73,17 +55,25 @@ class PrizeState(JsonValue):
     """The `prizes` of the game's snapshot: its `PrizeBoard` and the round's claims."""
 
     board: PrizeBoard
-    claims: list[dict[str, Any]]
+    claims: tuple[PrizeClaim, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.board.to_json(), "claims": self.claims}
+        return {**self.board.to_json(), "claims": [c.to_json() for c in self.claims]}
 
 
 @dataclass(frozen=True)
-class PrizeWinner(JsonValue):
+class PrizeClaim(JsonValue):
+    """A claim of the round as the Maestro's list shows it: its prize, on which call, its
+    verdict, whether a ball it relied on was undone since, and the ticket's complete rows."""
+
     claim_id: int
     serial: int
     player: str | None
+    prize: str
+    at_call: int
+    valid: bool
+    undone: bool
+    complete_rows: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -101,26 +91,24 @@ class PrizeAwarded(JsonValue):
     prizes: PrizeState
 
 
-def awarded(conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+def awarded(conn: sqlite3.Connection, round_id: int) -> tuple[AwardedPrize, ...]:
     """The round's awarded prizes in order, each with its winners."""
-    out: list[dict[str, Any]] = []
+    out: list[AwardedPrize] = []
     for row in conn.execute(
         "SELECT prize, claim_id, serial, player, at_call, made FROM prize_awards "
         "WHERE round_id = ? ORDER BY id",
         (round_id,),
     ):
-        if not out or out[-1]["prize"] != row["prize"]:
-            out.append(
-                {"prize": row["prize"], "at_call": row["at_call"], "at": row["made"], "winners": []}
-            )
-        out[-1]["winners"].append(
-            {"claim_id": row["claim_id"], "serial": row["serial"], "player": row["player"]}
-        )
-    return out
+        winner = PrizeWinner(row["claim_id"], row["serial"], row["player"])
+        if out and out[-1].prize == row["prize"]:
+            out[-1] = replace(out[-1], winners=(*out[-1].winners, winner))
+        else:
+            out.append(AwardedPrize(row["prize"], row["at_call"], row["made"], (winner,)))
+    return tuple(out)
 
 
 def _done(conn: sqlite3.Connection, round_id: int) -> list[str]:
-    return [a["prize"] for a in awarded(conn, round_id)]
+    return [a.prize for a in awarded(conn, round_id)]
 
 
 @dataclass(frozen=True)
@@ -131,30 +119,30 @@ class TicketFacts:
 
     rules: PrizeList | None
     board: PrizeBoard
-    won: dict[int, list[dict[str, Any]]]
+    won: dict[int, tuple[WonPrize, ...]]
 
 
 def ticket_facts(conn: sqlite3.Connection, game: Game) -> TicketFacts:
     """One query for who won what, whatever the number of tickets."""
     plan = prize_plan(game)
-    won: dict[int, list[dict[str, Any]]] = {}
+    won: dict[int, tuple[WonPrize, ...]] = {}
     for row in conn.execute(
         "SELECT pa.serial, pa.prize, r.number FROM prize_awards pa "
         "JOIN rounds r ON r.id = pa.round_id WHERE pa.game_id = ? ORDER BY pa.id",
         (game.game_id,),
     ):
-        won.setdefault(row["serial"], []).append({"prize": row["prize"], "round": row["number"]})
-    return TicketFacts(plan.prize_list, _board(plan, []), won)
+        won[row["serial"]] = (*won.get(row["serial"], ()), WonPrize(row["prize"], row["number"]))
+    return TicketFacts(plan.prize_list, _board(plan, ()), won)
 
 
-def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> list[dict[str, Any]]:
+def won_by(conn: sqlite3.Connection, game_id: int, serial: int) -> tuple[WonPrize, ...]:
     """The prizes a ticket has won in the game, in order, each with its round's number."""
     rows = conn.execute(
         "SELECT pa.prize, r.number FROM prize_awards pa JOIN rounds r ON r.id = pa.round_id "
         "WHERE pa.game_id = ? AND pa.serial = ? ORDER BY pa.id",
         (game_id, serial),
     )
-    return [{"prize": row["prize"], "round": row["number"]} for row in rows]
+    return tuple(WonPrize(row["prize"], row["number"]) for row in rows)
 
 
 def refuse_balls_once_all_won(conn: sqlite3.Connection, game: Game, rnd: Round) -> None:
@@ -213,7 +201,7 @@ def judge_ticket(
         raise RequestError("this game has no 90-ball prizes")
     called = list(games.called_balls(conn, game.game_id) if calls is None else calls)
     won_now = awarded(conn, rnd.round_id)
-    done = [a["prize"] for a in won_now]
+    done = [a.prize for a in won_now]
     facts = won_facts(won_now)
     held = rules.held(ticket, called, done, facts)
     if prize is None:
@@ -235,18 +223,18 @@ def judge_ticket(
     )
 
 
-def won_facts(won_now: list[dict[str, Any]]) -> dict[str, PrizeWon]:
+def won_facts(won_now: Sequence[AwardedPrize]) -> dict[str, PrizeWon]:
     """The round's awards as the pure rules judge a prize that comes after another: on which
     call each was won and by which tickets."""
     return {
-        a["prize"]: PrizeWon(a["prize"], a["at_call"], frozenset(w["serial"] for w in a["winners"]))
+        a.prize: PrizeWon(a.prize, a.at_call, frozenset(w.serial for w in a.winners))
         for a in won_now
     }
 
 
-def _board(plan: PrizePlan, won_now: list[dict[str, Any]]) -> PrizeBoard:
+def _board(plan: PrizePlan, won_now: tuple[AwardedPrize, ...]) -> PrizeBoard:
     """The round's prizes as the screens list them: each prize, who won it, which are open."""
-    done = [a["prize"] for a in won_now]
+    done = [a.prize for a in won_now]
     return PrizeBoard(
         mode=plan.mode,
         order=str(plan.order),
@@ -278,7 +266,7 @@ def playing(conn: sqlite3.Connection, game: Game, rnd: Round, asked: str | None)
     prize already won (saying on which call) and for one not open yet (a doubled click must not
     act on the next prize)."""
     plan = prize_plan(game)
-    won = {a["prize"]: a["at_call"] for a in awarded(conn, rnd.round_id)}
+    won = {a.prize: a.at_call for a in awarded(conn, rnd.round_id)}
     open_now = plan.open_prizes(list(won))
     if not open_now:
         raise Conflict("every prize of this round has been awarded; start the next round")
@@ -435,7 +423,7 @@ def award(conn: sqlite3.Connection, game_id: int, request: Award) -> PrizeAwarde
     )
 
 
-def claims_this_round(conn: sqlite3.Connection, game: Game, rnd: Round) -> list[dict[str, Any]]:
+def claims_this_round(conn: sqlite3.Connection, game: Game, rnd: Round) -> tuple[PrizeClaim, ...]:
     """The round's claims, newest last, for the Maestro's list."""
     live = games.called_balls(conn, game.game_id)
     rows = conn.execute(
@@ -444,19 +432,19 @@ def claims_this_round(conn: sqlite3.Connection, game: Game, rnd: Round) -> list[
         "WHERE round_id = ? ORDER BY id",
         (rnd.round_id,),
     ).fetchall()
-    return [
-        {
-            "claim_id": r["id"],
-            "serial": r["serial"],
-            "player": r["player"],
-            "prize": r["line"],
-            "at_call": r["at_call"],
-            "valid": bool(r["valid"]),
-            "undone": not still_standing(json.loads(r["calls"]), live),
-            "complete_rows": json.loads(r["complete_rows"] or "[]"),
-        }
+    return tuple(
+        PrizeClaim(
+            claim_id=r["id"],
+            serial=r["serial"],
+            player=r["player"],
+            prize=r["line"],
+            at_call=r["at_call"],
+            valid=bool(r["valid"]),
+            undone=not still_standing(json.loads(r["calls"]), live),
+            complete_rows=tuple(json.loads(r["complete_rows"] or "[]")),
+        )
         for r in rows
-    ]
+    )
 
 
 def check_prize_name(plan: PrizePlan, value: str | None) -> str | None:

@@ -21,11 +21,13 @@ from ...values import JsonValue
 from ...web import book
 from .. import games, hooks
 from ..decks import get_deck
+from ..hooks import RecordNote
 from ..model import Game
 from ..specials_view import game_specials
 from ..spoken import call_label
 from . import awards
 from .awards import AwardRow, Scores
+from .board import AwardedPrize
 from .variants import claims_kind
 
 CSV_FIELDS = (
@@ -84,8 +86,8 @@ class RoundRecord(JsonValue):
     seed: str | None
     calls: tuple[CallRecord, ...]
     claims: tuple[ClaimRecord, ...]
-    prizes: tuple[Mapping[str, Any], ...] | None
-    notes: tuple[Mapping[str, Any], ...]
+    prizes: tuple[AwardedPrize, ...] | None
+    notes: tuple[RecordNote, ...]
     award: AwardRow | None
 
     def to_json(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""SQLite migrations of the claims area (issue 5), append-only; see bingo_hall/web/db.py.
+"""SQLite migrations of the claims area, append-only; see bingo_hall/web/db.py.
 
 * `players`: who plays a game, in seating order (clockwise: the Maestro's left is the next seat),
   and the Sociedad (team) each belongs to, if any.
@@ -11,7 +11,7 @@ Step 2 (90-ball games, `prizes.py`): `prize_awards`, one row per winner of a pri
 bingo; one line, two lines, full house) in a round. A 90-ball claim is a row of `claims` whose
 `line` holds the prize claimed.
 
-Step 3 (issue 26): `players.left_at`, when a player who had won points was taken off the table;
+Step 3: `players.left_at`, when a player who had won points was taken off the table;
 the row stays, so the points and the record keep the player's name and team.
 """
 

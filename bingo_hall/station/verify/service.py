@@ -24,7 +24,7 @@ from .. import games, hooks
 from ..events import ClaimRecorded, ScoresChanged, VerdictShown
 from ..hooks import Claimed
 from ..model import Game
-from ..requests import NewClaim, NewPlayer
+from ..requests import NewClaim, NewPlayer, RemovePlayer, RenamePlayer, SettingsChange
 from . import awards, on_show, players, store
 from .awards import Scores
 from .judged import Checked
@@ -153,24 +153,24 @@ def add_player(conn: sqlite3.Connection, game_id: int, player: NewPlayer) -> Wit
         return WithScores(added, _tell_scores(conn, added.game_id))
 
 
-def update_settings(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> WithScores:
+def update_settings(conn: sqlite3.Connection, game_id: int, change: SettingsChange) -> WithScores:
     """The claims settings changed; the answer and the screens get the new scoreboard."""
     with hall().write_lock:
-        changed = store.update_settings(conn, game_id, data)
+        changed = store.update_settings(conn, game_id, change)
         return WithScores(changed, _tell_scores(conn, changed.game_id))
 
 
-def rename_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> WithScores:
+def rename_player(conn: sqlite3.Connection, game_id: int, change: RenamePlayer) -> WithScores:
     """A player's name or team fixed (`players.rename`); the screens get the new scoreboard."""
     with hall().write_lock:
-        renamed = players.rename(conn, game_id, data)
+        renamed = players.rename(conn, game_id, change)
         return WithScores(renamed, _tell_scores(conn, renamed.game_id))
 
 
-def remove_player(conn: sqlite3.Connection, game_id: int, data: dict[str, Any]) -> WithScores:
+def remove_player(conn: sqlite3.Connection, game_id: int, change: RemovePlayer) -> WithScores:
     """A player taken off the table (`players.remove`); the screens get the new scoreboard."""
     with hall().write_lock:
-        removed = players.remove(conn, game_id, data)
+        removed = players.remove(conn, game_id, change)
         return WithScores(removed, _tell_scores(conn, removed.game_id))
 
 

@@ -27,9 +27,8 @@ from ...web.instance import hall
 from .. import games, hooks
 from ..decks import get_deck
 from ..model import Game
-from ..requests import NewPlayer
-from ..requests import name as player_name
-from ..settings import JUDGING_KEYS, SETTING_KEYS, check_keys, rules_from
+from ..requests import NewPlayer, SettingsChange
+from ..settings import JUDGING_KEYS, SETTING_KEYS, rules_from
 from ..spoken import spoken_pattern_both
 
 
@@ -174,12 +173,22 @@ class SettingsChanged(JsonValue):
     settings: RulesShown
 
 
-def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class PlayerSeat(JsonValue):
+    """A player at the table: their name, their team (None when playing alone) and their seat."""
+
+    name: str
+    team: str | None
+    seat: int
+
+
+def players(conn: sqlite3.Connection, gid: int) -> list[PlayerSeat]:
+    """The players at the table now, in seat order (those who left are not)."""
     rows = conn.execute(
         "SELECT name, team, seat FROM players WHERE game_id = ? AND left_at IS NULL ORDER BY seat",
         (gid,),
     ).fetchall()
-    return [{"name": r["name"], "team": r["team"], "seat": r["seat"]} for r in rows]
+    return [PlayerSeat(r["name"], r["team"], r["seat"]) for r in rows]
 
 
 def add_player(conn: sqlite3.Connection, game_id: int, new: NewPlayer) -> Seated:
@@ -247,21 +256,21 @@ def active_game(conn: sqlite3.Connection, game_id: int) -> Game:
 
 
 def update_settings(
-    conn: sqlite3.Connection, game_id: int, data: dict[str, Any]
+    conn: sqlite3.Connection, game_id: int, change: SettingsChange
 ) -> SettingsChanged:
     """Change the target, the pattern or the hall rules. The pattern and the hall rules change
     only before the round's first call, so no claim is judged under two sets of rules."""
-    check_keys(data, also=("maestro",), updating=True)
+    data = change.settings
     with hall().write_lock:
         with transaction(conn):
             game = active_game(conn, game_id)
             gid = game.game_id
             stored, maestro = settings_of(conn, gid)
-            new = stored | {k: v for k, v in data.items() if k != "maestro"}
+            new = stored | dict(data)
             if data.get("pattern") not in (None, "custom") and "mask" not in data:
                 new.pop("mask", None)
-            if "maestro" in data:
-                maestro = player_name(data["maestro"], required=False)
+            if change.maestro_given:
+                maestro = change.maestro
             created = {k: v for k, v in game.options.items() if k in SETTING_KEYS}
             before, after = created | stored, created | new  # what the Maestro set wins
             trial = rules_from(game.mode, game.free_centre, after)
@@ -278,4 +287,4 @@ def seated(conn: sqlite3.Connection, gid: int) -> tuple[list[str], dict[str, str
     """The names at the table in seating order, and the team of everyone who played (a player
     taken off the table keeps the side their points were won for)."""
     rows = conn.execute("SELECT name, team FROM players WHERE game_id = ?", (gid,)).fetchall()
-    return [p["name"] for p in players(conn, gid)], {r["name"]: r["team"] for r in rows}
+    return [p.name for p in players(conn, gid)], {r["name"]: r["team"] for r in rows}

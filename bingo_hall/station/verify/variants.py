@@ -27,9 +27,10 @@ from ..round_load import load_round
 from ..variants import prize_plan, variant_of
 from . import awards, card_view, prizes, store
 from .awards import RoundAwarded, Scores
+from .board import AwardedPrize, PrizeBoard, PrizeWinner
 from .card_view import CardFollow, Follow, TicketFollow
-from .judged import CardCheck, Checked, TicketCheck, WonPrize, card_grid, ticket_grid
-from .prizes import PrizeAwarded, PrizeBoard, PrizeState, TicketFacts
+from .judged import CardCheck, Checked, TicketCheck, card_grid, ticket_grid
+from .prizes import PrizeAwarded, PrizeState, TicketFacts
 from .store import PenaltyShown
 
 T = TypeVar("T")  # the variant's ticket: a Card, a Ticket
@@ -179,16 +180,17 @@ class ClaimsKind(ABC, Generic[T, C]):
     def snapshot(self, conn: sqlite3.Connection, game_id: int) -> Boards:
         """`scores` and `prizes` for every snapshot (the one this variant plays is not None)."""
 
-    def round_prizes(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]] | None:
+    def round_prizes(
+        self, conn: sqlite3.Connection, round_id: int
+    ) -> tuple[AwardedPrize, ...] | None:
         """The prizes the game's record lists with each round, in the order won (None: the
         variant's rounds have none)."""
         return None
 
     @abstractmethod
-    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
-        """The round's prizes awarded so far, in the order won, in one shape for every variant:
-        `{"prize", "at_call", "at", "winners": [{"claim_id", "serial", "player"}]}` (what a
-        ledger pays: who won which prize, on which card and on which call)."""
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> tuple[AwardedPrize, ...]:
+        """The round's prizes awarded so far, in the order won, in one shape for every variant
+        (what a ledger pays: who won which prize, on which card and on which call)."""
 
     def shown(
         self,
@@ -338,17 +340,17 @@ class CardClaims(ClaimsKind[Card, CardCheck]):
     def board(self, conn: sqlite3.Connection, game_id: int) -> Scores:
         return awards.scores(conn, game_id)
 
-    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> tuple[AwardedPrize, ...]:
         row = conn.execute(
             "SELECT a.claim_id, a.serial, a.player, a.made, c.at_call FROM awards a "
             "JOIN claims c ON c.id = a.claim_id WHERE a.round_id = ?",
             (round_id,),
         ).fetchone()
         if row is None:
-            return []
+            return ()
         (prize,) = CARDS.plan(None).prizes  # one bingo a round, in Normal and in Puntos
-        winner = {"claim_id": row["claim_id"], "serial": row["serial"], "player": row["player"]}
-        return [{"prize": prize, "at_call": row["at_call"], "at": row["made"], "winners": [winner]}]
+        winner = PrizeWinner(row["claim_id"], row["serial"], row["player"])
+        return (AwardedPrize(prize, row["at_call"], row["made"], (winner,)),)
 
     def snapshot(self, conn: sqlite3.Connection, game_id: int) -> Boards:
         try:
@@ -374,10 +376,7 @@ class StripClaims(ClaimsKind[Ticket, TicketCheck]):
     ) -> TicketCheck:
         asked = prizes.check_prize_name(prize_plan(game), prize)  # 400 for a prize not played
         loaded = load_round(conn, game.game_id, game)  # the round and its calls, read once
-        won = tuple(
-            WonPrize(w["prize"], w["round"])
-            for w in prizes.won_by(conn, game.game_id, ticket.serial)
-        )
+        won = prizes.won_by(conn, game.game_id, ticket.serial)
         return prizes.judge_ticket(
             conn, game, loaded.round, ticket, asked, calls=loaded.state.balls_called, won=won
         )
@@ -430,10 +429,10 @@ class StripClaims(ClaimsKind[Ticket, TicketCheck]):
     def snapshot(self, conn: sqlite3.Connection, game_id: int) -> Boards:
         return Boards(None, prizes.prize_state(conn, game_id))
 
-    def round_prizes(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    def round_prizes(self, conn: sqlite3.Connection, round_id: int) -> tuple[AwardedPrize, ...]:
         return prizes.awarded(conn, round_id)  # in the order won
 
-    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> list[dict[str, Any]]:
+    def prizes_won(self, conn: sqlite3.Connection, round_id: int) -> tuple[AwardedPrize, ...]:
         return prizes.awarded(conn, round_id)
 
 

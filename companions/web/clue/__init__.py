@@ -1,4 +1,4 @@
-"""Clue on the phone: one detective's notebook that deduces (issue 10).
+"""Clue on the phone: one detective's notebook that deduces.
 
 The rules, the solver and the odds live in `companions.clue`; `view.replay` turns the stored
 entries into the panel's view. A table is one detective's private notes: its players are

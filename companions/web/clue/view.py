@@ -19,6 +19,7 @@ from bingo_hall.values import JsonValue, as_json
 from companions.clue import (
     CARDS,
     ENVELOPE,
+    Advice,
     Card,
     Contradiction,
     Event,
@@ -74,8 +75,8 @@ class Knowledge(JsonValue):
     envelope: Mapping[str, str | None]
     likely: Mapping[str, Likely]
     solved: bool
-    advice: tuple[Mapping[str, Any], ...]
-    advice_by_room: Mapping[str, tuple[Mapping[str, Any], ...]]
+    advice: tuple[Advice, ...]
+    advice_by_room: Mapping[str, tuple[Advice, ...]]
 
 
 @dataclass(frozen=True)
@@ -247,10 +248,10 @@ def _knowledge(nb: Notebook) -> Knowledge:
             p=odds[tied[0]][ENVELOPE],
         )
     advice = nb.advice()
-    by_room: dict[str, tuple[dict[str, Any], ...]] = {}
+    by_room: dict[str, tuple[Advice, ...]] = {}
     for a in advice:
-        if len(room := by_room.setdefault(a["room"], ())) < 3:
-            by_room[a["room"]] = (*room, a)
+        if len(room := by_room.setdefault(a.room, ())) < 3:
+            by_room[a.room] = (*room, a)
     return Knowledge(
         grid=grid,
         why=why,

@@ -1,4 +1,4 @@
-"""Domino Bingo on the phone (issue 9): the shell adapter around `companions.domino_bingo`.
+"""Domino Bingo on the phone: the shell adapter around `companions.domino_bingo`.
 
 The rules, the tile values and the settings all live in the engine; this package only names the
 game for the shell and points at its panel (templates/companions/domino.html, static/domino.js).

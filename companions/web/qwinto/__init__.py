@@ -1,4 +1,4 @@
-"""Qwinto on the phone: the dice sheet panel for the companions shell (issue 8).
+"""Qwinto on the phone: the dice sheet panel for the companions shell.
 
 The rules and the sheet's layout live in `companions.qwinto`; this package only plugs them in.
 """

@@ -1,4 +1,4 @@
-// The requests for a check that players sent from their card's page (issue 36 item 4): listed on
+// The requests for a check that players sent from their card's page: listed on
 // the caller page with the card's verdict (GET /api/games/<id>/asks), again on every `ask` event,
 // snapshot and new round. A request is not a claim: "Look" shows the card here only (a GET, like
 // the claims list's lines); the Maestro then checks it for the room or records the BINGO.

@@ -138,7 +138,7 @@ function start(game, w) {
   }
 }
 
-// "Claim" (issue 36 item 4): a player who cannot shout asks the Maestro for a check from the
+// "Claim": a player who cannot shout asks the Maestro for a check from the
 // card's own signed page (POST <this page>/ask, JSON, same origin). The station judges the card
 // and shows the request on the caller page; it answers in words, a refusal too. The box sits
 // under the last call, on the phone's first screen: what the card has ("Your card has BINGO:

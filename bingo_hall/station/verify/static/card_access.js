@@ -1,4 +1,4 @@
-// A card's page for every player (issue 36), an ES module card.js starts (`access(words)`):
+// A card's page for every player, an ES module card.js starts (`access(words)`):
 //
 // * the last call big at the top (#call-now), with "you have it" when the card has it;
 // * A- / A+ (the text size) and high contrast, remembered on the phone (localStorage); high

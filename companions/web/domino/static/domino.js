@@ -1,4 +1,4 @@
-/* Domino Bingo panel (issue 9). Draws the engine's view (companions/domino_bingo.py `view`):
+/* Domino Bingo panel. Draws the engine's view (companions/domino_bingo.py `view`):
    values, kinds and totals all come from the server; this file only draws and posts entries. */
 import { fill } from "/web/static/dom.js";
 import { node } from "/web/static/ui.js";
