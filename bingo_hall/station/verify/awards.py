@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from ..decks import get_deck
 from ..events import ScoresChanged
 from ..model import Round
 from ..round_load import load_round
+from ..settings import pattern_names_of
 from ..spoken import spoken_pattern_won_both
 from ..variants import prize_plan
 from . import store
@@ -253,6 +255,7 @@ def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
     game = loaded.game
     gid = game.game_id
     r = store.game_rules(conn, game)
+    own = pattern_names_of(game.options)  # a program's own pattern, named as its file does
     names, teams = store.seated(conn, gid)
     maestro = store.settings_of(conn, gid)[1]
     rows = conn.execute(
@@ -276,7 +279,7 @@ def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
         gid,
         r.mode,
         rnd.number,
-        RulesShown.of(r),
+        RulesShown.of(r, own),
         tuple(Side(s.name, tuple(s.members), s.points) for s in st.sides),
         st.winner if puntos else None,
         maestro,
@@ -298,7 +301,7 @@ def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
             )
             for a in rows
         ),
-        None if awarded is None else _final_board(conn, awarded),
+        None if awarded is None else _final_board(conn, awarded, own),
     )
 
 
@@ -318,7 +321,9 @@ def _claim_row(c: sqlite3.Row, live: list[int]) -> ClaimRow:
     )
 
 
-def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> FinalBoard:
+def _final_board(
+    conn: sqlite3.Connection, a: sqlite3.Row, own: Mapping[str, Mapping[str, str]]
+) -> FinalBoard:
     """The current round's award with the winning card as it was judged: the screens keep it
     up, so players can check their own cards, until the Maestro starts the next round."""
     row = conn.execute("SELECT verdict FROM claims WHERE id = ?", (a["claim_id"],)).fetchone()
@@ -331,15 +336,16 @@ def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> FinalBoard:
         a["kind"],
         a["points"],
         verdict,
-        _pattern_won(verdict),
+        _pattern_won(verdict, own),
     )
 
 
-def _pattern_won(verdict: Any) -> dict[str, str] | None:
+def _pattern_won(verdict: Any, own: Mapping[str, Mapping[str, str]]) -> dict[str, str] | None:
     """The announcement of a round won with a pattern, from its stored verdict: the pattern's
     name and the words of the form the winning figure completed."""
     pattern = (verdict or {}).get("pattern")
     if not pattern:
         return None
     won = [f for f in verdict.get("lines", ()) if f.get("wins")]
-    return spoken_pattern_won_both(pattern["name"], won[0].get("form_name") if won else None)
+    form = won[0].get("form_name") if won else None
+    return spoken_pattern_won_both(pattern["name"], form, own)

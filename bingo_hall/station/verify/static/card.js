@@ -216,6 +216,12 @@ function cardView(s, w, target) {
   const lang = document.documentElement.lang || "en";
   let winningBefore = null;
 
+  // a figure's name in the page's language: the kit's, else a program's own pattern's names as
+  // its file gives them (the game's settings carry them), else its key
+  function named(key) {
+    const own = key === s.pattern && s.ownNames;
+    return w.labels[key] || (own && (own[lang] || own.en)) || key;
+  }
   function render() {
     const { covered: cov, complete, winning, bingo } = judgeCard(s, s.calls, cleared);
     const last = s.calls.length ? s.calls[s.calls.length - 1] : null;
@@ -273,7 +279,7 @@ function cardView(s, w, target) {
     }
     const numbers = best ? best.lacking.map((i) => s.numbers[i]).filter((n) => n !== null) : [];
     if (numbers.length && numbers.length <= 2) {
-      const line = w.labels[best.f.name] || best.f.name;
+      const line = named(best.f.name);
       const text = numbers.length === 1
         ? fill(w.lacks_one, { line, number: numbers[0] })
         : fill(w.lacks_many, { line, numbers: numbers.join(", ") });
@@ -305,7 +311,7 @@ function cardView(s, w, target) {
   function patternLine(bingo) {
     const p = el("p", "vfacts", `${w.pattern}: `);
     p.dataset.part = "pattern";
-    p.appendChild(el("b", "", w.labels[s.pattern] || s.pattern));
+    p.appendChild(el("b", "", named(s.pattern)));
     // how many more squares its nearest form needs: "you need 2 more" (judge.js nearestNeed)
     const near = bingo ? null : nearestNeed(s, s.calls, cleared);
     if (near && near.need > 0) {
@@ -347,6 +353,7 @@ function cardView(s, w, target) {
     // the Maestro changed the pattern or the hall rules (between rounds): the figures change
     s.completing_call_only = r.completing_call_only;
     s.pattern = r.pattern;
+    s.ownNames = r.names || null;
     s.shape = r.shape || null;
     // each form of the pattern is a figure under the pattern's name: from its shape (its rule
     // expanded), else its forms' masks joined by ";"
@@ -358,7 +365,7 @@ function cardView(s, w, target) {
     for (const f of complete) {
       const li = el("li", winning.has(f) ? "wins" : "old");
       const nums = f.cells.map((i) => s.numbers[i]).filter((n) => n !== null);
-      li.appendChild(el("b", "", w.labels[f.name] || f.name));
+      li.appendChild(el("b", "", named(f.name)));
       li.append(`: ${nums.join(" · ")} = `);
       li.appendChild(el("b", "", f.total));
       const tags = [];
