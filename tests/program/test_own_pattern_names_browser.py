@@ -69,3 +69,17 @@ def test_the_phone_names_a_programs_own_pattern_as_the_file_does(
     line = page.locator("[data-part=pattern]")
     expect(line.locator("b").first).to_have_text(name)
     assert "top_and_bottom" not in page.locator("#verdict").inner_text()
+
+
+@pytest.mark.parametrize(
+    "names",
+    ["Rails", {"top_and_bottom": "Rails"}, {"top_and_bottom": {"fr": "Rails"}}, {"x": {"en": ""}}],
+)
+def test_a_new_games_pattern_names_that_are_not_names_are_refused_in_one_line(client, names):
+    hall = Caller(client, new_deck(3, seed="bad names", name="Cards"))
+    r = hall.post(
+        "/api/games",
+        {"deck_id": hall.deck.deck_id, "options": {"pattern": "x", "pattern_names": names}},
+    )
+    assert r.status_code == 400
+    assert r.get_json()["error"].startswith("pattern_names: each pattern's key with its en and es")
