@@ -352,6 +352,19 @@ def money_words(rule: MoneyBallRule, ball: str | None) -> Mapping[str, str]:
     }
 
 
+def money_ball_won_words(rule: MoneyBallRule, ball: int) -> Mapping[str, str]:
+    """What the room is told of a bingo won on the money ball, after the bingo's own words."""
+    if rule.pays == MoneyBallPay.DOUBLE:
+        en_pay, es_pay = "its prize paid double", "el premio se paga doble"
+    else:
+        en_pay = f"{_money(rule.bonus, 'en')} more"
+        es_pay = f"{_money(rule.bonus, 'es')} más"
+    return {
+        "en": f"on the money ball, {ball}: {en_pay}",
+        "es": f"con la bola premiada, el {ball}: {es_pay}",
+    }
+
+
 def rule_lines(specials: Specials, calls: Sequence[int] = ()) -> tuple[RuleLine, ...]:
     """One line per special game, in English and Spanish; `calls` names the wild digit once the
     first ball is out."""

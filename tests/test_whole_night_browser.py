@@ -519,6 +519,9 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
     night.call(gid, *others)
     night.call(gid, ball)
     night.claim_and_award(gid, serial, None)
+    expect(night.screen.locator(".announce")).to_contain_text(
+        f"con la bola premiada, el {ball}: el premio se paga doble", timeout=SLOW
+    )
     night.look("money-ball", "a bingo on the money ball")
 
     # 10 · Impares, in Spanish: card 3's odd numbers, the FREE centre counting

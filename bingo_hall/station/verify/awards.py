@@ -17,6 +17,7 @@ from typing import Any
 
 from ... import claims as rules
 from ...manifest import Deck
+from ...specials import Specials, money_ball_won_words
 from ...values import JsonValue
 from ...web import book
 from ...web.db import transaction
@@ -28,6 +29,7 @@ from ..events import ScoresChanged
 from ..model import Round
 from ..round_load import load_round
 from ..settings import pattern_names_of
+from ..specials_view import game_specials
 from ..spoken import spoken_pattern_won_both
 from ..variants import prize_plan
 from . import store
@@ -93,6 +95,8 @@ class FinalBoard(JsonValue):
     verdict: Any  # the stored verdict's JSON
     #: the room's announcement of a round won with a pattern: its name and the form completed
     spoken: dict[str, str] | None = None
+    #: what the room is told when the bingo was won on the game's money ball (None: it was not)
+    money_ball: Mapping[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -301,7 +305,7 @@ def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
             )
             for a in rows
         ),
-        None if awarded is None else _final_board(conn, awarded, own),
+        None if awarded is None else _final_board(conn, awarded, own, game_specials(game)),
     )
 
 
@@ -322,7 +326,10 @@ def _claim_row(c: sqlite3.Row, live: list[int]) -> ClaimRow:
 
 
 def _final_board(
-    conn: sqlite3.Connection, a: sqlite3.Row, own: Mapping[str, Mapping[str, str]]
+    conn: sqlite3.Connection,
+    a: sqlite3.Row,
+    own: Mapping[str, Mapping[str, str]],
+    special: Specials,
 ) -> FinalBoard:
     """The current round's award with the winning card as it was judged: the screens keep it
     up, so players can check their own cards, until the Maestro starts the next round."""
@@ -337,7 +344,18 @@ def _final_board(
         a["points"],
         verdict,
         _pattern_won(verdict, own),
+        _money_ball_won(verdict, special),
     )
+
+
+def _money_ball_won(verdict: Any, special: Specials) -> Mapping[str, str] | None:
+    """The room's words for a bingo whose winning call (the verdict's last call, as judged) is
+    the game's money ball; the ledger pays it as the rule says (ledger/payouts.py)."""
+    last = (verdict or {}).get("last_call")
+    ball, rule = special.money_ball, special.money_ball_rule
+    if rule is None or ball is None or not (verdict or {}).get("bingo") or last != ball:
+        return None
+    return money_ball_won_words(rule, ball)
 
 
 def _pattern_won(verdict: Any, own: Mapping[str, Mapping[str, str]]) -> dict[str, str] | None:
