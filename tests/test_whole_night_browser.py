@@ -54,6 +54,7 @@ from linked.hall import around_now, organise, station_keys
 from playwright.sync_api import expect
 from station.helpers import order_from_document
 from tambolakit import numbers
+from test_axe_browser import _serious
 from testkit import TEST_PIN, Caller, scripts_ran
 
 from bingo_hall.manifest import new_deck, new_strip_deck
@@ -498,6 +499,8 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
     money = night.phone.locator('[data-special="money_ball"]')
     expect(money).to_contain_text("Bola premiada: se elige antes de la primera bola")
     night.look("money-ball", "before the money ball", calls=False)
+    # the phone's special line and the caller page's money-ball form pass axe too
+    assert _serious(night.phone) == [] and _serious(night.caller) == []
     night.caller.click("#money-ball-draw")
     expect(night.caller.locator("#money-ball")).to_have_count(0, timeout=SLOW)
     ball = hall.get(f"/api/games/{gid}").get_json()["specials"]["money_ball"]
