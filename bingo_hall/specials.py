@@ -334,6 +334,37 @@ def wild_words(digit: str | None) -> Mapping[str, str]:
     }
 
 
+def money_words(rule: MoneyBallRule, ball: str | None) -> Mapping[str, str]:
+    """The money ball's line in English and Spanish, before it is known (`ball` None) or with
+    it (a page that hears of the ball fills in "{b}" itself)."""
+    en_ball = "drawn before the first ball" if ball is None else ball
+    es_ball = "se elige antes de la primera bola" if ball is None else ball
+    en_on = "that ball" if ball is None else ball
+    es_on = "esa bola" if ball is None else f"el {ball}"
+    if rule.pays == MoneyBallPay.DOUBLE:
+        en_pay, es_pay = "pays double", "paga el doble"
+    else:
+        en_pay = f"pays {_money(rule.bonus, 'en')} more"
+        es_pay = f"paga {_money(rule.bonus, 'es')} más"
+    return {
+        "en": f"Money ball: {en_ball} — a bingo on {en_on} {en_pay}",
+        "es": f"Bola premiada: {es_ball} — un bingo con {es_on} {es_pay}",
+    }
+
+
+def money_ball_won_words(rule: MoneyBallRule, ball: int) -> Mapping[str, str]:
+    """What the room is told of a bingo won on the money ball, after the bingo's own words."""
+    if rule.pays == MoneyBallPay.DOUBLE:
+        en_pay, es_pay = "its prize paid double", "el premio se paga doble"
+    else:
+        en_pay = f"{_money(rule.bonus, 'en')} more"
+        es_pay = f"{_money(rule.bonus, 'es')} más"
+    return {
+        "en": f"on the money ball, {ball}: {en_pay}",
+        "es": f"con la bola premiada, el {ball}: {es_pay}",
+    }
+
+
 def rule_lines(specials: Specials, calls: Sequence[int] = ()) -> tuple[RuleLine, ...]:
     """One line per special game, in English and Spanish; `calls` names the wild digit once the
     first ball is out."""
@@ -344,24 +375,7 @@ def rule_lines(specials: Specials, calls: Sequence[int] = ()) -> tuple[RuleLine,
     rule = specials.money_ball_rule
     if rule is not None:
         ball = specials.money_ball
-        en_ball = "drawn before the first ball" if ball is None else str(ball)
-        es_ball = "se elige antes de la primera bola" if ball is None else str(ball)
-        en_on = "that ball" if ball is None else str(ball)
-        es_on = "esa bola" if ball is None else f"el {ball}"
-        if rule.pays == MoneyBallPay.DOUBLE:
-            en_pay, es_pay = "pays double", "paga el doble"
-        else:
-            en_pay = f"pays {_money(rule.bonus, 'en')} more"
-            es_pay = f"paga {_money(rule.bonus, 'es')} más"
-        out.append(
-            RuleLine(
-                "money_ball",
-                {
-                    "en": f"Money ball: {en_ball} — a bingo on {en_on} {en_pay}",
-                    "es": f"Bola premiada: {es_ball} — un bingo con {es_on} {es_pay}",
-                },
-            )
-        )
+        out.append(RuleLine("money_ball", money_words(rule, None if ball is None else str(ball))))
     if specials.odd_even == Parity.ODD:
         out.append(
             RuleLine(

@@ -56,9 +56,15 @@ def test_a_programs_own_pattern_is_played_with_its_forms_and_named_in_both_langu
     assert figure_name(rails, "en") == "Top and bottom"
     assert figure_name(rails, "es") == "Arriba y abajo"
     # the station starts the game from its options, and reads its settings back without the
-    # program's [patterns] table: the forms travel with the key
-    assert rails.options == {"pattern": "top_and_bottom", "mask": "11111/00000/00000/00000/11111"}
-    assert parse_game(rails.spec, 3).pattern == rails.pattern
+    # program's [patterns] table: the forms and the names travel with the key
+    assert rails.options == {
+        "pattern": "top_and_bottom",
+        "mask": "11111/00000/00000/00000/11111",
+        "pattern_names": {"top_and_bottom": {"en": "Top and bottom", "es": "Arriba y abajo"}},
+    }
+    back = parse_game(rails.spec, 3)
+    assert back.pattern == rails.pattern
+    assert figure_name(back, "es") == "Arriba y abajo"
 
 
 @pytest.mark.parametrize(

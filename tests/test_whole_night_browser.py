@@ -17,12 +17,26 @@ The night (pesos), worked out by hand:
     nothing in money, full house 1.500,00.
   6 Tombola (90, the Italian prizes in order; es): tickets 1-6 at 6.000,00; ambo 100,00,
     terno 200,00, quaterna 300,00, cinquina 400,00, tombola 1.000,00.
-  7 Lines and house (90; en): tickets 1-6 at 6.000,00; one line 500,00, and a full house of
+  7 Cometa loca (75, the crazy kite of the pattern book; es): cards 1-4 at 1.000,00 = 4.000,00;
+    bingo 2.000,00 to card 4, on the kite turned 90°, which its verdict names.
+  8 Wild number (75, any line; en): cards 1-4 at 1.000,00 = 4.000,00; the first ball's last
+    digit is wild; bingo 1.500,00 to card 2.
+  9 Bola premiada (75, any line; es): cards 1-20 at 500,00 = 10.000,00; the Maestro draws the
+    money ball on the caller page, the door then refuses cards 21-24 in Spanish; a bingo on the
+    money ball pays its 1.000,00 twice: 2.000,00.
+  10 Impares (75, odd-even; es): cards 1-4 at 1.000,00 = 4.000,00; card 3's odd numbers win
+    1.000,00.
+  11 Stamps on two cards (75, a postage stamp on 2 cards of one book; en): cards 1-6 as a book
+    at 5.000,00; bingo 3.000,00 to the book of cards 1 and 2.
+  12 Lines and house (90; en): tickets 1-6 at 6.000,00; one line 500,00, and a full house of
     1.000,00 plus a jackpot of 50.000,00 within 5 calls, which nobody wins in time: the game
     ends after its one line, and the jackpot is carried to the next night.
+  then a linked game (75, postage stamp), started from the organiser's file with the code
+    typed, its hall prize claimed and its result made: no money in this hall's ledger.
   raffle: tickets 1-10 at 500,00 = 5.000,00, one prize in goods.
-  night: taken 10.000 + 4.000 + 5.000 + 4 x 6.000 + 5.000 = 48.000,00; prizes 3.000 + 2.000 +
-    1.000 + 3.000 + 2.000 + 2.000 + 500 = 13.500,00; pot carried 50.000,00.
+  night: taken 10.000 + 4.000 + 5.000 + 3 x 6.000 + (4.000 + 4.000 + 10.000 + 4.000 + 5.000)
+    + 6.000 + 5.000 = 75.000,00; prizes 3.000 + 2.000 + 1.000 + 3.000 + 2.000 + 2.000 +
+    (2.000 + 1.500 + 2.000 + 1.000 + 3.000) + 500 = 23.000,00; pot carried 50.000,00.
 """
 
 from __future__ import annotations
@@ -36,12 +50,16 @@ import re
 import pypdfium2 as pdfium
 import pytest
 from layout import LAPTOP, PHONE, PROJECTORS, layout_problems
+from linked.hall import around_now, organise, station_keys
 from playwright.sync_api import expect
+from station.helpers import order_from_document
 from tambolakit import numbers
+from test_axe_browser import _serious
 from testkit import TEST_PIN, Caller, scripts_ran
 
 from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.signing import card_path
+from bingo_hall.web import book as night_book
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHOTS = os.environ.get("NIGHT_SCREENSHOTS")  # a folder: save what each screen showed there
@@ -106,6 +124,49 @@ book = 6
 prizes = { ambo = "100", terno = "200", quaterna = "300", cinquina = "400", tombola = "1000" }
 
 [[game]]
+name = "Crazy kite"
+name_es = "Cometa loca"
+pattern = "crazy_kite"
+draw = "manual"
+price = "1000"
+prizes = { bingo = "2000" }
+
+[[game]]
+name = "Wild number"
+name_es = "Número comodín"
+pattern = "lines"
+wild_number = true
+draw = "manual"
+price = "1000"
+prizes = { bingo = "1500" }
+
+[[game]]
+name = "Money ball"
+name_es = "Bola premiada"
+pattern = "lines"
+money_ball = "double"
+draw = "manual"
+price = "500"
+prizes = { bingo = "1000" }
+
+[[game]]
+name = "Odd numbers"
+name_es = "Impares"
+odd_even = "odd"
+draw = "manual"
+price = "1000"
+prizes = { bingo = "1000" }
+
+[[game]]
+name = "Stamps on two cards"
+name_es = "Estampillas en dos cartones"
+pattern = "postage_stamp"
+cards_needed = 2
+draw = "manual"
+prices = [{ label = "Book of 6", amount = "5000", book = 6 }]
+prizes = { bingo = "3000" }
+
+[[game]]
 name = "Lines and house"
 name_es = "Líneas y cartón lleno"
 balls = 90
@@ -126,10 +187,24 @@ GAMES = [
     ("linea-bingo", "es"),
     ("tambola", "en"),
     ("tombola", "es"),
+    ("crazy-kite", "es"),
+    ("wild-number", "en"),
+    ("money-ball", "es"),
+    ("odd", "es"),
+    ("two-cards", "en"),
     ("lines-house", "en"),
 ]
-TAKEN = 10_000_00 + 4_000_00 + 5_000_00 + 4 * 6_000_00 + 5_000_00
-AWARDED = 3_000_00 + 2_000_00 + 1_000_00 + 3_000_00 + 2_000_00 + 2_000_00 + 500_00
+TAKEN = (
+    10_000_00 + 4_000_00 + 5_000_00 + 3 * 6_000_00
+    + (4_000_00 + 4_000_00 + 10_000_00 + 4_000_00 + 5_000_00)
+    + 6_000_00
+    + 5_000_00  # the raffle
+)  # fmt: skip
+AWARDED = (
+    3_000_00 + 2_000_00 + 1_000_00 + 3_000_00 + 2_000_00 + 2_000_00
+    + (2_000_00 + 1_500_00 + 2 * 1_000_00 + 1_000_00 + 3_000_00)
+    + 500_00
+)  # fmt: skip
 CARRIED = 50_000_00
 
 
@@ -197,7 +272,9 @@ class Night:
         if SHOTS:
             for name, page in (("display", self.screen), ("caller", self.caller)):
                 page.screenshot(path=os.path.join(SHOTS, f"{game}-{state}-{name}.png"))
-            self.phone.screenshot(path=os.path.join(SHOTS, f"{game}-{state}-phone.png"))
+            self.phone.screenshot(
+                path=os.path.join(SHOTS, f"{game}-{state}-phone.png"), full_page=True
+            )
 
     def call(self, gid: int, *balls: int) -> None:
         """Balls from the cage typed by the Maestro; the caller page and the big screen show the
@@ -207,12 +284,14 @@ class Night:
         expect(self.caller.locator("#last-call")).to_contain_text(last, timeout=SLOW)
         expect(self.screen.locator("#last-call")).to_contain_text(last, timeout=SLOW)
 
-    def claim_and_award(self, gid: int, serial: int, prize: str | None, **extra) -> None:
+    def claim_and_award(self, gid: int, serial: int, prize: str | None, **extra) -> dict:
+        """The claim made and awarded; its verdict, as the station judged it."""
         body = {"serial": serial, **({"prize": prize} if prize else {}), **extra}
         made = self.hall.post(f"/api/games/{gid}/claims", body)
         assert made.status_code == 201 and made.get_json()["valid"], made.get_json()
         award = self.hall.post(f"/api/games/{gid}/award", {"prize": prize} if prize else {})
         assert award.status_code == 200, award.get_json()
+        return made.get_json()["verdict"]
 
 
 def sell(hall: Caller, gid: int, serials: str, **price) -> None:
@@ -224,10 +303,51 @@ def cells(card, spots) -> list[int]:
     return [card.number_at(r, c) for r, c in spots]
 
 
+#: the kite drawn in docs/patterns.md (two squares at a corner, its tail down the diagonal),
+#: turned a quarter: its head at the top right, its tail to the bottom left
+KITE_TURNED_90 = ((0, 3), (0, 4), (1, 3), (1, 4), (2, 2), (3, 1), (4, 0))
+LINES = [[(r, c) for c in range(5)] for r in range(5)] + [
+    [(r, c) for r in range(5)] for c in range(5)
+]
+
+
+def wild_row(card, deck) -> tuple[int, list[int]]:
+    """A first ball off `card` whose last digit is that of some numbers of one of the card's
+    rows, but not of all: the row then lacks only its other numbers."""
+    for r in range(5):
+        row = [n for n in cells(card, LINES[r]) if n is not None]
+        for first in range(1, 76):
+            digit = first % 10
+            hits = sum(n % 10 == digit for n in row)
+            if first not in card.numbers and 0 < hits < len(row):
+                return first, row
+    raise AssertionError("no row of the card takes a wild digit")
+
+
+def money_line(deck, serials, ball: int) -> tuple[int, list[int]]:
+    """A sold card with the money ball on it, and the other numbers of a row or column through
+    it: called first, they leave the line to be completed by the money ball."""
+    for serial in serials:
+        card = deck.card(serial)
+        for line in LINES:
+            numbers = [n for n in cells(card, line) if n is not None]
+            if ball in numbers:
+                return serial, [n for n in numbers if n != ball]
+    raise AssertionError(f"the money ball {ball} is on none of the cards sold")
+
+
+def first_stamp(card, order) -> int:
+    """The call of `order` (counted from 1) at which `card` first shows a postage stamp: any of
+    its four corners' 2x2 blocks all called."""
+    at = {ball: i + 1 for i, ball in enumerate(order)}
+    corners = [((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)) for r in (0, 3) for c in (0, 3)]
+    return min(max(at[n] for n in cells(card, block)) for block in corners)
+
+
 def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_screens(
-    browser, client, live_server, tmp_path, kit_cli
+    app, browser, client, live_server, tmp_path, kit_cli
 ):
-    cards = new_deck(20, seed="whole night", name="Cartones del club")
+    cards = new_deck(24, seed="whole night", name="Cartones del club")
     strips = new_strip_deck(2, seed="whole night", name="Tiras del club")
     hall = Caller(client, cards)
     hall.load_deck(strips)
@@ -245,7 +365,7 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
     # 1 · Cuatro esquinas, in Spanish: two books sold at the door, card 1's corners
     gid = night.next_game("es")
     gids.append(gid)
-    expect(night.screen.locator("#program-line")).to_contain_text("Partida 1 de 7")
+    expect(night.screen.locator("#program-line")).to_contain_text("Partida 1 de 12")
     prices = hall.get(f"/api/games/{gid}/ledger").get_json()["prices"]
     book = next(p for p in prices if p.get("book") == 6)
     sell(hall, gid, "1-12", price=book["price_id"])
@@ -264,7 +384,7 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
     # 2 · Lines, in English: singles, card 2's top row
     gid = night.next_game("en")
     gids.append(gid)
-    expect(night.screen.locator("#program-line")).to_contain_text("Game 2 of 7")
+    expect(night.screen.locator("#program-line")).to_contain_text("Game 2 of 12")
     sell(hall, gid, "1-4")
     night.phone_on(cards, 2, "en")
     card = cards.card(2)
@@ -335,7 +455,113 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
     night.claim_and_award(gid, 3, "tombola")
     night.look("tombola", "the game's end")
 
-    # 7 · Lines and house, in English: one line to ticket 4; the house is not won within its 5
+    # 7 · Cometa loca, in Spanish: card 4's kite turned 90°; the verdict names that form
+    gid = night.next_game("es")
+    gids.append(gid)
+    sell(hall, gid, "1-4")
+    card = cards.card(4)
+    night.phone_on(cards, 4, "es")
+    kite = [n for n in cells(card, KITE_TURNED_90) if n is not None]  # the centre is FREE
+    night.call(gid, *kite[:-1])
+    need = night.phone.locator("[data-part=pattern] .need-more")
+    expect(need).to_have_attribute("data-need", "1", timeout=SLOW)
+    night.look("crazy-kite", "one square to go")
+    night.call(gid, kite[-1])
+    verdict = night.claim_and_award(gid, 4, None)
+    forms = [f.get("form_name") for f in verdict["lines"] if f.get("wins")]
+    assert forms and forms[0]["es"] == "con giro de 90°", verdict["lines"]
+    expect(night.phone.locator(".verdict-head .form-name")).to_contain_text("con giro de 90°")
+    night.look("crazy-kite", "the round won")
+
+    # 8 · Wild number, in English: the first ball's last digit counts as called on card 2
+    gid = night.next_game("en")
+    gids.append(gid)
+    sell(hall, gid, "1-4")
+    card = cards.card(2)
+    night.phone_on(cards, 2, "en")
+    first, row = wild_row(card, cards)
+    night.call(gid, first)
+    digit = first % 10
+    said = f"Wild number: {digit} — every number ending in {digit} counts as called"
+    for page in (night.caller, night.screen, night.phone):
+        expect(page.locator('[data-special="wild_number"]')).to_have_text(said, timeout=SLOW)
+    night.look("wild-number", "the wild digit known")
+    night.call(gid, *(n for n in row if n % 10 != digit))
+    night.claim_and_award(gid, 2, None)
+    night.look("wild-number", "the round won")
+
+    # 9 · Bola premiada, in Spanish: the door sells, the Maestro draws the money ball on the
+    # caller page, the door refuses the next sale in Spanish, and a line ends on the money ball
+    gid = night.next_game("es")
+    gids.append(gid)
+    sell(hall, gid, "1-20")
+    night.phone_on(cards, 1, "es")
+    money = night.phone.locator('[data-special="money_ball"]')
+    expect(money).to_contain_text("Bola premiada: se elige antes de la primera bola")
+    night.look("money-ball", "before the money ball", calls=False)
+    # the phone's special line and the caller page's money-ball form pass axe too
+    assert _serious(night.phone) == [] and _serious(night.caller) == []
+    night.caller.click("#money-ball-draw")
+    expect(night.caller.locator("#money-ball")).to_have_count(0, timeout=SLOW)
+    ball = hall.get(f"/api/games/{gid}").get_json()["specials"]["money_ball"]
+    line = f"Bola premiada: {ball} — un bingo con el {ball} paga el doble"
+    for page in (night.caller, night.screen):
+        expect(page.locator('[data-special="money_ball"]')).to_have_text(line, timeout=SLOW)
+    expect(money).to_have_text(line, timeout=SLOW)  # the phone hears of it too
+    door = night.caller  # the Maestro's laptop goes to the door's page, and back
+    door.goto(f"{live_server.url}/caller/ledger?game={gid}&lang=es")
+    door.fill("#sale-serials", "21-24")
+    door.click("#sell-range button[type=submit]")
+    refused = door.locator("#ledger-message")
+    expect(refused).to_contain_text(f"la bola premiada de la partida {gid} es el {ball}")
+    expect(refused).to_contain_text("ya no se venden cartones")
+    door.goto(f"{live_server.url}/caller/games/{gid}?lang=es")
+    scripts_ran(door)
+    serial, others = money_line(cards, range(1, 21), ball)
+    night.phone_on(cards, serial, "es")
+    night.call(gid, *others)
+    night.call(gid, ball)
+    night.claim_and_award(gid, serial, None)
+    expect(night.screen.locator(".announce")).to_contain_text(
+        f"con la bola premiada, el {ball}: el premio se paga doble", timeout=SLOW
+    )
+    night.look("money-ball", "a bingo on the money ball")
+
+    # 10 · Impares, in Spanish: card 3's odd numbers, the FREE centre counting
+    gid = night.next_game("es")
+    gids.append(gid)
+    sell(hall, gid, "1-4")
+    card = cards.card(3)
+    night.phone_on(cards, 3, "es")
+    expect(night.phone.locator('[data-special="odd_even"]')).to_have_text(
+        "Impares: todos los números impares del cartón, el centro libre cuenta"
+    )
+    odd = sorted(n for n in card.numbers if n % 2 == 1)
+    night.call(gid, *odd[:-1])
+    night.look("odd", "one odd number to go")
+    night.call(gid, odd[-1])
+    night.claim_and_award(gid, 3, None)
+    night.look("odd", "the round won")
+
+    # 11 · Stamps on two cards, in English: cards 1-6 sold as a book; the top-left stamp of
+    # cards 1 and 2; the claim names card 1 and the book is judged
+    gid = night.next_game("en")
+    gids.append(gid)
+    prices = hall.get(f"/api/games/{gid}/ledger").get_json()["prices"]
+    sell(hall, gid, "1-6", price=prices[0]["price_id"])
+    night.phone_on(cards, 2, "en")
+    expect(night.phone.locator('[data-special="cards_needed"]')).to_contain_text(
+        "On 2 cards of one book"
+    )
+    stamp = ((0, 0), (0, 1), (1, 0), (1, 1))
+    night.call(gid, *cells(cards.card(1), stamp))
+    night.look("two-cards", "one card of two")
+    night.call(gid, *cells(cards.card(2), stamp))
+    verdict = night.claim_and_award(gid, 1, None)
+    assert verdict["book"]["complete"][:2] == [1, 2], verdict["book"]
+    night.look("two-cards", "the round won")
+
+    # 12 · Lines and house, in English: one line to ticket 4; the house is not won within its 5
     # calls, so its jackpot rolls to the next night; the Maestro ends the game there
     gid = night.next_game("en")
     gids.append(gid)
@@ -347,6 +573,49 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
     night.look("lines-house", "one line won")
     assert hall.post(f"/api/games/{gid}/end", {}).status_code == 200
     expect(night.caller.locator("#program-next")).to_be_disabled(timeout=SLOW)
+
+    # a linked game of the town's halls, in English: the organiser's file and the code typed
+    # on the station's start page; the station draws the code's order; the hall's first card
+    # with a postage stamp claims, and the hall's result is made from that claim
+    with app.app_context():
+        key = night_book.station_key(app)
+    org = organise([key, *station_keys(2)], ["Centro", "Norte"], pattern="postage_stamp",
+                   window=around_now())  # fmt: skip
+    game_file = tmp_path / "game.linked.json"
+    game_file.write_text(org.game.text(), encoding="utf-8")
+    night.caller.goto(f"{live_server.url}/caller/linked?lang=en")
+    night.caller.set_input_files("input[name=linked_file]", str(game_file))
+    night.caller.select_option("select[name=deck_id]", cards.deck_id)
+    night.caller.fill("input[name=code]", org.code)
+    night.caller.click("#linked-start button[type=submit]")
+    night.caller.wait_for_url(re.compile(r"/caller/games/\d+"))
+    gid = int(re.search(r"/caller/games/(\d+)", night.caller.url).group(1))
+    gids.append(gid)
+    night.caller.goto(f"{live_server.url}/caller/games/{gid}?lang=en")
+    scripts_ran(night.caller)
+    night.screen.goto(f"{live_server.url}/display/{gid}?lang=en")
+    scripts_ran(night.screen)
+    expect(night.screen.locator("#linked-line")).to_contain_text("lowest call count wins")
+    order = order_from_document(org.seed, "", 75)
+    count, serial = min(
+        (first_stamp(cards.card(s), order), s) for s in range(1, len(cards.cards) + 1)
+    )
+    night.phone_on(cards, serial, "en")
+    for _ in range(count - 1):
+        assert hall.post(f"/api/games/{gid}/draw").status_code == 200
+    if count > 1:  # the page has seen the calls so far: its Draw names the last one it saw
+        expect(night.caller.locator("#last-call")).to_contain_text(
+            str(order[count - 2]), timeout=SLOW
+        )
+    night.caller.click("#draw")  # the Maestro draws the one that completes the stamp
+    expect(night.caller.locator("#last-call")).to_contain_text(str(order[count - 1]))
+    night.look("linked", "a stamp in the hall")
+    night.claim_and_award(gid, serial, None)
+    night.caller.click("#linked-make")
+    expect(night.caller.locator("#linked-result")).to_contain_text(f"Won at call {count}.")
+    result = hall.get(f"/api/linked/games/{gid}/result").get_json()
+    assert (result["count"], result["card"]["serial"]) == (count, serial), result
+    night.look("linked", "the hall's result made")
 
     # the raffle ends the night
     for path, body in (
@@ -372,7 +641,7 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
     pdf = hall.get("/caller/ledger/summary.pdf?lang=es")
     assert pdf.status_code == 200
     text = "\n".join(p.get_textpage().get_text_range() for p in pdfium.PdfDocument(pdf.data))
-    assert "48.000,00" in text.replace("\xa0", " ")
+    assert "75.000,00" in text.replace("\xa0", " ")
     table = hall.get("/caller/ledger/summary.csv?lang=en")
     assert table.status_code == 200
     rows = list(csv.reader(io.StringIO(table.data.decode("utf-8-sig"))))
@@ -380,7 +649,7 @@ def test_a_whole_night_of_every_game_kind_in_spanish_and_english_on_a_halls_scre
 
     # the treasurer's summary on the command line, as text, PDF and CSV, in both languages
     db = client.application.config["DATABASE"]
-    for lang, taken in (("es", "48.000,00"), ("en", "48,000.00")):
+    for lang, taken in (("es", "75.000,00"), ("en", "75,000.00")):
         for form in ([], ["--csv"], ["--pdf", str(tmp_path / f"summary-{lang}.pdf")]):
             code, out, err = kit_cli(["ledger", "--db", db, "--lang", lang, *form])
             assert code == 0 and not err, err

@@ -115,13 +115,19 @@ class ProgramGame:
         return variant_for(self.balls)
 
     @property
-    def options(self) -> dict[str, Setting]:
+    def options(self) -> dict[str, Setting | Mapping[str, Mapping[str, str]]]:
         """The game's claims settings as the station's new game takes them."""
-        special = self.specials.to_settings()
+        special: dict[str, Setting | Mapping[str, Mapping[str, str]]] = {
+            **self.specials.to_settings()
+        }
         if self.pattern is None:
             return special
         if self.pattern.name not in BUILT_IN:  # drawn, or the program's own: its forms travel
-            return {"pattern": self.pattern.name, "mask": self.pattern.mask, **special}
+            own = self.pattern_names.get(self.pattern.name)
+            # and the program's own its names, so the screens and the room's announcement name
+            # it as the file does, never by its key
+            names = {"pattern_names": {self.pattern.name: dict(own)}} if own else {}
+            return {"pattern": self.pattern.name, "mask": self.pattern.mask, **names, **special}
         return {"pattern": self.pattern.name, **special}
 
     @property
@@ -255,10 +261,17 @@ def parse_game(
     def fail(template: str, index: int | None, *path: str, **params: Any) -> ProgramError:
         return ProgramError(template, **params)
 
-    return _game(dict(spec), number, extra_lists, fail)
+    entry = dict(spec)
+    # the names of the program's own pattern, kept with its mask (`STORED_NAMES`): read back
+    # without the file's [patterns] table, the game still names it
+    own = entry.pop(STORED_NAMES, None)
+    return _game(entry, number, extra_lists, fail, None, own if isinstance(own, dict) else None)
 
 
 Fail = Callable[..., ProgramError]
+#: a stored game's key for its own pattern's names (not a key of the program file: the file
+#: names its patterns in its [patterns] table, which a game read back from the station has not)
+STORED_NAMES = "pattern_names"
 
 
 def _game(
@@ -340,6 +353,7 @@ def _game(
     own_names = {}
     if pattern is not None and pattern_names and pattern.name in pattern_names:
         own_names = {pattern.name: pattern_names[pattern.name]}
+        spec[STORED_NAMES] = {pattern.name: dict(pattern_names[pattern.name])}
     return ProgramGame(
         number,
         names,

@@ -6,7 +6,7 @@ so a game can never be stored with options its card pages, scores and record wou
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from .. import claims as rules
@@ -21,6 +21,7 @@ SETTING_KEYS = (
     "mask",
     "completing_call_only",
     "winner_becomes_maestro",
+    "pattern_names",
     *SPECIAL_KEYS,
 )
 #: fixed once a round has calls
@@ -54,9 +55,37 @@ def _refused(key: str, exc: KitError) -> RequestError:
     return RequestError("the setting %(key)s: %(problem)s", key=key, problem=exc)
 
 
+#: a name of a program's own pattern is at most this long (a program's game name is 40)
+MAX_PATTERN_NAME = 60
+
+
+def pattern_names_of(settings: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """The names of a program's own patterns a game carries (its `pattern_names` setting: {key:
+    {"en": ..., "es": ...}}), for the screens and the room's announcement; {} for none."""
+    found = settings.get("pattern_names")
+    return dict(found) if isinstance(found, dict) else {}
+
+
+def _check_pattern_names(value: Any) -> None:
+    ok = isinstance(value, dict) and all(
+        isinstance(key, str)
+        and isinstance(names, dict)
+        and set(names) <= {"en", "es"}
+        and all(isinstance(n, str) and 0 < len(n) <= MAX_PATTERN_NAME for n in names.values())
+        for key, names in value.items()
+    )
+    if not ok:
+        raise RequestError(
+            "pattern_names: each pattern's key with its en and es names, %(n)s characters at most",
+            n=MAX_PATTERN_NAME,
+        )
+
+
 def rules_from(mode: str, free_centre: bool, settings: dict[str, Any]) -> rules.Rules:
     """Validate a settings dict by building the Rules it describes; the error names the key.
     Bingo de Puntos plays lines only, so a pattern there is refused rather than ignored."""
+    if "pattern_names" in settings:
+        _check_pattern_names(settings["pattern_names"])
     for key in FLAGS:
         if key in settings and not isinstance(settings[key], bool):
             raise RequestError("%(key)s must be true or false", key=key)

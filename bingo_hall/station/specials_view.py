@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..specials import Specials, rule_lines, wild_words
+from ..specials import Specials, money_words, rule_lines, wild_words
 from ..values import JsonValue
 from .model import Game
 
@@ -31,6 +31,9 @@ class SpecialsShown(JsonValue):
     wild_words: Mapping[str, Mapping[str, str]] | None  # "before" the first ball, "digit"
     money_ball: int | None
     balls: int
+    #: the money ball's line with "{b}" for the ball (None: no money ball): a phone's card page
+    #: fills it in when it hears of the ball, as it asks the station for nothing
+    money_words: Mapping[str, str] | None = None
 
 
 def game_specials(game: Game) -> Specials:
@@ -49,4 +52,5 @@ def specials_shown(game: Game, calls: Sequence[int]) -> SpecialsShown:
         {"before": wild_words(None), "digit": wild_words("{d}")} if special.wild_number else None,
         special.money_ball,
         game.balls,
+        None if special.money_ball_rule is None else money_words(special.money_ball_rule, "{b}"),
     )

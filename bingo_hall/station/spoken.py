@@ -115,9 +115,13 @@ def spoken_pattern_won(
     return f"{said}, {words}" if words else said
 
 
-def spoken_pattern_both(key: str) -> dict[str, str]:
-    return {lang: spoken_pattern(key, lang) for lang in ("es", "en")}
+def spoken_pattern_both(
+    key: str, names: Mapping[str, Mapping[str, str]] | None = None
+) -> dict[str, str]:
+    return {lang: spoken_pattern(key, lang, names) for lang in ("es", "en")}
 
 
-def spoken_pattern_won_both(key: str, form: Mapping[str, str] | None) -> dict[str, str]:
-    return {lang: spoken_pattern_won(key, form, lang) for lang in ("es", "en")}
+def spoken_pattern_won_both(
+    key: str, form: Mapping[str, str] | None, names: Mapping[str, Mapping[str, str]] | None = None
+) -> dict[str, str]:
+    return {lang: spoken_pattern_won(key, form, lang, names) for lang in ("es", "en")}

@@ -158,12 +158,19 @@ def linked_line(game_id: int) -> str:
     )
 
 
+def linked_following(game_id: int) -> bool:
+    """`linked_following(id)` in templates: the hall game follows the organiser's calls live
+    now (a ball typed by the Maestro meanwhile would be off the code's order)."""
+    return live_of(game_id).mode == Mode.FOLLOWING
+
+
 @bp.record_once
 def _register(state: BlueprintSetupState) -> None:
     app = state.app
     assert isinstance(app, Flask)  # the station's app, never a Quart or another App
     app.jinja_env.globals["linked_line"] = linked_line
     app.jinja_env.globals["linked_view_of"] = linked_view_of
+    app.jinja_env.globals["linked_following"] = linked_following
 
 
 def start_linked_game(

@@ -114,7 +114,8 @@ if (manual) {
   });
   document.querySelectorAll(".tabla button.ball").forEach((b) => {
     b.addEventListener("click", () => {
-      if (b.classList.contains("called")) return;
+      // the cage's box put away (a linked game following the organiser): no ball by hand
+      if (b.classList.contains("called") || manual.hidden) return;
       enter(Number(b.dataset.ball));
     });
   });

@@ -1,8 +1,17 @@
 // The linked game's panel on the caller page: whether the station follows the organiser or
 // calls from the code changes without the Maestro (a line that drops), so the panel asks the
 // station every few seconds and shows the parts of that mode (data-when) and the reason.
+// While it follows, the cage's box is put away (a ball typed then would be off the code's
+// order) and a line says why; it comes back when the station goes on from the code.
 const panel = document.getElementById("linked");
 const reason = panel && panel.querySelector("[data-field=linked-reason]");
+
+function cageFor(mode) {
+  const cage = document.getElementById("manual");
+  const why = document.getElementById("manual-following");
+  if (cage) cage.hidden = mode === "following";
+  if (why) why.hidden = mode !== "following";
+}
 
 async function look() {
   try {
@@ -14,6 +23,7 @@ async function look() {
       for (const part of panel.querySelectorAll("[data-when]")) {
         part.hidden = part.dataset.when !== view.live.mode;
       }
+      cageFor(view.live.mode);
     }
     reason.textContent = view.live.reason || "";
   } catch {

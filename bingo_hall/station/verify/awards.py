@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ... import claims as rules
 from ...manifest import Deck
+from ...specials import Specials, money_ball_won_words
 from ...values import JsonValue
 from ...web import book
 from ...web.db import transaction
@@ -26,6 +28,8 @@ from ..decks import get_deck
 from ..events import ScoresChanged
 from ..model import Round
 from ..round_load import load_round
+from ..settings import pattern_names_of
+from ..specials_view import game_specials
 from ..spoken import spoken_pattern_won_both
 from ..variants import prize_plan
 from . import store
@@ -91,6 +95,8 @@ class FinalBoard(JsonValue):
     verdict: Any  # the stored verdict's JSON
     #: the room's announcement of a round won with a pattern: its name and the form completed
     spoken: dict[str, str] | None = None
+    #: what the room is told when the bingo was won on the game's money ball (None: it was not)
+    money_ball: Mapping[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -253,6 +259,7 @@ def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
     game = loaded.game
     gid = game.game_id
     r = store.game_rules(conn, game)
+    own = pattern_names_of(game.options)  # a program's own pattern, named as its file does
     names, teams = store.seated(conn, gid)
     maestro = store.settings_of(conn, gid)[1]
     rows = conn.execute(
@@ -276,7 +283,7 @@ def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
         gid,
         r.mode,
         rnd.number,
-        RulesShown.of(r),
+        RulesShown.of(r, own),
         tuple(Side(s.name, tuple(s.members), s.points) for s in st.sides),
         st.winner if puntos else None,
         maestro,
@@ -298,7 +305,7 @@ def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
             )
             for a in rows
         ),
-        None if awarded is None else _final_board(conn, awarded),
+        None if awarded is None else _final_board(conn, awarded, own, game_specials(game)),
     )
 
 
@@ -318,7 +325,12 @@ def _claim_row(c: sqlite3.Row, live: list[int]) -> ClaimRow:
     )
 
 
-def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> FinalBoard:
+def _final_board(
+    conn: sqlite3.Connection,
+    a: sqlite3.Row,
+    own: Mapping[str, Mapping[str, str]],
+    special: Specials,
+) -> FinalBoard:
     """The current round's award with the winning card as it was judged: the screens keep it
     up, so players can check their own cards, until the Maestro starts the next round."""
     row = conn.execute("SELECT verdict FROM claims WHERE id = ?", (a["claim_id"],)).fetchone()
@@ -331,15 +343,27 @@ def _final_board(conn: sqlite3.Connection, a: sqlite3.Row) -> FinalBoard:
         a["kind"],
         a["points"],
         verdict,
-        _pattern_won(verdict),
+        _pattern_won(verdict, own),
+        _money_ball_won(verdict, special),
     )
 
 
-def _pattern_won(verdict: Any) -> dict[str, str] | None:
+def _money_ball_won(verdict: Any, special: Specials) -> Mapping[str, str] | None:
+    """The room's words for a bingo whose winning call (the verdict's last call, as judged) is
+    the game's money ball; the ledger pays it as the rule says (ledger/payouts.py)."""
+    last = (verdict or {}).get("last_call")
+    ball, rule = special.money_ball, special.money_ball_rule
+    if rule is None or ball is None or not (verdict or {}).get("bingo") or last != ball:
+        return None
+    return money_ball_won_words(rule, ball)
+
+
+def _pattern_won(verdict: Any, own: Mapping[str, Mapping[str, str]]) -> dict[str, str] | None:
     """The announcement of a round won with a pattern, from its stored verdict: the pattern's
     name and the words of the form the winning figure completed."""
     pattern = (verdict or {}).get("pattern")
     if not pattern:
         return None
     won = [f for f in verdict.get("lines", ()) if f.get("wins")]
-    return spoken_pattern_won_both(pattern["name"], won[0].get("form_name") if won else None)
+    form = won[0].get("form_name") if won else None
+    return spoken_pattern_won_both(pattern["name"], form, own)

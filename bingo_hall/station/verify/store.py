@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,7 @@ from .. import games, hooks
 from ..decks import get_deck
 from ..model import Game
 from ..requests import NewPlayer, SettingsChange
-from ..settings import JUDGING_KEYS, SETTING_KEYS, rules_from
+from ..settings import JUDGING_KEYS, SETTING_KEYS, pattern_names_of, rules_from
 from ..spoken import spoken_pattern_both
 
 
@@ -145,9 +146,12 @@ class RulesShown(JsonValue):
     shape: PatternShape | None = None
     #: the room's announcement of the pattern, in both languages (spoken.spoken_pattern)
     spoken: dict[str, str] | None = None
+    #: a program's own pattern's names ({"en", "es"}), which the kit's names do not know
+    names: dict[str, str] | None = None
 
     @classmethod
-    def of(cls, r: rules.Rules) -> RulesShown:
+    def of(cls, r: rules.Rules, own: Mapping[str, Mapping[str, str]] | None = None) -> RulesShown:
+        """`own`: the names of a program's own patterns the game carries (`pattern_names_of`)."""
         shape = None if r.pattern is None else PatternShape.of(r.pattern)
         # a pattern the book makes by a rule travels as its shape: a triple bingo's 220 masks
         # would go to every phone in every snapshot and scoreboard
@@ -161,8 +165,14 @@ class RulesShown(JsonValue):
             None if r.pattern is None else r.pattern.name,
             None if r.pattern is None or by_rule else r.pattern.mask,
             shape,
-            None if r.pattern is None else spoken_pattern_both(r.pattern.name),
+            None if r.pattern is None else spoken_pattern_both(r.pattern.name, own),
+            None if r.pattern is None else _own_names(r.pattern.name, own),
         )
+
+
+def _own_names(key: str, own: Mapping[str, Mapping[str, str]] | None) -> dict[str, str] | None:
+    found = (own or {}).get(key)
+    return None if found is None else dict(found)
 
 
 @dataclass(frozen=True)
@@ -280,7 +290,7 @@ def update_settings(
                     "the pattern and the hall rules change between rounds, before the first call"
                 )
             save_settings(conn, gid, new, maestro)
-    return SettingsChanged(gid, RulesShown.of(trial))
+    return SettingsChanged(gid, RulesShown.of(trial, pattern_names_of(after)))
 
 
 def seated(conn: sqlite3.Connection, gid: int) -> tuple[list[str], dict[str, str | None]]:

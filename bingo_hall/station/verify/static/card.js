@@ -90,6 +90,7 @@ function start(game, w) {
     claim(d) { if (view.claim(d)) show(); },
     scores(d) { if (view.scores(d)) show(); },
     prize(d) { if (view.prize(d)) show(); },
+    money_ball(d) { if (view.money && view.money(d)) show(); },
     next: nextGame,
   };
   // The page comes with the game's state (#game-state: the snapshot its stream would give, the
@@ -215,6 +216,12 @@ function cardView(s, w, target) {
   const lang = document.documentElement.lang || "en";
   let winningBefore = null;
 
+  // a figure's name in the page's language: the kit's, else a program's own pattern's names as
+  // its file gives them (the game's settings carry them), else its key
+  function named(key) {
+    const own = key === s.pattern && s.ownNames;
+    return w.labels[key] || (own && (own[lang] || own.en)) || key;
+  }
   function render() {
     const { covered: cov, complete, winning, bingo } = judgeCard(s, s.calls, cleared);
     const last = s.calls.length ? s.calls[s.calls.length - 1] : null;
@@ -244,6 +251,8 @@ function cardView(s, w, target) {
     section.replaceChildren(head(bingo, cov, winning), facts(last, cov));
     picture(section);
     if (s.pattern) section.appendChild(patternLine(bingo));
+    const rules = specialRules();
+    if (rules) section.appendChild(rules);
     if (complete.length) section.appendChild(lines(complete, new Set(winning)));
     const names = winning.map((f) => f.name).join(" ");
     if (s.puntos && bingo && names !== winningBefore) points();
@@ -270,7 +279,7 @@ function cardView(s, w, target) {
     }
     const numbers = best ? best.lacking.map((i) => s.numbers[i]).filter((n) => n !== null) : [];
     if (numbers.length && numbers.length <= 2) {
-      const line = w.labels[best.f.name] || best.f.name;
+      const line = named(best.f.name);
       const text = numbers.length === 1
         ? fill(w.lacks_one, { line, number: numbers[0] })
         : fill(w.lacks_many, { line, numbers: numbers.join(", ") });
@@ -302,7 +311,7 @@ function cardView(s, w, target) {
   function patternLine(bingo) {
     const p = el("p", "vfacts", `${w.pattern}: `);
     p.dataset.part = "pattern";
-    p.appendChild(el("b", "", w.labels[s.pattern] || s.pattern));
+    p.appendChild(el("b", "", named(s.pattern)));
     // how many more squares its nearest form needs: "you need 2 more" (judge.js nearestNeed)
     const near = bingo ? null : nearestNeed(s, s.calls, cleared);
     if (near && near.need > 0) {
@@ -314,10 +323,37 @@ function cardView(s, w, target) {
     p.append(` · ${w.dashed}`);
     return p;
   }
+  // The game's special rules under the pattern line, one line each in the page's language,
+  // as the caller page and /display show them (the snapshot's `specials`): the wild digit
+  // filled in from the first ball, the money ball once the station names it.
+  function specialRules() {
+    const sp = s.specials;
+    if (!sp || !sp.lines.length) return null;
+    const ul = el("ul", "special-rules");
+    ul.dataset.part = "specials";
+    for (const line of sp.lines) {
+      const li = el("li", "", specialText(sp, line));
+      li.dataset.special = line.key;
+      ul.appendChild(li);
+    }
+    return ul;
+  }
+  function specialText(sp, line) {
+    const inLang = (words) => words[lang] || words.en;
+    if (line.key === "wild_number" && sp.wild_words) {
+      if (!s.calls.length) return inLang(sp.wild_words.before);
+      return inLang(sp.wild_words.digit).replaceAll("{d}", String(s.calls[0] % 10));
+    }
+    if (line.key === "money_ball" && sp.money_words && sp.money_ball !== null) {
+      return inLang(sp.money_words).replaceAll("{b}", String(sp.money_ball));
+    }
+    return inLang(line.text);
+  }
   function settings(r) {
     // the Maestro changed the pattern or the hall rules (between rounds): the figures change
     s.completing_call_only = r.completing_call_only;
     s.pattern = r.pattern;
+    s.ownNames = r.names || null;
     s.shape = r.shape || null;
     // each form of the pattern is a figure under the pattern's name: from its shape (its rule
     // expanded), else its forms' masks joined by ";"
@@ -329,7 +365,7 @@ function cardView(s, w, target) {
     for (const f of complete) {
       const li = el("li", winning.has(f) ? "wins" : "old");
       const nums = f.cells.map((i) => s.numbers[i]).filter((n) => n !== null);
-      li.appendChild(el("b", "", w.labels[f.name] || f.name));
+      li.appendChild(el("b", "", named(f.name)));
       li.append(`: ${nums.join(" · ")} = `);
       li.appendChild(el("b", "", f.total));
       const tags = [];
@@ -380,7 +416,15 @@ function cardView(s, w, target) {
     notice() { return w.press_claim; },
     has(ball) { return s.numbers.includes(ball); },
     newRound() { cleared.clear(); s.awarded = false; winningBefore = null; },
-    snapshot(d) { if (d.scores) { scores(d.scores); claimsOf(d.scores); } },
+    snapshot(d) {
+      if (d.specials) s.specials = d.specials;
+      if (d.scores) { scores(d.scores); claimsOf(d.scores); }
+    },
+    money(d) {
+      if (!s.specials || !Number.isInteger(d.money_ball)) return false;
+      s.specials = { ...s.specials, money_ball: d.money_ball };
+      return true;
+    },
     claim(d) {
       if (d.serial !== s.serial || !d.penalty || d.round !== s.round) return false;
       addPenalty(d.penalty);

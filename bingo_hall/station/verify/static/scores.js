@@ -95,6 +95,9 @@ export function render(scores) {
       const banner = won
         ? el("p", "announce", won[lang] + " · " + who)
         : el("p", "announce", S.bingo + " " + who + " · " + (S.kinds[a.kind] || a.kind));
+      // a bingo on the money ball: the room hears what it pays (specials.money_ball_won_words)
+      const money = scores.awarded && scores.awarded.round === a.round && scores.awarded.money_ball;
+      if (money) banner.appendChild(el("span", "money-ball-won", " · " + (money[lang] || money.en)));
       if (puntos) banner.appendChild(el("span", "pts", " · " + fill(S.n_points, { n: a.points })));
       root.insertBefore(banner, root.firstChild);
       setTimeout(() => render(last), announceUntil - Date.now() + 50);
