@@ -6,7 +6,7 @@ so a game can never be stored with options its card pages, scores and record wou
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import Any
 
 from .. import claims as rules
@@ -59,10 +59,10 @@ def _refused(key: str, exc: KitError) -> RequestError:
 MAX_PATTERN_NAME = 60
 
 
-def pattern_names_of(settings: Mapping[str, Any]) -> dict[str, dict[str, str]]:
-    """The names of a program's own patterns a game carries (its `pattern_names` setting: {key:
-    {"en": ..., "es": ...}}), for the screens and the room's announcement; {} for none."""
-    found = settings.get("pattern_names")
+def pattern_names_of(found: object) -> dict[str, dict[str, str]]:
+    """The names of a program's own patterns a game carries (the value of its `pattern_names`
+    setting: {key: {"en": ..., "es": ...}}), for the screens and the room's announcement; {} for
+    none."""
     return dict(found) if isinstance(found, dict) else {}
 
 

@@ -290,7 +290,7 @@ def update_settings(
                     "the pattern and the hall rules change between rounds, before the first call"
                 )
             save_settings(conn, gid, new, maestro)
-    return SettingsChanged(gid, RulesShown.of(trial, pattern_names_of(after)))
+    return SettingsChanged(gid, RulesShown.of(trial, pattern_names_of(after.get("pattern_names"))))
 
 
 def seated(conn: sqlite3.Connection, gid: int) -> tuple[list[str], dict[str, str | None]]:
