@@ -259,9 +259,8 @@ def scores(conn: sqlite3.Connection, game_id: int) -> Scores:
     game = loaded.game
     gid = game.game_id
     r = store.game_rules(conn, game)
-    own = pattern_names_of(
-        game.options.get("pattern_names")
-    )  # a program's own pattern, named as its file does
+    # a program's own pattern, named as its file does
+    own = pattern_names_of(game.options.get("pattern_names"))
     names, teams = store.seated(conn, gid)
     maestro = store.settings_of(conn, gid)[1]
     rows = conn.execute(
