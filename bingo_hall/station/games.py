@@ -20,7 +20,7 @@ from .. import draw as rules
 from ..round_state import RoundState
 from ..values import JsonValue, as_json
 from ..web import book
-from ..web.db import transaction
+from ..web.db import write_transaction
 from ..web.errors import Conflict, NotFound
 from ..web.hub import sse
 from ..web.instance import hall
@@ -188,9 +188,9 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
     Puntos, its free centre the deck's unless the host plays the "espacio franco" house rule
     (docs/claims.md); a 90-ball game plays a prize plan.
     """
-    with hall().write_lock:
-        with transaction(conn):
-            started = write_new_game(conn, new)
+    with write_transaction(conn) as tx:
+        started = write_new_game(conn, new)
+        tx.commit()
         game_started(conn, started)
     tell_deck_listeners(get_deck(conn, new.deck_id))
     return started
@@ -247,14 +247,14 @@ def game_started(conn: sqlite3.Connection, started: GameStarted) -> None:
 
 def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> PublicInputSet:
     """A player's public input, accepted only before the round's first ball (docs/fairness.md)."""
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            if last_seq(conn, rnd.round_id):
-                raise Conflict("the public input can only be set before the first ball")
-            conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
-            changed = {"game_id": game.game_id, "round": rnd.number, "public_input": text}
-            book.append(conn, "public_input", changed)
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        if last_seq(conn, rnd.round_id):
+            raise Conflict("the public input can only be set before the first ball")
+        conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
+        changed = {"game_id": game.game_id, "round": rnd.number, "public_input": text}
+        book.append(conn, "public_input", changed)
+        tx.commit()
         event = PublicInputSet(game.game_id, rnd.number, rnd.commitment, text)
         publish(event)
     return event
@@ -265,12 +265,12 @@ def start_next_round(
 ) -> RoundStarted:
     """Close the round (revealing its seed) and commit a new seed: Bingo de Puntos plays a round
     per bingo, scores carrying over, until someone reaches 1000 (docs/claims.md)."""
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
-            _book_reveal(conn, rnd)
-            commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
+        _book_reveal(conn, rnd)
+        commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
+        tx.commit()
         event = RoundStarted(game.game_id, rnd.number + 1, commitment, public_input, rnd.reveal())
         publish(event)
     return event
@@ -288,20 +288,20 @@ def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False)
 
 def end_game(conn: sqlite3.Connection, game_id: int) -> GameEnded:
     """End the game and reveal the seed of every round, so anyone can run `bingo-hall audit`."""
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            for hidden in _rounds(conn, game.game_id):
-                if not hidden.revealed:
-                    _book_reveal(conn, hidden)
-            conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game.game_id,))
-            book.append(conn, "end", {"game_id": game.game_id})
-            conn.execute(
-                "UPDATE games SET status = 'ended', "
-                "ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-                (game.game_id,),
-            )
-            rounds = _rounds(conn, game.game_id)
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        for hidden in _rounds(conn, game.game_id):
+            if not hidden.revealed:
+                _book_reveal(conn, hidden)
+        conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game.game_id,))
+        book.append(conn, "end", {"game_id": game.game_id})
+        conn.execute(
+            "UPDATE games SET status = 'ended', "
+            "ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+            (game.game_id,),
+        )
+        rounds = _rounds(conn, game.game_id)
+        tx.commit()
         event = GameEnded(game.game_id, rnd.seed, rnd.number, tuple(r.reveal() for r in rounds))
         publish(event)
     return event

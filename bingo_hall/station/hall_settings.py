@@ -15,7 +15,7 @@ from typing import Any
 
 from ..values import JsonValue
 from ..web import book
-from ..web.db import get_db, transaction
+from ..web.db import get_db, write_transaction
 from ..web.errors import RequestError
 from ..web.instance import hall
 
@@ -56,15 +56,15 @@ def save(conn: sqlite3.Connection, changes: dict[str, Any]) -> HallSettings:
         ):
             shown = ", ".join(json.dumps(v) for v in CHOICES[key])
             raise RequestError("%(key)s is one of %(values)s", key=key, values=shown)
-    with hall().write_lock:
-        with transaction(conn):
-            for key, value in changes.items():
-                conn.execute(
-                    "INSERT INTO hall_settings (key, value) VALUES (?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    (key, json.dumps(value)),
-                )
-            book.append(conn, "hall_settings", {"changes": changes})
+    with write_transaction(conn) as tx:
+        for key, value in changes.items():
+            conn.execute(
+                "INSERT INTO hall_settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, json.dumps(value)),
+            )
+        book.append(conn, "hall_settings", {"changes": changes})
+        tx.commit()
         saved = load(conn)
         # the pages built from them are stale
         hall().hub.publish(CHANNEL, "settings", saved.to_json())

@@ -20,9 +20,8 @@ from typing import Any
 from ...money import ledger as money
 from ...money.ledger import Price, Serials
 from ...money.night import night_of
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
-from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..program import store as program
@@ -259,87 +258,87 @@ def sell(conn: sqlite3.Connection, req: NightSaleRequest, via: str | None = None
     deck; the price is on the first game's list and the sale is whole books; no card is
     already sold in a covered game; once paper is issued for the game in play, its cards were
     issued."""
-    with hall().write_lock:
-        with transaction(conn):
-            covered = _covered(conn, req)
-            first = covered[0]
-            deck_id = _deck_of(conn, first)
-            other = next((e for e in covered[1:] if _deck_of(conn, e) != deck_id), None)
-            if other is not None:
-                raise Conflict(
-                    "game %(n)s of the program is not played with the cards of game "
-                    "%(first)s: a night sale's cards play in every game it covers",
-                    n=other.position,
-                    first=first.position,
-                )
-            deck = get_deck(conn, deck_id)
-            price = _price(conn, first, req.price)
-            if req.scan is not None:
-                method = "scan"
-                asked = store.scanned_serial(conn, deck_id, req.scan, first.position)
-                ranges: tuple[Serials, ...] = (money.book_of(asked, price.book),)
-                if ranges[0].last > len(deck.cards):
-                    raise RequestError("the book of this card is not whole in the deck")
-            else:
-                method = "range"
-                with money_input():
-                    ranges = money.parse_serials(req.serials, len(deck.cards))
-                asked = ranges[0].first
-            for entry in covered:
-                _refuse_sold(conn, entry, ranges, asked)
-            with money_input():
-                cents = price.of_sale(ranges)
-                for entry in covered:
-                    if entry.game_id is not None:
-                        money.check_sellable(store.stock_entries(conn, entry.game_id), ranges)
-                parts = money.night_shares(cents, len(covered))
-            text = money.format_serials(ranges)
-            loaded = program.loaded(conn)
-            assert loaded is not None  # _covered found its games
-            cur = conn.execute(
-                "INSERT INTO ledger_night_sales (program_id, deck_id, serials, cards, cents, "
-                "price, book, label, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    loaded["id"],
-                    deck_id,
-                    text.replace(" ", ""),
-                    money.count(ranges),
-                    cents,
-                    price.cents,
-                    price.book,
-                    price.label,
-                    method,
-                ),
+    with write_transaction(conn) as tx:
+        covered = _covered(conn, req)
+        first = covered[0]
+        deck_id = _deck_of(conn, first)
+        other = next((e for e in covered[1:] if _deck_of(conn, e) != deck_id), None)
+        if other is not None:
+            raise Conflict(
+                "game %(n)s of the program is not played with the cards of game "
+                "%(first)s: a night sale's cards play in every game it covers",
+                n=other.position,
+                first=first.position,
             )
-            sale_id = int(cur.lastrowid or 0)
-            started: list[int] = []
-            for entry, part in zip(covered, parts, strict=True):
-                made_in = 1
+        deck = get_deck(conn, deck_id)
+        price = _price(conn, first, req.price)
+        if req.scan is not None:
+            method = "scan"
+            asked = store.scanned_serial(conn, deck_id, req.scan, first.position)
+            ranges: tuple[Serials, ...] = (money.book_of(asked, price.book),)
+            if ranges[0].last > len(deck.cards):
+                raise RequestError("the book of this card is not whole in the deck")
+        else:
+            method = "range"
+            with money_input():
+                ranges = money.parse_serials(req.serials, len(deck.cards))
+            asked = ranges[0].first
+        for entry in covered:
+            _refuse_sold(conn, entry, ranges, asked)
+        with money_input():
+            cents = price.of_sale(ranges)
+            for entry in covered:
                 if entry.game_id is not None:
-                    made_in = games.current_round(conn, entry.game_id).number
-                    started.append(entry.game_id)
-                conn.execute(
-                    "INSERT INTO ledger_night_shares (night_sale_id, entry_id, place, cents, "
-                    "made_in) VALUES (?, ?, ?, ?, ?)",
-                    (sale_id, entry.entry_id, entry.position, part, made_in),
-                )
-            detail = {
-                "night_sale_id": sale_id,
-                "games": [e.position for e in covered],
-                "serials": text,
-                "cards": money.count(ranges),
-                "cents": cents,
-                "shares": list(parts),
-                "price": price.cents,
-                "book": price.book,
-                "label": price.label,
-                "method": method,
-            }
-            store.log(conn, None, "night_sale", detail, via)
-            for gid in started:
-                share = next(s for s in store.night_shares(conn, gid) if s.sale_id == sale_id)
-                place = next(e.position for e in covered if e.game_id == gid)
-                store.log_share(conn, gid, sale_id, place, share, via)
+                    money.check_sellable(store.stock_entries(conn, entry.game_id), ranges)
+            parts = money.night_shares(cents, len(covered))
+        text = money.format_serials(ranges)
+        loaded = program.loaded(conn)
+        assert loaded is not None  # _covered found its games
+        cur = conn.execute(
+            "INSERT INTO ledger_night_sales (program_id, deck_id, serials, cards, cents, "
+            "price, book, label, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                loaded["id"],
+                deck_id,
+                text.replace(" ", ""),
+                money.count(ranges),
+                cents,
+                price.cents,
+                price.book,
+                price.label,
+                method,
+            ),
+        )
+        sale_id = int(cur.lastrowid or 0)
+        started: list[int] = []
+        for entry, part in zip(covered, parts, strict=True):
+            made_in = 1
+            if entry.game_id is not None:
+                made_in = games.current_round(conn, entry.game_id).number
+                started.append(entry.game_id)
+            conn.execute(
+                "INSERT INTO ledger_night_shares (night_sale_id, entry_id, place, cents, "
+                "made_in) VALUES (?, ?, ?, ?, ?)",
+                (sale_id, entry.entry_id, entry.position, part, made_in),
+            )
+        detail = {
+            "night_sale_id": sale_id,
+            "games": [e.position for e in covered],
+            "serials": text,
+            "cards": money.count(ranges),
+            "cents": cents,
+            "shares": list(parts),
+            "price": price.cents,
+            "book": price.book,
+            "label": price.label,
+            "method": method,
+        }
+        store.log(conn, None, "night_sale", detail, via)
+        for gid in started:
+            share = next(s for s in store.night_shares(conn, gid) if s.sale_id == sale_id)
+            place = next(e.position for e in covered if e.game_id == gid)
+            store.log_share(conn, gid, sale_id, place, share, via)
+        tx.commit()
         for gid in started:
             store.publish(gid, "sale")
     return get(conn, sale_id)
@@ -350,28 +349,26 @@ def void(
 ) -> NightSale:
     """Void a night sale whole, saying why. Refused once any covered game has paid a prize as
     a share of the takings its share counts in (`store.share_paid`), as a sale of one game is."""
-    with hall().write_lock:
-        with transaction(conn):
-            sale = get(conn, night_sale_id)
-            if sale.void is not None:
-                raise Conflict("night sale %(n)s is already voided", n=night_sale_id)
-            for s in sale.shares:
-                if s.game_id is not None and store.share_paid(conn, s.game_id, s.round):
-                    raise Conflict(
-                        "night sale %(n)s cannot be voided: game %(game)s of the program "
-                        "already paid a prize in round %(round)s as a share of the money it "
-                        "took, this sale's share included",
-                        n=night_sale_id,
-                        game=s.number,
-                        round=s.round,
-                    )
-            conn.execute(
-                "INSERT INTO ledger_night_voids (night_sale_id, reason) VALUES (?, ?)",
-                (night_sale_id, reason),
-            )
-            store.log(
-                conn, None, "night_void", {"night_sale_id": night_sale_id, "reason": reason}, via
-            )
+    with write_transaction(conn) as tx:
+        sale = get(conn, night_sale_id)
+        if sale.void is not None:
+            raise Conflict("night sale %(n)s is already voided", n=night_sale_id)
+        for s in sale.shares:
+            if s.game_id is not None and store.share_paid(conn, s.game_id, s.round):
+                raise Conflict(
+                    "night sale %(n)s cannot be voided: game %(game)s of the program "
+                    "already paid a prize in round %(round)s as a share of the money it "
+                    "took, this sale's share included",
+                    n=night_sale_id,
+                    game=s.number,
+                    round=s.round,
+                )
+        conn.execute(
+            "INSERT INTO ledger_night_voids (night_sale_id, reason) VALUES (?, ?)",
+            (night_sale_id, reason),
+        )
+        store.log(conn, None, "night_void", {"night_sale_id": night_sale_id, "reason": reason}, via)
+        tx.commit()
         for s in sale.shares:
             if s.game_id is not None:
                 store.publish(s.game_id, "correction")

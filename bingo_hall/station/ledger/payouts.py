@@ -21,9 +21,8 @@ from ...money import ledger as money
 from ...money.ledger import JackpotMode, PrizeKind, PrizeRule
 from ...values import JsonValue
 from ...web import book
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
-from ...web.instance import hall
 from .. import games
 from ..hooks import Awarded, Claimed
 from . import store
@@ -292,29 +291,29 @@ def mark_unpaid(
 
 def _mark(conn: sqlite3.Connection, mark: Mark, via: str | None) -> None:
     payout_id, paid, reason = mark.payout_id, mark.paid, mark.reason
-    with hall().write_lock:
-        with transaction(conn):
-            row = conn.execute("SELECT * FROM ledger_payouts WHERE id = ?", (payout_id,)).fetchone()
-            if row is None:
-                raise NotFound("there is no payout %(n)s", n=payout_id)
-            last = conn.execute(
-                "SELECT paid FROM ledger_paid_marks WHERE payout_id = ? ORDER BY id DESC LIMIT 1",
-                (payout_id,),
-            ).fetchone()
-            if paid and last is not None and last["paid"]:
-                raise Conflict("payout %(n)s is already marked paid", n=payout_id)
-            if not paid and (last is None or not last["paid"]):
-                raise Conflict("payout %(n)s is not marked paid", n=payout_id)
-            conn.execute(
-                "INSERT INTO ledger_paid_marks (payout_id, paid, reason, cash) VALUES (?, ?, ?, ?)",
-                (payout_id, int(paid), reason, int(mark.cash)),
-            )
-            detail: dict[str, Any] = {"payout_id": payout_id, "cents": row["cents"]}
-            if paid:
-                detail["cash"] = mark.cash
-            if reason is not None:
-                detail["reason"] = reason
-            store.log(conn, row["game_id"], "paid" if paid else "unpaid", detail, via)
+    with write_transaction(conn) as tx:
+        row = conn.execute("SELECT * FROM ledger_payouts WHERE id = ?", (payout_id,)).fetchone()
+        if row is None:
+            raise NotFound("there is no payout %(n)s", n=payout_id)
+        last = conn.execute(
+            "SELECT paid FROM ledger_paid_marks WHERE payout_id = ? ORDER BY id DESC LIMIT 1",
+            (payout_id,),
+        ).fetchone()
+        if paid and last is not None and last["paid"]:
+            raise Conflict("payout %(n)s is already marked paid", n=payout_id)
+        if not paid and (last is None or not last["paid"]):
+            raise Conflict("payout %(n)s is not marked paid", n=payout_id)
+        conn.execute(
+            "INSERT INTO ledger_paid_marks (payout_id, paid, reason, cash) VALUES (?, ?, ?, ?)",
+            (payout_id, int(paid), reason, int(mark.cash)),
+        )
+        detail: dict[str, Any] = {"payout_id": payout_id, "cents": row["cents"]}
+        if paid:
+            detail["cash"] = mark.cash
+        if reason is not None:
+            detail["reason"] = reason
+        store.log(conn, row["game_id"], "paid" if paid else "unpaid", detail, via)
+        tx.commit()
         store.publish(row["game_id"], "paid" if paid else "unpaid")
 
 

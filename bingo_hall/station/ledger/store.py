@@ -22,9 +22,8 @@ from ...money import ledger as money
 from ...money.ledger import Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
 from ...web import book
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
-from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..events import LedgerChanged
@@ -91,14 +90,14 @@ def set_currency(conn: sqlite3.Connection, value: object, via: str | None = None
     """The night's currency (an ISO 4217 code), for every amount the ledger shows."""
     with money_input():
         code = money.check_currency(value)
-    with hall().write_lock:
-        with transaction(conn):
-            conn.execute(
-                "INSERT INTO ledger_settings (key, value) VALUES ('currency', ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (code,),
-            )
-            log(conn, None, "currency", {"currency": code}, via)
+    with write_transaction(conn) as tx:
+        conn.execute(
+            "INSERT INTO ledger_settings (key, value) VALUES ('currency', ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (code,),
+        )
+        log(conn, None, "currency", {"currency": code}, via)
+        tx.commit()
         gid = games.newest_active_game(conn)
         if gid is not None:
             publish(gid, "currency")
@@ -178,9 +177,9 @@ def set_prices(
     """A game's price list for its next sales (a single card, a book of N, a strip of six, a
     second book at a discount...), replacing the list before: a new list, the old one kept
     (each sale keeps the price it was made at)."""
-    with hall().write_lock:
-        with transaction(conn):
-            gid = write_prices(conn, game_id, req, via)
+    with write_transaction(conn) as tx:
+        gid = write_prices(conn, game_id, req, via)
+        tx.commit()
         publish(gid, "prices")
     return price_list(conn, gid)
 
@@ -253,9 +252,9 @@ def set_prizes(
 ) -> Prizes:
     """The rules of some or all of the game's prizes, all checked before any is saved; None
     sets a prize back to no money prize (any rule it had is superseded, not deleted)."""
-    with hall().write_lock:
-        with transaction(conn):
-            prizes = write_prizes(conn, game_id, req, via)
+    with write_transaction(conn) as tx:
+        prizes = write_prizes(conn, game_id, req, via)
+        tx.commit()
         publish(prizes.game_id, "prizes")
     return prizes
 
@@ -619,55 +618,55 @@ def sell(conn: sqlite3.Connection, game_id: int, req: SaleRequest, via: str | No
     first: a card already sold (for the same round, or for the whole game), a card outside the
     deck, a price not on the list, not whole books, or, once paper is issued for the game, a
     card not issued is refused and nothing is written."""
-    with hall().write_lock:
-        with transaction(conn):
-            game = games.get_game(conn, game_id)
-            gid = game.game_id
-            deck = get_deck(conn, game.deck_id)
-            current = games.current_round(conn, gid).number
-            rnd = _round_of(req.round, game, current)
-            item = price_list(conn, gid).find(req.price_id)
-            price = item.price
-            if req.scan is not None:
-                method = "scan"
-                asked = _scanned(conn, game, req.scan)
-                ranges: tuple[Serials, ...] = (money.book_of(asked, price.book),)
-                if ranges[0].last > len(deck.cards):
-                    raise RequestError("the book of this card is not whole in the deck")
-            else:
-                method = "range"
-                with money_input():
-                    ranges = money.parse_serials(req.serials, len(deck.cards))
-                asked = ranges[0].first
-            clash = money.first_overlap(ranges, sold(conn, gid, rnd))
-            if clash is not None:
-                raise already_sold(conn, gid, rnd, clash, asked)
-            cards = money.count(ranges)
+    with write_transaction(conn) as tx:
+        game = games.get_game(conn, game_id)
+        gid = game.game_id
+        deck = get_deck(conn, game.deck_id)
+        current = games.current_round(conn, gid).number
+        rnd = _round_of(req.round, game, current)
+        item = price_list(conn, gid).find(req.price_id)
+        price = item.price
+        if req.scan is not None:
+            method = "scan"
+            asked = _scanned(conn, game, req.scan)
+            ranges: tuple[Serials, ...] = (money.book_of(asked, price.book),)
+            if ranges[0].last > len(deck.cards):
+                raise RequestError("the book of this card is not whole in the deck")
+        else:
+            method = "range"
             with money_input():
-                cents = price.of_sale(ranges)
-                money.check_sellable(stock_entries(conn, gid), ranges)
-            text = money.format_serials(ranges)
-            cur = conn.execute(
-                "INSERT INTO ledger_sales (game_id, round, serials, cards, cents, price, book, "
-                "method, made_in, price_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    gid,
-                    rnd,
-                    text.replace(" ", ""),
-                    cards,
-                    cents,
-                    price.cents,
-                    price.book,
-                    method,
-                    current,
-                    item.price_id,
-                ),
-            )
-            sale_id = cur.lastrowid
-            detail = {"sale_id": sale_id, "round": rnd, "serials": text, "cents": cents}
-            sold_as = {"cards": cards, "price": price.cents, "book": price.book, "made_in": current}
-            made = {"method": method, "price_id": item.price_id, **sold_as}
-            log(conn, gid, "sale", {**detail, **made}, via)
+                ranges = money.parse_serials(req.serials, len(deck.cards))
+            asked = ranges[0].first
+        clash = money.first_overlap(ranges, sold(conn, gid, rnd))
+        if clash is not None:
+            raise already_sold(conn, gid, rnd, clash, asked)
+        cards = money.count(ranges)
+        with money_input():
+            cents = price.of_sale(ranges)
+            money.check_sellable(stock_entries(conn, gid), ranges)
+        text = money.format_serials(ranges)
+        cur = conn.execute(
+            "INSERT INTO ledger_sales (game_id, round, serials, cards, cents, price, book, "
+            "method, made_in, price_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                gid,
+                rnd,
+                text.replace(" ", ""),
+                cards,
+                cents,
+                price.cents,
+                price.book,
+                method,
+                current,
+                item.price_id,
+            ),
+        )
+        sale_id = cur.lastrowid
+        detail = {"sale_id": sale_id, "round": rnd, "serials": text, "cents": cents}
+        sold_as = {"cards": cards, "price": price.cents, "book": price.book, "made_in": current}
+        made = {"method": method, "price_id": item.price_id, **sold_as}
+        log(conn, gid, "sale", {**detail, **made}, via)
+        tx.commit()
         publish(gid, "sale")
     return next(s for s in sales(conn, gid) if s.sale_id == sale_id and s.night is None)
 
@@ -689,27 +688,27 @@ def correct(
 ) -> Correction:
     """Void a sale, saying why (kept in the corrections log; the route checks the reason with
     `requests.reason_of`); sell the right cards again."""
-    with hall().write_lock:
-        with transaction(conn):
-            row = conn.execute("SELECT * FROM ledger_sales WHERE id = ?", (sale_id,)).fetchone()
-            if row is None:
-                raise NotFound("there is no sale %(sale)s", sale=sale_id)
-            if conn.execute(
-                "SELECT 1 FROM ledger_corrections WHERE sale_id = ?", (sale_id,)
-            ).fetchone():
-                raise Conflict("sale %(sale)s is already corrected", sale=sale_id)
-            _refuse_once_its_share_is_paid(conn, sale_id, row["game_id"])
-            conn.execute(
-                "INSERT INTO ledger_corrections (sale_id, reason) VALUES (?, ?)",
-                (sale_id, reason),
-            )
-            log(
-                conn,
-                row["game_id"],
-                "correction",
-                {"sale_id": sale_id, "reason": reason},
-                via,
-            )
+    with write_transaction(conn) as tx:
+        row = conn.execute("SELECT * FROM ledger_sales WHERE id = ?", (sale_id,)).fetchone()
+        if row is None:
+            raise NotFound("there is no sale %(sale)s", sale=sale_id)
+        if conn.execute(
+            "SELECT 1 FROM ledger_corrections WHERE sale_id = ?", (sale_id,)
+        ).fetchone():
+            raise Conflict("sale %(sale)s is already corrected", sale=sale_id)
+        _refuse_once_its_share_is_paid(conn, sale_id, row["game_id"])
+        conn.execute(
+            "INSERT INTO ledger_corrections (sale_id, reason) VALUES (?, ?)",
+            (sale_id, reason),
+        )
+        log(
+            conn,
+            row["game_id"],
+            "correction",
+            {"sale_id": sale_id, "reason": reason},
+            via,
+        )
+        tx.commit()
         publish(row["game_id"], "correction")
     return Correction(sale_id, row["game_id"], reason)
 

@@ -38,10 +38,9 @@ from ...linked.seed import check_code
 from ...values import JsonValue
 from ...variants import variant_for
 from ...web import book
-from ...web.db import get_db, transaction
+from ...web.db import get_db, write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.inputs import json_body as body
-from ...web.instance import hall
 from ..auth import caller_required
 from ..decks import get_deck, tell_deck_listeners
 from ..games import game_started, get_game, live_calls, write_new_game
@@ -117,14 +116,14 @@ def start_linked_game(
             balls=game.balls,
             deck=deck.name,
         )
-    with hall().write_lock:
-        with transaction(conn):
-            started = write_new_game(conn, start.new, seed)
-            book.append(
-                conn,
-                STARTED,
-                {"game_id": started.game_id, "linked": game.game_id, "file": game.to_json()},
-            )
+    with write_transaction(conn) as tx:
+        started = write_new_game(conn, start.new, seed)
+        book.append(
+            conn,
+            STARTED,
+            {"game_id": started.game_id, "linked": game.game_id, "file": game.to_json()},
+        )
+        tx.commit()
         game_started(conn, started)
     tell_deck_listeners(deck)
     return LinkedStarted(
@@ -157,13 +156,12 @@ def make_hall_result(
     conn: sqlite3.Connection, game_id: int, key: StationKey, no_winner: bool, now: datetime
 ) -> HallResult:
     """The hall's result, made once and recorded in the book (see the module's docstring)."""
-    with hall().write_lock:
-        with transaction(conn):
-            made = recorded_result(conn, game_id)
-            if made is not None:
-                return made
-            made = _result(conn, game_id, key, no_winner, now)
-            book.append(conn, RESULT, {"game_id": game_id, "result": made.to_json()})
+    with write_transaction(conn):
+        made = recorded_result(conn, game_id)
+        if made is not None:
+            return made
+        made = _result(conn, game_id, key, no_winner, now)
+        book.append(conn, RESULT, {"game_id": game_id, "result": made.to_json()})
     return made
 
 

@@ -16,9 +16,8 @@ from typing import Any
 
 from ...values import JsonValue
 from ...web import book
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
-from ...web.instance import hall
 from ..requests import name as _name
 from .store import active_game, players, save_settings, settings_of
 
@@ -61,43 +60,42 @@ def rename(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Rena
     """{"name": the player's name now, "new_name": ..., "team": ... (optional)}."""
     old = _required(data.get("name"))
     new = _required(data.get("new_name"))
-    with hall().write_lock:
-        with transaction(conn):
-            game = active_game(conn, game_id)
-            gid = game.game_id
-            _seated(conn, gid, old)
-            row = conn.execute(
-                "SELECT team FROM players WHERE game_id = ? AND name = ?", (gid, old)
+    with write_transaction(conn):
+        game = active_game(conn, game_id)
+        gid = game.game_id
+        _seated(conn, gid, old)
+        row = conn.execute(
+            "SELECT team FROM players WHERE game_id = ? AND name = ?", (gid, old)
+        ).fetchone()
+        team = _name(data["team"], required=False) if "team" in data else row["team"]
+        if (
+            new != old
+            and conn.execute(
+                "SELECT 1 FROM players WHERE game_id = ? AND name = ?", (gid, new)
             ).fetchone()
-            team = _name(data["team"], required=False) if "team" in data else row["team"]
-            if (
-                new != old
-                and conn.execute(
-                    "SELECT 1 FROM players WHERE game_id = ? AND name = ?", (gid, new)
-                ).fetchone()
-            ):
-                raise Conflict("%(name)s is already playing in this game", name=new)
+        ):
+            raise Conflict("%(name)s is already playing in this game", name=new)
+        conn.execute(
+            "UPDATE players SET name = ?, team = ? WHERE game_id = ? AND name = ?",
+            (new, team, gid, old),
+        )
+        for table, column in (
+            ("claims", "player"),
+            ("awards", "player"),
+            ("awards", "side"),
+            ("awards", "maestro"),
+            ("awards", "next_maestro"),
+            ("prize_awards", "player"),
+        ):
             conn.execute(
-                "UPDATE players SET name = ?, team = ? WHERE game_id = ? AND name = ?",
-                (new, team, gid, old),
+                f"UPDATE {table} SET {column} = ? WHERE game_id = ? AND {column} = ?",
+                (new, gid, old),
             )
-            for table, column in (
-                ("claims", "player"),
-                ("awards", "player"),
-                ("awards", "side"),
-                ("awards", "maestro"),
-                ("awards", "next_maestro"),
-                ("prize_awards", "player"),
-            ):
-                conn.execute(
-                    f"UPDATE {table} SET {column} = ? WHERE game_id = ? AND {column} = ?",
-                    (new, gid, old),
-                )
-            if settings_of(conn, gid)[1] == old:
-                save_settings(conn, gid, maestro=new)
-            book.append(
-                conn, "player.rename", {"game_id": gid}, {"player": old, "now": new, "team": team}
-            )
+        if settings_of(conn, gid)[1] == old:
+            save_settings(conn, gid, maestro=new)
+        book.append(
+            conn, "player.rename", {"game_id": gid}, {"player": old, "now": new, "team": team}
+        )
     return Renamed(gid, new, team, old)
 
 
@@ -105,32 +103,29 @@ def remove(conn: sqlite3.Connection, game_id: Any, data: dict[str, Any]) -> Remo
     """{"name": ..., "confirm": true when the player has won}: take the player off the table."""
     name = _required(data.get("name"))
     confirm = data.get("confirm", False) is True
-    with hall().write_lock:
-        with transaction(conn):
-            game = active_game(conn, game_id)
-            gid = game.game_id
-            _seated(conn, gid, name)
-            rounds = wins(conn, gid, name)[0]
-            if rounds and not confirm:
-                raise Conflict(
-                    "%(name)s has won in this game: confirm to take them off the table; their "
-                    "wins stay on the scoreboard and in the record",
-                    name=name,
-                )
-            seating = [p["name"] for p in players(conn, gid)]
-            if rounds:
-                conn.execute(
-                    "UPDATE players SET left_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
-                    "WHERE game_id = ? AND name = ?",
-                    (gid, name),
-                )
-            else:
-                conn.execute("DELETE FROM players WHERE game_id = ? AND name = ?", (gid, name))
-            if settings_of(conn, gid)[1] == name:  # the Maestro leaves: the next seat calls
-                left = [p for p in seating if p != name]
-                after = seating[seating.index(name) + 1 :] + seating[: seating.index(name)]
-                save_settings(conn, gid, maestro=after[0] if left else None)
-            book.append(
-                conn, "player.remove", {"game_id": gid, "kept": bool(rounds)}, {"player": name}
+    with write_transaction(conn):
+        game = active_game(conn, game_id)
+        gid = game.game_id
+        _seated(conn, gid, name)
+        rounds = wins(conn, gid, name)[0]
+        if rounds and not confirm:
+            raise Conflict(
+                "%(name)s has won in this game: confirm to take them off the table; their "
+                "wins stay on the scoreboard and in the record",
+                name=name,
             )
+        seating = [p["name"] for p in players(conn, gid)]
+        if rounds:
+            conn.execute(
+                "UPDATE players SET left_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
+                "WHERE game_id = ? AND name = ?",
+                (gid, name),
+            )
+        else:
+            conn.execute("DELETE FROM players WHERE game_id = ? AND name = ?", (gid, name))
+        if settings_of(conn, gid)[1] == name:  # the Maestro leaves: the next seat calls
+            left = [p for p in seating if p != name]
+            after = seating[seating.index(name) + 1 :] + seating[: seating.index(name)]
+            save_settings(conn, gid, maestro=after[0] if left else None)
+        book.append(conn, "player.remove", {"game_id": gid, "kept": bool(rounds)}, {"player": name})
     return Removed(gid, name, bool(rounds))

@@ -33,10 +33,9 @@ from ...ninety.tickets import Ticket
 from ...values import JsonValue
 from ...variants import PrizePlan
 from ...web import book
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import Conflict, RequestError
 from ...web.i18n import in_lang
-from ...web.instance import hall
 from .. import games, hooks
 from ..decks import get_deck
 from ..events import PrizeChanged
@@ -392,34 +391,34 @@ def one_per_ticket(claims: Iterable[sqlite3.Row]) -> list[sqlite3.Row]:
 
 def award(conn: sqlite3.Connection, game_id: int, request: Award) -> PrizeAwarded:
     """Award a prize that can be won now to its first valid claims, which closes it."""
-    with hall().write_lock:
-        with transaction(conn):
-            game = store.active_game(conn, game_id)
-            gid = game.game_id
-            rnd = games.current_round(conn, gid)
-            deck = get_deck(conn, game.deck_id)
-            live = games.called_balls(conn, gid)
-            prize, valid = _to_award(conn, game, rnd, request.prize, deck, live)
-            if not valid:
-                raise Conflict(
-                    "no valid claim of the %(prize)s to award",
-                    prize=prize_name(prize_plan(game), prize),
-                )
-            first = min(row["at_call"] for row in valid)
-            winners = one_per_ticket(row for row in valid if row["at_call"] == first)
-            for row in winners:
-                conn.execute(
-                    "INSERT INTO prize_awards (game_id, round_id, prize, claim_id, serial, "
-                    "player, at_call) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (gid, rnd.round_id, prize, row["id"], row["serial"], row["player"], first),
-                )
-            won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
-            settled = {"game_id": gid, "round": rnd.number, "prize": str(prize), "at_call": first}
-            seats = [{"claim_id": w.claim_id, "serial": w.serial} for w in won]
-            book.append(
-                conn, "prize", {**settled, "winners": seats}, {"players": [w.player for w in won]}
+    with write_transaction(conn) as tx:
+        game = store.active_game(conn, game_id)
+        gid = game.game_id
+        rnd = games.current_round(conn, gid)
+        deck = get_deck(conn, game.deck_id)
+        live = games.called_balls(conn, gid)
+        prize, valid = _to_award(conn, game, rnd, request.prize, deck, live)
+        if not valid:
+            raise Conflict(
+                "no valid claim of the %(prize)s to award",
+                prize=prize_name(prize_plan(game), prize),
             )
-            hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
+        first = min(row["at_call"] for row in valid)
+        winners = one_per_ticket(row for row in valid if row["at_call"] == first)
+        for row in winners:
+            conn.execute(
+                "INSERT INTO prize_awards (game_id, round_id, prize, claim_id, serial, "
+                "player, at_call) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (gid, rnd.round_id, prize, row["id"], row["serial"], row["player"], first),
+            )
+        won = tuple(Winner(w["id"], w["serial"], w["player"]) for w in winners)
+        settled = {"game_id": gid, "round": rnd.number, "prize": str(prize), "at_call": first}
+        seats = [{"claim_id": w.claim_id, "serial": w.serial} for w in won]
+        book.append(
+            conn, "prize", {**settled, "winners": seats}, {"players": [w.player for w in won]}
+        )
+        hooks.awarded(conn, Awarded(gid, rnd.round_id, rnd.number, str(prize), first, won))
+        tx.commit()
         state = prize_state(conn, gid)
         games.publish(PrizeChanged(gid, state))
     return PrizeAwarded(

@@ -20,9 +20,8 @@ from ...errors import DeckError
 from ...manifest import Deck
 from ...values import JsonValue
 from ...web import book
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
-from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..model import Game
@@ -143,9 +142,8 @@ def players(conn: sqlite3.Connection, gid: int) -> list[dict[str, Any]]:
 
 def add_player(conn: sqlite3.Connection, game_id: int, new: NewPlayer) -> Seated:
     """Seat a player (clockwise, after the last one), optionally in a team and as the Maestro."""
-    with hall().write_lock:
-        with transaction(conn):
-            return seat_player(conn, active_game(conn, game_id), new)
+    with write_transaction(conn):
+        return seat_player(conn, active_game(conn, game_id), new)
 
 
 def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> Seated:
@@ -211,25 +209,24 @@ def update_settings(
     """Change the target, the pattern or the hall rules. The pattern and the hall rules change
     only before the round's first call, so no claim is judged under two sets of rules."""
     check_keys(data, also=("maestro",))
-    with hall().write_lock:
-        with transaction(conn):
-            game = active_game(conn, game_id)
-            gid = game.game_id
-            stored, maestro = settings_of(conn, gid)
-            new = stored | {k: v for k, v in data.items() if k != "maestro"}
-            if data.get("pattern") not in (None, "custom") and "mask" not in data:
-                new.pop("mask", None)
-            if "maestro" in data:
-                maestro = player_name(data["maestro"], required=False)
-            created = {k: v for k, v in game.options.items() if k in SETTING_KEYS}
-            before, after = created | stored, created | new  # what the Maestro set wins
-            trial = rules_from(game.mode, game.free_centre, after)
-            changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
-            if changes_play and games.called_balls(conn, gid):
-                raise Conflict(
-                    "the pattern and the hall rules change between rounds, before the first call"
-                )
-            save_settings(conn, gid, new, maestro)
+    with write_transaction(conn):
+        game = active_game(conn, game_id)
+        gid = game.game_id
+        stored, maestro = settings_of(conn, gid)
+        new = stored | {k: v for k, v in data.items() if k != "maestro"}
+        if data.get("pattern") not in (None, "custom") and "mask" not in data:
+            new.pop("mask", None)
+        if "maestro" in data:
+            maestro = player_name(data["maestro"], required=False)
+        created = {k: v for k, v in game.options.items() if k in SETTING_KEYS}
+        before, after = created | stored, created | new  # what the Maestro set wins
+        trial = rules_from(game.mode, game.free_centre, after)
+        changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
+        if changes_play and games.called_balls(conn, gid):
+            raise Conflict(
+                "the pattern and the hall rules change between rounds, before the first call"
+            )
+        save_settings(conn, gid, new, maestro)
     return SettingsChanged(gid, RulesShown.of(trial))
 
 
