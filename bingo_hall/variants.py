@@ -68,6 +68,11 @@ class PrizePlan:
     prizes: tuple[str, ...]
     order: PrizeOrder = PrizeOrder.SEQUENCE
     prize_list: PrizeList | None = None
+    #: may a game of this plan be played for a drawn pattern instead of its lines?
+    plays_patterns: bool = False
+    #: the prize name's key of what a game of this plan without a pattern or a prize list is
+    #: played for (`prize_names`): "lines" in Bingo Normal, "points" in Bingo de Puntos
+    figure: str = "lines"
 
     @classmethod
     def of(cls, prize_list: PrizeList) -> PrizePlan:
@@ -297,7 +302,15 @@ class Cards75(Variant[Card]):
     @property
     def plans(self) -> tuple[PrizePlan, ...]:
         # one bingo a round; Puntos plays rounds until a side reaches the target
-        return tuple(PrizePlan(str(m), ("bingo",)) for m in Mode)
+        return tuple(
+            PrizePlan(
+                str(m),
+                ("bingo",),
+                plays_patterns=m == Mode.NORMAL,  # a pattern replaces Normal's lines
+                figure="points" if m == Mode.POINTS else "lines",
+            )
+            for m in Mode
+        )
 
 
 class Strips90(Variant[Ticket]):
@@ -410,6 +423,10 @@ STRIPS = Strips90()
 
 #: every variant the kit plays, the default first (`variant_for` finds one by its balls)
 VARIANTS: list[Variant[Any]] = [CARDS, STRIPS]
+
+#: the balls of the game the kit plays where none is named: a manifest without `game`, a game
+#: from before the 90-ball game, a call written without its game (the default variant's)
+DEFAULT_BALLS: int = VARIANTS[0].balls
 
 
 def variant_for(balls: object) -> Variant[Any]:

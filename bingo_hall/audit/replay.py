@@ -30,6 +30,7 @@ from ..manifest import Deck
 from ..money import ledger as money
 from ..ninety.prize_rules import BUILT_IN, completed_at, recorded_prize_list
 from ..patterns import pattern_from_spec
+from ..variants import DEFAULT_BALLS
 from .book import Book, Entry, Finding, deck_hash
 
 
@@ -176,7 +177,7 @@ def _reveal(state: Replayed, e: Entry, decks: Any) -> str | None:
 def _order_holds(state: Replayed, gid: int, rnd: int, log: RoundLog) -> str | None:
     """Replay the round's calls against the order its seed gives: every auto call was the
     first ball of the order not yet called (undone calls taken back where they were)."""
-    balls = state.games.get(gid, {}).get("balls", 75)
+    balls = state.games.get(gid, {}).get("balls", DEFAULT_BALLS)
     order = draw.draw_order(bytes.fromhex(log.seed or ""), log.public_input, balls)
     live: list[tuple[int, int]] = []
     undone = log.undone

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from ..errors import KitError
 from ..prize_names import prize_name
-from ..variants import variant_for
+from ..variants import DEFAULT_BALLS, variant_for
 from .ledger import Reconciled, coin, format_serials, money, over_short
 from .spreadsheet import spreadsheet_safe
 
@@ -358,7 +358,7 @@ def _night_balls(night: Night) -> int | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
-def payout_text(p: Payout, night: Night, lang: str, balls: int = 75) -> str:
+def payout_text(p: Payout, night: Night, lang: str, balls: int = DEFAULT_BALLS) -> str:
     w = unit_words(lang, balls)
     who = f"{w['card']} {p.serial}" + (f" ({p.player})" if p.player else "")
     name = prize_name(p.prize, lang, night.prize_names)

@@ -19,6 +19,7 @@ from ..errors import KitError
 from ..machine import netaddr
 from ..machine.paths import default_instance_dir, read_text_file
 from ..machine.printed import Mismatch, mismatch
+from ..variants import DEFAULT_BALLS
 from ..web.config import DEFAULT, from_environment
 from ..web.instance import hall
 
@@ -433,7 +434,7 @@ def _demo_pdf(deck: Deck[Any], folder: Path, port: int, lang: str, words: Speech
     "--balls",
     "--game",
     "balls",
-    default="75",
+    default=str(DEFAULT_BALLS),
     show_default=True,
     help="The game's balls: 75, or 90 for a game of strips.",
 )
