@@ -27,7 +27,7 @@ from .. import prize_names as names
 from ..errors import KitError, LocatedError, untranslated
 from ..pattern_book import book_entries
 from ..patterns import BUILT_IN, Pattern, pattern_from_spec
-from ..variants import PrizePlan, Variant, variant_for
+from ..variants import DEFAULT_BALLS, PrizePlan, Variant, variant_for
 from . import ledger as money
 from .ledger import LedgerError, Price, PrizeKind, PrizeRule
 
@@ -278,7 +278,7 @@ def _game(
         )
     name = _text(entry.get("name"), "name", lambda t, **p: bad(t, "name", **p))
     name_es = _text(entry.get("name_es", name), "name_es", lambda t, **p: bad(t, "name_es", **p))
-    balls = entry.get("balls", 75)
+    balls = entry.get("balls", DEFAULT_BALLS)
     try:
         variant = variant_for(balls)
     except KitError as exc:
@@ -302,7 +302,7 @@ def _game(
         ) from None
     pattern = None
     if "pattern" in entry or "mask" in entry:
-        if plan.prize_list is not None or plan.mode != "normal":
+        if not plan.plays_patterns:
             raise bad(
                 "a pattern is played in a Bingo Normal game of 75-ball cards; this game "
                 "plays %(mode)s",
@@ -535,9 +535,7 @@ def figure_name(game: ProgramGame, lang: str) -> str:
     """What the game is played for, in words: its pattern, its lines, or its prize list."""
     if game.plan.prize_list is not None:
         return game.plan.prize_list.name(lang)
-    if game.plan.mode == "points":
-        return names.prize_name("points", lang)
-    key = game.pattern.name if game.pattern else "lines"
+    key = game.pattern.name if game.pattern else game.plan.figure
     return names.prize_name(key, lang, game.pattern_names)
 
 
