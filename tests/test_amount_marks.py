@@ -11,7 +11,7 @@ import pytest
 from testkit import Caller, page_login
 
 from bingo_hall.manifest import new_deck
-from bingo_hall.money.ledger import LedgerError, parse_cents
+from bingo_hall.money import LedgerError, parse_cents
 from bingo_hall.money.program import parse_program
 
 

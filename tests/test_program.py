@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 from printing.pdfread import page_words
 
-from bingo_hall.money.ledger import JackpotMode, Price, PrizeKind
+from bingo_hall.money import JackpotMode, Price, PrizeKind
 from bingo_hall.money.program import ProgramError, headline, parse_program
 from bingo_hall.patterns import FOUR_CORNERS, X
 from bingo_hall.printing.program_pdf import render_program_pdf

@@ -10,7 +10,7 @@ says follows from what it says happened.
   made late still wins, as the station judges it.
 - Every sum of the ledger is recomputed: a sale's money from the price and its cards
   (`Price.of_sale`), a payout from the prize's rule, the round's takings and the jackpot's pot
-  (`bingo_hall.money.ledger.settle`).
+  (`bingo_hall.money.settle`).
 
 The replayed state (live calls, awards, sales, payouts) is what a test compares with the
 station's database. Pure: no Flask, no sqlite3.
@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import claims as rules75
-from .. import draw
+from .. import draw, money
 from ..errors import KitError
 from ..manifest import Deck
-from ..money import ledger as money
 from ..ninety.prize_rules import BUILT_IN, completed_at, recorded_prize_list
 from ..patterns import pattern_from_spec
 from ..variants import DEFAULT_BALLS

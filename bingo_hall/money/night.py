@@ -23,7 +23,10 @@ from datetime import datetime, timedelta, tzinfo
 from ..errors import KitError
 from ..prize_names import prize_name
 from ..variants import DEFAULT_BALLS, variant_for
-from .ledger import Reconciled, coin, format_serials, money, over_short
+from .cash_count import over_short
+from .currency import coin, money
+from .paper_stock import Reconciled
+from .serials import format_serials
 from .spreadsheet import spreadsheet_safe
 
 NIGHT_ENDS = timedelta(hours=6)  # a game started at 01:30 is still the evening before's

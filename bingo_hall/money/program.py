@@ -28,8 +28,10 @@ from ..errors import KitError, LocatedError, untranslated
 from ..pattern_book import book_entries
 from ..patterns import BUILT_IN, Pattern, pattern_from_spec
 from ..variants import DEFAULT_BALLS, PrizePlan, Variant, variant_for
-from . import ledger as money
-from .ledger import LedgerError, Price, PrizeKind, PrizeRule
+from .amounts import LedgerError
+from .currency import check_currency, money
+from .prices import Price, parse_price, price_list
+from .prize_money import PrizeKind, PrizeRule, rule_from_json
 
 MAX_GAMES = 60
 MAX_NAME = 40
@@ -203,7 +205,7 @@ def parse_program(
     currency = None
     if "currency" in data:
         try:
-            currency = money.check_currency(data["currency"])
+            currency = check_currency(data["currency"])
         except LedgerError as exc:
             raise fail("%(problem)s", None, "currency", problem=exc) from None
     lang = data.get("lang")
@@ -368,9 +370,7 @@ def _prices(entry: Mapping[str, Any], bad: Callable[..., ProgramError]) -> tuple
     else:
         return ()
     try:
-        return money.price_list(
-            [money.parse_price(_money_text(a), book, label) for a, book, label in given]
-        )
+        return price_list([parse_price(_money_text(a), book, label) for a, book, label in given])
     except LedgerError as exc:
         if where == "price" and "book" in entry and "book" in exc.template:
             where = "book"
@@ -471,7 +471,7 @@ def _prize(key: str, value: Any, plan: PrizePlan, bad: Callable[..., ProgramErro
             where = "mode"
             spec["mode"] = value.get("mode", "instead")
         where = "amount"
-        return money.rule_from_json(spec)
+        return rule_from_json(spec)
     except LedgerError as exc:
         for part in ("jackpot is won within", "paid instead", "percentage"):
             if part in exc.template:
@@ -548,7 +548,7 @@ def price_text(game: ProgramGame, currency: str, lang: str) -> str:
     w = words(lang)
     out = []
     for price in game.prices:
-        amount = money.money(price.cents, currency, lang)
+        amount = money(price.cents, currency, lang)
         if price.book == 1:
             text = w["a_card"] % {"price": amount}
         else:
@@ -563,7 +563,7 @@ def prize_text(rule: PrizeRule, currency: str, lang: str, jackpot: bool = True) 
     w = words(lang)
 
     def fmt(cents: int) -> str:
-        return money.money(cents, currency, lang)
+        return money(cents, currency, lang)
 
     pct = format(rule.percent.normalize(), "f").replace(".", "," if lang == "es" else ".")
     if rule.kind == PrizeKind.FIXED:

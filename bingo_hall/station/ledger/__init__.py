@@ -11,7 +11,7 @@ An area of the station, registered by `bingo_hall.app.create_app`:
 * `/ledger/games/<id>/prizes`: the round's prizes as the caller page and /display show them
   (a fragment, public, as the display is).
 
-The money rules are the pure `bingo_hall.money.ledger`; a claim and an award reach this area through
+The money rules are the pure `bingo_hall.money`; a claim and an award reach this area through
 `bingo_hall.station.hooks`.
 """
 
@@ -25,7 +25,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from ...errors import KitError
-from ...money.ledger import DENOMINATIONS, StockKind, amount_text, coin, money, small_unit
+from ...money import DENOMINATIONS, StockKind, amount_text, coin, money, small_unit
 from ...money.night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...values import JsonValue

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ...money import ledger as money
+from ... import money
 from ...money.night import Cash, night_of
 from ...web.db import write_transaction
 from ...web.errors import RequestError

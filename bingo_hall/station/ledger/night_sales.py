@@ -3,7 +3,7 @@ night, a "night ticket"), counted once in the night's takings, playing in every 
 
 A night sale covers a run of the program's games, by their numbers: from the game in play (or a
 game still waiting) to a later one, or to the program's last ("night"). Its money is shared
-over those games (`bingo_hall.money.ledger.night_shares`: equal shares, the odd cents to the
+over those games (`bingo_hall.money.night_shares`: equal shares, the odd cents to the
 first game); each game counts its share in its takings (`store.sales` lists the share among the
 game's sales), so a percentage prize of any covered game is a share of its part, and the games'
 takings add up to the sale. A game not started yet holds its share from Next game on
@@ -17,8 +17,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...money import ledger as money
-from ...money.ledger import Price, Serials
+from ... import money
+from ...money import Price, Serials
 from ...money.night import night_of
 from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound, RequestError

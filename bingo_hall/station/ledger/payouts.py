@@ -6,7 +6,7 @@ The award and claim paths of the claims area call `on_award` and `on_claim` insi
 transaction (`bingo_hall.station.hooks`), so a payout is committed with its award or not at all.
 The jackpot: every game with a jackpot prize puts its sum into the pot; a full house within the
 prize's calls takes the whole pot (split between simultaneous winners), otherwise the normal
-prize is paid and the pot rolls over to the next game (`bingo_hall.money.ledger.settle`).
+prize is paid and the pot rolls over to the next game (`bingo_hall.money.settle`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ...money import ledger as money
-from ...money.ledger import JackpotMode, PrizeKind, PrizeRule
+from ... import money
+from ...money import JackpotMode, PrizeKind, PrizeRule
 from ...values import JsonValue
 from ...web import book
 from ...web.db import write_transaction
@@ -29,7 +29,7 @@ from . import store
 
 
 def takings(conn: sqlite3.Connection, gid: int) -> dict[int, tuple[int, int]]:
-    """(cards, cents) taken per round, each sale counted once (`bingo_hall.money.ledger.takings`: a
+    """(cards, cents) taken per round, each sale counted once (`bingo_hall.money.takings`: a
     sale for the whole game in the round being played when it was made)."""
     return money.takings(s.counted() for s in store.sales(conn, gid))
 

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 from ... import draw
 from ...errors import KitError
-from ...money import raffle
-from ...money.ledger import format_serials
+from ...money import format_serials, raffle
 from ...money.night import RaffleLine, RaffleWin
 from ...money.raffle import RaffleDraw, RaffleTicket, TicketSale
 from ...values import JsonValue

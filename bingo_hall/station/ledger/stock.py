@@ -1,7 +1,7 @@
 """Paper stock of a game (issue 39), when the hall counts it: serial ranges issued to each
 seller (the door, a table, a volunteer by name), returned unsold, or void with a reason; a wrong
 entry is cancelled by a correction with its reason, never deleted. The rules are the pure
-`bingo_hall.money.ledger` (`check_issue`, `check_back`, `reconcile`); `store.sell` asks
+`bingo_hall.money` (`check_issue`, `check_back`, `reconcile`); `store.sell` asks
 `check_sellable`, so once stock is issued a card never issued cannot be sold.
 """
 
@@ -11,8 +11,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...money import ledger as money
-from ...money.ledger import Reconciled, Serials, StockKind
+from ... import money
+from ...money import Reconciled, Serials, StockKind
 from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
 from .. import games

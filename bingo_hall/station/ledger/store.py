@@ -1,6 +1,6 @@
 """The ledger's sales, prices, prize rules and currency over sqlite3 (issue 27).
 
-The money rules are the pure `bingo_hall.money.ledger`; this module checks a request whole before it
+The money rules are the pure `bingo_hall.money`; this module checks a request whole before it
 writes anything, writes it in one transaction under the hall's write lock, logs the action
 (`ledger_log`, the audit trail) and publishes a `ledger` event after the commit, as
 `games.publish` does for calls. Nothing is deleted: a wrong sale is voided by a correction with
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ... import money
 from ...errors import KitError
-from ...money import ledger as money
-from ...money.ledger import Price, PrizeKind, PrizeRule, Serials
+from ...money import Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
 from ...web import book
 from ...web.db import write_transaction
@@ -598,7 +598,7 @@ def already_sold(
 
 
 def stock_entries(conn: sqlite3.Connection, gid: int) -> tuple[money.StockEntry, ...]:
-    """The game's paper stock movements, corrected ones left out (`bingo_hall.money.ledger`)."""
+    """The game's paper stock movements, corrected ones left out (`bingo_hall.money`)."""
     rows = conn.execute(
         "SELECT s.* FROM ledger_stock s WHERE s.game_id = ? AND NOT EXISTS "
         "(SELECT 1 FROM ledger_stock_corrections c WHERE c.stock_id = s.id) ORDER BY s.id",

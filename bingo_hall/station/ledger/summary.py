@@ -2,7 +2,7 @@
 keeps its database from one club night to the next, so the games are grouped by night
 (`night_of`: the evening they started); the summary is one night's, the newest by default.
 Money is counted once: a sale for the whole game (every round) counts in the round being played
-when it was made (`bingo_hall.money.ledger.takings`)."""
+when it was made (`bingo_hall.money.takings`)."""
 
 from __future__ import annotations
 

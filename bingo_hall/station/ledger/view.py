@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...money.ledger import Reconciled, format_serials
+from ...money import Reconciled, format_serials
 from ...money.night import Cash, Night
 from .. import games
 from . import cash, payouts, stock, store, summary

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import KitError
-from ...money.ledger import PrizeKind
+from ...money import PrizeKind
 from ...odds import Odds, estimate
 from ...patterns import pattern_from_spec
 from ...values import JsonValue
