@@ -605,7 +605,7 @@ SPAIN = {
 def _every_spanish_text() -> list[tuple[str, str]]:
     """(where, text) of every Spanish text the kit has: the catalogs, the printed words, the
     program's and the summary's words, the rules sheets."""
-    from bingo_hall.money import night as night_words
+    from bingo_hall.money import night_text as night_words
     from bingo_hall.money import program as program_words
 
     found = [

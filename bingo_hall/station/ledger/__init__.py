@@ -206,7 +206,7 @@ def summary_file(fmt: str) -> ResponseReturnValue:
     if fmt == "pdf":
         resp = Response(render_summary_pdf(night, lang), mimetype="application/pdf")
     elif fmt == "csv":
-        from ...money.night import summary_csv
+        from ...money.night_csv import summary_csv
 
         resp = Response(summary_csv(night, lang), mimetype="text/csv")
     else:

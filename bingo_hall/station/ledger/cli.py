@@ -48,7 +48,8 @@ def ledger(
     from ...cli.speech import command_lang
 
     lang = command_lang(lang, "en")
-    from ...money.night import summary_csv, summary_text, words
+    from ...money.night_csv import summary_csv
+    from ...money.night_text import summary_text, words
     from ...web.book import key_beside
     from .summary import night
 

@@ -13,15 +13,7 @@ from typing import Any
 
 from ...audit.book import StationKey
 from ...errors import KitError
-from ...money.night import (
-    GameLine,
-    Night,
-    Payout,
-    PotMove,
-    ProgramPlace,
-    RoundLine,
-    night_of,
-)
+from ...money.night import GameLine, Night, Payout, PotMove, ProgramPlace, RoundLine, night_of
 from ...web import book
 from . import cash, night_sales, payouts, raffle_store, stock, store
 
