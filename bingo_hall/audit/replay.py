@@ -27,7 +27,8 @@ from .. import claims as rules75
 from .. import draw, money
 from ..errors import KitError
 from ..manifest import Deck
-from ..ninety.prize_rules import BUILT_IN, completed_at, recorded_prize_list
+from ..ninety.prize_list_file import recorded_prize_list
+from ..ninety.prize_rules import BUILT_IN, completed_at
 from ..patterns import pattern_from_spec
 from ..variants import DEFAULT_BALLS
 from .book import Book, Entry, Finding, deck_hash

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from ..claims import Mode
 from ..errors import KitError
 from ..manifest import Deck
-from ..ninety.prize_rules import recorded_prize_list
+from ..ninety.prize_list_file import recorded_prize_list
 from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, PrizePlan, Strips90, Variant
 from ..web.errors import RequestError
 from .model import Game
