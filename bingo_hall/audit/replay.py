@@ -31,7 +31,8 @@ from ..ninety.prize_list_file import recorded_prize_list
 from ..ninety.prize_rules import BUILT_IN, completed_at
 from ..patterns import pattern_from_spec
 from ..variants import DEFAULT_BALLS
-from .book import Book, Entry, Finding, deck_hash
+from .book_file import Book, Finding
+from .entries import Entry, deck_hash
 
 
 @dataclass

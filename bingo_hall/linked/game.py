@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..audit.book import sha256
+from ..audit import sha256
 from ..errors import KitError
 from ..money import MAX_CENTS, check_currency
 from ..variants import variant_for

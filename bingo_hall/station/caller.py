@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from ..errors import KitError
 from ..manifest import parse_deck
 from ..variants import STRIPS, VARIANTS, variant_for
-from ..web import book
+from ..web import book_store as book
 from ..web.admission import SMALL_BODY, guest_body
 from ..web.db import get_db
 from ..web.errors import RequestError, translated

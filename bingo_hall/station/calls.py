@@ -14,7 +14,7 @@ from dataclasses import fields
 from typing import TypeVar
 
 from .. import draw as rules
-from ..web import book
+from ..web import book_store as book
 from ..web.db import write_transaction
 from ..web.errors import Conflict, RequestError
 from . import phrases

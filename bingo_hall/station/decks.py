@@ -16,10 +16,10 @@ from typing import Any
 
 from flask import has_app_context
 
-from ..audit.book import deck_hash
+from ..audit import deck_hash
 from ..manifest import Deck, deck_from_dict
 from ..variants import DEFAULT_BALLS, variant_for
-from ..web import book
+from ..web import book_store as book
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound
 from .state import station_state

@@ -19,7 +19,7 @@ from typing import Any
 from .. import draw as rules
 from ..round_state import RoundState
 from ..values import JsonValue, as_json
-from ..web import book
+from ..web import book_store as book
 from ..web.db import write_transaction
 from ..web.errors import Conflict, NotFound
 from ..web.hub import sse

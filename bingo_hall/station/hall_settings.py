@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..values import JsonValue
-from ..web import book
+from ..web import book_store as book
 from ..web.db import get_db, write_transaction
 from ..web.errors import RequestError
 from ..web.instance import hall

@@ -29,7 +29,7 @@ from ...money import DENOMINATIONS, StockKind, amount_text, coin, money, small_u
 from ...money.night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import NotFound, RequestError

@@ -50,7 +50,7 @@ def ledger(
     lang = command_lang(lang, "en")
     from ...money.night_csv import summary_csv
     from ...money.night_text import summary_text, words
-    from ...web.book import key_beside
+    from ...web.book_store import key_beside
     from .summary import night
 
     words(lang)  # an unknown language is refused before anything is read

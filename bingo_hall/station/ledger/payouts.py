@@ -20,7 +20,7 @@ from flask_babel import gettext
 from ... import money
 from ...money import JackpotMode, PrizeKind, PrizeRule
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
 from .. import games

@@ -21,7 +21,7 @@ from ... import money
 from ...errors import KitError
 from ...money import Price, PrizeKind, PrizeRule, Serials
 from ...signing import signature_is_valid
-from ...web import book
+from ...web import book_store as book
 from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from .. import games

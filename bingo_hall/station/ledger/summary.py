@@ -11,10 +11,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...audit.book import StationKey
+from ...audit import StationKey
 from ...errors import KitError
 from ...money.night import GameLine, Night, Payout, PotMove, ProgramPlace, RoundLine, night_of
-from ...web import book
+from ...web import book_store as book
 from . import cash, night_sales, payouts, raffle_store, stock, store
 
 

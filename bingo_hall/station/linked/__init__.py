@@ -30,14 +30,14 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from ...audit.book import StationKey
+from ...audit import StationKey
 from ...linked.game import LinkedGame, read_game
 from ...linked.keys import Signer
 from ...linked.result import HallClaim, HallResult, first_claim, make_result, read_result
 from ...linked.seed import check_code
 from ...values import JsonValue
 from ...variants import variant_for
-from ...web import book
+from ...web import book_store as book
 from ...web.db import get_db, write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.inputs import json_body as body

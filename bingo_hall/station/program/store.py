@@ -28,7 +28,7 @@ from ...money.program import (
 )
 from ...values import JsonValue
 from ...variants import variant_for
-from ...web import book
+from ...web import book_store as book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall

@@ -17,7 +17,7 @@ from typing import Any
 from ... import claims as rules
 from ...manifest import Deck
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from ...web.db import write_transaction
 from ...web.errors import Conflict
 from .. import games, hooks

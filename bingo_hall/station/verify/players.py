@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
 from ..requests import name as _name

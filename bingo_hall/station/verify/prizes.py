@@ -32,7 +32,7 @@ from ...ninety.prize_rules import PrizeList, PrizeWon, check_prize_claim, judge_
 from ...ninety.tickets import Ticket
 from ...values import JsonValue
 from ...variants import PrizePlan
-from ...web import book
+from ...web import book_store as book
 from ...web.db import write_transaction
 from ...web.errors import Conflict, RequestError
 from ...web.i18n import in_lang

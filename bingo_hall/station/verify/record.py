@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...audit.book import SignedHead
+from ...audit import SignedHead
 from ...money.spreadsheet import spreadsheet_safe
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from .. import games, hooks
 from ..decks import get_deck
 from ..model import Game

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from ...web.db import transaction, write_transaction
 from ...web.instance import hall
 from .. import games, hooks

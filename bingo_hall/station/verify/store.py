@@ -19,7 +19,7 @@ from ...cards import Card
 from ...errors import DeckError
 from ...manifest import Deck
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
 from .. import games
