@@ -10,7 +10,7 @@ import json
 from testkit import TEST_PIN
 
 from bingo_hall.audit import StationKey
-from bingo_hall.station.cli import build_app
+from bingo_hall.station.cli.start import build_app
 from bingo_hall.web.book_store import station_key
 
 

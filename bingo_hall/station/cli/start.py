@@ -1,0 +1,261 @@
+"""What the station's commands do to start it (`serve`, `demo`): the app built from the
+command's options and the instance folder, the decks, the program and the hall's settings loaded
+into it, the server run with what it prints, and the public process's own start (its card
+tables drawn where its pages are served). The commands themselves are in this package's
+__init__."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ...cli.speech import Speech, speech
+from ...errors import KitError
+from ...machine import netaddr
+from ...machine.paths import read_text_file
+from ...machine.printed import Mismatch, mismatch
+from ...web.config import from_environment
+from ...web.instance import hall
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from ...manifest import Deck
+
+
+def _checked_pin(given: str | None) -> str | None:
+    """--pin, else $BINGO_HALL_PIN; None lets the app keep (or make once) the PIN in its
+    instance folder, so a restarted station keeps the PIN the Maestro already has."""
+    pin = given if given is not None else from_environment().get("CALLER_PIN")
+    if pin is None:
+        return None
+    if not pin.strip() or len(pin) > 64:
+        source = "--pin" if given is not None else "$BINGO_HALL_PIN"
+        raise KitError(
+            "%(source)s must be 1 to 64 characters (not blank), not %(pin)r", source=source, pin=pin
+        )
+    return pin.strip()
+
+
+def lan_address() -> str:
+    """The laptop's address on the hall's Wi-Fi, as the cards' QR codes use it."""
+    return netaddr.lan_address() or "127.0.0.1"
+
+
+def build_app(
+    db: str | None,
+    pin: str | None,
+    instance: str | None = None,
+    device: str | None = None,
+    threads: int | None = None,
+    one_process: bool = False,
+) -> Flask:
+    """The app as the command line asks for it: `--instance` is Flask's instance folder (its
+    `config.py` is read), and the options given on the command line win over that file."""
+    from ...app import create_app
+
+    settings: dict[str, Any] = {}
+    if (checked := _checked_pin(pin)) is not None:
+        settings["CALLER_PIN"] = checked
+    if db:
+        Path(db).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        settings["DATABASE"] = str(Path(db).expanduser().resolve())
+    if device:
+        settings["DEVICE_URL"] = device
+    if threads is not None:
+        settings["THREADS"] = threads
+    if one_process:
+        settings["ONE_PROCESS"] = True
+    folder = Path(instance).expanduser().resolve() if instance else None
+    try:
+        return create_app(instance_path=folder, settings=settings)
+    except KitError:
+        raise
+    except Exception as exc:  # sqlite3.Error, OSError: a database we cannot open
+        raise KitError("cannot open the database: %(reason)s", reason=exc) from None
+
+
+def load_decks(app: Flask, paths: tuple[str, ...]) -> list[Deck[Any]]:
+    from ...manifest import load_deck
+    from ...web.db import connect
+    from ..decks import store_deck
+
+    decks = [load_deck(p) for p in paths]
+    conn = connect(hall(app).config.database)
+    try:
+        for deck in decks:
+            store_deck(conn, deck)
+    finally:
+        conn.close()
+    return decks
+
+
+def load_program(app: Flask, path: str, words: Speech | None = None) -> str:
+    """`serve --program FILE`: load the night's program (the same file again resumes it)."""
+    from ...web.db import get_db
+    from ..program import load_file
+
+    text = read_text_file(path)
+    with app.app_context():
+        done = load_file(get_db(), text, Path(path).name)
+    say = (words or speech()).say
+    games = len(done.games)
+    name = done.program.name if done.program is not None else ""
+    if done.resumed:
+        at = done.playing or done.next
+        return say(
+            "program resumed: %(name)s (%(n)s games, at game %(at)s)", name=name, n=games, at=at
+        )
+    return say(
+        "program loaded: %(name)s (%(n)s games; Next game starts game 1)", name=name, n=games
+    )
+
+
+def save_hall_settings(app: Flask, **changes: Any) -> None:
+    """The night's settings from the command line, kept in the database like the caller page's."""
+    from ..hall_settings import save
+
+    with app.app_context():
+        from ...web.db import get_db
+
+        save(get_db(), changes)
+
+
+def mac_port_hint(port: int, platform: str) -> str:
+    """On a Mac, port 5000 is usually the system's AirPlay Receiver, not another station."""
+    if platform != "darwin" or port != 5000:
+        return ""
+    return (
+        " (on a Mac the AirPlay Receiver holds port 5000: turn it off in System Settings > "
+        "General > AirDrop & Handoff, or use --port 5001 and print the cards with --base-url "
+        "http://ADDRESS:5001)"
+    )
+
+
+def run_server(
+    app: Flask,
+    host: str,
+    port: int,
+    notes: Iterable[str] = (),
+    printed: Iterable[tuple[str, str]] = (),
+    words: Speech | None = None,
+) -> None:
+    """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
+    printed for another host or port is pointed out here and on the caller page."""
+    from ...app import create_app, start_workers
+    from ...web.station_server import Server
+    from ..state import station_state
+    from ..verify import card_pages
+
+    split = not hall(app).config.one_process  # the public side in a process of its own
+    try:
+        server = Server(app, host, port, split=split, started=public_started)
+    except KitError as exc:
+        raise KitError(
+            "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
+        ) from None
+    start_workers()  # the table scorekeepers' replays never hold the Maestro's interpreter
+    if server.split:  # the public process draws the card pages' tables (public_started)
+        station_state(app).deck_listeners.append(lambda deck: tell_public(app, deck))
+    else:  # the card pages' tables are drawn ahead of need in a worker process (issue 32)
+        card_pages.start(app, create_app)
+    shown = lan_address() if host in ("0.0.0.0", "") else host
+    real_port = server.port
+    found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
+    app.config["PRINTED_MISMATCHES"] = found
+    notes = [*notes, *(printed_warning(m, words or speech()) for m in found)]
+    settings = hall(app).config
+    say = (words or speech()).say
+    url = f"http://{shown}:{real_port}"
+    with server.stopped_by_signals():  # before the banner: a Ctrl+C on reading it stops too
+        click.echo(say("Bingo Hall station: %(url)s", url=f"{url}/"))
+        click.echo("  " + say("big screen:  %(url)s", url=f"{url}/display"))
+        click.echo("  " + say("Maestro:     %(url)s", url=f"{url}/caller"))
+        click.echo("  " + say("caller PIN:  %(pin)s", pin=settings.caller_pin))
+        click.echo("  " + say("database:    %(path)s", path=settings.database))
+        if server.public_side is not None:
+            pid = server.public_side.pid
+            click.echo("  " + say("phones and screens: served by process %(pid)s", pid=pid))
+        for note in notes:
+            click.echo(f"  {note}")
+        click.echo(say("Press Ctrl+C to stop."), nl=True)
+        try:
+            server.run()
+        finally:
+            card_pages.stop(app)  # a deck being drawn does not hold the exit
+
+
+def printed_warning(m: Mismatch, words: Speech) -> str:
+    """The banner's line for cards printed for another address: `Mismatch.line` in English, the
+    caller page's words (the station's catalog) in Spanish."""
+    if words.lang == "en":
+        return m.line()
+    params = {"deck": m.deck_name, "url": m.printed_url}
+    if m.kind == "port":
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, but the station listens on port "
+            "%(port)s: phones that scan them reach nothing. Restart it with --port %(printed)s, "
+            "or reprint the cards.",
+            port=m.listen_port,
+            printed=m.printed_port,
+            **params,
+        )
+    elif m.kind == "host":
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, but the station listens only on "
+            "%(host)s: phones cannot open them. Restart it with --host 0.0.0.0.",
+            host=m.listen_host,
+            **params,
+        )
+    else:
+        text = words.say(
+            "The cards of deck %(deck)s point at %(url)s, which is not this computer: phones "
+            "cannot open them. Check cards here with Scan card, or reprint them.",
+            **params,
+        )
+    return words.say("warning:     %(text)s", text=text)
+
+
+#: the hub channel that tells the public process of a deck to draw (never a screen's)
+DECK_CHANNEL = ("station", "deck")
+
+
+def tell_public(app: Flask, deck: Deck[Any]) -> None:
+    """A deck loaded or a game started: the public process draws its tables (public_started)."""
+    hall(app).hub.publish(DECK_CHANNEL, "deck", deck.deck_id)
+
+
+def public_started(app: Flask) -> None:
+    """In the public process (web/split.py), its app made: the card pages' tables are drawn
+    there, where the pages are served, in its worker process; the table scorekeepers' replays
+    too. The Maestro's process tells it of each deck to draw (`tell_public`)."""
+    import threading
+
+    from ...app import create_app, start_workers, stop_workers
+    from ...web.db import get_db
+    from ..decks import get_deck
+    from ..verify import card_pages
+
+    start_workers()
+    card_pages.start(app, create_app)
+    # its exit runs no atexit hook (a multiprocessing child): the workers are ended here, or the
+    # process would wait for them until the Maestro's process ended it (8 s at every stop)
+    hall(app).on_stop += [lambda: card_pages.stop(app), stop_workers]
+    decks = hall(app).hub.subscribe(DECK_CHANNEL)
+
+    def draw() -> None:
+        while not decks.closed:
+            event = decks.get(timeout=1.0)
+            if event is None:
+                continue
+            try:
+                with app.app_context():
+                    card_pages.predraw(app, get_deck(get_db(), event.data))
+            except Exception:  # a deck gone meanwhile: its pages are drawn when asked
+                continue
+
+    threading.Thread(target=draw, name="deck-tables", daemon=True).start()
