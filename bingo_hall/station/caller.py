@@ -29,10 +29,11 @@ from .auth import (
     log_in_session,
 )
 from .decks import list_decks, store_deck
-from .games import get_game, newest_active_game, snapshot, start_game
+from .games import get_game, newest_active_game, start_game
 from .hall_settings import load as hall_settings
 from .prize_lists import host_plans
 from .requests import NewGame
+from .snapshots import snapshot
 from .variants import PLAY, game_kind
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")
