@@ -14,6 +14,10 @@ says follows from what it says happened.
 
 The replayed state (live calls, awards, sales, payouts) is what a test compares with the
 station's database. Pure: no Flask, no sqlite3.
+
+One idea in one module, though it is long: replaying the book is one pass over its entries with
+one state (`Replayed`), a step per kind of entry (`_STEPS`) and nothing else. The steps share
+that state and its private helpers; apart, each would import the others' internals.
 """
 
 from __future__ import annotations
