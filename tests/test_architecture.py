@@ -80,6 +80,7 @@ FAMILIES = [
     ("bingo_hall.pattern_book", "75-ball", 1),
     ("bingo_hall.ninety", "90-ball", 1),
     ("bingo_hall.variants", "variants", 2),
+    ("bingo_hall.prize_plan", "variants", 2),
     ("bingo_hall.manifest", "variants", 2),
     ("bingo_hall.draw", "variants", 2),
     ("bingo_hall.round_state", "variants", 2),

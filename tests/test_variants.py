@@ -15,14 +15,13 @@ from bingo_hall.errors import DeckError, KitError
 from bingo_hall.manifest import new_variant_deck, parse_deck
 from bingo_hall.ninety.prize_rules import HOUSE, SPANISH, TAMBOLA, TOMBOLA, UK
 from bingo_hall.ninety.tickets import Ticket
+from bingo_hall.prize_plan import PrizeOrder, PrizePlan
 from bingo_hall.variants import (
     CARDS,
     STRIPS,
     VARIANTS,
     ByVariant,
     Cards75,
-    PrizeOrder,
-    PrizePlan,
     variant_for,
 )
 

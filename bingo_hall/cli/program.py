@@ -25,7 +25,7 @@ from ..money.program import (
     prize_text,
 )
 from ..odds import odds_for
-from ..variants import PrizePlan
+from ..prize_plan import PrizePlan
 from .speech import Speech, speech
 
 

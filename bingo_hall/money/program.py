@@ -27,7 +27,8 @@ from .. import prize_names as names
 from ..errors import KitError, LocatedError, untranslated
 from ..pattern_book import book_entries
 from ..patterns import BUILT_IN, Pattern, pattern_from_spec
-from ..variants import DEFAULT_BALLS, PrizePlan, Variant, variant_for
+from ..prize_plan import PrizePlan
+from ..variants import DEFAULT_BALLS, Variant, variant_for
 from .amounts import LedgerError
 from .currency import check_currency, money
 from .prices import Price, parse_price, price_list

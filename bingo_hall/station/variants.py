@@ -19,7 +19,8 @@ from ..claims import Mode
 from ..errors import KitError
 from ..manifest import Deck
 from ..ninety.prize_list_file import recorded_prize_list
-from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, PrizePlan, Strips90, Variant
+from ..prize_plan import PrizePlan
+from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, Strips90, Variant
 from ..web.errors import RequestError
 from .model import Game
 from .requests import NewGame

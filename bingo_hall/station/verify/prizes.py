@@ -30,8 +30,8 @@ from typing import Any
 from ...manifest import Deck
 from ...ninety.prize_rules import PrizeList, PrizeWon, check_prize_claim, judge_rule
 from ...ninety.tickets import Ticket
+from ...prize_plan import PrizePlan
 from ...values import JsonValue
-from ...variants import PrizePlan
 from ...web import book_store as book
 from ...web.db import write_transaction
 from ...web.errors import Conflict, RequestError
