@@ -25,11 +25,12 @@ from ...web.errors import Conflict, NotFound, RequestError
 from .. import games
 from ..decks import get_deck
 from ..program import store as program
+from ..program.states import Entry
 from . import store
 from .requests import NightSaleRequest, money_input
 
 
-def _still_open(conn: sqlite3.Connection, entry: program.Entry) -> bool:
+def _still_open(conn: sqlite3.Connection, entry: Entry) -> bool:
     """Whether a night sale can still cover a program game: a game waiting, or the game in
     play while balls can still be drawn in it (once its last prize is won, a share of a night
     sale would land in a game that is over)."""
@@ -165,7 +166,7 @@ def repeated_cards(conn: sqlite3.Connection, date: str) -> int:
     )
 
 
-def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[program.Entry]:
+def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[Entry]:
     """The program's games the sale covers, checked: a program is loaded, the numbers are
     its games, and every game covered is the one in play or one still to come."""
     listed = program.entries(conn)
@@ -199,13 +200,13 @@ def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[program.En
     return covered
 
 
-def _deck_of(conn: sqlite3.Connection, entry: program.Entry) -> str:
+def _deck_of(conn: sqlite3.Connection, entry: Entry) -> str:
     if entry.game_id is not None:
         return games.get_game(conn, entry.game_id).deck_id
     return program.deck_for(conn, entry.game)
 
 
-def _price(conn: sqlite3.Connection, entry: program.Entry, given: int | str | None) -> Price:
+def _price(conn: sqlite3.Connection, entry: Entry, given: int | str | None) -> Price:
     """The sale's price: of the first covered game's list (`NightSaleRequest`)."""
     if entry.game_id is not None:
         if isinstance(given, str):
@@ -227,7 +228,7 @@ def _price(conn: sqlite3.Connection, entry: program.Entry, given: int | str | No
 
 
 def _refuse_sold(
-    conn: sqlite3.Connection, entry: program.Entry, ranges: tuple[Serials, ...], asked: int
+    conn: sqlite3.Connection, entry: Entry, ranges: tuple[Serials, ...], asked: int
 ) -> None:
     """A card of the sale already sold in a covered game is refused in words: the game in
     play's own sales (any round) and every night sale covering the game."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ...errors import KitError
@@ -21,12 +21,10 @@ from ...money.program import (
     Program,
     ProgramError,
     ProgramGame,
-    figure_name,
     headline,
     parse_game,
     parse_program,
 )
-from ...values import JsonValue
 from ...variants import variant_for
 from ...web import book_store as book
 from ...web.db import transaction
@@ -41,95 +39,10 @@ from ..prize_lists import host_plans
 from ..requests import NewGame
 from ..variants import PLAY
 from .requests import InsertRequest
+from .states import Entry, InPlay, Inserted, ProgramName, ProgramState, Skipped, Started
 
 VIA = "program"
 MAX_TEXT = 200_000
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A game of the loaded program as the station keeps it."""
-
-    entry_id: int
-    position: int
-    status: str
-    game_id: int | None
-    inserted: bool
-    game: ProgramGame
-
-    def line(self, lang: str = "en") -> GameLine:
-        """The game as the caller page and the API list it, in `lang`."""
-        return GameLine(
-            self.position,
-            self.game.name(lang),
-            figure_name(self.game, lang),
-            self.game.balls,
-            self.status,
-            self.game_id,
-            self.inserted,
-            self.game.interval,
-        )
-
-
-@dataclass(frozen=True)
-class GameLine(JsonValue):
-    """A game of the program on the caller page's list: its number, name and figure in the
-    page's language, its status and the station game it became."""
-
-    number: int
-    name: str
-    figure: str
-    balls: int
-    status: str
-    game_id: int | None
-    inserted: bool
-    interval: int
-
-
-@dataclass(frozen=True)
-class ProgramName(JsonValue):
-    name: str
-    source: str
-
-
-@dataclass(frozen=True)
-class ProgramState(JsonValue):
-    """The night's program (None before one is loaded), its games, the number of the game in
-    play and of the next waiting one; `resumed` is a load's answer only (the same file loaded
-    again goes on where it was)."""
-
-    program: ProgramName | None
-    games: tuple[GameLine, ...] = ()
-    playing: int | None = None
-    next: int | None = None
-    resumed: bool | None = None
-    in_play: InPlay | None = None  # what Next game would end, while its prize is not won
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "program": None if self.program is None else self.program.to_json(),
-            "games": [g.to_json() for g in self.games],
-        }
-        if self.program is not None:
-            out |= {"playing": self.playing, "next": self.next}
-            out["in_play"] = None if self.in_play is None else self.in_play.to_json()
-        if self.resumed is not None:
-            out["resumed"] = self.resumed
-        return out
-
-
-@dataclass(frozen=True)
-class InPlay(JsonValue):
-    """A game being played: it has calls in its round and the round's prize is not won yet, so
-    Next game would end it for good (an ended game cannot be restarted)."""
-
-    game_id: int
-    number: int | None  # its place in the program, if it is one of the program's games
-    name: str | None
-    calls: int
-
-    def label(self) -> str:
-        return str(self.number if self.number is not None else self.game_id)
 
 
 class NeedsConfirm(Conflict):
@@ -150,33 +63,6 @@ def in_play(conn: sqlite3.Connection, lang: str = "en") -> InPlay | None:
     if entry is None:
         return InPlay(gid, None, None, calls)
     return InPlay(gid, entry.position, entry.game.name(lang), calls)
-
-
-@dataclass(frozen=True)
-class Started(JsonValue):
-    """Next game's answer: the station game started, and the program's game it plays."""
-
-    game_id: int
-    number: int
-    name: str
-
-
-@dataclass(frozen=True)
-class Skipped(JsonValue):
-    """Skip's answer: the number of the game skipped, and the game started after it (None at
-    the end of the program)."""
-
-    skipped: int
-    started: Started | None
-
-
-@dataclass(frozen=True)
-class Inserted(JsonValue):
-    """Insert's answer: the new game's number, the game it copies and its name."""
-
-    number: int
-    copy: int
-    name: str
 
 
 def _extra_lists() -> tuple[Any, ...]:
