@@ -37,6 +37,10 @@ Readings and decisions (the ones docs/rules.md lists, and ours where it is silen
   players were added, going clockwise, so the left is the next player in that order. In Normal the
   Maestro keeps calling unless the option "the winner becomes the next Maestro" is on.
 * Sociedad: a player in a team scores for the team, and the team has one total.
+
+One idea in one module, though it is over 450 lines: the rule text of docs/rules.md §1, whose
+decisions above (coverage, the completing call, the penalty, simultaneous claims, Puntos, the
+Maestro, Sociedad) are read together and each is a few functions here, in that order.
 """
 
 from __future__ import annotations

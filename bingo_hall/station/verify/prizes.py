@@ -17,6 +17,10 @@ Full House) and a host's own lists, every prize open at once.
 
 A false claim has no penalty here: the 1933 rules' penalty (the markers of the line come off) is a
 75-ball rule; in the 90-ball game the call simply goes on.
+
+One idea in one module, though it is over 450 lines: the 90-ball game's prizes in a round, over
+SQLite. What is awarded, what can be won now, judging a ticket against them and the award that
+closes one read and write the same rows (`claims`, `prize_awards`) in one transaction.
 """
 
 from __future__ import annotations
