@@ -606,7 +606,7 @@ def _every_spanish_text() -> list[tuple[str, str]]:
     """(where, text) of every Spanish text the kit has: the catalogs, the printed words, the
     program's and the summary's words, the rules sheets."""
     from bingo_hall.money import night_text as night_words
-    from bingo_hall.money import program as program_words
+    from bingo_hall.money import program_words
 
     found = [
         (f"{path.relative_to(ROOT)}: {ids[0]}", s)

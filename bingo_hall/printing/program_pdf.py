@@ -18,15 +18,8 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cards import LETTERS, SIZE
-from ..money.program import (
-    Program,
-    ProgramGame,
-    figure_name,
-    price_text,
-    prize_name,
-    prize_text,
-    words,
-)
+from ..money.program import Program, ProgramGame
+from ..money.program_words import figure_name, price_text, prize_name, prize_text, words
 from ..ninety.prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
 from ..ninety.tickets import COLUMNS, ROWS
 from ..variants import ByVariant, Cards75, Strips90

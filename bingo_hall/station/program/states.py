@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...money.program import ProgramGame, figure_name
+from ...money.program import ProgramGame
+from ...money.program_words import figure_name
 from ...values import JsonValue
 
 

@@ -17,14 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import KitError
-from ...money.program import (
-    Program,
-    ProgramError,
-    ProgramGame,
-    headline,
-    parse_game,
-    parse_program,
-)
+from ...money.program import Program, ProgramError, ProgramGame
+from ...money.program_file import parse_game, parse_program
+from ...money.program_words import headline
 from ...variants import variant_for
 from ...web import book_store as book
 from ...web.db import transaction
