@@ -38,10 +38,14 @@ from .. import games, hooks
 from ..auth import caller_required
 from . import (
     cash,
+    correction_store,
     night_sales,
     payouts,
+    price_store,
+    prize_store,
     raffle,
     raffle_schema,
+    sale_store,
     schema,
     stock,
     store,
@@ -77,7 +81,7 @@ class LedgerPart(JsonValue):
 
 def _ledger_snapshot(conn: sqlite3.Connection, game_id: int) -> LedgerPart:
     """Every snapshot says whether the game has prizes in money."""
-    return LedgerPart(bool(store.rules_of(conn, game_id)))
+    return LedgerPart(bool(prize_store.rules_of(conn, game_id)))
 
 
 def register(app: Flask) -> None:
@@ -166,7 +170,7 @@ def page() -> ResponseReturnValue:
         # a 90-ball game's door sells tickets, not cards: the page names the game's paper
         led["layout"] = games.get_game(conn, gid).variant.layout
         led["prizes_now"] = payouts.prizes_now(conn, gid)
-        led["rules"] = {p: r.to_json() for p, r in store.rules_of(conn, gid).items()}
+        led["rules"] = {p: r.to_json() for p, r in prize_store.rules_of(conn, gid).items()}
     return render_template(
         "ledger/page.html",
         games=listed,
@@ -174,7 +178,7 @@ def page() -> ResponseReturnValue:
         door=None if gid is None else night_sales.door(conn, gid),
         night_sales=[n.to_json() for n in night_sales.night_sales(conn)],
         night_payouts=summary.night_payouts(conn),
-        log=store.corrections(conn),
+        log=correction_store.corrections(conn),
         nights=summary.nights(conn),
         currency=store.currency(conn),
         cash=cash_now(conn),
@@ -238,21 +242,21 @@ def set_currency() -> ResponseReturnValue:
 @caller_required
 def set_prices(game_id: int) -> ResponseReturnValue:
     req = PriceListRequest.from_json(body(required=True))
-    return jsonify(store.set_prices(get_db(), game_id, req, _via()).to_json())
+    return jsonify(price_store.set_prices(get_db(), game_id, req, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/prizes")
 @caller_required
 def set_prizes(game_id: int) -> ResponseReturnValue:
     req = PrizesRequest.from_json(body(required=True))
-    return jsonify(store.set_prizes(get_db(), game_id, req, _via()).to_json())
+    return jsonify(prize_store.set_prizes(get_db(), game_id, req, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/sales")
 @caller_required
 def sell(game_id: int) -> ResponseReturnValue:
     req = SaleRequest.from_json(body(required=True))
-    return jsonify(store.sell(get_db(), game_id, req, _via()).to_json()), 201
+    return jsonify(sale_store.sell(get_db(), game_id, req, _via()).to_json()), 201
 
 
 @bp.post("/api/ledger/night-sales")
@@ -291,7 +295,7 @@ def night_payouts() -> ResponseReturnValue:
 @caller_required
 def correct(sale_id: int) -> ResponseReturnValue:
     reason = _reason("say why the sale is corrected (at most %(n)s characters)")
-    return jsonify(store.correct(get_db(), sale_id, reason, _via()).to_json())
+    return jsonify(correction_store.correct(get_db(), sale_id, reason, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/stock/<kind>")

@@ -4,10 +4,10 @@ night, a "night ticket"), counted once in the night's takings, playing in every 
 A night sale covers a run of the program's games, by their numbers: from the game in play (or a
 game still waiting) to a later one, or to the program's last ("night"). Its money is shared
 over those games (`bingo_hall.money.night_shares`: equal shares, the odd cents to the
-first game); each game counts its share in its takings (`store.sales` lists the share among the
+first game); each game counts its share in its takings (`sale_store.sales` lists the share among the
 game's sales), so a percentage prize of any covered game is a share of its part, and the games'
 takings add up to the sale. A game not started yet holds its share from Next game on
-(`store.start_night_shares`); until then, or if it is skipped, the share is in the night's
+(`sale_store.start_night_shares`); until then, or if it is skipped, the share is in the night's
 takings as "night sales for games not played" (`summary`). See docs/ledger.md.
 """
 
@@ -26,7 +26,7 @@ from .. import games
 from ..decks import get_deck
 from ..program import store as program
 from ..program.states import Entry
-from . import store
+from . import correction_store, price_store, sale_store, store
 from .requests import NightSaleRequest, money_input
 
 
@@ -132,8 +132,8 @@ def _read(conn: sqlite3.Connection, row: sqlite3.Row) -> NightSale:
     ).fetchone()
     return NightSale(
         row["id"],
-        store.games_span([s.number for s in shares]),
-        store.parse_stored(row["serials"]),
+        sale_store.games_span([s.number for s in shares]),
+        sale_store.parse_stored(row["serials"]),
         row["cards"],
         row["cents"],
         Price(row["price"], row["book"], row["label"]),
@@ -211,7 +211,7 @@ def _price(conn: sqlite3.Connection, entry: Entry, given: int | str | None) -> P
     if entry.game_id is not None:
         if isinstance(given, str):
             raise RequestError("the price of a sale is the number of a price on the game's list")
-        return store.price_list(conn, entry.game_id).find(given).price
+        return price_store.price_list(conn, entry.game_id).find(given).price
     listed = entry.game.prices
     if not listed:
         raise Conflict("game %(n)s of the program has no price list", n=entry.position)
@@ -233,11 +233,11 @@ def _refuse_sold(
     """A card of the sale already sold in a covered game is refused in words: the game in
     play's own sales (any round) and every night sale covering the game."""
     if entry.game_id is not None:
-        clash = money.first_overlap(ranges, store.sold(conn, entry.game_id, None))
+        clash = money.first_overlap(ranges, sale_store.sold(conn, entry.game_id, None))
         if clash is not None:
-            raise store.already_sold(conn, entry.game_id, None, clash, asked)
+            raise sale_store.already_sold(conn, entry.game_id, None, clash, asked)
         return
-    held = [s for s in store.entry_night_shares(conn, entry.entry_id) if s.void is None]
+    held = [s for s in sale_store.entry_night_shares(conn, entry.entry_id) if s.void is None]
     clash = money.first_overlap(ranges, [r for s in held for r in s.serials])
     if clash is not None:
         holder = next(s for s in held if any(clash in r for r in s.serials))
@@ -249,7 +249,7 @@ def _refuse_sold(
             games=holder.night.games,
             n=holder.night.night_sale_id,
             cards=money.format_serials(holder.serials),
-            time=store.clock(holder.made),
+            time=sale_store.clock(holder.made),
         )
 
 
@@ -275,7 +275,7 @@ def sell(conn: sqlite3.Connection, req: NightSaleRequest, via: str | None = None
         price = _price(conn, first, req.price)
         if req.scan is not None:
             method = "scan"
-            asked = store.scanned_serial(conn, deck_id, req.scan, first.position)
+            asked = sale_store.scanned_serial(conn, deck_id, req.scan, first.position)
             ranges: tuple[Serials, ...] = (money.book_of(asked, price.book),)
             if ranges[0].last > len(deck.cards):
                 raise RequestError("the book of this card is not whole in the deck")
@@ -290,7 +290,7 @@ def sell(conn: sqlite3.Connection, req: NightSaleRequest, via: str | None = None
             cents = price.of_sale(ranges)
             for entry in covered:
                 if entry.game_id is not None:
-                    money.check_sellable(store.stock_entries(conn, entry.game_id), ranges)
+                    money.check_sellable(sale_store.stock_entries(conn, entry.game_id), ranges)
             parts = money.night_shares(cents, len(covered))
         text = money.format_serials(ranges)
         loaded = program.loaded(conn)
@@ -336,9 +336,9 @@ def sell(conn: sqlite3.Connection, req: NightSaleRequest, via: str | None = None
         }
         store.log(conn, None, "night_sale", detail, via)
         for gid in started:
-            share = next(s for s in store.night_shares(conn, gid) if s.sale_id == sale_id)
+            share = next(s for s in sale_store.night_shares(conn, gid) if s.sale_id == sale_id)
             place = next(e.position for e in covered if e.game_id == gid)
-            store.log_share(conn, gid, sale_id, place, share, via)
+            sale_store.log_share(conn, gid, sale_id, place, share, via)
         tx.commit()
         for gid in started:
             store.publish(gid, "sale")
@@ -349,13 +349,14 @@ def void(
     conn: sqlite3.Connection, night_sale_id: int, reason: str, via: str | None = None
 ) -> NightSale:
     """Void a night sale whole, saying why. Refused once any covered game has paid a prize as
-    a share of the takings its share counts in (`store.share_paid`), as a sale of one game is."""
+    a share of the takings its share counts in (`correction_store.share_paid`), as a sale of one
+    game is."""
     with write_transaction(conn) as tx:
         sale = get(conn, night_sale_id)
         if sale.void is not None:
             raise Conflict("night sale %(n)s is already voided", n=night_sale_id)
         for s in sale.shares:
-            if s.game_id is not None and store.share_paid(conn, s.game_id, s.round):
+            if s.game_id is not None and correction_store.share_paid(conn, s.game_id, s.round):
                 raise Conflict(
                     "night sale %(n)s cannot be voided: game %(game)s of the program "
                     "already paid a prize in round %(round)s as a share of the money it "

@@ -25,13 +25,13 @@ from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
 from .. import games
 from ..hooks import Awarded, Claimed
-from . import store
+from . import prize_store, sale_store, store
 
 
 def takings(conn: sqlite3.Connection, gid: int) -> dict[int, tuple[int, int]]:
     """(cards, cents) taken per round, each sale counted once (`bingo_hall.money.takings`: a
     sale for the whole game in the round being played when it was made)."""
-    return money.takings(s.counted() for s in store.sales(conn, gid))
+    return money.takings(s.counted() for s in sale_store.sales(conn, gid))
 
 
 def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]:
@@ -42,7 +42,7 @@ def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]
 
 def set_aside(conn: sqlite3.Connection, gid: int) -> int:
     """What game `gid` puts in the jackpot pot: the sum of its jackpots (its rules now)."""
-    rules = store.rules_of(conn, gid).values()
+    rules = prize_store.rules_of(conn, gid).values()
     return sum(rule.jackpot for rule in rules if rule.kind == PrizeKind.JACKPOT)
 
 
@@ -121,7 +121,7 @@ def prizes_now(conn: sqlite3.Connection, gid: int) -> list[PrizeNow]:
     """The current round's prizes with their amounts, in the order they are played: what each
     pays now on the round's takings, or, once awarded, what its award paid."""
     game = games.get_game(conn, gid)
-    rules = store.rules_of(conn, gid)
+    rules = prize_store.rules_of(conn, gid)
     current = games.current_round(conn, gid)
     cents = round_sales(conn, gid, current.number)[1]
     jackpot = pot(conn, gid)
@@ -168,9 +168,9 @@ class UnsoldWarning(JsonValue):
 def on_claim(conn: sqlite3.Connection, claim: Claimed) -> UnsoldWarning | None:
     """A claim on a card not sold for its round, when the game's ledger is kept: the warning is
     recorded and goes back to the Maestro with the claim. The Maestro decides."""
-    if not store.in_use(conn, claim.game_id):
+    if not sale_store.in_use(conn, claim.game_id):
         return None
-    if any(claim.serial in r for r in store.sold(conn, claim.game_id, claim.round)):
+    if any(claim.serial in r for r in sale_store.sold(conn, claim.game_id, claim.round)):
         return None
     conn.execute(
         "INSERT INTO ledger_warnings (game_id, round_id, claim_id, serial) VALUES (?, ?, ?, ?)",
@@ -184,7 +184,7 @@ def on_claim(conn: sqlite3.Connection, claim: Claimed) -> UnsoldWarning | None:
 
 def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
     """Record what the award pays each winner (who, how much, which card, which call)."""
-    rule = store.rules_of(conn, award.game_id).get(award.prize)
+    rule = prize_store.rules_of(conn, award.game_id).get(award.prize)
     if rule is None:
         return  # a prize the host gave no money
     sales = round_sales(conn, award.game_id, award.round)[1]

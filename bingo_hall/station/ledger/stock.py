@@ -1,7 +1,7 @@
 """Paper stock of a game (issue 39), when the hall counts it: serial ranges issued to each
 seller (the door, a table, a volunteer by name), returned unsold, or void with a reason; a wrong
 entry is cancelled by a correction with its reason, never deleted. The rules are the pure
-`bingo_hall.money` (`check_issue`, `check_back`, `reconcile`); `store.sell` asks
+`bingo_hall.money` (`check_issue`, `check_back`, `reconcile`); `sale_store.sell` asks
 `check_sellable`, so once stock is issued a card never issued cannot be sold.
 """
 
@@ -17,7 +17,7 @@ from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
 from .. import games
 from ..decks import get_deck
-from . import store
+from . import sale_store, store
 from .requests import StockRequest, money_input
 
 
@@ -61,7 +61,7 @@ def lines(conn: sqlite3.Connection, gid: int) -> list[StockLine]:
             r["id"],
             r["game_id"],
             StockKind(r["kind"]),
-            store.parse_stored(r["serials"]),
+            sale_store.parse_stored(r["serials"]),
             r["cards"],
             r["seller"],
             r["reason"],
@@ -74,12 +74,12 @@ def lines(conn: sqlite3.Connection, gid: int) -> list[StockLine]:
 
 def _sold(conn: sqlite3.Connection, gid: int) -> set[int]:
     """Every card in a sale of the game not voided, for any round."""
-    return money.cards_of(store.sold(conn, gid, None))
+    return money.cards_of(sale_store.sold(conn, gid, None))
 
 
 def reconciled(conn: sqlite3.Connection, gid: int) -> Reconciled | None:
     """The game's stock against its sales; None when no stock was issued for it."""
-    entries = store.stock_entries(conn, gid)
+    entries = sale_store.stock_entries(conn, gid)
     if not money.issued_to(entries):
         return None
     return money.reconcile(entries, _sold(conn, gid))
@@ -95,7 +95,7 @@ def record(
         game = games.get_game(conn, game_id)
         gid = game.game_id
         deck = get_deck(conn, game.deck_id)
-        entries = store.stock_entries(conn, gid)
+        entries = sale_store.stock_entries(conn, gid)
         with money_input():
             ranges = money.parse_serials(req.serials, len(deck.cards))
             if req.kind == StockKind.ISSUE:
@@ -144,11 +144,11 @@ def correct(
         ).fetchone():
             raise Conflict("stock entry %(n)s is already corrected", n=stock_id)
         if row["kind"] == StockKind.ISSUE:
-            entries = store.stock_entries(conn, gid)
+            entries = sale_store.stock_entries(conn, gid)
             back = money.came_back(entries, StockKind.RETURN) | money.came_back(
                 entries, StockKind.VOID
             )
-            mine = money.cards_of(store.parse_stored(row["serials"]))
+            mine = money.cards_of(sale_store.parse_stored(row["serials"]))
             if back & mine:
                 raise Conflict(
                     "card %(serial)s of this issue came back: correct that entry first",

@@ -15,7 +15,7 @@ from ...audit import StationKey
 from ...errors import KitError
 from ...money.night import GameLine, Night, Payout, PotMove, ProgramPlace, RoundLine, night_of
 from ...web import book_store as book
-from . import cash, night_sales, payouts, raffle_store, stock, store
+from . import cash, night_sales, payouts, raffle_store, sale_store, stock, store
 
 
 def _games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
@@ -123,7 +123,10 @@ def night(
         for g in games
     )
     corrected = sum(
-        1 for g in games for sale in store.sales(conn, g["id"]) if sale.void and sale.night is None
+        1
+        for g in games
+        for sale in sale_store.sales(conn, g["id"])
+        if sale.void and sale.night is None
     )
     corrected += sum(1 for sale in night_sales.night_sales(conn, date) if sale.void)
     raffles = tuple(

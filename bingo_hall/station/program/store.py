@@ -27,6 +27,7 @@ from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck, list_decks, tell_deck_listeners
+from ..ledger import price_store, prize_store, sale_store
 from ..ledger import store as ledger
 from ..ledger.requests import PriceListRequest, PrizesRequest
 from ..model import DrawMethod
@@ -210,11 +211,11 @@ def next_game(conn: sqlite3.Connection, confirm: bool = False) -> Started:
             )
             book.append(conn, "program.next", {"game_id": gid, "number": entry.position})
             if game.prices:
-                ledger.write_prices(conn, gid, PriceListRequest(game.prices), VIA)
+                price_store.write_prices(conn, gid, PriceListRequest(game.prices), VIA)
             if game.prizes:
-                ledger.write_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
+                prize_store.write_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
             # the night sales sold for this game before it started now play in it
-            shared = ledger.start_night_shares(conn, entry.entry_id, gid)
+            shared = sale_store.start_night_shares(conn, entry.entry_id, gid)
         games.game_started(conn, created)  # ends the game in play
         if game.prices:
             ledger.publish(gid, "prices")
@@ -319,7 +320,7 @@ def game_headline(conn: sqlite3.Connection, game_id: int, lang: str) -> str | No
     if found is None:
         return None
     entry, total = found
-    rules = ledger.rules_of(conn, game_id)
+    rules = prize_store.rules_of(conn, game_id)
     game = entry.game
     shown = ProgramGame(
         entry.position,
