@@ -21,11 +21,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from .cards import Card
 from .errors import DeckError
 from .ninety.strips import Strip
 from .ninety.tickets import Ticket
 from .rng import seed_bytes
+from .seventyfive.cards import Card
 from .variants import CARDS, DEFAULT_BALLS, STRIPS, Variant, variant_for
 
 FORMAT = "bingo-hall-deck/1"

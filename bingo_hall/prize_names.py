@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from .ninety.prize_rules import BUILT_IN
-from .pattern_book import kit_book
+from .seventyfive.pattern_book import kit_book
 
 #: the 75-ball game's prize, its line play and drawn pattern, in both languages (the book's
 #: patterns bring their own names)

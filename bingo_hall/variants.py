@@ -23,16 +23,16 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .cards import CENTRE, LETTERS, LINE_CELLS, Card, call_name, check_card, letter_of
-from .claims import Mode
-from .deck import check_deck, generate_deck
 from .errors import DeckError, KitError
 from .ninety.prize_rules import BUILT_IN, CellsRule, CountRule, RowCountRule
 from .ninety.strips import Strip, check_strips, generate_strips, strips_of
 from .ninety.tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 from .odds import Need
-from .patterns import Pattern
 from .prize_plan import PrizePlan
+from .seventyfive.cards import CENTRE, LETTERS, LINE_CELLS, Card, call_name, check_card, letter_of
+from .seventyfive.claims import Mode
+from .seventyfive.deck import check_deck, generate_deck
+from .seventyfive.patterns import Pattern
 
 T = TypeVar("T", Card, Ticket)
 Progress = Callable[[int], None] | None

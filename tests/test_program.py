@@ -16,8 +16,8 @@ from bingo_hall.money import JackpotMode, Price, PrizeKind
 from bingo_hall.money.program import ProgramError
 from bingo_hall.money.program_file import parse_program
 from bingo_hall.money.program_words import headline
-from bingo_hall.patterns import FOUR_CORNERS, X
 from bingo_hall.printing.program_pdf import render_program_pdf
+from bingo_hall.seventyfive.patterns import FOUR_CORNERS, X
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "night.toml"
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bingo_hall.cards import Card
 from bingo_hall.errors import DeckError, KitError
 from bingo_hall.manifest import new_variant_deck, parse_deck
 from bingo_hall.ninety.prize_rules import HOUSE, SPANISH, TAMBOLA, TOMBOLA, UK
 from bingo_hall.ninety.tickets import Ticket
 from bingo_hall.prize_plan import PrizeOrder, PrizePlan
+from bingo_hall.seventyfive.cards import Card
 from bingo_hall.variants import (
     CARDS,
     STRIPS,

@@ -5,7 +5,7 @@ says follows from what it says happened.
 - Each round's revealed seed hashes to its commitment, and every ball drawn by the station
   (`source` auto) is the next ball of the order that seed gives (`bingo_hall.draw`).
 - Every award is replayed from the calls: a 75-ball award's card holds a bingo on the calls its
-  claim saw (`bingo_hall.claims.judge`); a 90-ball prize's tickets complete the prize by the
+  claim saw (`seventyfive.claims.judge`); a 90-ball prize's tickets complete the prize by the
   call it was awarded on (`bingo_hall.ninety.prize_rules.completed_at`): a claim the player
   made late still wins, as the station judges it.
 - Every sum of the ledger is recomputed: a sale's money from the price and its cards
@@ -27,13 +27,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import claims as rules75
 from .. import draw, money
 from ..errors import KitError
 from ..manifest import Deck
 from ..ninety.prize_list_file import recorded_prize_list
 from ..ninety.prize_rules import BUILT_IN, completed_at
-from ..patterns import pattern_from_spec
+from ..seventyfive import claims as rules75
+from ..seventyfive.patterns import pattern_from_spec
 from ..variants import DEFAULT_BALLS
 from .book_file import Book, Finding
 from .entries import Entry, deck_hash

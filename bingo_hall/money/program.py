@@ -22,8 +22,8 @@ from decimal import Decimal
 from typing import Any
 
 from ..errors import LocatedError, untranslated
-from ..patterns import BUILT_IN, Pattern
 from ..prize_plan import PrizePlan
+from ..seventyfive.patterns import BUILT_IN, Pattern
 from ..variants import Variant, variant_for
 from .prices import Price
 from .prize_money import PrizeRule

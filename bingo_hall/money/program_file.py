@@ -12,9 +12,9 @@ from decimal import Decimal
 from typing import Any
 
 from ..errors import KitError
-from ..pattern_book import book_entries
-from ..patterns import BUILT_IN, Pattern, pattern_from_spec
 from ..prize_plan import PrizePlan
+from ..seventyfive.pattern_book import book_entries
+from ..seventyfive.patterns import BUILT_IN, Pattern, pattern_from_spec
 from ..variants import DEFAULT_BALLS, variant_for
 from .amounts import LedgerError
 from .currency import check_currency

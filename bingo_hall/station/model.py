@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..claims import Mode
 from ..round_state import Reveal
+from ..seventyfive.claims import Mode
 from ..variants import DEFAULT_BALLS, Variant, variant_for
 from .spoken import call_label
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import claims as rules
 from ..errors import KitError
-from ..patterns import pattern_from_spec
+from ..seventyfive import claims as rules
+from ..seventyfive.patterns import pattern_from_spec
 from ..web.errors import RequestError
 
 SETTING_KEYS = ("target", "pattern", "mask", "completing_call_only", "winner_becomes_maestro")

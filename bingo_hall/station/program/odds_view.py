@@ -14,7 +14,7 @@ from typing import Any
 from ...errors import KitError
 from ...money import PrizeKind
 from ...odds import Odds, estimate
-from ...patterns import pattern_from_spec
+from ...seventyfive.patterns import pattern_from_spec
 from ...values import JsonValue
 from ...web.instance import area_state
 from .. import games

@@ -1,6 +1,6 @@
 """Settling a round and the scoreboard: the award, points per side, who is Maestro next.
 
-`bingo_hall.claims.settle` picks the winner and `standings` adds up the sides; this file stores
+`seventyfive.claims.settle` picks the winner and `standings` adds up the sides; this file stores
 the award. The round's final board then stays on the screens, with the winner, until the Maestro
 presses "Next round" (`POST /api/games/<id>/rounds`): the room checks its cards against it. In
 Puntos, reaching the target ends the game; the award is stored first, so a crash between the two
@@ -14,8 +14,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ... import claims as rules
 from ...manifest import Deck
+from ...seventyfive import claims as rules
 from ...values import JsonValue
 from ...web import book_store as book
 from ...web.db import write_transaction

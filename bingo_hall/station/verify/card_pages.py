@@ -58,8 +58,8 @@ from flask import Flask, render_template
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from ...cards import CENTRE, LINE_NAMES, SIZE
 from ...manifest import Deck, deck_from_dict
+from ...seventyfive.cards import CENTRE, LINE_NAMES, SIZE
 from ...signing import signature_is_valid
 from ...web.db import get_db
 from ...web.errors import NotFound

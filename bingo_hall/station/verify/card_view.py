@@ -6,7 +6,7 @@ marks its own card. It reads its card's numbers from the card's table (drawn onc
 and needs to know, as data, the game's rules, the same for every card of the game:
 
 * 75 balls: the figures the game is played for (the 12 lines or the pattern's squares, from
-  `bingo_hall.claims.figures`), whether the centre is FREE, the squares a false claim's penalty
+  `seventyfive.claims.figures`), whether the centre is FREE, the squares a false claim's penalty
   uncovered (with the call count before which a ball no longer covers them, as
   `claims.Penalty`), and the hall rule on the completing call;
 * 90 balls: each prize of the game's list (`bingo_hall.ninety.prize_rules`) as a rule of rows
@@ -30,10 +30,10 @@ from flask import current_app, render_template
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from ... import claims as rules
-from ...cards import CENTRE, LINE_NAMES, SIZE
 from ...ninety.prize_rules import CellsRule, CountRule, Prize, PrizeList, RowCountRule, Rule
-from ...patterns import BUILT_IN
+from ...seventyfive import claims as rules
+from ...seventyfive.cards import CENTRE, LINE_NAMES, SIZE
+from ...seventyfive.patterns import BUILT_IN
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game
@@ -238,7 +238,7 @@ def page_rule(rule: Rule) -> dict[str, int | list[int] | list[list[int]]]:
     return {"rows": list(rule.rows), "needed": rule.needed}
 
 
-#: the named patterns a game may be played for (the pattern book, bingo_hall.patterns), and a
+#: the named patterns a game may be played for (the pattern book, seventyfive.patterns), and a
 #: drawn one
 PATTERN_NAMES = ("four_corners", "x", "full_card", "custom")
 

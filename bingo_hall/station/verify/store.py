@@ -14,10 +14,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ... import claims as rules
-from ...cards import Card
 from ...errors import DeckError
 from ...manifest import Deck
+from ...seventyfive import claims as rules
+from ...seventyfive.cards import Card
 from ...values import JsonValue
 from ...web import book_store as book
 from ...web.db import write_transaction

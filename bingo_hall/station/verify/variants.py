@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
-from ... import claims as rules
-from ...cards import LINE_NAMES, Card, Line
 from ...errors import KitError
 from ...ninety.tickets import Ticket
+from ...seventyfive import claims as rules
+from ...seventyfive.cards import LINE_NAMES, Card, Line
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS, ByVariant, Cards75, Strips90, Variant
 from ...web.errors import Conflict, RequestError

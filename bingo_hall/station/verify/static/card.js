@@ -6,7 +6,7 @@
 // them with judge.js, as the station's check does. Then a call, an undo, a new round, a claim, the scores or the prize
 // reach the page as data and it marks its own card: it asks the station for nothing, except
 // the snapshot that every (re)connect brings (live.js) and, in Bingo de Puntos, the verdict's
-// points once its card has a bingo (the points are the rules', bingo_hall.claims.judge).
+// points once its card has a bingo (the points are the rules', bingo_hall.seventyfive.claims.judge).
 // When the card gets a bingo the page says so at the top, beside the Claim button (press it: no
 // need to shout), and vibrates where the phone allows; it never claims by itself. The card's table is drawn once, by the station (templates/verify/_vcard.html,
 // the one drawer every view of a card shares); this module only marks its squares, on load from

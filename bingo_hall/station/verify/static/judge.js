@@ -2,7 +2,7 @@
 // card's table it reads). The station sends every card of a game the same facts (#card-state:
 // the figures as squares, the hall rules, each prize as a rule of rows, cells or counts; made
 // once per change of the game, whatever the deck's size) and draws each card's table once; the
-// page reads its numbers from that table and judges them here, as bingo_hall.claims.judge (75
+// page reads its numbers from that table and judges them here, as bingo_hall.seventyfive.claims.judge (75
 // balls) and bingo_hall.ninety.prize_rules.judge_rule (90 balls) do. The Maestro's check stays
 // the station's: this only tells the holder what their card shows.
 // tests/claims/test_card_judge_browser.py runs these functions in Chromium against the station's

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .errors import DeckError
+from ..errors import DeckError
 
 LETTERS = "BINGO"
 SIZE = 5

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 from functools import cache
 
+from ..errors import KitError
 from .cards import CENTRE, LINE_CELLS, SIZE
-from .errors import KitError
 from .pattern_book import grid_cells, is_key, kit_book
 
 Cell = tuple[int, int]

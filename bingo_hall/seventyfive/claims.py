@@ -50,8 +50,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from ..errors import KitError
 from .cards import CENTRE, LINE_CELLS, LINE_NAMES, SIZE, Card
-from .errors import KitError
 from .patterns import Pattern
 
 Cell = tuple[int, int]
