@@ -34,7 +34,7 @@ from calibrate import python_loop_ms  # noqa: E402
 
 from bingo_hall.app import create_app  # noqa: E402
 from bingo_hall.manifest import new_deck, new_strip_deck  # noqa: E402
-from bingo_hall.web import book as store  # noqa: E402
+from bingo_hall.web import book_store as store  # noqa: E402
 
 PIN = "424242"
 
@@ -134,7 +134,7 @@ def long_night(games: int) -> tuple[int, int, int]:
             for p in client.get(f"/api/games/{gid}/ledger", headers=h).get_json()["payouts"]:
                 client.post(f"/api/ledger/payouts/{p['payout_id']}/paid", headers=h)
             client.post(f"/api/games/{gid}/end", headers=h)
-        from bingo_hall.audit.book import export_lines
+        from bingo_hall.audit import export_lines
 
         with app.app_context():
             conn = store.keeper(app)

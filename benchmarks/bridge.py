@@ -27,6 +27,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from _measure import percentile
 from _smoke import add_smoke
 
 from bingo_hall.app import create_app
@@ -39,13 +40,6 @@ from firmware_bridge.host import DeviceLink
 from firmware_bridge.station_client import HttpSource
 
 PIN = "135790"
-
-
-def percentile(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    k = (len(xs) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
 PUBLISHED: dict[int, float] = {}

@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.append(str(ROOT / "tests"))  # testkit; after benchmarks/ (tests/station is a package)
 
 import calibrate  # noqa: E402
-from station import PIN, percentile, serving_pids, start_station, station_mode  # noqa: E402
+from _measure import percentile  # noqa: E402
+from station import PIN, serving_pids, start_station, station_mode  # noqa: E402
 from testkit import Caller  # noqa: E402
 
 from bingo_hall.app import create_app  # noqa: E402

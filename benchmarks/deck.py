@@ -8,7 +8,7 @@ import time
 
 from _smoke import smoke_only
 
-from bingo_hall.deck import generate_deck
+from bingo_hall.seventyfive.deck import generate_deck
 
 
 def median_time(n: int, free: bool, runs: int = 7) -> float:

@@ -28,9 +28,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import calibrate  # noqa: E402
 import station  # noqa: E402
+from _measure import percentile  # noqa: E402
 from _smoke import add_smoke  # noqa: E402
 from phones import PIN, Conn, draw_once  # noqa: E402
-from station import percentile, start_station  # noqa: E402
+from station import start_station  # noqa: E402
 
 from bingo_hall.manifest import new_deck, save_deck  # noqa: E402
 

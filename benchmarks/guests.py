@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from _measure import free_port, load, percentile
 from _smoke import add_smoke
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,20 +111,6 @@ GUEST_WORK = ("cluepins", "entries")
 GUEST_WORK_S = 6.0
 
 
-def load() -> str:
-    """The machine's load averages (1, 5, 15 min), as `uptime` prints them."""
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def percentile(values: list[float], p: float) -> float:
-    """Nearest rank: p99 of 20 values is the largest."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), -(-len(ordered) * p // 100)))
-    return ordered[int(rank) - 1]
-
-
 # --- the guests' network ------------------------------------------------------------------------
 class GuestNetwork:
     """A network namespace joined to this machine by a veth pair: the station's side gets
@@ -176,12 +163,6 @@ class GuestNetwork:
 
 
 # --- the station and the Maestro ----------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("0.0.0.0", 0))
-        return s.getsockname()[1]
-
-
 class Hall(NamedTuple):
     port: int
     deck_id: str

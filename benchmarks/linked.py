@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from _smoke import add_smoke  # noqa: E402
 from calibrate import line  # noqa: E402
 
-from bingo_hall.audit.book import Head, StationKey, sha256  # noqa: E402
+from bingo_hall.audit import Head, StationKey, sha256  # noqa: E402
 from bingo_hall.linked.game import Hall, Tiers, Window, new_game  # noqa: E402
 from bingo_hall.linked.keys import Signer  # noqa: E402
 from bingo_hall.linked.result import make_result  # noqa: E402

@@ -16,10 +16,10 @@ import time
 from _smoke import smoke_only
 from calibrate import python_loop_ms
 
-from bingo_hall.deck import generate_deck
 from bingo_hall.ninety.strips import generate_strips
 from bingo_hall.odds import DEFAULT_NIGHTS, estimate
-from bingo_hall.patterns import FULL_CARD
+from bingo_hall.seventyfive.deck import generate_deck
+from bingo_hall.seventyfive.patterns import FULL_CARD
 from bingo_hall.variants import CARDS, STRIPS
 
 

@@ -85,7 +85,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import calibrate  # noqa: E402
 from _browser import CHROMIUM  # noqa: E402
 from _cpu_quota import CpuGroup  # noqa: E402
-from station import percentile, run_loop, start_station_ports, station_tree  # noqa: E402
+from _measure import load, percentile  # noqa: E402
+from station import run_loop, start_station_ports, station_tree  # noqa: E402
 
 from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
 from bingo_hall.signing import card_path  # noqa: E402
@@ -117,10 +118,6 @@ def imports_of(url: str, body: bytes) -> list[str]:
     if url not in _IMPORTS:
         _IMPORTS[url] = [u.decode() for u in _IMPORT.findall(_COMMENT.sub(b"", body))]
     return _IMPORTS[url]
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def page_rules() -> dict[str, float]:

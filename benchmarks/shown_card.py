@@ -33,8 +33,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import station  # noqa: E402
 from _browser import CHROMIUM  # noqa: E402
+from _measure import load, percentile  # noqa: E402
 from _smoke import add_smoke  # noqa: E402
-from station import PIN, percentile, start_station  # noqa: E402
+from station import PIN, start_station  # noqa: E402
 
 from bingo_hall.manifest import new_deck, save_deck  # noqa: E402
 
@@ -43,10 +44,6 @@ SHOWN = """(serial) => {
   return !box.hidden && box.dataset.serial === String(serial)
     && box.querySelectorAll("table.vcard td.sq").length === 25;
 }"""
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def api(port: int, method: str, path: str, token: str | None, body: dict | None = None):

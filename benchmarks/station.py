@@ -49,18 +49,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _measure import free_port, percentile  # noqa: E402
 from _smoke import add_smoke  # noqa: E402
 
 from bingo_hall.manifest import Deck, new_deck, save_deck  # noqa: E402
 
 PIN = "424242"
 _SEQ = re.compile(rb'"seq":(\d+)')
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
-    return ordered[k]
 
 
 @dataclass
@@ -342,12 +337,6 @@ async def measure_check(bench: Bench, checks: int = 300) -> dict[str, float]:
 
 
 MEASUREMENTS.append(("claims check", lambda bench, args, screens: measure_check(bench)))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def server_rss_kb(pid: int) -> int | None:

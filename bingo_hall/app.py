@@ -21,7 +21,8 @@ from typing import Any
 
 from flask import Flask
 
-from .web import book, config, db, errors, i18n, inputs, instance, pages, security, static_files
+from .web import book_store as book
+from .web import config, db, errors, i18n, inputs, instance, pages, security, static_files
 
 
 def create_app(

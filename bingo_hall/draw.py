@@ -31,11 +31,10 @@ from typing import TypeVar
 
 from .errors import KitError
 from .rng import SeededStream
-from .variants import ball_counts, variant_for
+from .variants import DEFAULT_BALLS, ball_counts, variant_for
 
 T = TypeVar("T")
 
-BALLS = 75
 SEED_BYTES = 32
 _HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 
@@ -69,7 +68,9 @@ def check_game(balls: object) -> int:
     return balls
 
 
-def draw_order(seed: bytes, public_input: str | None = None, balls: int = BALLS) -> tuple[int, ...]:
+def draw_order(
+    seed: bytes, public_input: str | None = None, balls: int = DEFAULT_BALLS
+) -> tuple[int, ...]:
     """The committed order of all `balls` balls (75 or 90) for this seed and public input.
 
     The shuffle is the same for every N (docs/fairness.md): a 75-ball order depends only on the
@@ -89,7 +90,7 @@ def committed_order(
     return tuple(order)
 
 
-def check_ball(ball: object, balls: int = BALLS) -> int:
+def check_ball(ball: object, balls: int = DEFAULT_BALLS) -> int:
     """A ball typed or clicked by the Maestro: a whole number from 1 to 75 (or 90)."""
     if isinstance(ball, bool) or not isinstance(ball, int) or not 1 <= ball <= balls:
         raise DrawError(
@@ -107,7 +108,7 @@ def next_auto_ball(order: Sequence[int], called: Iterable[int]) -> int:
     raise DrawError("all %(count)s balls have been called", count=len(order))
 
 
-def check_manual_ball(ball: object, called: Iterable[int], balls: int = BALLS) -> int:
+def check_manual_ball(ball: object, called: Iterable[int], balls: int = DEFAULT_BALLS) -> int:
     """A ball from a physical cage: in range and not already called this round."""
     b = check_ball(ball, balls)
     if b in set(called):
@@ -130,7 +131,7 @@ def audit_round(
     published_commitment: str,
     public_input: str | None,
     calls: Sequence[int],
-    balls: int = BALLS,
+    balls: int = DEFAULT_BALLS,
 ) -> AuditResult:
     """Check an auto-drawn round: the seed matches the commitment and the live calls follow the
     committed order from its start (undone calls are left out before calling this)."""

@@ -21,12 +21,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from .cards import Card
 from .errors import DeckError
 from .ninety.strips import Strip
 from .ninety.tickets import Ticket
 from .rng import seed_bytes
-from .variants import CARDS, STRIPS, Variant, variant_for
+from .seventyfive.cards import Card
+from .variants import CARDS, DEFAULT_BALLS, STRIPS, Variant, variant_for
 
 FORMAT = "bingo-hall-deck/1"
 T = TypeVar("T", Card, Ticket)
@@ -59,7 +59,7 @@ class Deck(Generic[T]):
     free_centre: bool
     secret: str  # hex, >= 32 bytes
     cards: tuple[T, ...] = field(repr=False)
-    game: int = 75
+    game: int = DEFAULT_BALLS
 
     @property
     def variant(self) -> Variant[T]:
@@ -191,7 +191,7 @@ def deck_from_dict(data: Any) -> Deck[Any]:
         isinstance(secret, str) and len(secret) >= 64 and bool(_HEX.match(secret)),
         "secret must be at least 32 bytes of hex",
     )
-    game = data.get("game", 75)
+    game = data.get("game", DEFAULT_BALLS)
     variant = variant_for(game)
     _need(
         variant.free_centre or free is False,

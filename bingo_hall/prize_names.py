@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from .ninety.prize_rules import BUILT_IN
-from .pattern_book import kit_book
+from .seventyfive.pattern_book import kit_book
 
 #: the 75-ball game's prize, its line play and drawn pattern, in both languages (the book's
 #: patterns bring their own names)
@@ -22,7 +22,7 @@ _SEVENTY_FIVE: dict[str, dict[str, str]] = {
     "lines": {"en": "Any line", "es": "Cualquier hilera"},
     "custom": {"en": "Own pattern", "es": "Figura propia"},
     "points": {"en": "Bingo de Puntos", "es": "Bingo de Puntos"},
-    # an odd-even game's figure (bingo_hall.specials)
+    # an odd-even game's figure (bingo_hall.seventyfive.specials)
     "odd_numbers": {"en": "Odd numbers", "es": "Impares"},
     "even_numbers": {"en": "Even numbers", "es": "Pares"},
 }

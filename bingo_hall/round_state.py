@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .variants import DEFAULT_BALLS
+
 
 class EventOutOfOrder(ValueError):
     """An event that cannot follow this state (a call seen twice, an undo of a call it does not
@@ -73,7 +75,7 @@ class Reveal:
 
 @dataclass(frozen=True)
 class RoundState:
-    balls: int = 75
+    balls: int = DEFAULT_BALLS
     round: int = 1
     commitment: str = ""
     public_input: str | None = None
@@ -154,7 +156,7 @@ class RoundState:
         """The state a station snapshot (`GET /api/games/<id>`, the first event of a stream)
         describes."""
         return cls(
-            balls=int(snap.get("balls") or 75),
+            balls=int(snap.get("balls") or DEFAULT_BALLS),
             round=int(snap["round"]),
             commitment=snap.get("commitment") or "",
             public_input=snap.get("public_input"),

@@ -20,19 +20,19 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from itertools import combinations
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .cards import CENTRE, LETTERS, LINE_CELLS, Card, call_name, check_card, letter_of
-from .claims import Mode
-from .deck import check_deck, generate_deck
 from .errors import DeckError, KitError
-from .ninety.prize_rules import BUILT_IN, CellsRule, CountRule, Prize, PrizeList, RowCountRule
+from .ninety.prize_rules import BUILT_IN, CellsRule, CountRule, RowCountRule
 from .ninety.strips import Strip, check_strips, generate_strips, strips_of
 from .ninety.tickets import COLUMNS, ROWS, TICKETS_PER_STRIP, Ticket, check_ticket
 from .odds import Need
-from .patterns import Pattern
+from .prize_plan import PrizePlan
+from .seventyfive.cards import CENTRE, LETTERS, LINE_CELLS, Card, call_name, check_card, letter_of
+from .seventyfive.claims import Mode
+from .seventyfive.deck import check_deck, generate_deck
+from .seventyfive.patterns import Pattern
 
 T = TypeVar("T", Card, Ticket)
 Progress = Callable[[int], None] | None
@@ -44,78 +44,6 @@ class BoardRow:
 
     letter: str
     balls: range
-
-
-class PrizeOrder(StrEnum):
-    """How a game's prizes are played."""
-
-    SEQUENCE = "sequence"  # one at a time, in order: the next opens when one is awarded
-    OPEN = "open"  # all open at once, each closed by its first award (Tambola)
-
-
-@dataclass(frozen=True)
-class PrizePlan:
-    """The prizes a game plays, as data: what the ledger pays and the screens list.
-
-    `mode` is the word the API and the database use for the plan ("normal", "points",
-    "linea-bingo", "lines-house", "tambola" or a host's own list); `prizes` are the prizes' keys
-    in the order they are listed. A 90-ball plan carries its `prize_list` (`prize_rules`): the
-    rule of each prize, its names and, in an open set, which prize waits for another; the plan is
-    that list seen by the station, not a copy of it.
-    """
-
-    mode: str
-    prizes: tuple[str, ...]
-    order: PrizeOrder = PrizeOrder.SEQUENCE
-    prize_list: PrizeList | None = None
-
-    @classmethod
-    def of(cls, prize_list: PrizeList) -> PrizePlan:
-        """The plan that plays `prize_list` (its key is the plan's mode)."""
-        order = PrizeOrder.OPEN if prize_list.open_at_once else PrizeOrder.SEQUENCE
-        return cls(prize_list.key, tuple(p.key for p in prize_list.prizes), order, prize_list)
-
-    def next_prize(self, awarded: Collection[str]) -> str | None:
-        """In a sequence, the prize being played after `awarded`; None once all are won."""
-        left = self.open_prizes(awarded)
-        return left[0] if left else None
-
-    def open_prizes(self, awarded: Collection[str]) -> tuple[str, ...]:
-        """The prizes that can be won now: the next one of a sequence, or every prize of an
-        open set not awarded yet (and not waiting for another prize, in a host's list)."""
-        if self.prize_list is not None:
-            return tuple(p.key for p in self.prize_list.open_prizes(awarded))
-        left = tuple(p for p in self.prizes if p not in awarded)
-        return left[:1] if self.order == PrizeOrder.SEQUENCE else left
-
-    def finished(self, awarded: Collection[str]) -> bool:
-        """True once every prize is won: the round has nothing left to draw for."""
-        return all(p in awarded for p in self.prizes)
-
-    def prize(self, key: str) -> Prize:
-        """The prize `key` of a 90-ball plan, with its rule and names (KeyError otherwise)."""
-        if self.prize_list is None:
-            raise KeyError(key)
-        return self.prize_list.prize(key)
-
-    def name(self, key: str, lang: str) -> str:
-        """A prize's name in `lang` (its key where the plan has no names)."""
-        try:
-            return self.prize(key).name(lang)
-        except KeyError:
-            return key
-
-    def list_names(self) -> dict[str, str]:
-        """The plan's own name by language ("Tambola (Housie)...", a host's list's name)."""
-        if self.prize_list is None:
-            return {"en": self.mode}
-        return {lang: self.prize_list.name(lang) for lang in ("en", "es")}
-
-    def names(self) -> dict[str, dict[str, str]]:
-        """Every prize's names by language, for the screens: {key: {"en": ..., "es": ...}}."""
-        if self.prize_list is None:
-            return {}
-        return {p.key: {"en": p.name("en"), "es": p.name("es")} for p in self.prize_list.prizes}
 
 
 class Variant(ABC, Generic[T]):
@@ -297,7 +225,15 @@ class Cards75(Variant[Card]):
     @property
     def plans(self) -> tuple[PrizePlan, ...]:
         # one bingo a round; Puntos plays rounds until a side reaches the target
-        return tuple(PrizePlan(str(m), ("bingo",)) for m in Mode)
+        return tuple(
+            PrizePlan(
+                str(m),
+                ("bingo",),
+                plays_patterns=m == Mode.NORMAL,  # a pattern replaces Normal's lines
+                figure="points" if m == Mode.POINTS else "lines",
+            )
+            for m in Mode
+        )
 
 
 class Strips90(Variant[Ticket]):
@@ -410,6 +346,10 @@ STRIPS = Strips90()
 
 #: every variant the kit plays, the default first (`variant_for` finds one by its balls)
 VARIANTS: list[Variant[Any]] = [CARDS, STRIPS]
+
+#: the balls of the game the kit plays where none is named: a manifest without `game`, a game
+#: from before the 90-ball game, a call written without its game (the default variant's)
+DEFAULT_BALLS: int = VARIANTS[0].balls
 
 
 def variant_for(balls: object) -> Variant[Any]:

@@ -19,6 +19,11 @@ Decisions where the seed is silent:
   más turnos") but still refutes.
 - Odds treat every deal consistent with the notes as equally likely; they do not read anything
   into which suggestion a player chose or which card they preferred to show.
+
+One idea in one module, though it is long: one detective's notebook, the engine of the companion
+contract (docs/dev/companion-games.md). Its events, the notebook that applies them, its view and
+its replay all speak of the same cells and change together; the solving itself, the part that
+stands on its own, is `clue_solver`.
 """
 
 from __future__ import annotations

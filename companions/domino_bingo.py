@@ -30,6 +30,10 @@ Decisions where the seed is silent:
   cannot count them.
 - If both players reach 7 rubbers in the same hand, the one with more wins; level means play on.
 - The lead alternates, starting with the first player named at the table.
+
+One idea in one module, though it is long: one game's engine for the companion contract
+(docs/dev/companion-games.md). The scoring table, the match that applies a hand, its view and the
+replay of the entries all read `VARIANTS` and change together.
 """
 
 from __future__ import annotations

@@ -22,6 +22,10 @@ Decisions where the seed is silent (see also the module's `replay`):
   No new roll is accepted. (Setting `rolls: false` turns the panel into free sheets: no colours,
   any player may cross a failed throw, and the game ends at once.)
 - Ties share the first place.
+
+One idea in one module, though it is long: one game's engine for the companion contract
+(docs/dev/companion-games.md). The sheet, the table of sheets, the view the panel draws and the
+replay of the entries all read `LAYOUT` and the same placement rules, and change together.
 """
 
 from __future__ import annotations

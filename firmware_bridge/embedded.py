@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, Response, jsonify
 
-from bingo_hall.station import calls, games
+from bingo_hall.station import calls, games, snapshots
 from bingo_hall.station.auth import caller_required
 from bingo_hall.station.model import DrawMethod
 from bingo_hall.web import db
@@ -51,7 +51,8 @@ class BrokerSource:
         return self._with_db(games.newest_active_game)
 
     def snapshot(self, game_id: int) -> dict[str, Any]:
-        return self._with_db(games.snapshot, game_id).to_json()  # the wire shape follow.py reads
+        snap = self._with_db(snapshots.snapshot, game_id)
+        return snap.to_json()  # the wire shape follow.py reads
 
     def events(self, game_id: int) -> Iterator[tuple[str, Any]]:
         sub = hall(self.app).hub.subscribe(games.channel(game_id))

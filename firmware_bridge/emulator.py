@@ -28,7 +28,7 @@ BALL_ROLL_MS = 300  # from DROP to the ball passing the reader
 def board_text(lit: list[int] | tuple[int, ...], last: int | None, colour: bool = True) -> str:
     """The flashboard as text: a row per letter B I N G O, lit numbers highlighted, and the
     last call, as the hall would see it."""
-    from bingo_hall.cards import LETTERS, call_name
+    from bingo_hall.seventyfive.cards import LETTERS, call_name
 
     on, hot, dim, off = (
         ("\x1b[1;30;43m", "\x1b[1;37;41m", "\x1b[2m", "\x1b[0m") if colour else ("",) * 4

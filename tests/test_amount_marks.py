@@ -11,8 +11,8 @@ import pytest
 from testkit import Caller, page_login
 
 from bingo_hall.manifest import new_deck
-from bingo_hall.money.ledger import LedgerError, parse_cents
-from bingo_hall.money.program import parse_program
+from bingo_hall.money import LedgerError, parse_cents
+from bingo_hall.money.program_file import parse_program
 
 
 @pytest.mark.parametrize(

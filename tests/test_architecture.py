@@ -73,14 +73,10 @@ FAMILIES = [
     ("bingo_hall.rng", "core", 0),
     ("bingo_hall.values", "core", 0),
     ("bingo_hall.signing", "core", 0),
-    ("bingo_hall.cards", "75-ball", 1),
-    ("bingo_hall.deck", "75-ball", 1),
-    ("bingo_hall.claims", "75-ball", 1),
-    ("bingo_hall.patterns", "75-ball", 1),
-    ("bingo_hall.pattern_book", "75-ball", 1),
-    ("bingo_hall.specials", "75-ball", 1),
+    ("bingo_hall.seventyfive", "75-ball", 1),
     ("bingo_hall.ninety", "90-ball", 1),
     ("bingo_hall.variants", "variants", 2),
+    ("bingo_hall.prize_plan", "variants", 2),
     ("bingo_hall.manifest", "variants", 2),
     ("bingo_hall.draw", "variants", 2),
     ("bingo_hall.round_state", "variants", 2),
@@ -279,7 +275,7 @@ def test_a_family_prefix_names_a_module_that_exists():
     ("module", "imported", "why"),
     [
         ("bingo_hall.web.db", {"bingo_hall.station.games"}, "web core"),
-        ("bingo_hall.claims", {"flask"}, "pure rules but imports flask"),
+        ("bingo_hall.seventyfive.claims", {"flask"}, "pure rules but imports flask"),
         (
             "companions.web.views",
             {"bingo_hall.station.db"},
@@ -290,7 +286,7 @@ def test_a_family_prefix_names_a_module_that_exists():
             {"firmware_bridge.embedded"},
             "station area imports the bridge",
         ),
-        ("bingo_hall.cards", {"bingo_hall.printing.deck_pdf"}, "(adapter)"),
+        ("bingo_hall.seventyfive.cards", {"bingo_hall.printing.deck_pdf"}, "(adapter)"),
         # a command line in an area's folder is still that area's
         (
             "bingo_hall.station.cli",
@@ -298,12 +294,12 @@ def test_a_family_prefix_names_a_module_that_exists():
             "station area imports the comp",
         ),
         # the families of the pure rules
-        ("bingo_hall.ninety.strips", {"bingo_hall.cards"}, "(90-ball rules) imports"),
-        ("bingo_hall.claims", {"bingo_hall.ninety.tickets"}, "(75-ball rules) imports"),
-        ("bingo_hall.deck", {"bingo_hall.variants"}, "(variants rules)"),
+        ("bingo_hall.ninety.strips", {"bingo_hall.seventyfive.cards"}, "(90-ball rules) imports"),
+        ("bingo_hall.seventyfive.claims", {"bingo_hall.ninety.tickets"}, "(75-ball rules) imports"),
+        ("bingo_hall.seventyfive.deck", {"bingo_hall.variants"}, "(variants rules)"),
         ("bingo_hall.manifest", {"bingo_hall.money.ledger"}, "(money rules)"),
         ("bingo_hall.money.night", {"bingo_hall.audit.book"}, "(audit rules)"),
-        ("bingo_hall.errors", {"bingo_hall.cards"}, "(75-ball rules)"),
+        ("bingo_hall.errors", {"bingo_hall.seventyfive.cards"}, "(75-ball rules)"),
         ("bingo_hall.draw", {"bingo_hall.machine.paths"}, "(adapter)"),
     ],
 )
@@ -320,12 +316,17 @@ def test_the_bridge_may_drive_the_station_and_the_cli_may_use_everything():
 
 def test_families_import_downwards():
     assert (
-        violations("bingo_hall.audit.replay", {"bingo_hall.money.ledger", "bingo_hall.claims"})
+        violations(
+            "bingo_hall.audit.replay", {"bingo_hall.money.ledger", "bingo_hall.seventyfive.claims"}
+        )
         == []
     )
     assert violations("bingo_hall.money.program", {"bingo_hall.variants"}) == []
     assert (
-        violations("bingo_hall.variants", {"bingo_hall.ninety.tickets", "bingo_hall.cards"}) == []
+        violations(
+            "bingo_hall.variants", {"bingo_hall.ninety.tickets", "bingo_hall.seventyfive.cards"}
+        )
+        == []
     )
     assert violations("bingo_hall.ninety.strips", {"bingo_hall.rng", "bingo_hall.errors"}) == []
 
@@ -338,10 +339,10 @@ def test_the_check_sees_imports_made_through_importlib():
         "def load(name):\n"
         '    return importlib.import_module(f"companions.web.{name}")\n'
     )
-    found = imports_of(source, "bingo_hall.claims", False)
+    found = imports_of(source, "bingo_hall.seventyfive.claims", False)
     assert {"bingo_hall.cli.deck", "companions.web"} <= found
     assert "not a module: bingo hall" not in found
-    assert any("(command line)" in v for v in violations("bingo_hall.claims", found))
+    assert any("(command line)" in v for v in violations("bingo_hall.seventyfive.claims", found))
     # without import_module, strings are only strings
     assert imports_of('X = "companions.web.views"\n', "companions.rummy", False) == set()
 

@@ -23,8 +23,8 @@ from playwright.sync_api import Page, expect
 from testkit import TEST_PIN, Caller
 
 from bingo_hall.app import create_app
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.seventyfive.cards import LINE_CELLS
 from bingo_hall.signing import card_path
 from bingo_hall.web.station_server import Server
 

@@ -196,7 +196,7 @@ def test_audit_and_the_ledger_speak_the_environments_spanish(argentine, client, 
 def test_the_banners_warning_about_cards_printed_elsewhere_is_spanish_too(kind):
     from bingo_hall.cli.speech import Speech
     from bingo_hall.machine.printed import Mismatch
-    from bingo_hall.station.cli import printed_warning
+    from bingo_hall.station.cli.start import printed_warning
 
     m = Mismatch("Club", "http://10.0.0.5:5000", kind, 5000, "127.0.0.1", 5001)
     line = printed_warning(m, Speech("es"))

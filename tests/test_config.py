@@ -152,7 +152,7 @@ def test_a_bad_tunable_in_config_py_stops_the_start_up_with_its_name(tmp_path, k
 
 
 def test_seconds_may_be_whole_and_threads_come_from_config_py_or_the_command_line(tmp_path):
-    from bingo_hall.station.cli import build_app
+    from bingo_hall.station.cli.start import build_app
 
     (tmp_path / "config.py").write_text("THREADS = 6\nSEND_STALL_S = 5\n")
     from_file = hall(build_app(None, "1234", str(tmp_path))).config

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bingo_hall.cards import LINE_CELLS, column_range
-from bingo_hall.deck import MAX_CARDS, MAX_CARDS_FREE, generate_deck, up
 from bingo_hall.errors import DeckError
+from bingo_hall.seventyfive.cards import LINE_CELLS, column_range
+from bingo_hall.seventyfive.deck import MAX_CARDS, MAX_CARDS_FREE, generate_deck, up
 
 
 def all_line_sets(cards):

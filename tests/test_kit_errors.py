@@ -9,9 +9,9 @@ import json
 import pytest
 from testkit import page_login
 
-from bingo_hall.claims import MAX_TARGET, Rules
 from bingo_hall.errors import DeckError, KitError
 from bingo_hall.manifest import new_deck
+from bingo_hall.seventyfive.claims import MAX_TARGET, Rules
 from bingo_hall.web.errors import Conflict, RequestError
 from companions.errors import EntryError, tiles_total
 

@@ -1,4 +1,4 @@
-"""The night's money rules (bingo_hall/money/ledger.py, pure): amounts in cents, percentages rounded
+"""The night's money rules (bingo_hall/money/, pure): amounts in cents, percentages rounded
 down, equal splits with the odd cents to the earliest claims, books, serial ranges, the jackpot,
 and amounts in the reader's locale. Cases worked out by hand, and properties with Hypothesis."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bingo_hall.money.ledger import (
+from bingo_hall.money import (
     JackpotMode,
     LedgerError,
     Price,

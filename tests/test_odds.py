@@ -20,11 +20,11 @@ from math import comb
 import numpy as np
 import pytest
 
-from bingo_hall.cards import CENTRE, LINE_CELLS, Card
-from bingo_hall.deck import generate_deck
 from bingo_hall.errors import KitError
 from bingo_hall.odds import Need, estimate
-from bingo_hall.patterns import FULL_CARD
+from bingo_hall.seventyfive.cards import CENTRE, LINE_CELLS, Card
+from bingo_hall.seventyfive.deck import generate_deck
+from bingo_hall.seventyfive.patterns import FULL_CARD
 from bingo_hall.variants import CARDS, STRIPS
 
 BALLS = 75

@@ -15,9 +15,9 @@ from math import comb
 
 import pytest
 
-from bingo_hall.deck import generate_deck
 from bingo_hall.odds import estimate, exact, odds_for
-from bingo_hall.patterns import BUILT_IN, FULL_CARD
+from bingo_hall.seventyfive.deck import generate_deck
+from bingo_hall.seventyfive.patterns import BUILT_IN, FULL_CARD
 from bingo_hall.variants import CARDS
 
 BALLS = 75

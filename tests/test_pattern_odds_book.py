@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bingo_hall.deck import generate_deck
 from bingo_hall.odds import EXACT_MOST, odds_for
-from bingo_hall.patterns import BUILT_IN
+from bingo_hall.seventyfive.deck import generate_deck
+from bingo_hall.seventyfive.patterns import BUILT_IN
 from bingo_hall.variants import CARDS
 
 BALLS = 75

@@ -8,18 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bingo_hall.ninety.prize_list_file import PrizeListError, parse_prize_list
 from bingo_hall.ninety.prize_rules import (
     SAME_CALL,
     SPANISH,
     TAMBOLA,
     UK,
     WON_BEFORE,
-    PrizeListError,
     PrizeWon,
     check_prize_claim,
     completed_at,
     judge_rule,
-    parse_prize_list,
 )
 from bingo_hall.ninety.strips import draw_strip
 from bingo_hall.ninety.tickets import Ticket, check_ticket

@@ -12,10 +12,12 @@ import pypdfium2 as pdfium
 import pytest
 from printing.pdfread import page_words
 
-from bingo_hall.money.ledger import JackpotMode, Price, PrizeKind
-from bingo_hall.money.program import ProgramError, headline, parse_program
-from bingo_hall.patterns import FOUR_CORNERS, X
+from bingo_hall.money import JackpotMode, Price, PrizeKind
+from bingo_hall.money.program import ProgramError
+from bingo_hall.money.program_file import parse_program
+from bingo_hall.money.program_words import headline
 from bingo_hall.printing.program_pdf import render_program_pdf
+from bingo_hall.seventyfive.patterns import FOUR_CORNERS, X
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "night.toml"
 
@@ -72,7 +74,7 @@ def test_a_game_may_have_a_price_list_as_the_door_sells():
     )
     game = parse_program(text).games[0]
     assert game.prices == (Price(100, 1, "Single"), Price(500, 6, "Book of 6"))
-    from bingo_hall.money.program import price_text
+    from bingo_hall.money.program_words import price_text
 
     assert price_text(game, "GBP", "en") == "Single: £1.00 a card, Book of 6: £5.00 a book of 6"
 

@@ -11,8 +11,10 @@ import pytest
 from test_pattern_odds import by_inclusion_exclusion, form_numbers
 
 from bingo_hall.manifest import load_deck
-from bingo_hall.money.program import ProgramError, figure_name, parse_game, parse_program
-from bingo_hall.patterns import BUILT_IN
+from bingo_hall.money.program import ProgramError
+from bingo_hall.money.program_file import parse_game, parse_program
+from bingo_hall.money.program_words import figure_name
+from bingo_hall.seventyfive.patterns import BUILT_IN
 
 NIGHT = """\
 name = "Pattern night"

@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from printing.pdfread import page_words
 
-from bingo_hall.money.program import parse_program
+from bingo_hall.money.program_file import parse_program
 from bingo_hall.printing.program_pdf import render_program_pdf
 
 

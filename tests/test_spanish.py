@@ -22,13 +22,13 @@ import pytest
 from babel.messages.pofile import read_po
 from testkit import Caller, page_login
 
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.ninety.prize_rules import BUILT_IN as BUILT_IN_LISTS
-from bingo_hall.patterns import BUILT_IN as BUILT_IN_PATTERNS
 from bingo_hall.printing import words as printing_words
 from bingo_hall.printing.deck_pdf import render_deck_pdf
 from bingo_hall.printing.kit import render_kit_pdf
+from bingo_hall.seventyfive.cards import LINE_CELLS
+from bingo_hall.seventyfive.patterns import BUILT_IN as BUILT_IN_PATTERNS
 from bingo_hall.signing import card_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -605,8 +605,8 @@ SPAIN = {
 def _every_spanish_text() -> list[tuple[str, str]]:
     """(where, text) of every Spanish text the kit has: the catalogs, the printed words, the
     program's and the summary's words, the rules sheets."""
-    from bingo_hall.money import night as night_words
-    from bingo_hall.money import program as program_words
+    from bingo_hall.money import night_text as night_words
+    from bingo_hall.money import program_words
 
     found = [
         (f"{path.relative_to(ROOT)}: {ids[0]}", s)

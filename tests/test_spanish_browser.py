@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import expect
 from testkit import TEST_PIN, Caller, scripts_ran
 
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck
+from bingo_hall.seventyfive.cards import LINE_CELLS
 from bingo_hall.signing import card_path
 
 SHOTS = os.environ.get("SPANISH_SCREENSHOTS")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bingo_hall import claims
-from bingo_hall.cards import Card
 from bingo_hall.errors import KitError
-from bingo_hall.patterns import BUILT_IN
-from bingo_hall.specials import (
+from bingo_hall.seventyfive import claims
+from bingo_hall.seventyfive.cards import Card
+from bingo_hall.seventyfive.patterns import BUILT_IN
+from bingo_hall.seventyfive.specials import (
     MoneyBallPay,
     MoneyBallRule,
     Parity,

@@ -3,9 +3,9 @@ hall's language: the words the display shows and its voice says (station/spoken.
 
 from __future__ import annotations
 
-from bingo_hall.claims import NORMAL, Rules, judge
-from bingo_hall.deck import generate_deck
-from bingo_hall.patterns import BUILT_IN
+from bingo_hall.seventyfive.claims import NORMAL, Rules, judge
+from bingo_hall.seventyfive.deck import generate_deck
+from bingo_hall.seventyfive.patterns import BUILT_IN
 from bingo_hall.station.spoken import spoken_pattern, spoken_pattern_won, spoken_pattern_won_both
 
 

@@ -108,7 +108,7 @@ def test_the_count_of_strict_modules_only_goes_up():
 def test_the_strictness_reading_tells_a_loose_override_apart():
     """The reading the tests above rely on: a module no override names gets the top level; one
     that an override sets back (or ignores) is not strict; `a.*` names `a` and what is below."""
-    assert is_strict("bingo_hall.cards")
+    assert is_strict("bingo_hall.seventyfive.cards")
     assert not is_strict("bingo_hall.station.caller")
     assert not is_strict("firmware_bridge.firmware.main")
     assert matches("a.b.c", ["a.b.*"]) and matches("a.b", ["a.b.*"])

@@ -9,13 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bingo_hall.ninety.prize_rules import (
-    BUILT_IN,
-    TOMBOLA,
-    PrizeListError,
-    check_prize_claim,
-    parse_prize_list,
-)
+from bingo_hall.ninety.prize_list_file import PrizeListError, parse_prize_list
+from bingo_hall.ninety.prize_rules import BUILT_IN, TOMBOLA, check_prize_claim
 from bingo_hall.ninety.strips import draw_strip
 from bingo_hall.ninety.tickets import Ticket, check_ticket
 from bingo_hall.rng import seed_bytes

@@ -10,19 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from bingo_hall.cards import Card
 from bingo_hall.errors import DeckError, KitError
 from bingo_hall.manifest import new_variant_deck, parse_deck
 from bingo_hall.ninety.prize_rules import HOUSE, SPANISH, TAMBOLA, TOMBOLA, UK
 from bingo_hall.ninety.tickets import Ticket
+from bingo_hall.prize_plan import PrizeOrder, PrizePlan
+from bingo_hall.seventyfive.cards import Card
 from bingo_hall.variants import (
     CARDS,
     STRIPS,
     VARIANTS,
     ByVariant,
     Cards75,
-    PrizeOrder,
-    PrizePlan,
     variant_for,
 )
 
@@ -307,3 +306,9 @@ def test_only_the_variants_module_branches_on_the_variant():
             continue
         found += _branches_on_the_variant(path, path.read_text(encoding="utf-8"))
     assert found == []
+
+
+def test_only_bingo_normal_may_be_played_for_a_pattern_and_each_plan_names_its_figure():
+    by_mode = {plan.mode: plan for plan in (*CARDS.plans, *STRIPS.plans)}
+    assert [m for m, plan in by_mode.items() if plan.plays_patterns] == ["normal"]
+    assert by_mode["normal"].figure == "lines" and by_mode["points"].figure == "points"

@@ -59,7 +59,7 @@ from testkit import TEST_PIN, Caller, scripts_ran
 
 from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.signing import card_path
-from bingo_hall.web import book as night_book
+from bingo_hall.web import book_store as night_book
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHOTS = os.environ.get("NIGHT_SCREENSHOTS")  # a folder: save what each screen showed there

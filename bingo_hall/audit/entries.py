@@ -1,209 +1,149 @@
-"""The book's entries of the draw and the claims, as values: what `replay` reads from an entry's
-`data` (the JSON the station wrote, `Entry.data`), each field by name and with its type. An entry
-whose data lacks a field or holds the wrong type cannot be read (KeyError, TypeError), which
-`replay` reports as an entry that cannot be replayed.
+"""The night's book, its entries: an append-only record in which each entry carries the
+SHA-256 of the one before it, so that an entry changed, removed or moved breaks the chain
+(docs/audit.md).
 
-The kinds and their fields are those the station appends (docs/audit.md): a round opened with
-its commitment, its public input, its seed revealed, a call and an undo, a claim, a 75-ball
-award and a 90-ball prize with its winners.
+An entry is a value: its number (`seq`), the time, the kind of change, who made it (the laptop,
+a caller login's hashed id, or a guest), the change as data and the hash of the entry before.
+Its hash is the SHA-256 of its canonical JSON (keys sorted, no spaces, UTF-8).
+
+Personal data (a player's name, a guest's address) is kept apart, in `personal`, with a random
+salt; the entry's hash covers only the SHA-256 of that part (`personal_digest`). A copy for the
+players (`export --redact`, `head.redacted`) replaces the names with stable pseudonyms and keeps
+the digest, so the chain still holds and the names cannot be guessed back from it.
+
+docs/book-format.md specifies the bytes hashed, with test vectors. Pure: no Flask, no sqlite3;
+the station's store is `bingo_hall.web.book_store`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import KitError
 
-def _int(value: object, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{key} is not a whole number")
-    return value
-
-
-def _str(value: object, key: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{key} is not text")
-    return value
+#: the `prev` of the first entry a station ever writes
+ORIGIN = "0" * 64
+#: how many hex digits of a hash the screens and prints show
+SHORT = 12
 
 
-def _text_or_none(value: object, key: str) -> str | None:
-    if value is not None and not isinstance(value, str):
-        raise TypeError(f"{key} is not text")
-    return value
+class BookError(KitError):
+    """A book that cannot be read at all (not a book, truncated, another format)."""
 
 
-@dataclass(frozen=True)
-class RoundOpened:
-    """A round begins: the commitment to its seed, and the public input mixed into it."""
+def canonical(value: object) -> bytes:
+    """The one byte form of a value that is hashed and signed."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
 
-    game_id: int
-    round: int
-    commitment: str
-    public_input: str | None
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> RoundOpened:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _str(d["commitment"], "commitment"),
-            _text_or_none(d.get("public_input"), "public_input"),
-        )
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def digest_of(personal: Mapping[str, Any] | None) -> str | None:
+    """The hash of an entry's personal part (None when it has none)."""
+    if not personal:
+        return None
+    redacted = personal.get("redacted")
+    if isinstance(redacted, str):  # a redacted copy keeps the digest of what it replaced
+        return redacted
+    return sha256(canonical(dict(personal)))
 
 
 @dataclass(frozen=True)
-class PublicInputSet:
-    """The round's public input, set before its first ball."""
+class Entry:
+    """One change of the night, chained to the one before it by `prev`."""
 
-    game_id: int
-    round: int
-    public_input: str | None
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> PublicInputSet:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _text_or_none(d.get("public_input"), "public_input"),
-        )
-
-
-@dataclass(frozen=True)
-class SeedRevealed:
-    """The round's seed, revealed once the round is over (hex)."""
-
-    game_id: int
-    round: int
-    seed: str
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> SeedRevealed:
-        return cls(
-            _int(d["game_id"], "game_id"), _int(d["round"], "round"), _str(d["seed"], "seed")
-        )
-
-
-@dataclass(frozen=True)
-class Called:
-    """A ball called: its place in the round (`seq`), and whether the station drew it
-    (`source` "auto") or the Maestro entered it."""
-
-    game_id: int
-    round: int
     seq: int
-    ball: int
-    source: str
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Called:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _int(d["seq"], "seq"),
-            _int(d["ball"], "ball"),
-            _str(d["source"], "source"),
-        )
-
-
-@dataclass(frozen=True)
-class Undone:
-    """A call taken back (the round's last, by its `seq` and ball)."""
-
-    game_id: int
-    round: int
-    seq: int
-    ball: int
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Undone:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _int(d["seq"], "seq"),
-            _int(d["ball"], "ball"),
-        )
-
-
-@dataclass(frozen=True)
-class Claimed:
-    """A claim: its card or ticket, and how many calls it saw; in a game that needs its pattern
-    on N cards of one book, the book it named (its first and last serials)."""
-
-    game_id: int
-    round: int
-    claim_id: int
-    serial: int
-    at_call: int
-    book: tuple[int, int] | None = None
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Claimed:
-        book = d.get("book")
-        if book is not None and not (isinstance(book, list) and len(book) == 2):
-            raise TypeError("book is not a pair of serials")
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _int(d["claim_id"], "claim_id"),
-            _int(d["serial"], "serial"),
-            _int(d["at_call"], "at_call"),
-            None if book is None else (_int(book[0], "book"), _int(book[1], "book")),
-        )
-
-
-@dataclass(frozen=True)
-class Awarded:
-    """A 75-ball round's award: the claim it rests on, its card, and the kind of bingo."""
-
-    game_id: int
-    round: int
-    claim_id: int
-    serial: int
+    at: str
     kind: str
+    who: str
+    data: Mapping[str, Any]
+    prev: str
+    personal: Mapping[str, Any] | None = None
+    hash: str = field(default="", compare=False)
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Awarded:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _int(d["claim_id"], "claim_id"),
-            _int(d["serial"], "serial"),
-            _str(d["kind"], "kind"),
+    def to_json(self) -> dict[str, Any]:
+        """The entry as exported: its personal part whole (or redacted), and its hash."""
+        out = {
+            "seq": self.seq,
+            "at": self.at,
+            "kind": self.kind,
+            "who": self.who,
+            "data": dict(self.data),
+            "personal": None if not self.personal else dict(self.personal),
+            "prev": self.prev,
+        }
+        return {**out, "hash": self.hash}
+
+    def computed_hash(self) -> str:
+        """SHA-256 of what the hash covers: the entry with its personal part's digest in place
+        of the part itself, without its own hash."""
+        covered = {**self.to_json(), "personal": digest_of(self.personal)}
+        del covered["hash"]
+        return sha256(canonical(covered))
+
+    def sealed(self) -> Entry:
+        """The entry with its hash filled in."""
+        return Entry(
+            self.seq,
+            self.at,
+            self.kind,
+            self.who,
+            self.data,
+            self.prev,
+            self.personal,
+            self.computed_hash(),
         )
 
-
-@dataclass(frozen=True)
-class Seat:
-    """A winner of a 90-ball prize: the claim and the ticket."""
-
-    claim_id: int
-    serial: int
-
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Seat:
-        return cls(_int(d["claim_id"], "claim_id"), _int(d["serial"], "serial"))
+    def from_json(cls, data: Mapping[str, Any]) -> Entry:
+        try:
+            personal = data["personal"]
+            if personal is not None and not isinstance(personal, dict):
+                raise TypeError
+            seq, entry_hash = data["seq"], data["hash"]
+            if isinstance(seq, bool) or not isinstance(seq, int) or not isinstance(entry_hash, str):
+                raise TypeError
+            if not isinstance(data["data"], dict):
+                raise TypeError
+            return cls(
+                seq,
+                str(data["at"]),
+                str(data["kind"]),
+                str(data["who"]),
+                data["data"],
+                str(data["prev"]),
+                personal,
+                entry_hash,
+            )
+        except (KeyError, TypeError):
+            raise BookError("line is not an entry of a book") from None
+
+    def player(self) -> str | None:
+        """The player this entry names (its personal part), if any."""
+        return None if not self.personal else self.personal.get("player")
 
 
-@dataclass(frozen=True)
-class PrizeSettled:
-    """A 90-ball prize awarded on a call, shared by its winners."""
+def next_entry(
+    prev: str,
+    seq: int,
+    at: str,
+    kind: str,
+    who: str,
+    data: Mapping[str, Any],
+    personal: Mapping[str, Any] | None = None,
+) -> Entry:
+    return Entry(seq, at, kind, who, data, prev, personal or None).sealed()
 
-    game_id: int
-    round: int
-    prize: str
-    at_call: int
-    winners: tuple[Seat, ...]
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> PrizeSettled:
-        winners = d["winners"]
-        if not isinstance(winners, list):
-            raise TypeError("winners is not a list")
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _str(d["prize"], "prize"),
-            _int(d["at_call"], "at_call"),
-            tuple(Seat.from_json(w) for w in winners),
-        )
+def deck_hash(manifest_json: str) -> str:
+    """The hash of a deck file as the book records it: SHA-256 of its manifest's canonical JSON
+    (so the file's spacing does not matter, its every number and its secret do)."""
+    return sha256(canonical(json.loads(manifest_json)))

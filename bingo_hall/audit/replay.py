@@ -5,15 +5,19 @@ says follows from what it says happened.
 - Each round's revealed seed hashes to its commitment, and every ball drawn by the station
   (`source` auto) is the next ball of the order that seed gives (`bingo_hall.draw`).
 - Every award is replayed from the calls: a 75-ball award's card holds a bingo on the calls its
-  claim saw (`bingo_hall.claims.judge`); a 90-ball prize's tickets complete the prize by the
+  claim saw (`seventyfive.claims.judge`); a 90-ball prize's tickets complete the prize by the
   call it was awarded on (`bingo_hall.ninety.prize_rules.completed_at`): a claim the player
   made late still wins, as the station judges it.
 - Every sum of the ledger is recomputed: a sale's money from the price and its cards
   (`Price.of_sale`), a payout from the prize's rule, the round's takings and the jackpot's pot
-  (`bingo_hall.money.ledger.settle`).
+  (`bingo_hall.money.settle`).
 
 The replayed state (live calls, awards, sales, payouts) is what a test compares with the
 station's database. Pure: no Flask, no sqlite3.
+
+One idea in one module, though it is long: replaying the book is one pass over its entries with
+one state (`Replayed`), a step per kind of entry (`_STEPS`) and nothing else. The steps share
+that state and its private helpers; apart, each would import the others' internals.
 """
 
 from __future__ import annotations
@@ -23,16 +27,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import claims as rules75
-from .. import draw
+from .. import draw, money
 from ..errors import KitError
 from ..manifest import Deck
-from ..money import ledger as money
-from ..ninety.prize_rules import BUILT_IN, completed_at, recorded_prize_list
-from ..patterns import pattern_from_spec
-from ..specials import MoneyBallRule, Specials, drawn_money_ball
-from .book import Book, Entry, Finding, deck_hash
-from .entries import (
+from ..ninety.prize_list_file import recorded_prize_list
+from ..ninety.prize_rules import BUILT_IN, completed_at
+from ..seventyfive import claims as rules75
+from ..seventyfive.patterns import pattern_from_spec
+from ..seventyfive.specials import MoneyBallRule, Specials, drawn_money_ball
+from ..variants import DEFAULT_BALLS
+from .book_file import Book, Finding
+from .entries import Entry, deck_hash
+from .entry_data import (
     Awarded,
     Called,
     Claimed,
@@ -202,7 +208,7 @@ def _reveal(state: Replayed, e: Entry, decks: Any) -> str | None:
 def _order_holds(state: Replayed, gid: int, rnd: int, log: RoundLog) -> str | None:
     """Replay the round's calls against the order its seed gives: every auto call was the
     first ball of the order not yet called (undone calls taken back where they were)."""
-    balls = state.games.get(gid, {}).get("balls", 75)
+    balls = state.games.get(gid, {}).get("balls", DEFAULT_BALLS)
     order = draw.draw_order(bytes.fromhex(log.seed or ""), log.public_input, balls)
     live: list[tuple[int, int]] = []
     undone = log.undone
@@ -306,7 +312,7 @@ def _drawn_money_ball_holds(state: Replayed, gid: int, rnd: int, seed: bytes) ->
     options = state.games.get(gid, {}).get("options") or {}
     if rnd != 1 or not options.get("money_ball_drawn"):
         return None
-    balls = int(state.games[gid].get("balls") or 75)
+    balls = int(state.games[gid].get("balls") or DEFAULT_BALLS)
     if drawn_money_ball(seed, balls) != options.get("money_ball"):
         return f"game {gid}: the money ball drawn is not the one the revealed seed gives"
     return None

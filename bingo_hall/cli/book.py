@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from ..audit.book import (
+from ..audit import (
     Published,
     check_chain,
     check_published,
@@ -52,8 +52,8 @@ def book() -> None:
 @click.option("-o", "output", required=True, type=click.Path(dir_okay=False))
 def export(db: str, night: str | None, redact: bool, instance: str | None, output: str) -> None:
     """Write the book as JSON lines, ending with the signed head."""
-    from ..audit.book import StationKey
-    from ..web import book as store
+    from ..audit import StationKey
+    from ..web import book_store as store
 
     path = Path(db)
     if not path.is_file():

@@ -12,10 +12,10 @@ from typing import Any
 
 import click
 
-from ..deck import check_card_count
 from ..errors import KitError
 from ..manifest import Deck, load_deck, new_variant_deck, save_deck
 from ..ninety.strips import MAX_STRIPS
+from ..seventyfive.deck import check_card_count
 from ..variants import ByVariant, Cards75, Strips90, ball_counts, variant_for
 from .speech import speech
 

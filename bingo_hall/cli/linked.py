@@ -39,7 +39,7 @@ from ..linked.tally import (
     verify_tally,
 )
 from ..machine.paths import read_text_file
-from ..money.ledger import money, parse_cents
+from ..money import money, parse_cents
 from ..variants import ball_counts, variant_for
 
 GAME_FILE = "game.linked.json"

@@ -15,19 +15,13 @@ import click
 
 from ..errors import KitError
 from ..machine.paths import read_text_file
-from ..money.program import (
-    Program,
-    ProgramGame,
-    figure_name,
-    parse_program,
-    price_text,
-    prize_name,
-    prize_text,
-)
+from ..money.program import Program, ProgramGame
+from ..money.program_file import parse_program
+from ..money.program_words import figure_name, price_text, prize_name, prize_text
 from ..odds import odds_for
-from ..patterns import Pattern
-from ..specials import odd_even_form, rule_lines
-from ..variants import PrizePlan
+from ..prize_plan import PrizePlan
+from ..seventyfive.patterns import Pattern
+from ..seventyfive.specials import odd_even_form, rule_lines
 from .speech import Speech, speech
 
 

@@ -20,8 +20,9 @@ from typing import Any
 from ..errors import KitError
 from ..ninety.prize_rules import UK
 from ..odds import Need
-from ..patterns import BUILT_IN, FULL_CARD, Pattern, custom_pattern
-from ..variants import ByVariant, Cards75, PrizePlan, Strips90, Variant
+from ..prize_plan import PrizePlan
+from ..seventyfive.patterns import BUILT_IN, FULL_CARD, Pattern, custom_pattern
+from ..variants import ByVariant, Cards75, Strips90, Variant
 
 
 @dataclass(frozen=True)

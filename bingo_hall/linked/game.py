@@ -22,9 +22,9 @@ from functools import cached_property
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..audit.book import sha256
+from ..audit import sha256
 from ..errors import KitError
-from ..money.ledger import MAX_CENTS, check_currency
+from ..money import MAX_CENTS, check_currency
 from ..variants import variant_for
 from .figure import Figure, figure_for
 from .keys import Signer, covered, fingerprint_of_key, signature_holds

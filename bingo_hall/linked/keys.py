@@ -1,5 +1,5 @@
 """Ed25519 signatures for the linked game, made and checked as the book's head is
-(`audit.book`: raw public keys in base64, the fingerprint of the raw key).
+(`audit.head`: raw public keys in base64, the fingerprint of the raw key).
 
 Two kinds of key sign here: a hall's station key (the one that signs its book's head, kept as
 `book_key.pem` beside the database) signs the hall's result, and the organiser's key signs the
@@ -17,7 +17,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from ..audit.book import StationKey, canonical, fingerprint_of
+from ..audit import StationKey, canonical, fingerprint_of
 from ..errors import KitError
 
 

@@ -22,7 +22,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from ..audit.book import BookError, SignedHead
+from ..audit import BookError, SignedHead
 from ..errors import KitError
 from ..variants import variant_for
 from .game import LinkedGame, parse_utc, utc

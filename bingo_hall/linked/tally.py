@@ -9,7 +9,7 @@ refused: it may not send the one that suits it.
 
 The national prize goes to the lowest call count of every hall, each regional prize to the lowest
 count in its region (a hall may win both), and halls tied on the lowest count share the prize
-to the cent, as one hall's simultaneous winners do (`money.ledger.split`, the odd cents to the
+to the cent, as one hall's simultaneous winners do (`money.split`, the odd cents to the
 halls listed first in the game). The awards are a pure function of the states (`awards`), so a
 hall that checks the tally re-derives them from the states it lists, and with the results, the
 states from the results.
@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import KitError
-from ..money.ledger import split
+from ..money import split
 from .game import Hall, LinkedGame, utc
 from .keys import Signer, covered, signature_holds
 from .result import HallResult, Outcome, Refusal, check, is_late, read_result

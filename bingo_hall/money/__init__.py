@@ -1,4 +1,148 @@
 """The night's money as pure rules: the ledger (prices, prizes, payouts in cents), the
 night's summary, the raffle, the program of the night's games with their prices and prizes,
 and the spreadsheet-safe cells they export. They build on the root's rules and variants;
-nothing at the root imports them (docs/dev/architecture.md)."""
+nothing at the root imports them (docs/dev/architecture.md).
+
+The ledger's rules, each idea in its module and all of them presented here (`money.parse_cents`,
+`money.settle`): `amounts` (cents, percentages, a prize split between winners), `currency` (an
+amount as a reader writes it), `serials` (card ranges and books), `prices`, `prize_money` (how
+a prize is paid, the takings, `settle`), `paper_stock` (the paper handed to sellers) and
+`cash_count` (the box at the end of the night)."""
+
+from __future__ import annotations
+
+from .amounts import (
+    AMBIGUOUS,
+    MAX_CENTS,
+    NEGATIVE,
+    NOT_AN_AMOUNT,
+    ZERO_PERCENT,
+    LedgerError,
+    parse_cents,
+    parse_percent,
+    percent_of,
+    split,
+    whole_cents,
+)
+from .cash_count import (
+    DENOMINATIONS,
+    MAX_PIECES,
+    Count,
+    over_short,
+    parse_count,
+)
+from .currency import (
+    DEFAULT_CURRENCY,
+    SmallUnit,
+    amount_text,
+    check_currency,
+    coin,
+    money,
+    small_unit,
+)
+from .paper_stock import (
+    Gap,
+    Reconciled,
+    StockEntry,
+    StockKind,
+    came_back,
+    check_back,
+    check_issue,
+    check_sellable,
+    issued_to,
+    reconcile,
+)
+from .prices import (
+    MAX_BOOK,
+    MAX_LABEL,
+    MAX_PRICES,
+    Price,
+    parse_price,
+    price_list,
+)
+from .prize_money import (
+    MAX_WITHIN,
+    JackpotMode,
+    PrizeKind,
+    PrizeRule,
+    SaleMoney,
+    Settled,
+    jackpot_pot,
+    night_shares,
+    rule_from_json,
+    settle,
+    takings,
+)
+from .serials import (
+    Serials,
+    book_of,
+    cards_of,
+    count,
+    first_overlap,
+    format_serials,
+    parse_serials,
+    ranges_of,
+    whole_books,
+)
+
+__all__ = [
+    "AMBIGUOUS",
+    "Count",
+    "DEFAULT_CURRENCY",
+    "DENOMINATIONS",
+    "Gap",
+    "JackpotMode",
+    "LedgerError",
+    "MAX_BOOK",
+    "MAX_CENTS",
+    "MAX_LABEL",
+    "MAX_PIECES",
+    "MAX_PRICES",
+    "MAX_WITHIN",
+    "NEGATIVE",
+    "NOT_AN_AMOUNT",
+    "Price",
+    "PrizeKind",
+    "PrizeRule",
+    "Reconciled",
+    "SaleMoney",
+    "Serials",
+    "Settled",
+    "SmallUnit",
+    "StockEntry",
+    "StockKind",
+    "ZERO_PERCENT",
+    "amount_text",
+    "book_of",
+    "came_back",
+    "cards_of",
+    "check_back",
+    "check_currency",
+    "check_issue",
+    "check_sellable",
+    "coin",
+    "count",
+    "first_overlap",
+    "format_serials",
+    "issued_to",
+    "jackpot_pot",
+    "money",
+    "night_shares",
+    "over_short",
+    "parse_cents",
+    "parse_count",
+    "parse_percent",
+    "parse_price",
+    "parse_serials",
+    "percent_of",
+    "price_list",
+    "ranges_of",
+    "reconcile",
+    "rule_from_json",
+    "settle",
+    "small_unit",
+    "split",
+    "takings",
+    "whole_books",
+    "whole_cents",
+]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..draw import committed_order
 from ..errors import KitError
-from .ledger import Serials, first_overlap, parse_serials
+from .serials import Serials, first_overlap, parse_serials
 
 LABEL = b"raffle"
 MAX_NUMBER = 99_999  # the numbers a roll of raffle tickets prints

@@ -32,7 +32,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from ..cards import CENTRE, LETTERS, SIZE, Card
+from ..seventyfive.cards import CENTRE, LETTERS, SIZE, Card
 from .qr import QrPath
 from .templates import Theme
 

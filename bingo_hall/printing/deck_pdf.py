@@ -24,10 +24,10 @@ from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..cards import Card
 from ..errors import KitError
 from ..manifest import Deck
 from ..ninety.tickets import Ticket
+from ..seventyfive.cards import Card
 from ..signing import card_url
 from ..variants import VARIANTS, Variant, variant_for
 from .card_layout import GridBox, fit_name

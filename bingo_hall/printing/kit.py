@@ -22,7 +22,16 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph
 
 from ..errors import KitError
-from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, Strips90, variant_for
+from ..variants import (
+    CARDS,
+    DEFAULT_BALLS,
+    STRIPS,
+    BoardRow,
+    ByVariant,
+    Cards75,
+    Strips90,
+    variant_for,
+)
 from .card_layout import BOLD, REGULAR
 from .deck_pdf import PAPERS
 from .large_kit import board_on, draw_large_tabla, draw_large_tokens
@@ -224,7 +233,11 @@ def draw_tabla_90(
 
 
 def draw_rules(
-    c: Canvas, page: tuple[float, float], lang: str, game: int = 75, body: float = BODY_PT
+    c: Canvas,
+    page: tuple[float, float],
+    lang: str,
+    game: int = DEFAULT_BALLS,
+    body: float = BODY_PT,
 ) -> None:
     """The rules sheet, flowing over as many pages as it needs, its text at `body` points (the
     headings and spacing in proportion)."""
@@ -297,7 +310,7 @@ def _large_boards(c: Canvas, page: tuple[float, float], lang: str, game: int) ->
 
 
 def render_kit_pdf(
-    *, lang: str = "es", paper: str = "a4", game: int = 75, large_print: bool = False
+    *, lang: str = "es", paper: str = "a4", game: int = DEFAULT_BALLS, large_print: bool = False
 ) -> bytes:
     """The Tabla Confrontadora (1 page), the tokens (1 page) and the rules sheet (two pages), in
     one PDF. `game=90` gives the 90-ball board (9 rows of 10), 90 tokens and the 90-ball rules.

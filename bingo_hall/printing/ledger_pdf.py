@@ -15,8 +15,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from ..money.night import (
-    Night,
+from ..money.night import Night
+from ..money.night_text import (
     amounts,
     cash_lines,
     game_heading,

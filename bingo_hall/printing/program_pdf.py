@@ -19,20 +19,13 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from ..cards import LETTERS, SIZE
-from ..money.program import (
-    Program,
-    ProgramGame,
-    figure_name,
-    price_text,
-    prize_name,
-    prize_text,
-    words,
-)
+from ..money.program import Program, ProgramGame
+from ..money.program_words import figure_name, price_text, prize_name, prize_text, words
 from ..ninety.prize_rules import CellsRule, CountRule, RowCountRule, RowsRule
 from ..ninety.tickets import COLUMNS, ROWS
-from ..patterns import Cell, Pattern, PatternShape
-from ..specials import rule_lines
+from ..seventyfive.cards import LETTERS, SIZE
+from ..seventyfive.patterns import Cell, Pattern, PatternShape
+from ..seventyfive.specials import rule_lines
 from ..variants import ByVariant, Cards75, Strips90
 from .large_print import TOTAL_PT
 from .pdfutil import pdf_bytes

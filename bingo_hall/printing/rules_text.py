@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..variants import variant_for
+from ..variants import DEFAULT_BALLS, variant_for
 
 Block = tuple[str, str]
 _DIR = Path(__file__).resolve().parent
 _KINDS = (("## ", "h2"), ("# ", "h1"), ("- ", "li"))
 
 
-def rules_blocks(lang: str, game: int = 75) -> list[Block]:
+def rules_blocks(lang: str, game: int = DEFAULT_BALLS) -> list[Block]:
     """(kind, text) blocks of the rules sheet (`rules_90_<lang>.md` for 90 balls): kind is h1,
     h2, li or p."""
     name = variant_for(game).rules_sheet.format(lang=lang)

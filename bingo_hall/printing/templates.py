@@ -24,7 +24,7 @@ from typing import Any
 import card_templates
 
 from ..errors import KitError
-from ..variants import VARIANTS, variant_for
+from ..variants import DEFAULT_BALLS, VARIANTS, variant_for
 
 # the `card_templates` package, found where Python imports it from (a clone or site-packages)
 TEMPLATE_DIR = Path(card_templates.__file__).resolve().parent
@@ -70,7 +70,7 @@ class Template:
     margin_mm: float
     gap_mm: float
     theme: Theme
-    game: int = 75
+    game: int = DEFAULT_BALLS
     large_print: bool = False
 
     @property
@@ -124,7 +124,7 @@ def template_from_dict(data: dict[str, Any], name: str, where: str) -> Template:
             unknown=unknown[0],
             names=", ".join(sorted(known)),
         )
-    game = data.get("game", 75)
+    game = data.get("game", DEFAULT_BALLS)
     if game not in [v.balls for v in VARIANTS] or isinstance(game, bool):
         raise TemplateError(
             "%(where)s: game must be 75 or 90, not %(game)r", where=where, game=game

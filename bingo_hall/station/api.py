@@ -16,7 +16,7 @@ from ..web.hub import EventStream, Subscription, live_stream
 from ..web.inputs import is_ascii_number
 from ..web.inputs import json_body as body
 from ..web.instance import HallState, hall
-from . import autodraw, calls, games, hall_settings
+from . import autodraw, calls, games, hall_settings, snapshots
 from .auth import PinResult, caller_required, check_pin, end_every_login, issue_token
 from .decks import list_decks, store_deck
 from .events import ROOM_EVENTS
@@ -107,7 +107,7 @@ def new_game() -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> ResponseReturnValue:
-    return jsonify(games.snapshot(get_db(), game_id).to_json())
+    return jsonify(snapshots.snapshot(get_db(), game_id).to_json())
 
 
 @bp.post("/games/<int:game_id>/draw")
@@ -194,7 +194,7 @@ def game_events(game_id: int) -> ResponseReturnValue:
     # no thread, so there is no limit on screens to keep threads free for the Maestro.
     sub = hall().hub.subscribe(games.channel(game_id))
     try:
-        first = games.snapshot_event(get_db, game_id)  # built once per change (404: no game)
+        first = snapshots.snapshot_event(get_db, game_id)  # built once per change (404: no game)
     except BaseException:
         sub.close()
         raise
@@ -221,7 +221,7 @@ _LOOP_QUERIES: dict[bytes, str | None] = {b"": None, b"view=card": CARD_VIEW}
 
 def game_stream_on_loop(app: Flask, scope: dict[str, Any]) -> EventStream | None:
     """`game_events` opened on the server's event loop, without Flask, a worker or SQL, when the
-    game's snapshot is kept and current (`games.kept_snapshot_event`): in a join storm every
+    game's snapshot is kept and current (`snapshots.kept_snapshot_event`): in a join storm every
     phone opens its card's stream within seconds, and all of them share one snapshot. The same
     stream as the view's, or None: the view answers (a game not seen yet, a snapshot to read
     again, a 404, any other query)."""
@@ -234,7 +234,7 @@ def game_stream_on_loop(app: Flask, scope: dict[str, Any]) -> EventStream | None
     view = _LOOP_QUERIES[query]
     state = hall(app)
     sub = state.hub.subscribe(games.channel(int(number)))  # first, as the view does
-    first = games.kept_snapshot_event(app, int(number))
+    first = snapshots.kept_snapshot_event(app, int(number))
     if first is None:
         sub.close()
         return None

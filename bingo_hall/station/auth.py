@@ -30,7 +30,7 @@ from typing import Any, ParamSpec, TypeVar
 from flask import Flask, g, redirect, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..web import book
+from ..web import book_store as book
 from ..web.db import get_db, transaction
 from ..web.errors import Forbidden, Unauthorized, wants_json
 from ..web.instance import area_state, hall

@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from ..errors import KitError
 from ..manifest import parse_deck
 from ..variants import STRIPS, VARIANTS, variant_for
-from ..web import book
+from ..web import book_store as book
 from ..web.admission import SMALL_BODY, guest_body
 from ..web.db import get_db
 from ..web.errors import RequestError, translated
@@ -28,10 +28,11 @@ from .auth import (
     log_in_session,
 )
 from .decks import DeckListing, list_decks, store_deck
-from .games import get_game, newest_active_game, snapshot, start_game
+from .games import get_game, newest_active_game, start_game
 from .hall_settings import load as hall_settings
 from .prize_lists import host_plans
 from .requests import NewGame
+from .snapshots import snapshot
 from .variants import PLAY, game_kind
 
 bp = Blueprint("caller", __name__, url_prefix="/caller")

@@ -14,10 +14,9 @@ from dataclasses import fields
 from typing import TypeVar
 
 from .. import draw as rules
-from ..web import book
-from ..web.db import transaction
+from ..web import book_store as book
+from ..web.db import write_transaction
 from ..web.errors import Conflict, RequestError
-from ..web.instance import hall
 from . import phrases
 from .events import CallMade, CallUndone
 from .games import (
@@ -79,56 +78,56 @@ def _add_call(
     expect_seq: int | None = None,
     key: str | None = None,
 ) -> Call:
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            gid = game.game_id
-            done = _replayed(conn, gid, key, Call)
-            if done is not None:
-                return done
-            if game.draw != source:
-                if source == DrawMethod.AUTO:
-                    raise Conflict("this game is drawn by hand: enter the ball from the cage")
-                raise Conflict("this game draws automatically: use Draw")
-            last = last_seq(conn, rnd.round_id)
-            _check_expect(expect_seq, last)
-            check_call_allowed(conn, gid)
-            called = [r["ball"] for r in live_calls(conn, rnd.round_id)]
-            n = game.balls
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        gid = game.game_id
+        done = _replayed(conn, gid, key, Call)
+        if done is not None:
+            return done
+        if game.draw != source:
             if source == DrawMethod.AUTO:
-                if len(called) >= n:
-                    raise Conflict("all %(n)s balls have been called", n=n)
-                order = rules.draw_order(bytes.fromhex(rnd.seed), rnd.public_input, n)
-                chosen = rules.next_auto_ball(order, called)
-            else:
-                try:
-                    chosen = rules.check_ball(ball, n)
-                except rules.DrawError:
-                    raise RequestError(
-                        "a ball is a whole number from 1 to %(n)s, not %(ball)s",
-                        n=n,
-                        ball=repr(ball),
-                    ) from None
-                if chosen in called:
-                    raise Conflict("%(call)s has already been called", call=call_label(chosen, n))
-            seq = last + 1
-            conn.execute(
-                "INSERT INTO calls (round_id, seq, ball, source) VALUES (?, ?, ?, ?)",
-                (rnd.round_id, seq, chosen, str(source)),
-            )
-            made = {"game_id": gid, "round": rnd.number, "seq": seq, "ball": chosen}
-            book.append(conn, "call", {**made, "source": str(source)})
-            done = Call(
-                game_id=gid,
-                round=rnd.number,
-                seq=seq,
-                ball=chosen,
-                count=len(called) + 1,
-                left=n - len(called) - 1,
-                spoken=spoken_both(chosen, n, phrases.current(conn)),
-                call=call_label(chosen, n),
-            )
-            _remember(conn, key, done)
+                raise Conflict("this game is drawn by hand: enter the ball from the cage")
+            raise Conflict("this game draws automatically: use Draw")
+        last = last_seq(conn, rnd.round_id)
+        _check_expect(expect_seq, last)
+        check_call_allowed(conn, gid)
+        called = [r["ball"] for r in live_calls(conn, rnd.round_id)]
+        n = game.balls
+        if source == DrawMethod.AUTO:
+            if len(called) >= n:
+                raise Conflict("all %(n)s balls have been called", n=n)
+            order = rules.draw_order(bytes.fromhex(rnd.seed), rnd.public_input, n)
+            chosen = rules.next_auto_ball(order, called)
+        else:
+            try:
+                chosen = rules.check_ball(ball, n)
+            except rules.DrawError:
+                raise RequestError(
+                    "a ball is a whole number from 1 to %(n)s, not %(ball)s",
+                    n=n,
+                    ball=repr(ball),
+                ) from None
+            if chosen in called:
+                raise Conflict("%(call)s has already been called", call=call_label(chosen, n))
+        seq = last + 1
+        conn.execute(
+            "INSERT INTO calls (round_id, seq, ball, source) VALUES (?, ?, ?, ?)",
+            (rnd.round_id, seq, chosen, str(source)),
+        )
+        made = {"game_id": gid, "round": rnd.number, "seq": seq, "ball": chosen}
+        book.append(conn, "call", {**made, "source": str(source)})
+        done = Call(
+            game_id=gid,
+            round=rnd.number,
+            seq=seq,
+            ball=chosen,
+            count=len(called) + 1,
+            left=n - len(called) - 1,
+            spoken=spoken_both(chosen, n, phrases.current(conn)),
+            call=call_label(chosen, n),
+        )
+        _remember(conn, key, done)
+        tx.commit()
         publish(CallMade(gid, done))
     return done
 
@@ -156,36 +155,36 @@ def undo_last(conn: sqlite3.Connection, game_id: int, undo: Undo) -> UndoneCall:
     """Take back the last live call, logging why. `undo.seq`, if given, must be that call's seq,
     so a doubled undo request cannot take back a second call."""
     reason, seq, key = undo.reason, undo.seq, undo.key
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            gid = game.game_id
-            done = _replayed(conn, gid, key, UndoneCall)
-            if done is not None:
-                return done
-            calls = live_calls(conn, rnd.round_id)
-            if not calls:
-                raise Conflict("there is no call to undo in this round")
-            last = calls[-1]
-            _check_expect(seq, last["seq"])
-            check_undo_allowed(conn, gid, len(calls))
-            conn.execute(
-                "UPDATE calls SET undone_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), "
-                "undo_reason = ? WHERE round_id = ? AND seq = ?",
-                (reason, rnd.round_id, last["seq"]),
-            )
-            took = {"game_id": gid, "round": rnd.number, "seq": last["seq"], "ball": last["ball"]}
-            book.append(conn, "undo", {**took, "reason": reason})
-            done = UndoneCall(
-                game_id=gid,
-                round=rnd.number,
-                seq=last["seq"],
-                ball=last["ball"],
-                count=len(calls) - 1,
-                left=game.balls - len(calls) + 1,
-                reason=reason,
-                call=call_label(last["ball"], game.balls),
-            )
-            _remember(conn, key, done)
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        gid = game.game_id
+        done = _replayed(conn, gid, key, UndoneCall)
+        if done is not None:
+            return done
+        calls = live_calls(conn, rnd.round_id)
+        if not calls:
+            raise Conflict("there is no call to undo in this round")
+        last = calls[-1]
+        _check_expect(seq, last["seq"])
+        check_undo_allowed(conn, gid, len(calls))
+        conn.execute(
+            "UPDATE calls SET undone_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), "
+            "undo_reason = ? WHERE round_id = ? AND seq = ?",
+            (reason, rnd.round_id, last["seq"]),
+        )
+        took = {"game_id": gid, "round": rnd.number, "seq": last["seq"], "ball": last["ball"]}
+        book.append(conn, "undo", {**took, "reason": reason})
+        done = UndoneCall(
+            game_id=gid,
+            round=rnd.number,
+            seq=last["seq"],
+            ball=last["ball"],
+            count=len(calls) - 1,
+            left=game.balls - len(calls) + 1,
+            reason=reason,
+            call=call_label(last["ball"], game.balls),
+        )
+        _remember(conn, key, done)
+        tx.commit()
         publish(CallUndone(gid, done))
     return done

@@ -17,11 +17,11 @@ from typing import Any
 
 from flask import has_app_context
 
-from ..audit.book import deck_hash
+from ..audit import deck_hash
 from ..manifest import Deck, deck_from_dict
 from ..values import JsonValue
-from ..variants import variant_for
-from ..web import book
+from ..variants import DEFAULT_BALLS, variant_for
+from ..web import book_store as book
 from ..web.db import transaction
 from ..web.errors import Conflict, NotFound
 from .state import station_state
@@ -107,8 +107,9 @@ def list_decks(conn: sqlite3.Connection) -> list[DeckListing]:
     `tonight`: loaded (or loaded again) within TONIGHT."""
     rows = conn.execute(
         "SELECT deck_id, name, free_centre, cards, added, COALESCE(loaded, added) AS loaded, "
-        "COALESCE(json_extract(manifest, '$.game'), 75) AS game "
-        "FROM decks ORDER BY COALESCE(loaded, added) DESC, rowid DESC"
+        "COALESCE(json_extract(manifest, '$.game'), ?) AS game "
+        "FROM decks ORDER BY COALESCE(loaded, added) DESC, rowid DESC",
+        (DEFAULT_BALLS,),
     ).fetchall()
     since = datetime.now(UTC) - TONIGHT
     return [

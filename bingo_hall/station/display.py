@@ -13,7 +13,8 @@ from markupsafe import Markup
 from ..web.db import get_db
 from ..web.pages import screen_host, shared, shared_page
 from ..web.qr import phone_url, qr_svg
-from .games import get_game, newest_active_game, snapshot
+from .games import get_game, newest_active_game
+from .snapshots import snapshot
 from .variants import game_kind
 
 bp = Blueprint("display", __name__)

@@ -1,5 +1,6 @@
-"""Games and rounds over sqlite3: start, public input, next round, end, and the snapshot a
-screen draws itself from. Calls (draw, entry, undo) are in calls.py, which builds on
+"""Games and rounds over sqlite3: start, public input, next round, end, and the guards and
+extenders the station's areas register on them. The snapshot a screen draws itself
+from is in snapshots.py; calls (draw, entry, undo) are in calls.py, which builds on
 this module.
 
 Every change is committed (BEGIN IMMEDIATE ... COMMIT, synchronous=FULL) before it is published
@@ -11,22 +12,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .. import draw as rules
 from ..errors import KitError
-from ..round_state import RoundState
-from ..specials import SPECIAL_KEYS, check_money_ball, drawn_money_ball
-from ..values import JsonValue, as_json
-from ..web import book
-from ..web.db import transaction
+from ..seventyfive.specials import SPECIAL_KEYS, check_money_ball, drawn_money_ball
+from ..values import JsonValue
+from ..web import book_store as book
+from ..web.db import write_transaction
 from ..web.errors import Conflict, NotFound, RequestError
-from ..web.hub import sse
 from ..web.instance import hall
-from . import phrases
 from .decks import get_deck, tell_deck_listeners
 from .events import (
     GameEnded,
@@ -39,10 +35,7 @@ from .events import (
 from .model import Game, Round
 from .prize_lists import host_plans
 from .requests import NewGame
-from .round_load import load_round
 from .settings import check_keys, rules_from
-from .specials_view import specials_shown
-from .spoken import call_label, spoken_both
 from .state import CallGuard, SnapshotExtender, UndoGuard, station_state
 from .variants import kind_of
 
@@ -215,9 +208,9 @@ def start_game(conn: sqlite3.Connection, new: NewGame) -> GameStarted:
     Puntos, its free centre the deck's unless the host plays the "espacio franco" house rule
     (docs/claims.md); a 90-ball game plays a prize plan.
     """
-    with hall().write_lock:
-        with transaction(conn):
-            started = write_new_game(conn, new)
+    with write_transaction(conn) as tx:
+        started = write_new_game(conn, new)
+        tx.commit()
         game_started(conn, started)
     tell_deck_listeners(get_deck(conn, new.deck_id))
     return started
@@ -296,29 +289,29 @@ def set_money_ball(conn: sqlite3.Connection, game_id: int, ball: int | None) -> 
     as typed, or None to draw it from the round's committed seed (`specials.drawn_money_ball`:
     the seed's reveal shows it). Once known it stays, and the ledger's door sells no more cards
     for the game."""
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            if game.options.get("money_ball_pays") is None:
-                raise Conflict("this game pays no money ball; choose one in the New game form")
-            known = game.options.get("money_ball")
-            if known is not None:
-                raise Conflict("the money ball of this game is already %(ball)s", ball=known)
-            if last_seq(conn, rnd.round_id):
-                raise Conflict("the money ball is chosen before the first ball")
-            drawn = ball is None
-            if ball is None:
-                ball = drawn_money_ball(bytes.fromhex(rnd.seed), game.balls)
-            try:
-                ball = check_money_ball(ball, game.balls)
-            except KitError as exc:
-                raise RequestError("%(problem)s", problem=exc) from None
-            options = {**game.options, "money_ball": ball, "money_ball_drawn": drawn}
-            conn.execute(
-                "UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), game.game_id)
-            )
-            entry = {"game_id": game.game_id, "round": rnd.number, "money_ball": ball}
-            book.append(conn, "money_ball", {**entry, "drawn": drawn})
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        if game.options.get("money_ball_pays") is None:
+            raise Conflict("this game pays no money ball; choose one in the New game form")
+        known = game.options.get("money_ball")
+        if known is not None:
+            raise Conflict("the money ball of this game is already %(ball)s", ball=known)
+        if last_seq(conn, rnd.round_id):
+            raise Conflict("the money ball is chosen before the first ball")
+        drawn = ball is None
+        if ball is None:
+            ball = drawn_money_ball(bytes.fromhex(rnd.seed), game.balls)
+        try:
+            ball = check_money_ball(ball, game.balls)
+        except KitError as exc:
+            raise RequestError("%(problem)s", problem=exc) from None
+        options = {**game.options, "money_ball": ball, "money_ball_drawn": drawn}
+        conn.execute(
+            "UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), game.game_id)
+        )
+        entry = {"game_id": game.game_id, "round": rnd.number, "money_ball": ball}
+        book.append(conn, "money_ball", {**entry, "drawn": drawn})
+        tx.commit()
         event = MoneyBallChosen(game.game_id, ball, drawn)
         publish(event)
     return MoneyBallSet(game.game_id, ball, drawn)
@@ -326,14 +319,14 @@ def set_money_ball(conn: sqlite3.Connection, game_id: int, ball: int | None) -> 
 
 def set_public_input(conn: sqlite3.Connection, game_id: int, text: str | None) -> PublicInputSet:
     """A player's public input, accepted only before the round's first ball (docs/fairness.md)."""
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            if last_seq(conn, rnd.round_id):
-                raise Conflict("the public input can only be set before the first ball")
-            conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
-            changed = {"game_id": game.game_id, "round": rnd.number, "public_input": text}
-            book.append(conn, "public_input", changed)
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        if last_seq(conn, rnd.round_id):
+            raise Conflict("the public input can only be set before the first ball")
+        conn.execute("UPDATE rounds SET public_input = ? WHERE id = ?", (text, rnd.round_id))
+        changed = {"game_id": game.game_id, "round": rnd.number, "public_input": text}
+        book.append(conn, "public_input", changed)
+        tx.commit()
         event = PublicInputSet(game.game_id, rnd.number, rnd.commitment, text)
         publish(event)
     return event
@@ -344,12 +337,12 @@ def start_next_round(
 ) -> RoundStarted:
     """Close the round (revealing its seed) and commit a new seed: Bingo de Puntos plays a round
     per bingo, scores carrying over, until someone reaches 1000 (docs/claims.md)."""
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
-            _book_reveal(conn, rnd)
-            commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        conn.execute("UPDATE rounds SET revealed = 1 WHERE id = ?", (rnd.round_id,))
+        _book_reveal(conn, rnd)
+        commitment = _new_round(conn, game.game_id, rnd.number + 1, public_input)
+        tx.commit()
         event = RoundStarted(game.game_id, rnd.number + 1, commitment, public_input, rnd.reveal())
         publish(event)
     return event
@@ -367,20 +360,20 @@ def _rounds(conn: sqlite3.Connection, game_id: int, revealed_only: bool = False)
 
 def end_game(conn: sqlite3.Connection, game_id: int) -> GameEnded:
     """End the game and reveal the seed of every round, so anyone can run `bingo-hall audit`."""
-    with hall().write_lock:
-        with transaction(conn):
-            game, rnd = active_round(conn, game_id)
-            for hidden in _rounds(conn, game.game_id):
-                if not hidden.revealed:
-                    _book_reveal(conn, hidden)
-            conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game.game_id,))
-            book.append(conn, "end", {"game_id": game.game_id})
-            conn.execute(
-                "UPDATE games SET status = 'ended', "
-                "ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-                (game.game_id,),
-            )
-            rounds = _rounds(conn, game.game_id)
+    with write_transaction(conn) as tx:
+        game, rnd = active_round(conn, game_id)
+        for hidden in _rounds(conn, game.game_id):
+            if not hidden.revealed:
+                _book_reveal(conn, hidden)
+        conn.execute("UPDATE rounds SET revealed = 1 WHERE game_id = ?", (game.game_id,))
+        book.append(conn, "end", {"game_id": game.game_id})
+        conn.execute(
+            "UPDATE games SET status = 'ended', "
+            "ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+            (game.game_id,),
+        )
+        rounds = _rounds(conn, game.game_id)
+        tx.commit()
         event = GameEnded(game.game_id, rnd.seed, rnd.number, tuple(r.reveal() for r in rounds))
         publish(event)
     return event
@@ -436,126 +429,3 @@ def check_undo_allowed(conn: sqlite3.Connection, game_id: int, position: int) ->
     """Raise the Conflict of the first guard that refuses taking back the `position`-th call."""
     for guard in list(station_state().undo_guards):
         guard(conn, game_id, position)
-
-
-@dataclass(frozen=True)
-class DeckLine(JsonValue):
-    """The snapshot's `deck`: the deck a game is played on, without its secret."""
-
-    deck_id: str
-    name: str
-    cards: int
-    free_centre: bool
-    game: int
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Everything a screen needs to draw itself from nothing: the game, its deck, its round as
-    it stands (calls, undos, the seeds revealed), the last call in words, and what the station's
-    areas add (`add_snapshot_extender`: the ledger's, the program's, the autodraw's...).
-    `to_json()` is the page's and the `snapshot` event's data."""
-
-    game: Game
-    deck: DeckLine
-    state: RoundState
-    spoken: Mapping[str, str] | None
-    parts: tuple[JsonValue | Mapping[str, Any], ...] = ()  # the extenders', in order
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
-    def to_json(self) -> dict[str, Any]:
-        n, state = self.game.balls, self.state
-        calls = [
-            {"seq": c.seq, "ball": c.ball, "call": call_label(c.ball, n), "at": c.at}
-            for c in state.calls
-        ]
-        snap = {
-            **self.game.to_json(),
-            "deck": self.deck.to_json(),
-            "round": state.round,
-            "commitment": state.commitment,
-            "public_input": state.public_input,
-            "calls": calls,
-            "last": calls[-1] if calls else None,
-            "spoken": None if self.spoken is None else dict(self.spoken),
-            "last_seq": state.last_seq,
-            "count": len(calls),
-            "left": state.left,
-            "undone": [
-                {
-                    "seq": u.seq,
-                    "ball": u.ball,
-                    "call": call_label(u.ball, n),
-                    "reason": u.reason,
-                    "at": u.at,
-                }
-                for u in state.undone
-            ],
-            "revealed": [r.to_json() for r in state.revealed],
-            "specials": specials_shown(self.game, state.balls_called).to_json(),
-        }
-        for part in self.parts:
-            snap.update(as_json(part))
-        return snap
-
-
-def snapshot(conn: sqlite3.Connection, game_id: int) -> Snapshot:
-    """Everything a screen needs to draw itself from nothing (sent first on every SSE connect)."""
-    loaded = load_round(conn, game_id, revealed=True)
-    game, state = loaded.game, loaded.state
-    deck = get_deck(conn, game.deck_id)
-    last = state.last
-    return Snapshot(
-        game,
-        DeckLine(deck.deck_id, deck.name, len(deck.cards), deck.free_centre, deck.game),
-        state,
-        spoken_both(last.ball, game.balls, phrases.current(conn)) if last else None,
-        tuple(extend(conn, game.game_id) for extend in list(station_state().snapshot_extenders)),
-    )
-
-
-#: a snapshot kept for reuse is read again after this long even when nothing was published
-#: (a change no event tells, such as the hall's call phrases, shows within this time)
-SNAPSHOT_MAX_AGE_S = 5.0
-
-
-def _current(kept: tuple[int, float, str], published: int, now: float) -> bool:
-    """A kept snapshot may be given: no event since it was read, and younger than
-    SNAPSHOT_MAX_AGE_S."""
-    return kept[0] == published and now - kept[1] < SNAPSHOT_MAX_AGE_S
-
-
-def kept_snapshot_event(app: Any, game_id: int) -> str | None:
-    """The `snapshot` event's text as `snapshot_event` would give it now, if it is kept and
-    current; None when it must be read (no SQL here: the server's event loop asks it, and the
-    caller subscribes first, as for `snapshot_event`)."""
-    state, hub = station_state(app), hall(app).hub
-    kept = state.snapshots.get(game_id)
-    if kept is None or not _current(kept, hub.published, time.monotonic()):
-        return None
-    return kept[2]
-
-
-def snapshot_event(connect: Callable[[], sqlite3.Connection], game_id: int) -> str:
-    """The `snapshot` event's text for a screen that (re)connects, built once per change, not
-    once per screen: a thousand phones coming back from a Wi-Fi blip share one.
-
-    `connect()` gives the database connection, asked for only when the snapshot must be read.
-    The caller subscribes first. The kept text is reused only while no event has been published
-    since it was read (the hub's count is taken before reading, so a change committed meanwhile
-    is published after, and both reach the screen: snapshots and events are idempotent)."""
-    state, hub = station_state(), hall().hub
-    seen = hub.published
-    with state.snapshots_lock:
-        kept = state.snapshots.get(game_id)
-        now = time.monotonic()
-        if kept is not None and _current(kept, seen, now):
-            return kept[2]
-        # one reader builds it; the others wait for it here instead of reading it too
-        text = sse("snapshot", snapshot(connect(), game_id).to_json())
-        if hub.published == seen:
-            state.snapshots[game_id] = (seen, now, text)
-        return text

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..values import JsonValue
-from ..web import book
-from ..web.db import get_db, transaction
+from ..web import book_store as book
+from ..web.db import get_db, write_transaction
 from ..web.errors import RequestError
 from ..web.instance import hall
 
@@ -68,17 +68,17 @@ class SettingsChange:
 
 
 def save(conn: sqlite3.Connection, change: SettingsChange) -> HallSettings:
-    """Change some settings; returns them all."""
+    """Change some settings (all checked when the request was read); returns them all."""
     changes = change.changes
-    with hall().write_lock:
-        with transaction(conn):
-            for key, value in changes.items():
-                conn.execute(
-                    "INSERT INTO hall_settings (key, value) VALUES (?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    (key, json.dumps(value)),
-                )
-            book.append(conn, "hall_settings", {"changes": dict(changes)})
+    with write_transaction(conn) as tx:
+        for key, value in changes.items():
+            conn.execute(
+                "INSERT INTO hall_settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, json.dumps(value)),
+            )
+        book.append(conn, "hall_settings", {"changes": dict(changes)})
+        tx.commit()
         saved = load(conn)
         # the pages built from them are stale
         hall().hub.publish(CHANNEL, "settings", saved.to_json())

@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..claims import Mode
 from ..round_state import Reveal
-from ..variants import Variant, variant_for
+from ..seventyfive.claims import Mode
+from ..variants import DEFAULT_BALLS, Variant, variant_for
 from .spoken import call_label
 
 
@@ -40,7 +40,7 @@ class Game:
     status: GameStatus
     created: str
     ended: str | None
-    balls: int = 75  # 90 for a deck of strips (the manifest's `game`)
+    balls: int = DEFAULT_BALLS  # 90 for a deck of strips (the manifest's `game`)
     prizes: str | None = None  # the 90-ball prize plan's key (mode); None in the 75-ball game
     prize_list: str | None = None  # a host's own prize list, as recorded (TOML); else None
 

@@ -41,7 +41,8 @@ from ..web.instance import area_state
 from ..web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
 from ..web.pages import shared, shared_page
 from .decks import get_deck
-from .games import get_game, snapshot
+from .games import get_game
+from .snapshots import snapshot
 from .verify.variants import claims_of
 
 bp = Blueprint("phone", __name__)

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from flask import Flask
 
-from ..ninety.prize_rules import BUILT_IN, PrizeList, PrizeListError, parse_prize_list
+from ..ninety.prize_list_file import PrizeListError, parse_prize_list
+from ..ninety.prize_rules import BUILT_IN, PrizeList
 from ..prize_names import known_names, prize_name
-from ..variants import PrizePlan
+from ..prize_plan import PrizePlan
 from ..web.i18n import current_lang
 from ..web.instance import area_state
 from .state import StationState, station_state

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..money.ledger import LedgerError, parse_cents
-from ..specials import Setting
+from ..money import LedgerError, parse_cents
+from ..seventyfive.specials import Setting
 from ..web.errors import RequestError
 from ..web.inputs import is_ascii_number
 from .model import DrawMethod
@@ -154,7 +154,7 @@ class NewGame:
 
 
 def special_options(f: Mapping[str, str]) -> dict[str, Setting]:
-    """The New game form's special games as a new game's options (bingo_hall.specials): the
+    """The New game form's special games as a new game's options (seventyfive.specials): the
     wild number ticked, odd or even, what the money ball pays (double, or a bonus amount typed
     as the ledger reads amounts), the cards of one book the pattern must be on. What each value
     means is the game's check (`settings.rules_from`)."""

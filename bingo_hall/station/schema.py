@@ -68,6 +68,8 @@ MIGRATIONS: list[str] = [
         created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
     );
     """,
+    # (a migration is never edited once released: its DEFAULT 75 is variants.DEFAULT_BALLS as it
+    # was when this step was written, and stays so for the databases it already migrated)
     # 2: 90-ball games
     """
     ALTER TABLE games ADD COLUMN balls INTEGER NOT NULL DEFAULT 75 CHECK (balls IN (75, 90));

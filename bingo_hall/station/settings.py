@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from .. import claims as rules
 from ..errors import KitError
-from ..patterns import pattern_from_spec
-from ..specials import SPECIAL_KEYS, Specials, SpecialSettingError
+from ..seventyfive import claims as rules
+from ..seventyfive.patterns import pattern_from_spec
+from ..seventyfive.specials import SPECIAL_KEYS, Specials, SpecialSettingError
 from ..web.errors import RequestError
 
 SETTING_KEYS = (

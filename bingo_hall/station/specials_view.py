@@ -1,14 +1,14 @@
 """The special games of a 75-ball game on the hall's screens: the snapshot's `specials` part,
 which the caller page and /display (static/specials.js) draw as one line per special game and
 use to mark the wild numbers on the Tabla Confrontadora. The rules and their words are the pure
-`bingo_hall.specials`'s; this reads the game's settings and calls (games.Snapshot adds it)."""
+`seventyfive.specials`'s; this reads the game's settings and calls (games.Snapshot adds it)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..specials import Specials, money_words, rule_lines, wild_words
+from ..seventyfive.specials import Specials, money_words, rule_lines, wild_words
 from ..values import JsonValue
 from .model import Game
 

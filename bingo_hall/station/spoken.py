@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..prize_names import prize_name
-from ..variants import variant_for
+from ..variants import DEFAULT_BALLS, variant_for
 
 #: {lang: {ball: nickname}}
 Phrases = dict[str, dict[int, str]]
@@ -71,12 +71,14 @@ def english_number(n: int) -> str:
     return _EN_TENS[tens] if units == 0 else f"{_EN_TENS[tens]}-{_EN_UNITS[units]}"
 
 
-def call_label(ball: int, balls: int = 75) -> str:
+def call_label(ball: int, balls: int = DEFAULT_BALLS) -> str:
     """The call as screens write it: "N 31" in the 75-ball game, "87" in the 90-ball game."""
     return variant_for(balls).call_label(ball)
 
 
-def spoken_call(ball: int, lang: str, balls: int = 75, phrases: Phrases | None = None) -> str:
+def spoken_call(
+    ball: int, lang: str, balls: int = DEFAULT_BALLS, phrases: Phrases | None = None
+) -> str:
     """The letter, a pause, then the number in words, as the Maestro calls it ("N31"); in the
     90-ball game the number alone. Then its nickname when traditional calls are on and it has
     one."""
@@ -86,7 +88,9 @@ def spoken_call(ball: int, lang: str, balls: int = 75, phrases: Phrases | None =
     return said + (f", {nickname}" if nickname else "")
 
 
-def spoken_both(ball: int, balls: int = 75, phrases: Phrases | None = None) -> dict[str, str]:
+def spoken_both(
+    ball: int, balls: int = DEFAULT_BALLS, phrases: Phrases | None = None
+) -> dict[str, str]:
     return {lang: spoken_call(ball, lang, balls, phrases) for lang in ("es", "en")}
 
 

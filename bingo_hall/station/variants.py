@@ -15,11 +15,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..claims import Mode
 from ..errors import KitError
 from ..manifest import Deck
-from ..ninety.prize_rules import recorded_prize_list
-from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, PrizePlan, Strips90, Variant
+from ..ninety.prize_list_file import recorded_prize_list
+from ..prize_plan import PrizePlan
+from ..seventyfive.claims import Mode
+from ..variants import CARDS, STRIPS, BoardRow, ByVariant, Cards75, Strips90, Variant
 from ..web.errors import RequestError
 from .model import Game
 from .requests import NewGame

@@ -344,6 +344,55 @@ def transaction(conn: sqlite3.Connection) -> Any:
     return _Tx(conn)
 
 
+def write_transaction(conn: sqlite3.Connection) -> WriteTransaction:
+    """`with write_transaction(conn) as tx:` one write of the station: the app's write lock held
+    around a BEGIN IMMEDIATE ... COMMIT block, and still held after `tx.commit()` for what the
+    write sends, so that its events go out in the order of the commits (HallState.write_lock).
+    Without `tx.commit()` the block commits at its end; an error rolls it back."""
+    return WriteTransaction(conn, hall().write_lock)
+
+
+class WriteTransaction:
+    """See `write_transaction`."""
+
+    def __init__(self, conn: sqlite3.Connection, lock: threading.RLock) -> None:
+        self.conn = conn
+        self._lock = lock
+        self._open = False
+
+    def __enter__(self) -> WriteTransaction:
+        self._lock.acquire()
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._lock.release()
+            raise
+        self._open = True
+        return self
+
+    def commit(self) -> None:
+        """Commit now; the lock stays held until the block ends."""
+        if self._open:
+            self._open = False
+            self.conn.execute("COMMIT")
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            if self._open:
+                self._open = False
+                if exc_type is None:
+                    self.conn.execute("COMMIT")
+                elif self.conn.in_transaction:  # SQLite already rolled back after a full disk
+                    self.conn.execute("ROLLBACK")
+        finally:
+            self._lock.release()
+
+
 class _Tx:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn

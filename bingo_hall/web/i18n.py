@@ -23,8 +23,8 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
 from ..machine.catalogs import catalog_dirs
-from ..pattern_book import kit_book
 from ..prize_names import known_names, prize_name
+from ..seventyfive.pattern_book import kit_book
 from .errors import RequestError
 from .instance import area_state
 from .security import local_path

@@ -37,7 +37,8 @@ from .security import HEADERS
 #: pages kept at most (keys: the few paths, two languages, a handful of addresses)
 SIZE = 32
 #: a kept page is built again after this long even when nothing was published (a change no
-#: event tells, such as the hall's call phrases, shows within this time; as games.snapshot_event)
+#: event tells, such as the hall's call phrases, shows within this time; as
+#: snapshots.snapshot_event)
 MAX_AGE_S = 5.0
 #: addresses a screen is opened by, each with its own page (a join QR names it); past these, a
 #: new one (a guest sending made-up Host headers) gets the page of "another address"

@@ -256,7 +256,7 @@ _IMPORT_LINE = re.compile(
     re.M,
 )
 _EXPORT_DECL = re.compile(r"^export\s+(?=(?:async\s+)?function\b|const\b|class\b)", re.M)
-_EXPORT_NAME = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|const|class)\s+(\w+)", re.M)
+_EXPORT_NAME = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|const|class)\s+([\w$]+)", re.M)
 
 
 def _entry(body: bytes, mimetype: str) -> Entry:

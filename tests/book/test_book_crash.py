@@ -15,9 +15,9 @@ import pytest
 import requests
 from station.test_crash import PIN, start
 
-from bingo_hall.audit.book import ORIGIN, Book, Head, check_chain
+from bingo_hall.audit import ORIGIN, Book, Head, check_chain
 from bingo_hall.manifest import new_deck, save_deck
-from bingo_hall.web.book import entry_of
+from bingo_hall.web.book_store import entry_of
 
 KILLS = 20
 

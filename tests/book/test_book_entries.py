@@ -1,12 +1,13 @@
-"""The book's entries of the draw and the claims are read as values (bingo_hall/audit/entries.py):
-each field by its name and with its type, so that an entry the replay cannot trust is reported,
-never read half-way (a ball written as text would be a ball the round never called)."""
+"""The book's entries of the draw and the claims are read as values
+(bingo_hall/audit/entry_data.py): each field by its name and with its type, so that an entry the
+replay cannot trust is reported, never read half-way (a ball written as text would be a ball the
+round never called)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bingo_hall.audit.entries import Called, Claimed, PrizeSettled, RoundOpened, Seat
+from bingo_hall.audit.entry_data import Called, Claimed, PrizeSettled, RoundOpened, Seat
 
 
 def test_an_entry_is_read_field_by_field_into_its_value():

@@ -14,7 +14,7 @@ from pathlib import Path
 import book_audit as audit
 import pytest
 
-from bingo_hall.audit import book as kit
+from bingo_hall import audit as kit
 
 from .test_book_tamper import exported, night  # noqa: F401  # the night a real station wrote
 

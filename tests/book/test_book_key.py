@@ -9,9 +9,9 @@ import json
 
 from testkit import TEST_PIN
 
-from bingo_hall.audit.book import StationKey
-from bingo_hall.station.cli import build_app
-from bingo_hall.web.book import station_key
+from bingo_hall.audit import StationKey
+from bingo_hall.station.cli.start import build_app
+from bingo_hall.web.book_store import station_key
 
 
 def test_a_station_served_with_db_exports_with_the_same_db(tmp_path, kit_cli):

@@ -10,7 +10,7 @@ from ledger.test_ledger_night_sales import PROGRAM, house, next_game, night_sale
 from testkit import TEST_PIN, Caller
 
 from bingo_hall.app import create_app
-from bingo_hall.audit.book import read_book
+from bingo_hall.audit import read_book
 from bingo_hall.audit.replay import deck_entry, replay
 from bingo_hall.manifest import deck_from_dict, new_strip_deck
 

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from testkit import TEST_PIN, Caller
 
 from bingo_hall.app import create_app
-from bingo_hall.audit.book import Head
+from bingo_hall.audit import Head
 
 
 def last_entry(app) -> tuple[int, str]:

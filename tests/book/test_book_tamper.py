@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from testkit import TEST_PIN, Caller
 
+from bingo_hall import audit as pure
 from bingo_hall.app import create_app
-from bingo_hall.audit import book as pure
 from bingo_hall.manifest import new_deck, new_strip_deck
 
 DECK = new_strip_deck(3, seed="book-night", name="Noche")  # 18 tickets, 3 strips

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from testkit import Caller
 
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck
+from bingo_hall.seventyfive.cards import LINE_CELLS
 
 _DECK = new_deck(40, seed="claims tests", name="Fiesta")  # made once; each test has its own DB
 

@@ -2,7 +2,7 @@
 judges with) exactly as the station's check does, over random games. The page has only what a
 phone gets: the card's table as the station draws it (its numbers are read from it) and the
 game's facts, the same for every card (`#card-state`, card_view.game_card_facts and
-game_ticket_facts). The station's side is bingo_hall.claims.judge (75 balls) and
+game_ticket_facts). The station's side is bingo_hall.seventyfive.claims.judge (75 balls) and
 bingo_hall.ninety.prize_rules.judge_rule (90 balls)."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from bingo_hall import claims
-from bingo_hall.cards import SIZE
 from bingo_hall.manifest import new_deck, new_strip_deck
 from bingo_hall.ninety.prize_rules import BUILT_IN, judge_rule
-from bingo_hall.patterns import BUILT_IN as PATTERNS
-from bingo_hall.patterns import custom_pattern
+from bingo_hall.seventyfive import claims
+from bingo_hall.seventyfive.cards import SIZE
+from bingo_hall.seventyfive.patterns import BUILT_IN as PATTERNS
+from bingo_hall.seventyfive.patterns import custom_pattern
 from bingo_hall.station.verify import card_view
 from bingo_hall.station.verify.card_pages import draw_table
 from bingo_hall.station.verify.variants import claims_of

@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from bingo_hall import claims
-from bingo_hall.cards import SIZE
 from bingo_hall.manifest import new_deck
-from bingo_hall.patterns import BUILT_IN as PATTERNS
+from bingo_hall.seventyfive import claims
+from bingo_hall.seventyfive.cards import SIZE
+from bingo_hall.seventyfive.patterns import BUILT_IN as PATTERNS
 from bingo_hall.station.verify import card_view
 from bingo_hall.station.verify.card_pages import draw_table
 from bingo_hall.station.verify.variants import claims_of

@@ -6,11 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bingo_hall.cards import LINE_CELLS
-from bingo_hall.claims import NORMAL, Claim, Rules, judge, penalty_for, settle
-from bingo_hall.deck import generate_deck
 from bingo_hall.errors import KitError
-from bingo_hall.patterns import FOUR_CORNERS, FULL_CARD, X, custom_pattern, pattern_from_spec
+from bingo_hall.seventyfive.cards import LINE_CELLS
+from bingo_hall.seventyfive.claims import NORMAL, Claim, Rules, judge, penalty_for, settle
+from bingo_hall.seventyfive.deck import generate_deck
+from bingo_hall.seventyfive.patterns import (
+    FOUR_CORNERS,
+    FULL_CARD,
+    X,
+    custom_pattern,
+    pattern_from_spec,
+)
 
 from .test_claims_rules import CARD, OTHER
 

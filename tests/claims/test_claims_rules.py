@@ -15,8 +15,9 @@ code. CARD is laid out so that R1 totals 180 and the N column 190, the docs/rule
 
 import pytest
 
-from bingo_hall.cards import Card
-from bingo_hall.claims import (
+from bingo_hall.errors import KitError
+from bingo_hall.seventyfive.cards import Card
+from bingo_hall.seventyfive.claims import (
     NORMAL,
     PUNTOS,
     Claim,
@@ -27,7 +28,6 @@ from bingo_hall.claims import (
     settle,
     standings,
 )
-from bingo_hall.errors import KitError
 
 CARD = Card(
     serial=1,

@@ -10,8 +10,8 @@ import pytest
 from tambolakit import row
 from testkit import Caller
 
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.seventyfive.cards import LINE_CELLS
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The pattern book (bingo_hall/pattern_book.toml): every entry a legal set of forms on the card.
+"""The pattern book (seventyfive/pattern_book.toml): every entry a legal set of forms on the card.
 
 The expected forms are worked out here from the file's raw grids with numpy's own rotations and
 mirrors, and from the 12 lines listed by hand, not with the kit's generators."""
@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 
 from bingo_hall.errors import KitError
-from bingo_hall.pattern_book import kit_book, parse_book
-from bingo_hall.patterns import BUILT_IN, FOUR_CORNERS, FULL_CARD, X, pattern_from_spec
 from bingo_hall.prize_names import prize_name
+from bingo_hall.seventyfive.pattern_book import kit_book, parse_book
+from bingo_hall.seventyfive.patterns import BUILT_IN, FOUR_CORNERS, FULL_CARD, X, pattern_from_spec
 
-RAW = tomllib.loads(resources.files("bingo_hall").joinpath("pattern_book.toml").read_text("utf-8"))
+RAW = tomllib.loads(
+    resources.files("bingo_hall.seventyfive").joinpath("pattern_book.toml").read_text("utf-8")
+)
 BOOK = {e.key: e for e in kit_book()}
 EVERY_SQUARE = {(r, c) for r in range(5) for c in range(5)}
 LINES = (

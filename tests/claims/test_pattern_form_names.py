@@ -4,9 +4,9 @@ are drawn here by hand, turned by hand, and covered on a real card."""
 
 import pytest
 
-from bingo_hall.claims import NORMAL, Rules, judge
-from bingo_hall.deck import generate_deck
-from bingo_hall.patterns import BUILT_IN
+from bingo_hall.seventyfive.claims import NORMAL, Rules, judge
+from bingo_hall.seventyfive.deck import generate_deck
+from bingo_hall.seventyfive.patterns import BUILT_IN
 
 CARD = generate_deck(1, seed="form names", free_centre=True)[0]
 

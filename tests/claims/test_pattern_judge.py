@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bingo_hall.claims import NORMAL, Rules, judge, penalty_for
-from bingo_hall.deck import generate_deck
-from bingo_hall.patterns import BUILT_IN
+from bingo_hall.seventyfive.claims import NORMAL, Rules, judge, penalty_for
+from bingo_hall.seventyfive.deck import generate_deck
+from bingo_hall.seventyfive.patterns import BUILT_IN
 
 NUMBERED = generate_deck(12, seed="pattern brute force")
 PRINTED_FREE = generate_deck(12, seed="pattern brute force, free", free_centre=True)

@@ -15,8 +15,8 @@ from layout import PHONE, assert_layout
 from playwright.sync_api import Browser, Page, expect
 from testkit import caller_game_page, doc_shot
 
-from bingo_hall.patterns import BUILT_IN, PatternShape
 from bingo_hall.prize_names import known_names
+from bingo_hall.seventyfive.patterns import BUILT_IN, PatternShape
 from bingo_hall.signing import card_path
 
 from .hall import Hall

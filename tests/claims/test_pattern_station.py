@@ -5,7 +5,7 @@ and the verdict names the form won (its squares lit; a form of lines, its lines)
 import pytest
 from testkit import page_login
 
-from bingo_hall.cards import LINE_CELLS
+from bingo_hall.seventyfive.cards import LINE_CELLS
 
 from .hall import Hall
 

@@ -12,8 +12,8 @@ import pytest
 from testkit import TEST_PIN
 
 from bingo_hall.app import create_app
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.seventyfive.cards import LINE_CELLS
 
 from .hall import Hall
 

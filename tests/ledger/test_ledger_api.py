@@ -12,8 +12,8 @@ import sqlite3
 import pytest
 from testkit import Caller
 
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.seventyfive.cards import LINE_CELLS
 from bingo_hall.signing import card_path
 
 NBSP = "\u00a0"

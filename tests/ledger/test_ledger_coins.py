@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from testkit import Caller
 
-from bingo_hall.money.ledger import SmallUnit, coin, small_unit
+from bingo_hall.money import SmallUnit, coin, small_unit
 
 from .test_ledger_api import ok
 

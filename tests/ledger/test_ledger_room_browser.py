@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from tambolakit import numbers, row
 from testkit import Caller
 
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.seventyfive.cards import LINE_CELLS
 
 pytestmark = pytest.mark.browser
 SLOW = 15_000

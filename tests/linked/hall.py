@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bingo_hall.audit.book import Head, StationKey, sha256
+from bingo_hall.audit import Head, StationKey, sha256
 from bingo_hall.linked.game import Hall, LinkedGame, Tiers, Window, new_game
 from bingo_hall.linked.keys import Signer
 from bingo_hall.linked.seed import code_text, new_code

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from station.helpers import order_from_document
 
-from bingo_hall.audit.book import StationKey
+from bingo_hall.audit import StationKey
 from bingo_hall.linked.game import read_game
 from bingo_hall.linked.keys import Signer
 from bingo_hall.linked.result import make_result

@@ -16,7 +16,7 @@ from testkit import TEST_PIN, Caller, eventually, scripts_ran
 
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.station.linked.organiser import organiser_app, serve
-from bingo_hall.web import book
+from bingo_hall.web import book_store as book
 from linked.hall import around_now, organise, station_keys
 
 pytestmark = pytest.mark.browser

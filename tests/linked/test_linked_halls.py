@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from station.helpers import order_from_document
 
-from bingo_hall.audit.book import StationKey
+from bingo_hall.audit import StationKey
 from bingo_hall.linked.game import LinkedGame
 from bingo_hall.linked.keys import Signer
 from bingo_hall.linked.result import HallResult, make_result

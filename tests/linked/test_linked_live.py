@@ -14,7 +14,7 @@ from testkit import Caller, eventually
 
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.station.linked.organiser import organiser_app, serve
-from bingo_hall.web import book
+from bingo_hall.web import book_store as book
 from linked.hall import around_now, organise, station_keys
 
 pytestmark = pytest.mark.process

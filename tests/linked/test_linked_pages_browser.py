@@ -20,7 +20,7 @@ from bingo_hall.linked.keys import Signer
 from bingo_hall.linked.result import make_result
 from bingo_hall.manifest import new_strip_deck
 from bingo_hall.station.linked.organiser import organiser_app, serve
-from bingo_hall.web import book
+from bingo_hall.web import book_store as book
 from linked.hall import around_now, organise, signed_head, station_keys
 
 pytestmark = pytest.mark.browser

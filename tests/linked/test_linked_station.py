@@ -12,7 +12,7 @@ from testkit import Caller
 
 from bingo_hall.linked.tally import State, Submission, tally
 from bingo_hall.manifest import new_deck, new_strip_deck
-from bingo_hall.web import book
+from bingo_hall.web import book_store as book
 from linked.hall import around_now, during, organise, station_keys
 
 DECK = new_strip_deck(10, seed="linked station", name="Linked night")

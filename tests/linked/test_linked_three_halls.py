@@ -29,9 +29,9 @@ import requests
 from station.helpers import order_from_document
 from testkit import TEST_PIN, eventually, station_process
 
-from bingo_hall.audit.book import StationKey
+from bingo_hall.audit import StationKey
 from bingo_hall.manifest import Deck, new_deck
-from bingo_hall.web.book import KEY_FILE
+from bingo_hall.web.book_store import KEY_FILE
 from linked.hall import station_seed_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.process]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bingo_hall.cards import Card
 from bingo_hall.manifest import Deck, new_deck
 from bingo_hall.printing import render_deck_pdf
+from bingo_hall.seventyfive.cards import Card
 
 from .cardread import PrintedCard, read_cards
 from .pdfread import open_pdf, page_words

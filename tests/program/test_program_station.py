@@ -162,7 +162,7 @@ def test_the_summary_follows_the_program(caller):
     _load(caller)
     first = _next(caller)
     second = caller.post("/api/program/skip").get_json()["started"]["game_id"]
-    from bingo_hall.money.night import game_heading
+    from bingo_hall.money.night_text import game_heading
     from bingo_hall.station.ledger import summary
     from bingo_hall.web.db import get_db
 

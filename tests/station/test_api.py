@@ -7,7 +7,7 @@ import json
 import pytest
 from testkit import Caller, restart_with_pin
 
-from bingo_hall.cards import letter_of
+from bingo_hall.seventyfive.cards import letter_of
 from bingo_hall.station import games
 
 from .helpers import order_from_document

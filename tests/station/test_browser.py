@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from bingo_hall.draw import BALLS
+from bingo_hall.variants import DEFAULT_BALLS as BALLS
 
 pytestmark = pytest.mark.browser
 SLOW = 15_000  # ms: a second page waits on the event stream, on a busy shared machine

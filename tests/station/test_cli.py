@@ -169,7 +169,7 @@ def test_make_run_passes_the_port_and_the_language_to_demo():
 
 def test_a_busy_port_5000_on_a_mac_names_the_airplay_receiver(tmp_path, monkeypatch):
     from bingo_hall.errors import KitError
-    from bingo_hall.station import cli as station_cli
+    from bingo_hall.station.cli import start as station_cli
 
     assert station_cli.mac_port_hint(5000, "linux") == ""
     assert station_cli.mac_port_hint(5001, "darwin") == ""

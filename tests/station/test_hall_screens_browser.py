@@ -22,8 +22,8 @@ from PIL import Image
 from playwright.sync_api import expect
 from testkit import Caller, caller_game_page, doc_shot, scripts_ran
 
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.manifest import new_deck, new_strip_deck
+from bingo_hall.seventyfive.cards import LINE_CELLS
 from bingo_hall.signing import card_path
 
 pytestmark = pytest.mark.browser

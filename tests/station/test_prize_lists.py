@@ -12,7 +12,7 @@ from testkit import TEST_PIN, Caller
 
 from bingo_hall.app import create_app
 from bingo_hall.manifest import new_strip_deck
-from bingo_hall.ninety.prize_rules import PrizeListError
+from bingo_hall.ninety.prize_list_file import PrizeListError
 
 DIWALI = """
 key = "diwali"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bingo_hall.station import games
+from bingo_hall.station import snapshots
 from bingo_hall.web.db import get_db
 
 
@@ -23,12 +23,12 @@ def test_the_snapshot_is_read_once_per_change_not_once_per_screen(app, caller):
         return get_db()
 
     with app.test_request_context():
-        first = [games.snapshot_event(connect, gid) for _ in range(50)]
+        first = [snapshots.snapshot_event(connect, gid) for _ in range(50)]
         assert len(reads) == 1 and len(set(first)) == 1
         assert [c["ball"] for c in _data(first[0])["calls"]] == [5]
     caller.call(gid, 6)  # a change, published: the next screen reads it again
     with app.test_request_context():
-        after = [games.snapshot_event(connect, gid) for _ in range(50)]
+        after = [snapshots.snapshot_event(connect, gid) for _ in range(50)]
     assert len(reads) == 2
     assert [c["ball"] for c in _data(after[0])["calls"]] == [5, 6]
 

@@ -1,5 +1,5 @@
 """Real Chromium: a phone marks and judges its card in a wild-number or an odd-even game exactly
-as the station's check does (static/judge.js against bingo_hall.claims.judge), over random
+as the station's check does (static/judge.js against seventyfive.claims.judge), over random
 games, penalties included: the page has only its card's table and the game's facts."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import random
 import pytest
 from claims.test_card_judge_browser import JUDGE_CARDS, _random_penalties
 
-from bingo_hall import claims
-from bingo_hall.cards import SIZE
 from bingo_hall.manifest import new_deck
-from bingo_hall.patterns import BUILT_IN as PATTERNS
-from bingo_hall.specials import Parity
+from bingo_hall.seventyfive import claims
+from bingo_hall.seventyfive.cards import SIZE
+from bingo_hall.seventyfive.patterns import BUILT_IN as PATTERNS
+from bingo_hall.seventyfive.specials import Parity
 from bingo_hall.station.verify import card_view
 from bingo_hall.station.verify.card_pages import draw_table
 from bingo_hall.station.verify.variants import claims_of

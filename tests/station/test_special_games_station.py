@@ -11,10 +11,10 @@ import sqlite3
 import pytest
 from testkit import Caller, page_login
 
-from bingo_hall.cards import LINE_CELLS
 from bingo_hall.draw import committed_order
 from bingo_hall.manifest import new_deck
-from bingo_hall.web import book
+from bingo_hall.seventyfive.cards import LINE_CELLS
+from bingo_hall.web import book_store as book
 from bingo_hall.web.db import get_db, transaction
 
 

@@ -57,14 +57,14 @@ def test_every_station_string_has_a_spanish_translation(area):
 #: the pure rules whose messages the station's pages show: a setting the Maestro changes, and
 #: a deck file the caller uploads (the manifest, each variant's cards and tickets, the deck)
 PURE_SHOWN = [
-    "bingo_hall/claims.py",
-    "bingo_hall/patterns.py",
+    "bingo_hall/seventyfive/claims.py",
+    "bingo_hall/seventyfive/patterns.py",
     "bingo_hall/manifest.py",
     "bingo_hall/variants.py",
-    "bingo_hall/cards.py",
+    "bingo_hall/seventyfive/cards.py",
     "bingo_hall/ninety/tickets.py",
     "bingo_hall/ninety/strips.py",
-    "bingo_hall/deck.py",
+    "bingo_hall/seventyfive/deck.py",
     "bingo_hall/draw.py",
 ]
 #: how the pure rules raise: a KitError (DeckError, DrawError) template, or `_need(cond, template)`

@@ -11,7 +11,7 @@ An area of the station, registered by `bingo_hall.app.create_app`:
 * `/ledger/games/<id>/prizes`: the round's prizes as the caller page and /display show them
   (a fragment, public, as the display is).
 
-The money rules are the pure `bingo_hall.money.ledger`; a claim and an award reach this area through
+The money rules are the pure `bingo_hall.money`; a claim and an award reach this area through
 `bingo_hall.station.hooks`.
 """
 
@@ -25,11 +25,11 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from ...errors import KitError
-from ...money.ledger import DENOMINATIONS, StockKind, amount_text, coin, money, small_unit
+from ...money import DENOMINATIONS, StockKind, amount_text, coin, money, small_unit
 from ...money.night import Night
 from ...printing.ledger_pdf import render_summary_pdf
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from ...web import db as core_db
 from ...web.db import get_db
 from ...web.errors import NotFound, RequestError
@@ -38,10 +38,14 @@ from .. import games, hooks
 from ..auth import caller_required
 from . import (
     cash,
+    correction_store,
     night_sales,
     payouts,
+    price_store,
+    prize_store,
     raffle,
     raffle_schema,
+    sale_store,
     schema,
     stock,
     store,
@@ -77,7 +81,7 @@ class LedgerPart(JsonValue):
 
 def _ledger_snapshot(conn: sqlite3.Connection, game_id: int) -> LedgerPart:
     """Every snapshot says whether the game has prizes in money."""
-    return LedgerPart(bool(store.rules_of(conn, game_id)))
+    return LedgerPart(bool(prize_store.rules_of(conn, game_id)))
 
 
 def register(app: Flask) -> None:
@@ -94,7 +98,7 @@ def register(app: Flask) -> None:
     with app.app_context():
         hooks.on_claim(payouts.on_claim)
         hooks.on_award(payouts.on_award)
-        hooks.on_book(store.book_of_card)
+        hooks.on_book(sale_store.book_of_card)
         hooks.on_record(payouts.record_notes)
         hooks.on_record(stock.record_notes)
         hooks.on_record(cash.record_notes)
@@ -167,7 +171,7 @@ def page() -> ResponseReturnValue:
         # a 90-ball game's door sells tickets, not cards: the page names the game's paper
         led["layout"] = games.get_game(conn, gid).variant.layout
         led["prizes_now"] = payouts.prizes_now(conn, gid)
-        led["rules"] = {p: r.to_json() for p, r in store.rules_of(conn, gid).items()}
+        led["rules"] = {p: r.to_json() for p, r in prize_store.rules_of(conn, gid).items()}
     return render_template(
         "ledger/page.html",
         games=listed,
@@ -175,7 +179,7 @@ def page() -> ResponseReturnValue:
         door=None if gid is None else night_sales.door(conn, gid),
         night_sales=[n.to_json() for n in night_sales.night_sales(conn)],
         night_payouts=summary.night_payouts(conn),
-        log=store.corrections(conn),
+        log=correction_store.corrections(conn),
         nights=summary.nights(conn),
         currency=store.currency(conn),
         cash=cash_now(conn),
@@ -207,7 +211,7 @@ def summary_file(fmt: str) -> ResponseReturnValue:
     if fmt == "pdf":
         resp = Response(render_summary_pdf(night, lang), mimetype="application/pdf")
     elif fmt == "csv":
-        from ...money.night import summary_csv
+        from ...money.night_csv import summary_csv
 
         resp = Response(summary_csv(night, lang), mimetype="text/csv")
     else:
@@ -239,21 +243,21 @@ def set_currency() -> ResponseReturnValue:
 @caller_required
 def set_prices(game_id: int) -> ResponseReturnValue:
     req = PriceListRequest.from_json(body(required=True))
-    return jsonify(store.set_prices(get_db(), game_id, req, _via()).to_json())
+    return jsonify(price_store.set_prices(get_db(), game_id, req, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/prizes")
 @caller_required
 def set_prizes(game_id: int) -> ResponseReturnValue:
     req = PrizesRequest.from_json(body(required=True))
-    return jsonify(store.set_prizes(get_db(), game_id, req, _via()).to_json())
+    return jsonify(prize_store.set_prizes(get_db(), game_id, req, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/sales")
 @caller_required
 def sell(game_id: int) -> ResponseReturnValue:
     req = SaleRequest.from_json(body(required=True))
-    return jsonify(store.sell(get_db(), game_id, req, _via()).to_json()), 201
+    return jsonify(sale_store.sell(get_db(), game_id, req, _via()).to_json()), 201
 
 
 @bp.post("/api/ledger/night-sales")
@@ -292,7 +296,7 @@ def night_payouts() -> ResponseReturnValue:
 @caller_required
 def correct(sale_id: int) -> ResponseReturnValue:
     reason = _reason("say why the sale is corrected (at most %(n)s characters)")
-    return jsonify(store.correct(get_db(), sale_id, reason, _via()).to_json())
+    return jsonify(correction_store.correct(get_db(), sale_id, reason, _via()).to_json())
 
 
 @bp.post("/api/games/<int:game_id>/ledger/stock/<kind>")

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ...money import ledger as money
+from ... import money
 from ...money.night import Cash, night_of
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import RequestError
-from ...web.instance import hall
 from .. import games
 from ..hooks import RecordNote
 from . import store
@@ -97,25 +96,24 @@ def _save(
     conn: sqlite3.Connection, kind: str, count: money.Count, reason: str, via: str | None
 ) -> CashEntry:
     night = tonight()
-    with hall().write_lock:
-        with transaction(conn):
-            again = conn.execute(
-                "SELECT 1 FROM ledger_cash WHERE night = ? AND kind = ?", (night, kind)
-            ).fetchone()
-            if again and not reason:
-                raise RequestError(_GIVEN[kind])
-            cur = conn.execute(
-                "INSERT INTO ledger_cash (night, kind, cents, pieces, reason) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (night, kind, count.cents, json.dumps(count.pieces), reason or None),
-            )
-            cash_id = cur.lastrowid
-            detail: dict[str, Any] = {"night": night, "cents": count.cents}
-            if count.pieces:
-                detail["pieces"] = {str(v): n for v, n in count.pieces}
-            if reason:
-                detail["reason"] = reason
-            store.log(conn, None, f"cash {kind}", detail, via)
+    with write_transaction(conn) as tx:
+        again = conn.execute(
+            "SELECT 1 FROM ledger_cash WHERE night = ? AND kind = ?", (night, kind)
+        ).fetchone()
+        if again and not reason:
+            raise RequestError(_GIVEN[kind])
+        cur = conn.execute(
+            "INSERT INTO ledger_cash (night, kind, cents, pieces, reason) VALUES (?, ?, ?, ?, ?)",
+            (night, kind, count.cents, json.dumps(count.pieces), reason or None),
+        )
+        cash_id = cur.lastrowid
+        detail: dict[str, Any] = {"night": night, "cents": count.cents}
+        if count.pieces:
+            detail["pieces"] = {str(v): n for v, n in count.pieces}
+        if reason:
+            detail["reason"] = reason
+        store.log(conn, None, f"cash {kind}", detail, via)
+        tx.commit()
         gid = games.newest_active_game(conn)
         if gid is not None:
             store.publish(gid, "cash")

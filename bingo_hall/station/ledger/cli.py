@@ -48,8 +48,9 @@ def ledger(
     from ...cli.speech import command_lang
 
     lang = command_lang(lang, "en")
-    from ...money.night import summary_csv, summary_text, words
-    from ...web.book import key_beside
+    from ...money.night_csv import summary_csv
+    from ...money.night_text import summary_text, words
+    from ...web.book_store import key_beside
     from .summary import night
 
     words(lang)  # an unknown language is refused before anything is read

@@ -3,11 +3,11 @@ night, a "night ticket"), counted once in the night's takings, playing in every 
 
 A night sale covers a run of the program's games, by their numbers: from the game in play (or a
 game still waiting) to a later one, or to the program's last ("night"). Its money is shared
-over those games (`bingo_hall.money.ledger.night_shares`: equal shares, the odd cents to the
-first game); each game counts its share in its takings (`store.sales` lists the share among the
+over those games (`bingo_hall.money.night_shares`: equal shares, the odd cents to the
+first game); each game counts its share in its takings (`sale_store.sales` lists the share among the
 game's sales), so a percentage prize of any covered game is a share of its part, and the games'
 takings add up to the sale. A game not started yet holds its share from Next game on
-(`store.start_night_shares`); until then, or if it is skipped, the share is in the night's
+(`sale_store.start_night_shares`); until then, or if it is skipped, the share is in the night's
 takings as "night sales for games not played" (`summary`). See docs/ledger.md.
 """
 
@@ -17,20 +17,20 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...money import ledger as money
-from ...money.ledger import Price, Serials
+from ... import money
+from ...money import Price, Serials
 from ...money.night import night_of
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
-from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..program import store as program
-from . import store
+from ..program.states import Entry
+from . import correction_store, price_store, sale_store, store
 from .requests import NightSaleRequest, money_input
 
 
-def _still_open(conn: sqlite3.Connection, entry: program.Entry) -> bool:
+def _still_open(conn: sqlite3.Connection, entry: Entry) -> bool:
     """Whether a night sale can still cover a program game: a game waiting, or the game in
     play while balls can still be drawn in it (once its last prize is won, a share of a night
     sale would land in a game that is over)."""
@@ -132,8 +132,8 @@ def _read(conn: sqlite3.Connection, row: sqlite3.Row) -> NightSale:
     ).fetchone()
     return NightSale(
         row["id"],
-        store.games_span([s.number for s in shares]),
-        store.parse_stored(row["serials"]),
+        sale_store.games_span([s.number for s in shares]),
+        sale_store.parse_stored(row["serials"]),
         row["cards"],
         row["cents"],
         Price(row["price"], row["book"], row["label"]),
@@ -166,7 +166,7 @@ def repeated_cards(conn: sqlite3.Connection, date: str) -> int:
     )
 
 
-def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[program.Entry]:
+def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[Entry]:
     """The program's games the sale covers, checked: a program is loaded, the numbers are
     its games, and every game covered is the one in play or one still to come."""
     listed = program.entries(conn)
@@ -200,18 +200,18 @@ def _covered(conn: sqlite3.Connection, req: NightSaleRequest) -> list[program.En
     return covered
 
 
-def _deck_of(conn: sqlite3.Connection, entry: program.Entry) -> str:
+def _deck_of(conn: sqlite3.Connection, entry: Entry) -> str:
     if entry.game_id is not None:
         return games.get_game(conn, entry.game_id).deck_id
     return program.deck_for(conn, entry.game)
 
 
-def _price(conn: sqlite3.Connection, entry: program.Entry, given: int | str | None) -> Price:
+def _price(conn: sqlite3.Connection, entry: Entry, given: int | str | None) -> Price:
     """The sale's price: of the first covered game's list (`NightSaleRequest`)."""
     if entry.game_id is not None:
         if isinstance(given, str):
             raise RequestError("the price of a sale is the number of a price on the game's list")
-        return store.price_list(conn, entry.game_id).find(given).price
+        return price_store.price_list(conn, entry.game_id).find(given).price
     listed = entry.game.prices
     if not listed:
         raise Conflict("game %(n)s of the program has no price list", n=entry.position)
@@ -228,16 +228,16 @@ def _price(conn: sqlite3.Connection, entry: program.Entry, given: int | str | No
 
 
 def _refuse_sold(
-    conn: sqlite3.Connection, entry: program.Entry, ranges: tuple[Serials, ...], asked: int
+    conn: sqlite3.Connection, entry: Entry, ranges: tuple[Serials, ...], asked: int
 ) -> None:
     """A card of the sale already sold in a covered game is refused in words: the game in
     play's own sales (any round) and every night sale covering the game."""
     if entry.game_id is not None:
-        clash = money.first_overlap(ranges, store.sold(conn, entry.game_id, None))
+        clash = money.first_overlap(ranges, sale_store.sold(conn, entry.game_id, None))
         if clash is not None:
-            raise store.already_sold(conn, entry.game_id, None, clash, asked)
+            raise sale_store.already_sold(conn, entry.game_id, None, clash, asked)
         return
-    held = [s for s in store.entry_night_shares(conn, entry.entry_id) if s.void is None]
+    held = [s for s in sale_store.entry_night_shares(conn, entry.entry_id) if s.void is None]
     clash = money.first_overlap(ranges, [r for s in held for r in s.serials])
     if clash is not None:
         holder = next(s for s in held if any(clash in r for r in s.serials))
@@ -249,7 +249,7 @@ def _refuse_sold(
             games=holder.night.games,
             n=holder.night.night_sale_id,
             cards=money.format_serials(holder.serials),
-            time=store.clock(holder.made),
+            time=sale_store.clock(holder.made),
         )
 
 
@@ -259,90 +259,90 @@ def sell(conn: sqlite3.Connection, req: NightSaleRequest, via: str | None = None
     deck; the price is on the first game's list and the sale is whole books; no card is
     already sold in a covered game; once paper is issued for the game in play, its cards were
     issued."""
-    with hall().write_lock:
-        with transaction(conn):
-            covered = _covered(conn, req)
-            for entry in covered:  # the game in play, once its money ball is known
-                if entry.game_id is not None:
-                    store.refuse_after_money_ball(games.get_game(conn, entry.game_id))
-            first = covered[0]
-            deck_id = _deck_of(conn, first)
-            other = next((e for e in covered[1:] if _deck_of(conn, e) != deck_id), None)
-            if other is not None:
-                raise Conflict(
-                    "game %(n)s of the program is not played with the cards of game "
-                    "%(first)s: a night sale's cards play in every game it covers",
-                    n=other.position,
-                    first=first.position,
-                )
-            deck = get_deck(conn, deck_id)
-            price = _price(conn, first, req.price)
-            if req.scan is not None:
-                method = "scan"
-                asked = store.scanned_serial(conn, deck_id, req.scan, first.position)
-                ranges: tuple[Serials, ...] = (money.book_of(asked, price.book),)
-                if ranges[0].last > len(deck.cards):
-                    raise RequestError("the book of this card is not whole in the deck")
-            else:
-                method = "range"
-                with money_input():
-                    ranges = money.parse_serials(req.serials, len(deck.cards))
-                asked = ranges[0].first
-            for entry in covered:
-                _refuse_sold(conn, entry, ranges, asked)
-            with money_input():
-                cents = price.of_sale(ranges)
-                for entry in covered:
-                    if entry.game_id is not None:
-                        money.check_sellable(store.stock_entries(conn, entry.game_id), ranges)
-                parts = money.night_shares(cents, len(covered))
-            text = money.format_serials(ranges)
-            loaded = program.loaded(conn)
-            assert loaded is not None  # _covered found its games
-            cur = conn.execute(
-                "INSERT INTO ledger_night_sales (program_id, deck_id, serials, cards, cents, "
-                "price, book, label, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    loaded["id"],
-                    deck_id,
-                    text.replace(" ", ""),
-                    money.count(ranges),
-                    cents,
-                    price.cents,
-                    price.book,
-                    price.label,
-                    method,
-                ),
+    with write_transaction(conn) as tx:
+        covered = _covered(conn, req)
+        for entry in covered:  # the game in play, once its money ball is known
+            if entry.game_id is not None:
+                sale_store.refuse_after_money_ball(games.get_game(conn, entry.game_id))
+        first = covered[0]
+        deck_id = _deck_of(conn, first)
+        other = next((e for e in covered[1:] if _deck_of(conn, e) != deck_id), None)
+        if other is not None:
+            raise Conflict(
+                "game %(n)s of the program is not played with the cards of game "
+                "%(first)s: a night sale's cards play in every game it covers",
+                n=other.position,
+                first=first.position,
             )
-            sale_id = int(cur.lastrowid or 0)
-            started: list[int] = []
-            for entry, part in zip(covered, parts, strict=True):
-                made_in = 1
+        deck = get_deck(conn, deck_id)
+        price = _price(conn, first, req.price)
+        if req.scan is not None:
+            method = "scan"
+            asked = sale_store.scanned_serial(conn, deck_id, req.scan, first.position)
+            ranges: tuple[Serials, ...] = (money.book_of(asked, price.book),)
+            if ranges[0].last > len(deck.cards):
+                raise RequestError("the book of this card is not whole in the deck")
+        else:
+            method = "range"
+            with money_input():
+                ranges = money.parse_serials(req.serials, len(deck.cards))
+            asked = ranges[0].first
+        for entry in covered:
+            _refuse_sold(conn, entry, ranges, asked)
+        with money_input():
+            cents = price.of_sale(ranges)
+            for entry in covered:
                 if entry.game_id is not None:
-                    made_in = games.current_round(conn, entry.game_id).number
-                    started.append(entry.game_id)
-                conn.execute(
-                    "INSERT INTO ledger_night_shares (night_sale_id, entry_id, place, cents, "
-                    "made_in) VALUES (?, ?, ?, ?, ?)",
-                    (sale_id, entry.entry_id, entry.position, part, made_in),
-                )
-            detail = {
-                "night_sale_id": sale_id,
-                "games": [e.position for e in covered],
-                "serials": text,
-                "cards": money.count(ranges),
-                "cents": cents,
-                "shares": list(parts),
-                "price": price.cents,
-                "book": price.book,
-                "label": price.label,
-                "method": method,
-            }
-            store.log(conn, None, "night_sale", detail, via)
-            for gid in started:
-                share = next(s for s in store.night_shares(conn, gid) if s.sale_id == sale_id)
-                place = next(e.position for e in covered if e.game_id == gid)
-                store.log_share(conn, gid, sale_id, place, share, via)
+                    money.check_sellable(sale_store.stock_entries(conn, entry.game_id), ranges)
+            parts = money.night_shares(cents, len(covered))
+        text = money.format_serials(ranges)
+        loaded = program.loaded(conn)
+        assert loaded is not None  # _covered found its games
+        cur = conn.execute(
+            "INSERT INTO ledger_night_sales (program_id, deck_id, serials, cards, cents, "
+            "price, book, label, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                loaded["id"],
+                deck_id,
+                text.replace(" ", ""),
+                money.count(ranges),
+                cents,
+                price.cents,
+                price.book,
+                price.label,
+                method,
+            ),
+        )
+        sale_id = int(cur.lastrowid or 0)
+        started: list[int] = []
+        for entry, part in zip(covered, parts, strict=True):
+            made_in = 1
+            if entry.game_id is not None:
+                made_in = games.current_round(conn, entry.game_id).number
+                started.append(entry.game_id)
+            conn.execute(
+                "INSERT INTO ledger_night_shares (night_sale_id, entry_id, place, cents, "
+                "made_in) VALUES (?, ?, ?, ?, ?)",
+                (sale_id, entry.entry_id, entry.position, part, made_in),
+            )
+        detail = {
+            "night_sale_id": sale_id,
+            "games": [e.position for e in covered],
+            "serials": text,
+            "cards": money.count(ranges),
+            "cents": cents,
+            "shares": list(parts),
+            "price": price.cents,
+            "book": price.book,
+            "label": price.label,
+            "method": method,
+        }
+        store.log(conn, None, "night_sale", detail, via)
+        for gid in started:
+            share = next(s for s in sale_store.night_shares(conn, gid) if s.sale_id == sale_id)
+            place = next(e.position for e in covered if e.game_id == gid)
+            sale_store.log_share(conn, gid, sale_id, place, share, via)
+        tx.commit()
         for gid in started:
             store.publish(gid, "sale")
     return get(conn, sale_id)
@@ -352,29 +352,28 @@ def void(
     conn: sqlite3.Connection, night_sale_id: int, reason: str, via: str | None = None
 ) -> NightSale:
     """Void a night sale whole, saying why. Refused once any covered game has paid a prize as
-    a share of the takings its share counts in (`store.share_paid`), as a sale of one game is."""
-    with hall().write_lock:
-        with transaction(conn):
-            sale = get(conn, night_sale_id)
-            if sale.void is not None:
-                raise Conflict("night sale %(n)s is already voided", n=night_sale_id)
-            for s in sale.shares:
-                if s.game_id is not None and store.share_paid(conn, s.game_id, s.round):
-                    raise Conflict(
-                        "night sale %(n)s cannot be voided: game %(game)s of the program "
-                        "already paid a prize in round %(round)s as a share of the money it "
-                        "took, this sale's share included",
-                        n=night_sale_id,
-                        game=s.number,
-                        round=s.round,
-                    )
-            conn.execute(
-                "INSERT INTO ledger_night_voids (night_sale_id, reason) VALUES (?, ?)",
-                (night_sale_id, reason),
-            )
-            store.log(
-                conn, None, "night_void", {"night_sale_id": night_sale_id, "reason": reason}, via
-            )
+    a share of the takings its share counts in (`correction_store.share_paid`), as a sale of one
+    game is."""
+    with write_transaction(conn) as tx:
+        sale = get(conn, night_sale_id)
+        if sale.void is not None:
+            raise Conflict("night sale %(n)s is already voided", n=night_sale_id)
+        for s in sale.shares:
+            if s.game_id is not None and correction_store.share_paid(conn, s.game_id, s.round):
+                raise Conflict(
+                    "night sale %(n)s cannot be voided: game %(game)s of the program "
+                    "already paid a prize in round %(round)s as a share of the money it "
+                    "took, this sale's share included",
+                    n=night_sale_id,
+                    game=s.number,
+                    round=s.round,
+                )
+        conn.execute(
+            "INSERT INTO ledger_night_voids (night_sale_id, reason) VALUES (?, ?)",
+            (night_sale_id, reason),
+        )
+        store.log(conn, None, "night_void", {"night_sale_id": night_sale_id, "reason": reason}, via)
+        tx.commit()
         for s in sale.shares:
             if s.game_id is not None:
                 store.publish(s.game_id, "correction")

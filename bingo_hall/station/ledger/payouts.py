@@ -6,7 +6,7 @@ The award and claim paths of the claims area call `on_award` and `on_claim` insi
 transaction (`bingo_hall.station.hooks`), so a payout is committed with its award or not at all.
 The jackpot: every game with a jackpot prize puts its sum into the pot; a full house within the
 prize's calls takes the whole pot (split between simultaneous winners), otherwise the normal
-prize is paid and the pot rolls over to the next game (`bingo_hall.money.ledger.settle`).
+prize is paid and the pot rolls over to the next game (`bingo_hall.money.settle`).
 """
 
 from __future__ import annotations
@@ -17,23 +17,22 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ...money import ledger as money
-from ...money.ledger import JackpotMode, PrizeKind, PrizeRule
-from ...specials import MoneyBallRule
+from ... import money
+from ...money import JackpotMode, PrizeKind, PrizeRule
+from ...seventyfive.specials import MoneyBallRule
 from ...values import JsonValue
-from ...web import book
-from ...web.db import transaction
+from ...web import book_store as book
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
-from ...web.instance import hall
 from .. import games
 from ..hooks import Awarded, Claimed, RecordNote
-from . import store
+from . import prize_store, sale_store, store
 
 
 def takings(conn: sqlite3.Connection, gid: int) -> dict[int, tuple[int, int]]:
-    """(cards, cents) taken per round, each sale counted once (`bingo_hall.money.ledger.takings`: a
+    """(cards, cents) taken per round, each sale counted once (`bingo_hall.money.takings`: a
     sale for the whole game in the round being played when it was made)."""
-    return money.takings(s.counted() for s in store.sales(conn, gid))
+    return money.takings(s.counted() for s in sale_store.sales(conn, gid))
 
 
 def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]:
@@ -44,7 +43,7 @@ def round_sales(conn: sqlite3.Connection, gid: int, rnd: int) -> tuple[int, int]
 
 def set_aside(conn: sqlite3.Connection, gid: int) -> int:
     """What game `gid` puts in the jackpot pot: the sum of its jackpots (its rules now)."""
-    rules = store.rules_of(conn, gid).values()
+    rules = prize_store.rules_of(conn, gid).values()
     return sum(rule.jackpot for rule in rules if rule.kind == PrizeKind.JACKPOT)
 
 
@@ -123,7 +122,7 @@ def prizes_now(conn: sqlite3.Connection, gid: int) -> list[PrizeNow]:
     """The current round's prizes with their amounts, in the order they are played: what each
     pays now on the round's takings, or, once awarded, what its award paid."""
     game = games.get_game(conn, gid)
-    rules = store.rules_of(conn, gid)
+    rules = prize_store.rules_of(conn, gid)
     current = games.current_round(conn, gid)
     cents = round_sales(conn, gid, current.number)[1]
     jackpot = pot(conn, gid)
@@ -170,9 +169,9 @@ class UnsoldWarning(JsonValue):
 def on_claim(conn: sqlite3.Connection, claim: Claimed) -> UnsoldWarning | None:
     """A claim on a card not sold for its round, when the game's ledger is kept: the warning is
     recorded and goes back to the Maestro with the claim. The Maestro decides."""
-    if not store.in_use(conn, claim.game_id):
+    if not sale_store.in_use(conn, claim.game_id):
         return None
-    if any(claim.serial in r for r in store.sold(conn, claim.game_id, claim.round)):
+    if any(claim.serial in r for r in sale_store.sold(conn, claim.game_id, claim.round)):
         return None
     conn.execute(
         "INSERT INTO ledger_warnings (game_id, round_id, claim_id, serial) VALUES (?, ?, ?, ?)",
@@ -186,7 +185,7 @@ def on_claim(conn: sqlite3.Connection, claim: Claimed) -> UnsoldWarning | None:
 
 def on_award(conn: sqlite3.Connection, award: Awarded) -> None:
     """Record what the award pays each winner (who, how much, which card, which call)."""
-    rule = store.rules_of(conn, award.game_id).get(award.prize)
+    rule = prize_store.rules_of(conn, award.game_id).get(award.prize)
     if rule is None:
         return  # a prize the host gave no money
     sales = round_sales(conn, award.game_id, award.round)[1]
@@ -233,7 +232,7 @@ def _won_on_money_ball(conn: sqlite3.Connection, award: Awarded) -> int | None:
     """The money ball, when the award's winning call (its `at_call`-th) is it, in a game that
     pays one (a 75-ball game: a game of strips takes no special game)."""
     game = games.get_game(conn, award.game_id)
-    ball = store.money_ball_known(game)
+    ball = sale_store.money_ball_known(game)
     if ball is None or game.options.get("money_ball_pays") is None:
         return None
     calls = [r["ball"] for r in games.live_calls(conn, award.round_id)]
@@ -354,29 +353,29 @@ def mark_unpaid(
 
 def _mark(conn: sqlite3.Connection, mark: Mark, via: str | None) -> None:
     payout_id, paid, reason = mark.payout_id, mark.paid, mark.reason
-    with hall().write_lock:
-        with transaction(conn):
-            row = conn.execute("SELECT * FROM ledger_payouts WHERE id = ?", (payout_id,)).fetchone()
-            if row is None:
-                raise NotFound("there is no payout %(n)s", n=payout_id)
-            last = conn.execute(
-                "SELECT paid FROM ledger_paid_marks WHERE payout_id = ? ORDER BY id DESC LIMIT 1",
-                (payout_id,),
-            ).fetchone()
-            if paid and last is not None and last["paid"]:
-                raise Conflict("payout %(n)s is already marked paid", n=payout_id)
-            if not paid and (last is None or not last["paid"]):
-                raise Conflict("payout %(n)s is not marked paid", n=payout_id)
-            conn.execute(
-                "INSERT INTO ledger_paid_marks (payout_id, paid, reason, cash) VALUES (?, ?, ?, ?)",
-                (payout_id, int(paid), reason, int(mark.cash)),
-            )
-            detail: dict[str, Any] = {"payout_id": payout_id, "cents": row["cents"]}
-            if paid:
-                detail["cash"] = mark.cash
-            if reason is not None:
-                detail["reason"] = reason
-            store.log(conn, row["game_id"], "paid" if paid else "unpaid", detail, via)
+    with write_transaction(conn) as tx:
+        row = conn.execute("SELECT * FROM ledger_payouts WHERE id = ?", (payout_id,)).fetchone()
+        if row is None:
+            raise NotFound("there is no payout %(n)s", n=payout_id)
+        last = conn.execute(
+            "SELECT paid FROM ledger_paid_marks WHERE payout_id = ? ORDER BY id DESC LIMIT 1",
+            (payout_id,),
+        ).fetchone()
+        if paid and last is not None and last["paid"]:
+            raise Conflict("payout %(n)s is already marked paid", n=payout_id)
+        if not paid and (last is None or not last["paid"]):
+            raise Conflict("payout %(n)s is not marked paid", n=payout_id)
+        conn.execute(
+            "INSERT INTO ledger_paid_marks (payout_id, paid, reason, cash) VALUES (?, ?, ?, ?)",
+            (payout_id, int(paid), reason, int(mark.cash)),
+        )
+        detail: dict[str, Any] = {"payout_id": payout_id, "cents": row["cents"]}
+        if paid:
+            detail["cash"] = mark.cash
+        if reason is not None:
+            detail["reason"] = reason
+        store.log(conn, row["game_id"], "paid" if paid else "unpaid", detail, via)
+        tx.commit()
         store.publish(row["game_id"], "paid" if paid else "unpaid")
 
 

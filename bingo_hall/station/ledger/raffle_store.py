@@ -17,12 +17,11 @@ from dataclasses import dataclass
 
 from ... import draw
 from ...errors import KitError
-from ...money import raffle
-from ...money.ledger import format_serials
+from ...money import format_serials, raffle
 from ...money.night import RaffleLine, RaffleWin
 from ...money.raffle import RaffleDraw, RaffleTicket, TicketSale
 from ...values import JsonValue
-from ...web.db import transaction
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from . import store
@@ -276,13 +275,13 @@ def _refused(exc: KitError) -> RequestError:
 def start(conn: sqlite3.Connection, req: RaffleStartRequest, via: str | None) -> RaffleState:
     """A new raffle at its price per ticket (once the last one, if any, is over)."""
     cents = req.cents
-    with hall().write_lock:
-        with transaction(conn):
-            last = newest(conn)
-            if last is not None and not last.revealed:
-                raise Conflict("the raffle is still open: draw it and reveal its seed first")
-            rid = conn.execute("INSERT INTO raffles (cents) VALUES (?)", (cents,)).lastrowid
-            store.log(conn, None, "raffle", {"raffle": rid, "cents": cents}, via)
+    with write_transaction(conn) as tx:
+        last = newest(conn)
+        if last is not None and not last.revealed:
+            raise Conflict("the raffle is still open: draw it and reveal its seed first")
+        rid = conn.execute("INSERT INTO raffles (cents) VALUES (?)", (cents,)).lastrowid
+        store.log(conn, None, "raffle", {"raffle": rid, "cents": cents}, via)
+        tx.commit()
         return _publish(conn)
 
 
@@ -295,65 +294,65 @@ def _selling(conn: sqlite3.Connection) -> Raffle:
 
 def sell(conn: sqlite3.Connection, req: RaffleSaleRequest, via: str | None) -> RaffleState:
     """Tickets of one colour sold by number range, at the raffle's price each."""
-    with hall().write_lock:
-        with transaction(conn):
-            r = _selling(conn)
-            try:
-                sale = raffle.parse_sale(req.colour, req.numbers, sales(conn, r.raffle_id))
-            except KitError as exc:
-                raise _refused(exc) from None
-            cents = r.cents * sale.count
-            numbers = format_serials(sale.numbers)
-            conn.execute(
-                "INSERT INTO raffle_sales (raffle_id, colour, numbers, tickets, cents, via) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (r.raffle_id, sale.colour, numbers, sale.count, cents, via),
-            )
-            detail = {"raffle": r.raffle_id, "colour": sale.colour, "numbers": numbers}
-            store.log(conn, None, "raffle-sale", {**detail, "cents": cents}, via)
+    with write_transaction(conn) as tx:
+        r = _selling(conn)
+        try:
+            sale = raffle.parse_sale(req.colour, req.numbers, sales(conn, r.raffle_id))
+        except KitError as exc:
+            raise _refused(exc) from None
+        cents = r.cents * sale.count
+        numbers = format_serials(sale.numbers)
+        conn.execute(
+            "INSERT INTO raffle_sales (raffle_id, colour, numbers, tickets, cents, via) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (r.raffle_id, sale.colour, numbers, sale.count, cents, via),
+        )
+        detail = {"raffle": r.raffle_id, "colour": sale.colour, "numbers": numbers}
+        store.log(conn, None, "raffle-sale", {**detail, "cents": cents}, via)
+        tx.commit()
         return _publish(conn)
 
 
 def add_prize(conn: sqlite3.Connection, req: RafflePrizeRequest, via: str | None) -> RaffleState:
     """A prize at the end of the list (drawn in that order); listed before the commitment."""
     name = req.name
-    with hall().write_lock:
-        with transaction(conn):
-            r = _selling(conn)
-            listed = prizes(conn, r.raffle_id)
-            if len(listed) >= raffle.MAX_PRIZES:
-                raise RequestError("a raffle has at most %(n)s prizes", n=raffle.MAX_PRIZES)
-            conn.execute(
-                "INSERT INTO raffle_prizes (raffle_id, place, name) VALUES (?, ?, ?)",
-                (r.raffle_id, len(listed) + 1, name),
-            )
-            store.log(conn, None, "raffle-prize", {"raffle": r.raffle_id, "name": name}, via)
+    with write_transaction(conn) as tx:
+        r = _selling(conn)
+        listed = prizes(conn, r.raffle_id)
+        if len(listed) >= raffle.MAX_PRIZES:
+            raise RequestError("a raffle has at most %(n)s prizes", n=raffle.MAX_PRIZES)
+        conn.execute(
+            "INSERT INTO raffle_prizes (raffle_id, place, name) VALUES (?, ?, ?)",
+            (r.raffle_id, len(listed) + 1, name),
+        )
+        store.log(conn, None, "raffle-prize", {"raffle": r.raffle_id, "name": name}, via)
+        tx.commit()
         return _publish(conn)
 
 
 def commit(conn: sqlite3.Connection, req: RaffleCommitRequest, via: str | None) -> RaffleState:
     """Close the sales and commit the order: a fresh seed, its SHA-256 on the screen."""
     public_input = req.public_input
-    with hall().write_lock:
-        with transaction(conn):
-            r = _selling(conn)
-            if taken(conn, r.raffle_id)[0] == 0:
-                raise Conflict("no ticket is sold yet: sell tickets before the draw")
-            if not prizes(conn, r.raffle_id):
-                raise Conflict("list the prizes before the draw")
-            seed = draw.new_seed()
-            conn.execute(
-                "UPDATE raffles SET seed = ?, commitment = ?, public_input = ?, "
-                "committed = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-                (seed.hex(), draw.commitment(seed), public_input, r.raffle_id),
-            )
-            store.log(
-                conn,
-                None,
-                "raffle-commit",
-                {"raffle": r.raffle_id, "commitment": draw.commitment(seed)},
-                via,
-            )
+    with write_transaction(conn) as tx:
+        r = _selling(conn)
+        if taken(conn, r.raffle_id)[0] == 0:
+            raise Conflict("no ticket is sold yet: sell tickets before the draw")
+        if not prizes(conn, r.raffle_id):
+            raise Conflict("list the prizes before the draw")
+        seed = draw.new_seed()
+        conn.execute(
+            "UPDATE raffles SET seed = ?, commitment = ?, public_input = ?, "
+            "committed = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+            (seed.hex(), draw.commitment(seed), public_input, r.raffle_id),
+        )
+        store.log(
+            conn,
+            None,
+            "raffle-commit",
+            {"raffle": r.raffle_id, "commitment": draw.commitment(seed)},
+            via,
+        )
+        tx.commit()
         return _publish(conn)
 
 
@@ -384,15 +383,15 @@ def _draw_next(conn: sqlite3.Connection, r: Raffle) -> RaffleDraw | None:
 
 def draw_next(conn: sqlite3.Connection, via: str | None) -> RaffleState:
     """The next prize to the next ticket of the committed order."""
-    with hall().write_lock:
-        with transaction(conn):
-            r = _drawing(conn)
-            nxt = _draw_next(conn, r)
-            if nxt is None:
-                raise Conflict("every prize has its winner: reveal the seed to end the raffle")
-            store.log(
-                conn, None, "raffle-draw", {"raffle": r.raffle_id, "ticket": str(nxt.ticket)}, via
-            )
+    with write_transaction(conn) as tx:
+        r = _drawing(conn)
+        nxt = _draw_next(conn, r)
+        if nxt is None:
+            raise Conflict("every prize has its winner: reveal the seed to end the raffle")
+        store.log(
+            conn, None, "raffle-draw", {"raffle": r.raffle_id, "ticket": str(nxt.ticket)}, via
+        )
+        tx.commit()
         return _publish(conn)
 
 
@@ -400,35 +399,35 @@ def unclaimed(conn: sqlite3.Connection, req: RaffleRedrawRequest, via: str | Non
     """Nobody claims the ticket just drawn: it is set aside with the reason, and its prize is
     redrawn at once, to the next ticket of the committed order."""
     reason = req.reason
-    with hall().write_lock:
-        with transaction(conn):
-            r = _drawing(conn)
-            made = draws(conn, r.raffle_id)
-            if not made or made[-1].unclaimed is not None:
-                raise Conflict("no ticket is waiting for its winner: draw a prize first")
-            last = made[-1]
-            row = conn.execute(
-                "SELECT id FROM raffle_draws WHERE raffle_id = ? AND place = ?",
-                (r.raffle_id, last.place),
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO raffle_unclaimed (draw_id, reason) VALUES (?, ?)",
-                (row["id"], " ".join(reason.split())),
-            )
-            nxt = _draw_next(conn, r)
-            detail = {"raffle": r.raffle_id, "ticket": str(last.ticket), "reason": reason}
-            store.log(conn, None, "raffle-redraw", {**detail, "next": str(nxt and nxt.ticket)}, via)
+    with write_transaction(conn) as tx:
+        r = _drawing(conn)
+        made = draws(conn, r.raffle_id)
+        if not made or made[-1].unclaimed is not None:
+            raise Conflict("no ticket is waiting for its winner: draw a prize first")
+        last = made[-1]
+        row = conn.execute(
+            "SELECT id FROM raffle_draws WHERE raffle_id = ? AND place = ?",
+            (r.raffle_id, last.place),
+        ).fetchone()
+        conn.execute(
+            "INSERT INTO raffle_unclaimed (draw_id, reason) VALUES (?, ?)",
+            (row["id"], " ".join(reason.split())),
+        )
+        nxt = _draw_next(conn, r)
+        detail = {"raffle": r.raffle_id, "ticket": str(last.ticket), "reason": reason}
+        store.log(conn, None, "raffle-redraw", {**detail, "next": str(nxt and nxt.ticket)}, via)
+        tx.commit()
         return _publish(conn)
 
 
 def reveal(conn: sqlite3.Connection, via: str | None) -> RaffleState:
     """End the raffle: the seed is revealed, so anyone can recompute the order."""
-    with hall().write_lock:
-        with transaction(conn):
-            r = _drawing(conn)
-            conn.execute(
-                "UPDATE raffles SET revealed = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-                (r.raffle_id,),
-            )
-            store.log(conn, None, "raffle-reveal", {"raffle": r.raffle_id, "seed": r.seed}, via)
+    with write_transaction(conn) as tx:
+        r = _drawing(conn)
+        conn.execute(
+            "UPDATE raffles SET revealed = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+            (r.raffle_id,),
+        )
+        store.log(conn, None, "raffle-reveal", {"raffle": r.raffle_id, "seed": r.seed}, via)
+        tx.commit()
         return _publish(conn)

@@ -2,7 +2,7 @@
 station's `bingo_hall.station.requests`): a price list, a sale, prize rules, a stock movement,
 the float and the cash count, a correction's reason. The routes build these from the JSON body;
 the services take them and never a raw dict. Parsing checks the shape of each field and the
-money rules that need nothing else (`bingo_hall.money.ledger`); what needs the game or the deck (is
+money rules that need nothing else (`bingo_hall.money`); what needs the game or the deck (is
 card 95 in the deck? was it issued?) is the service's question.
 """
 
@@ -13,10 +13,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from ... import money
 from ...errors import KitError
-from ...money import ledger as money
-from ...money import raffle
-from ...money.ledger import LedgerError, Price, PrizeRule, StockKind
+from ...money import LedgerError, Price, PrizeRule, StockKind, raffle
 from ...money.raffle import RaffleError
 from ...web.errors import RequestError
 

@@ -5,7 +5,7 @@ Nothing is ever deleted or updated in place: a correction is a new row.
 * `ledger_settings`: the night's currency.
 * `ledger_prices`: a game's price, per card or per book of `book` cards; the newest row counts,
   and each sale keeps the price it was made at.
-* `ledger_prizes`: a game's prize rules (`rule` is `bingo_hall.money.ledger.PrizeRule` as JSON); the
+* `ledger_prizes`: a game's prize rules (`rule` is `bingo_hall.money.PrizeRule` as JSON); the
   newest row per prize counts.
 * `ledger_sales`: cards sold for a game (`round` NULL: they play every round) or for one round,
   as serial ranges ("1-40, 55"), by range or by scan, with the money taken.

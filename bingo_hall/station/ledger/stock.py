@@ -1,7 +1,7 @@
 """Paper stock of a game, when the hall counts it: serial ranges issued to each
 seller (the door, a table, a volunteer by name), returned unsold, or void with a reason; a wrong
 entry is cancelled by a correction with its reason, never deleted. The rules are the pure
-`bingo_hall.money.ledger` (`check_issue`, `check_back`, `reconcile`); `store.sell` asks
+`bingo_hall.money` (`check_issue`, `check_back`, `reconcile`); `sale_store.sell` asks
 `check_sellable`, so once stock is issued a card never issued cannot be sold.
 """
 
@@ -11,15 +11,14 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...money import ledger as money
-from ...money.ledger import Reconciled, Serials, StockKind
-from ...web.db import transaction
+from ... import money
+from ...money import Reconciled, Serials, StockKind
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
-from ...web.instance import hall
 from .. import games
 from ..decks import get_deck
 from ..hooks import RecordNote
-from . import store
+from . import sale_store, store
 from .requests import StockRequest, money_input
 
 
@@ -63,7 +62,7 @@ def lines(conn: sqlite3.Connection, gid: int) -> list[StockLine]:
             r["id"],
             r["game_id"],
             StockKind(r["kind"]),
-            store.parse_stored(r["serials"]),
+            sale_store.parse_stored(r["serials"]),
             r["cards"],
             r["seller"],
             r["reason"],
@@ -76,12 +75,12 @@ def lines(conn: sqlite3.Connection, gid: int) -> list[StockLine]:
 
 def _sold(conn: sqlite3.Connection, gid: int) -> set[int]:
     """Every card in a sale of the game not voided, for any round."""
-    return money.cards_of(store.sold(conn, gid, None))
+    return money.cards_of(sale_store.sold(conn, gid, None))
 
 
 def reconciled(conn: sqlite3.Connection, gid: int) -> Reconciled | None:
     """The game's stock against its sales; None when no stock was issued for it."""
-    entries = store.stock_entries(conn, gid)
+    entries = sale_store.stock_entries(conn, gid)
     if not money.issued_to(entries):
         return None
     return money.reconcile(entries, _sold(conn, gid))
@@ -93,40 +92,40 @@ def record(
     """Cards issued to a seller, returned unsold or void, checked whole before anything is
     written: a range issued twice, a return or a void of cards never issued (or sold, or back
     already) is refused in words and nothing is saved."""
-    with hall().write_lock:
-        with transaction(conn):
-            game = games.get_game(conn, game_id)
-            gid = game.game_id
-            deck = get_deck(conn, game.deck_id)
-            entries = store.stock_entries(conn, gid)
-            with money_input():
-                ranges = money.parse_serials(req.serials, len(deck.cards))
-                if req.kind == StockKind.ISSUE:
-                    money.check_issue(entries, ranges)
-                else:
-                    money.check_back(entries, ranges, _sold(conn, gid))
-            seller = req.seller
-            if req.kind != StockKind.ISSUE:  # back from whoever the cards were issued to
-                held = money.issued_to(entries)
-                seller = ", ".join(sorted({held[s] for s in money.cards_of(ranges)}))
-            text = money.format_serials(ranges)
-            cur = conn.execute(
-                "INSERT INTO ledger_stock (game_id, kind, serials, cards, seller, reason) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    gid,
-                    str(req.kind),
-                    text.replace(" ", ""),
-                    money.count(ranges),
-                    seller,
-                    req.reason,
-                ),
-            )
-            stock_id = cur.lastrowid
-            detail = {"stock_id": stock_id, "serials": text, "seller": seller}
-            if req.reason:
-                detail["reason"] = req.reason
-            store.log(conn, gid, f"stock {req.kind}", detail, via)
+    with write_transaction(conn) as tx:
+        game = games.get_game(conn, game_id)
+        gid = game.game_id
+        deck = get_deck(conn, game.deck_id)
+        entries = sale_store.stock_entries(conn, gid)
+        with money_input():
+            ranges = money.parse_serials(req.serials, len(deck.cards))
+            if req.kind == StockKind.ISSUE:
+                money.check_issue(entries, ranges)
+            else:
+                money.check_back(entries, ranges, _sold(conn, gid))
+        seller = req.seller
+        if req.kind != StockKind.ISSUE:  # back from whoever the cards were issued to
+            held = money.issued_to(entries)
+            seller = ", ".join(sorted({held[s] for s in money.cards_of(ranges)}))
+        text = money.format_serials(ranges)
+        cur = conn.execute(
+            "INSERT INTO ledger_stock (game_id, kind, serials, cards, seller, reason) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                gid,
+                str(req.kind),
+                text.replace(" ", ""),
+                money.count(ranges),
+                seller,
+                req.reason,
+            ),
+        )
+        stock_id = cur.lastrowid
+        detail = {"stock_id": stock_id, "serials": text, "seller": seller}
+        if req.reason:
+            detail["reason"] = req.reason
+        store.log(conn, gid, f"stock {req.kind}", detail, via)
+        tx.commit()
         store.publish(gid, "stock")
     return next(s for s in lines(conn, gid) if s.stock_id == stock_id)
 
@@ -136,32 +135,32 @@ def correct(
 ) -> StockLine:
     """Cancel a wrong stock entry, saying why (kept, with its reason). An issue whose cards have
     come back (returned or void) is cancelled after those entries."""
-    with hall().write_lock:
-        with transaction(conn):
-            row = conn.execute("SELECT * FROM ledger_stock WHERE id = ?", (stock_id,)).fetchone()
-            if row is None:
-                raise NotFound("there is no stock entry %(n)s", n=stock_id)
-            gid = row["game_id"]
-            if conn.execute(
-                "SELECT 1 FROM ledger_stock_corrections WHERE stock_id = ?", (stock_id,)
-            ).fetchone():
-                raise Conflict("stock entry %(n)s is already corrected", n=stock_id)
-            if row["kind"] == StockKind.ISSUE:
-                entries = store.stock_entries(conn, gid)
-                back = money.came_back(entries, StockKind.RETURN) | money.came_back(
-                    entries, StockKind.VOID
-                )
-                mine = money.cards_of(store.parse_stored(row["serials"]))
-                if back & mine:
-                    raise Conflict(
-                        "card %(serial)s of this issue came back: correct that entry first",
-                        serial=min(back & mine),
-                    )
-            conn.execute(
-                "INSERT INTO ledger_stock_corrections (stock_id, reason) VALUES (?, ?)",
-                (stock_id, reason),
+    with write_transaction(conn) as tx:
+        row = conn.execute("SELECT * FROM ledger_stock WHERE id = ?", (stock_id,)).fetchone()
+        if row is None:
+            raise NotFound("there is no stock entry %(n)s", n=stock_id)
+        gid = row["game_id"]
+        if conn.execute(
+            "SELECT 1 FROM ledger_stock_corrections WHERE stock_id = ?", (stock_id,)
+        ).fetchone():
+            raise Conflict("stock entry %(n)s is already corrected", n=stock_id)
+        if row["kind"] == StockKind.ISSUE:
+            entries = sale_store.stock_entries(conn, gid)
+            back = money.came_back(entries, StockKind.RETURN) | money.came_back(
+                entries, StockKind.VOID
             )
-            store.log(conn, gid, "stock correction", {"stock_id": stock_id, "reason": reason}, via)
+            mine = money.cards_of(sale_store.parse_stored(row["serials"]))
+            if back & mine:
+                raise Conflict(
+                    "card %(serial)s of this issue came back: correct that entry first",
+                    serial=min(back & mine),
+                )
+        conn.execute(
+            "INSERT INTO ledger_stock_corrections (stock_id, reason) VALUES (?, ?)",
+            (stock_id, reason),
+        )
+        store.log(conn, gid, "stock correction", {"stock_id": stock_id, "reason": reason}, via)
+        tx.commit()
         store.publish(gid, "stock")
     return next(s for s in lines(conn, gid) if s.stock_id == stock_id)
 

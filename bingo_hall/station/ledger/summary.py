@@ -2,7 +2,7 @@
 keeps its database from one club night to the next, so the games are grouped by night
 (`night_of`: the evening they started); the summary is one night's, the newest by default.
 Money is counted once: a sale for the whole game (every round) counts in the round being played
-when it was made (`bingo_hall.money.ledger.takings`)."""
+when it was made (`bingo_hall.money.takings`)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,11 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...audit.book import StationKey
+from ...audit import StationKey
 from ...errors import KitError
-from ...money.night import (
-    GameLine,
-    Night,
-    Payout,
-    PotMove,
-    ProgramPlace,
-    RoundLine,
-    night_of,
-)
-from ...web import book
-from . import cash, night_sales, payouts, raffle_store, stock, store
+from ...money.night import GameLine, Night, Payout, PotMove, ProgramPlace, RoundLine, night_of
+from ...web import book_store as book
+from . import cash, night_sales, payouts, raffle_store, sale_store, stock, store
 
 
 def _games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
@@ -131,7 +123,10 @@ def night(
         for g in games
     )
     corrected = sum(
-        1 for g in games for sale in store.sales(conn, g["id"]) if sale.void and sale.night is None
+        1
+        for g in games
+        for sale in sale_store.sales(conn, g["id"])
+        if sale.void and sale.night is None
     )
     corrected += sum(1 for sale in night_sales.night_sales(conn, date) if sale.void)
     raffles = tuple(

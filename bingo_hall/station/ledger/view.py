@@ -7,10 +7,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ...money.ledger import Reconciled, format_serials
+from ...money import Reconciled, format_serials
 from ...money.night import Cash, Night
 from .. import games
-from . import cash, payouts, stock, store, summary
+from . import cash, payouts, price_store, sale_store, stock, store, summary
 from .payouts import PayoutRow, SaleWarning
 
 
@@ -24,13 +24,13 @@ class LedgerView:
     round: int
     active: bool
     plays: tuple[str, ...]
-    prices: store.PriceList
+    prices: price_store.PriceList
     price_names: dict[int, str]
     stock: tuple[stock.StockLine, ...]
     reconciled: Reconciled | None
     round_sales: tuple[int, int]  # cards, cents
     prizes: tuple[payouts.PrizeNow, ...]
-    sales: tuple[store.Sale, ...]
+    sales: tuple[sale_store.Sale, ...]
     payouts: tuple[PayoutRow, ...]
     warnings: tuple[SaleWarning, ...]
 
@@ -73,13 +73,13 @@ def ledger_view(conn: sqlite3.Connection, gid: int) -> LedgerView:
         rnd,
         game.active,
         tuple(store.game_prizes(game)),
-        store.price_list(conn, gid),
-        store.price_names(conn, gid),
+        price_store.price_list(conn, gid),
+        price_store.price_names(conn, gid),
         tuple(stock.lines(conn, gid)),
         stock.reconciled(conn, gid),
         payouts.round_sales(conn, gid, rnd),
         tuple(payouts.prizes_now(conn, gid)),
-        tuple(store.sales(conn, gid)),
+        tuple(sale_store.sales(conn, gid)),
         tuple(payouts.payouts(conn, gid)),
         tuple(payouts.warnings(conn, gid)),
     )

@@ -44,7 +44,7 @@ from ...linked.result import Refusal, read_result
 from ...linked.seed import check_code, code_text, linked_order, parse_code
 from ...linked.tally import Standing, State, Submission, judge
 from ...machine.catalogs import catalog_dirs
-from ...money.ledger import money
+from ...money import money
 from ...values import JsonValue
 from ...web.hub import sse
 

@@ -17,7 +17,7 @@ from flask.typing import ResponseReturnValue
 from ...errors import KitError
 from ...linked.game import LinkedGame, read_game
 from ...variants import ByVariant, Cards75, Strips90, variant_for
-from ...web import book
+from ...web import book_store as book
 from ...web.db import get_db
 from ...web.errors import RequestError, translated
 from ..auth import caller_required

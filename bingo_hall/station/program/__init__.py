@@ -33,7 +33,7 @@ from ..hooks import RecordNote
 from . import odds_view, schema, store
 from .odds_view import GameOdds
 from .requests import InsertRequest, LoadRequest
-from .store import ProgramState
+from .states import ProgramState
 
 bp = Blueprint("program", __name__, template_folder="templates")
 

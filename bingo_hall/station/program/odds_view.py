@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import KitError
-from ...money.ledger import PrizeKind
+from ...money import PrizeKind
 from ...odds import Odds, estimate
-from ...patterns import pattern_from_spec
+from ...seventyfive.patterns import pattern_from_spec
 from ...values import JsonValue
 from ...web.instance import area_state
 from .. import games
 from ..decks import get_deck
-from ..ledger import store as ledger
+from ..ledger import prize_store, sale_store
 from ..variants import prize_plan
 
 KEPT = 32  # estimates kept per station (a night has a few dozen games)
@@ -67,11 +67,11 @@ def game_odds(conn: sqlite3.Connection, game_id: int, within: int | None = None)
     game = games.get_game(conn, game_id)
     plan = prize_plan(game)
     prize = plan.prizes[-1]
-    rule = ledger.rules_of(conn, game_id).get(prize)
+    rule = prize_store.rules_of(conn, game_id).get(prize)
     jackpot = rule.within if rule is not None and rule.kind == PrizeKind.JACKPOT else None
     rnd = games.current_round(conn, game_id).number
     serials = sorted(
-        {s for r in ledger.sold(conn, game_id, rnd) for s in range(r.first, r.last + 1)}
+        {s for r in sale_store.sold(conn, game_id, rnd) for s in range(r.first, r.last + 1)}
     )
     if not serials:
         return GameOdds(prize, 0, jackpot)

@@ -13,27 +13,21 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ...errors import KitError
-from ...money.program import (
-    Program,
-    ProgramError,
-    ProgramGame,
-    figure_name,
-    headline,
-    parse_game,
-    parse_program,
-)
-from ...values import JsonValue
+from ...money.program import Program, ProgramError, ProgramGame
+from ...money.program_file import parse_game, parse_program
+from ...money.program_words import headline
 from ...variants import variant_for
-from ...web import book
+from ...web import book_store as book
 from ...web.db import transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from .. import games
 from ..decks import get_deck, list_decks, tell_deck_listeners
+from ..ledger import price_store, prize_store, sale_store
 from ..ledger import store as ledger
 from ..ledger.requests import PriceListRequest, PrizesRequest
 from ..model import DrawMethod
@@ -41,95 +35,10 @@ from ..prize_lists import host_plans
 from ..requests import NewGame
 from ..variants import PLAY
 from .requests import InsertRequest
+from .states import Entry, InPlay, Inserted, ProgramName, ProgramState, Skipped, Started
 
 VIA = "program"
 MAX_TEXT = 200_000
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A game of the loaded program as the station keeps it."""
-
-    entry_id: int
-    position: int
-    status: str
-    game_id: int | None
-    inserted: bool
-    game: ProgramGame
-
-    def line(self, lang: str = "en") -> GameLine:
-        """The game as the caller page and the API list it, in `lang`."""
-        return GameLine(
-            self.position,
-            self.game.name(lang),
-            figure_name(self.game, lang),
-            self.game.balls,
-            self.status,
-            self.game_id,
-            self.inserted,
-            self.game.interval,
-        )
-
-
-@dataclass(frozen=True)
-class GameLine(JsonValue):
-    """A game of the program on the caller page's list: its number, name and figure in the
-    page's language, its status and the station game it became."""
-
-    number: int
-    name: str
-    figure: str
-    balls: int
-    status: str
-    game_id: int | None
-    inserted: bool
-    interval: int
-
-
-@dataclass(frozen=True)
-class ProgramName(JsonValue):
-    name: str
-    source: str
-
-
-@dataclass(frozen=True)
-class ProgramState(JsonValue):
-    """The night's program (None before one is loaded), its games, the number of the game in
-    play and of the next waiting one; `resumed` is a load's answer only (the same file loaded
-    again goes on where it was)."""
-
-    program: ProgramName | None
-    games: tuple[GameLine, ...] = ()
-    playing: int | None = None
-    next: int | None = None
-    resumed: bool | None = None
-    in_play: InPlay | None = None  # what Next game would end, while its prize is not won
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "program": None if self.program is None else self.program.to_json(),
-            "games": [g.to_json() for g in self.games],
-        }
-        if self.program is not None:
-            out |= {"playing": self.playing, "next": self.next}
-            out["in_play"] = None if self.in_play is None else self.in_play.to_json()
-        if self.resumed is not None:
-            out["resumed"] = self.resumed
-        return out
-
-
-@dataclass(frozen=True)
-class InPlay(JsonValue):
-    """A game being played: it has calls in its round and the round's prize is not won yet, so
-    Next game would end it for good (an ended game cannot be restarted)."""
-
-    game_id: int
-    number: int | None  # its place in the program, if it is one of the program's games
-    name: str | None
-    calls: int
-
-    def label(self) -> str:
-        return str(self.number if self.number is not None else self.game_id)
 
 
 class NeedsConfirm(Conflict):
@@ -150,33 +59,6 @@ def in_play(conn: sqlite3.Connection, lang: str = "en") -> InPlay | None:
     if entry is None:
         return InPlay(gid, None, None, calls)
     return InPlay(gid, entry.position, entry.game.name(lang), calls)
-
-
-@dataclass(frozen=True)
-class Started(JsonValue):
-    """Next game's answer: the station game started, and the program's game it plays."""
-
-    game_id: int
-    number: int
-    name: str
-
-
-@dataclass(frozen=True)
-class Skipped(JsonValue):
-    """Skip's answer: the number of the game skipped, and the game started after it (None at
-    the end of the program)."""
-
-    skipped: int
-    started: Started | None
-
-
-@dataclass(frozen=True)
-class Inserted(JsonValue):
-    """Insert's answer: the new game's number, the game it copies and its name."""
-
-    number: int
-    copy: int
-    name: str
 
 
 def _extra_lists() -> tuple[Any, ...]:
@@ -329,11 +211,11 @@ def next_game(conn: sqlite3.Connection, confirm: bool = False) -> Started:
             )
             book.append(conn, "program.next", {"game_id": gid, "number": entry.position})
             if game.prices:
-                ledger.write_prices(conn, gid, PriceListRequest(game.prices), VIA)
+                price_store.write_prices(conn, gid, PriceListRequest(game.prices), VIA)
             if game.prizes:
-                ledger.write_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
+                prize_store.write_prizes(conn, gid, PrizesRequest(tuple(game.prizes.items())), VIA)
             # the night sales sold for this game before it started now play in it
-            shared = ledger.start_night_shares(conn, entry.entry_id, gid)
+            shared = sale_store.start_night_shares(conn, entry.entry_id, gid)
         games.game_started(conn, created)  # ends the game in play
         if game.prices:
             ledger.publish(gid, "prices")
@@ -438,7 +320,7 @@ def game_headline(conn: sqlite3.Connection, game_id: int, lang: str) -> str | No
     if found is None:
         return None
     entry, total = found
-    rules = ledger.rules_of(conn, game_id)
+    rules = prize_store.rules_of(conn, game_id)
     game = entry.game
     shown = ProgramGame(
         entry.position,

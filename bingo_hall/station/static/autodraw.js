@@ -2,12 +2,11 @@
 // seconds), pause and resume it (the button or Space, through caller.js), stop it. The ticker
 // runs in the station; this page shows its state from the snapshot and the `autodraw` events.
 import { post } from "/web/static/api.js";
-import { el, fill } from "/web/static/dom.js";
+import { $, el, fill } from "/web/static/dom.js";
 import { Station as S } from "./station.js";
 
 function autodraw(root) {
   const T = JSON.parse(document.getElementById("autodraw-strings").textContent);
-  const $ = (id) => document.getElementById(id);
   const msg = $("message");
   let nextAt = null; // this page's clock: when the next ball is due
   let timer = null;

@@ -1,12 +1,12 @@
 // A pattern of the book as the screens draw it and the phones judge it (an ES module). The station
-// sends a pattern's shape (bingo_hall.patterns.PatternShape): its forms as masks, or, where the
+// sends a pattern's shape (bingo_hall.seventyfive.patterns.PatternShape): its forms as masks, or, where the
 // book makes them by a rule, the rule and the forms it picks from ("any 3 lines": 220 forms in
 // three words). shapeForms expands the rule in the book's own order (pattern_book: the lines in
 // card order, itertools.combinations, a form made twice kept once, the first time), so that a
 // phone's figures are the station's, form for form. drawPattern draws the 5x5 picture that the
 // caller page, /display and the phone show, going through the forms a few seconds each.
 
-// the 12 lines as squares numbered row by row (0-24), in bingo_hall.cards.LINE_CELLS order
+// the 12 lines as squares numbered row by row (0-24), in bingo_hall.seventyfive.cards.LINE_CELLS order
 const ROWS = [0, 1, 2, 3, 4].map((r) => [0, 1, 2, 3, 4].map((c) => r * 5 + c));
 const COLUMNS = [0, 1, 2, 3, 4].map((c) => [0, 1, 2, 3, 4].map((r) => r * 5 + c));
 export const LINES = [

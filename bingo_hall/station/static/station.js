@@ -35,7 +35,7 @@ Station.apply = function (kind, data) {
     s.spoken = data.spoken;
     s.last_seq = Math.max(s.last_seq, data.seq);
     s.count = s.calls.length;
-    s.left = (s.balls || 75) - s.count;
+    s.left = s.balls - s.count;
   } else if (kind === "undo") {
     if (data.round !== s.round) return;
     const before = s.calls.length;
@@ -44,13 +44,13 @@ Station.apply = function (kind, data) {
     s.last = s.calls.length ? s.calls[s.calls.length - 1] : null;
     s.spoken = null;
     s.count = s.calls.length;
-    s.left = (s.balls || 75) - s.count;
+    s.left = s.balls - s.count;
     s.undone.push({ seq: data.seq, ball: data.ball, call: data.call, reason: data.reason });
   } else if (kind === "round") {
     if (data.round !== s.round) {
       s.round = data.round;
       s.calls = []; s.last = null; s.spoken = null; s.last_seq = 0;
-      s.count = 0; s.left = s.balls || 75; s.undone = [];
+      s.count = 0; s.left = s.balls; s.undone = [];
       if (data.previous) s.revealed.push(data.previous);
     }
     s.commitment = data.commitment;

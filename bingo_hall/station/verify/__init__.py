@@ -8,7 +8,7 @@
 * `/api/games/<id>/...`: check, players, claims, award, settings (the Maestro's, behind the PIN),
   scores and record (public: the display shows the scores, and the record is for auditors).
 
-The rules are the pure engines (`bingo_hall.claims`, `bingo_hall.ninety.prize_rules`); each route
+The rules are the pure engines (`seventyfive.claims`, `bingo_hall.ninety.prize_rules`); each route
 asks the game's (or the deck's) variant, `variants.ClaimsKind`, how to judge, draw and store a card,
 and `service`, `store`, `awards` and `prizes` keep what was decided in SQLite.
 """

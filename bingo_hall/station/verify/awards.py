@@ -1,6 +1,6 @@
 """Settling a round and the scoreboard: the award, points per side, who is Maestro next.
 
-`bingo_hall.claims.settle` picks the winner and `standings` adds up the sides; this file stores
+`seventyfive.claims.settle` picks the winner and `standings` adds up the sides; this file stores
 the award. The round's final board then stays on the screens, with the winner, until the Maestro
 presses "Next round" (`POST /api/games/<id>/rounds`): the room checks its cards against it. In
 Puntos, reaching the target ends the game; the award is stored first, so a crash between the two
@@ -15,14 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ... import claims as rules
 from ...manifest import Deck
-from ...specials import Specials, money_ball_won_words
+from ...seventyfive import claims as rules
+from ...seventyfive.specials import Specials, money_ball_won_words
 from ...values import JsonValue
-from ...web import book
-from ...web.db import transaction
+from ...web import book_store as book
+from ...web.db import write_transaction
 from ...web.errors import Conflict
-from ...web.instance import hall
 from .. import games, hooks
 from ..decks import get_deck
 from ..events import ScoresChanged
@@ -165,61 +164,59 @@ def still_standing(claim_calls: list[int], live: list[int]) -> bool:
 def award(conn: sqlite3.Connection, game_id: int) -> RoundAwarded:
     """Settle the round by the rules, credit the points and pass the Maestro on; in Puntos,
     reaching the target ends the game. The next round is the Maestro's explicit step."""
-    with hall().write_lock:
-        with transaction(conn):
-            game = store.active_game(conn, game_id)
-            gid = game.game_id
-            rnd = games.current_round(conn, gid)
-            done = conn.execute(
-                "SELECT id FROM awards WHERE round_id = ?", (rnd.round_id,)
-            ).fetchone()
-            if done is not None and not _target_reached(conn, gid):
-                raise Conflict(
-                    "round %(n)s is already awarded; press Next round to play on", n=rnd.number
-                )
-            if done is None:  # else: awarded, then stopped before the game was ended
-                r = store.game_rules(conn, game)
-                deck = get_deck(conn, game.deck_id)
-                live = games.called_balls(conn, gid)
-                win = rules.settle(_round_claims(conn, deck, rnd.round_id, r, live))
-                if win is None:
-                    raise Conflict("no valid claim to award in this round")
-                names, teams = store.seated(conn, gid)
-                maestro = store.settings_of(conn, gid)[1]
-                nxt = rules.next_maestro(names, maestro, win.player, r)
-                conn.execute(
-                    "INSERT INTO awards (game_id, round_id, claim_id, serial, player, side, kind, "
-                    "points, maestro, next_maestro) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        gid,
-                        rnd.round_id,
-                        win.claim_id,
-                        win.serial,
-                        win.player,
-                        rules.side_of(win.player, teams) if win.player else None,
-                        win.verdict.kind,
-                        win.verdict.points or 0,
-                        maestro,
-                        nxt,
-                    ),
-                )
-                store.save_settings(conn, gid, maestro=nxt)
-                won_by = {
-                    "claim_id": win.claim_id,
-                    "serial": win.serial,
-                    "calls": win.verdict.calls,
-                }
-                got = {"kind": str(win.verdict.kind), "points": win.verdict.points or 0}
-                book.append(
-                    conn,
-                    "award",
-                    {"game_id": gid, "round": rnd.number, **won_by, **got},
-                    {"player": win.player},
-                )
-                won = (hooks.Winner(win.claim_id, win.serial, win.player),)
-                (prize,) = prize_plan(game).prizes  # one bingo a round
-                done = hooks.Awarded(gid, rnd.round_id, rnd.number, prize, win.verdict.calls, won)
-                hooks.awarded(conn, done)
+    with write_transaction(conn) as tx:
+        game = store.active_game(conn, game_id)
+        gid = game.game_id
+        rnd = games.current_round(conn, gid)
+        done = conn.execute("SELECT id FROM awards WHERE round_id = ?", (rnd.round_id,)).fetchone()
+        if done is not None and not _target_reached(conn, gid):
+            raise Conflict(
+                "round %(n)s is already awarded; press Next round to play on", n=rnd.number
+            )
+        if done is None:  # else: awarded, then stopped before the game was ended
+            r = store.game_rules(conn, game)
+            deck = get_deck(conn, game.deck_id)
+            live = games.called_balls(conn, gid)
+            win = rules.settle(_round_claims(conn, deck, rnd.round_id, r, live))
+            if win is None:
+                raise Conflict("no valid claim to award in this round")
+            names, teams = store.seated(conn, gid)
+            maestro = store.settings_of(conn, gid)[1]
+            nxt = rules.next_maestro(names, maestro, win.player, r)
+            conn.execute(
+                "INSERT INTO awards (game_id, round_id, claim_id, serial, player, side, kind, "
+                "points, maestro, next_maestro) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    gid,
+                    rnd.round_id,
+                    win.claim_id,
+                    win.serial,
+                    win.player,
+                    rules.side_of(win.player, teams) if win.player else None,
+                    win.verdict.kind,
+                    win.verdict.points or 0,
+                    maestro,
+                    nxt,
+                ),
+            )
+            store.save_settings(conn, gid, maestro=nxt)
+            won_by = {
+                "claim_id": win.claim_id,
+                "serial": win.serial,
+                "calls": win.verdict.calls,
+            }
+            got = {"kind": str(win.verdict.kind), "points": win.verdict.points or 0}
+            book.append(
+                conn,
+                "award",
+                {"game_id": gid, "round": rnd.number, **won_by, **got},
+                {"player": win.player},
+            )
+            won = (hooks.Winner(win.claim_id, win.serial, win.player),)
+            (prize,) = prize_plan(game).prizes  # one bingo a round
+            done = hooks.Awarded(gid, rnd.round_id, rnd.number, prize, win.verdict.calls, won)
+            hooks.awarded(conn, done)
+        tx.commit()
         board = scores(conn, gid)
         award_row = board.awards[-1]
         finished = board.winner is not None

@@ -57,8 +57,8 @@ from flask import Flask, render_template
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from ...cards import CENTRE, LINE_NAMES, SIZE
 from ...manifest import Deck, deck_from_dict
+from ...seventyfive.cards import CENTRE, LINE_NAMES, SIZE
 from ...signing import signature_is_valid
 from ...web.db import get_db
 from ...web.errors import NotFound
@@ -66,10 +66,10 @@ from ...web.i18n import LANGUAGES, locale_of
 from ...web.inputs import is_ascii_number
 from ...web.instance import Recipe, area_state, hall
 from ...web.plumbing import end_pool, worker_ignores_ctrl_c
-from .. import games, hall_settings
+from .. import hall_settings, snapshots
 from ..decks import get_deck
-from ..games import SNAPSHOT_MAX_AGE_S
 from ..model import Game, GameStatus
+from ..snapshots import SNAPSHOT_MAX_AGE_S
 from ..state import station_state
 from . import card_view, page_shell
 from .page_shell import CARD, PATH, STATE, TABLE, Placeholder, Shell
@@ -457,7 +457,7 @@ def _read_now(conn: Any, deck: Deck[Any], published: int) -> DeckNow:
     if game is None:
         return DeckNow(published, when, house, None, None, 0, "")
     kind = claims_of(deck.variant)
-    snap = games.snapshot(conn, game.game_id)
+    snap = snapshots.snapshot(conn, game.game_id)
     facts = kind.page_facts(conn, game)
     rnd = snap.round
     follow = kind.game_facts(game.game_id, rnd, facts)

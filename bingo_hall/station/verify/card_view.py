@@ -6,7 +6,7 @@ marks its own card. It reads its card's numbers from the card's table (drawn onc
 and needs to know, as data, the game's rules, the same for every card of the game:
 
 * 75 balls: the figures the game is played for (the 12 lines or the pattern's squares, from
-  `bingo_hall.claims.figures`), whether the centre is FREE, the squares a false claim's penalty
+  `seventyfive.claims.figures`), whether the centre is FREE, the squares a false claim's penalty
   uncovered (with the call count before which a ball no longer covers them, as
   `claims.Penalty`), and the hall rule on the completing call;
 * 90 balls: each prize of the game's list (`bingo_hall.ninety.prize_rules`) as a rule of rows
@@ -31,10 +31,10 @@ from flask import current_app, render_template
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from ... import claims as rules
-from ...cards import CENTRE, LINE_NAMES, SIZE
 from ...ninety.prize_rules import CellsRule, CountRule, Prize, PrizeList, RowCountRule, Rule
-from ...patterns import BUILT_IN, PatternShape
+from ...seventyfive import claims as rules
+from ...seventyfive.cards import CENTRE, LINE_NAMES, SIZE
+from ...seventyfive.patterns import BUILT_IN, PatternShape
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS
 from ..model import Game
@@ -108,7 +108,7 @@ class CardFollow(JsonValue):
     #: forms the book makes by a rule (any 3 lines, any 2 stamps) comes as the rule, its
     #: `figures` empty (a triple bingo's 220 forms were 20 KB on every phone)
     shape: PatternShape | None = None
-    #: special games (bingo_hall.specials): the first ball's last digit is wild; the card's
+    #: special games (seventyfive.specials): the first ball's last digit is wild; the card's
     #: own odd (even) numbers are its figure (static/judge.js works both out from its numbers)
     wild_number: bool = False
     odd_even: str | None = None
@@ -261,8 +261,8 @@ def page_rule(rule: Rule) -> dict[str, int | list[int] | list[list[int]]]:
     return {"rows": list(rule.rows), "needed": rule.needed}
 
 
-#: the named patterns a game may be played for (the pattern book, bingo_hall.patterns), a
-#: drawn one, and an odd-even game's figure (bingo_hall.specials)
+#: the named patterns a game may be played for (the pattern book, seventyfive.patterns), a
+#: drawn one, and an odd-even game's figure (seventyfive.specials)
 PATTERN_NAMES = ("four_corners", "x", "full_card", "custom", "odd_numbers", "even_numbers")
 
 

@@ -3,7 +3,7 @@ round it was judged in, and what the pages draw from it. The pages get these val
 reads the verdict's covered squares and winning figures, never a dict); `to_json()` is the
 API's, the events' and the stored claims' shape, unchanged.
 
-One class per variant: `CardCheck` (75 balls, `bingo_hall.claims`) and `TicketCheck` (90 balls,
+One class per variant: `CardCheck` (75 balls, `seventyfive.claims`) and `TicketCheck` (90 balls,
 `bingo_hall.ninety.prize_rules`). Both answer `serial`, `valid`, `verdict_value()` (the verdict as a
 claim stores it and the screens show it: `CardVerdict`, `TicketVerdict`) and `to_json()`.
 """
@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ... import claims as rules
-from ...cards import LINE_CELLS, SIZE, Card
 from ...ninety.prize_rules import (
     Prize,
     PrizeList,
@@ -25,6 +23,8 @@ from ...ninety.prize_rules import (
     rows_completed_by_last_call,
 )
 from ...ninety.tickets import ROW_NAMES, Ticket
+from ...seventyfive import claims as rules
+from ...seventyfive.cards import LINE_CELLS, SIZE, Card
 from ...values import JsonValue
 from ...variants import STRIPS
 from ..spoken import call_label

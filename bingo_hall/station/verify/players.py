@@ -14,10 +14,9 @@ import sqlite3
 from dataclasses import dataclass
 
 from ...values import JsonValue
-from ...web import book
-from ...web.db import transaction
+from ...web import book_store as book
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
-from ...web.instance import hall
 from ..requests import RemovePlayer, RenamePlayer
 from .store import active_game, players, save_settings, settings_of
 
@@ -54,75 +53,71 @@ class Removed(JsonValue):
 def rename(conn: sqlite3.Connection, game_id: int, change: RenamePlayer) -> Renamed:
     """The player's name now to the right one (and their team, when the change says one)."""
     old, new = change.name, change.new_name
-    with hall().write_lock:
-        with transaction(conn):
-            game = active_game(conn, game_id)
-            gid = game.game_id
-            _seated(conn, gid, old)
-            row = conn.execute(
-                "SELECT team FROM players WHERE game_id = ? AND name = ?", (gid, old)
+    with write_transaction(conn):
+        game = active_game(conn, game_id)
+        gid = game.game_id
+        _seated(conn, gid, old)
+        row = conn.execute(
+            "SELECT team FROM players WHERE game_id = ? AND name = ?", (gid, old)
+        ).fetchone()
+        team = row["team"] if change.keeps_team else change.team
+        if (
+            new != old
+            and conn.execute(
+                "SELECT 1 FROM players WHERE game_id = ? AND name = ?", (gid, new)
             ).fetchone()
-            team = row["team"] if change.keeps_team else change.team
-            if (
-                new != old
-                and conn.execute(
-                    "SELECT 1 FROM players WHERE game_id = ? AND name = ?", (gid, new)
-                ).fetchone()
-            ):
-                raise Conflict("%(name)s is already playing in this game", name=new)
+        ):
+            raise Conflict("%(name)s is already playing in this game", name=new)
+        conn.execute(
+            "UPDATE players SET name = ?, team = ? WHERE game_id = ? AND name = ?",
+            (new, team, gid, old),
+        )
+        for table, column in (
+            ("claims", "player"),
+            ("awards", "player"),
+            ("awards", "side"),
+            ("awards", "maestro"),
+            ("awards", "next_maestro"),
+            ("prize_awards", "player"),
+        ):
             conn.execute(
-                "UPDATE players SET name = ?, team = ? WHERE game_id = ? AND name = ?",
-                (new, team, gid, old),
+                f"UPDATE {table} SET {column} = ? WHERE game_id = ? AND {column} = ?",
+                (new, gid, old),
             )
-            for table, column in (
-                ("claims", "player"),
-                ("awards", "player"),
-                ("awards", "side"),
-                ("awards", "maestro"),
-                ("awards", "next_maestro"),
-                ("prize_awards", "player"),
-            ):
-                conn.execute(
-                    f"UPDATE {table} SET {column} = ? WHERE game_id = ? AND {column} = ?",
-                    (new, gid, old),
-                )
-            if settings_of(conn, gid)[1] == old:
-                save_settings(conn, gid, maestro=new)
-            book.append(
-                conn, "player.rename", {"game_id": gid}, {"player": old, "now": new, "team": team}
-            )
+        if settings_of(conn, gid)[1] == old:
+            save_settings(conn, gid, maestro=new)
+        book.append(
+            conn, "player.rename", {"game_id": gid}, {"player": old, "now": new, "team": team}
+        )
     return Renamed(gid, new, team, old)
 
 
 def remove(conn: sqlite3.Connection, game_id: int, change: RemovePlayer) -> Removed:
     """Take the player off the table (`confirm`: when they have won)."""
     name, confirm = change.name, change.confirm
-    with hall().write_lock:
-        with transaction(conn):
-            game = active_game(conn, game_id)
-            gid = game.game_id
-            _seated(conn, gid, name)
-            rounds = wins(conn, gid, name)[0]
-            if rounds and not confirm:
-                raise Conflict(
-                    "%(name)s has won in this game: confirm to take them off the table; their "
-                    "wins stay on the scoreboard and in the record",
-                    name=name,
-                )
-            seating = [p.name for p in players(conn, gid)]
-            if rounds:
-                conn.execute(
-                    "UPDATE players SET left_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
-                    "WHERE game_id = ? AND name = ?",
-                    (gid, name),
-                )
-            else:
-                conn.execute("DELETE FROM players WHERE game_id = ? AND name = ?", (gid, name))
-            if settings_of(conn, gid)[1] == name:  # the Maestro leaves: the next seat calls
-                left = [p for p in seating if p != name]
-                after = seating[seating.index(name) + 1 :] + seating[: seating.index(name)]
-                save_settings(conn, gid, maestro=after[0] if left else None)
-            book.append(
-                conn, "player.remove", {"game_id": gid, "kept": bool(rounds)}, {"player": name}
+    with write_transaction(conn):
+        game = active_game(conn, game_id)
+        gid = game.game_id
+        _seated(conn, gid, name)
+        rounds = wins(conn, gid, name)[0]
+        if rounds and not confirm:
+            raise Conflict(
+                "%(name)s has won in this game: confirm to take them off the table; their "
+                "wins stay on the scoreboard and in the record",
+                name=name,
             )
+        seating = [p.name for p in players(conn, gid)]
+        if rounds:
+            conn.execute(
+                "UPDATE players SET left_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
+                "WHERE game_id = ? AND name = ?",
+                (gid, name),
+            )
+        else:
+            conn.execute("DELETE FROM players WHERE game_id = ? AND name = ?", (gid, name))
+        if settings_of(conn, gid)[1] == name:  # the Maestro leaves: the next seat calls
+            left = [p for p in seating if p != name]
+            after = seating[seating.index(name) + 1 :] + seating[: seating.index(name)]
+            save_settings(conn, gid, maestro=after[0] if left else None)
+        book.append(conn, "player.remove", {"game_id": gid, "kept": bool(rounds)}, {"player": name})
     return Removed(gid, name, bool(rounds))

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...audit.book import SignedHead
+from ...audit import SignedHead
 from ...money.spreadsheet import spreadsheet_safe
 from ...values import JsonValue
-from ...web import book
+from ...web import book_store as book
 from .. import games, hooks
 from ..decks import get_deck
 from ..hooks import RecordNote
@@ -127,7 +127,7 @@ class GameRecord:
             "created": game.created,
             "ended": game.ended,
             "settings": scores["settings"],
-            # the special rules the game was played with (bingo_hall.specials): the wild number,
+            # the special rules the game was played with (seventyfive.specials): the wild number,
             # the odd-even choice, the money ball and what it pays, the cards of one book
             "specials": game_specials(game).to_settings(),
             "players": scores["players"],

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...values import JsonValue
-from ...web import book
-from ...web.db import transaction
+from ...web import book_store as book
+from ...web.db import transaction, write_transaction
 from ...web.instance import hall
 from .. import games, hooks
 from ..events import ClaimRecorded, ScoresChanged, VerdictShown
@@ -81,50 +81,50 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> Claim
     """A shout, judged by the game's variant against the calls committed so far, and stored with
     its verdict and, for a false 75-ball claim, the penalty (the markers of the line come off).
     The room is told: the claim, its verdict on the screens, then the scores or prizes."""
-    with hall().write_lock:
-        with transaction(conn):
-            game = store.active_game(conn, game_id)
-            gid = game.game_id
-            rnd = games.current_round(conn, gid)
-            kind = claims_kind(game)
-            if claim.add_player and claim.player not in store.seated(conn, gid)[0]:
-                # a name typed on the spot: seated now, as the players' form seats (never as
-                # the Maestro), and with the claim, or not at all when the claim is refused
-                store.seat_player(conn, game, NewPlayer(claim.player or "", maestro=False))
-            judged = kind.judge_claim(conn, game, rnd, claim)
-            check, calls = judged.check, judged.calls
-            verdict = check.verdict_value().to_json()
-            cur = conn.execute(
-                "INSERT INTO claims (game_id, round_id, serial, player, line, at_call, calls, "
-                "valid, verdict, penalty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    gid,
-                    rnd.round_id,
-                    check.serial,
-                    claim.player,
-                    judged.line,
-                    len(calls),
-                    json.dumps(calls),
-                    int(check.valid),
-                    json.dumps(verdict),
-                    None if judged.penalty is None else json.dumps(judged.penalty.to_json()),
-                ),
-            )
-            sql = "SELECT COUNT(*) FROM claims WHERE round_id = ? AND at_call = ?"
-            args: list[Any] = [rnd.round_id, len(calls)]
-            if judged.same_call_line:
-                sql += " AND line = ?"
-                args.append(judged.line)
-            same_call = conn.execute(sql, args).fetchone()[0]
-            claim_id = cur.lastrowid
-            assert claim_id is not None  # an INSERT always sets it
-            at = {"game_id": gid, "round": rnd.number, "claim_id": claim_id, "at_call": len(calls)}
-            said = {"serial": check.serial, "line": judged.line, "valid": check.valid}
-            if "book" in verdict:  # a game of N cards of one book: the book it judged
-                said["book"] = verdict["book"]["serials"]
-            book.append(conn, "claim", {**at, **said}, {"player": claim.player})
-            claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
-            extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
+    with write_transaction(conn) as tx:
+        game = store.active_game(conn, game_id)
+        gid = game.game_id
+        rnd = games.current_round(conn, gid)
+        kind = claims_kind(game)
+        if claim.add_player and claim.player not in store.seated(conn, gid)[0]:
+            # a name typed on the spot: seated now, as the players' form seats (never as
+            # the Maestro), and with the claim, or not at all when the claim is refused
+            store.seat_player(conn, game, NewPlayer(claim.player or "", maestro=False))
+        judged = kind.judge_claim(conn, game, rnd, claim)
+        check, calls = judged.check, judged.calls
+        verdict = check.verdict_value().to_json()
+        cur = conn.execute(
+            "INSERT INTO claims (game_id, round_id, serial, player, line, at_call, calls, "
+            "valid, verdict, penalty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                gid,
+                rnd.round_id,
+                check.serial,
+                claim.player,
+                judged.line,
+                len(calls),
+                json.dumps(calls),
+                int(check.valid),
+                json.dumps(verdict),
+                None if judged.penalty is None else json.dumps(judged.penalty.to_json()),
+            ),
+        )
+        sql = "SELECT COUNT(*) FROM claims WHERE round_id = ? AND at_call = ?"
+        args: list[Any] = [rnd.round_id, len(calls)]
+        if judged.same_call_line:
+            sql += " AND line = ?"
+            args.append(judged.line)
+        same_call = conn.execute(sql, args).fetchone()[0]
+        claim_id = cur.lastrowid
+        assert claim_id is not None  # an INSERT always sets it
+        at = {"game_id": gid, "round": rnd.number, "claim_id": claim_id, "at_call": len(calls)}
+        said = {"serial": check.serial, "line": judged.line, "valid": check.valid}
+        if "book" in verdict:  # a game of N cards of one book: the book it judged
+            said["book"] = verdict["book"]["serials"]
+        book.append(conn, "claim", {**at, **said}, {"player": claim.player})
+        claimed = Claimed(gid, rnd.round_id, rnd.number, claim_id, check.serial)
+        extra = hooks.claimed(conn, claimed)  # the ledger's warning for a card not sold
+        tx.commit()
         made = ClaimMade(
             claim_id,
             gid,

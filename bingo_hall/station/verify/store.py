@@ -15,16 +15,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ... import claims as rules
-from ...cards import Card
 from ...errors import DeckError
 from ...manifest import Deck
-from ...patterns import PatternShape
+from ...seventyfive import claims as rules
+from ...seventyfive.cards import Card
+from ...seventyfive.patterns import PatternShape
 from ...values import JsonValue
-from ...web import book
-from ...web.db import transaction
+from ...web import book_store as book
+from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
-from ...web.instance import hall
 from .. import games, hooks
 from ..decks import get_deck
 from ..model import Game
@@ -203,9 +202,8 @@ def players(conn: sqlite3.Connection, gid: int) -> list[PlayerSeat]:
 
 def add_player(conn: sqlite3.Connection, game_id: int, new: NewPlayer) -> Seated:
     """Seat a player (clockwise, after the last one), optionally in a team and as the Maestro."""
-    with hall().write_lock:
-        with transaction(conn):
-            return seat_player(conn, active_game(conn, game_id), new)
+    with write_transaction(conn):
+        return seat_player(conn, active_game(conn, game_id), new)
 
 
 def seat_player(conn: sqlite3.Connection, game: Game, new: NewPlayer) -> Seated:
@@ -271,25 +269,24 @@ def update_settings(
     """Change the target, the pattern or the hall rules. The pattern and the hall rules change
     only before the round's first call, so no claim is judged under two sets of rules."""
     data = change.settings
-    with hall().write_lock:
-        with transaction(conn):
-            game = active_game(conn, game_id)
-            gid = game.game_id
-            stored, maestro = settings_of(conn, gid)
-            new = stored | dict(data)
-            if data.get("pattern") not in (None, "custom") and "mask" not in data:
-                new.pop("mask", None)
-            if change.maestro_given:
-                maestro = change.maestro
-            created = {k: v for k, v in game.options.items() if k in SETTING_KEYS}
-            before, after = created | stored, created | new  # what the Maestro set wins
-            trial = rules_from(game.mode, game.free_centre, after)
-            changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
-            if changes_play and games.called_balls(conn, gid):
-                raise Conflict(
-                    "the pattern and the hall rules change between rounds, before the first call"
-                )
-            save_settings(conn, gid, new, maestro)
+    with write_transaction(conn):
+        game = active_game(conn, game_id)
+        gid = game.game_id
+        stored, maestro = settings_of(conn, gid)
+        new = stored | dict(data)
+        if data.get("pattern") not in (None, "custom") and "mask" not in data:
+            new.pop("mask", None)
+        if change.maestro_given:
+            maestro = change.maestro
+        created = {k: v for k, v in game.options.items() if k in SETTING_KEYS}
+        before, after = created | stored, created | new  # what the Maestro set wins
+        trial = rules_from(game.mode, game.free_centre, after)
+        changes_play = any(before.get(k) != after.get(k) for k in JUDGING_KEYS)
+        if changes_play and games.called_balls(conn, gid):
+            raise Conflict(
+                "the pattern and the hall rules change between rounds, before the first call"
+            )
+        save_settings(conn, gid, new, maestro)
     return SettingsChanged(gid, RulesShown.of(trial, pattern_names_of(after.get("pattern_names"))))
 
 

@@ -1,8 +1,9 @@
 // dom.js: the DOM helpers every page of the kit shares (an ES module: <script type="module">,
 // which the CSP's 'self' allows; no framework, no bundler).
 //
-//   import { el, fill } from "/web/static/dom.js";
+//   import { $, el, fill } from "/web/static/dom.js";
 //
+//   $(id)                 the page's element with that id (null when there is none).
 //   el(tag, cls?, text?)  a new element: `cls` its class names (a string, may be empty),
 //                         `text` its text (set as textContent, never parsed as HTML).
 //   fill(template, values) the template with each "{name}" replaced by values[name]. A name
@@ -13,6 +14,8 @@
 //
 // Translated templates come from the page (JSON in a <script type="application/json"> block,
 // written by the station with "{name}" placeholders), so the scripts hold no user-facing text.
+
+export const $ = (id) => document.getElementById(id);
 
 export function el(tag, cls, text) {
   const e = document.createElement(tag);

@@ -2,6 +2,7 @@
    game's panel module imports from this ES module. Every change goes to the server; the server's
    answer (and the live stream, which live.js follows, for the other phones) brings the new view,
    so all phones show the same thing. */
+import { request } from "/web/static/api.js";
 import { el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 
@@ -62,14 +63,10 @@ function showError(field, message) {
 
 async function send(method, path, body) {
   clearErrors();
-  const init = { method, headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
   let resp;
   try {
-    resp = await fetch(data.base + path, init);
+    // no second try: the companions keep no Idempotency-Key, so a repeat could add it twice
+    resp = await request(data.base + path, { method, body, retry: false });
   } catch (netErr) {
     showError(null, data.text.network);
     throw netErr;
@@ -152,7 +149,7 @@ const rematch = document.getElementById("rematch");
 rematch.addEventListener("click", async () => {
   rematch.disabled = true;
   try {
-    const r = await fetch(`${data.base}/rematch`, { method: "POST", headers: { Accept: "application/json" } });
+    const r = await request(`${data.base}/rematch`, { retry: false });
     window.location.href = (await r.json()).url;
   } catch (e) {
     rematch.disabled = false;

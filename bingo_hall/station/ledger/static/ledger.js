@@ -2,13 +2,13 @@
 // refusal is shown beside the form refused and nothing changes; a change reloads the page (which
 // the station draws) and says what was done. A card scanned at the door, by a USB scanner that
 // types its code into the field or by the camera (scan.js), is sold at once.
+import { $ } from "/web/static/dom.js";
 import { post as send } from "/web/static/api.js";
 import { onScanned } from "/verify/static/panel.js";
 
 function ledgerPage(root) {
   const gid = root.dataset.game;
   const T = JSON.parse(document.getElementById("ledger-strings").textContent);
-  const $ = (id) => document.getElementById(id);
   const DONE = "ledger-done";
   const lang = document.documentElement.lang || "en";  // the answers' language: the page's
 

@@ -3,10 +3,9 @@
 // message line and nothing changes). On the big screen (#raffle-screen) the raffle is drawn
 // from its state: first the page's, then each change the station sends on /raffle/events.
 import { post as send } from "/web/static/api.js";
-import { el, fill } from "/web/static/dom.js";
+import { $, el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 
-const $ = (id) => document.getElementById(id);
 
 function maestroPage() {
   const lang = document.documentElement.lang || "en";

@@ -6,11 +6,12 @@
 // them with judge.js, as the station's check does. Then a call, an undo, a new round, a claim, the scores or the prize
 // reach the page as data and it marks its own card: it asks the station for nothing, except
 // the snapshot that every (re)connect brings (live.js) and, in Bingo de Puntos, the verdict's
-// points once its card has a bingo (the points are the rules', bingo_hall.claims.judge).
+// points once its card has a bingo (the points are the rules', bingo_hall.seventyfive.claims.judge).
 // When the card gets a bingo the page says so at the top, beside the Claim button (press it: no
 // need to shout), and vibrates where the phone allows; it never claims by itself. The card's table is drawn once, by the station (templates/verify/_vcard.html,
 // the one drawer every view of a card shares); this module only marks its squares, on load from
 // the game's state the page carries (#game-state) and then from the events.
+import { request } from "/web/static/api.js";
 import { el, fill } from "/web/static/dom.js";
 import { follow } from "/web/static/live.js";
 import { access } from "./card_access.js";
@@ -170,11 +171,9 @@ function askButton(s, w) {
     button.disabled = true;
     const on = now();
     try {
-      const resp = await fetch(`${location.pathname}/ask?lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ round: s.round, calls: s.calls.length }),
-      });
+      const url = `${location.pathname}/ask?lang=${encodeURIComponent(document.documentElement.lang || "en")}`;
+      // no second try: an ask is a claim, which the station does not take twice by its key
+      const resp = await request(url, { body: { round: s.round, calls: s.calls.length }, retry: false });
       const data = await resp.json().catch(() => ({}));
       if (resp.ok || resp.status < 500) {
         answeredOn = on;

@@ -13,6 +13,7 @@
 //   not current, cleared when it is again (card.js says when).
 //
 // The page's words come from #card-words (follow_words); nothing here asks the station.
+import { $ } from "/web/static/dom.js";
 const TEXT_STEPS = 4; // A+ four times at most: html[data-text="1".."4"] in verify.css
 const KEY = { text: "bingo.text", contrast: "bingo.contrast", speak: "bingo.speak" };
 
@@ -24,7 +25,6 @@ function store(key, value) {
 }
 
 export function access(w) {
-  const $ = (id) => document.getElementById(id);
   const html = document.documentElement;
   const lang = html.lang || "en";
   const tools = $("card-tools");

@@ -1,6 +1,6 @@
 // The Maestro's claims panel: typed-serial check, recording claims, awarding the round, seating
 // players and setting the rules, all through /api/games/<id>/... with the page's CSRF token.
-import { el, fill, replaceKeepingFocus } from "/web/static/dom.js";
+import { $, el, fill, replaceKeepingFocus } from "/web/static/dom.js";
 import { Station } from "/static/station.js";
 import { claimsPanel } from "./panel.js";
 import { lastScores, render as renderScores } from "./scores.js";
@@ -8,7 +8,6 @@ import { lastScores, render as renderScores } from "./scores.js";
 function claimsPage(root) {
   const gid = root.dataset.game;
   const T = JSON.parse(document.getElementById("claims-strings").textContent);
-  const $ = (id) => document.getElementById(id);
   const { say, api, showCard, verdictLook, listClaims, readCard, shown } = claimsPanel(gid);
   const card = () => readCard(T.need_serial);
 

@@ -2,7 +2,7 @@
 // card's table it reads). The station sends every card of a game the same facts (#card-state:
 // the figures as squares, the hall rules, each prize as a rule of rows, cells or counts; made
 // once per change of the game, whatever the deck's size) and draws each card's table once; the
-// page reads its numbers from that table and judges them here, as bingo_hall.claims.judge (75
+// page reads its numbers from that table and judges them here, as bingo_hall.seventyfive.claims.judge (75
 // balls) and bingo_hall.ninety.prize_rules.judge_rule (90 balls) do. The Maestro's check stays
 // the station's: this only tells the holder what their card shows.
 // tests/claims/test_card_judge_browser.py runs these functions in Chromium against the station's
@@ -43,7 +43,7 @@ export function cardFacts(game, numbers) {
   return s;
 }
 
-// Special games (bingo_hall.specials). An odd-even game's figure: the card's own odd (even)
+// Special games (bingo_hall.seventyfive.specials). An odd-even game's figure: the card's own odd (even)
 // numbers and its FREE centre, as specials.odd_even_form.
 export function oddEvenFigure(which, numbers, free) {
   const rest = which === "odd" ? 1 : 0;

@@ -3,7 +3,7 @@
 // station renders it (POST /api/games/<id>/check/<serial>?format=html) and the verdict's look.
 // (An ES module.)
 import { post, request } from "/web/static/api.js";
-import { el, replaceKeepingFocus } from "/web/static/dom.js";
+import { $, el, replaceKeepingFocus } from "/web/static/dom.js";
 
 // A card from the serial field: a number, or a whole card URL (a keyboard-wedge scanner types
 // it; the camera scanner hands it over). From a URL only the path counts, never the host:
@@ -15,7 +15,6 @@ export function cardRef(text) {
   return m ? { serial: m[2], deck: m[1], sig: m[3] } : null;
 }
 
-const $ = (id) => document.getElementById(id);
 
 // What the camera scanner (scan.js) read: into the field, then checked as if typed; a page that
 // does something else with a scanned card (the ledger sells it) says so with onScanned(fn).

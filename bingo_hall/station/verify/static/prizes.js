@@ -2,11 +2,10 @@
 // award a prize) and on /display (every prize, who won it, and what can still be won). The
 // state is the snapshot's `prizes`, kept live by the `prize` events (prizes.prize_state): in a
 // sequence one prize is played at a time (`current`); in Tambola every prize of `open` is.
-import { fill } from "/web/static/dom.js";
+import { $, fill } from "/web/static/dom.js";
 import { Station as S } from "/static/station.js";
 import { claimsPanel } from "./panel.js";
 
-const $ = (id) => document.getElementById(id);
 
 function prizesPage(strings) {
   const T = JSON.parse(strings.textContent);

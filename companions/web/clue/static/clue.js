@@ -1,11 +1,10 @@
 /* Clue notebook panel: draws the view (grid, why-chains, odds, advice, events) and posts entries
    through Table (the companions shell's module). All reasoning happens on the server. */
-import { fill } from "/web/static/dom.js";
+import { $, fill } from "/web/static/dom.js";
 import { node } from "/web/static/ui.js";
 import { Table } from "../shell.js";
 
 const T = JSON.parse(document.getElementById("cl-text").textContent);
-const $ = (id) => document.getElementById(id);
 const form = $("cl-add"), setupForm = $("cl-setup");
 let view = null, tab = "suggestion", editing = null, picked = null, chosenCards = [], seating = [];
 let shower = "", shownCard = "", drawnSetup = null;

@@ -1,11 +1,10 @@
 /* Qwinto's panel. Draws each player's sheet from view.layout (the engine's LAYOUT) and posts
    roll / place / fail entries through Table (the shell's module); every rule is checked by the
    engine. */
-import { el, fill } from "/web/static/dom.js";
+import { $, el, fill } from "/web/static/dom.js";
 import { Table } from "../shell.js";
 
 const T = JSON.parse(document.getElementById("qw-text").textContent);
-const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const PENTAGON = "50,4 96,38 79,96 21,96 4,38";
 let view = Table.view;

@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
+from ..errors import DeckError
+from ..rng import SeededStream, seed_bytes
 from .cards import LETTERS, Card, check_card
-from .errors import DeckError
-from .rng import SeededStream, seed_bytes
 
 MAX_CARDS = 3003  # C(15, 5)
 MAX_CARDS_FREE = 1365  # C(15, 4)

@@ -25,8 +25,8 @@ from functools import cache
 from importlib import resources
 from itertools import combinations
 
+from ..errors import KitError
 from .cards import CENTRE, LINE_CELLS, SIZE
-from .errors import KitError
 
 Cell = tuple[int, int]
 Form = frozenset[Cell]
@@ -239,8 +239,10 @@ def _forms(
 
 @cache
 def kit_book() -> tuple[BookEntry, ...]:
-    """The book shipped with the kit (bingo_hall/pattern_book.toml)."""
-    text = resources.files("bingo_hall").joinpath("pattern_book.toml").read_text("utf-8")
+    """The book shipped with the kit (bingo_hall/seventyfive/pattern_book.toml)."""
+    text = (
+        resources.files("bingo_hall.seventyfive").joinpath("pattern_book.toml").read_text("utf-8")
+    )
     return parse_book(text, "pattern_book.toml")
 
 

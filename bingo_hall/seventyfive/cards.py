@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .errors import DeckError
+from ..errors import DeckError
 
 LETTERS = "BINGO"
+#: the balls of a 75-ball game, 1 to 75
+BALLS = 75
 SIZE = 5
 CENTRE = (2, 2)
 ROW_NAMES = tuple(f"R{i}" for i in range(1, 6))
@@ -33,8 +35,8 @@ def column_range(col: int) -> range:
 
 def letter_of(ball: int) -> str:
     """The letter a ball is called with: 'N' for 31 ("N31" in the seed)."""
-    if not 1 <= ball <= 75:
-        raise ValueError(f"ball {ball} is outside 1-75")
+    if not 1 <= ball <= BALLS:
+        raise ValueError(f"ball {ball} is outside 1-{BALLS}")
     return LETTERS[(ball - 1) // 15]
 
 

@@ -37,6 +37,10 @@ Readings and decisions (the ones docs/rules.md lists, and ours where it is silen
   players were added, going clockwise, so the left is the next player in that order. In Normal the
   Maestro keeps calling unless the option "the winner becomes the next Maestro" is on.
 * Sociedad: a player in a team scores for the team, and the team has one total.
+
+One idea in one module, though it is over 450 lines: the rule text of docs/rules.md §1, whose
+decisions above (coverage, the completing call, the penalty, simultaneous claims, Puntos, the
+Maestro, Sociedad) are read together and each is a few functions here, in that order.
 """
 
 from __future__ import annotations
@@ -46,8 +50,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from ..errors import KitError
 from .cards import CENTRE, LINE_CELLS, LINE_NAMES, SIZE, Card
-from .errors import KitError
 from .pattern_book import FormName
 from .patterns import Pattern
 from .specials import (
@@ -102,7 +106,7 @@ class Rules:
     winner_becomes_maestro: bool = False
     target: int = DEFAULT_TARGET
     pattern: Pattern | None = None
-    #: special games (bingo_hall.specials): the first ball's last digit is wild; only the odd
+    #: special games (seventyfive.specials): the first ball's last digit is wild; only the odd
     #: (even) numbers of a full card count; the money ball, once known; the pattern on N cards
     #: of one book
     wild_number: bool = False

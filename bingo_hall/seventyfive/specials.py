@@ -29,9 +29,9 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TypeVar
 
-from .cards import CENTRE, SIZE, Card
-from .errors import KitError
-from .rng import SeededStream
+from ..errors import KitError
+from ..rng import SeededStream
+from .cards import BALLS, CENTRE, SIZE, Card
 
 Cell = tuple[int, int]
 T = TypeVar("T")
@@ -63,7 +63,7 @@ def wild_digit(calls: Sequence[int]) -> int | None:
     return calls[0] % 10 if calls else None
 
 
-def wild_numbers(calls: Sequence[int], balls: int = 75) -> frozenset[int]:
+def wild_numbers(calls: Sequence[int], balls: int = BALLS) -> frozenset[int]:
     """The numbers the wild digit makes count as called: every 1..balls ending in it."""
     digit = wild_digit(calls)
     if digit is None:
@@ -71,12 +71,12 @@ def wild_numbers(calls: Sequence[int], balls: int = 75) -> frozenset[int]:
     return frozenset(n for n in range(1, balls + 1) if n % 10 == digit)
 
 
-def counted_calls(calls: Sequence[int], wild: bool, balls: int = 75) -> frozenset[int]:
+def counted_calls(calls: Sequence[int], wild: bool, balls: int = BALLS) -> frozenset[int]:
     """Every number that counts as called: the calls, and the wild numbers in a wild game."""
     return frozenset(calls) | (wild_numbers(calls, balls) if wild else frozenset())
 
 
-def call_positions(calls: Sequence[int], wild: bool, balls: int = 75) -> dict[int, int]:
+def call_positions(calls: Sequence[int], wild: bool, balls: int = BALLS) -> dict[int, int]:
     """Each counted number and the position (0-based) of the call from which it counts: a wild
     number counts from the first call, until it is drawn itself (a square cleared by a false
     claim is covered again only by a ball drawn after it, so a wild number's own call is what
@@ -159,7 +159,7 @@ def on_money_ball(calls: Sequence[int], money_ball: int | None) -> bool:
     return money_ball is not None and bool(calls) and calls[-1] == money_ball
 
 
-def drawn_money_ball(seed: bytes, balls: int = 75) -> int:
+def drawn_money_ball(seed: bytes, balls: int = BALLS) -> int:
     """The money ball the station draws for a round: the first ball of the round's committed seed
     shuffled under its own label, so it is fixed by the commitment published before it and anyone
     checks it once the seed is revealed (and it is not the round's first ball by construction)."""
@@ -168,7 +168,7 @@ def drawn_money_ball(seed: bytes, balls: int = 75) -> int:
     return order[0]
 
 
-def check_money_ball(ball: object, balls: int = 75) -> int:
+def check_money_ball(ball: object, balls: int = BALLS) -> int:
     if isinstance(ball, bool) or not isinstance(ball, int) or not 1 <= ball <= balls:
         raise KitError(
             "the money ball is a whole number from 1 to %(balls)s, not %(ball)r",
@@ -250,7 +250,7 @@ class Specials:
         return self.wild_number or self.odd_even is not None or self.cards_needed > 1
 
     @classmethod
-    def from_json(cls, settings: Mapping[str, object], balls: int = 75) -> Specials:
+    def from_json(cls, settings: Mapping[str, object], balls: int = BALLS) -> Specials:
         """The special rules a game's settings describe (keys absent or None: off). A money ball of
         "draw" is refused: the station replaces it with the drawn ball as the game starts."""
 

@@ -1,6 +1,6 @@
 """The night's book over SQLite: the append-only table, the station's key, and `append`, the one
 call every service makes inside the transaction of the change it records (docs/audit.md). The
-rules of the book (entries, the chain, the signed head) are the pure `bingo_hall.audit.book`.
+rules of the book (entries, the chain, the signed head) are the pure `bingo_hall.audit`.
 
 - The table refuses UPDATE and DELETE (triggers), so a change to the night is a new entry.
 - `append(conn, kind, data, personal=...)` reads the newest entry and writes the next one in the
@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import Flask, has_request_context, request, session
 
-from ..audit.book import (
+from ..audit import (
     ORIGIN,
     Entry,
     Head,

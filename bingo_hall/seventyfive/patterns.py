@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 from functools import cache
 
+from ..errors import KitError
+from ..values import JsonValue
 from .cards import CENTRE, LINE_CELLS, SIZE
-from .errors import KitError
 from .pattern_book import (
     FormName,
     Origin,
@@ -31,7 +32,6 @@ from .pattern_book import (
     kit_book,
     line_name,
 )
-from .values import JsonValue
 
 Cell = tuple[int, int]
 
