@@ -234,24 +234,28 @@ class HallApp:
         checks = hall(self.flask).card_checks
         return any(check(path) for check in checks for path in paths)
 
-    def forwarded(self, scope: Scope) -> bool:
+    def forwarded(self, scope: Scope, maestro: bool | None = None) -> bool:
         """In the phones' process: does this request go to the Maestro's process? Every change
         (only the Maestro's process writes), and the Maestro's own pages reached on the hall's
         port (a tablet that opened the hall's URL; told by its address and credential first, so
-        a phone's request never has its path matched for it)."""
+        a phone's request never has its path matched for it). `maestro`: `is_maestro(scope)`,
+        when the caller has it already."""
+        if maestro is None:
+            maestro = self.is_maestro(scope)
         if scope["method"] not in READS:
             # a guest's own write (web/guest_write.py) is answered here, unless the Maestro's
-            return not writes_here(self.view_of(scope)) or self.is_maestro(scope)
-        return self.is_maestro(scope) and not self.is_public(scope)
+            return maestro or not writes_here(self.view_of(scope))
+        return maestro and not self.is_public(scope)
 
-    def is_maestro(self, scope: Scope) -> bool:
+    def is_maestro(self, scope: Scope, headers: dict[bytes, bytes] | None = None) -> bool:
         """The laptop itself, or a request with a valid caller credential (the station's
-        check, on the loop: a signature or a hash, no query)."""
+        check, on the loop: a signature or a hash, no query). `headers`: the request's, as
+        `headers_of(scope)` gives them, when the caller has them already."""
         client = scope.get("client")
         if client and client[0] in self.budget.laptop:
             return True
         check = hall(self.flask).credential_check
-        return check is not None and check(headers_of(scope))
+        return check is not None and check(headers_of(scope) if headers is None else headers)
 
     async def __call__(self, scope: Any, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -269,20 +273,22 @@ class HallApp:
             connection.on_trial = False
         if self.served_by:
             send = self._marked(send)
-        maestro = self.is_maestro(scope)
+        # the headers as a dict once: every check of a phone's request reads them from it
+        headers = headers_of(scope)
+        maestro = self.is_maestro(scope, headers)
         paced = not maestro and not internal  # (a passed-on request was paced there)
         if paced and (client := scope.get("client")):  # a guest waits its turn, if due
             cost = 1.0 if scope["method"] in READS else CHANGE_COST
             wait = self.pace.wait(client[0], asyncio.get_running_loop().time(), cost)
             if wait > 0:
                 await asyncio.sleep(wait)
-        if may_have_body(headers_of(scope)):
+        if may_have_body(headers):
             replay = await read_body(scope, receive, send, self.body_limits(maestro, scope))
             if replay is None:
                 return  # answered (413, 408) or the client left
             receive = replay
         method = scope["method"]
-        if self.forward is not None and self.forwarded(scope):
+        if self.forward is not None and self.forwarded(scope, maestro):
             await self.forward(scope, receive, send)  # to the Maestro's process (forward.py)
             return
         if method not in READS:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -120,10 +121,21 @@ def known_prize_names() -> dict[str, str]:
     return {key: known_prize(key) for key in known_names()}
 
 
-def pattern_book_names() -> dict[str, str]:
+def pattern_book_names() -> Mapping[str, str]:
     """`pattern_book_names()` in templates: the pattern book's patterns by key, in the book's
-    order, named in the reader's language (the caller page's choice of pattern)."""
-    return {entry.key: known_prize(entry.key) for entry in kit_book()}
+    order, named in the reader's language (the caller page's choice of pattern). Made once per
+    language: the kit's book and its names are fixed, and a card page's labels ask for it twice
+    per line name (verify/_labels.html), each time for every pattern of the book."""
+    lang = current_lang()
+    names = _BOOK_NAMES.get(lang)
+    if names is None:
+        made = {entry.key: prize_name(entry.key, lang) for entry in kit_book()}
+        names = _BOOK_NAMES[lang] = MappingProxyType(made)  # shared: read-only
+    return names
+
+
+#: `pattern_book_names` by language
+_BOOK_NAMES: dict[str, Mapping[str, str]] = {}
 
 
 def init_app(app: Flask) -> None:

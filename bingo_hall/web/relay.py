@@ -24,7 +24,7 @@ import contextlib
 import contextvars
 import logging
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -85,17 +85,15 @@ current_connection: contextvars.ContextVar[Connection | None] = contextvars.Cont
 )
 
 
-@contextlib.contextmanager
-def one_write() -> Iterator[None]:
+def one_write() -> contextlib.AbstractContextManager[None]:
     """What the request being answered writes within it goes to its socket in one write (the
     response's head and its body: `Connection.one_write`); as it comes outside the station's
     HTTP protocol."""
     conn = current_connection.get()
-    if conn is None:
-        yield
-        return
-    with conn.one_write():
-        yield
+    return _AS_MADE if conn is None else conn.one_write()
+
+
+_AS_MADE = contextlib.nullcontext()
 
 
 class Live:

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import functools
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,13 +106,13 @@ class UvicornConnection(_HTTPProtocol):
     def now(self) -> float:
         return self.loop.time()
 
-    @contextlib.contextmanager
-    def one_write(self) -> Iterator[None]:
+    def one_write(self) -> contextlib.AbstractContextManager[None]:
         """Within it, what the request being answered writes (uvicorn writes a response's head
         and its body in two `transport.write` calls: two system calls, and on loopback two runs
         of the reader's TCP receive path) goes out in ONE write when it ends. Only while this
         connection's current cycle is the request's own (no pipelined request waiting behind
-        it); otherwise the writes go out as uvicorn makes them."""
+        it); otherwise the writes go out as uvicorn makes them. (A class, not a generator: it
+        is entered for every answer made from memory.)"""
         cycle = self.cycle
         real = self.transport
         if (
@@ -121,15 +121,24 @@ class UvicornConnection(_HTTPProtocol):
             or getattr(cycle, "transport", None) is not real
             or getattr(cycle, "response_started", True)
         ):
-            yield
-            return
-        gathered = _Gathered(real)
-        cycle.transport = gathered  # type: ignore[assignment]  # as a transport to uvicorn
-        try:
-            yield
-        finally:
-            cycle.transport = real
-            gathered.flush()
+            return _AS_MADE
+        return self.OneWrite(real, cycle)
+
+    class OneWrite:
+        """`one_write`'s context manager: a `_Gathered` transport stands in for the cycle's real
+        one while it is entered, and is flushed when it ends."""
+
+        __slots__ = ("cycle", "gathered")
+
+        def __init__(self, real: Any, cycle: Any) -> None:
+            self.cycle, self.gathered = cycle, _Gathered(real)
+
+        def __enter__(self) -> None:
+            self.cycle.transport = self.gathered  # as a transport to uvicorn
+
+        def __exit__(self, *exc: object) -> None:
+            self.cycle.transport = self.gathered.real
+            self.gathered.flush()
 
     # --- admission ------------------------------------------------------------------------
     # uvicorn names the transport's type its own way; asyncio's Transport is what it is given
@@ -268,6 +277,10 @@ class UvicornConnection(_HTTPProtocol):
     def for_app(cls, hall: HallApp, internal: bool = False) -> type[UvicornConnection]:
         """The protocol class uvicorn makes for each connection of `hall`'s server."""
         return type("HallConnection", (cls,), {"hall": hall, "internal": internal})
+
+
+#: `one_write` where the writes go out as uvicorn makes them
+_AS_MADE = contextlib.nullcontext()
 
 
 class _Gathered:
