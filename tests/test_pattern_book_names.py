@@ -11,9 +11,10 @@ import pytest
 
 from bingo_hall.web.i18n import pattern_book_names
 
-BOOK = tomllib.loads(
-    (Path(__file__).resolve().parent.parent / "bingo_hall" / "pattern_book.toml").read_text()
+BOOK_FILE = (
+    Path(__file__).resolve().parent.parent / "bingo_hall" / "seventyfive" / "pattern_book.toml"
 )
+BOOK = tomllib.loads(BOOK_FILE.read_text())
 
 
 @pytest.mark.parametrize("order", [("es", "en", "es"), ("en", "es", "en")])
