@@ -112,3 +112,35 @@ def test_a_followed_call_off_the_code_is_refused_and_the_hall_goes_on_from_the_c
     assert maestro.post(f"/api/linked/games/{gid}/next").status_code == 200
     called = [c["ball"] for c in maestro.get(f"/api/games/{gid}").get_json()["calls"]]
     assert called == order[:1]
+
+
+def test_while_the_hall_follows_the_organiser_no_ball_is_called_by_hand(hall, served):
+    """A ball typed from the cage, or drawn, while the hall follows the organiser could be off
+    the committed order (and the tally would refuse the hall's result): the station refuses it
+    in words, and calls by hand again once the Maestro stops following."""
+    key, maestro = hall
+    org = organise([key], ["North"], balls=90, window=around_now())
+    r = _start(maestro, org, code=org.code, organiser=served(org), follow=True)
+    assert r.status_code == 201, r.get_json()
+    gid = r.get_json()["game_id"]
+    order = order_from_document(org.seed, "", 90)
+
+    def followed_a_call() -> bool:
+        """the organiser's first call reached the hall"""
+        return len(maestro.get(f"/api/games/{gid}").get_json()["calls"]) >= 1
+
+    eventually(followed_a_call)
+    assert maestro.get(f"/api/linked/games/{gid}").get_json()["live"]["mode"] == "following"
+    off_order = next(b for b in range(1, 91) if b not in order[:10])
+    typed = maestro.post(f"/api/games/{gid}/calls", {"ball": off_order})
+    assert typed.status_code == 409
+    assert "follows the organiser's calls" in typed.get_json()["error"]
+    assert maestro.post(f"/api/games/{gid}/draw").status_code == 409
+    called = [c["ball"] for c in maestro.get(f"/api/games/{gid}").get_json()["calls"]]
+    assert off_order not in called and called == order[: len(called)]
+    stopped = maestro.client.delete(f"/api/linked/games/{gid}/follow", headers=maestro.auth)
+    assert stopped.status_code == 200, stopped.get_json()
+    made = len(maestro.get(f"/api/games/{gid}").get_json()["calls"])
+    assert maestro.post(f"/api/linked/games/{gid}/next").status_code == 200
+    called = [c["ball"] for c in maestro.get(f"/api/games/{gid}").get_json()["calls"]]
+    assert called == order[: made + 1]

@@ -59,6 +59,7 @@ from ...web.inputs import json_body as body
 from ..auth import caller_required
 from ..decks import get_deck, tell_deck_listeners
 from ..games import (
+    add_call_guard,
     called_balls,
     current_round,
     game_started,
@@ -78,6 +79,7 @@ from .live import (
     live_state,
     organiser_url,
     post_result,
+    refuse_hand_calls_while_following,
 )
 
 #: the book's entries of a linked game: the game file as started, and the result made
@@ -173,6 +175,8 @@ def _register(state: BlueprintSetupState) -> None:
     app.jinja_env.globals["linked_line"] = linked_line
     app.jinja_env.globals["linked_view_of"] = linked_view_of
     app.jinja_env.globals["linked_following"] = linked_following
+    with app.app_context():
+        add_call_guard(refuse_hand_calls_while_following)
 
 
 def start_linked_game(

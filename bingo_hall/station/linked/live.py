@@ -14,6 +14,7 @@ requests and one stream.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import threading
@@ -250,10 +251,18 @@ class Follow:
         return True
 
 
+#: set while the station enters the order's calls itself (`enter_from_order`): the only way a
+#: ball is called in a linked game while it follows the organiser
+_ENTERING_ORDER: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "linked_entering_order", default=False
+)
+
+
 def enter_from_order(app: Flask, game_id: int, order: Sequence[int], upto: int) -> int:
     """Enter the order's calls up to call `upto` that the hall has not made yet, each as a
     manual call keyed by its number (so the stream and the Maestro never enter one twice);
     the hall's count after."""
+    token = _ENTERING_ORDER.set(True)
     with app.app_context():
         conn = db.connect(hall(app).config.database)
         try:
@@ -263,6 +272,19 @@ def enter_from_order(app: Flask, game_id: int, order: Sequence[int], upto: int) 
             return max(made, upto)
         finally:
             conn.close()
+            _ENTERING_ORDER.reset(token)
+
+
+def refuse_hand_calls_while_following(conn: object, game_id: int) -> None:
+    """A call guard (`games.add_call_guard`): while a linked game follows the organiser, its
+    balls come from the organiser's stream alone. A ball typed or drawn by hand could be off the
+    committed order, and the tally would refuse the hall's result for it."""
+    follow = live_state().follows.get(game_id)
+    if follow is None or follow.live.mode != Mode.FOLLOWING or _ENTERING_ORDER.get():
+        return
+    raise Conflict(
+        "this linked game follows the organiser's calls: stop following to call from the code"
+    )
 
 
 @dataclass
