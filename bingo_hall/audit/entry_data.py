@@ -11,8 +11,8 @@ award and a 90-ball prize with its winners.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, Self
 
 
 def _int(value: object, key: str) -> int:
@@ -33,8 +33,30 @@ def _text_or_none(value: object, key: str) -> str | None:
     return value
 
 
+#: how a field is read, by its annotation (a string: this module's annotations are postponed)
+_READERS = {"int": _int, "str": _str, "str | None": _text_or_none}
+
+
 @dataclass(frozen=True)
-class RoundOpened:
+class _Entry:
+    """What every entry's value shares: read from its data (`from_json`), each field by its name,
+    checked by its type (a field that may be None may be absent)."""
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], **given: Any) -> Self:
+        """`given`: the fields a kind reads otherwise (a claim's book, a prize's seats)."""
+        values = dict(given)
+        for f in fields(cls):
+            if f.name not in values:
+                kind = str(f.type)
+                values[f.name] = _READERS[kind](
+                    d.get(f.name) if kind.endswith("| None") else d[f.name], f.name
+                )
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class RoundOpened(_Entry):
     """A round begins: the commitment to its seed, and the public input mixed into it."""
 
     game_id: int
@@ -42,50 +64,27 @@ class RoundOpened:
     commitment: str
     public_input: str | None
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> RoundOpened:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _str(d["commitment"], "commitment"),
-            _text_or_none(d.get("public_input"), "public_input"),
-        )
-
 
 @dataclass(frozen=True)
-class PublicInputSet:
+class PublicInputSet(_Entry):
     """The round's public input, set before its first ball."""
 
     game_id: int
     round: int
     public_input: str | None
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> PublicInputSet:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _text_or_none(d.get("public_input"), "public_input"),
-        )
-
 
 @dataclass(frozen=True)
-class SeedRevealed:
+class SeedRevealed(_Entry):
     """The round's seed, revealed once the round is over (hex)."""
 
     game_id: int
     round: int
     seed: str
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> SeedRevealed:
-        return cls(
-            _int(d["game_id"], "game_id"), _int(d["round"], "round"), _str(d["seed"], "seed")
-        )
-
 
 @dataclass(frozen=True)
-class Called:
+class Called(_Entry):
     """A ball called: its place in the round (`seq`), and whether the station drew it
     (`source` "auto") or the Maestro entered it."""
 
@@ -95,19 +94,9 @@ class Called:
     ball: int
     source: str
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Called:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _int(d["seq"], "seq"),
-            _int(d["ball"], "ball"),
-            _str(d["source"], "source"),
-        )
-
 
 @dataclass(frozen=True)
-class Undone:
+class Undone(_Entry):
     """A call taken back (the round's last, by its `seq` and ball)."""
 
     game_id: int
@@ -115,18 +104,9 @@ class Undone:
     seq: int
     ball: int
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Undone:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _int(d["seq"], "seq"),
-            _int(d["ball"], "ball"),
-        )
-
 
 @dataclass(frozen=True)
-class Claimed:
+class Claimed(_Entry):
     """A claim: its card or ticket, and how many calls it saw; in a game that needs its pattern
     on N cards of one book, the book it named (its first and last serials)."""
 
@@ -138,22 +118,16 @@ class Claimed:
     book: tuple[int, int] | None = None
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Claimed:
+    def from_json(cls, d: Mapping[str, Any], **given: Any) -> Claimed:
         book = d.get("book")
         if book is not None and not (isinstance(book, list) and len(book) == 2):
             raise TypeError("book is not a pair of serials")
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _int(d["claim_id"], "claim_id"),
-            _int(d["serial"], "serial"),
-            _int(d["at_call"], "at_call"),
-            None if book is None else (_int(book[0], "book"), _int(book[1], "book")),
-        )
+        pair = None if book is None else (_int(book[0], "book"), _int(book[1], "book"))
+        return super().from_json(d, book=pair)
 
 
 @dataclass(frozen=True)
-class Awarded:
+class Awarded(_Entry):
     """A 75-ball round's award: the claim it rests on, its card, and the kind of bingo."""
 
     game_id: int
@@ -162,31 +136,17 @@ class Awarded:
     serial: int
     kind: str
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Awarded:
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _int(d["claim_id"], "claim_id"),
-            _int(d["serial"], "serial"),
-            _str(d["kind"], "kind"),
-        )
-
 
 @dataclass(frozen=True)
-class Seat:
+class Seat(_Entry):
     """A winner of a 90-ball prize: the claim and the ticket."""
 
     claim_id: int
     serial: int
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Seat:
-        return cls(_int(d["claim_id"], "claim_id"), _int(d["serial"], "serial"))
-
 
 @dataclass(frozen=True)
-class PrizeSettled:
+class PrizeSettled(_Entry):
     """A 90-ball prize awarded on a call, shared by its winners."""
 
     game_id: int
@@ -196,14 +156,8 @@ class PrizeSettled:
     winners: tuple[Seat, ...]
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> PrizeSettled:
+    def from_json(cls, d: Mapping[str, Any], **given: Any) -> PrizeSettled:
         winners = d["winners"]
         if not isinstance(winners, list):
             raise TypeError("winners is not a list")
-        return cls(
-            _int(d["game_id"], "game_id"),
-            _int(d["round"], "round"),
-            _str(d["prize"], "prize"),
-            _int(d["at_call"], "at_call"),
-            tuple(Seat.from_json(w) for w in winners),
-        )
+        return super().from_json(d, winners=tuple(Seat.from_json(w) for w in winners))
