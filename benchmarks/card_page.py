@@ -4,10 +4,9 @@ figures; not a test.
     .venv/bin/python benchmarks/card_page.py [--cards 3003] [--pages 500] [--balls 75|90]
         [--runs 3] [--smoke]
 
-1. Ahead of need, in this process with the station's own worker process: a deck of `--cards`
-   cards is loaded and its game started, as a host does; the time until every card's table is
-   drawn in both languages, the Maestro's draws made meanwhile (one every 0.2 s, through the app)
-   and their answer times, and what the kept tables take in memory.
+1. In this process: a deck of `--cards` cards is loaded and its game started, as a host does (the
+   CPU each takes), and every card's table filled in from its variant's cut in both languages,
+   against the drawer's template for the same tables (per table), and what the kept shells take.
 2. Over HTTP against the real server (`bingo-hall serve`, a process of its own, default
    settings): `--pages` distinct card pages of a game with 30 calls, each asked twice on a kept
    connection (the first ask may be built by Flask; the second is answered from what is kept),
@@ -42,11 +41,11 @@ from bingo_hall.app import create_app  # noqa: E402
 from bingo_hall.manifest import new_deck, new_strip_deck, save_deck  # noqa: E402
 from bingo_hall.signing import card_path  # noqa: E402
 from bingo_hall.station.verify import card_pages  # noqa: E402
-from bingo_hall.station.verify.card_pages import CardPages  # noqa: E402
+from bingo_hall.station.verify.card_pages import CardPages, draw_table  # noqa: E402
+from bingo_hall.station.verify.variants import claims_of  # noqa: E402
 from bingo_hall.web.i18n import LANGUAGES  # noqa: E402
 
 STATIC = ROOT / "bingo_hall" / "web" / "static"
-QUIET_DRAWS = 20  # the Maestro's draws with nothing drawn meanwhile, to compare with
 
 
 def make_deck(balls: int, cards: int):
@@ -55,64 +54,52 @@ def make_deck(balls: int, cards: int):
     return new_strip_deck(-(-cards // 6), seed="card-page bench")
 
 
-def ahead_of_need(deck, balls: int) -> dict[str, float]:
-    """Load the deck and start its game with the worker process running; the Maestro draws
-    every 0.2 s until every table is kept."""
+def load_and_fill(deck) -> dict[str, float]:
+    """Load the deck and start its game in this process, as a host does (the thread ahead
+    running, as `serve` starts it): the CPU each takes; then every card's table filled in from
+    the variant's cut, both languages, against the drawer's template for the same tables."""
     folder = tempfile.mkdtemp(prefix="card-page-")
     app = create_app(
         {"DATABASE": f"{folder}/s.sqlite", "SECRET_KEY": "bench", "CALLER_PIN": PIN},
         instance_path=folder,
     )
-    card_pages.start(app, create_app)
+    card_pages.start(app)
     try:
         client = app.test_client()
-        small = Caller(client, new_deck(12, seed="before"))
-        r = small.post("/api/games", {"deck_id": small.deck.deck_id})
-        left = iter(range(QUIET_DRAWS))  # the worker made, the small deck's tables drawn
-        maestro_draws(small, r.get_json()["game_id"], lambda: next(left, None) is not None)
-        left = iter(range(QUIET_DRAWS))
-        alone = maestro_draws(small, r.get_json()["game_id"], lambda: next(left, None) is not None)
-        t0 = time.perf_counter()
+        small = Caller(client, new_deck(12, seed="before"))  # the app warmed up
+        small.post("/api/games", {"deck_id": small.deck.deck_id})
+        t0 = time.process_time()
         hall = Caller(client, deck)
-        r = hall.post("/api/games", {"deck_id": deck.deck_id})  # drawn by the station
+        loaded = time.process_time() - t0
+        t0 = time.process_time()
+        r = hall.post("/api/games", {"deck_id": deck.deck_id})
         assert r.status_code == 201, r.get_json()
-        gid = r.get_json()["game_id"]
-        started = time.perf_counter() - t0
+        started = time.process_time() - t0
         pages = CardPages.of(app)
-        n = len(deck.cards)
-        draws = maestro_draws(
-            hall,
-            gid,
-            lambda: any(pages.tables.count(deck.deck_id, lang) < n for lang in LANGUAGES),
-        )
-        took = time.perf_counter() - t0
+        kind = claims_of(deck.variant)
+        fill, draw = [], []
+        for lang in LANGUAGES:
+            with app.test_request_context(f"/?lang={lang}"):
+                draw_table(kind, deck.cards[0])  # the cut made
+                t0 = time.perf_counter()
+                for card in deck.cards:
+                    draw_table(kind, card)
+                fill.append((time.perf_counter() - t0) / len(deck.cards))
+                some = deck.cards[:200]
+                t0 = time.perf_counter()
+                for card in some:
+                    kind.draw_bare(kind.table_text(card))
+                draw.append((time.perf_counter() - t0) / len(some))
+        assert pages.drawn == 0
         return {
-            "drawn_s": took,
-            "started_s": started,
-            "draws": len(draws),
-            "draw_p50_ms": percentile(draws, 50) * 1000 if draws else float("nan"),
-            "draw_p99_ms": percentile(draws, 99) * 1000 if draws else float("nan"),
+            "load_cpu_s": loaded,
+            "start_cpu_s": started,
+            "fill_us": statistics.median(fill) * 1e6,
+            "draw_us": statistics.median(draw) * 1e6,
             "kept_mb": card_pages.kept_size_mb(pages),
-            "alone_p50_ms": percentile(alone, 50) * 1000,
-            "alone_p99_ms": percentile(alone, 99) * 1000,
         }
     finally:
         card_pages.stop(app)
-
-
-def maestro_draws(hall: Caller, gid: int, more) -> list[float]:
-    """The Maestro draws every 0.2 s (through the app, in this process) while `more()`."""
-    draws: list[float] = []
-    while more():
-        t = time.perf_counter()
-        r = hall.post(f"/api/games/{gid}/draw", {})
-        if r.status_code == 409:  # every ball called: the next round
-            hall.post(f"/api/games/{gid}/rounds", {})
-        else:
-            assert r.status_code == 200, r.get_json()
-            draws.append(time.perf_counter() - t)
-        time.sleep(0.2)
-    return draws
 
 
 def cpu_s(pid: int) -> float:
@@ -145,7 +132,7 @@ def over_http(deck, balls: int, pages_n: int, wait_s: float) -> dict[str, float]
         print(f"  station: {station_mode(proc.pid)}")
         for _ in range(30):
             asyncio.run(bench.request("POST", f"/api/games/{gid}/draw", {}))
-        time.sleep(wait_s)  # the worker draws the tables meanwhile (part 1's time)
+        time.sleep(wait_s)  # the station reads its deck meanwhile
         serials = list(range(1, min(pages_n, len(deck.cards)) + 1))
         paths = [card_path(deck.secret, deck.deck_id, s) + "?lang=es" for s in serials]
         c0 = cpu_s(proc.pid)
@@ -201,9 +188,7 @@ def main() -> None:
     ap.add_argument("--smoke", action="store_true", help="a few iterations, seconds")
     args = ap.parse_args()
     if args.smoke:
-        global QUIET_DRAWS
         args.cards, args.pages, args.runs = 30, 20, 1
-        QUIET_DRAWS = 3
     deck = make_deck(args.balls, args.cards)
     print(calibrate.line())
     print(
@@ -212,17 +197,14 @@ def main() -> None:
     )
     ahead, http = [], []
     for run in range(args.runs):
-        a = ahead_of_need(deck, args.balls)
+        a = load_and_fill(deck)
         ahead.append(a)
         print(
-            f"  run {run + 1}: every table drawn (both languages) {a['drawn_s']:.1f} s after "
-            f"the deck was loaded (the game started at {a['started_s']:.1f} s); "
-            f"{a['draws']:.0f} draws meanwhile, p50 "
-            f"{a['draw_p50_ms']:.1f} ms, p99 {a['draw_p99_ms']:.1f} ms (with nothing drawn: "
-            f"p50 {a['alone_p50_ms']:.1f} ms, p99 {a['alone_p99_ms']:.1f} ms); "
-            f"kept {a['kept_mb']:.1f} MB"
+            f"  run {run + 1}: the deck loaded in {a['load_cpu_s']:.2f} CPU-s, its game started "
+            f"in {a['start_cpu_s']:.3f} CPU-s; a table filled in {a['fill_us']:.0f} us (the "
+            f"drawer's template: {a['draw_us']:.0f} us); kept {a['kept_mb']:.2f} MB"
         )
-        h = over_http(deck, args.balls, args.pages, a["drawn_s"] + 1)
+        h = over_http(deck, args.balls, args.pages, 1.0)
         http.append(h)
         print(
             f"  run {run + 1}: over HTTP, {args.pages} distinct pages of {h['size_kb']:.1f} KB: "
@@ -236,10 +218,9 @@ def main() -> None:
         return statistics.median(r[key] for r in rows)
 
     print(
-        f"medians of {args.runs}: tables drawn in {med(ahead, 'drawn_s'):.1f} s "
-        f"({med(ahead, 'draws'):.0f} draws, p99 {med(ahead, 'draw_p99_ms'):.1f} ms; "
-        f"{med(ahead, 'alone_p99_ms'):.1f} ms with nothing drawn), "
-        f"{med(ahead, 'kept_mb'):.1f} MB kept; card page {med(http, 'kept_ms'):.2f} ms vs "
+        f"medians of {args.runs}: game start {med(ahead, 'start_cpu_s'):.3f} CPU-s, a table "
+        f"filled in {med(ahead, 'fill_us'):.0f} us (drawn {med(ahead, 'draw_us'):.0f} us), "
+        f"{med(ahead, 'kept_mb'):.2f} MB kept; card page {med(http, 'kept_ms'):.2f} ms vs "
         f"static file {med(http, 'static_ms'):.2f} ms "
         f"(x{med(http, 'kept_ms') / med(http, 'static_ms'):.2f}); CPU per page "
         f"{med(http, 'kept_cpu_ms'):.2f} ms vs {med(http, 'static_cpu_ms'):.2f} ms"

@@ -84,8 +84,7 @@ def test_the_stations_server_answers_a_kept_page_on_its_loop_as_flask_builds_it(
 
 @pytest.fixture
 def ahead(app):
-    """The thread that keeps the card pages' shared parts current, as `serve` starts it (without
-    the worker process that draws the tables: each is drawn by its first page here). The tests
+    """The thread that keeps the card pages' shared parts current, as `serve` starts it. The tests
     that use it give a page a minute to wait for it (PAGE_WAIT_S), not 1 s: on a busy machine
     the thread may get no core for a second, and they are about what the page waits for, not
     how long."""
@@ -272,50 +271,34 @@ def test_a_reloaded_deck_and_a_restarted_station_give_the_same_page(app, client,
     assert f'data-game="{newer}"'.encode() in client.get(mine).data
 
 
-@pytest.mark.slow
-@pytest.mark.cpu
-def test_a_ninety_ball_deck_is_drawn_ahead_of_need_in_a_worker_process(app, client, rendered):
-    deck = new_strip_deck(2, "drawn ahead", name="Tiras")  # 12 tickets
-    card_pages.start(app, create_app)
+@pytest.mark.parametrize("balls", [90, 75])
+def test_a_card_page_fills_in_its_table_and_nothing_is_drawn_per_card_ahead_of_it(
+    app, client, rendered, balls
+):
+    """Loading a deck and starting its game draw no card's table: each page fills its table in
+    from the variant's cut (made once per language), with no template drawn for it."""
+    if balls == 90:
+        deck = new_strip_deck(2, "filled in", name="Tiras")  # 12 tickets
+    else:
+        deck = new_deck(30, seed="filled in", name="Ya")
+    template = "verify/_ticket_table.html" if balls == 90 else "verify/_card_table.html"
+    card_pages.start(app)
     try:
-        futures = card_pages.predraw(app, deck)  # what loading a deck starts
-        assert len(futures) == 2  # a task per language (12 tickets)
-        maestro = Caller(client, deck)  # loading it: drawn already, not again
-        assert card_pages.predraw(app, deck) == []
-        for future in futures:
-            future.result(timeout=120)
-        pages = CardPages.of(app)
-        assert (
-            pages.tables.count(deck.deck_id, "en") == pages.tables.count(deck.deck_id, "es") == 12
-        )
+        maestro = Caller(client, deck)
         maestro.new_game(draw="manual")
-        rendered.clear()
-        for ticket in deck.cards:
-            r = client.get(card_path(deck.secret, deck.deck_id, ticket.serial) + "?lang=es")
-            assert r.status_code == 200 and f'data-serial="{ticket.serial}"' in r.text
-        assert "verify/_ticket_table.html" not in rendered and pages.drawn == 0
-    finally:
-        card_pages.stop(app)
-
-
-def test_a_cards_deck_is_drawn_when_it_is_loaded_with_no_worker_process(app, client, rendered):
-    """A 75-ball card's table is filled in (microseconds): the whole deck is drawn at its load,
-    in the station's own process, and no worker process is started for it."""
-    deck = new_deck(30, seed="drawn at once", name="Ya")
-    card_pages.start(app, create_app)
-    try:
-        hall = Hall(client, deck)  # loading it draws it
         pages = CardPages.of(app)
-        assert (
-            pages.tables.count(deck.deck_id, "en") == pages.tables.count(deck.deck_id, "es") == 30
-        )
-        assert card_pages._pool is None  # no worker process for it
-        hall.new_game()
+        assert pages.filled == pages.drawn == 0  # no phone asked: nothing made per card
+        url = card_path(deck.secret, deck.deck_id, 1) + "?lang=es"
+        assert client.get(url).status_code == 200  # the cut in Spanish is made by now
+        # and the thread ahead makes the page around the cards and the cut in each language
+        eventually(lambda: all((template, lang) in pages.cuts for lang in ("en", "es")))
+        eventually(lambda: len(pages.shells) == 2)
         rendered.clear()
-        for serial in (1, 17, 30):
-            r = client.get(card_path(deck.secret, deck.deck_id, serial) + "?lang=es")
-            assert r.status_code == 200 and f'aria-label="Cartón {serial}"' in r.text
-        assert "verify/_card_table.html" not in rendered and pages.drawn == 0
+        for card in deck.cards[1:]:
+            r = client.get(card_path(deck.secret, deck.deck_id, card.serial) + "?lang=es")
+            assert r.status_code == 200 and f'data-serial="{card.serial}"' in r.text
+        assert template not in rendered
+        assert pages.filled == len(deck.cards) and pages.drawn == 0  # one per page asked
     finally:
         card_pages.stop(app)
 

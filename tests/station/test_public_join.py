@@ -19,6 +19,8 @@ from testkit import Caller
 from bingo_hall.app import create_app
 from bingo_hall.manifest import new_deck
 from bingo_hall.signing import card_path
+from bingo_hall.station import decks
+from bingo_hall.station.state import station_state
 from bingo_hall.station.verify import card_pages
 from bingo_hall.station.verify.card_pages import CardPages
 from bingo_hall.web.db import get_db
@@ -159,18 +161,22 @@ def _card_state(client, deck, serial: int) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.cpu
-def test_starting_a_game_a_round_or_a_pattern_on_a_3003_card_deck_gives_no_card_work(app, client):
-    """Loading a deck draws its tables (once per card and language, in the worker process);
-    starting a game on it, a new round or a pattern makes nothing per card: every card's page
-    carries the game's facts, the same for all, with its own serial (card.js judges the card
-    from its table)."""
-    card_pages.start(app, create_app)
+def test_starting_a_game_a_round_or_a_pattern_on_a_3003_card_deck_gives_no_card_work(
+    app, client, monkeypatch
+):
+    """Loading a deck reads it once and draws no card; starting a game on it, a new round or a
+    pattern reads no deck and makes nothing per card: every card's page carries the game's
+    facts, the same for all, with its own serial (card.js judges the card from its table), and
+    only the pages asked fill in a table."""
+    card_pages.start(app)
     pages = CardPages.of(app)
     try:
         deck = new_deck(3003, seed="no card work", name="Big")
-        maestro = Caller(client, deck)  # loads the deck: its tables are asked of the worker
-        loaded = pages.per_card_work
-        assert loaded == 2 * 3003  # each card's table, in each language
+        maestro = Caller(client, deck)  # loads the deck
+        assert pages.filled == pages.drawn == 0
+        read = []
+        real = decks.deck_from_dict
+        monkeypatch.setattr(decks, "deck_from_dict", lambda d: read.append(1) or real(d))
         gid = maestro.new_game(draw="manual")
         first = _card_state(client, deck, 1)
         maestro.call(gid, 5, 17)
@@ -181,8 +187,8 @@ def test_starting_a_game_a_round_or_a_pattern_on_a_3003_card_deck_gives_no_card_
         pattern = _card_state(client, deck, 3003)
         with app.app_context():
             pages.deck_now(get_db(), deck)  # read again, as the thread ahead does
-        assert pages.per_card_work == loaded  # nothing per card since the deck was loaded
-        assert pages.drawn <= 4  # but the tables of the pages asked, if not drawn yet
+        assert read == []  # the deck read when it was loaded is the one every game uses
+        assert pages.filled == 4 and pages.drawn == 0  # the four pages asked, no other card
         assert (first["serial"], second["serial"], pattern["serial"]) == (1, 2999, 3003)
         assert (first["game"], first["round"], second["round"]) == (gid, 1, 2)
         assert [f["name"] for f in pattern["figures"]] == ["four_corners"]
@@ -290,17 +296,18 @@ def _stream_until_at(host: str, port: int, path: str) -> tuple[socket.socket, by
     return sock, got
 
 
-@pytest.mark.slow
-@pytest.mark.cpu
-def test_a_deck_loaded_before_the_station_starts_is_drawn_when_it_starts(app, client):
-    """`serve --deck` loads the deck before the station listens for decks: its tables are drawn
-    when the card pages' worker starts, so its first game starts with nothing to draw."""
+def test_a_deck_loaded_before_the_station_starts_is_read_when_it_starts(app, client, monkeypatch):
+    """`serve --deck` loads the deck before the station serves, and a station restarted keeps
+    last night's decks: tonight's are read as it starts, so a first game reads no deck."""
     deck = new_deck(30, seed="loaded first", name="First")
-    Caller(client, deck)  # loaded; no worker yet: nothing drawn ahead
-    pages = CardPages.of(app)
-    assert pages.per_card_work == 0
-    card_pages.start(app, create_app)
-    try:
-        assert pages.per_card_work == 2 * 30  # each table, in each language
-    finally:
-        card_pages.stop(app)
+    Caller(client, deck)
+    again = create_app(dict(app.config), instance_path=app.instance_path)  # a restart
+    assert station_state(again).decks == {}
+    with again.app_context():
+        decks.read_tonights_decks(get_db())
+    assert list(station_state(again).decks) == [deck.deck_id]
+    read = []
+    real = decks.deck_from_dict
+    monkeypatch.setattr(decks, "deck_from_dict", lambda d: read.append(1) or real(d))
+    Caller(again.test_client(), deck).new_game()
+    assert read == []

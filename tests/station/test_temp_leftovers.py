@@ -1,10 +1,11 @@
-"""Issue 55, item 7: a station's temporary files go with it, and a key never sits in a temp folder.
+"""A station's temporary files go with it, and a key never sits in a temp folder.
 
 `bingo-hall serve` runs as a real process with TMPDIR set to a folder of the test's own, a 90-ball
-deck loaded (its tables are drawn ahead in a worker process, which used to make a whole station
-of its own there: a database, a PIN file and a book key). While it serves, that folder may hold
-its processes' socket and nothing else; after a clean stop, and after a kill -9 and the next
-start, no bingo-hall-* folder is left in it (web/scratch.py)."""
+deck loaded (a worker process that drew its tables used to make a whole station of its own there:
+a database, a PIN file and a book key). While it serves, that folder may hold its processes'
+socket and nothing else, and every process of the station reads the station's own database;
+after a clean stop, and after a kill -9 and the next start, no bingo-hall-* folder is left in it
+(web/scratch.py)."""
 
 from __future__ import annotations
 
@@ -83,12 +84,12 @@ def _serve(tmp_path: Path, temp: Path) -> subprocess.Popen:
     return proc
 
 
-def _tables_worker_started(proc: subprocess.Popen) -> list[str]:
-    """Every database a process under the station's has open, once one besides the station's
-    own processes has one: the tables' worker has made its app (issue 32's worker process)."""
+def _databases_open(proc: subprocess.Popen) -> list[str]:
+    """Every database the station's processes have open, once its phones' process has one."""
     under = _descendants(proc.pid)
-    workers = [pid for pid in under if pid not in (proc.pid, *_children(proc.pid))]
-    return [path for pid in workers for path in _open_databases(pid)]
+    if not any(_open_databases(pid) for pid in under if pid != proc.pid):
+        return []
+    return [path for pid in [proc.pid, *under] for path in _open_databases(pid)]
 
 
 @pytest.fixture
@@ -102,9 +103,9 @@ def temp() -> Iterator[Path]:
 def test_a_station_leaves_no_temp_folder_and_never_puts_a_database_or_key_in_one(tmp_path, temp):
     proc = _serve(tmp_path, temp)
     try:
-        eventually(lambda: _tables_worker_started(proc), timeout=120)
-        # the tables' worker reads the station's own database (read-only), never one of its own
-        assert set(_tables_worker_started(proc)) == {str(tmp_path / "night.sqlite")}
+        eventually(lambda: _databases_open(proc), timeout=120)
+        # the phones' process reads the station's own database, never one of its own
+        assert set(_databases_open(proc)) == {str(tmp_path / "night.sqlite")}
         (folder,) = [p for p in temp.iterdir() if p.name.startswith("bingo-hall-")]
         assert folder.name.startswith(f"bingo-hall-{proc.pid}-")
         assert _everything_in(temp) == [folder.name, f"{folder.name}/maestro.sock"]

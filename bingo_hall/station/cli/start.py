@@ -6,7 +6,9 @@ __init__."""
 
 from __future__ import annotations
 
+import logging
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -88,8 +90,9 @@ def load_decks(app: Flask, paths: tuple[str, ...]) -> list[Deck[Any]]:
     decks = [load_deck(p) for p in paths]
     conn = connect(hall(app).config.database)
     try:
-        for deck in decks:
-            store_deck(conn, deck)
+        with app.app_context():  # the station keeps them read (its first games read none)
+            for deck in decks:
+                store_deck(conn, deck)
     finally:
         conn.close()
     return decks
@@ -150,7 +153,7 @@ def run_server(
     """Serve until Ctrl+C. `printed` is (deck name, deck file) pairs: a deck whose cards were
     printed for another host or port is pointed out here and on the caller page. The Maestro's
     port is `maestro_port`, else the hall's port + 1 where it is free, else any free one."""
-    from ...app import create_app, start_workers
+    from ...app import start_workers
     from ...web.admission import phones_allowed
     from ..state import station_state
     from ..verify import card_pages
@@ -164,10 +167,11 @@ def run_server(
             "%(error)s%(hint)s", error=str(exc), hint=mac_port_hint(port, sys.platform)
         ) from None
     start_workers()  # the table scorekeepers' replays never hold the Maestro's interpreter
-    if server.split:  # the phones' process draws the card pages' tables (phones_started)
+    if server.split:  # the phones' process keeps the card pages current (phones_started)
         station_state(app).deck_listeners.append(lambda deck: tell_phones(app, deck))
-    else:  # the card pages' tables are drawn ahead of need in a worker process
-        card_pages.start(app, create_app)
+    else:
+        card_pages.start(app)
+    read_tonights_decks_soon(app)
     shown = lan_address() if host in ("0.0.0.0", "") else host
     real_port = server.port
     found = [m for name, path in printed if (m := mismatch(name, path, port=real_port, host=host))]
@@ -202,7 +206,7 @@ def run_server(
         try:
             server.run()
         finally:
-            card_pages.stop(app)  # a deck being drawn does not hold the exit
+            card_pages.stop(app)
 
 
 def _server(
@@ -283,46 +287,58 @@ def printed_warning(m: Mismatch, words: Speech) -> str:
     return words.say("warning:     %(text)s", text=text)
 
 
-#: the hub channel that tells the phones' process of a deck to draw (never a screen's)
+#: the hub channel that tells the phones' process of a deck loaded or played (never a screen's)
 DECK_CHANNEL = ("station", "deck")
 
 
 def tell_phones(app: Flask, deck: Deck[Any]) -> None:
-    """A deck loaded or a game started: the phones' process draws its tables (phones_started)."""
+    """A deck loaded or a game started: the phones' process reads it and keeps its pages
+    current (phones_started)."""
     hall(app).hub.publish(DECK_CHANNEL, "deck", deck.deck_id)
 
 
-def phones_started(app: Flask) -> None:
-    """In the phones' process (web/phones_process.py), its app made: the card pages' tables are
-    drawn there, where the pages are served, in its worker process; the table scorekeepers' replays
-    too. The Maestro's process tells it of each deck to draw (`tell_phones`)."""
-    import threading
-
-    from ...app import create_app, start_workers, stop_workers
+def read_tonights_decks_soon(app: Flask) -> None:
+    """Read tonight's decks in a thread of their own, as the station starts: a deck's reading
+    checks its every card, which the first game's start must not wait for."""
     from ...web.db import get_db
-    from ..decks import get_deck, list_decks
+    from ..decks import read_tonights_decks
+
+    def read() -> None:
+        try:
+            with app.app_context():
+                read_tonights_decks(get_db())
+        except Exception:  # a lost database: each deck is read when first asked
+            logging.getLogger(__name__).exception("reading tonight's decks failed")
+
+    threading.Thread(target=read, name="tonights-decks", daemon=True).start()
+
+
+def phones_started(app: Flask) -> None:
+    """In the phones' process (web/phones_process.py), its app made: the card pages are kept
+    current there, where they are served; the table scorekeepers' replays run there too. The
+    Maestro's process tells it of each deck loaded and each game started (`tell_phones`)."""
+    from ...app import start_workers, stop_workers
+    from ...web.db import get_db
+    from ..decks import get_deck
     from ..verify import card_pages
 
     start_workers()
-    card_pages.start(app, create_app)
+    card_pages.start(app)
     # its exit runs no atexit hook (a multiprocessing child): the workers are ended here, or the
     # process would wait for them until the Maestro's process ended it (8 s at every stop)
     hall(app).on_stop += [lambda: card_pages.stop(app), stop_workers]
+    read_tonights_decks_soon(app)
     decks = hall(app).hub.subscribe(DECK_CHANNEL)
 
-    def draw() -> None:
-        with app.app_context():  # tonight's decks read: a card's page is known on the loop
-            for listed in list_decks(get_db()):
-                if listed.tonight:
-                    get_deck(get_db(), listed.deck_id)
+    def announce() -> None:
         while not decks.closed:
             event = decks.get(timeout=1.0)
             if event is None:
                 continue
             try:
                 with app.app_context():
-                    card_pages.predraw(app, get_deck(get_db(), event.data))
-            except Exception:  # a deck gone meanwhile: its pages are drawn when asked
+                    card_pages.announce(app, get_deck(get_db(), event.data))
+            except Exception:  # a deck gone meanwhile: its pages are made when asked
                 continue
 
-    threading.Thread(target=draw, name="deck-tables", daemon=True).start()
+    threading.Thread(target=announce, name="decks-told", daemon=True).start()

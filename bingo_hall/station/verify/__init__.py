@@ -98,7 +98,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["follow_words"] = card_view.follow_words
     app.jinja_env.globals["line_labels"] = card_view.line_labels
     state = station_state(app)
-    state.deck_listeners.append(lambda deck: card_pages.predraw(app, deck))
+    state.deck_listeners.append(lambda deck: card_pages.announce(app, deck))
     hall(app).loop_pages.append(lambda scope: CardPages.of(app).answer(app, scope))
     hall(app).loop_page_waits.append(lambda scope, loop: CardPages.of(app).waiter(scope, loop))
     hall(app).card_checks.append(lambda path: CardPages.of(app).shows_a_card(app, path))

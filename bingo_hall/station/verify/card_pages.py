@@ -5,12 +5,10 @@ A page is four kept things joined (`page`):
 
 * the shell: the page around the card, the same for every card of a game in a language
   (page_shell.py: rendered once, cut at its placeholders);
-* the card's table, drawn without marks by the one drawer (templates/verify/_vcard.html) once per
-  card and language and kept (`KeptTables`, bounded). `predraw` draws a whole deck's tables in a
-  worker process when a deck is loaded (a game's start finds them drawn), so neither a phone nor
-  the Maestro waits for them; a table not drawn yet is drawn by the first page that needs it, and
-  kept. A 75-ball card's table is the drawer's table drawn once per language with placeholders
-  and filled in (`draw_table`): microseconds, so the event loop fills in one not drawn yet;
+* the card's table without marks: the one drawer's (templates/verify/_vcard.html) drawn once per
+  variant and language with placeholders, and filled in with the card's numbers for each page
+  (`bare_table`): microseconds, so nothing of a card is drawn or kept ahead of its page, and
+  loading a deck or starting a game does nothing per card;
 * the game's state (`DeckNow`): the game's snapshot, the very data its stream gives a screen
   that connects, and the game's facts (its rules, or its prize list and who won what) as the
   page's JSON (`#card-state`, `ClaimsKind.game_facts`), read once per change of the game (a
@@ -18,10 +16,10 @@ A page is four kept things joined (`page`):
   language) and shared by every card;
 * the card's own values: its serial (put in `#card-state` by a join), its path.
 
-Nothing is made per card when a game, a round or a pattern starts: static/card.js reads the card's
-numbers from its table and marks and judges it (static/judge.js) on load from the game's facts and
-state, as it does on every snapshot; a browser without JavaScript sees the card unmarked, and a
-line saying why.
+Nothing is made per card when a deck is loaded or a game, a round or a pattern starts:
+static/card.js reads the card's numbers from its table and marks and judges it (static/judge.js)
+on load from the game's facts and state, as it does on every snapshot; a browser without
+JavaScript sees the card unmarked, and a line saying why.
 
 `answer` gives the same page without Flask, SQL or a template, from what is kept only: the
 station's server calls it on its event loop (`HallState.loop_pages`), as it answers static files,
@@ -29,26 +27,19 @@ so a join storm takes no worker thread and nothing of the interpreter that the M
 need but the join. A thread ahead (`Ahead`) reads the state again after every published change
 and renders the page around the cards of a new game, round or pattern in every language, before
 the phones ask; a page asked in the moment before it is done waits on the loop for it. Whatever
-is not kept at all (a table never drawn, a deck with no game) goes to Flask, which builds it once
-and keeps it for the next phone.
+is not kept at all (a deck with no game, a language not asked yet) goes to Flask, which builds it
+once and keeps it for the next phone.
 """
 
 from __future__ import annotations
 
 import asyncio
-import atexit
 import contextlib
 import logging
-import multiprocessing
-import os
-import re
-import sqlite3
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
@@ -57,28 +48,23 @@ from flask import Flask, render_template
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from ...manifest import Deck, deck_from_dict
-from ...seventyfive.cards import CENTRE, LINE_NAMES, SIZE
+from ...manifest import Deck
 from ...signing import signature_is_valid
 from ...web.db import get_db
 from ...web.errors import NotFound
 from ...web.i18n import LANGUAGES, locale_of
 from ...web.inputs import is_ascii_number
-from ...web.instance import Recipe, area_state, hall
-from ...web.plumbing import end_pool, worker_ignores_ctrl_c
+from ...web.instance import area_state, hall
 from .. import hall_settings, snapshots
 from ..decks import get_deck
 from ..model import Game, GameStatus
 from ..snapshots import SNAPSHOT_MAX_AGE_S
 from ..state import station_state
 from . import card_view, page_shell
+from .bare_table import TableCut, TableText
 from .page_shell import CARD, PATH, STATE, TABLE, Placeholder, Shell
-from .variants import CardClaims, ClaimsKind, claims_of
+from .variants import ClaimsKind, claims_of
 
-#: what the kept tables may hold: a 3003-card deck in two languages takes about 21 MB
-KEPT_TABLES_BYTES = 48 * 1024 * 1024
-#: cards drawn per task of the worker process (its results come back a part at a time)
-PREDRAW_CHUNK = 250
 #: the thread ahead (`Ahead`) looks at least this often, and reads a deck's state again this
 #: long before its age runs out (SNAPSHOT_MAX_AGE_S), so a phone never finds it too old
 AHEAD_TICK_S = 1.0
@@ -117,55 +103,18 @@ class DeckNow:
         return '{"serial":' + str(serial) + "," + self.card_state
 
 
-class KeptTables:
-    """Each card's table as drawn in each language, by (deck id, language), the oldest deck and
-    language dropped first past `limit` characters (a table is ASCII but for a few names)."""
-
-    def __init__(self, limit: int = KEPT_TABLES_BYTES) -> None:
-        self.limit = limit
-        self.size = 0
-        self._by: OrderedDict[tuple[str, str], dict[int, str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, deck_id: str, lang: str, serial: int) -> str | None:
-        kept = self._by.get((deck_id, lang))
-        return None if kept is None else kept.get(serial)
-
-    def count(self, deck_id: str, lang: str) -> int:
-        return len(self._by.get((deck_id, lang), ()))
-
-    def put(self, deck_id: str, lang: str, tables: dict[int, str]) -> None:
-        with self._lock:
-            key = (deck_id, lang)
-            kept = self._by.setdefault(key, {})
-            self._by.move_to_end(key)  # the newest deck and language is dropped last
-            for serial, html in tables.items():
-                old = kept.get(serial)
-                self.size += len(html) - (len(old) if old is not None else 0)
-                kept[serial] = html
-            while self.size > self.limit and len(self._by) > 1:
-                _, dropped = self._by.popitem(last=False)
-                self.size -= sum(len(t) for t in dropped.values())
-
-
 class CardPages:
     """What the card pages keep (one per app: `of`)."""
 
     def __init__(self) -> None:
-        self.tables = KeptTables()
         self.shells: dict[tuple[Any, ...], Shell] = {}
         self.now: dict[str, DeckNow] = {}
+        #: (variant's table template, language) -> its table's cut (None: the drawer draws each)
+        self.cuts: dict[tuple[str, str], TableCut | None] = {}
         self._building = threading.Lock()
         self._shell_lock = threading.Lock()
-        #: (deck id, language) -> tasks of the worker process still drawing its tables
-        self.drawing: dict[tuple[str, str], int] = {}
-        self.drawing_lock = threading.Lock()
-        self.sent: set[str] = set()  # the decks the worker process was given
-        self.drawn = 0  # tables drawn in this process, each for a page asked (tests read it)
-        #: cards given work of their own before a phone asked (their tables, asked of the
-        #: worker): loading a deck draws them; starting a game, a round or a pattern adds none
-        #: (tests read it)
-        self.per_card_work = 0
+        self.filled = 0  # tables filled in from their cut, one per page made (tests read it)
+        self.drawn = 0  # tables drawn by the drawer itself: none while the cut fits (tests read it)
         self.loop_answers = 0  # pages answered on the event loop
         self.app_pages = 0  # pages the app built (tests read it)
         self.ahead: Ahead | None = None  # the thread keeping the shared parts current (`start`)
@@ -216,27 +165,56 @@ class CardPages:
         draw: bool,
     ) -> str | None:
         kind = claims_of(deck.variant)
-        game = now.game
         key = (kind.card_page, lang, deck.deck_id, deck.name, now.game_id, now.words)
         shell = self.shells.get(key)
-        table = self.tables.get(deck.deck_id, lang, card.serial)
-        if table is None and isinstance(kind, CardClaims):
-            cut = _TABLE_SHELLS.get((lang, _centre_free(card)))
-            if cut is not None:  # a 75-ball card's: the cut table filled in (microseconds)
-                table = _fill_card_table(cut, card)
-                self.tables.put(deck.deck_id, lang, {card.serial: table})
+        table = self.table(kind, card, lang, draw)
         if shell is None or table is None:
             if not draw:
                 return None
             if table is None:
-                table = self._draw_table(kind, deck, card, lang)
+                table = self.table(kind, card, lang, True)
             if shell is None:
                 shell = self._shell(key, kind, deck, card, now)
+        assert table is not None  # drawn when missing
         values = page_shell.values(card, path, full)
         values["TABLE"] = table
-        values["CARD"] = "" if game is None else now.card_state_of(card.serial)
+        values["CARD"] = "" if now.game is None else now.card_state_of(card.serial)
         values["STATE"] = now.state
         return shell.fill(values)
+
+    def table(self, kind: ClaimsKind[Any, Any], card: Any, lang: str, draw: bool) -> str | None:
+        """The card's table without marks in `lang`, filled in from the variant's cut. Without
+        `draw` (on the loop), None when there is no cut to fill in yet; with it (in a request in
+        `lang`), the cut is made first if need be, or the drawer draws the table when the cut
+        does not fit."""
+        text = kind.table_text(card)
+        key = (kind.table_template, lang)
+        if key not in self.cuts:
+            if not draw:
+                return None
+            self._cut(kind, key, text)
+        cut = self.cuts[key]
+        if cut is None:
+            if not draw:
+                return None
+            self.drawn += 1
+            return kind.draw_bare(text)
+        self.filled += 1
+        return cut.fill(text)
+
+    def _cut(self, kind: ClaimsKind[Any, Any], key: tuple[str, str], like: TableText) -> None:
+        """Make the variant's cut in the request's language, once (`bare_table`)."""
+        with self._shell_lock:
+            if key in self.cuts:
+                return
+            cut = TableCut.made(kind.draw_bare, like)
+            if cut is not None and not cut.fits(kind.draw_bare, like):
+                cut = None
+            if cut is None:
+                logging.getLogger(__name__).warning(
+                    "card pages: %s cannot be cut at its placeholders; each table is drawn", key[0]
+                )
+            self.cuts[key] = cut
 
     def shell_ahead(self, app: Flask, deck: Deck[Any], now: DeckNow, lang: str) -> None:
         """Render the page around the deck's cards in `lang` for its state now, if it is not
@@ -244,13 +222,12 @@ class CardPages:
         any app context (Flask-Babel keeps the locale in the app context's `g`)."""
         kind = claims_of(deck.variant)
         key = (kind.card_page, lang, deck.deck_id, deck.name, now.game_id, now.words)
-        cut = isinstance(kind, CardClaims) and (lang, False) not in _TABLE_SHELLS
+        cut = (kind.table_template, lang) not in self.cuts
         if key not in self.shells or cut:
             with app.test_request_context(f"/?lang={lang}"):
                 self._shell(key, kind, deck, deck.cards[0], now)
-                if cut:  # a 75-ball card's table is then filled in on the loop, as asked
-                    _card_table_shell(lang, True)
-                    _card_table_shell(lang, False)
+                if cut:  # the cards' tables are then filled in on the loop, as asked
+                    self._cut(kind, (kind.table_template, lang), kind.table_text(deck.cards[0]))
 
     def _shell(
         self,
@@ -270,12 +247,6 @@ class CardPages:
                     facts = kind.game_facts(now.game.game_id, now.round, now.facts)
                 shell = self.shells[key] = _render_shell(kind, deck, now.game, now, facts)
             return shell
-
-    def _draw_table(self, kind: ClaimsKind[Any, Any], deck: Deck[Any], card: Any, lang: str) -> str:
-        table = draw_table(kind, card)
-        self.drawn += 1
-        self.tables.put(deck.deck_id, lang, {card.serial: table})
-        return table
 
     # -- on the event loop: from what is kept only
 
@@ -521,284 +492,45 @@ def _render_shell(
 
 
 def draw_table(kind: ClaimsKind[Any, Any], card: Any) -> str:
-    """The card's table without marks, by the one drawer, in the request's language. A 75-ball
-    card's is the drawer's table drawn once per language with placeholders for the numbers,
-    the totals and the serial (`_card_table_shell`), filled in: microseconds, not a template's
-    millisecond (a 3003-card deck's tables in two languages take a tenth of a second)."""
-    if isinstance(kind, CardClaims):
-        lang = str(get_locale() or "en")
-        return _fill_card_table(_card_table_shell(lang, _centre_free(card)), card)
-    return render_template(
-        kind.table_template, card=card, grid=kind.grid(card, None), **kind.drawn(card)
-    )
+    """The card's table without marks as its page shows it, in the request's language."""
+    table = CardPages.of().table(kind, card, str(get_locale() or "en"), draw=True)
+    assert table is not None  # drawn when missing
+    return table
 
 
-#: a placeholder in a 75-ball card's table drawn once per language: a square's number (N and
-#: the square, 0-24), a line's total (T and the line's name) or the serial; plain letters and
-#: digits, which neither HTML escaping nor a translation changes
-_TABLE_TOKEN = re.compile(r"Qx([A-Z0-9]+)xQ")
-#: (language, the centre FREE) -> the card's table cut at its placeholders (`_card_table_shell`)
-_TABLE_SHELLS: dict[tuple[str, bool], tuple[str, ...]] = {}
-
-
-@dataclass(frozen=True)
-class _ProbeSquare:
-    """A square as the table's drawer reads it (judged.Square), its number a placeholder."""
-
-    n: str | None
-    covered: bool = False
-    last: bool = False
-    wins: bool = False
-    need: bool = False
-
-
-@dataclass(frozen=True)
-class _ProbeTotal:
-    total: str
-
-
-@dataclass(frozen=True)
-class _ProbeCard:
-    serial: str = "QxSERIALxQ"
-
-
-def _centre_free(card: Any) -> bool:
-    return bool(card.number_at(*CENTRE) is None)
-
-
-def _card_table_shell(lang: str, centre_free: bool) -> tuple[str, ...]:
-    """A 75-ball card's table without marks in `lang` (the request's), drawn once by the one
-    drawer (verify/_card_table.html) with placeholders, and cut at them (`re.split` with one
-    group: text, a name, text...)."""
-    cut = _TABLE_SHELLS.get((lang, centre_free))
-    if cut is None:
-        grid = [
-            [
-                _ProbeSquare(None if (r, c) == CENTRE and centre_free else f"QxN{r * SIZE + c}xQ")
-                for c in range(SIZE)
-            ]
-            for r in range(SIZE)
-        ]
-        lines = {name: _ProbeTotal(f"QxT{name}xQ") for name in LINE_NAMES}
-        text = render_template(CardClaims.table_template, card=_ProbeCard(), grid=grid, lines=lines)
-        cut = _TABLE_SHELLS[(lang, centre_free)] = tuple(_TABLE_TOKEN.split(text))
-    return cut
-
-
-def _fill_card_table(cut: tuple[str, ...], card: Any) -> str:
-    """The cut table with this card's numbers, totals and serial."""
-    out = [cut[0]]
-    totals = card.lines_by_name
-    for i in range(1, len(cut), 2):
-        name = cut[i]
-        if name == "SERIAL":
-            out.append(str(card.serial))
-        elif name[0] == "N":
-            square = int(name[1:])
-            out.append(str(card.number_at(square // SIZE, square % SIZE)))
-        else:
-            out.append(str(totals[name[1:]].total))
-        out.append(cut[i + 1])
-    return "".join(out)
-
-
-# -- drawing a deck's tables ahead of need, in a worker process
-
-_pool: ProcessPoolExecutor | None = None
-_guard = threading.Lock()
-_factory: Callable[..., Flask] | None = None
-
-
-def start(app: Flask, factory: Callable[..., Flask]) -> None:
-    """Draw decks' tables ahead of need from now on (`serve` calls it), starting with the decks
-    of the games in play and the decks with no game yet: a 75-ball deck's here (`predraw`), a
-    90-ball deck's in a worker process at a lower CPU priority than the station, started when
-    the first such deck is drawn. `factory` is the app factory the worker makes its own app with
-    (its templates and catalogs)."""
-    global _factory
-    with _guard:
-        if _factory is None:
-            _factory = factory
-            atexit.register(stop)
+def start(app: Flask) -> None:
+    """Keep the card pages' shared parts current from now on (`serve` calls it, in the process
+    that serves the pages), starting with the decks of the games in play and the decks with no
+    game yet (a deck given to `serve` is loaded before the station listens for decks)."""
     pages = CardPages.of(app)
     if pages.ahead is None:
         pages.ahead = Ahead(app, pages)
         pages.ahead.start()
     with app.app_context():
-        conn = get_db()
-        # the decks in play, and the decks loaded for a first game (a deck given to `serve`
-        # is loaded before the station listens for decks): their games start with nothing to draw
-        for row in conn.execute(
+        for row in get_db().execute(
             "SELECT deck_id FROM decks WHERE deck_id IN "
             "(SELECT deck_id FROM games WHERE status = 'active') "
             "OR deck_id NOT IN (SELECT deck_id FROM games) ORDER BY added DESC"
         ):
-            predraw(app, get_deck(conn, row["deck_id"]))
+            pages.ahead.want(row["deck_id"])
 
 
-def stop(app: Flask | None = None) -> None:
-    """No more worker process (the next `start` makes a new one, which is given the decks
-    again)."""
-    global _pool, _factory
-    with _guard:
-        pool, _pool, _factory = _pool, None, None
-    if app is not None:
-        pages = CardPages.of(app)
-        pages.sent.clear()
-        ahead, pages.ahead = pages.ahead, None
-        if ahead is not None:
-            ahead.stop()
-    if pool is not None:
-        # a deck being drawn must not hold the station's exit: its worker is ended, not awaited
-        end_pool(pool, kill=True)
+def stop(app: Flask) -> None:
+    """No more thread ahead (the next `start` starts another)."""
+    pages = CardPages.of(app)
+    ahead, pages.ahead = pages.ahead, None
+    if ahead is not None:
+        ahead.stop()
 
 
-def _worker_start(recipe: Recipe) -> None:
-    """The worker process, at a lower CPU priority than the station, makes its app."""
-    worker_ignores_ctrl_c()
-    try:
-        os.nice(10)
-    except (AttributeError, OSError):  # pragma: no cover - Windows has no nice()
-        pass
-    _worker_app_of(recipe)
-
-
-def predraw(app: Flask, deck: Deck[Any]) -> list[Future[dict[int, str]]]:
-    """Draw every table of the deck not kept yet, in both languages: a 75-ball deck's here and
-    now (filled-in tables: a tenth of a second for 3003 cards), a 90-ball deck's in the worker
-    process (none when the station draws nothing ahead, without `start`: then each table is
-    drawn by its first page). Called when a deck is loaded and when a game starts
-    (`StationState.deck_listeners`)."""
-    pages, deck_id = CardPages.of(app), deck.deck_id
-    if pages.ahead is not None:  # its state and the page around its cards too
-        pages.ahead.want(deck_id)
-    futures: list[Future[dict[int, str]]] = []
-    factory = _factory
-    if factory is None:
-        return futures
-    if all(pages.tables.count(deck_id, lang) >= len(deck.cards) for lang in LANGUAGES):
-        return futures  # drawn (a game of a deck loaded before): nothing per card to do
-    kind = claims_of(deck.variant)
-    if isinstance(kind, CardClaims):
-        for lang in LANGUAGES:
-            with app.test_request_context(f"/?lang={lang}"):
-                drawn = {
-                    c.serial: draw_table(kind, c)
-                    for c in deck.cards
-                    if pages.tables.get(deck_id, lang, c.serial) is None
-                }
-            pages.tables.put(deck_id, lang, drawn)
-            pages.per_card_work += len(drawn)
-        return futures
-    pool = _pool_now(_worker_recipe(app, factory))
-    serials = [c.serial for c in deck.cards]
-    house = _house_language()
-    for lang in sorted(LANGUAGES, key=lambda code: code != house):  # the hall's first
-        key = (deck_id, lang)
-        with pages.drawing_lock:
-            if key in pages.drawing or pages.tables.count(deck_id, lang) >= len(serials):
-                continue  # being drawn (a deck loaded, then its game started), or drawn
-            chunks = [serials[i : i + PREDRAW_CHUNK] for i in range(0, len(serials), PREDRAW_CHUNK)]
-            pages.drawing[key] = len(chunks)
-        for chunk in chunks:
-            try:
-                fut = pool.submit(_in_worker, deck_id, _manifest(pages, deck), lang, chunk)
-            except RuntimeError:  # the pool was stopped meanwhile
-                pages.drawing.pop(key, None)
-                return futures
-            fut.add_done_callback(_keep(pages, key))
-            futures.append(fut)
-            pages.per_card_work += len(chunk)
-    return futures
-
-
-def _pool_now(recipe: Recipe) -> ProcessPoolExecutor:
-    """The worker process, started with the first deck it is given."""
-    global _pool
-    with _guard:
-        if _pool is None:
-            context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(
-                1, mp_context=context, initializer=_worker_start, initargs=(recipe,)
-            )
-        return _pool
-
-
-def _worker_recipe(app: Flask, factory: Callable[..., Flask]) -> Recipe:
-    """How the worker makes its app: the station's own (made by `factory`), read-only."""
-    made = hall(app).made_with
-    if made is None:  # an app not made by a factory's Recipe: the same database, by its path
-        return Recipe(factory, None, app.instance_path, {"DATABASE": hall(app).config.database})
-    return Recipe(factory, made.test_config, made.instance_path, made.settings)
-
-
-def _manifest(pages: CardPages, deck: Deck[Any]) -> str | None:
-    """The deck for the worker's next task if it was not given it yet (it keeps it; one worker
-    takes the tasks in order)."""
-    if deck.deck_id in pages.sent:
-        return None
-    pages.sent.add(deck.deck_id)
-    return deck.to_json()
-
-
-def _house_language() -> str | None:
-    """The hall's language (most phones open their card in it), when it can be read."""
-    try:
-        return hall_settings.house_language()
-    except (sqlite3.Error, RuntimeError):  # no app, a lost database: any order will do
-        return None
-
-
-def _keep(pages: CardPages, key: tuple[str, str]) -> Callable[[Future[dict[int, str]]], None]:
-    def done(fut: Future[dict[int, str]]) -> None:
-        if not fut.cancelled() and fut.exception() is None:
-            pages.tables.put(key[0], key[1], fut.result())
-        with pages.drawing_lock:
-            left = pages.drawing.get(key, 1) - 1
-            if left <= 0:
-                pages.drawing.pop(key, None)
-            else:
-                pages.drawing[key] = left
-
-    return done
-
-
-_worker_app: Flask | None = None
-_worker_decks: dict[str, Deck[Any]] = {}
-
-
-def _worker_app_of(recipe: Recipe) -> Flask:
-    """The worker's app: the station's own, read-only, as the phones' process makes it (its
-    templates and catalogs are what it draws with). It writes no file: no folder, database or
-    key of its own, so nothing of it is left anywhere when the worker ends, however it ends."""
-    global _worker_app
-    if _worker_app is None:
-        _worker_app = recipe.make(READ_ONLY=True, DEVICE_URL=None)
-    return _worker_app
-
-
-def _in_worker(deck_id: str, manifest: str | None, lang: str, serials: list[int]) -> dict[int, str]:
-    """In the worker: the tables of `serials` in `lang`, drawn by its app (made at its start).
-    The deck's `manifest` comes with its first task only (one worker takes the tasks in order)."""
-    app = _worker_app
-    assert app is not None, "the worker makes its app when it starts (_worker_start)"
-    deck = _worker_deck(deck_id, manifest)
-    kind = claims_of(deck.variant)
-    with app.test_request_context(f"/?lang={lang}"):
-        return {s: draw_table(kind, deck.card(s)) for s in serials}
-
-
-def _worker_deck(deck_id: str, manifest: str | None) -> Deck[Any]:
-    """The deck a task is about: given with the first task that needs it, kept after."""
-    import json
-
-    if manifest is not None:
-        _worker_decks[deck_id] = deck_from_dict(json.loads(manifest))
-    return _worker_decks[deck_id]
+def announce(app: Flask, deck: Deck[Any]) -> None:
+    """A deck was loaded or a game starts on it (`StationState.deck_listeners`): the thread ahead
+    reads its state and renders the page around its cards before the phones ask."""
+    ahead = CardPages.of(app).ahead
+    if ahead is not None:
+        ahead.want(deck.deck_id)
 
 
 def kept_size_mb(pages: CardPages) -> float:
-    """What the kept tables and shells take, in MB (sys.getsizeof of the strings)."""
-    total = sum(sys.getsizeof(t) for kept in list(pages.tables._by.values()) for t in kept.values())
-    total += sum(sys.getsizeof(p) for s in pages.shells.values() for p in s.parts)
-    return total / 1e6
+    """What the kept shells take, in MB (sys.getsizeof of the strings)."""
+    return sum(sys.getsizeof(p) for s in pages.shells.values() for p in s.parts) / 1e6

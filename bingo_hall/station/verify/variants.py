@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ...errors import KitError
-from ...ninety.tickets import Ticket
+from ...ninety.tickets import ROW_NAMES, Ticket
 from ...seventyfive import claims as rules
-from ...seventyfive.cards import LINE_NAMES, Card, Line
+from ...seventyfive.cards import LINE_NAMES, SIZE, Card, Line
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS, ByVariant, Cards75, Strips90, Variant
 from ...web.errors import Conflict, RequestError
@@ -31,6 +31,7 @@ from ..round_load import load_round
 from ..variants import prize_plan, variant_of
 from . import awards, card_view, prizes, store
 from .awards import RoundAwarded, Scores
+from .bare_table import TableText, draw_card, draw_ticket
 from .board import AwardedPrize, PrizeBoard, PrizeWinner
 from .card_view import CardFollow, Follow, TicketFollow
 from .judged import CardCheck, Checked, TicketCheck, card_grid, ticket_grid
@@ -112,7 +113,7 @@ class ClaimsKind(ABC, Generic[T, C]):
     variant: ClassVar[Variant[Any]]
     card_page: ClassVar[str]
     card_fragment: ClassVar[str]
-    table_template: ClassVar[str]  # its table without marks, as its page keeps it
+    table_template: ClassVar[str]  # its table without marks, as its page shows it
     shown_table: ClassVar[str]  # its table on the hall screens (GET /api/games/<id>/shown/<key>)
     #: the event that carries the scores or prizes after a claim (given `board()`)
     board_event: ClassVar[type[BoardChanged]]
@@ -131,6 +132,14 @@ class ClaimsKind(ABC, Generic[T, C]):
         """What else the card's drawing needs besides its grid (a card's margin totals), by the
         name its templates give it."""
         return {}
+
+    @abstractmethod
+    def table_text(self, ticket: T) -> TableText:
+        """What the card's table without marks shows (its QR page's: bare_table)."""
+
+    @abstractmethod
+    def draw_bare(self, text: TableText) -> str:
+        """The table without marks of `text` by the one drawer, in the request's language."""
 
     def page(
         self, conn: sqlite3.Connection, gid: int | None, ticket: T, checked: C | None
@@ -291,6 +300,15 @@ class CardClaims(ClaimsKind[Card, CardCheck]):
     def drawn(self, ticket: Card) -> dict[str, Mapping[str, Line]]:
         return {"lines": ticket.lines_by_name}
 
+    def table_text(self, ticket: Card) -> TableText:
+        numbers = ((ticket.number_at(r, c) for c in range(SIZE)) for r in range(SIZE))
+        cells = tuple(tuple(None if n is None else str(n) for n in row) for row in numbers)
+        totals = tuple((name, str(line.total)) for name, line in ticket.lines_by_name.items())
+        return TableText(cells, totals, str(ticket.serial))
+
+    def draw_bare(self, text: TableText) -> str:
+        return draw_card(self.table_template, text)
+
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> rules.Rules:
         return store.game_rules(conn, game)
 
@@ -387,6 +405,14 @@ class StripClaims(ClaimsKind[Ticket, TicketCheck]):
 
     def grid(self, ticket: Ticket, checked: TicketCheck | None) -> list[Any]:
         return ticket_grid(ticket, checked)
+
+    def table_text(self, ticket: Ticket) -> TableText:
+        cells = tuple(tuple(None if n is None else str(n) for n in row) for row in ticket.grid)
+        totals = tuple(zip(ROW_NAMES, map(str, ticket.row_totals()), strict=True))
+        return TableText(cells, totals, str(ticket.serial))
+
+    def draw_bare(self, text: TableText) -> str:
+        return draw_ticket(self.table_template, text)
 
     def page_facts(self, conn: sqlite3.Connection, game: Game) -> TicketFacts:
         return prizes.ticket_facts(conn, game)
