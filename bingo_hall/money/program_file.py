@@ -10,7 +10,6 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from types import MappingProxyType
 from typing import Any
 
 from ..errors import KitError
@@ -300,8 +299,8 @@ def _money_text(value: object) -> object:
 
 def _prizes(entry: Table, plan: PrizePlan) -> dict[str, PrizeRule]:
     bad = entry.fail
-    raw = entry.table("prizes", wrong='prizes is a table, such as prizes = { bingo = "20" }',
-                      optional=True)  # fmt: skip
+    wrong = 'prizes is a table, such as prizes = { bingo = "20" }'
+    raw = entry.table("prizes", wrong=wrong, optional=True)
     if not raw.keys:
         raise bad(
             "no prizes: add [game.prizes] with what %(prizes)s pay",
@@ -318,12 +317,9 @@ def _prizes(entry: Table, plan: PrizePlan) -> dict[str, PrizeRule]:
                 prize=key,
             )
         value = raw.value(key)
-        given = (
-            Table(value)
-            if isinstance(value, Mapping)
-            else Table(MappingProxyType({"amount": value}))
-        )
-        out[key] = _prize(key, given.within(_of_prize(entry, key)), plan)
+        # a prize written as its amount alone (bingo = "20") reads as { amount = "20" }
+        given = value if isinstance(value, Mapping) else {"amount": value}
+        out[key] = _prize(key, Table.from_json(given, _of_prize(entry, key)), plan)
     share = sum(r.percent for r in out.values())
     if share > 100:
         raise bad(

@@ -84,12 +84,12 @@ def available_templates() -> list[str]:
     return sorted(p.stem for p in TEMPLATE_DIR.glob("*.toml"))
 
 
-#: the keys of a template file
+#: the keys of a template file, in the order an unknown key's message lists them
 KEYS = (
     "columns",
     "description",
-    "gap_mm",
     "game",
+    "gap_mm",
     "large_print",
     "margin_mm",
     "orientation",
