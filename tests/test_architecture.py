@@ -73,6 +73,7 @@ FAMILIES = [
     ("bingo_hall.rng", "core", 0),
     ("bingo_hall.values", "core", 0),
     ("bingo_hall.signing", "core", 0),
+    ("bingo_hall.toml_table", "core", 0),
     ("bingo_hall.seventyfive", "75-ball", 1),
     ("bingo_hall.ninety", "90-ball", 1),
     ("bingo_hall.variants", "variants", 2),

@@ -25,6 +25,7 @@ from ..errors import LocatedError, untranslated
 from ..prize_plan import PrizePlan
 from ..seventyfive.patterns import BUILT_IN, Pattern
 from ..seventyfive.specials import Setting, Specials
+from ..toml_table import Table
 from ..variants import Variant, variant_for
 from .prices import Price
 from .prize_money import PrizeRule
@@ -97,7 +98,8 @@ class ProgramGame:
     prizes: Mapping[str, PrizeRule]
     interval: int = 0  # minutes of interval after the game
     draw: str = "auto"
-    spec: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: the game's settings as written (the station keeps them, and reads the game back from them)
+    spec: Table = field(default_factory=Table, compare=False)
     #: the names of the program's own patterns (its `[patterns]` table), by key and language
     pattern_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
     #: the special rules (wild number, money ball, odd-even, cards needed); the money ball itself

@@ -6,13 +6,14 @@ passes its text."""
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
-from ..errors import LocatedError
+from ..errors import KitError, LocatedError
+from ..toml_table import WHOLE, Problem, Table, is_whole
 from .prize_rules import CellsRule, CountRule, Prize, PrizeList, RowCountRule, RowsRule, Rule
 from .tickets import PER_ROW, ROWS
 
@@ -64,8 +65,12 @@ def parse_prize_list(text: str, source: str = "prizes.toml") -> PrizeList:
         after = "full-house"                # opens once that prize is won
         amount = "500"                      # optional: what the ledger pays
     """
+
+    def problem(template: str, /, *path: str, **params: Any) -> PrizeListError:
+        return PrizeListError(template, source=source, **params)
+
     try:
-        data = tomllib.loads(text)
+        data = Table.from_json(tomllib.loads(text), problem)
     except tomllib.TOMLDecodeError as exc:
         raise PrizeListError("not a TOML file (%(error)s)", source=source, error=str(exc)) from None
     return replace(_prize_list(data, source), text=text)
@@ -78,32 +83,30 @@ def recorded_prize_list(text: str) -> PrizeList:
     return parse_prize_list(text, "the game's recorded prize list")
 
 
-def _prize_list(data: Mapping[str, Any], source: str) -> PrizeList:
-    def fail(template: str, /, **params: Any) -> PrizeListError:
-        return PrizeListError(template, source=source, **params)
+LIST_KEYS = ("key", "name", "name_es", "open", "prize")
+PRIZE_KEYS = (
+    *("key", "name", "name_es", "numbers", "rows", "lines", "cells", "in_a_row"),
+    *("after", "amount"),
+)
+#: the longest name or key a host writes
+MAX_TEXT = 60
 
-    unknown = set(data) - {"key", "name", "name_es", "open", "prize"}
-    if unknown:
-        raise fail(
-            "unknown setting %(setting)r (known: key, name, name_es, open, prize)",
-            setting=sorted(unknown)[0],
-        )
+
+def _prize_list(data: Table, source: str) -> PrizeList:
+    fail = data.fail
+    data.only(LIST_KEYS)
     stem = source.rsplit("/", 1)[-1].removesuffix(".toml")
-    key = _text(data.get("key", stem), "key", fail)
-    name = _text(data.get("name", key), "name", fail)
-    open_at_once = data.get("open", True)
-    if not isinstance(open_at_once, bool):
-        raise fail("open must be true or false")
-    raw = data.get("prize")
-    if not isinstance(raw, list) or not raw:
-        raise fail("no prizes: add at least one [[prize]] table")
-    if len(raw) > MAX_PRIZES:
-        raise fail("%(n)s prizes; a game has at most %(most)s", n=len(raw), most=MAX_PRIZES)
-    prizes: list[Prize] = []
-    for number, entry in enumerate(raw, start=1):
-        if not isinstance(entry, dict):
-            raise fail("prize %(number)s is not a table", number=number)
-        prizes.append(_prize(entry, f"prize {number}", fail))
+    key = data.text("key", stem, most=MAX_TEXT)
+    name = data.text("name", key, most=MAX_TEXT)
+    open_at_once = data.boolean("open", True, wrong="open must be true or false")
+    entries = data.tables(
+        "prize",
+        wrong="no prizes: add at least one [[prize]] table",
+        item="prize %(number)s is not a table",
+    )
+    if len(entries) > MAX_PRIZES:
+        raise fail("%(n)s prizes; a game has at most %(most)s", n=len(entries), most=MAX_PRIZES)
+    prizes = [_prize(entry, number) for number, entry in enumerate(entries, start=1)]
     keys = [p.key for p in prizes]
     for k in keys:
         if keys.count(k) > 1:
@@ -120,14 +123,14 @@ def _prize_list(data: Mapping[str, Any], source: str) -> PrizeList:
     _check_no_cycle(prizes, fail)
     return PrizeList(
         key=key,
-        names={"en": name, "es": _text(data.get("name_es", name), "name_es", fail)},
+        names={"en": name, "es": data.text("name_es", name, most=MAX_TEXT)},
         prizes=tuple(prizes),
         open_at_once=open_at_once,
         source=source,
     )
 
 
-def _check_no_cycle(prizes: Sequence[Prize], fail: Any) -> None:
+def _check_no_cycle(prizes: Sequence[Prize], fail: Problem) -> None:
     after = {p.key: p.after for p in prizes}
     for start in after:
         seen: set[str] = set()
@@ -139,142 +142,121 @@ def _check_no_cycle(prizes: Sequence[Prize], fail: Any) -> None:
             key = after.get(key)
 
 
-def _prize(entry: Mapping[str, Any], where: str, fail: Any) -> Prize:
-    known = {
-        *("key", "name", "name_es", "numbers", "rows", "lines", "cells", "in_a_row"),
-        *("after", "amount"),
-    }
-    unknown = set(entry) - known
-    if unknown:
-        raise fail(
-            "%(where)s: unknown setting %(setting)r", where=where, setting=sorted(unknown)[0]
-        )
-    key = _text(entry.get("key"), f"{where}: key", fail)
+def _prize(given: Table, number: int) -> Prize:
+    """One `[[prize]]` table; its problems are named after the prize: its number, then its key."""
+    entry = _named(given, f"prize {number}")
+    entry.only(PRIZE_KEYS, "%(where)s: unknown setting %(key)r")
+    key = entry.text("key", most=MAX_TEXT)
     if not all(c.isalnum() or c in "-_" for c in key):
-        raise fail(
-            "%(where)s: key %(key)r may hold only letters, digits, '-' and '_'",
-            where=where,
-            key=key,
+        raise entry.fail(
+            "%(where)s: key %(key)r may hold only letters, digits, '-' and '_'", key=key
         )
-    where = f"prize {key!r}"
-    name = _text(entry.get("name", key), f"{where}: name", fail)
+    entry = _named(given, f"prize {key!r}")
+    fail = entry.fail
+    name = entry.text("name", key, most=MAX_TEXT)
     kinds = [k for k in ("numbers", "rows", "lines", "cells", "in_a_row") if k in entry]
     if not kinds:
-        raise fail(
-            "%(where)s has no rule: give numbers, rows, lines, cells or in_a_row", where=where
-        )
+        raise fail("%(where)s has no rule: give numbers, rows, lines, cells or in_a_row")
     if "in_a_row" in entry and len(kinds) > 1:
         raise fail(
             "%(where)s: in_a_row cannot be combined with %(other)s",
-            where=where,
             other=[k for k in kinds if k != "in_a_row"][0],
         )
     if "numbers" in entry and len(kinds) > 1:
-        raise fail(
-            "%(where)s: numbers cannot be combined with %(other)s", where=where, other=kinds[1]
-        )
+        raise fail("%(where)s: numbers cannot be combined with %(other)s", other=kinds[1])
     if "cells" in entry and len(kinds) > 1:
         raise fail(
             "%(where)s: cells cannot be combined with %(other)s",
-            where=where,
             other=[k for k in kinds if k != "cells"][0],
         )
     rule: Rule
     if "in_a_row" in entry:
-        rule = RowCountRule(_whole(entry["in_a_row"], 1, PER_ROW, f"{where}: in_a_row", fail))
+        rule = RowCountRule(entry.integer("in_a_row", low=1, high=PER_ROW))
     elif "numbers" in entry:
-        rule = CountRule(_whole(entry["numbers"], 1, PER_ROW * ROWS, f"{where}: numbers", fail))
+        rule = CountRule(entry.integer("numbers", low=1, high=PER_ROW * ROWS))
     elif "cells" in entry:
-        rule = CellsRule(_cells(entry["cells"], where, fail))
+        rule = CellsRule(_cells(entry))
     else:
         rows = tuple(range(ROWS))
         if "rows" in entry:
-            rows = _rows(entry["rows"], where, fail)
+            rows = _rows(entry)
         needed = len(rows) if "lines" not in entry and "rows" in entry else 1
         if "lines" in entry:
-            needed = _whole(entry["lines"], 1, len(rows), f"{where}: lines", fail)
+            needed = entry.integer("lines", low=1, high=len(rows))
         rule = RowsRule(needed=needed, rows=rows)
-    after = entry.get("after")
-    if after is not None:
-        after = _text(after, f"{where}: after", fail)
+    after = entry.text("after", most=MAX_TEXT) if "after" in entry else None
     return Prize(
         key=key,
-        names={"en": name, "es": _text(entry.get("name_es", name), f"{where}: name_es", fail)},
+        names={"en": name, "es": entry.text("name_es", name, most=MAX_TEXT)},
         rule=rule,
         after=after,
-        amount_cents=_amount(entry["amount"], where, fail) if "amount" in entry else None,
+        amount_cents=_amount(entry.value("amount"), fail) if "amount" in entry else None,
     )
 
 
-def _text(value: Any, what: str, fail: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise fail("%(what)s must be a non-empty text", what=what)
-    if len(value) > 60:
-        raise fail("%(what)s is longer than 60 characters", what=what)
-    return value.strip()
+def _named(entry: Table, where: str) -> Table:
+    """The prize's table, its problems and its keys named after `where` ("prize 2")."""
+
+    def problem(template: str, /, *path: str, **params: Any) -> KitError:
+        return entry.fail(template, *path, where=where, **params)
+
+    return entry.within(problem, f"{where}: ")
 
 
-def _whole(value: Any, low: int, high: int, what: str, fail: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise fail(
-            "%(what)s must be a whole number from %(low)s to %(high)s",
-            what=what,
-            low=low,
-            high=high,
-        )
-    return int(value)
+def _whole(value: object, low: int, high: int, what: str, fail: Problem) -> int:
+    if not is_whole(value, low, high):
+        raise fail(WHOLE, what=what, low=low, high=high)
+    return value
 
 
-def _row(value: Any, what: str, fail: Any) -> int:
+def _row(value: object, what: str, fail: Problem) -> int:
     if isinstance(value, str) and value.lower() in ROW_WORDS:
         return ROW_WORDS[value.lower()]
     return _whole(value, 1, ROWS, what, fail) - 1
 
 
-def _rows(value: Any, where: str, fail: Any) -> tuple[int, ...]:
+def _rows(entry: Table) -> tuple[int, ...]:
+    value, fail = entry.value("rows"), entry.fail
     if not isinstance(value, list) or not value:
-        raise fail('%(where)s: rows must be a list such as ["top"] or [1, 3]', where=where)
-    rows = tuple(_row(v, f"{where}: a row (top, middle, bottom or 1-{ROWS})", fail) for v in value)
+        raise fail('%(where)s: rows must be a list such as ["top"] or [1, 3]')
+    what = entry.named(f"a row (top, middle, bottom or 1-{ROWS})")
+    rows = tuple(_row(v, what, fail) for v in value)
     if len(set(rows)) != len(rows):
-        raise fail("%(where)s: a row is listed twice", where=where)
+        raise fail("%(where)s: a row is listed twice")
     return tuple(sorted(rows))
 
 
-def _cells(value: Any, where: str, fail: Any) -> tuple[tuple[int, int], ...]:
+def _cells(entry: Table) -> tuple[tuple[int, int], ...]:
+    value, fail = entry.value("cells"), entry.fail
     if not isinstance(value, list) or not value:
-        raise fail('%(where)s: cells must be a list such as [["top", "first"]]', where=where)
+        raise fail('%(where)s: cells must be a list such as [["top", "first"]]')
     cells: list[tuple[int, int]] = []
     for cell in value:
         if not isinstance(cell, list) or len(cell) != 2:
-            raise fail('%(where)s: a cell is [row, position], such as ["top", "last"]', where=where)
-        row = _row(cell[0], f"{where}: a cell's row (top, middle, bottom or 1-{ROWS})", fail)
+            raise fail('%(where)s: a cell is [row, position], such as ["top", "last"]')
+        row = _row(cell[0], entry.named(f"a cell's row (top, middle, bottom or 1-{ROWS})"), fail)
         pos = cell[1]
         if isinstance(pos, str) and pos.lower() in POSITION_WORDS:
             position = POSITION_WORDS[pos.lower()]
         else:
-            what = f"{where}: a cell's position (first, middle, last or 1-{PER_ROW})"
+            what = entry.named(f"a cell's position (first, middle, last or 1-{PER_ROW})")
             position = _whole(pos, 1, PER_ROW, what, fail) - 1
         if (row, position) in cells:
-            raise fail("%(where)s: a cell is listed twice", where=where)
+            raise fail("%(where)s: a cell is listed twice")
         cells.append((row, position))
     return tuple(cells)
 
 
-def _amount(value: Any, where: str, fail: Any) -> int:
+def _amount(value: object, fail: Problem) -> int:
     """Integer cents from "500", "12.50" or 500; never a float (money is exact)."""
     if isinstance(value, bool) or isinstance(value, float):
-        raise fail(
-            '%(where)s: amount must be written as text, such as "12.50", or a whole number',
-            where=where,
-        )
+        raise fail('%(where)s: amount must be written as text, such as "12.50", or a whole number')
     try:
         amount = Decimal(str(value).strip())
     except InvalidOperation:
-        raise fail(
-            "%(where)s: amount %(value)r is not a sum of money", where=where, value=value
-        ) from None
+        raise fail("%(where)s: amount %(value)r is not a sum of money", value=value) from None
     if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
-        raise fail("%(where)s: amount must be zero or more, with at most 2 decimals", where=where)
+        raise fail("%(where)s: amount must be zero or more, with at most 2 decimals")
     if amount > 10_000_000:
-        raise fail("%(where)s: amount is larger than 10,000,000", where=where)
+        raise fail("%(where)s: amount is larger than 10,000,000")
     return int(amount * 100)

@@ -24,6 +24,7 @@ from typing import Any
 import card_templates
 
 from ..errors import KitError
+from ..toml_table import Problem, Table
 from ..variants import DEFAULT_BALLS, VARIANTS, variant_for
 
 # the `card_templates` package, found where Python imports it from (a clone or site-packages)
@@ -83,86 +84,60 @@ def available_templates() -> list[str]:
     return sorted(p.stem for p in TEMPLATE_DIR.glob("*.toml"))
 
 
-def _number(
-    data: dict[str, Any], key: str, where: str, lo: float, hi: float, integer: bool
-) -> float:
-    value = data.get(key)
-    kind = int if integer else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kind) or not lo <= value <= hi:
-        params = {"where": where, "key": key, "lo": lo, "hi": hi, "value": value}
-        if integer:
-            raise TemplateError(
-                "%(where)s: %(key)s must be a whole number from %(lo)g to %(hi)g, not %(value)r",
-                **params,
-            )
-        raise TemplateError(
-            "%(where)s: %(key)s must be a number from %(lo)g to %(hi)g, not %(value)r", **params
-        )
-    return value
+#: the keys of a template file, in the order an unknown key's message lists them
+KEYS = (
+    "columns",
+    "description",
+    "game",
+    "gap_mm",
+    "large_print",
+    "margin_mm",
+    "orientation",
+    "rows",
+    "theme",
+)
+_WHOLE = "%(where)s: %(what)s must be a whole number from %(low)g to %(high)g, not %(value)r"
+_NUMBER = "%(where)s: %(what)s must be a number from %(low)g to %(high)g, not %(value)r"
 
 
-def _colour(value: object, where: str, key: str) -> str:
+def _colour(value: object, what: str, fail: Problem) -> str:
     if not isinstance(value, str) or not _COLOUR.match(value):
-        raise TemplateError(
-            '%(where)s: %(key)s must be a colour like "#1565C0", not %(value)r',
-            where=where,
-            key=key,
-            value=value,
-        )
+        raise fail('%(where)s: %(what)s must be a colour like "#1565C0", not %(value)r',
+                   what=what, value=value)  # fmt: skip
     return value.upper()
 
 
-def template_from_dict(data: dict[str, Any], name: str, where: str) -> Template:
-    """Validate parsed TOML. `where` names the file in error messages."""
-    known = {"game", "description", "columns", "rows", "orientation", "margin_mm", "gap_mm"}
-    known |= {"theme", "large_print"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise TemplateError(
-            "%(where)s: unknown key %(unknown)r (known: %(names)s)",
-            where=where,
-            unknown=unknown[0],
-            names=", ".join(sorted(known)),
-        )
-    game = data.get("game", DEFAULT_BALLS)
+def template_from_table(data: Table, name: str) -> Template:
+    """The template a file's table describes, checked: its problems name the file (`where`)."""
+    fail = data.fail
+    data.only(KEYS, "%(where)s: unknown key %(key)r (known: %(known)s)")
+    game = data.value("game", DEFAULT_BALLS)
     if game not in [v.balls for v in VARIANTS] or isinstance(game, bool):
-        raise TemplateError(
-            "%(where)s: game must be 75 or 90, not %(game)r", where=where, game=game
-        )
-    large_print = data.get("large_print", False)
-    if not isinstance(large_print, bool):
-        raise TemplateError(
-            "%(where)s: large_print must be true or false, not %(value)r",
-            where=where,
-            value=large_print,
-        )
-    description = data.get("description", "")
+        raise fail("%(where)s: game must be 75 or 90, not %(game)r", "game", game=game)
+    large_print = data.boolean(
+        "large_print", False, wrong="%(where)s: large_print must be true or false, not %(value)r"
+    )
+    description = data.value("description", "")
     if not isinstance(description, str):
-        raise TemplateError("%(where)s: description must be text", where=where)
-    columns = int(_number(data, "columns", where, 1, 4, True))
-    rows = int(_number(data, "rows", where, 1, 4, True))
-    orientation = data.get("orientation", "portrait")
+        raise fail("%(where)s: description must be text", "description")
+    columns = data.integer("columns", low=1, high=4, wrong=_WHOLE)
+    rows = data.integer("rows", low=1, high=4, wrong=_WHOLE)
+    orientation = data.value("orientation", "portrait")
     if orientation not in ("portrait", "landscape"):
-        raise TemplateError('%(where)s: orientation must be "portrait" or "landscape"', where=where)
-    margin = _number(data, "margin_mm", where, 0, 40, False)
-    gap = _number(data, "gap_mm", where, 0, 40, False)
-    theme = data.get("theme")
-    if not isinstance(theme, dict):
-        raise TemplateError("%(where)s: the [theme] table is missing", where=where)
-    unknown = sorted(set(theme) - set(_THEME_KEYS) - {"letters"})
-    if unknown:
-        raise TemplateError(
-            "%(where)s: unknown theme key %(unknown)r", where=where, unknown=unknown[0]
-        )
-    letters = theme.get("letters")
+        raise fail('%(where)s: orientation must be "portrait" or "landscape"', "orientation")
+    margin = data.number("margin_mm", low=0, high=40, wrong=_NUMBER)
+    gap = data.number("gap_mm", low=0, high=40, wrong=_NUMBER)
+    theme = data.table("theme", wrong="%(where)s: the [theme] table is missing", prefix="theme.")
+    theme.only((*_THEME_KEYS, "letters"), "%(where)s: unknown theme key %(key)r")
+    letters = theme.value("letters")
     if not variant_for(game).has_letters and letters is None:  # no B I N G O to colour
-        letters = [theme.get("accent")] * 5
+        letters = [theme.value("accent")] * 5
     if not isinstance(letters, list) or len(letters) != 5:
-        raise TemplateError(
-            "%(where)s: theme.letters must list 5 colours, one per letter B I N G O", where=where
+        raise fail(
+            "%(where)s: theme.letters must list 5 colours, one per letter B I N G O", "theme"
         )
-    colours = {k: _colour(theme.get(k), where, f"theme.{k}") for k in _THEME_KEYS}
-    b, i, n, g, o = (_colour(c, where, "theme.letters") for c in letters)
+    colours = {k: _colour(theme.value(k), theme.named(k), fail) for k in _THEME_KEYS}
+    b, i, n, g, o = (_colour(c, theme.named("letters"), fail) for c in letters)
     return Template(
         name=name,
         description=description,
@@ -199,10 +174,14 @@ def load_template(name_or_path: str) -> Template:
         raise TemplateError(
             "cannot read template %(path)s: %(reason)s", path=path, reason=exc
         ) from None
+
+    def problem(template: str, /, *keys: str, **params: Any) -> TemplateError:
+        return TemplateError(template, where=str(path), **params)
+
     try:
-        data = tomllib.loads(text)
+        data = Table.from_json(tomllib.loads(text), problem)
     except tomllib.TOMLDecodeError as exc:
         raise TemplateError(
             "%(path)s: not valid TOML (%(reason)s)", path=path, reason=exc
         ) from None
-    return template_from_dict(data, path.stem, str(path))
+    return template_from_table(data, path.stem)

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from itertools import combinations
+from typing import Any
 
 from ..errors import KitError
+from ..toml_table import Problem, Table
 from .cards import CENTRE, LINE_CELLS, SIZE
 
 Cell = tuple[int, int]
@@ -126,76 +128,67 @@ def parse_book(
 ) -> tuple[BookEntry, ...]:
     """The entries of a book file, checked. `taken`: keys another book already has (a host's
     file adds patterns; it does not redefine the kit's). KitError names the file and the key."""
+
+    def problem(template: str, /, *path: str, **params: Any) -> KitError:
+        return KitError(
+            "%(source)s: %(problem)s", source=source, problem=KitError(template, **params)
+        )
+
     try:
-        data = tomllib.loads(text)
+        data = Table.from_json(tomllib.loads(text), problem)
     except tomllib.TOMLDecodeError as exc:
         raise KitError("%(source)s: %(problem)s", source=source, problem=str(exc)) from None
-    return book_entries(data, source, taken)
+    return book_entries(data, taken)
 
 
-def book_entries(
-    data: Mapping[str, object], source: str, taken: Iterable[str] = ()
-) -> tuple[BookEntry, ...]:
+def book_entries(data: Table, taken: Iterable[str] = ()) -> tuple[BookEntry, ...]:
     """The entries of a book already read from TOML (a book file, or a program file's
-    `[patterns]` table), checked as `parse_book` says."""
+    `[patterns]` table), checked as `parse_book` says; each problem is the table's, placed at
+    the pattern's key and naming it."""
     taken = set(taken)
     out = []
-    for key, raw in data.items():
-
-        def bad(template: str, /, name: str = key, **params: object) -> KitError:
-            return KitError(
-                "%(source)s: pattern %(key)s: %(problem)s",
-                source=source,
-                key=name,
-                problem=KitError(template, **params),
-            )
-
+    for key in data:
+        bad = _of_pattern(data, key)
         if not is_key(key):
             raise bad("a pattern's key is lowercase letters, digits and _, and not a game word")
         if key in taken:
             raise bad("the pattern book already has this pattern; give yours another key")
-        if not isinstance(raw, dict):
-            raise bad("a pattern is a table: [key] with en, es and grid or lines")
-        made = _forms(raw, bad)
+        wrong = "a pattern is a table: [key] with en, es and grid or lines"
+        entry = data.within(bad).table(key, wrong=wrong).within(bad)
+        made = _forms(entry)
         out.append(
-            BookEntry(key, _names(raw, bad), tuple(f for f, _ in made), tuple(o for _, o in made))
+            BookEntry(key, _names(entry), tuple(f for f, _ in made), tuple(o for _, o in made))
         )
         taken.add(key)
     return tuple(out)
 
 
-def _names(raw: Mapping[str, object], bad: Callable[..., KitError]) -> Mapping[str, str]:
-    unknown = sorted(set(raw) - set(ENTRY_KEYS))
-    if unknown:
-        raise bad("unknown setting %(key)r (known: %(known)s)", key=unknown[0],
-                  known=", ".join(ENTRY_KEYS))  # fmt: skip
-    names = {}
-    for lang in ("en", "es"):
-        name = raw.get(lang)
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise bad("%(lang)s is the pattern's name, 1 to %(most)s characters", lang=lang,
-                      most=MAX_NAME)  # fmt: skip
-        names[lang] = name.strip()
-    return names
+def _of_pattern(data: Table, key: str) -> Problem:
+    """A pattern's problem: the book's, placed at the pattern's key (its settings' own lines
+    are not looked for: another pattern may write the same setting first)."""
+
+    def problem(template: str, /, *path: str, **params: Any) -> KitError:
+        inner = KitError(template, **params)
+        return data.fail("pattern %(key)s: %(problem)s", key, key=key, problem=inner)
+
+    return problem
 
 
-def _count(raw: Mapping[str, object], key: str, most: int, bad: Callable[..., KitError]) -> int:
-    n = raw.get(key, 0)
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= most:
-        raise bad("%(setting)s is a whole number up to %(most)s", setting=key, most=most)
-    return n
+def _names(raw: Table) -> Mapping[str, str]:
+    raw.only(ENTRY_KEYS)
+    wrong = "%(what)s is the pattern's name, 1 to %(n)s characters"
+    return {lang: raw.text(lang, most=MAX_NAME, wrong=wrong, long=wrong) for lang in ("en", "es")}
 
 
-def _forms(
-    raw: Mapping[str, object], bad: Callable[..., KitError]
-) -> tuple[tuple[Form, Origin], ...]:
+def _forms(raw: Table) -> tuple[tuple[Form, Origin], ...]:
     """The entry's forms in book order, each with how it was made."""
-    lines = _count(raw, "lines", len(LINE_CELLS), bad)
-    hardway = raw.get("hardway", False)
-    crazy = raw.get("crazy", False)
-    if not isinstance(hardway, bool) or not isinstance(crazy, bool):
-        raise bad("crazy and hardway are true or false")
-    grids = raw.get("grid")
+    bad = raw.fail
+    count = "%(what)s is a whole number up to %(high)s"
+    lines = raw.integer("lines", 0, low=0, high=len(LINE_CELLS), wrong=count)
+    switch = "crazy and hardway are true or false"
+    hardway = raw.boolean("hardway", False, wrong=switch)
+    crazy = raw.boolean("crazy", False, wrong=switch)
+    grids = raw.value("grid")
     if (grids is None) == (lines == 0):
         raise bad("give a grid (or a list of grids) or a number of lines, one of the two")
     made: tuple[tuple[Form, Origin], ...]
@@ -225,7 +218,7 @@ def _forms(
             for k, image in enumerate(symmetries(form))
         )
     made = _unique_made(made)
-    pick = _count(raw, "pick", len(made), bad)
+    pick = raw.integer("pick", 0, low=0, high=len(made), wrong=count)
     if pick > 1:
         made = _unique_made(
             (

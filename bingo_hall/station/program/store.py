@@ -20,6 +20,7 @@ from ...errors import KitError
 from ...money.program import Program, ProgramError, ProgramGame
 from ...money.program_file import parse_game, parse_program
 from ...money.program_words import headline
+from ...toml_table import Table
 from ...variants import variant_for
 from ...web import book_store as book
 from ...web.db import transaction
@@ -92,7 +93,7 @@ def entries(conn: sqlite3.Connection, program_id: int | None = None) -> list[Ent
         "SELECT * FROM program_games WHERE program_id = ? ORDER BY position", (program_id,)
     ):
         try:
-            game = parse_game(json.loads(r["spec"]), r["position"], extra)
+            game = parse_game(Table.from_json(json.loads(r["spec"])), r["position"], extra)
         except KitError as exc:  # a host's prize list that left the prizes folder
             raise Conflict(
                 "game %(n)s of the program cannot be played: %(problem)s",
@@ -130,7 +131,7 @@ def load(conn: sqlite3.Connection, text: object, source: str) -> ProgramState:
             for game in program.games:
                 conn.execute(
                     "INSERT INTO program_games (program_id, position, spec) VALUES (?, ?, ?)",
-                    (pid, game.number, json.dumps(dict(game.spec))),
+                    (pid, game.number, json.dumps(game.spec.to_json())),
                 )
             book.append(conn, "program", {"program_id": pid, "source": source, "text": text})
         if program.currency:
@@ -271,9 +272,9 @@ def insert(conn: sqlite3.Connection, req: InsertRequest) -> Inserted:
         playing = next((e for e in listed if e.status == "playing"), None)
         done = [e.position for e in listed if e.status != "waiting"]
         at = (playing.position if playing else max(done, default=0)) + 1
-        spec = dict(source.game.spec)
+        spec = source.game.spec
         if req.name:
-            spec["name"] = spec["name_es"] = req.name
+            spec = spec.with_value("name", req.name).with_value("name_es", req.name)
         try:
             parse_game(spec, at, _extra_lists())
         except KitError as exc:
@@ -290,12 +291,14 @@ def insert(conn: sqlite3.Connection, req: InsertRequest) -> Inserted:
             conn.execute(
                 "INSERT INTO program_games (program_id, position, spec, inserted) "
                 "VALUES (?, ?, ?, 1)",
-                (program_id, at, json.dumps(spec)),
+                (program_id, at, json.dumps(spec.to_json())),
             )
             book.append(
-                conn, "program.insert", {"program_id": program_id, "number": at, "spec": spec}
+                conn,
+                "program.insert",
+                {"program_id": program_id, "number": at, "spec": spec.to_json()},
             )
-    return Inserted(at, source.position, spec["name"])
+    return Inserted(at, source.position, str(spec.value("name")))
 
 
 def of_game(conn: sqlite3.Connection, game_id: int) -> tuple[Entry, int] | None:
