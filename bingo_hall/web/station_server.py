@@ -70,8 +70,8 @@ class Server:
 
     With `split` (`serve` and `demo` ask for it unless ONE_PROCESS), the hall's port is served by
     the phones' process (phones_process.py), made from the same settings; `started(app)` runs in
-    that process once its app is made (the card tables' worker). Where the platform cannot split,
-    or the app was not made by `create_app`, one process serves both ports."""
+    that process once its app is made (the card pages' thread ahead). Where the platform cannot
+    split, or the app was not made by `create_app`, one process serves both ports."""
 
     def __init__(
         self,
