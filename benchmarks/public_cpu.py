@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -82,7 +83,9 @@ async def idle(pid: int, most_s: float = 300.0) -> float:
     raise SystemExit("the station never went idle")
 
 
-async def one_run(bench: Bench, deck, serials: list[int], at_once: int) -> list[Phone]:
+async def one_run(
+    bench: Bench, deck, serials: list[int], at_once: int, spread_s: float = 0.0
+) -> list[Phone]:
     gate = asyncio.Semaphore(at_once)
     phones = [
         Phone(bench, card_path(deck.secret, deck.deck_id, s), Conn(bench.host, bench.port))
@@ -90,6 +93,8 @@ async def one_run(bench: Bench, deck, serials: list[int], at_once: int) -> list[
     ]
 
     async def join(p: Phone) -> None:
+        if spread_s:  # arrivals spread as a storm's are (phones.py's join window)
+            await asyncio.sleep(random.uniform(0, spread_s))
         async with gate:
             await p.join()
             p.conn.close()  # the page's files are kept by the browser: only the stream stays
@@ -137,7 +142,7 @@ async def run(args) -> None:
                     await asyncio.sleep(1.0)
                 serials = list(range(r * args.phones + 1, (r + 1) * args.phones + 1))
                 p0, m0, t0 = cpu_s(public), cpu_s(maestro), time.monotonic()
-                phones = await one_run(bench, deck, serials, args.at_once)
+                phones = await one_run(bench, deck, serials, args.at_once, args.spread)
                 wall = time.monotonic() - t0
                 p1, m1 = cpu_s(public), cpu_s(maestro)
                 per_public.append(1000 * (p1 - p0) / args.phones)
@@ -169,6 +174,9 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--at-once", type=int, default=100, help="phones joining at the same time")
     p.add_argument("--station-root", default=None, help="the checkout whose station is served")
+    p.add_argument(
+        "--spread", type=float, default=0.0, help="each phone arrives at a random time in S s"
+    )
     p.add_argument("--spy", default=None, help="record the public process with py-spy")
     p.add_argument("--smoke", action="store_true", help="20 phones, one run: seconds")
     args = p.parse_args()
