@@ -253,6 +253,18 @@ class Rubber(JsonValue):
     opponent_points: int | None = None
 
 
+@dataclass(frozen=True)
+class SheetLine(JsonValue):
+    """A finished hand on the score sheet: its trump, each player's trick points, the points
+    for doubles shown, and who closed (None: nobody)."""
+
+    hand: int
+    trump: int
+    tricks: Mapping[str, int]
+    shown: Mapping[str, int]
+    closed_by: str | None
+
+
 @dataclass
 class Hand:
     number: int
@@ -280,7 +292,7 @@ class Match:
         self.history: list[Rubber] = []
         self.hand: Hand | None = None  # the hand being played
         self.hands_played = 0
-        self.sheet: list[dict[str, Any]] = []  # one line per finished hand, for the score sheet
+        self.sheet: list[SheetLine] = []  # one line per finished hand, for the score sheet
         self.winner: str | None = None
 
     # -- events ------------------------------------------------------------------------------
@@ -378,13 +390,7 @@ class Match:
         if closer and closer not in hand.rubber_by_points and self.winner is None:
             self._award(self._opponent(closer), 2, "failed_close")
         self.sheet.append(
-            {
-                "hand": hand.number,
-                "trump": hand.trump,
-                "tricks": dict(hand.tricks),
-                "shown": dict(hand.shown),
-                "closed_by": hand.closed_by,
-            }
+            SheetLine(hand.number, hand.trump, dict(hand.tricks), dict(hand.shown), hand.closed_by)
         )
         self.hand = None
         self.hands_played += 1
@@ -530,7 +536,7 @@ class DominoView(JsonValue):
     log: tuple[Rubber, ...]
     hand: HandView | None
     hands_played: int
-    sheet: tuple[Mapping[str, Any], ...]
+    sheet: tuple[SheetLine, ...]
     next_leader: str
     rubber_points: int
     declarations: Mapping[str, Declaration]
@@ -571,7 +577,7 @@ def view(match: Match) -> DominoView:
         log=tuple(match.history),
         hand=hand_view,
         hands_played=match.hands_played,
-        sheet=tuple(dict(line) for line in match.sheet),
+        sheet=tuple(match.sheet),
         next_leader=match.players[match.hands_played % 2],
         rubber_points=match.scoring.rubber_points,
         declarations={
