@@ -94,7 +94,10 @@ def main(games: int = 30, sweep_seeds: int = 10) -> None:
         web_view._replay_cached.cache_clear()
         clue._WHY_MEMO.clear()
         t = time.perf_counter()
-        web_view.replay({}, players, entries)  # a freshly started server's first view
+        stored = [web_view.Entry.from_json(e) for e in entries]
+        web_view.replay(
+            web_view.Settings(), players, stored
+        )  # a freshly started server's first view
         page.append(time.perf_counter() - t)
     sweep = []  # every point of the game, 3 to 6 players: the early game has the most deals
     for n_players in (3, 4, 5, 6):

@@ -123,7 +123,8 @@ def main() -> None:
         entries = [{"id": i, "teams": [hand(i), hand(i + 1)]} for i in range(1, 501)]
         t0 = time.perf_counter()
         for _ in range(20):
-            burako.replay({"target": 10**6}, ["A", "B"], entries)
+            stored = [burako.Entry.from_json(e) for e in entries]  # as the shell reads them
+            burako.replay(burako.Rules(target=10**6), ["A", "B"], stored)
         replay_ms = (time.perf_counter() - t0) / 20 * 1000
 
         print(f"phones={args.phones} hands={args.hands}")

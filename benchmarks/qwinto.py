@@ -14,7 +14,7 @@ import time
 from _smoke import smoke_only
 from calibrate import python_loop_ms
 
-from companions.qwinto import BOXES_PER_ROW, COLOURS, Sheet, replay
+from companions.qwinto import BOXES_PER_ROW, COLOURS, Entry, Settings, Sheet, replay
 
 PLAYERS = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
 
@@ -54,7 +54,8 @@ if __name__ == "__main__":
         times = []
         for _ in range(runs):
             t = time.perf_counter()
-            view = replay({}, PLAYERS, entries)
+            # the stored JSON read into the engine's values, as the shell does on every replay
+            view = replay(Settings(), PLAYERS, [Entry.from_json(e) for e in entries])
             view.to_json()
             times.append(time.perf_counter() - t)
         times.sort()

@@ -47,6 +47,20 @@ class Rules(JsonValue):
     negative_without_canasta: bool = False
     target: int = DEFAULT_TARGET
 
+    @classmethod
+    def from_json(cls, settings: Mapping[str, Any]) -> Rules:
+        """The table's stored settings, checked (each missing one takes its default)."""
+        target = settings.get("target", DEFAULT_TARGET)
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 < target <= 1_000_000:
+            raise EntryError("The target must be a whole number of points", field="target")
+        flags = {}
+        for key in ("muerto_bonus", "negative_without_canasta"):
+            value = settings.get(key, getattr(cls(), key))
+            if not isinstance(value, bool):
+                raise EntryError("Choose yes or no", field=key)
+            flags[key] = value
+        return cls(target=target, **flags)
+
 
 def tile_points(tile: str | int) -> int:
     """A tile's value: 1 = 15, 2 = 20, 3–7 = 5, 8–13 = 10, joker ("J") = 50."""
@@ -72,16 +86,54 @@ def hand_score(
 ) -> int:
     """One team's score for one hand (seed "PUNTAJE"): canastas, closing, muerto, and the tiles
     laid down minus the tiles left in hand."""
-    return BurakoHand.read(
-        {
-            "puras": puras,
-            "impuras": impuras,
-            "closed": closed,
-            "muerto": muerto,
-            "down": down,
-            "left": left,
-        }
-    ).score(rules)
+    typed = SentHand(
+        puras=puras, impuras=impuras, closed=closed, muerto=muerto, down=down, left=left
+    )
+    return BurakoHand.read(typed).score(rules)
+
+
+@dataclass(frozen=True)
+class SentHand:
+    """One team's hand as a phone sent it: each field as typed (a count, a sum such as "12+7",
+    or the tiles tapped), checked by `BurakoHand.read`, which names the field it refuses."""
+
+    puras: object = 0
+    impuras: object = 0
+    closed: object = False
+    muerto: object = None
+    down: object = 0
+    left: object = 0
+
+    @classmethod
+    def from_json(cls, hand: Mapping[str, Any]) -> SentHand:
+        return cls(
+            puras=hand.get("puras", 0),
+            impuras=hand.get("impuras", 0),
+            closed=hand.get("closed", False),
+            muerto=hand.get("muerto"),
+            down=hand.get("down", 0),
+            left=hand.get("left", 0),
+        )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One hand of the table as stored: the stored entry's `id`, and each side's hand in the
+    order of the players (`teams`: None when the phone did not send a list; a side that is not
+    an object is None)."""
+
+    id: int | None
+    teams: tuple[SentHand | None, ...] | None
+
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any]) -> Entry:
+        teams = entry.get("teams")
+        return cls(
+            id=entry.get("id"),
+            teams=tuple(SentHand.from_json(t) if isinstance(t, dict) else None for t in teams)
+            if isinstance(teams, list)
+            else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -96,23 +148,23 @@ class BurakoHand(JsonValue):
     left: int
 
     @classmethod
-    def read(cls, raw: dict[str, Any], prefix: str = "") -> BurakoHand:
+    def read(cls, sent: SentHand | None, prefix: str = "") -> BurakoHand:
         """Check a typed hand; errors name the field (`prefix` + key) for the page."""
-        if not isinstance(raw, dict):
+        if sent is None:
             raise EntryError("Send each team's hand as an object", field=prefix.rstrip(".") or None)
-        muerto = raw.get("muerto")
-        if muerto not in MUERTO_STATES:
+        muerto = sent.muerto
+        if not isinstance(muerto, str) or muerto not in MUERTO_STATES:
             raise EntryError("Say whether the muerto was taken", field=prefix + "muerto")
-        closed = raw.get("closed", False)
+        closed = sent.closed
         if not isinstance(closed, bool):
             raise EntryError("Say whether the team closed", field=prefix + "closed")
         hand = cls(
-            puras=_count(raw.get("puras", 0), prefix + "puras", 15),
-            impuras=_count(raw.get("impuras", 0), prefix + "impuras", 15),
+            puras=_count(sent.puras, prefix + "puras", 15),
+            impuras=_count(sent.impuras, prefix + "impuras", 15),
             closed=closed,
             muerto=muerto,
-            down=read_points(raw.get("down", 0), TILE_POINTS, field=prefix + "down"),
-            left=read_points(raw.get("left", 0), TILE_POINTS, field=prefix + "left"),
+            down=read_points(sent.down, TILE_POINTS, field=prefix + "down"),
+            left=read_points(sent.left, TILE_POINTS, field=prefix + "left"),
         )
         if hand.closed and hand.canastas == 0:
             raise EntryError("A team can only close with a canasta", field=prefix + "closed")
@@ -149,19 +201,6 @@ class BurakoHand(JsonValue):
 
     def score(self, rules: Rules = Rules()) -> int:
         return sum(self.parts(rules).values())
-
-
-def rules_from_settings(settings: dict[str, Any]) -> Rules:
-    target = settings.get("target", DEFAULT_TARGET)
-    if isinstance(target, bool) or not isinstance(target, int) or not 0 < target <= 1_000_000:
-        raise EntryError("The target must be a whole number of points", field="target")
-    flags = {}
-    for key in ("muerto_bonus", "negative_without_canasta"):
-        value = settings.get(key, getattr(Rules(), key))
-        if not isinstance(value, bool):
-            raise EntryError("Choose yes or no", field=key)
-        flags[key] = value
-    return Rules(target=target, **flags)
 
 
 def winner(totals: Sequence[int], sides: Sequence[str], target: int) -> str | None:
@@ -201,27 +240,24 @@ class BurakoView(JsonValue):
     tile_points: Mapping[str, int]
 
 
-def replay(
-    settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
-) -> BurakoView:
+def replay(rules: Rules, players: Sequence[str], entries: Sequence[Entry]) -> BurakoView:
     """The shell's entry point: `players` are the two sides (a player, or a pair "Ana & Beto");
     each entry is one hand, `{"teams": [hand, hand]}` in the order of `players`."""
-    rules = rules_from_settings(settings)
     if len(players) != 2:
         raise EntryError("Burako is played by two sides")
     totals = [0, 0]
     hands = []
     won: str | None = None
     for number, entry in enumerate(entries, start=1):
-        entry_id = entry.get("id")
+        entry_id = entry.id
         if won is not None:
             raise EntryError(
                 "The game is over: %(name)s won. Undo the last hand to change it.",
                 name=won,
                 entry_id=entry_id,
             )
-        teams = entry.get("teams")
-        if not isinstance(teams, list) or len(teams) != 2:
+        teams = entry.teams
+        if teams is None or len(teams) != 2:
             raise EntryError("Enter the hand of both sides", entry_id=entry_id)
         try:
             read = [BurakoHand.read(t, f"teams.{i}.") for i, t in enumerate(teams)]

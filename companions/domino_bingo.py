@@ -38,7 +38,7 @@ replay of the entries all read `VARIANTS` and change together.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -93,10 +93,11 @@ VARIANTS: dict[str, Scoring] = {
     ),
 }
 
+#: the settings a new table starts from (the setup form shows them; `Settings` reads them)
 DEFAULT_SETTINGS: dict[str, Any] = {
     "variant": "traditional",
-    "low_score": 30,  # "some authors say 20 instead"
-    "big_declarations": "points",  # or "rubbers": Emperor = 1, Invincible = 3
+    "low_score": 30,
+    "big_declarations": "points",
     "rubbers_to_win": 7,
 }
 
@@ -115,6 +116,43 @@ SETTING_WORDS = {
     "chicos": "rubbers",
     "partidas": "rubbers",
 }
+
+
+@dataclass(frozen=True)
+class Settings(JsonValue):
+    """A table's house rules (`DEFAULT_SETTINGS`, typed as a setup form or a host wrote them)."""
+
+    variant: str = "traditional"
+    low_score: int = 30  # "some authors say 20 instead"
+    big_declarations: str = "points"  # or "rubbers": Emperor = 1, Invincible = 3
+    rubbers_to_win: int = 7
+
+    @classmethod
+    def from_json(cls, settings: Mapping[str, Any]) -> Settings:
+        """The stored settings, checked; a missing one takes its default."""
+        given = {**DEFAULT_SETTINGS, **settings}
+        for key, value in given.items():  # a setup form types "30" or "Tradicional"
+            if isinstance(value, str):
+                value = value.strip().lower()
+                given[key] = (
+                    int(value)
+                    if value.isascii() and value.isdigit()
+                    else SETTING_WORDS.get(value, value)
+                )
+        _scoring(given["variant"])
+        if given["low_score"] not in (20, 30):
+            raise EntryError("The low score is 30 or 20", field="low_score")
+        if given["big_declarations"] not in ("points", "rubbers"):
+            raise EntryError("Big declarations give points or rubbers", field="big_declarations")
+        target = given["rubbers_to_win"]
+        if type(target) is not int or not 1 <= target <= 99:
+            raise EntryError("Play to between 1 and 99 rubbers", field="rubbers_to_win")
+        return cls(
+            variant=given["variant"],
+            low_score=int(given["low_score"]),
+            big_declarations=given["big_declarations"],
+            rubbers_to_win=target,
+        )
 
 
 def _scoring(variant: str) -> Scoring:
@@ -215,6 +253,18 @@ class Rubber(JsonValue):
     opponent_points: int | None = None
 
 
+@dataclass(frozen=True)
+class SheetLine(JsonValue):
+    """A finished hand on the score sheet: its trump, each player's trick points, the points
+    for doubles shown, and who closed (None: nobody)."""
+
+    hand: int
+    trump: int
+    tricks: Mapping[str, int]
+    shown: Mapping[str, int]
+    closed_by: str | None
+
+
 @dataclass
 class Hand:
     number: int
@@ -231,34 +281,18 @@ class Hand:
 class Match:
     """A match of Domino Bingo between two players, fed hand by hand and event by event."""
 
-    def __init__(self, players: list[str], settings: dict[str, Any] | None = None) -> None:
-        settings = {**DEFAULT_SETTINGS, **(settings or {})}
-        for key, value in settings.items():  # a setup form types "30" or "Tradicional"
-            if isinstance(value, str):
-                value = value.strip().lower()
-                settings[key] = (
-                    int(value)
-                    if value.isascii() and value.isdigit()
-                    else SETTING_WORDS.get(value, value)
-                )
+    def __init__(self, players: Sequence[str], settings: Settings = Settings()) -> None:
         if len(players) != 2 or len(set(players)) != 2:
             raise EntryError("Domino Bingo is for two players")
         self.settings = settings
-        self.scoring = _scoring(settings["variant"])
-        if settings["low_score"] not in (20, 30):
-            raise EntryError("The low score is 30 or 20", field="low_score")
-        if settings["big_declarations"] not in ("points", "rubbers"):
-            raise EntryError("Big declarations give points or rubbers", field="big_declarations")
-        target = settings["rubbers_to_win"]
-        if type(target) is not int or not 1 <= target <= 99:
-            raise EntryError("Play to between 1 and 99 rubbers", field="rubbers_to_win")
+        self.scoring = _scoring(settings.variant)
         self.players = list(players)
         self.points = dict.fromkeys(players, 0)
         self.rubbers = dict.fromkeys(players, 0)
         self.history: list[Rubber] = []
         self.hand: Hand | None = None  # the hand being played
         self.hands_played = 0
-        self.sheet: list[dict[str, Any]] = []  # one line per finished hand, for the score sheet
+        self.sheet: list[SheetLine] = []  # one line per finished hand, for the score sheet
         self.winner: str | None = None
 
     # -- events ------------------------------------------------------------------------------
@@ -273,9 +307,9 @@ class Match:
         """Doubles shown after winning a trick with a double: scored at once (seed)."""
         hand = self._open()
         self._player(player)
-        decl = doubles_declaration(doubles, bool(with_bingo), self.settings["variant"])
+        decl = doubles_declaration(doubles, bool(with_bingo), self.settings.variant)
         points = decl.points
-        if decl.rubbers and self.settings["big_declarations"] == "rubbers":
+        if decl.rubbers and self.settings.big_declarations == "rubbers":
             self._award(player, decl.rubbers, "declaration")
             points -= self.scoring.declarations[doubles][0]
         self.points[player] += points
@@ -310,7 +344,7 @@ class Match:
         self._player(player)
         if player in hand.tricks:
             raise EntryError("%(player)s already counted their tricks", player=player)
-        table_total = trump_table(hand.trump, self.settings["variant"])["total"]
+        table_total = trump_table(hand.trump, self.settings.variant)["total"]
         if tiles is not None:
             captured = [as_tile(t) for t in tiles]
             if len(set(captured)) != len(captured):
@@ -327,7 +361,7 @@ class Match:
                         player=other,
                     )
             hand.captured[player] = captured
-            variant = self.settings["variant"]
+            variant = self.settings.variant
             points = sum([tile_points(t, hand.trump, variant) for t in captured])
         elif type(points) is not int or not 0 <= points <= table_total:
             raise EntryError(
@@ -356,13 +390,7 @@ class Match:
         if closer and closer not in hand.rubber_by_points and self.winner is None:
             self._award(self._opponent(closer), 2, "failed_close")
         self.sheet.append(
-            {
-                "hand": hand.number,
-                "trump": hand.trump,
-                "tricks": dict(hand.tricks),
-                "shown": dict(hand.shown),
-                "closed_by": hand.closed_by,
-            }
+            SheetLine(hand.number, hand.trump, dict(hand.tricks), dict(hand.shown), hand.closed_by)
         )
         self.hand = None
         self.hands_played += 1
@@ -378,7 +406,7 @@ class Match:
             if not self.scoring.rubber_bonuses or len(over) == 2:
                 count = 1
             else:
-                count = 3 if opp == 0 else 2 if opp < self.settings["low_score"] else 1
+                count = 3 if opp == 0 else 2 if opp < self.settings.low_score else 1
             made.append((p, count, opp))
         for p, count, opp in made:
             hand.rubber_by_points.add(p)
@@ -390,7 +418,7 @@ class Match:
         number = self.hand.number if self.hand else self.hands_played
         self.history.append(Rubber(player, count, reason, number, opp))
         self.rubbers[player] += count
-        target = self.settings["rubbers_to_win"]
+        target = self.settings.rubbers_to_win
         a, b = (self.rubbers[p] for p in self.players)
         self.winner = None
         if max(a, b) >= target and a != b:
@@ -423,26 +451,53 @@ class Match:
 
 
 # -- the shell's replay (docs/dev/companion-games.md) ------------------------------------------
-def _raw(entry: dict[str, Any], name: str) -> Any:
-    """A field as the phone sent it (or None): the Match method it goes to checks it."""
-    return entry.get(name)
+@dataclass(frozen=True)
+class Entry:
+    """One stored entry: its `id`, its `type` ("hand", "declare", "bingo_double", "close" or
+    "tricks") and the fields of that type. Each field is as the phone sent it (or None): the
+    Match method it goes to checks it, and names it when it refuses it."""
+
+    id: int | None
+    type: object
+    player: Any = None
+    trump: Any = None
+    doubles: Any = None
+    #: a declaration made with the Bingo: only a JSON `true` says so
+    bingo: bool = False
+    tiles: object = None
+    points: Any = None
+
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any]) -> Entry:
+        if not isinstance(entry, Mapping):
+            raise EntryError("Unknown kind of entry", field="type")
+        return cls(
+            id=entry.get("id"),
+            type=entry.get("type"),
+            player=entry.get("player"),
+            trump=entry.get("trump"),
+            doubles=entry.get("doubles"),
+            bingo=entry.get("bingo") is True,
+            tiles=entry.get("tiles"),
+            points=entry.get("points"),
+        )
 
 
-def _apply(match: Match, entry: dict[str, Any]) -> None:
-    kind = entry.get("type")
+def _apply(match: Match, entry: Entry) -> None:
+    kind = entry.type
     if kind == "hand":
-        match.start_hand(_raw(entry, "trump"))
+        match.start_hand(entry.trump)
     elif kind == "declare":
-        match.declare(_raw(entry, "player"), _raw(entry, "doubles"), entry.get("bingo") is True)
+        match.declare(entry.player, entry.doubles, entry.bingo)
     elif kind == "bingo_double":
-        match.bingo_takes_trump_double(_raw(entry, "player"))
+        match.bingo_takes_trump_double(entry.player)
     elif kind == "close":
-        match.close(_raw(entry, "player"))
+        match.close(entry.player)
     elif kind == "tricks":
-        tiles = entry.get("tiles")
+        tiles = entry.tiles
         if tiles is not None and not isinstance(tiles, list):
             raise EntryError("Not a domino tile", field="tiles")
-        match.tricks(_raw(entry, "player"), tiles, _raw(entry, "points"))
+        match.tricks(entry.player, tiles, entry.points)
     else:
         raise EntryError("Unknown kind of entry", field="type")
 
@@ -481,19 +536,19 @@ class DominoView(JsonValue):
     log: tuple[Rubber, ...]
     hand: HandView | None
     hands_played: int
-    sheet: tuple[Mapping[str, Any], ...]
+    sheet: tuple[SheetLine, ...]
     next_leader: str
     rubber_points: int
     declarations: Mapping[str, Declaration]
     bingo_bonus: int
-    settings: Mapping[str, Any]
+    settings: Settings
     finished: bool
     winner: str | None
 
 
 def view(match: Match) -> DominoView:
     """Everything the panel shows, as a value (`to_json()` at the route)."""
-    variant = match.settings["variant"]
+    variant = match.settings.variant
     hand = match.hand
     hand_view = None
     if hand is not None:
@@ -522,30 +577,26 @@ def view(match: Match) -> DominoView:
         log=tuple(match.history),
         hand=hand_view,
         hands_played=match.hands_played,
-        sheet=tuple(dict(line) for line in match.sheet),
+        sheet=tuple(match.sheet),
         next_leader=match.players[match.hands_played % 2],
         rubber_points=match.scoring.rubber_points,
         declarations={
             str(n): Declaration(p, r) for n, (p, r) in match.scoring.declarations.items()
         },
         bingo_bonus=match.scoring.bingo_declaration_bonus,
-        settings=dict(match.settings),
+        settings=match.settings,
         finished=match.winner is not None,
         winner=match.winner,
     )
 
 
-def replay(
-    settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
-) -> DominoView:
+def replay(settings: Settings, players: Sequence[str], entries: Sequence[Entry]) -> DominoView:
     """Rebuild the match from the table's entries, in order, and return the panel's view."""
     match = Match(players, settings)
     for entry in entries:
         try:
-            if not isinstance(entry, dict):
-                raise EntryError("Unknown kind of entry", field="type")
             _apply(match, entry)
         except EntryError as exc:
-            exc.entry_id = entry.get("id") if isinstance(entry, dict) else None
+            exc.entry_id = entry.id
             raise
     return view(match)

@@ -30,7 +30,7 @@ replay of the entries all read `LAYOUT` and the same placement rules, and change
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -233,6 +233,60 @@ class Sheet:
 DEFAULT_SETTINGS: dict[str, Any] = {"rolls": True, "clockwise": True}
 
 
+@dataclass(frozen=True)
+class Settings(JsonValue):
+    """The table's house rules: whether the rolls are recorded and checked, and whether the dice
+    must pass clockwise (see the module's text)."""
+
+    rolls: bool = True
+    clockwise: bool = True
+
+    @classmethod
+    def from_json(cls, settings: Mapping[str, Any]) -> Settings:
+        """The stored settings, checked: an unknown one, or a yes/no that is not, is refused."""
+        unknown = sorted(set(settings) - set(DEFAULT_SETTINGS))
+        if unknown:
+            raise EntryError("Unknown setting: %(name)s", field=unknown[0], name=unknown[0])
+        rolls = settings.get("rolls", DEFAULT_SETTINGS["rolls"])
+        if not isinstance(rolls, bool):
+            raise EntryError("Recording the rolls is either on or off", field="rolls")
+        clockwise = settings.get("clockwise", DEFAULT_SETTINGS["clockwise"])
+        if not isinstance(clockwise, bool):
+            raise EntryError("Clockwise turns are either on or off", field="clockwise")
+        return cls(rolls=rolls, clockwise=clockwise)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One stored entry: its `id`, its `op` ("roll", "place" or "fail"), the `player` who sent
+    it, and the fields of its op as sent (a roll's `colours` and `sum`, a number's `colour`,
+    `box` and `value`), each checked by the rule that reads it."""
+
+    id: int | None
+    op: object
+    player: object
+    colours: object = None
+    sum: object = None
+    colour: object = None
+    box: object = None
+    value: object = None
+
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any]) -> Entry:
+        if not isinstance(entry, Mapping):
+            raise EntryError("Unknown entry: use roll, place or fail", field="op")
+        return cls(
+            id=entry.get("id"),
+            op=entry.get("op"),
+            player=entry.get("player"),
+            colours=entry.get("colours"),
+            sum=entry.get("sum"),
+            colour=entry.get("colour"),
+            box=entry.get("box"),
+            value=entry.get("value"),
+        )
+
+
 @dataclass
 class _Roll:
     """The throw in progress ("Desarrollo del juego"): who threw, which dice, the sum if given."""
@@ -261,15 +315,16 @@ class Table:
         self.ended: dict[str, str] | None = None
         self.last_entry: dict[str, int | None] = {}
 
-    def apply(self, entry: dict[str, Any]) -> None:
-        if not isinstance(entry, dict) or entry.get("op") not in ("roll", "place", "fail"):
+    def apply(self, entry: Entry) -> None:
+        ops = {"roll": self._roll, "place": self._place, "fail": self._fail}
+        if not isinstance(entry.op, str) or entry.op not in ops:
             raise EntryError("Unknown entry: use roll, place or fail", field="op")
-        player = entry.get("player")
+        player = entry.player
         if not isinstance(player, str) or player not in self.sheets:
             raise EntryError("Choose a player of this table", field="player")
-        getattr(self, "_" + entry["op"])(player, entry)
-        if entry["op"] != "roll":
-            self.last_entry[player] = entry.get("id")
+        ops[entry.op](player, entry)
+        if entry.op != "roll":
+            self.last_entry[player] = entry.id
         if self.ended is None:
             for name in self.players:
                 sheet = self.sheets[name]
@@ -278,7 +333,7 @@ class Table:
                     self.ended = {"player": name, "reason": "rows" if rows else "fails"}
                     break
 
-    def _roll(self, player: str, entry: dict[str, Any]) -> None:
+    def _roll(self, player: str, entry: Entry) -> None:
         if not self.rolls:
             raise EntryError("This table does not record rolls")
         if self.ended is not None:
@@ -295,7 +350,7 @@ class Table:
                 field="player",
                 player=self.next_active(),
             )
-        colours = entry.get("colours")
+        colours = entry.colours
         if (
             not isinstance(colours, list)
             or not 1 <= len(colours) <= 3
@@ -303,11 +358,9 @@ class Table:
             or len(set(colours)) != len(colours)
         ):
             raise EntryError("Choose one, two or three dice of different colours", field="colours")
-        total = entry.get("sum")
-        if total is not None:
-            total = _dice_can_make(len(colours), check_sum(total))
+        total = None if entry.sum is None else _dice_can_make(len(colours), check_sum(entry.sum))
         ordered = tuple(c for c in COLOURS if c in colours)
-        self.roll = _Roll(entry.get("id"), player, ordered, total, {}, set())
+        self.roll = _Roll(entry.id, player, ordered, total, {}, set())
 
     def _turn(self, player: str) -> _Roll | None:
         """The rules of a throw that apply to every entry on a sheet."""
@@ -323,10 +376,10 @@ class Table:
             raise EntryError("%(player)s has already written a number on this roll", player=player)
         return self.roll
 
-    def _place(self, player: str, entry: dict[str, Any]) -> None:
+    def _place(self, player: str, entry: Entry) -> None:
         roll = self._turn(player)
-        row = _colour(entry.get("colour"))
-        value = check_sum(entry.get("value"))
+        row = _colour(entry.colour)
+        value = check_sum(entry.value)
         if roll is not None:
             if row.colour not in roll.colours:
                 raise EntryError(
@@ -347,13 +400,13 @@ class Table:
                     player=roll.sum_by,
                     sum=roll.sum,
                 )
-        self.sheets[player].place(row.colour, _box(entry.get("box")), value)
+        self.sheets[player].place(row.colour, _box(entry.box), value)
         if roll is not None:
-            roll.written[player] = entry.get("id")
+            roll.written[player] = entry.id
             if roll.sum is None:  # the first number written fixes the sum nobody typed
                 roll.sum, roll.sum_by = value, player
 
-    def _fail(self, player: str, entry: dict[str, Any]) -> None:
+    def _fail(self, player: str, entry: Entry) -> None:
         roll = self._turn(player)
         if roll is not None and player != roll.player:
             raise EntryError(
@@ -363,7 +416,7 @@ class Table:
             )
         self.sheets[player].fail()
         if roll is not None:
-            roll.written[player] = entry.get("id")
+            roll.written[player] = entry.id
             roll.failed.add(player)
 
     def next_active(self) -> str | None:
@@ -531,32 +584,18 @@ SHEET_LAYOUT = SheetLayout(
 )
 
 
-def _check_settings(settings: dict[str, Any] | None) -> dict[str, bool]:
-    settings = {**DEFAULT_SETTINGS, **(settings or {})}
-    unknown = sorted(set(settings) - set(DEFAULT_SETTINGS))
-    if unknown:
-        raise EntryError("Unknown setting: %(name)s", field=unknown[0], name=unknown[0])
-    if not isinstance(settings["rolls"], bool):
-        raise EntryError("Recording the rolls is either on or off", field="rolls")
-    if not isinstance(settings["clockwise"], bool):
-        raise EntryError("Clockwise turns are either on or off", field="clockwise")
-    return settings
-
-
-def replay(
-    settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
-) -> QwintoView:
+def replay(settings: Settings, players: Sequence[str], entries: Sequence[Entry]) -> QwintoView:
     """Rebuild the table from its ordered entries (docs/dev/companion-games.md).
 
     Entries: `{"op": "roll", "player", "colours": [...], "sum"?}` by the active player,
     `{"op": "place", "player", "colour", "box", "value"}` and `{"op": "fail", "player"}`.
     """
-    table = Table(players, **_check_settings(settings))
+    table = Table(players, rolls=settings.rolls, clockwise=settings.clockwise)
     for entry in entries:
         try:
             table.apply(entry)
         except EntryError as exc:
-            if exc.entry_id is None and isinstance(entry, dict):
-                exc.entry_id = entry.get("id")
+            if exc.entry_id is None:
+                exc.entry_id = entry.id
             raise
     return table.view()

@@ -22,10 +22,51 @@ TILE_POINTS: dict[str, int] = {**{str(n): n for n in range(1, 14)}, "J": 50}
 GAMES_PER_MATCH = 4
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
+#: a rack as a phone sends it: a count, a sum typed ("12+11+7"), the tiles tapped, or nothing
+#: (read by `read_points`, which refuses any other shape in words)
+Rack = int | str | Sequence[str | int] | None
+
 
 def rack_points(tiles: Sequence[str | int]) -> int:
     """What a rack left at the close costs its owner."""
     return tiles_total(tiles, TILE_POINTS)
+
+
+def _match_length(games: object) -> int:
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise EntryError("The number of games must be a whole number", field="games")
+    if not 1 <= games <= 50:
+        raise EntryError("A match has between 1 and 50 games", field="games")
+    return games
+
+
+@dataclass(frozen=True)
+class Settings(JsonValue):
+    """The table's house rule: the games in a match (four in the seed)."""
+
+    games: int = GAMES_PER_MATCH
+
+    @classmethod
+    def from_json(cls, settings: Mapping[str, Any]) -> Settings:
+        return cls(_match_length(settings.get("games", GAMES_PER_MATCH)))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One game of the match as stored: the stored entry's `id`, who closed and each rack left
+    (`racks`: None when the phone sent something other than an object), each as sent and
+    checked by `RummyMatch.play`."""
+
+    id: int | None
+    closed_by: Any
+    racks: Mapping[str, Rack] | None
+
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any]) -> Entry:
+        racks = entry.get("racks") or {}
+        return cls(
+            entry.get("id"), entry.get("closed_by"), racks if isinstance(racks, dict) else None
+        )
 
 
 @dataclass(frozen=True)
@@ -47,12 +88,9 @@ class RummyMatch:
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             raise EntryError("Israeli Rummy is played by 2 to 4 players")
-        if isinstance(self.length, bool) or not isinstance(self.length, int):
-            raise EntryError("The number of games must be a whole number", field="games")
-        if not 1 <= self.length <= 50:
-            raise EntryError("A match has between 1 and 50 games", field="games")
+        _match_length(self.length)
 
-    def play(self, closed_by: str | None, racks: Mapping[str, Any]) -> RummyMatch:
+    def play(self, closed_by: str | None, racks: Mapping[str, Rack] | None) -> RummyMatch:
         """The match after one more game. Racks of the closer are 0; every other player
         still holds tiles, so an empty rack for them is refused as a slip."""
         if self.finished:
@@ -120,22 +158,20 @@ class RummyView(JsonValue):
     tile_points: Mapping[str, int]
 
 
-def replay(
-    settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]
-) -> RummyView:
+def replay(settings: Settings, players: Sequence[str], entries: Sequence[Entry]) -> RummyView:
     """The shell's entry point: each entry is one game, `{"closed_by": name, "racks": {...}}`."""
-    match = RummyMatch(tuple(players), length=settings.get("games", GAMES_PER_MATCH))
+    match = RummyMatch(tuple(players), length=settings.games)
     rows = []
     for entry in entries:
         try:
-            match = match.play(entry.get("closed_by"), entry.get("racks") or {})
+            match = match.play(entry.closed_by, entry.racks)
         except EntryError as exc:
-            exc.entry_id = entry.get("id")
+            exc.entry_id = entry.id
             raise
         game = match.games[-1]
         rows.append(
             GameRow(
-                id=entry.get("id"),
+                id=entry.id,
                 number=len(match.games),
                 closed_by=game.closed_by,
                 points=tuple(game.racks[p] for p in players),

@@ -11,14 +11,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MOST_LINES = 450
 REASON = "One idea in one module"
 
-#: modules other branches are splitting at the time of writing (the serving stack's card pages,
-#: the guests' store and views); each leaves this set when its split lands
-PENDING = {
-    "companions/web/store.py",
-    "companions/web/views.py",
-}
-
-
 def too_long(path: Path) -> bool:
     text = path.read_text(encoding="utf-8")
     if len(text.splitlines()) <= MOST_LINES:
@@ -43,9 +35,4 @@ def test_no_module_is_longer_than_one_idea_without_saying_why():
         for path in (ROOT / folder).rglob("*.py")
         if too_long(path)
     )
-    assert [p for p in found if p not in PENDING] == []
-
-
-def test_a_pending_module_is_still_long():
-    """A module split by its branch leaves PENDING, so the set never hides a new long module."""
-    assert sorted(p for p in PENDING if not too_long(ROOT / p)) == []
+    assert found == []

@@ -12,7 +12,7 @@ from flask import Flask
 
 from companions.errors import EntryError
 
-from . import views  # the routes register themselves on bp
+from . import app_files, views  # noqa: F401 (their routes register themselves on bp)
 from .blueprint import HERE, bp
 
 __all__ = ["HERE", "bp", "register"]

@@ -3,11 +3,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from bingo_hall.values import JsonValue
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+
+@dataclass(frozen=True)
+class Engine(Generic[S, E]):
+    """A game's pure engine as the shell drives it, the same shape for every game: its settings
+    and each of its entries are read from their stored JSON into the game's frozen values (their
+    `from_json`, the JSON edge: a bad setting or entry is refused there or in the replay with an
+    EntryError), and `replay` turns the settings, the players and the active entries in order
+    into the table's view, a frozen value (`to_json()` at the route)."""
+
+    settings: Callable[[Mapping[str, Any]], S]
+    #: one stored entry: the JSON object a phone posted, with the entry's `id` and the `player`
+    #: who sent it (the shell's, which replace any the phone put in the object)
+    entry: Callable[[Mapping[str, Any]], E]
+    replay: Callable[[S, Sequence[str], Sequence[E]], JsonValue]
 
 
 @dataclass(frozen=True)
@@ -23,9 +41,8 @@ class GameKind:
     title: dict[str, str]
     min_players: int
     max_players: int
-    #: the table's view from its settings, players and entries: a frozen value (`to_json()`
-    #: at the route)
-    replay: Callable[[dict[str, Any], list[str], list[dict[str, Any]]], JsonValue]
+    #: the game's rules: settings and entries in, the table's view out
+    engine: Engine[Any, Any]
     template: str
     teams: bool = False
     default_settings: dict[str, Any] = field(default_factory=dict)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -46,17 +47,20 @@ def stop() -> None:
         end_pool(pool)
 
 
-def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]) -> JsonValue:
-    """`kind.replay(settings, players, entries)`, in the worker process when one runs."""
+def replay(
+    kind: GameKind, settings: object, players: Sequence[str], entries: Sequence[object]
+) -> JsonValue:
+    """`kind.engine.replay(settings, players, entries)`, in the worker process when one runs
+    (the game's settings and entry values cross to it pickled)."""
     pool = _pool
     if pool is None:
-        return kind.replay(settings, players, entries)
+        return kind.engine.replay(settings, players, entries)
     try:
         outcome = pool.submit(_in_worker, kind.name, settings, players, entries).result()
     except BrokenProcessPool:
         stop()
         start()
-        return kind.replay(settings, players, entries)
+        return kind.engine.replay(settings, players, entries)
     if outcome[0] == "refused":
         _, template, field, params, entry_id = outcome
         raise EntryError(template, field=field, entry_id=entry_id, **params)
@@ -64,13 +68,15 @@ def replay(kind: GameKind, settings: Any, players: list[str], entries: list[Any]
     return view
 
 
-def _in_worker(name: str, settings: Any, players: list[str], entries: list[Any]) -> tuple[Any, ...]:
+def _in_worker(
+    name: str, settings: object, players: Sequence[str], entries: Sequence[object]
+) -> tuple[Any, ...]:
     global _kinds
     if _kinds is None:
         from companions.web.games import load_kinds
 
         _kinds = load_kinds()
     try:
-        return ("view", _kinds[name].replay(settings, players, entries))
+        return ("view", _kinds[name].engine.replay(settings, players, entries))
     except EntryError as exc:
         return ("refused", exc.template, exc.field, exc.params, exc.entry_id)

@@ -1,7 +1,7 @@
 """The shell's routes (docs/dev/companion-games.md): index, new table, the table page, entries
-with undo/restore/correct, live events, and the installable-app files. Companions are the
-players' own scorekeepers, so no PIN is asked: anyone with the table's code may keep its score,
-except a private notebook (Clue) given a PIN at set-up (pins.py).
+with undo/restore/correct, and live events (the installable app's files: app_files.py).
+Companions are the players' own scorekeepers, so no PIN is asked: anyone with the table's code
+may keep its score, except a private notebook (Clue) given a PIN at set-up (pins.py).
 
 Every change here is a guest's own (`guest_write`): the phones' process answers it and writes
 with `guest_db()`, which may write the companions' tables only (bingo_hall/web/guest_write.py);
@@ -9,22 +9,16 @@ the Maestro's process never hashes a notebook's PIN nor replays a table for a gu
 
 from __future__ import annotations
 
-import math
-import threading
-import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from flask import (
     Response,
-    current_app,
     jsonify,
     make_response,
     redirect,
     render_template,
     request,
-    send_from_directory,
-    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -44,15 +38,16 @@ from bingo_hall.web.guest_write import guest_db, guest_write
 from bingo_hall.web.hub import EventStream, live_stream
 from bingo_hall.web.inputs import json_body
 from bingo_hall.web.instance import area_state, hall
-from bingo_hall.web.limits import Backoff, BackoffPerKey, BackoffRule, from_this_machine
 from bingo_hall.web.qr import phone_url, qr_svg
 from companions.errors import EntryError
 from companions.web.games import load_kinds
 from companions.web.registry import GameKind
 
-from . import live, pins, store
-from .blueprint import HERE, bp
-from .setup import N_, SetupErrors, read_pin, read_players, read_settings
+from . import changes, live, pins, store
+from .blueprint import bp
+from .codes import normalise_code
+from .lookup import lookup, remember
+from .setup import NewTable, SetupErrors
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -107,7 +102,7 @@ def index() -> ResponseReturnValue:
 @bp.route("/join")
 def join() -> ResponseReturnValue:
     raw = request.args.get("code", "")
-    code = store.normalise_code(raw)
+    code = normalise_code(raw)
     message, status, retry = None, 404, None
     if not code:
         message = gettext("Type the code shown on the table's phone.")
@@ -129,60 +124,6 @@ def join() -> ResponseReturnValue:
     return redirect(url_for("companions.table", code=code, lang=_kept_lang()))
 
 
-# --- guessing codes ----------------------------------------------------------------------------
-#: Unknown codes slow the guesser down: 10 in a row from one address, or 100 in a row over the
-#: whole station (a guesser can change address), and further lookups wait 1 s, then twice as
-#: long each time, up to a minute. Tables this phone already opened (remembered in its session
-#: cookie) and the laptop itself are never held up, so players at their tables keep scoring.
-CODE_PER_ADDRESS = BackoffRule(free=10, first_wait_s=1.0, max_wait_s=60.0, forget_s=600.0)
-CODE_OVERALL = BackoffRule(free=100, first_wait_s=1.0, max_wait_s=60.0, forget_s=600.0)
-REMEMBERED = 12  # codes a phone's session keeps
-
-
-class _CodeGate:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.per_address = BackoffPerKey(CODE_PER_ADDRESS)
-        self.overall = Backoff(CODE_OVERALL)
-
-
-def lookup(code: str) -> store.Table:
-    """The table with this (normalised) code, for a phone that may be guessing: NoSuchTable,
-    or TooManyRequests while unknown codes are coming too fast."""
-    who = request.remote_addr or "?"
-    if from_this_machine(who) or code in session.get("tables", []):
-        table = store.load_table(get_db(), code)
-    else:
-        gate = area_state("companions_code_gate", _CodeGate)
-        with gate.lock:  # wait-check-count is one step: a burst gets one lookup through
-            now = time.monotonic()
-            mine, everyone = gate.per_address.get(who, now), gate.overall
-            wait = max(mine.wait(now), everyone.wait(now))
-            if wait:
-                current_app.logger.warning("table code lookups from %s held %.0f s", who, wait)
-                s = math.ceil(wait)
-                raise TooManyRequests(
-                    "Too many wrong table codes. Try again in %(s)s seconds.",
-                    s=s,
-                    extra={"retry_after": s},
-                )
-            try:
-                table = store.load_table(get_db(), code)
-            except store.NoSuchTable:
-                mine.fail(now)
-                everyone.fail(now)
-                raise
-    remember(table.code)
-    return table
-
-
-def remember(code: str) -> None:
-    """This phone opened (or made) the table: its session cookie vouches for the code."""
-    known = session.get("tables", [])
-    if code not in known:
-        session["tables"] = [code, *known][:REMEMBERED]
-
-
 @bp.route("/new/<game>", methods=["GET", "POST"])
 @guest_body(SMALL_BODY)
 @guest_write
@@ -193,23 +134,15 @@ def new_table(game: str) -> ResponseReturnValue:
     if request.method == "GET":
         return render_template("companions/new.html", kind=kind, errors={}, form={})
     as_json = request.is_json
-    data = json_body(required=True) if as_json else {}
     try:
         if as_json:
-            sides, members = read_players(kind, data.get("players"), data.get("teams"))
-            given = data.get("settings") or {}
-            if not isinstance(given, dict):
-                raise SetupErrors({"settings": N_("Settings must be an object")})
-            settings = read_settings(kind, given, from_form=False)
-            pin = read_pin(kind, data.get("pin"))
+            new = NewTable.from_json(kind, json_body(required=True))
         else:
-            teams = [request.form.getlist(f"team{i}") for i in range(kind.team_count)]
-            sides, members = read_players(kind, request.form.getlist("player"), teams)
-            given = {k[8:]: v for k, v in request.form.items() if k.startswith("setting.")}
-            settings = read_settings(kind, given, from_form=True)
-            pin = read_pin(kind, request.form.get("pin"))
-        pin_hash = pins.hash_pin(pin) if pin else None  # before the write: never in its transaction
-        table = store.create_table(guest_db(), kind, settings, sides, members, pin_hash)
+            new = NewTable.from_form(kind, request.form)
+        pin_hash = pins.hash_pin(new.pin) if new.pin else None  # never in the write transaction
+        table = store.create_table(
+            guest_db(), kind, new.settings, new.players, new.members, pin_hash
+        )
         pins.remember(table)  # the phone that chose the PIN is not asked for it
         remember(table.code)
     except SetupErrors as exc:
@@ -245,10 +178,10 @@ def _kept_lang() -> str | None:
 # --- one table ---------------------------------------------------------------------------------
 def _open(code: str) -> tuple[store.Table, GameKind]:
     try:
-        table = lookup(store.normalise_code(code))
+        table = lookup(normalise_code(code))
     except store.NoSuchTable:
         raise NotFound(
-            "There is no table with the code %(code)s.", code=store.normalise_code(code)
+            "There is no table with the code %(code)s.", code=normalise_code(code)
         ) from None
     kind = kinds().get(table.game)
     if kind is None:
@@ -265,7 +198,7 @@ def _private_notes() -> ResponseReturnValue | None:
     if code is None or request.endpoint == "companions.unlock":
         return None
     try:
-        table = store.load_table(get_db(), store.normalise_code(code))
+        table = store.load_table(get_db(), normalise_code(code))
     except store.NoSuchTable:
         return None  # the route itself says there is no such table
     if pins.is_unlocked(table):
@@ -363,14 +296,14 @@ def post_entry(code: str) -> ResponseReturnValue:
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
     player = _player(table, data.pop("player", None))  # taken out of the entry
     entry = store.NewEntry.from_json(data, player)
-    snap = store.add_entry(guest_db(), table, kind, entry)
+    snap = changes.add_entry(guest_db(), table, kind, entry)
     return _changed(snap, 201)
 
 
 def _set_undone(code: str, entry_id: int, undone: bool) -> ResponseReturnValue:
     table, kind = _open(code)
     try:
-        snap = store.set_undone(guest_db(), table, kind, entry_id, undone)
+        snap = changes.set_undone(guest_db(), table, kind, entry_id, undone)
     except store.NoSuchEntry:
         raise NotFound("This table has no entry %(id)s.", id=entry_id) from None
     return _changed(snap)
@@ -395,7 +328,7 @@ def correct_entry(code: str, entry_id: int) -> ResponseReturnValue:
     data = json_body(required=True, max_bytes=MAX_ENTRY_BYTES)
     data.pop("player", None)
     try:
-        snap = store.correct_entry(
+        snap = changes.correct_entry(
             guest_db(), table, kind, entry_id, store.NewEntry.from_json(data)
         )
     except store.NoSuchEntry:
@@ -408,7 +341,7 @@ def correct_entry(code: str, entry_id: int) -> ResponseReturnValue:
 def rematch(code: str) -> ResponseReturnValue:
     """Play again with the same players and house rules; every phone at the table is told."""
     table, kind = _open(code)
-    new_code = store.rematch(guest_db(), table, kind)
+    new_code = changes.rematch(guest_db(), table, kind)
     remember(new_code)
     pins.remember(store.load_table(get_db(), new_code))  # same notebook owner, same PIN
     url = url_for("companions.table", code=new_code)
@@ -437,7 +370,7 @@ def events(code: str) -> ResponseReturnValue:
     rendered.told.setdefault(table.code, snap.version)
     hub.watch(
         live.channel(table.code),
-        store.watch_check(settings.database, table, kind),
+        changes.watch_check(settings.database, table, kind),
         settings.companions_poll_s,
     )
     stream = EventStream(
@@ -449,47 +382,3 @@ def events(code: str) -> ResponseReturnValue:
     )
     answer: Response = stream.response()
     return answer
-
-
-# --- installable app and static files ---------------------------------------------------------
-@bp.route("/manifest.webmanifest")
-def manifest() -> ResponseReturnValue:
-    body = {
-        "name": gettext("Bingo Hall table scores"),
-        "short_name": gettext("Scores"),
-        "start_url": url_for("companions.index"),
-        "scope": url_for("companions.index"),
-        "display": "standalone",
-        "background_color": "#14161c",
-        "theme_color": "#14161c",
-        "icons": [
-            {
-                "src": url_for("companions.static_file", filename=f"icon-{n}.png"),
-                "sizes": f"{n}x{n}",
-                "type": "image/png",
-                "purpose": "any maskable",
-            }
-            for n in (192, 512)
-        ],
-    }
-    return current_app.response_class(
-        current_app.json.dumps(body), mimetype="application/manifest+json"
-    )
-
-
-@bp.route("/sw.js")
-def service_worker() -> ResponseReturnValue:
-    resp = send_from_directory(HERE / "static", "sw.js", mimetype="text/javascript")
-    resp.headers["Service-Worker-Allowed"] = url_for("companions.index")
-    resp.headers["Cache-Control"] = "no-cache"
-    return resp
-
-
-@bp.route("/static/<path:filename>")
-def static_file(filename: str) -> ResponseReturnValue:
-    """The shell's own files, or `/t/static/<game>/<file>` from a game package's static/."""
-    head, _, rest = filename.partition("/")
-    game_static = HERE / head / "static"
-    if rest and head.isidentifier() and game_static.is_dir():
-        return send_from_directory(game_static, rest)
-    return send_from_directory(HERE / "static", filename)

@@ -5,8 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from companions.burako import Rules, hand_score, replay, tile_points
+from companions import burako
+from companions.burako import Rules, hand_score, tile_points
 from companions.errors import EntryError
+
+
+def replay(settings, players, entries):
+    """The engine's replay of a table stored as JSON, read as the shell reads it: the settings
+    and each entry into the engine's values."""
+    return burako.replay(
+        Rules.from_json(settings), players, [burako.Entry.from_json(e) for e in entries]
+    )
+
 
 SIDES = ["Ana & Beto", "Caro & Dani"]
 

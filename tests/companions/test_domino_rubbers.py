@@ -7,8 +7,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companions.domino_bingo import TILES, Match, replay
+from companions import domino_bingo
+from companions.domino_bingo import TILES, Match, Settings
 from companions.errors import EntryError
+
+
+def replay(settings, players, entries):
+    """The engine's replay of a table stored as JSON, read as the shell reads it: the settings
+    and each entry into the engine's values."""
+    return domino_bingo.replay(
+        Settings.from_json(settings), players, [domino_bingo.Entry.from_json(e) for e in entries]
+    )
+
 
 A, B = "Ana", "Beto"
 
@@ -257,10 +267,11 @@ def test_domino_bingo_is_for_two_players():
 def test_settings_are_checked():
     for bad in ({"variant": "x"}, {"low_score": 25}, {"big_declarations": "both"}):
         with pytest.raises(EntryError):
-            Match([A, B], bad)
-    assert Match([A, B], {"low_score": "20"}).settings["low_score"] == 20
-    typed = Match([A, B], {"variant": " Tradicional", "big_declarations": "partidas"}).settings
-    assert (typed["variant"], typed["big_declarations"]) == ("traditional", "rubbers")
+            Match([A, B], Settings.from_json(bad))
+    assert Match([A, B], Settings.from_json({"low_score": "20"})).settings.low_score == 20
+    given = {"variant": " Tradicional", "big_declarations": "partidas"}
+    typed = Match([A, B], Settings.from_json(given)).settings
+    assert (typed.variant, typed.big_declarations) == ("traditional", "rubbers")
 
 
 # -- properties over many random hands ----------------------------------------------------------

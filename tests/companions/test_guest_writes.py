@@ -165,7 +165,7 @@ def test_entries_on_ten_tables_at_once_are_each_replayed_once_and_never_in_the_w
     write transaction, holding SQLite's writer (which the draws need) for it. Replays in their
     worker process, as `serve` runs them."""
     from bingo_hall.app import start_workers, stop_workers
-    from companions.web.store import write_rounds
+    from companions.web.changes import write_rounds
 
     start_workers()
     try:

@@ -11,8 +11,17 @@ from __future__ import annotations
 
 import pytest
 
+from companions import qwinto
 from companions.errors import EntryError
-from companions.qwinto import replay
+
+
+def replay(settings, players, entries):
+    """The engine's replay of a table stored as JSON, read as the shell reads it: the settings
+    and each entry into the engine's values."""
+    return qwinto.replay(
+        qwinto.Settings.from_json(settings), players, [qwinto.Entry.from_json(e) for e in entries]
+    )
+
 
 PLAYERS = ["Ana", "Beto", "Caro"]
 

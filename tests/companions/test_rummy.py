@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from companions import rummy
 from companions.errors import EntryError
-from companions.rummy import RummyMatch, rack_points, replay
+from companions.rummy import RummyMatch, rack_points
+
+
+def replay(settings, players, entries):
+    """The engine's replay of a table stored as JSON, read as the shell reads it: the settings
+    and each entry into the engine's values."""
+    return rummy.replay(
+        rummy.Settings.from_json(settings), players, [rummy.Entry.from_json(e) for e in entries]
+    )
+
 
 PLAYERS = ["Ana", "Beto", "Caro"]
 

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from companions.web.store import CODE_ALPHABET, CODE_LENGTH
+from companions.web.codes import CODE_ALPHABET, CODE_LENGTH
 
 UNAMBIGUOUS = set("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")  # no 0/O, no 1/I
 

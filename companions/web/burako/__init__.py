@@ -3,7 +3,7 @@
 from flask_babel import lazy_gettext as _l
 
 from companions import burako
-from companions.web.registry import GameKind
+from companions.web.registry import Engine, GameKind
 
 KIND = GameKind(
     name="burako",
@@ -23,6 +23,6 @@ KIND = GameKind(
         "muerto_bonus": _l("+100 for taking the muerto"),
         "negative_without_canasta": _l("Without a canasta, the tiles laid down count against"),
     },
-    replay=burako.replay,
+    engine=Engine(burako.Rules.from_json, burako.Entry.from_json, burako.replay),
     template="companions/burako.html",
 )

@@ -7,9 +7,9 @@ everyone seated, in seating order, and the first entry says which of them is me.
 
 from __future__ import annotations
 
-from companions.web.registry import GameKind
+from companions.web.registry import Engine, GameKind
 
-from .view import replay
+from .view import Entry, Settings, replay
 
 KIND = GameKind(
     name="clue",
@@ -18,7 +18,7 @@ KIND = GameKind(
     max_players=6,
     teams=False,
     default_settings={},
-    replay=replay,
+    engine=Engine(Settings.from_json, Entry.from_json, replay),
     template="companions/clue.html",
     private=True,
 )

@@ -10,7 +10,7 @@ events from 1, in order.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
@@ -28,6 +28,45 @@ from companions.clue import (
     deal_sizes,
 )
 from companions.errors import EntryError
+
+
+@dataclass(frozen=True)
+class Settings(JsonValue):
+    """A notebook has no house rules: its stored settings are an empty object."""
+
+    @classmethod
+    def from_json(cls, settings: Mapping[str, Any]) -> Settings:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Entry(JsonValue):
+    """One stored entry: its `id`, its `type` ("setup", then "suggestion", "accusation" or
+    "seen") and the fields of that type, each as the phone sent it (or None): the notebook
+    checks each one and names it when it refuses it. `player` is who sent the entry (the
+    accuser of an accusation)."""
+
+    id: int | None
+    type: object
+    # the setup
+    seating: Any = None
+    me: Any = None
+    cards: Any = None
+    hand_sizes: Any = None
+    # the events
+    suggester: Any = None
+    suspect: Any = None
+    weapon: Any = None
+    room: Any = None
+    passed: Any = None
+    shown_by: Any = None
+    card: Any = None
+    player: Any = None
+    holder: Any = None
+
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any]) -> Entry:
+        return cls(**{f.name: entry.get(f.name) for f in fields(cls)})
 
 
 @dataclass(frozen=True)
@@ -99,19 +138,20 @@ class ClueView(JsonValue):
         return {**out, **(knowledge or {})}
 
 
-def replay(settings: dict[str, Any], players: list[str], entries: list[dict[str, Any]]) -> ClueView:
+def replay(settings: Settings, players: Sequence[str], entries: Sequence[Entry]) -> ClueView:
     """Rebuild the notebook from its entries; the view has the grid, why-chains and odds. The
     same notes give the same view, so the last few views are kept (the replay is pure)."""
-    return _replay_cached(json.dumps([players, entries], sort_keys=True, default=str))
+    notes = [list(players), [e.to_json() for e in entries]]
+    return _replay_cached(json.dumps(notes, sort_keys=True, default=str))
 
 
 @lru_cache(maxsize=64)
 def _replay_cached(key: str) -> ClueView:
     players, entries = json.loads(key)
-    return _build(players, entries)
+    return _build(players, [Entry.from_json(e) for e in entries])
 
 
-def _build(players: list[str], entries: list[dict[str, Any]]) -> ClueView:
+def _build(players: list[str], entries: list[Entry]) -> ClueView:
     base = ClueView(
         finished=False,
         winner=None,
@@ -127,15 +167,15 @@ def _build(players: list[str], entries: list[dict[str, Any]]) -> ClueView:
     if not entries:
         return base
     first, rest = entries[0], entries[1:]
-    if first.get("type") != "setup":
-        raise EntryError("Set up your notebook first", entry_id=first.get("id"))
+    if first.type != "setup":
+        raise EntryError("Set up your notebook first", entry_id=first.id)
     try:
-        nb = Notebook(_seating(players, first.get("seating")), *_hand(first))
+        nb = Notebook(_seating(players, first.seating), *_hand(first))
     except EntryError as exc:
-        exc.entry_id = first.get("id")
+        exc.entry_id = first.id
         raise
     setup = Setup(
-        id=first.get("id"),
+        id=first.id,
         seating=tuple(nb.players),
         me=nb.me,
         cards=tuple(nb.my_cards),
@@ -146,27 +186,26 @@ def _build(players: list[str], entries: list[dict[str, Any]]) -> ClueView:
         try:
             events.append(_event(nb, entry))
         except EntryError as exc:
-            exc.entry_id = entry.get("id")
+            exc.entry_id = entry.id
             raise
         except (TypeError, ValueError) as exc:  # e.g. a list where a name belongs
-            raise EntryError("This entry is not a valid event", entry_id=entry.get("id")) from exc
+            raise EntryError("This entry is not a valid event", entry_id=entry.id) from exc
     try:
         nb.add_all(events)
     except Contradiction as exc:
         # the last entry is the note being saved: it is "this note", not a number yet
         raise Contradiction(
-            exc.events, entry_id=rest[max(exc.events) - 1].get("id"), note=len(rest)
+            exc.events, entry_id=rest[max(exc.events) - 1].id, note=len(rest)
         ) from None
     except OutOfTurn as exc:
-        exc.entry_id = rest[exc.number - 1].get("id")
+        exc.entry_id = rest[exc.number - 1].id
         raise
     return replace(
         base,
         players=tuple(nb.players),
         setup=setup,
         events=tuple(
-            NotedEvent(n, entry.get("id"), e)
-            for n, (e, entry) in enumerate(zip(nb.events, rest), 1)
+            NotedEvent(n, entry.id, e) for n, (e, entry) in enumerate(zip(nb.events, rest), 1)
         ),
         knowledge=_knowledge(nb),
     )
@@ -182,36 +221,34 @@ def _seating(players: list[str], seating: Any) -> list[str]:
     return [str(p) for p in seating]
 
 
-def _hand(setup: dict[str, Any]) -> tuple[str, list[str], list[int] | None]:
-    cards = setup.get("cards") or []
+def _hand(setup: Entry) -> tuple[str, list[str], list[int] | None]:
+    cards = setup.cards or []
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise EntryError("Choose your cards", field="my_cards")
-    sizes = setup.get("hand_sizes")
+    sizes = setup.hand_sizes
     if sizes is not None and not (
         isinstance(sizes, list) and all(type(h) is int for h in sizes)  # bool is not a size
     ):
         raise EntryError("Hand sizes must add up to 18", field="hand_sizes")
-    return str(setup.get("me") or ""), cards, sizes
+    return str(setup.me or ""), cards, sizes
 
 
-def _event(nb: Notebook, entry: dict[str, Any]) -> Event:
-    kind = entry.get("type")
+def _event(nb: Notebook, entry: Entry) -> Event:
+    kind = entry.type
     if kind == "suggestion":
         return nb.make_suggestion(
-            entry.get("suggester"),
-            entry.get("suspect"),
-            entry.get("weapon"),
-            entry.get("room"),
-            entry.get("passed"),
-            entry.get("shown_by"),
-            entry.get("card"),
+            entry.suggester,
+            entry.suspect,
+            entry.weapon,
+            entry.room,
+            entry.passed,
+            entry.shown_by,
+            entry.card,
         )
     if kind == "accusation":
-        return nb.make_accusation(
-            entry.get("player"), entry.get("suspect"), entry.get("weapon"), entry.get("room")
-        )
+        return nb.make_accusation(entry.player, entry.suspect, entry.weapon, entry.room)
     if kind == "seen":
-        return nb.make_seen(entry.get("holder"), entry.get("card"))
+        return nb.make_seen(entry.holder, entry.card)
     if kind == "setup":
         raise EntryError("The notebook is already set up: correct the setup entry instead")
     raise EntryError("Unknown kind of event")

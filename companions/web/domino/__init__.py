@@ -5,14 +5,16 @@ game for the shell and points at its panel (templates/companions/domino.html, st
 """
 
 from companions import domino_bingo
-from companions.web.registry import GameKind
+from companions.web.registry import Engine, GameKind
 
 KIND = GameKind(
     name="domino",
     title={"es": "Bingo de dominó", "en": "Domino Bingo"},
     min_players=2,
     max_players=2,
-    replay=domino_bingo.replay,
+    engine=Engine(
+        domino_bingo.Settings.from_json, domino_bingo.Entry.from_json, domino_bingo.replay
+    ),
     template="companions/domino.html",
     default_settings=dict(domino_bingo.DEFAULT_SETTINGS),
     players_hint="The first player leads the first hand; then the lead alternates.",

@@ -6,7 +6,7 @@ The rules and the sheet's layout live in `companions.qwinto`; this package only 
 from __future__ import annotations
 
 from companions import qwinto
-from companions.web.registry import GameKind
+from companions.web.registry import Engine, GameKind
 
 KIND = GameKind(
     name="qwinto",
@@ -21,6 +21,6 @@ KIND = GameKind(
         "(untick to let anyone throw next)",
     },
     players_hint="Type the players in seating order, going clockwise: the dice pass in this order.",
-    replay=qwinto.replay,
+    engine=Engine(qwinto.Settings.from_json, qwinto.Entry.from_json, qwinto.replay),
     template="companions/qwinto.html",
 )

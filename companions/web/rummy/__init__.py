@@ -3,7 +3,7 @@
 from flask_babel import lazy_gettext as _l
 
 from companions import rummy
-from companions.web.registry import GameKind
+from companions.web.registry import Engine, GameKind
 
 KIND = GameKind(
     name="rummy",
@@ -12,6 +12,6 @@ KIND = GameKind(
     max_players=rummy.MAX_PLAYERS,
     default_settings={"games": rummy.GAMES_PER_MATCH},
     setting_labels={"games": _l("Games in the match")},
-    replay=rummy.replay,
+    engine=Engine(rummy.Settings.from_json, rummy.Entry.from_json, rummy.replay),
     template="companions/rummy.html",
 )
