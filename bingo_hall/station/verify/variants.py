@@ -14,7 +14,7 @@ import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ...errors import KitError
 from ...ninety.tickets import Ticket
@@ -74,6 +74,28 @@ class Boards(JsonValue):
     prizes: PrizeState | None
 
 
+class ShownVerdict(Protocol):
+    """A verdict as the screens show it: a card checked now (`Checked`), or a claim's verdict
+    (`ClaimVerdict`); its card's serial and its JSON."""
+
+    @property
+    def serial(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """A recorded claim's verdict (as the claim stored it), with the round it was made in."""
+
+    serial: int
+    round: int
+    verdict: JsonValue
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.verdict.to_json(), "round": self.round}
+
+
 @dataclass(frozen=True)
 class Shown(JsonValue):
     """What the hall screens show of a checked card or a recorded claim (the `verdict` event):
@@ -89,11 +111,11 @@ class Shown(JsonValue):
     player: str | None
     valid: bool
     penalty: Any
-    verdict: Mapping[str, Any]
+    verdict: ShownVerdict
     drawn: str | None = None  # its key among the cards kept for the screens (on_show.show)
 
     def to_json(self) -> dict[str, Any]:
-        data = super().to_json()
+        data = {**super().to_json(), "verdict": self.verdict.to_json()}
         del data["kind"]
         if self.drawn is None:
             del data["drawn"]
@@ -198,7 +220,7 @@ class ClaimsKind(ABC, Generic[T, C]):
 
     def shown(
         self,
-        verdict: Mapping[str, Any],
+        verdict: ShownVerdict,
         round: int,
         valid: bool,
         claim: ClaimMade | None = None,
@@ -210,7 +232,7 @@ class ClaimsKind(ABC, Generic[T, C]):
             "claim" if claim else "check",
             self.variant.layout,  # what the screens draw it as (claimshow.js VIEWS)
             self.shown_extra,
-            verdict["serial"],
+            verdict.serial,
             round,
             claim.player if claim else None,
             valid,
