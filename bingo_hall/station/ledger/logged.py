@@ -4,8 +4,8 @@
 
 A value's `to_json()` is the detail as the book has always had it: its fields in order (the
 audit trail keeps that order), a field left out where the action has nothing to say (a payout
-marked not paid says nothing of cash). Changing a key here changes what the book's entries say:
-docs/audit.md lists them.
+marked not paid says nothing of cash). Changing a key here changes what new entries of the book
+say, which its replay reads (`bingo_hall.audit.entry_data`, `replay._ledger`).
 """
 
 from __future__ import annotations
