@@ -62,7 +62,7 @@ def check(
         checked = kind.check(conn, game, store.game_card(conn, game, serial)[1], prize)
         if show:
             shown = kind.shown(checked, checked.round, checked.valid).naming(player)
-            data = on_show.show(game.game_id, kind, checked, shown, checked.to_json()["calls"])
+            data = on_show.show(game.game_id, kind, checked, shown, shown.verdict["calls"])
             with transaction(conn):
                 told = {"game_id": game.game_id, "round": checked.round, "valid": checked.valid}
                 book.append(conn, "shown", {**told, "serial": checked.ticket.serial})

@@ -111,11 +111,11 @@ class Shown(JsonValue):
     player: str | None
     valid: bool
     penalty: Any
-    verdict: ShownVerdict
+    verdict: Mapping[str, Any]
     drawn: str | None = None  # its key among the cards kept for the screens (on_show.show)
 
     def to_json(self) -> dict[str, Any]:
-        data = {**super().to_json(), "verdict": self.verdict.to_json()}
+        data = super().to_json()
         del data["kind"]
         if self.drawn is None:
             del data["drawn"]
@@ -237,7 +237,7 @@ class ClaimsKind(ABC, Generic[T, C]):
             claim.player if claim else None,
             valid,
             claim.penalty if claim else None,
-            verdict,
+            verdict.to_json(),
         )
 
 
