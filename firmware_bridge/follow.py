@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
-from bingo_hall.round_state import EventOutOfOrder, RoundState
+from bingo_hall.round_state import EventOutOfOrder, RoundState, event_from_json
 
 from .protocol import BallRefused
 
@@ -93,7 +93,7 @@ class GameView:
         return self.state is not None and self.state.ended
 
     def load(self, snap: Mapping[str, Any]) -> None:
-        self.state = RoundState.from_snapshot(snap)
+        self.state = RoundState.from_json(snap)
 
     def apply(self, event: str, data: Any) -> bool:
         """Apply one event; False when the view can no longer be trusted (a gap: the caller
@@ -109,7 +109,7 @@ class GameView:
         if event == "round" and data.get("round") == self.state.round:
             return True
         try:
-            self.state = self.state.apply(event, data)
+            self.state = self.state.apply(event_from_json(event, data))
         except (EventOutOfOrder, KeyError, TypeError, ValueError):
             return False
         return event not in ("call", "undo") or data.get("count") == len(self.state.calls)

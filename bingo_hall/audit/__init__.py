@@ -27,7 +27,6 @@ from .entries import (
     Entry,
     canonical,
     deck_hash,
-    digest_of,
     next_entry,
     sha256,
 )
@@ -56,7 +55,6 @@ __all__ = [
     "check_chain",
     "check_published",
     "deck_hash",
-    "digest_of",
     "export_lines",
     "fingerprint_of",
     "header_line",

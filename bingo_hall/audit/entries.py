@@ -46,16 +46,6 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def digest_of(personal: Mapping[str, Any] | None) -> str | None:
-    """The hash of an entry's personal part (None when it has none)."""
-    if not personal:
-        return None
-    redacted = personal.get("redacted")
-    if isinstance(redacted, str):  # a redacted copy keeps the digest of what it replaced
-        return redacted
-    return sha256(canonical(dict(personal)))
-
-
 @dataclass(frozen=True)
 class Entry:
     """One change of the night, chained to the one before it by `prev`."""
@@ -82,10 +72,20 @@ class Entry:
         }
         return {**out, "hash": self.hash}
 
+    @property
+    def personal_digest(self) -> str | None:
+        """The hash of the entry's personal part (None when it has none)."""
+        if not self.personal:
+            return None
+        redacted = self.personal.get("redacted")
+        if isinstance(redacted, str):  # a redacted copy keeps the digest of what it replaced
+            return redacted
+        return sha256(canonical(dict(self.personal)))
+
     def computed_hash(self) -> str:
         """SHA-256 of what the hash covers: the entry with its personal part's digest in place
         of the part itself, without its own hash."""
-        covered = {**self.to_json(), "personal": digest_of(self.personal)}
+        covered = {**self.to_json(), "personal": self.personal_digest}
         del covered["hash"]
         return sha256(canonical(covered))
 

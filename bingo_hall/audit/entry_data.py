@@ -3,9 +3,11 @@
 whose data lacks a field or holds the wrong type cannot be read (KeyError, TypeError), which
 `replay` reports as an entry that cannot be replayed.
 
-The kinds and their fields are those the station appends (docs/audit.md): a round opened with
-its commitment, its public input, its seed revealed, a call and an undo, a claim, a 75-ball
-award and a 90-ball prize with its winners.
+The kinds and their fields are those the station appends (docs/audit.md): a game opened, a
+round opened with its commitment, its public input, its seed revealed, the money ball chosen, a
+call and an undo, a claim, a 75-ball award and a 90-ball prize with its winners; and the
+ledger's night sales (a sale for several games of the program, each game's share, a sale
+voided).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Self
+
+from ..variants import DEFAULT_BALLS
 
 
 def _int(value: object, key: str) -> int:
@@ -33,8 +37,26 @@ def _text_or_none(value: object, key: str) -> str | None:
     return value
 
 
+def _bool(value: object, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{key} is not true or false")
+    return value
+
+
+def _ints(value: object, key: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise TypeError(f"{key} is not a list")
+    return tuple(_int(v, key) for v in value)
+
+
 #: how a field is read, by its annotation (a string: this module's annotations are postponed)
-_READERS = {"int": _int, "str": _str, "str | None": _text_or_none}
+_READERS = {
+    "int": _int,
+    "str": _str,
+    "str | None": _text_or_none,
+    "bool": _bool,
+    "tuple[int, ...]": _ints,
+}
 
 
 @dataclass(frozen=True)
@@ -53,6 +75,43 @@ class _Entry:
                     d.get(f.name) if kind.endswith("| None") else d[f.name], f.name
                 )
         return cls(**values)
+
+
+@dataclass(frozen=True)
+class GameOpened(_Entry):
+    """A game begins: its deck, its mode, whether its centre is free, its options (its pattern,
+    its special game...); its balls and its 90-ball prize plan (a book from before the 90-ball
+    game has neither: 75 balls), and a host's own prize list, as recorded (TOML)."""
+
+    game_id: int
+    deck_id: str
+    mode: str
+    free_centre: bool
+    balls: int
+    prizes: str | None
+    prize_list: str | None
+    options: Mapping[str, Any]
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], **given: Any) -> GameOpened:
+        options = d.get("options") or {}
+        if not isinstance(options, dict):
+            raise TypeError("options is not an object")
+        balls = _int(d.get("balls") or DEFAULT_BALLS, "balls")
+        return super().from_json(
+            d, free_centre=bool(d["free_centre"]), balls=balls, options=options
+        )
+
+
+@dataclass(frozen=True)
+class MoneyBallChosen(_Entry):
+    """The game's money ball, chosen before its round's first ball: typed, or drawn from the
+    round's seed (checked when the seed is revealed)."""
+
+    game_id: int
+    round: int
+    money_ball: int
+    drawn: bool
 
 
 @dataclass(frozen=True)
@@ -161,3 +220,40 @@ class PrizeSettled(_Entry):
         if not isinstance(winners, list):
             raise TypeError("winners is not a list")
         return super().from_json(d, winners=tuple(Seat.from_json(w) for w in winners))
+
+
+@dataclass(frozen=True)
+class NightSold(_Entry):
+    """A night sale: cards sold once for several games of the program (`games`, by their place
+    in it), at a price of `price` cents per `book` cards, its `cents` shared over the games
+    (`shares`, in the order of `games`)."""
+
+    night_sale_id: int
+    serials: str
+    cards: int
+    cents: int
+    price: int
+    book: int
+    games: tuple[int, ...]
+    shares: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NightShared(_Entry):
+    """A game's share of a night sale, as the game (in its `place` in the program) started: its
+    cents, the sale's cards, and the round the share counts in (`made_in`)."""
+
+    game_id: int
+    night_sale_id: int
+    place: int
+    cards: int
+    cents: int
+    made_in: int
+
+
+@dataclass(frozen=True)
+class NightVoided(_Entry):
+    """A night sale voided, with the reason."""
+
+    night_sale_id: int
+    reason: str | None

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..errors import KitError
-from .entries import SHORT, BookError, Entry, canonical, digest_of
+from .entries import SHORT, BookError, Entry, canonical
 
 _HEAD_LABEL = b"bingo-hall book head v1\n"
 
@@ -153,7 +153,7 @@ def redacted(entry: Entry, key: StationKey) -> Entry:
     digest of what was there (the chain still holds)."""
     if not entry.personal:
         return entry
-    stand_in: dict[str, Any] = {"redacted": digest_of(entry.personal)}
+    stand_in: dict[str, Any] = {"redacted": entry.personal_digest}
     for name, value in entry.personal.items():
         if name == "salt":
             continue

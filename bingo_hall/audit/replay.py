@@ -42,12 +42,20 @@ from .entry_data import (
     Awarded,
     Called,
     Claimed,
+    GameOpened,
+    MoneyBallChosen,
+    NightShared,
+    NightSold,
+    NightVoided,
     PrizeSettled,
     PublicInputSet,
     RoundOpened,
     SeedRevealed,
     Undone,
 )
+
+#: the decks given to replay with: deck id -> (the deck, its file's hash)
+Decks = Mapping[str, tuple[Deck[Any], str]]
 
 
 @dataclass
@@ -65,6 +73,25 @@ class RoundLog:
         return [ball for seq, ball, _ in self.calls if seq not in self.undone]
 
 
+@dataclass
+class GameSeen:
+    """A game as the book tells it: as it opened, its options with the money ball chosen since,
+    and the claims settings the Maestro changed (over its options)."""
+
+    opened: GameOpened
+    options: dict[str, Any]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class NightSaleSeen:
+    """A night sale as the book tells it (None: sold before this copy's first entry, its shares
+    taken as booked), and whether it was voided."""
+
+    sale: NightSold | None
+    void: bool = False
+
+
 @dataclass(frozen=True)
 class ClaimSeen:
     """A claim as the book made it, with the calls that stood when it was made and who made
@@ -80,7 +107,7 @@ class Replayed:
     """The night as the book tells it."""
 
     decks: dict[str, str] = field(default_factory=dict)  # deck id -> its hash
-    games: dict[int, dict[str, Any]] = field(default_factory=dict)
+    games: dict[int, GameSeen] = field(default_factory=dict)
     rounds: dict[tuple[int, int], RoundLog] = field(default_factory=dict)
     claims: dict[int, ClaimSeen] = field(default_factory=dict)
     awards: list[dict[str, Any]] = field(default_factory=list)
@@ -90,8 +117,8 @@ class Replayed:
     payouts: list[dict[str, Any]] = field(default_factory=list)
     #: night sales (sold once for several games of the program), by their id, and each game's
     #: share of one, which counts in that game's takings
-    night_sales: dict[int, dict[str, Any]] = field(default_factory=dict)
-    night_shares: list[dict[str, Any]] = field(default_factory=list)
+    night_sales: dict[int, NightSaleSeen] = field(default_factory=dict)
+    night_shares: list[NightShared] = field(default_factory=list)
     #: findings about entries other than the one being replayed (a call found out of the
     #: seed's order at its round's reveal)
     more: list[Finding] = field(default_factory=list)
@@ -115,9 +142,7 @@ class UnusableDecks(KitError):
     """The decks given do not fit the book (another deck, or one missing)."""
 
 
-def replay(
-    book: Book, decks: Mapping[str, tuple[Deck[Any], str]]
-) -> tuple[Replayed, list[Finding]]:
+def replay(book: Book, decks: Decks) -> tuple[Replayed, list[Finding]]:
     """Replay the book's entries; `decks`: deck id -> (the deck, its file's hash), from the
     `--deck` files. Raises UnusableDecks when a deck the book's games need was not given, or a
     deck given is not the one the book loaded."""
@@ -160,8 +185,8 @@ def _deck(state: Replayed, e: Entry, decks: Any) -> str | None:
 
 
 def _game(state: Replayed, e: Entry, decks: Any) -> str | None:
-    d = e.data
-    state.games[d["game_id"]] = dict(d)
+    d = GameOpened.from_json(e.data)
+    state.games[d.game_id] = GameSeen(d, dict(d.options))
     return None
 
 
@@ -169,7 +194,7 @@ def _settings(state: Replayed, e: Entry, decks: Any) -> str | None:
     """The claims settings the Maestro changed (over the game's own options)."""
     game = state.games.get(e.data["game_id"])
     if game is not None:
-        game["settings"] = dict(e.data["settings"])
+        game.settings = dict(e.data["settings"])
     return None
 
 
@@ -208,7 +233,8 @@ def _reveal(state: Replayed, e: Entry, decks: Any) -> str | None:
 def _order_holds(state: Replayed, gid: int, rnd: int, log: RoundLog) -> str | None:
     """Replay the round's calls against the order its seed gives: every auto call was the
     first ball of the order not yet called (undone calls taken back where they were)."""
-    balls = state.games.get(gid, {}).get("balls", DEFAULT_BALLS)
+    game = state.games.get(gid)
+    balls = DEFAULT_BALLS if game is None else game.opened.balls
     order = draw.draw_order(bytes.fromhex(log.seed or ""), log.public_input, balls)
     live: list[tuple[int, int]] = []
     undone = log.undone
@@ -260,28 +286,28 @@ def _claim(state: Replayed, e: Entry, decks: Any) -> str | None:
     return None
 
 
-def _card(state: Replayed, gid: int, serial: int, decks: Mapping[str, Any]) -> Any:
-    game = state.games[gid]
-    given = decks.get(game["deck_id"])
+def _card(state: Replayed, gid: int, serial: int, decks: Decks) -> Any:
+    deck_id = state.games[gid].opened.deck_id
+    given = decks.get(deck_id)
     if given is None:
         raise UnusableDecks(
             "the book's game %(game)s plays deck %(deck)s: give its file with --deck",
             game=gid,
-            deck=game["deck_id"],
+            deck=deck_id,
         )
     return given[0].card(serial)
 
 
-def _rules75(game: Mapping[str, Any]) -> rules75.Rules:
-    options = {**(game.get("options") or {}), **(game.get("settings") or {})}
-    mode = rules75.PUNTOS if game["mode"] == rules75.PUNTOS else rules75.NORMAL
+def _rules75(game: GameSeen) -> rules75.Rules:
+    options = {**game.options, **game.settings}
+    mode = rules75.PUNTOS if game.opened.mode == rules75.PUNTOS else rules75.NORMAL
     pattern = None
     if mode == rules75.NORMAL:
         pattern = pattern_from_spec(options.get("pattern"), options.get("mask"))
-    special = Specials.from_json(game.get("options") or {})  # the game's own, never the settings'
+    special = Specials.from_json(game.options)  # the game's own, never the settings'
     return rules75.Rules(
         mode=mode,
-        free_centre=bool(game["free_centre"]),
+        free_centre=game.opened.free_centre,
         completing_call_only=options.get("completing_call_only") is True,
         target=options.get("target", rules75.DEFAULT_TARGET),
         pattern=pattern,
@@ -295,25 +321,20 @@ def _rules75(game: Mapping[str, Any]) -> rules75.Rules:
 def _money_ball(state: Replayed, e: Entry, decks: Any) -> str | None:
     """The money ball chosen before the round's first ball (typed, or drawn from the round's
     seed: checked when the seed is revealed)."""
-    d = e.data
-    game = state.games[d["game_id"]]
-    if state.live_calls(d["game_id"], d["round"]):
+    d = MoneyBallChosen.from_json(e.data)
+    game = state.games[d.game_id]
+    if state.live_calls(d.game_id, d.round):
         return "a money ball chosen after the round's first ball"
-    game["options"] = {
-        **(game.get("options") or {}),
-        "money_ball": d["money_ball"],
-        "money_ball_drawn": d["drawn"],
-    }
+    game.options = {**game.options, "money_ball": d.money_ball, "money_ball_drawn": d.drawn}
     return None
 
 
 def _drawn_money_ball_holds(state: Replayed, gid: int, rnd: int, seed: bytes) -> str | None:
     """A money ball the station says it drew for the round is the seed's."""
-    options = state.games.get(gid, {}).get("options") or {}
-    if rnd != 1 or not options.get("money_ball_drawn"):
+    game = state.games.get(gid)
+    if game is None or rnd != 1 or not game.options.get("money_ball_drawn"):
         return None
-    balls = int(state.games[gid].get("balls") or DEFAULT_BALLS)
-    if drawn_money_ball(seed, balls) != options.get("money_ball"):
+    if drawn_money_ball(seed, game.opened.balls) != game.options.get("money_ball"):
         return f"game {gid}: the money ball drawn is not the one the revealed seed gives"
     return None
 
@@ -375,11 +396,11 @@ def _prize(state: Replayed, e: Entry, decks: Any) -> str | None:
     )
     state.last_award = (d.game_id, d.round, d.prize, d.at_call, len(d.winners))
     state.paid_in_award = 0
-    recorded = game.get("prize_list")  # a host's list, as the game recorded it
-    plan = recorded_prize_list(recorded) if recorded else BUILT_IN.get(str(game.get("prizes")))
+    recorded = game.opened.prize_list  # a host's list, as the game recorded it
+    plan = recorded_prize_list(recorded) if recorded else BUILT_IN.get(str(game.opened.prizes))
     if plan is None:
         state.notes.append(
-            f"game {d.game_id} plays the host's prize list {game.get('prizes')!r}: its "
+            f"game {d.game_id} plays the host's prize list {game.opened.prizes!r}: its "
             "prizes are not replayed (the list is not in the book)"
         )
         return None
@@ -429,11 +450,12 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
                 f"{price.book} is {price.of_sale(ranges)}, not {d['cents']}"
             )
         state.sales[d["sale_id"]] = {**d, "void": False}
-        known = (state.games.get(gid, {}).get("options") or {}).get("money_ball")
+        game = state.games.get(gid)
+        known = None if game is None else game.options.get("money_ball")
         if isinstance(known, int):  # the door sells nothing once the money ball is known
             return f"a card sold after the game's money ball ({known}) was known"
     elif action.startswith("night_"):
-        return _night(state, action, gid, d)
+        return _night(state, action, e)
     elif action == "correction":
         sale = state.sales.get(d["sale_id"])
         if sale is not None:
@@ -451,57 +473,62 @@ def _ledger(state: Replayed, e: Entry, decks: Any) -> str | None:
     return None
 
 
-def _night(state: Replayed, action: str, gid: int, d: Mapping[str, Any]) -> str | None:
+def _night(state: Replayed, action: str, e: Entry) -> str | None:
     """A night sale: its sum from its price and cards, its shares equal over its games (the
     odd cents to the first); a game's share of it, as the sale gave it; a night sale voided,
     not once a covered game has paid a prize as a share of the takings its share is in."""
     if action == "night_sale":
-        ranges = money.parse_serials(d["serials"], 10**6)
-        price = money.Price(d["price"], d["book"])
-        if money.count(ranges) != d["cards"] or price.of_sale(ranges) != d["cents"]:
+        d = NightSold.from_json(e.data)
+        ranges = money.parse_serials(d.serials, 10**6)
+        price = money.Price(d.price, d.book)
+        if money.count(ranges) != d.cards or price.of_sale(ranges) != d.cents:
             return (
-                f"the night sale's sum is wrong: {d['serials']} at {price.cents} per "
-                f"{price.book} is {price.of_sale(ranges)}, not {d['cents']}"
+                f"the night sale's sum is wrong: {d.serials} at {price.cents} per "
+                f"{price.book} is {price.of_sale(ranges)}, not {d.cents}"
             )
-        if list(d["shares"]) != list(money.night_shares(d["cents"], len(d["games"]))):
+        if d.shares != tuple(money.night_shares(d.cents, len(d.games))):
             return (
-                f"night sale {d['night_sale_id']}'s shares {d['shares']} are not its "
-                f"{d['cents']} shared equally over games {d['games']}"
+                f"night sale {d.night_sale_id}'s shares {list(d.shares)} are not its "
+                f"{d.cents} shared equally over games {list(d.games)}"
             )
-        state.night_sales[d["night_sale_id"]] = {**d, "void": False}
+        state.night_sales[d.night_sale_id] = NightSaleSeen(d)
     elif action == "night_share":
-        sale = state.night_sales.get(d["night_sale_id"])
-        if sale is None:  # sold before this copy's first entry: the share is taken as booked
+        share = NightShared.from_json(e.data)
+        seen = state.night_sales.get(share.night_sale_id)
+        if seen is None:  # sold before this copy's first entry: the share is taken as booked
             state.notes.append(
-                f"night sale {d['night_sale_id']} was made before this copy's first entry: "
-                f"game {gid}'s share of it is taken as the book says"
+                f"night sale {share.night_sale_id} was made before this copy's first entry: "
+                f"game {share.game_id}'s share of it is taken as the book says"
             )
-            state.night_sales[d["night_sale_id"]] = {"void": False, "unchecked": True}
-            state.night_shares.append({**d, "game_id": gid})
+            state.night_sales[share.night_sale_id] = NightSaleSeen(None)
+            state.night_shares.append(share)
             return None
-        want = sale["shares"][sale["games"].index(d["place"])]
-        if d["cents"] != want or d["cards"] != sale["cards"]:
-            return (
-                f"game {gid}'s share of night sale {d['night_sale_id']} is {d['cents']}; "
-                f"the sale gave game {d['place']} {want}"
-            )
-        state.night_shares.append({**d, "game_id": gid})
+        sale = seen.sale
+        if sale is not None:
+            want = sale.shares[sale.games.index(share.place)]
+            if share.cents != want or share.cards != sale.cards:
+                return (
+                    f"game {share.game_id}'s share of night sale {share.night_sale_id} is "
+                    f"{share.cents}; the sale gave game {share.place} {want}"
+                )
+        state.night_shares.append(share)
     elif action == "night_void":
-        sale = state.night_sales.get(d["night_sale_id"])
-        if sale is None:
+        v = NightVoided.from_json(e.data)
+        voided = state.night_sales.get(v.night_sale_id)
+        if voided is None:
             return None
-        sale["void"] = True
+        voided.void = True
         for share in state.night_shares:
-            if share["night_sale_id"] != d["night_sale_id"]:
+            if share.night_sale_id != v.night_sale_id:
                 continue
-            rules = state.prize_rules.get(share["game_id"], {})
+            rules = state.prize_rules.get(share.game_id, {})
             for p in state.payouts:
                 rule = rules.get(p["prize"])
                 shared = rule is not None and rule.kind != money.PrizeKind.FIXED and rule.percent
-                if (p["game_id"], p["round"]) == (share["game_id"], share["made_in"]) and shared:
+                if (p["game_id"], p["round"]) == (share.game_id, share.made_in) and shared:
                     return (
-                        f"night sale {d['night_sale_id']} is voided after game "
-                        f"{share['game_id']} round {share['made_in']} paid a prize as a share "
+                        f"night sale {v.night_sale_id} is voided after game "
+                        f"{share.game_id} round {share.made_in} paid a prize as a share "
                         "of the money it took, this sale's share included"
                     )
     return None
@@ -514,15 +541,9 @@ def _takings(state: Replayed, gid: int) -> dict[int, tuple[int, int]]:
         if s["game_id"] == gid
     )
     shares = (
-        money.SaleMoney(
-            None,
-            s["made_in"],
-            s["cards"],
-            s["cents"],
-            state.night_sales[s["night_sale_id"]]["void"],
-        )
+        money.SaleMoney(None, s.made_in, s.cards, s.cents, state.night_sales[s.night_sale_id].void)
         for s in state.night_shares
-        if s["game_id"] == gid
+        if s.game_id == gid
     )
     return money.takings([*own, *shares])
 
@@ -557,7 +578,7 @@ def _payout(state: Replayed, e: Entry, decks: Any) -> str | None:
         sales = _takings(state, d["game_id"]).get(d["round"], (0, 0))[1]
         state.expected = money.settle(rule, sales, pot, award[3], award[4])
         state.extras = (0,) * len(state.expected.shares)
-        pays = (state.games[d["game_id"]].get("options") or {}).get("money_ball_pays")
+        pays = state.games[d["game_id"]].options.get("money_ball_pays")
         if state.money_ball_won is not None and pays is not None:
             state.extras = MoneyBallRule.from_word(pays).extras(state.expected.shares)
     settled = state.expected

@@ -152,7 +152,7 @@ class LinkedGame:
 
     @cached_property
     def game_id(self) -> str:
-        return sha256(covered(self.to_json()))
+        return sha256(covered(self))
 
     @cached_property
     def figure(self) -> Figure:
@@ -174,7 +174,7 @@ class LinkedGame:
         return tuple(dict.fromkeys(h.region for h in self.halls))
 
     def signed_by_organiser(self) -> bool:
-        return signature_holds(self.organiser, LABEL, self.to_json())
+        return signature_holds(self.organiser, LABEL, self)
 
     def text(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n"
@@ -207,7 +207,7 @@ def new_game(
 
 
 def _signed(game: LinkedGame, organiser: Signer) -> LinkedGame:
-    return replace(game, signature=organiser.sign(LABEL, game.to_json()))
+    return replace(game, signature=organiser.sign(LABEL, game))
 
 
 def read_game(text: str) -> LinkedGame:

@@ -10,8 +10,7 @@ made for one kind of document never holds for another.
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -19,6 +18,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from ..audit import StationKey, canonical, fingerprint_of
 from ..errors import KitError
+
+
+class Signed(Protocol):
+    """A signed document (a hall's result, the game file, the tally): a value whose JSON holds
+    its `signature` beside what the signature covers."""
+
+    @property
+    def signature(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 class Signer:
@@ -64,14 +73,14 @@ class Signer:
     def fingerprint(self) -> str:
         return fingerprint_of(base64.b64decode(self.public_key))
 
-    def sign(self, label: bytes, document: Mapping[str, Any]) -> str:
+    def sign(self, label: bytes, document: Signed) -> str:
         """The base64 signature of `label` followed by what `covered(document)` gives."""
         return base64.b64encode(self._key.sign(label + covered(document))).decode()
 
 
-def covered(document: Mapping[str, Any]) -> bytes:
+def covered(document: Signed) -> bytes:
     """What a signature covers: the canonical JSON of the document without its `signature`."""
-    return canonical({k: v for k, v in document.items() if k != "signature"})
+    return canonical({k: v for k, v in document.to_json().items() if k != "signature"})
 
 
 def fingerprint_of_key(public_key: str) -> str | None:
@@ -83,12 +92,12 @@ def fingerprint_of_key(public_key: str) -> str | None:
     return fingerprint_of(raw) if len(raw) == 32 else None
 
 
-def signature_holds(public_key: str, label: bytes, document: Mapping[str, Any]) -> bool:
+def signature_holds(public_key: str, label: bytes, document: Signed) -> bool:
     """Whether the document's `signature` is `public_key`'s over `label` and what it covers."""
     try:
         key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key, validate=True))
-        signature = document["signature"]
-        key.verify(base64.b64decode(signature, validate=True), label + covered(document))
-    except (InvalidSignature, KeyError, ValueError, TypeError):
+        signature = base64.b64decode(document.signature, validate=True)
+        key.verify(signature, label + covered(document))
+    except (InvalidSignature, ValueError, TypeError):
         return False
     return True

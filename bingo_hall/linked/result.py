@@ -106,10 +106,10 @@ class HallResult:
             self.book,
             signer.public_key,
         )
-        return replace(unsigned, signature=signer.sign(LABEL, unsigned.to_json()))
+        return replace(unsigned, signature=signer.sign(LABEL, unsigned))
 
     def signature_holds(self) -> bool:
-        return signature_holds(self.key, LABEL, self.to_json())
+        return signature_holds(self.key, LABEL, self)
 
 
 def make_result(

@@ -81,6 +81,24 @@ class Standing:
             "reason": self.reason,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Standing:
+        """A hall's line as the tally gives it (compared with the game's halls by
+        `verify_tally`)."""
+        hall = Hall(str(data["name"]), str(data["region"]), str(data["fingerprint"]))
+        count = data["count"]
+        if count is not None and type(count) is not int:
+            raise TypeError
+        return cls(
+            hall,
+            State(data["state"]),
+            count,
+            data["deck"],
+            data["serial"],
+            data["head"],
+            data["reason"],
+        )
+
 
 @dataclass(frozen=True)
 class Refused:
@@ -171,7 +189,7 @@ def tally(
         awards(game, standings),
         game.organiser,
     )
-    return replace(unsigned, signature=organiser.sign(LABEL, unsigned.to_json()))
+    return replace(unsigned, signature=organiser.sign(LABEL, unsigned))
 
 
 def judge(
@@ -200,7 +218,7 @@ def judge(
     standings = []
     for hall in game.halls:
         results = list(held.get(hall.fingerprint, {}).values())
-        if len({covered(r.to_json()) for r in results}) > 1:
+        if len({covered(r) for r in results}) > 1:
             reason = f"it sent {len(results)} different results, each signed by its key"
             standings.append(Standing(hall, State.REFUSED, reason=reason))
         elif results:
@@ -287,7 +305,7 @@ def read_tally(text: str) -> Tally:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise TallyError("the file is not a tally of a linked game (version 1)")
     try:
-        standings = tuple(_read_standing(s) for s in data["halls"])
+        standings = tuple(Standing.from_json(s) for s in data["halls"])
         refused = tuple(
             Refused(str(r["source"]), r["hall"], str(r["reason"])) for r in data["refused"]
         )
@@ -311,23 +329,6 @@ def read_tally(text: str) -> Tally:
     return Tally(fields[0], fields[1], fields[2], standings, refused, found, fields[3], fields[4])
 
 
-def _read_standing(data: Mapping[str, Any]) -> Standing:
-    """A hall's line as the tally gives it (compared with the game's halls by `verify_tally`)."""
-    hall = Hall(str(data["name"]), str(data["region"]), str(data["fingerprint"]))
-    count = data["count"]
-    if count is not None and type(count) is not int:
-        raise TypeError
-    return Standing(
-        hall,
-        State(data["state"]),
-        count,
-        data["deck"],
-        data["serial"],
-        data["head"],
-        data["reason"],
-    )
-
-
 def verify_tally(
     game: LinkedGame, found: Tally, results: Iterable[Submission] | None = None
 ) -> list[str]:
@@ -335,9 +336,7 @@ def verify_tally(
     signature, the game, the seed against the commitment, the halls against the game's, the
     awards against the states; with `results`, the states against the results themselves."""
     lines = []
-    if found.organiser != game.organiser or not signature_holds(
-        game.organiser, LABEL, found.to_json()
-    ):
+    if found.organiser != game.organiser or not signature_holds(game.organiser, LABEL, found):
         lines.append("the tally's signature does not hold for the organiser's key of this game")
     if found.game != game.game_id:
         lines.append(f"the tally is of another game ({found.game[:12]})")

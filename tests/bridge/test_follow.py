@@ -3,7 +3,7 @@ events"): pure, with event streams written by hand."""
 
 from __future__ import annotations
 
-from bingo_hall.round_state import RoundState
+from bingo_hall.round_state import RoundState, event_from_json
 from firmware_bridge.follow import GameView, SseParser
 
 STREAM = (
@@ -86,5 +86,9 @@ def test_the_board_keeps_the_one_round_state_the_station_and_the_phones_keep():
         if event == "idle":
             continue
         assert view.apply(event, data)
-        state = RoundState.from_snapshot(data) if state is None else state.apply(event, data)
+        state = (
+            RoundState.from_json(data)
+            if state is None
+            else state.apply(event_from_json(event, data))
+        )
     assert view.state == state and view.balls == state.balls_called == (12, 47, 5)

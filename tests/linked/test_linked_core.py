@@ -216,7 +216,7 @@ def test_a_tally_the_organiser_signed_over_a_changed_hall_or_award_still_fails()
     made = tally(org.game, org.code, [], during(100), org.key)
 
     def signed(t):
-        return replace(t, signature=org.key.sign(LABEL, t.to_json()))
+        return replace(t, signature=org.key.sign(LABEL, t))
 
     first = made.standings[0]
     moved = replace(

@@ -22,6 +22,7 @@ from ...web.errors import RequestError
 from .. import games
 from ..hooks import RecordNote
 from . import store
+from .logged import CashCounted
 from .requests import CountRequest, FloatRequest, money_input
 
 
@@ -107,11 +108,7 @@ def _save(
             (night, kind, count.cents, json.dumps(count.pieces), reason or None),
         )
         cash_id = cur.lastrowid
-        detail: dict[str, Any] = {"night": night, "cents": count.cents}
-        if count.pieces:
-            detail["pieces"] = {str(v): n for v, n in count.pieces}
-        if reason:
-            detail["reason"] = reason
+        detail = CashCounted(night, count.cents, count.pieces, reason)
         store.log(conn, None, f"cash {kind}", detail, via)
         tx.commit()
         gid = games.newest_active_game(conn)

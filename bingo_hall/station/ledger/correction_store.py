@@ -11,6 +11,7 @@ from ... import money
 from ...values import JsonValue
 from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound
+from .logged import SaleCorrected
 from .prize_store import rules_of
 from .sale_store import (
     sales,
@@ -48,13 +49,7 @@ def correct(
             "INSERT INTO ledger_corrections (sale_id, reason) VALUES (?, ?)",
             (sale_id, reason),
         )
-        log(
-            conn,
-            row["game_id"],
-            "correction",
-            {"sale_id": sale_id, "reason": reason},
-            via,
-        )
+        log(conn, row["game_id"], "correction", SaleCorrected(sale_id, reason), via)
         tx.commit()
         publish(row["game_id"], "correction")
     return Correction(sale_id, row["game_id"], reason)

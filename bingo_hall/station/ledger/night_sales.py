@@ -27,6 +27,7 @@ from ..decks import get_deck
 from ..program import store as program
 from ..program.states import Entry
 from . import correction_store, price_store, sale_store, store
+from .logged import NightSaleLogged, NightSaleVoided
 from .requests import NightSaleRequest, money_input
 
 
@@ -325,18 +326,18 @@ def sell(conn: sqlite3.Connection, req: NightSaleRequest, via: str | None = None
                 "made_in) VALUES (?, ?, ?, ?, ?)",
                 (sale_id, entry.entry_id, entry.position, part, made_in),
             )
-        detail = {
-            "night_sale_id": sale_id,
-            "games": [e.position for e in covered],
-            "serials": text,
-            "cards": money.count(ranges),
-            "cents": cents,
-            "shares": list(parts),
-            "price": price.cents,
-            "book": price.book,
-            "label": price.label,
-            "method": method,
-        }
+        detail = NightSaleLogged(
+            sale_id,
+            tuple(e.position for e in covered),
+            text,
+            money.count(ranges),
+            cents,
+            tuple(parts),
+            price.cents,
+            price.book,
+            price.label,
+            method,
+        )
         store.log(conn, None, "night_sale", detail, via)
         for gid in started:
             share = next(s for s in sale_store.night_shares(conn, gid) if s.sale_id == sale_id)
@@ -372,7 +373,7 @@ def void(
             "INSERT INTO ledger_night_voids (night_sale_id, reason) VALUES (?, ?)",
             (night_sale_id, reason),
         )
-        store.log(conn, None, "night_void", {"night_sale_id": night_sale_id, "reason": reason}, via)
+        store.log(conn, None, "night_void", NightSaleVoided(night_sale_id, reason), via)
         tx.commit()
         for s in sale.shares:
             if s.game_id is not None:

@@ -27,6 +27,7 @@ from ...web.errors import Conflict, NotFound
 from .. import games
 from ..hooks import Awarded, Claimed, RecordNote
 from . import prize_store, sale_store, store
+from .logged import PayoutMarked
 
 
 def takings(conn: sqlite3.Connection, gid: int) -> dict[int, tuple[int, int]]:
@@ -369,11 +370,7 @@ def _mark(conn: sqlite3.Connection, mark: Mark, via: str | None) -> None:
             "INSERT INTO ledger_paid_marks (payout_id, paid, reason, cash) VALUES (?, ?, ?, ?)",
             (payout_id, int(paid), reason, int(mark.cash)),
         )
-        detail: dict[str, Any] = {"payout_id": payout_id, "cents": row["cents"]}
-        if paid:
-            detail["cash"] = mark.cash
-        if reason is not None:
-            detail["reason"] = reason
+        detail = PayoutMarked(payout_id, row["cents"], mark.cash if paid else None, reason)
         store.log(conn, row["game_id"], "paid" if paid else "unpaid", detail, via)
         tx.commit()
         store.publish(row["game_id"], "paid" if paid else "unpaid")

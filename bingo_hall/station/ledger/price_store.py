@@ -11,6 +11,7 @@ from ...money import Price
 from ...web.db import write_transaction
 from ...web.errors import Conflict, RequestError
 from .. import games
+from .logged import PriceLogged, PricesSet
 from .requests import PriceListRequest
 from .store import log, publish
 
@@ -105,6 +106,6 @@ def write_prices(
             "VALUES (?, ?, ?, ?, ?)",
             (gid, list_id, p.label, p.cents, p.book),
         )
-    detail = [{"label": p.label, "cents": p.cents, "book": p.book} for p in req.prices]
-    log(conn, gid, "price", {"prices": detail}, via)
+    prices = PricesSet(tuple(PriceLogged(p.label, p.cents, p.book) for p in req.prices))
+    log(conn, gid, "price", prices, via)
     return gid

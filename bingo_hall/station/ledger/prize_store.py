@@ -16,6 +16,7 @@ from ...web.errors import RequestError
 from .. import games
 from ..model import Game
 from ..variants import prize_plan
+from .logged import PrizesSet
 from .requests import PrizesRequest
 from .store import game_prizes, jackpot_prize, log, publish
 
@@ -107,5 +108,5 @@ def write_prizes(
             "INSERT INTO ledger_prizes (game_id, prize, rule) VALUES (?, ?, ?)",
             (game.game_id, prize, json.dumps(spec)),
         )
-    log(conn, game.game_id, "prizes", specs, via)
+    log(conn, game.game_id, "prizes", PrizesSet(tuple(new.items())), via)
     return Prizes(game.game_id, tuple(kept.items()))

@@ -25,6 +25,15 @@ from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from ...web.instance import hall
 from . import store
+from .logged import (
+    RaffleCommitted,
+    RaffleDrawn,
+    RafflePrizeListed,
+    RaffleRedrawn,
+    RaffleRevealed,
+    RaffleSold,
+    RaffleStarted,
+)
 from .requests import (
     RaffleCommitRequest,
     RafflePrizeRequest,
@@ -280,7 +289,8 @@ def start(conn: sqlite3.Connection, req: RaffleStartRequest, via: str | None) ->
         if last is not None and not last.revealed:
             raise Conflict("the raffle is still open: draw it and reveal its seed first")
         rid = conn.execute("INSERT INTO raffles (cents) VALUES (?)", (cents,)).lastrowid
-        store.log(conn, None, "raffle", {"raffle": rid, "cents": cents}, via)
+        assert rid is not None  # an INSERT always sets it
+        store.log(conn, None, "raffle", RaffleStarted(rid, cents), via)
         tx.commit()
         return _publish(conn)
 
@@ -307,8 +317,8 @@ def sell(conn: sqlite3.Connection, req: RaffleSaleRequest, via: str | None) -> R
             "VALUES (?, ?, ?, ?, ?, ?)",
             (r.raffle_id, sale.colour, numbers, sale.count, cents, via),
         )
-        detail = {"raffle": r.raffle_id, "colour": sale.colour, "numbers": numbers}
-        store.log(conn, None, "raffle-sale", {**detail, "cents": cents}, via)
+        detail = RaffleSold(r.raffle_id, sale.colour, numbers, cents)
+        store.log(conn, None, "raffle-sale", detail, via)
         tx.commit()
         return _publish(conn)
 
@@ -325,7 +335,7 @@ def add_prize(conn: sqlite3.Connection, req: RafflePrizeRequest, via: str | None
             "INSERT INTO raffle_prizes (raffle_id, place, name) VALUES (?, ?, ?)",
             (r.raffle_id, len(listed) + 1, name),
         )
-        store.log(conn, None, "raffle-prize", {"raffle": r.raffle_id, "name": name}, via)
+        store.log(conn, None, "raffle-prize", RafflePrizeListed(r.raffle_id, name), via)
         tx.commit()
         return _publish(conn)
 
@@ -345,13 +355,8 @@ def commit(conn: sqlite3.Connection, req: RaffleCommitRequest, via: str | None) 
             "committed = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
             (seed.hex(), draw.commitment(seed), public_input, r.raffle_id),
         )
-        store.log(
-            conn,
-            None,
-            "raffle-commit",
-            {"raffle": r.raffle_id, "commitment": draw.commitment(seed)},
-            via,
-        )
+        committed = RaffleCommitted(r.raffle_id, draw.commitment(seed))
+        store.log(conn, None, "raffle-commit", committed, via)
         tx.commit()
         return _publish(conn)
 
@@ -388,9 +393,7 @@ def draw_next(conn: sqlite3.Connection, via: str | None) -> RaffleState:
         nxt = _draw_next(conn, r)
         if nxt is None:
             raise Conflict("every prize has its winner: reveal the seed to end the raffle")
-        store.log(
-            conn, None, "raffle-draw", {"raffle": r.raffle_id, "ticket": str(nxt.ticket)}, via
-        )
+        store.log(conn, None, "raffle-draw", RaffleDrawn(r.raffle_id, str(nxt.ticket)), via)
         tx.commit()
         return _publish(conn)
 
@@ -414,8 +417,8 @@ def unclaimed(conn: sqlite3.Connection, req: RaffleRedrawRequest, via: str | Non
             (row["id"], " ".join(reason.split())),
         )
         nxt = _draw_next(conn, r)
-        detail = {"raffle": r.raffle_id, "ticket": str(last.ticket), "reason": reason}
-        store.log(conn, None, "raffle-redraw", {**detail, "next": str(nxt and nxt.ticket)}, via)
+        detail = RaffleRedrawn(r.raffle_id, str(last.ticket), reason, str(nxt and nxt.ticket))
+        store.log(conn, None, "raffle-redraw", detail, via)
         tx.commit()
         return _publish(conn)
 
@@ -428,6 +431,6 @@ def reveal(conn: sqlite3.Connection, via: str | None) -> RaffleState:
             "UPDATE raffles SET revealed = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
             (r.raffle_id,),
         )
-        store.log(conn, None, "raffle-reveal", {"raffle": r.raffle_id, "seed": r.seed}, via)
+        store.log(conn, None, "raffle-reveal", RaffleRevealed(r.raffle_id, r.seed), via)
         tx.commit()
         return _publish(conn)

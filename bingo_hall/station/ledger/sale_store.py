@@ -18,6 +18,7 @@ from ...web.errors import Conflict, RequestError
 from .. import games
 from ..decks import get_deck
 from ..model import Game
+from .logged import NightShareLogged, SaleLogged
 from .price_store import price_list
 from .requests import SaleRequest, money_input
 from .store import log, publish
@@ -159,14 +160,10 @@ def log_share(
     via: str | None = "program",
 ) -> None:
     """The book's entry of a game's share of a night sale (and the ledger's audit trail)."""
-    detail = {
-        "night_sale_id": night_sale_id,
-        "place": place,
-        "serials": money.format_serials(share.serials),
-        "cards": share.cards,
-        "cents": share.cents,
-        "made_in": share.made_in,
-    }
+    serials = money.format_serials(share.serials)
+    detail = NightShareLogged(
+        night_sale_id, place, serials, share.cards, share.cents, share.made_in
+    )
     log(conn, gid, "night_share", detail, via)
 
 
@@ -418,10 +415,20 @@ def sell(conn: sqlite3.Connection, game_id: int, req: SaleRequest, via: str | No
             ),
         )
         sale_id = cur.lastrowid
-        detail = {"sale_id": sale_id, "round": rnd, "serials": text, "cents": cents}
-        sold_as = {"cards": cards, "price": price.cents, "book": price.book, "made_in": current}
-        made = {"method": method, "price_id": item.price_id, **sold_as}
-        log(conn, gid, "sale", {**detail, **made}, via)
+        assert sale_id is not None  # an INSERT always sets it
+        detail = SaleLogged(
+            sale_id,
+            rnd,
+            text,
+            cents,
+            method,
+            item.price_id,
+            cards,
+            price.cents,
+            price.book,
+            current,
+        )
+        log(conn, gid, "sale", detail, via)
         tx.commit()
         publish(gid, "sale")
     return next(s for s in sales(conn, gid) if s.sale_id == sale_id and s.night is None)

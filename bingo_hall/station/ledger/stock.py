@@ -19,6 +19,7 @@ from .. import games
 from ..decks import get_deck
 from ..hooks import RecordNote
 from . import sale_store, store
+from .logged import StockCorrected, StockLogged
 from .requests import StockRequest, money_input
 
 
@@ -121,9 +122,8 @@ def record(
             ),
         )
         stock_id = cur.lastrowid
-        detail = {"stock_id": stock_id, "serials": text, "seller": seller}
-        if req.reason:
-            detail["reason"] = req.reason
+        assert stock_id is not None  # an INSERT always sets it
+        detail = StockLogged(stock_id, text, seller, req.reason)
         store.log(conn, gid, f"stock {req.kind}", detail, via)
         tx.commit()
         store.publish(gid, "stock")
@@ -159,7 +159,7 @@ def correct(
             "INSERT INTO ledger_stock_corrections (stock_id, reason) VALUES (?, ?)",
             (stock_id, reason),
         )
-        store.log(conn, gid, "stock correction", {"stock_id": stock_id, "reason": reason}, via)
+        store.log(conn, gid, "stock correction", StockCorrected(stock_id, reason), via)
         tx.commit()
         store.publish(gid, "stock")
     return next(s for s in lines(conn, gid) if s.stock_id == stock_id)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +25,7 @@ from .. import games
 from ..events import LedgerChanged
 from ..model import Game
 from ..variants import prize_plan
+from .logged import CurrencySet
 from .requests import money_input
 
 
@@ -45,9 +45,11 @@ def log(
     conn: sqlite3.Connection,
     gid: int | None,
     action: str,
-    detail: Mapping[str, Any],
+    logged: JsonValue,
     via: str | None,
 ) -> None:
+    """The action in the audit trail and the night's book, with its detail (`logged`)."""
+    detail = logged.to_json()
     conn.execute(
         "INSERT INTO ledger_log (game_id, action, detail, via) VALUES (?, ?, ?, ?)",
         (gid, action, json.dumps(detail, ensure_ascii=False), via),
@@ -100,7 +102,7 @@ def set_currency(conn: sqlite3.Connection, value: object, via: str | None = None
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (code,),
         )
-        log(conn, None, "currency", {"currency": code}, via)
+        log(conn, None, "currency", CurrencySet(code), via)
         tx.commit()
         gid = games.newest_active_game(conn)
         if gid is not None:

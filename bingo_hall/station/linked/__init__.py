@@ -149,8 +149,8 @@ def linked_line(game_id: int) -> str:
     read once per game and kept (it never changes); the card pages never ask."""
     parts = live_state().parts
     if game_id not in parts:
-        found = _recorded(get_db(), STARTED, game_id)
-        parts[game_id] = None if found is None else read_game(json.dumps(found["file"])).tiers
+        found = _recorded(get_db(), STARTED, game_id, "file")
+        parts[game_id] = None if found is None else read_game(found.document).tiers
     tiers = parts[game_id]
     if tiers is None:
         return ""
@@ -221,11 +221,21 @@ def start_linked_game(
     )
 
 
-def _recorded(conn: sqlite3.Connection, kind: str, game_id: int) -> Mapping[str, Any] | None:
+@dataclass(frozen=True)
+class _Recorded:
+    """A linked game's book entry: its document (the game file, the hall's result) as JSON
+    text, for `read_game`/`read_result`, and the organiser's address a game started with."""
+
+    document: str
+    organiser: str | None
+
+
+def _recorded(conn: sqlite3.Connection, kind: str, game_id: int, part: str) -> _Recorded | None:
     for (data,) in conn.execute("SELECT data FROM book WHERE kind = ? ORDER BY seq DESC", (kind,)):
         found = json.loads(data)
         if found.get("game_id") == game_id:
-            return dict(found)
+            url = found.get("organiser")
+            return _Recorded(json.dumps(found[part]), url if isinstance(url, str) else None)
     return None
 
 
@@ -236,11 +246,10 @@ def linked_game_of(conn: sqlite3.Connection, game_id: int) -> LinkedGame:
 def _started(conn: sqlite3.Connection, game_id: int) -> tuple[LinkedGame, str | None]:
     """The linked game a hall game plays, and the organiser's address it was started with."""
     get_game(conn, game_id)  # 404 for a game that does not exist
-    found = _recorded(conn, STARTED, game_id)
+    found = _recorded(conn, STARTED, game_id, "file")
     if found is None:
         raise NotFound("game %(game)s is not a linked game", game=game_id)
-    url = found.get("organiser")
-    return read_game(json.dumps(found["file"])), url if isinstance(url, str) else None
+    return read_game(found.document), found.organiser
 
 
 def _order(conn: sqlite3.Connection, game_id: int) -> tuple[int, ...]:
@@ -353,8 +362,8 @@ def linked_view(conn: sqlite3.Connection, game_id: int, key: StationKey) -> Link
 
 
 def recorded_result(conn: sqlite3.Connection, game_id: int) -> HallResult | None:
-    found = _recorded(conn, RESULT, game_id)
-    return None if found is None else read_result(json.dumps(found["result"]))
+    found = _recorded(conn, RESULT, game_id, "result")
+    return None if found is None else read_result(found.document)
 
 
 def make_hall_result(
@@ -414,7 +423,7 @@ def _moment(text: str) -> datetime:
 def linked_view_of(game_id: int) -> LinkedView | None:
     """`linked_view_of(id)` in templates: the caller page's panel (None: not a linked game)."""
     conn = get_db()
-    if _recorded(conn, STARTED, game_id) is None:
+    if _recorded(conn, STARTED, game_id, "file") is None:
         return None
     return linked_view(conn, game_id, book.station_key())
 

@@ -143,9 +143,7 @@ class Board:
             _, refused = judge(self.game, self.code, [Submission("posted", text)])
             return None, refused[0].reason if refused else "not a result of this game"
         # one file per distinct result: the same result sent twice is kept once
-        name = (
-            f"{hall.fingerprint}-{hashlib.sha256(covered(result.to_json())).hexdigest()[:16]}.json"
-        )
+        name = f"{hall.fingerprint}-{hashlib.sha256(covered(result)).hexdigest()[:16]}.json"
         with self.lock:  # one result kept and judged at a time
             self.arriving.add(hall.fingerprint)
             try:

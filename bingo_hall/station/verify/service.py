@@ -28,7 +28,7 @@ from ..requests import NewClaim, NewPlayer, RemovePlayer, RenamePlayer, Settings
 from . import awards, on_show, players, store
 from .awards import Scores
 from .judged import Checked
-from .variants import ClaimMade, ClaimsKind, claims_kind
+from .variants import ClaimMade, ClaimsKind, ClaimVerdict, claims_kind
 
 
 @dataclass(frozen=True)
@@ -61,9 +61,8 @@ def check(
         kind = claims_kind(game)
         checked = kind.check(conn, game, store.game_card(conn, game, serial)[1], prize)
         if show:
-            verdict = checked.to_json()
-            shown = kind.shown(verdict, checked.round, checked.valid).naming(player)
-            data = on_show.show(game.game_id, kind, checked, shown, verdict["calls"])
+            shown = kind.shown(checked, checked.round, checked.valid).naming(player)
+            data = on_show.show(game.game_id, kind, checked, shown, shown.verdict["calls"])
             with transaction(conn):
                 told = {"game_id": game.game_id, "round": checked.round, "valid": checked.valid}
                 book.append(conn, "shown", {**told, "serial": checked.ticket.serial})
@@ -139,7 +138,8 @@ def make_claim(conn: sqlite3.Connection, game_id: int, claim: NewClaim) -> Claim
             extra,
         )
         games.publish(ClaimRecorded(gid, made))
-        shown = kind.shown({**verdict, "round": rnd.number}, rnd.number, check.valid, made)
+        claimed_verdict = ClaimVerdict(check.serial, rnd.number, check.verdict_value())
+        shown = kind.shown(claimed_verdict, rnd.number, check.valid, made)
         shown = on_show.show(gid, kind, check, shown, len(calls), claim_id)
         games.publish(VerdictShown(gid, shown))
         games.publish(kind.board_event(gid, kind.board(conn, gid)))

@@ -14,7 +14,7 @@ import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ...errors import KitError
 from ...ninety.tickets import ROW_NAMES, Ticket
@@ -73,6 +73,28 @@ class Boards(JsonValue):
 
     scores: Scores | None
     prizes: PrizeState | None
+
+
+class ShownVerdict(Protocol):
+    """A verdict as the screens show it: a card checked now (`Checked`), or a claim's verdict
+    (`ClaimVerdict`); its card's serial and its JSON."""
+
+    @property
+    def serial(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """A recorded claim's verdict (as the claim stored it), with the round it was made in."""
+
+    serial: int
+    round: int
+    verdict: JsonValue
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.verdict.to_json(), "round": self.round}
 
 
 @dataclass(frozen=True)
@@ -207,7 +229,7 @@ class ClaimsKind(ABC, Generic[T, C]):
 
     def shown(
         self,
-        verdict: Mapping[str, Any],
+        verdict: ShownVerdict,
         round: int,
         valid: bool,
         claim: ClaimMade | None = None,
@@ -219,12 +241,12 @@ class ClaimsKind(ABC, Generic[T, C]):
             "claim" if claim else "check",
             self.variant.layout,  # what the screens draw it as (claimshow.js VIEWS)
             self.shown_extra,
-            verdict["serial"],
+            verdict.serial,
             round,
             claim.player if claim else None,
             valid,
             claim.penalty if claim else None,
-            verdict,
+            verdict.to_json(),
         )
 
 
