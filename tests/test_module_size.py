@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MOST_LINES = 450
 REASON = "One idea in one module"
 
+
 def too_long(path: Path) -> bool:
     text = path.read_text(encoding="utf-8")
     if len(text.splitlines()) <= MOST_LINES:

@@ -27,7 +27,6 @@ from .entries import (
     Entry,
     canonical,
     deck_hash,
-    next_entry,
     sha256,
 )
 from .head import (
@@ -58,7 +57,6 @@ __all__ = [
     "export_lines",
     "fingerprint_of",
     "header_line",
-    "next_entry",
     "night_bounds",
     "read_book",
     "redacted",

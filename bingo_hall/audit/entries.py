@@ -131,18 +131,6 @@ class Entry:
         return None if not self.personal else self.personal.get("player")
 
 
-def next_entry(
-    prev: str,
-    seq: int,
-    at: str,
-    kind: str,
-    who: str,
-    data: Mapping[str, Any],
-    personal: Mapping[str, Any] | None = None,
-) -> Entry:
-    return Entry(seq, at, kind, who, data, prev, personal or None).sealed()
-
-
 def deck_hash(manifest_json: str) -> str:
     """The hash of a deck file as the book records it: SHA-256 of its manifest's canonical JSON
     (so the file's spacing does not matter, its every number and its secret do)."""

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from flask import Blueprint, Flask, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from ..manifest import deck_from_dict
-from ..web.admission import SMALL_BODY, guest_body, on_loop
+from ..web.admission import SMALL_BODY, Scope, guest_body, on_loop
 from ..web.db import get_db
 from ..web.errors import RequestError, TooManyRequests, Unauthorized
 from ..web.hub import EventStream, Subscription, live_stream
@@ -219,7 +219,7 @@ def _game_stream(state: HallState, sub: Subscription, first: str, view: str | No
 _LOOP_QUERIES: dict[bytes, str | None] = {b"": None, b"view=card": CARD_VIEW}
 
 
-def game_stream_on_loop(app: Flask, scope: dict[str, Any]) -> EventStream | None:
+def game_stream_on_loop(app: Flask, scope: Scope) -> EventStream | None:
     """`game_events` opened on the server's event loop, without Flask, a worker or SQL, when the
     game's snapshot is kept and current (`snapshots.kept_snapshot_event`): in a join storm every
     phone opens its card's stream within seconds, and all of them share one snapshot. The same

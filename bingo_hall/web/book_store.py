@@ -30,7 +30,6 @@ from ..audit import (
     SignedHead,
     StationKey,
     canonical,
-    next_entry,
     night_bounds,
 )
 from .instance import area_state, current_flask, hall, kept_secret
@@ -168,7 +167,7 @@ def _write(
 ) -> Entry:
     row = conn.execute("SELECT seq, hash FROM book ORDER BY seq DESC LIMIT 1").fetchone()
     prev, seq = (row[1], row[0] + 1) if row else (ORIGIN, 1)
-    entry = next_entry(prev, seq, now(), kind, who, data, personal)
+    entry = Entry(seq, now(), kind, who, data, prev, personal or None).sealed()
     conn.execute(
         "INSERT INTO book (seq, at, kind, who, data, personal, prev, hash) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from flask import Flask
 
 from ...manifest import Deck
+from ...web.admission import Scope
 from ...web.db import get_db
 from ...web.errors import NotFound
 from ...web.i18n import LANGUAGES
@@ -80,7 +81,7 @@ class Ahead:
             self.wanted.add(deck_id)
         self._woken.set()
 
-    def waiter(self, scope: dict[str, Any], loop: asyncio.AbstractEventLoop) -> Any:
+    def waiter(self, scope: Scope, loop: asyncio.AbstractEventLoop) -> Any:
         """On the loop, for a card page `answer` could not give (`scope[STALE]`): a future
         done at the end of the thread's next pass (which starts now)."""
         deck_id = scope.get(STALE)

@@ -47,6 +47,7 @@ from markupsafe import Markup
 
 from ...manifest import Deck
 from ...signing import signature_is_valid
+from ...web.admission import Scope
 from ...web.db import get_db
 from ...web.i18n import locale_of
 from ...web.inputs import is_ascii_number
@@ -208,7 +209,7 @@ class CardPages:
 
     # -- on the event loop: from what is kept only
 
-    def waiter(self, scope: dict[str, Any], loop: asyncio.AbstractEventLoop) -> Any:
+    def waiter(self, scope: Scope, loop: asyncio.AbstractEventLoop) -> Any:
         """A future for a stale card page to wait on (the thread ahead's next pass), or None:
         the app builds it (no thread ahead: the station runs without `start`)."""
         ahead = self.ahead
@@ -226,7 +227,7 @@ class CardPages:
             return False
         return signature_is_valid(deck.secret, deck.deck_id, int(serial), sig)
 
-    def answer(self, app: Flask, scope: dict[str, Any]) -> bytes | None:
+    def answer(self, app: Flask, scope: Scope) -> bytes | None:
         """The card page a GET asks for, when everything it needs is kept and current; None
         sends the request to Flask (which builds what is missing, or answers a 404 or
         `?part=verdict`). No SQL, no template, no Flask: the event loop's own work."""
