@@ -14,7 +14,7 @@ Maestro's process never spends its CPU on a guest's PIN hash or a table's replay
 
 One database file for both processes: WAL lets the phones' process read while the Maestro's
 writes, and a guest's transaction is a few statements (its replay and its PIN's hash run before
-it: companions/web/store.py), so a draw waiting for SQLite's write lock waits a millisecond.
+it: companions/web/changes.py), so a draw waiting for SQLite's write lock waits a millisecond.
 """
 
 from __future__ import annotations
