@@ -54,6 +54,8 @@ from bingo_hall.signing import card_path  # noqa: E402
 #: the station counts as idle when its processes spent less than this CPU in IDLE_S
 IDLE_CPU_S = 0.05
 IDLE_S = 1.0
+#: how long the streams of a run are left open, with nothing happening, before they close
+OPEN_S = 5.0
 
 
 def cpu_s(pid: int) -> float:
@@ -156,6 +158,12 @@ async def run(args) -> None:
                 if spy is not None:
                     spy.send_signal(2)
                     spy.wait()
+                p0, t0 = cpu_s(public), time.monotonic()
+                await asyncio.sleep(OPEN_S)
+                print(
+                    f"  then, {args.phones} streams open and nothing happening: public cpu "
+                    f"{1000 * (cpu_s(public) - p0) / (time.monotonic() - t0):.1f} ms/s"
+                )
                 for p in phones:
                     p.drop()
                 await idle(proc.pid)
