@@ -6,8 +6,8 @@ figures; not a test.
 
 It starts `bingo-hall serve` as a real process with its default settings (split: the Maestro's
 process and the phones' one, web/phones_process.py), loads a deck of `--runs` x `--phones` cards
-(+3) and starts a game, then waits until the station is idle (the deck's tables drawn in both
-languages, `card_pages.predraw`). Each run then joins `--phones` phones, at most
+(+3) and starts a game, then waits until the station is idle (its start-up done, the deck read).
+Each run then joins `--phones` phones, at most
 `--at-once` at a time, each with a card no phone of any run has asked for (in a join storm every
 card is asked once): its page, the page's files exactly as a browser fetches them, and its card
 stream until the snapshot (phones.py's `Phone.join`, the simulator of the phones benchmark).
@@ -17,7 +17,10 @@ the figure holds on a busy machine; the calibration line beside it says how fast
 
 `--station-root DIR` serves the station from another checkout (a checkout of main measures
 "before"; the phones are this checkout's). `--spy FILE` records the public process with py-spy
-(raw format) during the last run. ("public" in its lines is the phones' process.)
+(raw format) during the last run. ("public" in its lines is the phones' process.) `--spread S`:
+each phone arrives at a random time within S s, as in a storm, not as soon as one before it is
+done. After each run the streams are left open 5 s with nothing happening, and the phones'
+process's CPU meanwhile is printed.
 """
 
 from __future__ import annotations
@@ -129,7 +132,7 @@ async def run(args) -> None:
             print(
                 f"station from {station.ROOT} on :{port} (default serve settings), "
                 f"{station_mode(proc.pid)}; a deck "
-                f"of {len(deck.cards)} cards, idle (tables drawn) {took:.0f} s after its game "
+                f"of {len(deck.cards)} cards, idle {took:.0f} s after its game "
                 f"started; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}"
             )
             per_public, per_maestro = [], []
