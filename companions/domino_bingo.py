@@ -39,11 +39,12 @@ replay of the entries all read `VARIANTS` and change together.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from bingo_hall.values import JsonValue
+from companions.entries import EntryFields
 from companions.errors import EntryError
 
 Tile = tuple[int, int]
@@ -452,7 +453,7 @@ class Match:
 
 # -- the shell's replay (docs/dev/companion-games.md) ------------------------------------------
 @dataclass(frozen=True)
-class Entry:
+class Entry(EntryFields):
     """One stored entry: its `id`, its `type` ("hand", "declare", "bingo_double", "close" or
     "tricks") and the fields of that type. Each field is as the phone sent it (or None): the
     Match method it goes to checks it, and names it when it refuses it."""
@@ -471,16 +472,7 @@ class Entry:
     def from_json(cls, entry: Mapping[str, Any]) -> Entry:
         if not isinstance(entry, Mapping):
             raise EntryError("Unknown kind of entry", field="type")
-        return cls(
-            id=entry.get("id"),
-            type=entry.get("type"),
-            player=entry.get("player"),
-            trump=entry.get("trump"),
-            doubles=entry.get("doubles"),
-            bingo=entry.get("bingo") is True,
-            tiles=entry.get("tiles"),
-            points=entry.get("points"),
-        )
+        return replace(super().from_json(entry), bingo=entry.get("bingo") is True)
 
 
 def _apply(match: Match, entry: Entry) -> None:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bingo_hall.values import JsonValue
+from companions.entries import EntryFields
 from companions.errors import EntryError
 
 COLOURS = ("orange", "yellow", "purple")
@@ -257,7 +258,7 @@ class Settings(JsonValue):
 
 
 @dataclass(frozen=True)
-class Entry:
+class Entry(EntryFields):
     """One stored entry: its `id`, its `op` ("roll", "place" or "fail"), the `player` who sent
     it, and the fields of its op as sent (a roll's `colours` and `sum`, a number's `colour`,
     `box` and `value`), each checked by the rule that reads it."""
@@ -275,16 +276,7 @@ class Entry:
     def from_json(cls, entry: Mapping[str, Any]) -> Entry:
         if not isinstance(entry, Mapping):
             raise EntryError("Unknown entry: use roll, place or fail", field="op")
-        return cls(
-            id=entry.get("id"),
-            op=entry.get("op"),
-            player=entry.get("player"),
-            colours=entry.get("colours"),
-            sum=entry.get("sum"),
-            colour=entry.get("colour"),
-            box=entry.get("box"),
-            value=entry.get("value"),
-        )
+        return super().from_json(entry)
 
 
 @dataclass

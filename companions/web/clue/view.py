@@ -27,6 +27,7 @@ from companions.clue import (
     OutOfTurn,
     deal_sizes,
 )
+from companions.entries import EntryFields
 from companions.errors import EntryError
 
 
@@ -40,7 +41,7 @@ class Settings(JsonValue):
 
 
 @dataclass(frozen=True)
-class Entry(JsonValue):
+class Entry(EntryFields, JsonValue):
     """One stored entry: its `id`, its `type` ("setup", then "suggestion", "accusation" or
     "seen") and the fields of that type, each as the phone sent it (or None): the notebook
     checks each one and names it when it refuses it. `player` is who sent the entry (the
@@ -63,10 +64,6 @@ class Entry(JsonValue):
     card: Any = None
     player: Any = None
     holder: Any = None
-
-    @classmethod
-    def from_json(cls, entry: Mapping[str, Any]) -> Entry:
-        return cls(**{f.name: entry.get(f.name) for f in fields(cls)})
 
 
 @dataclass(frozen=True)
