@@ -126,15 +126,13 @@ class CardPages:
         kind = claims_of(deck.variant)
         key = (kind.card_page, lang, deck.deck_id, deck.name, now.game_id, now.words)
         shell = self.shells.get(key)
-        table = self.table(kind, card, lang, draw)
-        if shell is None or table is None:
+        if shell is None:
             if not draw:
                 return None
-            if table is None:
-                table = self.table(kind, card, lang, True)
-            if shell is None:
-                shell = self._shell(key, kind, deck, card, now)
-        assert table is not None  # drawn when missing
+            shell = self._shell(key, kind, deck, card, now)
+        table = self.table(kind, card, lang, draw)
+        if table is None:  # (only on the loop: no cut made yet)
+            return None
         values = page_shell.values(card, path, full)
         values["TABLE"] = table
         values["CARD"] = "" if now.game is None else now.card_state_of(card.serial)
