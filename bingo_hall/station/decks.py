@@ -47,18 +47,18 @@ def _store(conn: sqlite3.Connection, deck: Deck[Any], manifest: str) -> Deck[Any
         f"VALUES (?, ?, ?, ?, ?, {_NOW})",
         (deck.deck_id, deck.name, int(deck.free_centre), len(deck.cards), manifest),
     )
-    _keep(deck)  # read: its first game need not read it again
     loaded = {"deck_id": deck.deck_id, "name": deck.name, "cards": len(deck.cards)}
     book.append(
         conn, "deck", {**loaded, "balls": deck.variant.balls, "sha256": deck_hash(manifest)}
     )
+    _keep(deck)  # stored and in the book: its first game need not read it again
     tell_deck_listeners(deck)
     return deck
 
 
 def tell_deck_listeners(deck: Deck[Any]) -> None:
-    """A deck was loaded or a game starts on it: its card pages are drawn ahead of need. (Not
-    when `serve` loads its decks before the station runs: nothing listens yet.)"""
+    """A deck was loaded or a game starts on it: its card pages are kept current ahead of need.
+    (Not when `serve` loads its decks before the station runs: nothing listens yet.)"""
     if not has_app_context():
         return
     for listener in list(station_state().deck_listeners):
