@@ -20,6 +20,7 @@ from typing import Any
 from ... import money
 from ...money import Price, Serials
 from ...money.night import night_of
+from ...values import JsonValue
 from ...web.db import write_transaction
 from ...web.errors import Conflict, NotFound, RequestError
 from .. import games
@@ -43,7 +44,7 @@ def _still_open(conn: sqlite3.Connection, entry: Entry) -> bool:
 
 
 @dataclass(frozen=True)
-class Share:
+class Share(JsonValue):
     """A covered game's part of a night sale: its program number (when sold), the station
     game once started, its money and the round of that game the money counts in."""
 
@@ -51,14 +52,6 @@ class Share:
     game_id: int | None
     cents: int
     round: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "game_id": self.game_id,
-            "cents": self.cents,
-            "round": self.round,
-        }
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any
 from ... import money
 from ...money import Serials
 from ...signing import signature_is_valid
+from ...values import JsonValue
 from ...web.db import write_transaction
 from ...web.errors import Conflict, RequestError
 from .. import games
@@ -62,7 +63,7 @@ class Sale:
 
 
 @dataclass(frozen=True)
-class NightRef:
+class NightRef(JsonValue):
     """What a game's share of a night sale says of the sale: its number, the program's games
     it covers (their numbers when it was made, "1-4"), its whole money and its price's name."""
 
@@ -70,14 +71,6 @@ class NightRef:
     games: str
     total: int
     label: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "night_sale_id": self.night_sale_id,
-            "games": self.games,
-            "total": self.total,
-            "label": self.label,
-        }
 
 
 def games_span(places: list[int]) -> str:
