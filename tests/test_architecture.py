@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import app_reach
@@ -179,14 +180,16 @@ def dynamic_imports(tree: ast.Module) -> set[str]:
     return found
 
 
-def imports_of(source: str, module: str, is_package: bool) -> set[str]:
-    """Every module a source imports, relative imports resolved, importlib's included."""
-    found: set[str] = set()
+def import_statements(
+    tree: ast.Module, module: str, is_package: bool
+) -> Iterator[tuple[str, list[str]]]:
+    """Each import statement of a module, wherever it stands: the module it names (relative
+    imports resolved) and the names it takes from it (none for `import x`, which names `x`)."""
     package = module if is_package else module.rpartition(".")[0]
-    tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            for alias in node.names:
+                yield alias.name, []
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -194,8 +197,16 @@ def imports_of(source: str, module: str, is_package: bool) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            found.add(target)
-            found.update(f"{target}.{alias.name}" for alias in node.names)
+            yield target, [alias.name for alias in node.names]
+
+
+def imports_of(source: str, module: str, is_package: bool) -> set[str]:
+    """Every module a source imports, relative imports resolved, importlib's included."""
+    tree = ast.parse(source)
+    found: set[str] = set()
+    for target, names in import_statements(tree, module, is_package):
+        found.add(target)
+        found.update(f"{target}.{name}" for name in names)
     return found | dynamic_imports(tree)
 
 
@@ -482,22 +493,12 @@ def import_edges(source: str, module: str, is_package: bool, known: set[str]) ->
     (its `__init__`) when `name` is something that `__init__` defines. Loading a submodule
     loads its parent packages first, whatever they import, so that alone is no arrow: a
     package's `__init__` that imports its own modules is the package's table of contents."""
-    package = module if is_package else module.rpartition(".")[0]
     tree = ast.parse(source)
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            for alias in node.names:
-                sub = f"{target}.{alias.name}"
-                found.add(sub if sub in known else target)
+    for target, names in import_statements(tree, module, is_package):
+        found.update(target if f"{target}.{n}" not in known else f"{target}.{n}" for n in names)
+        if not names:  # `import x`
+            found.add(target)
     found |= dynamic_imports(tree)
     return {m for m in found if m in known and m != module}
 
