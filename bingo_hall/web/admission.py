@@ -426,12 +426,24 @@ class RequestPace:
 
     def wait(self, address: str, now: float, cost: float = 1.0) -> float:
         """`cost`: how many requests this one counts for (a change costs more than a read)."""
-        tokens, at = self._buckets.get(address, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - at) * self.rate) - cost
-        if len(self._buckets) >= self.KEEP and address not in self._buckets:
-            self._forget(now)
+        tokens = self._left(address, now, cost)
         self._buckets[address] = (tokens, now)
         return 0.0 if tokens >= 0 else -tokens / self.rate
+
+    def now_or_later(self, address: str, now: float, cost: float = 1.0) -> bool:
+        """Takes the address's turn if it is due now (True); else takes nothing (False: the
+        request then `wait`s its turn, counted once)."""
+        tokens = self._left(address, now, cost)
+        if tokens < 0:
+            return False
+        self._buckets[address] = (tokens, now)
+        return True
+
+    def _left(self, address: str, now: float, cost: float) -> float:
+        tokens, at = self._buckets.get(address, (self.burst, now))
+        if len(self._buckets) >= self.KEEP and address not in self._buckets:
+            self._forget(now)
+        return min(self.burst, tokens + (now - at) * self.rate) - cost
 
     def _forget(self, now: float) -> None:
         full = [

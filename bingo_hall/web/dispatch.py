@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from a2wsgi import WSGIMiddleware
@@ -128,6 +128,14 @@ def public_heads(app: Any) -> dict[str, bool]:
             return {}
         found.setdefault(first, set()).add(_public_view(app.view_functions.get(rule.endpoint)))
     return {first: kinds.pop() for first, kinds in found.items() if len(kinds) == 1}
+
+
+class Answer(NamedTuple):
+    """An answer made from memory: its status, its headers, its body."""
+
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
 
 
 class HallApp:
@@ -316,6 +324,26 @@ class HallApp:
             await self.screens.serve(scope, receive, send, maestro)
         else:
             await _asgi(self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
+
+    def answer_now(self, scope: Scope, headers: dict[bytes, bytes]) -> Answer | None:
+        """What `__call__` answers from memory with nothing to wait for, for the connection to
+        write at once (server.py), with no ASGI cycle or task: a static file, or a card's page
+        kept current (a join's requests but its stream). None: the request takes `__call__`'s
+        way (anything else; a page that is not current yet; a guest whose turn is not due:
+        nothing is taken from its pace, so it is counted once, there). `scope`: a GET or HEAD
+        with no body from outside (not the internal socket), as the connection read it."""
+        if self.statics.serves(scope):
+            status, answer_headers, body = self.statics.answer(scope)
+        elif scope["method"] == "GET" and (page := self.pages.from_area(scope)) is not None:
+            status, (answer_headers, body) = 200, page
+        else:
+            return None
+        trusted_client(scope, False)
+        client = scope.get("client")
+        if client and not self.is_maestro(scope, headers):  # a guest's turn, if due now
+            if self.loop is None or not self.pace.now_or_later(client[0], self.loop.time()):
+                return None
+        return Answer(status, [*answer_headers, *self.served_by], body)
 
     def _marked(self, send: Send) -> Send:
         async def marked(message: Any) -> None:

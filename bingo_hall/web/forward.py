@@ -14,15 +14,34 @@ from .admission import Receive, Send
 CLIENT_HEADER = b"x-bingo-hall-client"
 
 
+#: the proxy whose X-Forwarded-For names a request's client (uvicorn's own default): the laptop
+#: itself, e.g. a reverse proxy in front of the station; tests stand in for guests with it
+TRUSTED_PROXY = "127.0.0.1"
+
+
 def trusted_client(scope: dict[str, Any], internal: bool) -> None:
-    """The request's real client: CLIENT_HEADER on the internal socket (a request forwarded by
-    the phones' process), never from outside (the header is dropped)."""
+    """The request's real client, in `scope["client"]`: CLIENT_HEADER on the internal socket (a
+    request forwarded by the phones' process), never from outside (the header is dropped); from
+    the laptop itself, the last address of X-Forwarded-For that is not the laptop's (as uvicorn's
+    proxy headers middleware, which the station does not run: one pass over the headers)."""
     headers = scope.get("headers") or []
-    if not any(name == CLIENT_HEADER for name, _ in headers):
+    said: list[bytes] = []
+    proxied: list[bytes] = []
+    for name, value in headers:
+        if name == CLIENT_HEADER:
+            said.append(value)
+        elif name == b"x-forwarded-for":
+            proxied.append(value)
+    client = scope.get("client")
+    if proxied and client and client[0] == TRUSTED_PROXY:
+        hosts = [h.strip() for h in b",".join(proxied).decode("latin-1").split(",")]
+        host = next((h for h in reversed(hosts) if h != TRUSTED_PROXY), hosts[0])
+        if host:
+            scope["client"] = (host, 0)
+    if not said:
         return
-    said = [value for name, value in headers if name == CLIENT_HEADER]
     scope["headers"] = [(n, v) for n, v in headers if n != CLIENT_HEADER]
-    if internal and said:
+    if internal:
         host, _, port = said[-1].decode("latin-1").rpartition(" ")
         scope["client"] = (host, int(port) if port.isdigit() else 0)
 

@@ -28,12 +28,14 @@ from typing import Any
 import uvicorn
 
 try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is the fallback
+    import httptools
+    from uvicorn.protocols.http.httptools_impl import STATUS_LINE
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HTTPProtocol
 except ImportError:  # pragma: no cover - a platform without httptools wheels
     from uvicorn.protocols.http.h11_impl import H11Protocol as _HTTPProtocol  # type: ignore[assignment]  # the same protocol interface
 
-from .admission import Refusal, Trial, Words, answer_bytes
-from .dispatch import HallApp
+from .admission import Refusal, Trial, Words, answer_bytes, may_have_body
+from .dispatch import Answer, HallApp
 from .relay import Live, current_connection
 
 __all__ = ["HallApp", "Listener", "UvicornConnection", "uvicorn_server"]
@@ -89,6 +91,7 @@ class UvicornConnection(_HTTPProtocol):
     _in_head = True  # between requests or reading a head (not a body)
     _headers = 0
     _too_many_headers = False
+    _answered = False  # the current request was answered at its head (`_answer_now`)
 
     # --- what the rest of the server asks of a connection ---------------------------------
     @property
@@ -223,6 +226,7 @@ class UvicornConnection(_HTTPProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._headers = 0
+        self._answered = False
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._headers += 1
@@ -236,13 +240,69 @@ class UvicornConnection(_HTTPProtocol):
         self._cancel_head_timer()
         if self._too_many_headers:
             return
+        if self._answer_now():
+            return
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         if self._too_many_headers:
             return
-        super().on_message_complete()
+        if not self._answered:  # (answered at its head: uvicorn has no cycle for it)
+            super().on_message_complete()
         self._in_head, self._head = True, 0
+
+    # --- answers from memory, at the request's head -------------------------------------------
+    def _answer_now(self) -> bool:
+        """A join's static files and its card's page, kept in memory, are written here as soon
+        as the request's head is read (`HallApp.answer_now` says what, with `__call__`'s checks):
+        no ASGI scope, cycle, task or messages, and one write. Only a kept-alive HTTP/1.1 GET or
+        HEAD with no body, from outside, on a connection whose first request needs no card
+        check, with no answer under way (so answers keep their order) and its socket not full."""
+        if self.internal or self.on_trial or self.pipeline or self.flow.write_paused:
+            return False
+        if self.cycle is not None and not self.cycle.response_complete:
+            return False
+        parser = self.parser
+        method = parser.get_method()
+        if method not in (b"GET", b"HEAD") or parser.get_http_version() != "1.1":
+            return False
+        if not parser.should_keep_alive() or parser.should_upgrade():
+            return False
+        headers = dict(self.headers)
+        if may_have_body(headers):
+            return False
+        url = httptools.parse_url(self.url)
+        path = url.path.decode("ascii")
+        if "%" in path:
+            return False
+        scope = {
+            "type": "http",
+            "http_version": "1.1",
+            "method": method.decode("ascii"),
+            "path": path,
+            "query_string": url.query or b"",
+            "headers": self.headers,
+            "client": self.client,
+        }
+        said = self.hall.answer_now(scope, headers)
+        if said is None:
+            return False
+        self.transport.write(self._http(said))
+        self._answered = True
+        self.server_state.total_requests += 1
+        self._unset_keepalive_if_required()  # (as uvicorn does when an answer is complete)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+        return True
+
+    def _http(self, answer: Answer) -> bytes:
+        """An answer as HTTP/1.1 bytes, with uvicorn's default headers (date, server)."""
+        out = [STATUS_LINE[answer.status]]
+        for name, value in (*self.server_state.default_headers, *answer.headers):
+            out += (name, b": ", value, b"\r\n")
+        out += (b"\r\n", answer.body)
+        return b"".join(out)
 
     # --- writing --------------------------------------------------------------------------
     def pause_writing(self) -> None:
@@ -360,6 +420,7 @@ def uvicorn_server(
         lifespan="on",
         timeout_keep_alive=idle_s,
         timeout_graceful_shutdown=1,
+        proxy_headers=False,  # X-Forwarded-For from the laptop: forward.trusted_client
         log_level="warning",
         access_log=False,
     )

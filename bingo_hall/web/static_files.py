@@ -216,6 +216,12 @@ class StaticFiles:
         return path.startswith(self._starts)
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        status, headers, body = self.answer(scope)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    def answer(self, scope: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """The answer to a request this object `serves`: its status, headers and body."""
         found = self.entry(scope["path"])
         if found is None:  # not one of the files: never looked for on disk
             body = b"not found\nno encontrado\n"
@@ -224,8 +230,7 @@ class StaticFiles:
                 (b"content-length", str(len(body)).encode()),
                 *_SECURITY,
             ]
-            await _answer(send, 404, headers, body)
-            return
+            return 404, headers, body
         raw = scope.get("query_string", b"")
         fresh = raw == found.fresh_query  # the URL a page names: no parsing
         if not fresh and raw:
@@ -242,10 +247,9 @@ class StaticFiles:
             cache, body = cache + " gz", found.gzipped
         tag = found.etags[1] if cache.endswith(" gz") else found.etags[0]
         if given and tag in [t.strip() for t in given.split(b",")]:
-            await _answer(send, 304, list(found.heads[cache]), b"")
-            return
+            return 304, list(found.heads[cache]), b""
         body = b"" if scope["method"] == "HEAD" else body
-        await _answer(send, 200, list(found.heads[cache + " 200"]), body)
+        return 200, list(found.heads[cache + " 200"]), body
 
 
 #: a whole import statement of a module: `import { a, b as c } from "x";`, `import * as n from
@@ -352,11 +356,6 @@ def _versioned_imports(
         return f"{m.group(1)}{quote}{target}?v={found.version}{quote}"
 
     return _IMPORT.sub(versioned, body.decode("utf-8")).encode("utf-8")
-
-
-async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
 
 
 def init_app(app: Flask) -> None:
