@@ -439,6 +439,12 @@ class RequestPace:
         self._buckets[address] = (tokens, now)
         return True
 
+    def give_back(self, address: str, cost: float = 1.0) -> None:
+        """Returns a turn `now_or_later` took for a request that is then counted by `wait`."""
+        found = self._buckets.get(address)
+        if found is not None:
+            self._buckets[address] = (min(self.burst, found[0] + cost), found[1])
+
     def _left(self, address: str, now: float, cost: float) -> float:
         tokens, at = self._buckets.get(address, (self.burst, now))
         if len(self._buckets) >= self.KEEP and address not in self._buckets:

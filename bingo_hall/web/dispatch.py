@@ -60,7 +60,7 @@ from .admission import (
 from .config import HallConfig
 from .forward import trusted_client
 from .guest_write import writes_here
-from .hub import LIVE_STREAM
+from .hub import LIVE_STREAM, EventStream
 from .instance import hall
 from .pages import PUBLIC, SHARED, VERSION_HEADER, LoopPages, PageKey
 from .plumbing import QuietCollector, open_files_limit
@@ -325,25 +325,37 @@ class HallApp:
         else:
             await _asgi(self.maestro_reads if maestro else self.wsgi)(scope, receive, send)
 
-    def answer_now(self, scope: Scope, headers: dict[bytes, bytes]) -> Answer | None:
+    def answer_now(self, scope: Scope, headers: dict[bytes, bytes]) -> Answer | EventStream | None:
         """What `__call__` answers from memory with nothing to wait for, for the connection to
-        write at once (server.py), with no ASGI cycle or task: a static file, or a card's page
-        kept current (a join's requests but its stream). None: the request takes `__call__`'s
-        way (anything else; a page that is not current yet; a guest whose turn is not due:
-        nothing is taken from its pace, so it is counted once, there). `scope`: a GET or HEAD
-        with no body from outside (not the internal socket), as the connection read it."""
-        if self.statics.serves(scope):
-            status, answer_headers, body = self.statics.answer(scope)
-        elif scope["method"] == "GET" and (page := self.pages.from_area(scope)) is not None:
-            status, (answer_headers, body) = 200, page
-        else:
+        write at once (server.py), with no ASGI cycle: a static file, a card's page kept
+        current, or a stream opened from what is kept (a join's four requests). None: the
+        request takes `__call__`'s way (anything else; a page that is not current yet; a
+        guest whose turn is not due: nothing is taken from its pace, so it is counted once,
+        there). `scope`: a GET or HEAD with no body from outside (not the internal socket), as
+        the connection read it."""
+        if self.loop is None:  # run without a lifespan (lifespan="off")
             return None
+        said: Answer | EventStream | None = None  # None: perhaps a stream, opened below
+        if self.statics.serves(scope):
+            said = Answer(*self.statics.answer(scope))
+        elif scope["method"] != "GET":
+            return None
+        elif (page := self.pages.from_area(scope)) is not None:
+            said = Answer(200, *page)
         trusted_client(scope, False)
         client = scope.get("client")
-        if client and not self.is_maestro(scope, headers):  # a guest's turn, if due now
-            if self.loop is None or not self.pace.now_or_later(client[0], self.loop.time()):
+        guest = client[0] if client and not self.is_maestro(scope, headers) else None
+        if guest is not None and not self.pace.now_or_later(guest, self.loop.time()):
+            return None  # its turn is not due: it waits for it, counted once, in `__call__`
+        if said is None:  # a stream is opened only in the guest's turn
+            said = self.screens.open_here(scope)
+            if said is None:
+                if guest is not None:
+                    self.pace.give_back(guest)  # (counted again by `__call__`)
                 return None
-        return Answer(status, [*answer_headers, *self.served_by], body)
+        if isinstance(said, Answer) and self.served_by:
+            said = said._replace(headers=[*said.headers, *self.served_by])
+        return said
 
     def _marked(self, send: Send) -> Send:
         async def marked(message: Any) -> None:

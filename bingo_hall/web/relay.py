@@ -330,7 +330,32 @@ class LiveStreams:
             raise RuntimeError("a stream outside the station's HTTP protocol")
         # a response of unknown length: httptools says whether it framed it in chunks; h11 does
         # for HTTP/1.1, and not at all (the connection's end ends it) for HTTP/1.0
-        chunked = conn.response_chunked(scope)
+        live = await self._followed(stream, conn, conn.response_chunked(scope))
+        if not live.transport.is_closing():
+            if live.backlog is None and not conn.write_paused:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            live.transport.abort()  # a stalled client: cut it off now, not after SEND_STALL_S
+        await asyncio.sleep(0)  # let uvicorn see the connection lost before the app returns
+
+    async def written_at_head(
+        self, stream: EventStream, conn: Connection, end: Callable[[bool], None]
+    ) -> None:
+        """A stream opened on the loop whose head and first event the connection wrote itself
+        (server.py, framed in chunks), followed as `pump` follows one until it ends; then
+        `end(True)` ends its answer, or `end(False)` cuts off a client that stalled."""
+        self.streams += 1
+        try:
+            live = await self._followed(stream, conn, True)
+            if not live.transport.is_closing():
+                end(live.backlog is None and not conn.write_paused)
+        finally:
+            self.streams -= 1
+            stream.close()
+
+    async def _followed(self, stream: EventStream, conn: Connection, chunked: bool) -> Live:
+        """The stream's screen, given to its channel's relay (with what came between the
+        snapshot and now) until it must end, the client leaves or the server stops."""
         live = Live(stream, conn, chunked, asyncio.get_running_loop().time())
         hub, channel = stream.sub.hub, stream.sub.channel
         relay = self.relays.get((id(hub), channel))
@@ -347,12 +372,7 @@ class LiveStreams:
             conn.live = None
             self.lives.discard(live)
             relay.leave(live)
-        if not live.transport.is_closing():
-            if live.backlog is None and not conn.write_paused:
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
-                return
-            live.transport.abort()  # a stalled client: cut it off now, not after SEND_STALL_S
-        await asyncio.sleep(0)  # let uvicorn see the connection lost before the app returns
+        return live
 
     def hold(self) -> None:
         """A Maestro's change is being answered: what it publishes waits for its answer, so

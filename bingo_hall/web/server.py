@@ -40,6 +40,8 @@ from .relay import Live, current_connection
 
 __all__ = ["HallApp", "Listener", "UvicornConnection", "uvicorn_server"]
 
+#: the header of an answer framed in chunks (a live stream written at its request's head)
+CHUNKED = (b"transfer-encoding", b"chunked")
 #: connections the kernel keeps waiting for each listening socket's accept (a join storm's, or
 #: the phones' while their process starts again)
 BACKLOG = 2048
@@ -92,6 +94,8 @@ class UvicornConnection(_HTTPProtocol):
     _headers = 0
     _too_many_headers = False
     _answered = False  # the current request was answered at its head (`_answer_now`)
+    _streaming = False  # a live stream written at its request's head is under way
+    _ignored = False  # a request sent behind that stream: the connection is closed, unread
 
     # --- what the rest of the server asks of a connection ---------------------------------
     @property
@@ -227,8 +231,13 @@ class UvicornConnection(_HTTPProtocol):
         super().on_message_begin()
         self._headers = 0
         self._answered = False
+        if self._streaming:  # a client that pipelines behind a stream (no browser does)
+            self._ignored = True
+            self.transport.close()
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        if self._ignored:
+            return
         self._headers += 1
         if self._headers > self.hall.config.max_headers:
             self._too_many_headers = True
@@ -238,14 +247,18 @@ class UvicornConnection(_HTTPProtocol):
     def on_headers_complete(self) -> None:
         self._in_head = False
         self._cancel_head_timer()
-        if self._too_many_headers:
+        if self._too_many_headers or self._ignored:
             return
         if self._answer_now():
             return
         super().on_headers_complete()
 
+    def on_body(self, body: bytes) -> None:
+        if not self._ignored:
+            super().on_body(body)
+
     def on_message_complete(self) -> None:
-        if self._too_many_headers:
+        if self._too_many_headers or self._ignored:
             return
         if not self._answered:  # (answered at its head: uvicorn has no cycle for it)
             super().on_message_complete()
@@ -253,11 +266,13 @@ class UvicornConnection(_HTTPProtocol):
 
     # --- answers from memory, at the request's head -------------------------------------------
     def _answer_now(self) -> bool:
-        """A join's static files and its card's page, kept in memory, are written here as soon
-        as the request's head is read (`HallApp.answer_now` says what, with `__call__`'s checks):
-        no ASGI scope, cycle, task or messages, and one write. Only a kept-alive HTTP/1.1 GET or
-        HEAD with no body, from outside, on a connection whose first request needs no card
-        check, with no answer under way (so answers keep their order) and its socket not full."""
+        """A join's four requests (its static files, its card's page kept in memory, its stream
+        opened from the kept snapshot) are answered here as soon as the request's head is read
+        (`HallApp.answer_now` says what, with `__call__`'s checks): no ASGI scope, cycle or
+        messages, one write, and no task but a stream's own (relay.py follows it). Only a
+        kept-alive HTTP/1.1 GET or HEAD with no body, from outside, on a connection whose first
+        request needs no card check, with no answer under way (so answers keep their order) and
+        its socket not full."""
         if self.internal or self.on_trial or self.pipeline or self.flow.write_paused:
             return False
         if self.cycle is not None and not self.cycle.response_complete:
@@ -287,14 +302,44 @@ class UvicornConnection(_HTTPProtocol):
         said = self.hall.answer_now(scope, headers)
         if said is None:
             return False
-        self.transport.write(self._http(said))
         self._answered = True
         self.server_state.total_requests += 1
-        self._unset_keepalive_if_required()  # (as uvicorn does when an answer is complete)
+        if isinstance(said, Answer):
+            self.transport.write(self._http(said))
+            self._kept_alive()
+            return True
+        # a live stream: its head and first event now, then its events as they come (relay.py);
+        # nothing more is read from the connection until it ends (answers keep their order)
+        streamed = [*self.hall.screens.stream_headers, *self.hall.served_by, CHUNKED]
+        first = b"%x\r\n%s\r\n" % (len(said.head), said.head) if said.head else b""
+        self.transport.write(self._http(Answer(200, streamed, first)))
+        self._streaming = True
+        self.flow.pause_reading()
+        task = self.loop.create_task(
+            self.hall.screens.written_at_head(said, self, self._stream_ended)
+        )
+        self.tasks.add(task)  # (uvicorn's: a server that stops waits for them, or ends them)
+        task.add_done_callback(self.tasks.discard)
+        return True
+
+    def _stream_ended(self, whole: bool) -> None:
+        """A stream written at its head has ended: its answer ends (the last chunk) and the
+        connection may take its next request; or a client that stalled is cut off."""
+        self._streaming = False
+        if not whole:
+            self.transport.abort()
+            return
+        self.transport.write(b"0\r\n\r\n")
+        self.flow.resume_reading()
+        self._kept_alive()
+
+    def _kept_alive(self) -> None:
+        """An answer is complete: the connection waits for its next request at most
+        `timeout_keep_alive` (as uvicorn's own answers do)."""
+        self._unset_keepalive_if_required()
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler
         )
-        return True
 
     def _http(self, answer: Answer) -> bytes:
         """An answer as HTTP/1.1 bytes, with uvicorn's default headers (date, server)."""
