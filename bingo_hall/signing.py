@@ -16,8 +16,8 @@ SIG_BYTES = 10  # 80 bits
 
 
 def card_signature(secret_hex: str, deck_id: str, serial: int) -> str:
-    mac = hmac.new(bytes.fromhex(secret_hex), f"{deck_id}/{serial}".encode(), hashlib.sha256)
-    return b32encode(mac.digest()[:SIG_BYTES]).decode()
+    mac = hmac.digest(bytes.fromhex(secret_hex), f"{deck_id}/{serial}".encode(), hashlib.sha256)
+    return b32encode(mac[:SIG_BYTES]).decode()
 
 
 def card_path(secret_hex: str, deck_id: str, serial: int) -> str:

@@ -11,6 +11,7 @@ area: every folder named `translations` inside bingo_hall/, companions/ or firmw
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -56,12 +57,18 @@ def languages_asked(scope: Mapping[str, Any]) -> tuple[str | None, str | None]:
     (`?lang=`, else the `lang` cookie; None unless one of LANGUAGES) and the browser's best
     match of LANGUAGES (None: none)."""
     headers = dict(scope.get("headers", ()))
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
-    named = (query.get("lang") or [""])[0]
-    if not named and (raw := headers.get(b"cookie")):
-        named = parse_cookie(raw.decode("latin-1")).get("lang", "")
-    accept = headers.get(b"accept-language", b"")[:256].decode("latin-1")
-    browser = parse_accept_header(accept, LanguageAccept).best_match(LANGUAGES)
+    query = scope.get("query_string", b"")
+    return _asked(query, headers.get(b"cookie"), headers.get(b"accept-language", b"")[:256])
+
+
+@functools.lru_cache(maxsize=512)
+def _asked(query: bytes, cookie: bytes | None, accept: bytes) -> tuple[str | None, str | None]:
+    """`languages_asked` from the request's parts (a join storm's phones send a few distinct
+    ones: each is read once)."""
+    named = (parse_qs(query.decode("latin-1"), keep_blank_values=True).get("lang") or [""])[0]
+    if not named and cookie:
+        named = parse_cookie(cookie.decode("latin-1")).get("lang", "")
+    browser = parse_accept_header(accept.decode("latin-1"), LanguageAccept).best_match(LANGUAGES)
     return (named if named in LANGUAGES else None), browser
 
 
