@@ -173,6 +173,7 @@ class HallApp:
         #: /display, /join (kept per change) and the areas' pages (the card pages), answered
         #: here from memory (web/pages.py)
         self.pages = LoopPages(app)
+        self.at_head = 0  # requests answered at their head (`answer_now`; tests read it)
 
     @property
     def streams(self) -> int:
@@ -355,6 +356,7 @@ class HallApp:
                 return None
         if isinstance(said, Answer) and self.served_by:
             said = said._replace(headers=[*said.headers, *self.served_by])
+        self.at_head += 1
         return said
 
     def _marked(self, send: Send) -> Send:

@@ -23,6 +23,7 @@ import pytest
 from bingo_hall.web import admission
 from bingo_hall.web.admission import CHANGE_COST, RequestPace
 from bingo_hall.web.errors import number_text
+from bingo_hall.web.forward import CLIENT_HEADER, trusted_client
 from bingo_hall.web.hub import sse
 from bingo_hall.web.inputs import GUEST_VALUES, MAX_DEPTH, JsonBudget
 from bingo_hall.web.instance import area_state, hall
@@ -187,6 +188,39 @@ def test_a_guest_address_waits_its_turn_past_its_burst():
     # a change counts for CHANGE_COST requests: ten a second, not fifty
     changes = [pace.wait("10.0.0.4", 0.0, CHANGE_COST) for _ in range(3)]
     assert changes == pytest.approx([0.0, 0.0, (3 * CHANGE_COST - 10) / 50.0])
+
+
+def test_a_turn_taken_now_or_not_at_all_is_counted_once():
+    """A request answered at its head takes its turn only if it is due now; one that is not
+    waits for it and counts once (`wait`); a turn given back is there for the next request."""
+    pace = RequestPace(rate=50.0, burst=3)
+    assert [pace.now_or_later("10.0.0.5", 0.0) for _ in range(4)] == [True, True, True, False]
+    assert pace.wait("10.0.0.5", 0.0) == pytest.approx(0.02)  # the fourth, counted once
+    pace.give_back("10.0.0.5")
+    assert pace.wait("10.0.0.5", 0.0) == pytest.approx(0.02)  # the turn given back was used
+    assert pace.now_or_later("10.0.0.5", 1.0)  # the bucket fills again
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "client"),
+    [
+        ("127.0.0.1", ["10.0.0.7"], "10.0.0.7"),  # the laptop's proxy names its client
+        ("127.0.0.1", ["1.2.3.4, 10.0.0.7"], "10.0.0.7"),  # the nearest address, not a claimed one
+        ("127.0.0.1", ["10.0.0.7", "10.0.0.8"], "10.0.0.8"),  # two headers: read as one list
+        ("127.0.0.1", ["10.0.0.7, 127.0.0.1"], "10.0.0.7"),  # the laptop itself is skipped
+        ("10.0.0.9", ["127.0.0.1"], "10.0.0.9"),  # a guest cannot say it is the laptop
+        ("127.0.0.1", [], "127.0.0.1"),
+    ],
+)
+def test_x_forwarded_for_names_the_client_only_from_the_laptop(peer, forwarded, client):
+    scope = {
+        "headers": [(b"x-forwarded-for", f.encode()) for f in forwarded]
+        + [(CLIENT_HEADER, b"10.6.6.6 1")],
+        "client": (peer, 5000),
+    }
+    trusted_client(scope, internal=False)
+    assert scope["client"][0] == client
+    assert all(name != CLIENT_HEADER for name, _ in scope["headers"])  # never from outside
 
 
 # --- E: numbers in messages ----------------------------------------------------------------------

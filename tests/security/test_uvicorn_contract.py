@@ -20,7 +20,7 @@ from bingo_hall.web.admission import ConnectionBudget
 from bingo_hall.web.security import CSP
 
 ROOT = Path(__file__).resolve().parents[2]
-#: uvicorn's methods the class overrides (each must exist on uvicorn's protocol, with these
+#: uvicorn's methods the class overrides or calls (each must exist on uvicorn's protocol, with these
 #: parameters, or the override is never called)
 HOOKS = {
     "connection_made": ["self", "transport"],
@@ -32,11 +32,26 @@ HOOKS = {
     "on_message_begin": ["self"],
     "on_header": ["self", "name", "value"],
     "on_headers_complete": ["self"],
+    "on_body": ["self", "body"],
     "on_message_complete": ["self"],
+    "_unset_keepalive_if_required": ["self"],
     "timeout_keep_alive_handler": ["self"],
 }
 #: uvicorn's state the class reads
-STATE = ("flow", "cycle", "loop", "transport", "timeout_keep_alive", "timeout_keep_alive_task")
+STATE = (
+    "flow",
+    "cycle",
+    "loop",
+    "transport",
+    "timeout_keep_alive",
+    "timeout_keep_alive_task",
+    # what an answer written at its request's head reads (`_answer_now`)
+    "parser",
+    "pipeline",
+    "server_state",
+    "client",
+    "tasks",
+)
 
 
 @pytest.mark.parametrize("hook", sorted(HOOKS))
@@ -67,6 +82,9 @@ def test_the_state_the_class_reads_is_set_by_uvicorn():
         for name in STATE:
             assert hasattr(conn, name), f"uvicorn no longer sets {name} on a connection"
         assert conn.write_paused is False  # flow.write_paused
+        conn.on_message_begin()  # and, per request, uvicorn's url and headers
+        assert conn.url == b"" and conn.headers == []
+        assert isinstance(srv.STATUS_LINE[200], bytes) and conn.server_state.default_headers == []
         assert conn.admitted
         conn.connection_lost(None)
         a.close()
