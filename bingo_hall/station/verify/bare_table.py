@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from os.path import commonprefix
 
 from flask import render_template
@@ -128,23 +129,32 @@ class TableCut:
         """The table of `text` (a card's own)."""
         cells = [n for row in text.cells for n in row]
         totals = dict(text.totals)
-        parts = self.parts
+        parts, sides, empty = self.parts, self.number[0::2], self.empty  # sides: around a number
         out = [parts[0]]
-        for i in range(1, len(parts), 2):
-            name = parts[i]
-            if name[0] == "C":
-                n = cells[int(name[1:])]
-                out.append(self.empty if n is None else self._number(n))
-            elif name[0] == "T":
-                out.append(totals[name[1:]])
+        for (kind, key), after in zip(self._places, parts[2::2], strict=True):
+            if kind == "C":
+                n = cells[key]  # type: ignore[index]  # a cell's index
+                out.append(empty if n is None else n.join(sides))
+            elif kind == "T":
+                out.append(totals[key])  # type: ignore[index]  # a total's name
             else:
                 out.append(text.serial)
-            out.append(parts[i + 1])
+            out.append(after)
         return "".join(out)
 
-    def _number(self, n: str) -> str:
-        piece = self.number
-        return n.join(piece[0::2])
+    @cached_property
+    def _places(self) -> tuple[tuple[str, int | str], ...]:
+        """What each placeholder of `parts` stands for: a cell ("C", its index), a total ("T",
+        its name) or the serial ("S", "")."""
+        places: list[tuple[str, int | str]] = []
+        for name in self.parts[1::2]:
+            if name[0] == "C":
+                places.append(("C", int(name[1:])))
+            elif name[0] == "T":
+                places.append(("T", name[1:]))
+            else:
+                places.append(("S", ""))
+        return tuple(places)
 
     def fits(self, draw: Callable[[TableText], str], text: TableText) -> bool:
         """Does the cut give the drawer's own table for `text`?"""

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from ...errors import KitError
 from ...ninety.tickets import ROW_NAMES, Ticket
 from ...seventyfive import claims as rules
-from ...seventyfive.cards import LINE_NAMES, SIZE, Card, Line
+from ...seventyfive.cards import LINE_NAMES, Card, Line
 from ...values import JsonValue
 from ...variants import CARDS, STRIPS, ByVariant, Cards75, Strips90, Variant
 from ...web.errors import Conflict, RequestError
@@ -323,9 +323,9 @@ class CardClaims(ClaimsKind[Card, CardCheck]):
         return {"lines": ticket.lines_by_name}
 
     def table_text(self, ticket: Card) -> TableText:
-        numbers = ((ticket.number_at(r, c) for c in range(SIZE)) for r in range(SIZE))
-        cells = tuple(tuple(None if n is None else str(n) for n in row) for row in numbers)
-        totals = tuple((name, str(line.total)) for name, line in ticket.lines_by_name.items())
+        rows = zip(*ticket.columns, strict=True)  # the columns, read row by row
+        cells = tuple(tuple([None if n is None else str(n) for n in row]) for row in rows)
+        totals = tuple([(name, str(line.total)) for name, line in ticket.lines_by_name.items()])
         return TableText(cells, totals, str(ticket.serial))
 
     def draw_bare(self, text: TableText) -> str:
