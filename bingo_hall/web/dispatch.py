@@ -9,6 +9,9 @@ Every request is dispatched on the event loop:
   small pool of their own, then written by the loop (relay.py);
 - an answer made here from memory (a file, a kept page, a stream's first event) goes to the
   socket in one write, its head and body together (`relay.one_write`);
+- a join's four requests (a static file, a card's page kept current, a stream opened from the
+  kept snapshot) are answered by the connection itself as soon as their head is read, with no
+  ASGI cycle (`answer_now`, server.py's `_answer_now`), after the same checks as here;
 - everything else runs in the Flask app in thread pools chosen by who asks
   (admission.py): the Maestro's requests (from the laptop itself, or carrying a valid caller
   credential) in pools of their own, MAESTRO_THREADS for reads and ACTION_THREADS for changes,
