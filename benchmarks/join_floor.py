@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import glob
-import json
 import multiprocessing
 import socket
 import statistics
@@ -42,8 +41,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import calibrate  # noqa: E402
-from phones import BROWSER, PIN, Bench, Conn, Phone  # noqa: E402
-from public_cpu import idle  # noqa: E402
+from phones import BROWSER, Bench, Conn, Phone  # noqa: E402
+from public_cpu import game_started, idle  # noqa: E402
 from station import serving_pids, start_station  # noqa: E402
 
 from bingo_hall.manifest import new_deck, save_deck  # noqa: E402
@@ -133,13 +132,7 @@ async def run(args) -> None:
         deck_path = save_deck(deck, Path(tmp) / "bench.deck.json")
         proc, port = start_station(Path(tmp), deck_path)
         try:
-            conn = Conn("127.0.0.1", port)
-            _, data = await conn.request("POST", "/api/login", json.dumps({"pin": PIN}).encode())
-            auth = [f"Authorization: Bearer {json.loads(data)['token']}"]
-            body = json.dumps({"deck_id": deck.deck_id}).encode()
-            _, data = await conn.request("POST", "/api/games", body, auth)
-            game = json.loads(data)["game_id"]
-            conn.close()
+            game = await game_started(port, deck)
             await idle(proc.pid)
             pids = serving_pids(proc.pid)
             public = pids[-1]  # the phones' process (the Maestro's when there is one process)

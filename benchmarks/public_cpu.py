@@ -88,6 +88,17 @@ async def idle(pid: int, most_s: float = 300.0) -> float:
     raise SystemExit("the station never went idle")
 
 
+async def game_started(port: int, deck) -> int:
+    """The Maestro logs in to the station on `port` and starts a game of `deck`: its id."""
+    conn = Conn("127.0.0.1", port)
+    _, data = await conn.request("POST", "/api/login", json.dumps({"pin": PIN}).encode())
+    auth = [f"Authorization: Bearer {json.loads(data)['token']}"]
+    body = json.dumps({"deck_id": deck.deck_id}).encode()
+    _, data = await conn.request("POST", "/api/games", body, auth)
+    conn.close()
+    return json.loads(data)["game_id"]
+
+
 async def one_run(
     bench: Bench, deck, serials: list[int], at_once: int, spread_s: float = 0.0
 ) -> list[Phone]:
@@ -117,12 +128,7 @@ async def run(args) -> None:
         station.ROOT = Path(args.station_root or ROOT).resolve()  # the checkout being measured
         proc, port = start_station(Path(tmp), deck_path)
         try:
-            conn = Conn("127.0.0.1", port)
-            _, data = await conn.request("POST", "/api/login", json.dumps({"pin": PIN}).encode())
-            auth = [f"Authorization: Bearer {json.loads(data)['token']}"]
-            body = json.dumps({"deck_id": deck.deck_id}).encode()
-            _, data = await conn.request("POST", "/api/games", body, auth)
-            bench = Bench("127.0.0.1", port, json.loads(data)["game_id"], legacy=False)
+            bench = Bench("127.0.0.1", port, await game_started(port, deck), legacy=False)
             took = await idle(proc.pid)
             pids = serving_pids(proc.pid)
             if len(pids) < 2:
