@@ -129,32 +129,30 @@ class TableCut:
         """The table of `text` (a card's own)."""
         cells = [n for row in text.cells for n in row]
         totals = dict(text.totals)
-        parts, sides, empty = self.parts, self.number[0::2], self.empty  # sides: around a number
-        out = [parts[0]]
-        for (kind, key), after in zip(self._places, parts[2::2], strict=True):
-            if kind == "C":
-                n = cells[key]  # type: ignore[index]  # a cell's index
-                out.append(empty if n is None else n.join(sides))
-            elif kind == "T":
-                out.append(totals[key])  # type: ignore[index]  # a total's name
-            else:
-                out.append(text.serial)
-            out.append(after)
-        return "".join(out)
+        sides, empty, serial = self.number[0::2], self.empty, text.serial  # sides: of a number
+        filled = [
+            (empty if (n := cells[i]) is None else n.join(sides))
+            if kind == "C"
+            else (totals[name] if kind == "T" else serial)
+            for kind, i, name in self._places
+        ]
+        return self._text % tuple(filled)
 
     @cached_property
-    def _places(self) -> tuple[tuple[str, int | str], ...]:
-        """What each placeholder of `parts` stands for: a cell ("C", its index), a total ("T",
-        its name) or the serial ("S", "")."""
-        places: list[tuple[str, int | str]] = []
-        for name in self.parts[1::2]:
-            if name[0] == "C":
-                places.append(("C", int(name[1:])))
-            elif name[0] == "T":
-                places.append(("T", name[1:]))
-            else:
-                places.append(("S", ""))
-        return tuple(places)
+    def _places(self) -> tuple[tuple[str, int, str], ...]:
+        """What each placeholder of `parts` stands for, in order: a cell ("C", its index, ""), a
+        total ("T", -1, its name) or the serial ("S", -1, "")."""
+        return tuple(
+            ("C", int(name[1:]), "")
+            if name[0] == "C"
+            else (("T", -1, name[1:]) if name[0] == "T" else ("S", -1, ""))
+            for name in self.parts[1::2]
+        )
+
+    @cached_property
+    def _text(self) -> str:
+        """`parts` as one %-format, its placeholders `%s` (a `%` of the table's own: `%%`)."""
+        return "%s".join(part.replace("%", "%%") for part in self.parts[0::2])
 
     def fits(self, draw: Callable[[TableText], str], text: TableText) -> bool:
         """Does the cut give the drawer's own table for `text`?"""
