@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.flow_control import FlowControl
 
 try:  # httptools (C) parses and writes HTTP in a fraction of h11's time; h11 is the fallback
     import httptools
@@ -163,7 +164,16 @@ class UvicornConnection(_HTTPProtocol):
             transport.write(answer_bytes(503, "Service Unavailable", words))
             transport.close()
             return
-        super().connection_made(transport)
+        if self.internal or not isinstance(peer, tuple) or len(peer) < 2:
+            super().connection_made(transport)
+        else:  # uvicorn's own set-up, with the peer's address read once (not a socket object each)
+            self.connections.add(self)
+            self.transport = transport
+            self.flow = FlowControl(transport)
+            local = transport.get_extra_info("sockname")
+            self.server = (str(local[0]), int(local[1])) if isinstance(local, tuple) else None
+            self.client = (str(peer[0]), int(peer[1]))
+            self.scheme = "http"  # the station serves no TLS
         self.admitted = True
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler

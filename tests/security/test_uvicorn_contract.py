@@ -11,6 +11,7 @@ import ast
 import asyncio
 import inspect
 import socket
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,27 @@ def test_the_state_the_class_reads_is_set_by_uvicorn():
         b.close()
     finally:
         loop.close()
+
+
+def test_the_connections_own_set_up_is_still_all_that_uvicorns_sets_up():
+    """`UvicornConnection.connection_made` sets up a guest's connection as uvicorn's does (with
+    the peer's address read once): uvicorn's must still set these and nothing else, or a state
+    uvicorn relies on would be missing."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(srv._HTTPProtocol.connection_made)))
+    assigned = {
+        target.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Attribute)
+    }
+    called = {
+        ast.unparse(node.func)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func).startswith("self.")
+    }
+    assert assigned == {"transport", "flow", "server", "client", "scheme"}
+    assert called == {"self.connections.add", "self.logger.log"}
 
 
 class _FakeTransport:
