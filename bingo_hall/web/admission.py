@@ -1,6 +1,7 @@
 """Admission on the event loop: which connections the station keeps open and for whom, and what a
 request must show before a worker thread is given it, so that a guest on the Wi-Fi can never make
-the Maestro wait.
+the Maestro wait. One idea in one module: each bound below answers that one question, and they
+are read together when a guest's cost is weighed.
 
 **Connections** (`ConnectionBudget`, asked by server.py's connection before uvicorn sets anything
 up). A guest could otherwise hold every file the station may open (about 8,000 sockets from one

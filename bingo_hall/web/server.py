@@ -1,5 +1,7 @@
 """uvicorn, set up for the station: the ONE module that knows uvicorn's internals
-(`UvicornConnection`, `_Uvicorn`, `uvicorn_server`).
+(`UvicornConnection`, `_Uvicorn`, `uvicorn_server`). One idea in one module: every use of those
+internals is here, so that a uvicorn upgrade is checked in one place
+(tests/security/test_uvicorn_contract.py), the answers written at a request's head included.
 
 HTTP is parsed by httptools (wheels for Windows, macOS and Linux; h11 if it is missing), on one
 event loop for every connection: uvloop where it installs (Linux, macOS: a third less CPU to write
