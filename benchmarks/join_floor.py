@@ -120,6 +120,7 @@ async def joins(
     used = (run_ns(pid) - before) / 1e6 / n
     for phone in streams:
         phone.drop()
+    await asyncio.gather(*(p.task for p in streams if p.task), return_exceptions=True)  # ended
     return used
 
 
