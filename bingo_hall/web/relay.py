@@ -365,7 +365,7 @@ class LiveStreams:
         self.lives.add(live)
         conn.live = live
         try:
-            if self.stopping:
+            if self.stopping or live.transport.is_closing():  # (a client gone already)
                 live.flag.set()
             await live.flag.wait()
         finally:
