@@ -96,6 +96,12 @@ def one_write() -> contextlib.AbstractContextManager[None]:
 _AS_MADE = contextlib.nullcontext()
 
 
+def chunk(data: bytes) -> bytes:
+    """`data` as one HTTP/1.1 chunk, as h11 and httptools frame it (empty: nothing, since an
+    empty chunk would end the answer)."""
+    return b"%x\r\n%s\r\n" % (len(data), data) if data else b""
+
+
 class Live:
     """One open screen on the event loop: its connection, and the events it could not be given
     yet because its socket was full (bounded: past the hub's queue size it is dropped)."""
@@ -114,7 +120,7 @@ class Live:
 
     def frame(self, data: bytes) -> bytes:
         """HTTP/1.1 chunk framing, as h11 would write it (HTTP/1.0: the bytes as they are)."""
-        return b"%x\r\n%s\r\n" % (len(data), data) if self.chunked else data
+        return chunk(data) if self.chunked else data
 
     def push(self, chunk: bytes, limit: int) -> bool:
         """Write one event's chunk, or keep it while the socket is full. False: over `limit`."""

@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover - a platform without httptools wheels
 
 from .admission import Refusal, Trial, Words, answer_bytes, may_have_body
 from .dispatch import Answer, HallApp
-from .relay import Live, current_connection
+from .relay import Live, chunk, current_connection
 
 __all__ = ["HallApp", "Listener", "UvicornConnection", "uvicorn_server"]
 
@@ -323,8 +323,7 @@ class UvicornConnection(_HTTPProtocol):
         # a live stream: its head and first event now, then its events as they come (relay.py);
         # nothing more is read from the connection until it ends (answers keep their order)
         streamed = [*self.hall.screens.stream_headers, *self.hall.served_by, CHUNKED]
-        first = b"%x\r\n%s\r\n" % (len(said.head), said.head) if said.head else b""
-        self.transport.write(self._http(Answer(200, streamed, first)))
+        self.transport.write(self._http(Answer(200, streamed, chunk(said.head))))
         self._streaming = True
         self.flow.pause_reading()
         task = self.loop.create_task(
