@@ -124,6 +124,10 @@ class DeviceLink:
         self._seq = 0
         self._seen: set[int] = set()
         self._thread: threading.Thread | None = None
+        # A ball the station refused stays reported until the next ball is entered or the calls
+        # start again (Next round, a new game): the SHOWs that follow it, for calls made before
+        # it, must not wipe it off the caller page the moment it appears.
+        self._refusal = ""
 
     # --- public -------------------------------------------------------------------------
     def start(self) -> DeviceLink:
@@ -142,8 +146,11 @@ class DeviceLink:
 
     def show_calls(self, calls: Sequence[int]) -> None:
         """The station's calls in order; the board will light them and show the last one."""
+        calls = tuple(calls)
         with self._lock:
-            self._wanted = tuple(calls)
+            if calls[: len(self._wanted)] != self._wanted:  # not more of the same round
+                self._refusal = ""
+            self._wanted = calls
         self._inbox.put(("wake", b""))
 
     def drop(self) -> bool:
@@ -178,6 +185,8 @@ class DeviceLink:
     # --- engine -------------------------------------------------------------------------
     def _set_state(self, state: LinkState, detail: str, reason: str = "") -> None:
         with self._lock:
+            if state == LinkState.CONNECTED and self._refusal:
+                state, detail = LinkState.ERROR, self._refusal
             self._state = (state, detail, reason)
             self._synced.notify_all()
 
@@ -318,10 +327,15 @@ class DeviceLink:
                 try:
                     self.on_ball(event.ball)
                 except BallRefused as exc:
-                    self._set_state(LinkState.ERROR, f"ball {event.ball} not entered: {exc}")
+                    with self._lock:
+                        self._refusal = f"ball {event.ball} not entered: {exc}"
+                    self._set_state(LinkState.ERROR, self._refusal)
                 except Exception as exc:  # the station is down: no ACK, the device resends
                     self._set_state(LinkState.ERROR, f"ball {event.ball} not entered yet: {exc}")
                     return
+                else:
+                    with self._lock:
+                        self._refusal = ""
             self._seen.add(event.eseq)
             self.counters["events"] += 1
         self._write(encode(f"A{event.eseq}"))

@@ -71,6 +71,51 @@ def test_a_ball_the_station_refuses_is_acked_and_reported(emulator, link):
     }
 
 
+def test_a_refused_ball_stays_reported_while_the_link_lights_earlier_calls(emulator, link):
+    """The follower may still be lighting the calls made before the refused ball (a busy
+    station): those SHOWs must not wipe the refusal off the caller page. Next round does."""
+    from firmware_bridge.protocol import BallRefused
+
+    def refuse(ball):
+        raise BallRefused("press Next round first")
+
+    emu = emulator("balldrop")
+    lk = link(emu.path, on_ball=refuse)
+    lk.show_calls([5])
+    assert lk.wait_synced()
+    emu.device.ball_read(9, now=0)
+    eventually(lambda: emu.device.pending_events == [])
+    lk.show_calls([5, 20, 33])  # calls made before the ball, lit late
+    assert lk.wait_synced() and emu.device.lit == [5, 20, 33]
+    assert lk.status()["state"] == "error"
+    assert lk.status()["detail"] == "ball 9 not entered: press Next round first"
+    lk.show_calls([])  # Next round: the calls start again
+    assert lk.wait_synced() and emu.device.lit == []
+    eventually(lambda: lk.status()["state"] == "connected")
+
+
+def test_the_next_ball_entered_ends_the_report_of_a_refused_one(emulator, link):
+    from firmware_bridge.protocol import BallRefused
+
+    entered: list[int] = []
+
+    def refuse_the_first(ball):
+        if not entered and ball == 9:
+            entered.append(0)
+            raise BallRefused("ball already called")
+        entered.append(ball)
+        lk.show_calls([ball])  # as the follower does once the call is made
+
+    emu = emulator("balldrop")
+    lk = link(emu.path, on_ball=refuse_the_first)
+    assert lk.wait_synced()
+    emu.device.ball_read(9, now=0)
+    eventually(lambda: lk.status()["state"] == "error")
+    emu.device.ball_read(12, now=0)
+    eventually(lambda: emu.device.lit == [12] and lk.status()["state"] == "connected")
+    assert "not entered" not in lk.status()["detail"]
+
+
 def test_a_ball_the_station_could_not_take_is_entered_when_the_device_resends(emulator, link):
     tries: list[int] = []
 
