@@ -67,9 +67,14 @@ class Connection(Protocol):
     @property
     def write_paused(self) -> bool: ...
 
-    def response_chunked(self, scope: dict[str, Any]) -> bool: ...
-
     def now(self) -> float: ...
+
+
+class AppConnection(Connection, Protocol):
+    """A connection whose requests go to the ASGI app (server.py's `UvicornConnection`): what a
+    stream opened by the app, and an answer made in one write, need of it too."""
+
+    def response_chunked(self, scope: dict[str, Any]) -> bool: ...
 
     def one_write(self) -> contextlib.AbstractContextManager[None]: ...
 
@@ -80,7 +85,7 @@ MAX_HOLD_S = 0.2
 
 #: the connection (protocol) a request came in on: set while uvicorn reads the request, so the
 #: task it starts for the ASGI app inherits it (contextvars) and a live stream can write to it
-current_connection: contextvars.ContextVar[Connection | None] = contextvars.ContextVar(
+current_connection: contextvars.ContextVar[AppConnection | None] = contextvars.ContextVar(
     "bingo_hall_connection", default=None
 )
 

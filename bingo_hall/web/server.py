@@ -60,6 +60,259 @@ class Listener:
     internal: bool = False
 
 
+class HallConnection(asyncio.Protocol):
+    """One connection on a port the station listens on for browsers (the hall's, the Maestro's),
+    as lean as a join needs: every phone of a storm opens two, and on an idle machine each one's
+    cost is mostly the code it runs cold.
+
+    - admission: a connection over the budget (`admission.ConnectionBudget`) is answered 503
+      "too many connections" at once and closed;
+    - a request whose head arrives whole, that the app answers from memory (`HallApp.answer_now`:
+      a join's page, its two files and its stream, with `__call__`'s checks), is answered right
+      here: httptools reads the head, and the answer is one write, with no ASGI scope, cycle or
+      task (a stream's own task aside: relay.py follows it);
+    - anything else (a head in pieces or over the limits, a body, HTTP/1.0, a POST, a request
+      the app must make) hands the connection to uvicorn (`UvicornConnection.take_over`) with
+      the bytes not answered yet, for the rest of its life: its bounds, errors and app apply;
+    - a connection that sends no request within `timeout_keep_alive` seconds, or nothing more
+      after an answer, is closed (one timer, moved forward rather than made again), and one
+      whose socket stays full for SEND_STALL_S is aborted.
+    """
+
+    __slots__ = (
+        "maker",
+        "hall",
+        "loop",
+        "transport",
+        "parser",
+        "address",
+        "client",
+        "local",
+        "on_trial",
+        "kept_room",
+        "live",
+        "write_paused",
+        "headers",
+        "url",
+        "complete",
+        "streaming",
+        "closing",
+        "idle_until",
+        "timer",
+        "stall",
+    )
+
+    def __init__(self, maker: _Uvicorn, hall: HallApp) -> None:
+        self.maker, self.hall = maker, hall
+        self.loop = asyncio.get_running_loop()
+        self.transport: asyncio.Transport | None = None
+        self.live: Live | None = None
+        self.write_paused = self.streaming = self.closing = False
+        self.timer: asyncio.TimerHandle | None = None
+        self.stall: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        peer = transport.get_extra_info("peername")
+        self.address = peer[0] if isinstance(peer, tuple) and peer else None
+        said = self.hall.budget.admit(self.address)
+        if isinstance(said, Refusal):  # answered before anything is set up: cheap
+            words = Words(f"{said.reason}; try again later", f"{said.razon}; inténtalo más tarde")
+            transport.write(answer_bytes(503, "Service Unavailable", words))
+            transport.close()
+            return
+        self.transport = transport
+        self.kept_room = self.on_trial = isinstance(said, Trial)  # must show a card: HallApp
+        # uvicorn's set of its connections: it asks each one only to `shutdown()` when it stops
+        self.maker.server_state.connections.add(self)  # type: ignore[arg-type]
+        local = transport.get_extra_info("sockname")
+        self.local = (str(local[0]), int(local[1])) if isinstance(local, tuple) else None
+        if not isinstance(peer, tuple) or len(peer) < 2 or self.on_trial:
+            self.client = None if not isinstance(peer, tuple) or len(peer) < 2 else peer[:2]
+            self._to_uvicorn(b"")
+            return
+        self.client = (str(peer[0]), int(peer[1]))
+        self.parser = httptools.HttpRequestParser(self)
+        self.idle_until = self.loop.time() + self.maker.config.timeout_keep_alive
+        self.timer = self.loop.call_at(self.idle_until, self._idle)
+
+    # --- what a live stream asks of its connection (relay.Connection) ---------------------
+    def now(self) -> float:
+        return self.loop.time()
+
+    # --- requests -------------------------------------------------------------------------
+    def data_received(self, data: bytes) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        if self.streaming:  # a client that pipelines behind a stream (no browser does)
+            transport.close()
+            return
+        limit = self.hall.config.max_head_bytes
+        while True:
+            end = data.find(b"\r\n\r\n") + 4
+            if end < 4 or end > limit or not self._answered(data[:end]):
+                self._to_uvicorn(data)
+                return
+            data = data[end:]
+            if not data:
+                return
+            if self.streaming:
+                transport.close()
+                return
+
+    def _answered(self, head: bytes) -> bool:
+        """Answer the request whose whole head is `head`, if it is one the app answers from
+        memory: a kept-alive HTTP/1.1 GET or HEAD with no body and a plain path, its headers
+        within the limit, its socket not full."""
+        if self.write_paused:
+            return False
+        self.headers: list[tuple[bytes, bytes]] = []
+        self.url, self.complete = b"", False
+        parser = self.parser
+        try:
+            parser.feed_data(head)
+        except httptools.HttpParserError:  # uvicorn's parser says why (400), or upgrades
+            return False
+        if not self.complete or len(self.headers) > self.hall.config.max_headers:
+            return False  # a body follows; or uvicorn answers 431
+        method = parser.get_method()
+        if method not in (b"GET", b"HEAD") or parser.get_http_version() != "1.1":
+            return False
+        if not parser.should_keep_alive() or parser.should_upgrade():
+            return False
+        headers = dict(self.headers)
+        if may_have_body(headers):
+            return False
+        url = httptools.parse_url(self.url)
+        path = url.path.decode("ascii")
+        if "%" in path:
+            return False
+        scope = {
+            "type": "http",
+            "http_version": "1.1",
+            "method": method.decode("ascii"),
+            "path": path,
+            "query_string": url.query or b"",
+            "headers": self.headers,
+            "client": self.client,
+        }
+        said = self.hall.answer_now(scope, headers)
+        if said is None:
+            return False
+        self.maker.server_state.total_requests += 1
+        self.idle_until = self.loop.time() + self.maker.config.timeout_keep_alive
+        if isinstance(said, Answer):
+            self.transport.write(self._http(said))  # type: ignore[union-attr]
+            return True
+        # a live stream: its head and first event now, then its events as they come (relay.py);
+        # nothing more is read from the connection until it ends (answers keep their order)
+        streamed = [*self.hall.screens.stream_headers, *self.hall.served_by, CHUNKED]
+        self.transport.write(self._http(Answer(200, streamed, chunk(said.head))))  # type: ignore[union-attr]
+        self.streaming = True
+        self.transport.pause_reading()  # type: ignore[union-attr]
+        task = self.loop.create_task(
+            self.hall.screens.written_at_head(said, self, self._stream_ended)
+        )
+        tasks = self.maker.server_state.tasks
+        tasks.add(task)  # (a server that stops waits for them, or ends them)
+        task.add_done_callback(tasks.discard)
+        return True
+
+    # httptools' callbacks while `_answered` reads a head
+    def on_url(self, url: bytes) -> None:
+        self.url += url
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.headers.append((name.lower(), value))
+
+    def on_message_complete(self) -> None:
+        self.complete = True
+
+    def _http(self, answer: Answer) -> bytes:
+        """An answer as HTTP/1.1 bytes, with uvicorn's default headers (date, server)."""
+        out = [STATUS_LINE[answer.status]]
+        for name, value in (*self.maker.server_state.default_headers, *answer.headers):
+            out += (name, b": ", value, b"\r\n")
+        out += (b"\r\n", answer.body)
+        return b"".join(out)
+
+    def _stream_ended(self, whole: bool) -> None:
+        """A stream written at its head has ended: its answer ends (the last chunk) and the
+        connection may take its next request; or a client that stalled is cut off."""
+        self.streaming = False
+        transport = self.transport
+        if transport is None:
+            return
+        if not whole:
+            transport.abort()
+            return
+        transport.write(b"0\r\n\r\n")
+        if self.closing:
+            transport.close()
+            return
+        transport.resume_reading()
+        self.idle_until = self.loop.time() + self.maker.config.timeout_keep_alive
+
+    def _to_uvicorn(self, data: bytes) -> None:
+        """uvicorn serves this connection from now on, starting with `data`."""
+        self._stop_timers()
+        self.maker.server_state.connections.discard(self)
+        self.maker.uvicorn_connection().take_over(self, data)
+        self.transport = None  # (uvicorn's now: not ours to close or count)
+
+    # --- timers ---------------------------------------------------------------------------
+    def _idle(self) -> None:
+        """The idle bound's timer: moved forward while the connection is in use."""
+        self.timer = None
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        now = self.loop.time()
+        if self.streaming:  # a stream is never idle: look again a whole bound later
+            self.idle_until = now + self.maker.config.timeout_keep_alive
+        if now < self.idle_until:
+            self.timer = self.loop.call_at(self.idle_until, self._idle)
+            return
+        transport.close()
+
+    def _stop_timers(self) -> None:
+        for timer in (self.timer, self.stall):
+            if timer is not None:
+                timer.cancel()
+        self.timer = self.stall = None
+
+    # --- writing and the end --------------------------------------------------------------
+    def pause_writing(self) -> None:
+        self.write_paused = True
+        if self.stall is None and self.transport is not None:
+            self.stall = self.loop.call_later(self.hall.config.send_stall_s, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        self.write_paused = False
+        if self.stall is not None:
+            self.stall.cancel()
+            self.stall = None
+        if self.live is not None:
+            self.live.resume()
+
+    def shutdown(self) -> None:
+        """The server stops (uvicorn asks each connection): closed now, or once its stream's
+        last chunk is written (the streams are ended first: `_Uvicorn.shutdown`)."""
+        self.closing = True
+        if self.transport is not None and not self.streaming:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.transport is None:  # refused in connection_made, or uvicorn's since
+            return
+        self.transport = None
+        self._stop_timers()
+        self.maker.server_state.connections.discard(self)
+        self.hall.budget.release(self.address, self.kept_room)
+        if self.live is not None:
+            self.live.flag.set()
+
+
 class UvicornConnection(_HTTPProtocol):
     """uvicorn's HTTP protocol for one connection, with the bounds it lacks. EVERY use of
     uvicorn's internals is here, and nowhere else (tests/security/test_uvicorn_contract.py
@@ -96,9 +349,6 @@ class UvicornConnection(_HTTPProtocol):
     _in_head = True  # between requests or reading a head (not a body)
     _headers = 0
     _too_many_headers = False
-    _answered = False  # the current request was answered at its head (`_answer_now`)
-    _streaming = False  # a live stream written at its request's head is under way
-    _ignored = False  # a request sent behind that stream: the connection is closed, unread
 
     # --- what the rest of the server asks of a connection ---------------------------------
     @property
@@ -150,36 +400,32 @@ class UvicornConnection(_HTTPProtocol):
             self.cycle.transport = self.gathered.real
             self.gathered.flush()
 
-    # --- admission ------------------------------------------------------------------------
+    # --- set-up ---------------------------------------------------------------------------
     # uvicorn names the transport's type its own way; asyncio's Transport is what it is given
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        peer = transport.get_extra_info("peername")
-        self.address = peer[0] if isinstance(peer, tuple) and peer else None
-        said = None if self.internal else self.hall.budget.admit(self.address)
-        self.on_trial = isinstance(said, Trial)  # its first request must show a card (HallApp)
-        self.kept_room = self.on_trial
-        if isinstance(said, Refusal):  # answered before uvicorn sets anything up: cheap
-            refusal = said
-            words = Words(
-                f"{refusal.reason}; try again later", f"{refusal.razon}; inténtalo más tarde"
-            )
-            transport.write(answer_bytes(503, "Service Unavailable", words))
-            transport.close()
-            return
-        if self.internal or not isinstance(peer, tuple) or len(peer) < 2:
-            super().connection_made(transport)
-        else:  # uvicorn's own set-up, with the peer's address read once (not a socket object each)
-            self.connections.add(self)
-            self.transport = transport
-            self.flow = FlowControl(transport)
-            local = transport.get_extra_info("sockname")
-            self.server = (str(local[0]), int(local[1])) if isinstance(local, tuple) else None
-            self.client = (str(peer[0]), int(peer[1]))
-            self.scheme = "http"  # the station serves no TLS
+        """A connection on the internal socket (not budgeted: the phones' process forwards)."""
+        super().connection_made(transport)
         self.admitted = True
-        self.timeout_keep_alive_task = self.loop.call_later(
-            self.timeout_keep_alive, self.timeout_keep_alive_handler
-        )
+        self._kept_alive()
+
+    def take_over(self, conn: HallConnection, data: bytes) -> None:
+        """Serve the rest of `conn`'s life (admitted already, the budget's count and all): set
+        up as uvicorn's `connection_made` does, with the peer's address read once, then given
+        what `conn` has not answered."""
+        transport = conn.transport
+        assert transport is not None  # (a connection refused is never taken over)
+        self.connections.add(self)
+        self.transport = transport
+        self.flow = FlowControl(transport)
+        self.server, self.client, self.scheme = conn.local, conn.client, "http"  # no TLS here
+        self.address, self.kept_room, self.on_trial = conn.address, conn.kept_room, conn.on_trial
+        self.admitted = True
+        transport.set_protocol(self)
+        if conn.write_paused:  # the socket is full: this connection's stall bound from now on
+            self.pause_writing()
+        self._kept_alive()
+        if data:
+            self.data_received(data)
 
     def _answer(self, status: int, reason: str, words: Words) -> None:
         """Answer with the server's own words and close (the request is not read further)."""
@@ -242,14 +488,8 @@ class UvicornConnection(_HTTPProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._headers = 0
-        self._answered = False
-        if self._streaming:  # a client that pipelines behind a stream (no browser does)
-            self._ignored = True
-            self.transport.close()
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        if self._ignored:
-            return
         self._headers += 1
         if self._headers > self.hall.config.max_headers:
             self._too_many_headers = True
@@ -259,106 +499,23 @@ class UvicornConnection(_HTTPProtocol):
     def on_headers_complete(self) -> None:
         self._in_head = False
         self._cancel_head_timer()
-        if self._too_many_headers or self._ignored:
-            return
-        if self._answer_now():
+        if self._too_many_headers:
             return
         super().on_headers_complete()
 
-    def on_body(self, body: bytes) -> None:
-        if not self._ignored:
-            super().on_body(body)
-
     def on_message_complete(self) -> None:
-        if self._too_many_headers or self._ignored:
+        if self._too_many_headers:
             return
-        if not self._answered:  # (answered at its head: uvicorn has no cycle for it)
-            super().on_message_complete()
+        super().on_message_complete()
         self._in_head, self._head = True, 0
 
-    # --- answers from memory, at the request's head -------------------------------------------
-    def _answer_now(self) -> bool:
-        """A join's four requests (its static files, its card's page kept in memory, its stream
-        opened from the kept snapshot) are answered here as soon as the request's head is read
-        (`HallApp.answer_now` says what, with `__call__`'s checks): no ASGI scope, cycle or
-        messages, one write, and no task but a stream's own (relay.py follows it). Only a
-        kept-alive HTTP/1.1 GET or HEAD with no body, from outside, on a connection whose first
-        request needs no card check, with no answer under way (so answers keep their order) and
-        its socket not full."""
-        if self.internal or self.on_trial or self.pipeline or self.flow.write_paused:
-            return False
-        if self.cycle is not None and not self.cycle.response_complete:
-            return False
-        parser = self.parser
-        method = parser.get_method()
-        if method not in (b"GET", b"HEAD") or parser.get_http_version() != "1.1":
-            return False
-        if not parser.should_keep_alive() or parser.should_upgrade():
-            return False
-        headers = dict(self.headers)
-        if may_have_body(headers):
-            return False
-        url = httptools.parse_url(self.url)
-        path = url.path.decode("ascii")
-        if "%" in path:
-            return False
-        scope = {
-            "type": "http",
-            "http_version": "1.1",
-            "method": method.decode("ascii"),
-            "path": path,
-            "query_string": url.query or b"",
-            "headers": self.headers,
-            "client": self.client,
-        }
-        said = self.hall.answer_now(scope, headers)
-        if said is None:
-            return False
-        self._answered = True
-        self.server_state.total_requests += 1
-        if isinstance(said, Answer):
-            self.transport.write(self._http(said))
-            self._kept_alive()
-            return True
-        # a live stream: its head and first event now, then its events as they come (relay.py);
-        # nothing more is read from the connection until it ends (answers keep their order)
-        streamed = [*self.hall.screens.stream_headers, *self.hall.served_by, CHUNKED]
-        self.transport.write(self._http(Answer(200, streamed, chunk(said.head))))
-        self._streaming = True
-        self.flow.pause_reading()
-        task = self.loop.create_task(
-            self.hall.screens.written_at_head(said, self, self._stream_ended)
-        )
-        self.tasks.add(task)  # (uvicorn's: a server that stops waits for them, or ends them)
-        task.add_done_callback(self.tasks.discard)
-        return True
-
-    def _stream_ended(self, whole: bool) -> None:
-        """A stream written at its head has ended: its answer ends (the last chunk) and the
-        connection may take its next request; or a client that stalled is cut off."""
-        self._streaming = False
-        if not whole:
-            self.transport.abort()
-            return
-        self.transport.write(b"0\r\n\r\n")
-        self.flow.resume_reading()
-        self._kept_alive()
-
     def _kept_alive(self) -> None:
-        """An answer is complete: the connection waits for its next request at most
-        `timeout_keep_alive` (as uvicorn's own answers do)."""
+        """The connection waits for its next request at most `timeout_keep_alive` (uvicorn only
+        bounds the wait after a response, not the one for the first request)."""
         self._unset_keepalive_if_required()
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler
         )
-
-    def _http(self, answer: Answer) -> bytes:
-        """An answer as HTTP/1.1 bytes, with uvicorn's default headers (date, server)."""
-        out = [STATUS_LINE[answer.status]]
-        for name, value in (*self.server_state.default_headers, *answer.headers):
-            out += (name, b": ", value, b"\r\n")
-        out += (b"\r\n", answer.body)
-        return b"".join(out)
 
     # --- writing --------------------------------------------------------------------------
     def pause_writing(self) -> None:
@@ -375,8 +532,6 @@ class UvicornConnection(_HTTPProtocol):
             self.live.resume()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self.admitted and self.flow is None:  # refused in connection_made
-            return
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
@@ -440,19 +595,29 @@ class _Uvicorn(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         """uvicorn's start-up (the app's lifespan), then one asyncio server per listening
-        socket: our connection class, told whether it is the internal socket."""
+        socket: a `HallConnection` for each connection, or uvicorn's on the internal socket."""
         await super().startup(sockets=[])
         if self.should_exit:
             return
         loop = asyncio.get_running_loop()
+        self._uvicorn = UvicornConnection.for_app(self.hall)
+        internal = UvicornConnection.for_app(self.hall, internal=True)
         for listener in self.listeners:
-            protocol = UvicornConnection.for_app(self.hall, listener.internal)
-            made = functools.partial(self._connection, protocol)
+            if listener.internal:
+                made: Callable[[], asyncio.Protocol] = functools.partial(
+                    self._uvicorn_connection, internal
+                )
+            else:
+                made = functools.partial(HallConnection, self, self.hall)
             server = await loop.create_server(made, sock=listener.sock, backlog=BACKLOG)
             self.servers.append(server)
         self._opened(loop)
 
-    def _connection(self, protocol: type[UvicornConnection]) -> asyncio.Protocol:
+    def uvicorn_connection(self) -> UvicornConnection:
+        """uvicorn's protocol for a hall's connection it takes over (`HallConnection`)."""
+        return self._uvicorn_connection(self._uvicorn)
+
+    def _uvicorn_connection(self, protocol: type[UvicornConnection]) -> UvicornConnection:
         state = self.lifespan.state
         return protocol(config=self.config, server_state=self.server_state, app_state=state)
 

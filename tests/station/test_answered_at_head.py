@@ -1,7 +1,8 @@
 """A join's four requests (the card's page, its stylesheet, its script, its stream) are answered
 by the connection as soon as the request's head is read (`HallApp.answer_now`, server.py's
-`_answer_now`), with no ASGI cycle: the same answers the app gives, in the order they were asked,
-and a stream written that way ends as any other does."""
+`HallConnection`), with no ASGI cycle: the same answers the app gives, in the order they were
+asked, and a stream written that way ends as any other does. A request the app must make hands
+the connection to uvicorn, which answers the rest in order."""
 
 from __future__ import annotations
 
@@ -81,15 +82,18 @@ def _comparable(headers: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in headers.items() if k not in ("date", "connection")}
 
 
-def _page_at_head(wire: Wire, served, path: str) -> tuple[str, dict[str, str], bytes]:
-    """The card's page on a kept-alive connection, asked until the station answers it at its
-    head (its deck's state is made current by the thread ahead after the game's start)."""
+def _page_at_head(served, path: str) -> tuple[Wire, tuple[str, dict[str, str], bytes]]:
+    """The card's page on a new kept-alive connection, asked until the station answers it at its
+    head (its deck's state is made current by the thread ahead after the game's start; until
+    then the app answers, and the connection is uvicorn's)."""
     for _ in range(200):
         before = served.server.hall.at_head
+        wire = Wire(served.port)
         wire.send(_get(path))
         said = wire.answer()
         if served.server.hall.at_head == before + 1:
-            return said
+            return wire, said
+        wire.close()
     raise AssertionError("the card's page was never answered at its head")
 
 
@@ -100,9 +104,8 @@ def test_a_joins_page_and_files_answered_at_their_head_are_the_apps_own_answers(
     caller.call(gid, 5, 17)
     deck = caller.deck
     page_path = card_path(deck.secret, deck.deck_id, 1)
-    wire = Wire(live_server.port)
+    wire, (status, headers, page) = _page_at_head(live_server, page_path)
     try:
-        status, headers, page = _page_at_head(wire, live_server, page_path)
         assert status == "HTTP/1.1 200 OK" and headers["content-type"].startswith("text/html")
         app_status, app_headers, app_page = _asked_by_the_app(live_server.port, page_path, "")
         assert app_status == "HTTP/1.x 200 OK" and page == app_page
