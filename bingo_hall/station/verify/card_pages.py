@@ -235,8 +235,7 @@ class CardPages:
             return None
         _, _, deck_id, serial, sig = parts
         query = scope.get("query_string", b"").decode("latin-1")
-        asked = parse_qs(query, keep_blank_values=True)
-        if any(k != "lang" for k in asked):
+        if query and any(k != "lang" for k in parse_qs(query, keep_blank_values=True)):
             return None  # `?part=verdict` and anything else: Flask's
         state = station_state(app)
         deck = state.decks.get(deck_id)
