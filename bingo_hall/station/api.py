@@ -233,7 +233,7 @@ def game_stream_on_loop(app: Flask, scope: Scope) -> EventStream | None:
         return None
     view = _LOOP_QUERIES[query]
     state = hall(app)
-    sub = state.hub.subscribe(games.channel(int(number)))  # first, as the view does
+    sub = state.hub.subscribe(games.channel(int(number)), held=True)  # first, as the view does
     first = snapshots.kept_snapshot_event(app, int(number))
     if first is None:
         sub.close()

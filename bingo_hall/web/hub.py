@@ -105,6 +105,39 @@ class Subscription:
             pass
 
 
+class Held(Subscription):
+    """A subscription held by a screen opened on the event loop only from its snapshot until its
+    channel's relay takes it over (relay.py, `EventHub.hand_over`, in the same turn of the loop):
+    the events of that moment in a plain list, filled and emptied under the hub's lock. No queue,
+    no lock or condition of its own: a join storm makes a thousand."""
+
+    def __init__(self, hub: EventHub, channel: Hashable, size: int) -> None:
+        self.hub, self.channel, self.size = hub, channel, size
+        self.held: list[Event] = []
+        self.closed = False
+        self.dropped = False
+
+    def deliver(self, event: Event) -> bool:
+        if len(self.held) >= self.size:
+            return False
+        self.held.append(event)
+        return True
+
+    def pending(self) -> list[Event]:  # (called under the hub's lock: `hand_over`)
+        held, self.held = self.held, []
+        return held
+
+    def get(self, timeout: float | None = None) -> Event | None:
+        """Never waits: the first event held, if any (a held subscription is handed over to a
+        relay, not read)."""
+        with self.hub._lock:
+            return self.held.pop(0) if self.held else None
+
+    def _closed(self, dropped: bool) -> None:
+        self.closed = True
+        self.dropped = self.dropped or dropped
+
+
 #: how often the watcher thread looks for checks that are due
 WATCH_TICK_S = 0.25
 
@@ -129,8 +162,9 @@ class EventHub:
         #: a channel is ended; each must never block
         self.taps: list[Callable[[Hashable, Event | None], None]] = []
 
-    def subscribe(self, channel: Hashable) -> Subscription:
-        sub = Subscription(self, channel, self.queue_size)
+    def subscribe(self, channel: Hashable, held: bool = False) -> Subscription:
+        """A reader of `channel`; `held`: one the event loop's relay takes over at once (`Held`)."""
+        sub = (Held if held else Subscription)(self, channel, self.queue_size)
         self.attach(sub)
         return sub
 

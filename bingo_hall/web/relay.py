@@ -107,6 +107,40 @@ def chunk(data: bytes) -> bytes:
     return b"%x\r\n%s\r\n" % (len(data), data) if data else b""
 
 
+class Ending:
+    """Set when a stream must end (the channel ended, the client left or fell behind, the server
+    stops, its time is up): whoever follows the stream is told on the loop's next turn, never
+    inside the loop that set it (a relay's fan-out, the tick). A stream written at its head is
+    followed by a callback (`then`), one the app writes by a task that awaits `wait()`."""
+
+    __slots__ = ("done", "then", "loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.done = False
+        self.then: Callable[[], None] | None = None
+        self.loop = loop
+
+    def is_set(self) -> bool:
+        return self.done
+
+    def set(self) -> None:
+        if not self.done:
+            self.done = True
+            if self.then is not None:
+                self.loop.call_soon(self.then)
+
+    async def wait(self) -> None:
+        if not self.done:
+            told: asyncio.Future[None] = self.loop.create_future()
+
+            def tell() -> None:
+                if not told.done():
+                    told.set_result(None)
+
+            self.then = tell
+            await told
+
+
 class Live:
     """One open screen on the event loop: its connection, and the events it could not be given
     yet because its socket was full (bounded: past the hub's queue size it is dropped)."""
@@ -115,7 +149,7 @@ class Live:
 
     def __init__(self, stream: EventStream, conn: Connection, chunked: bool, now: float) -> None:
         self.conn, self.transport, self.chunked = conn, conn.transport, chunked
-        self.flag = asyncio.Event()  # set when the stream must end
+        self.flag = Ending(asyncio.get_running_loop())  # set when the stream must end
         self.pace = stream.pace(now)  # skips, heartbeats and the end: the same rule as WSGI's
         self.backlog: list[bytes] | None = None
 
@@ -349,24 +383,39 @@ class LiveStreams:
             live.transport.abort()  # a stalled client: cut it off now, not after SEND_STALL_S
         await asyncio.sleep(0)  # let uvicorn see the connection lost before the app returns
 
-    async def written_at_head(
+    def written_at_head(
         self, stream: EventStream, conn: Connection, end: Callable[[bool], None]
     ) -> None:
         """A stream opened on the loop whose head and first event the connection wrote itself
-        (server.py, framed in chunks), followed as `pump` follows one until it ends; then
-        `end(True)` ends its answer, or `end(False)` cuts off a client that stalled."""
+        (server.py, framed in chunks), followed as `pump` follows one, with no task: when it
+        must end, `end(True)` ends its answer, or `end(False)` cuts off a client that stalled."""
         self.streams += 1
-        try:
-            live = await self._followed(stream, conn, True)
-            if not live.transport.is_closing():
-                end(live.backlog is None and not conn.write_paused)
-        finally:
-            self.streams -= 1
-            stream.close()
+        live, relay = self._join(stream, conn, True)
+
+        def ended() -> None:
+            try:
+                self._leave(live, relay, conn)
+                if not live.transport.is_closing():
+                    end(live.backlog is None and not conn.write_paused)
+            finally:
+                self.streams -= 1
+                stream.close()
+
+        live.flag.then = ended
+        if live.flag.is_set():  # (ended as it joined: told already, with no one to tell)
+            live.flag.loop.call_soon(ended)
 
     async def _followed(self, stream: EventStream, conn: Connection, chunked: bool) -> Live:
         """The stream's screen, given to its channel's relay (with what came between the
         snapshot and now) until it must end, the client leaves or the server stops."""
+        live, relay = self._join(stream, conn, chunked)
+        try:
+            await live.flag.wait()
+        finally:
+            self._leave(live, relay, conn)
+        return live
+
+    def _join(self, stream: EventStream, conn: Connection, chunked: bool) -> tuple[Live, Relay]:
         live = Live(stream, conn, chunked, asyncio.get_running_loop().time())
         hub, channel = stream.sub.hub, stream.sub.channel
         relay = self.relays.get((id(hub), channel))
@@ -375,15 +424,14 @@ class LiveStreams:
         relay.join(live, stream.sub)  # with what came between the snapshot and now
         self.lives.add(live)
         conn.live = live
-        try:
-            if self.stopping or live.transport.is_closing():  # (a client gone already)
-                live.flag.set()
-            await live.flag.wait()
-        finally:
-            conn.live = None
-            self.lives.discard(live)
-            relay.leave(live)
-        return live
+        if self.stopping or live.transport.is_closing():  # (a client gone already)
+            live.flag.set()
+        return live, relay
+
+    def _leave(self, live: Live, relay: Relay, conn: Connection) -> None:
+        conn.live = None
+        self.lives.discard(live)
+        relay.leave(live)
 
     def hold(self) -> None:
         """A Maestro's change is being answered: what it publishes waits for its answer, so

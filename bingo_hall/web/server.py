@@ -1,7 +1,7 @@
-"""uvicorn, set up for the station: the ONE module that knows uvicorn's internals
-(`UvicornConnection`, `_Uvicorn`, `uvicorn_server`). One idea in one module: every use of those
-internals is here, so that a uvicorn upgrade is checked in one place
-(tests/security/test_uvicorn_contract.py), the answers written at a request's head included.
+"""The station's HTTP server: `HallConnection`, our own lean protocol for each browser's
+connection, and uvicorn behind it for everything the app answers. The ONE module that knows
+uvicorn's internals (`UvicornConnection`, `_Uvicorn`, `uvicorn_server`): every use of them is
+here, so that a uvicorn upgrade is checked in one place (tests/security/test_uvicorn_contract.py).
 
 HTTP is parsed by httptools (wheels for Windows, macOS and Linux; h11 if it is missing), on one
 event loop for every connection: uvloop where it installs (Linux, macOS: a third less CPU to write
@@ -10,11 +10,13 @@ to a thousand sockets), asyncio on Windows. Each listening socket the station gi
 listens where).
 
 Connections are budgeted per guest address and in total, below the open-files limit, with room
-kept for the laptop and for phones holding a valid card (admission.py); the head of a request is
-bounded in bytes, count and time at the parser (`UvicornConnection`). Idle connections are bounded
-by time: one that sends no request within IDLE_S, or nothing after a response within IDLE_S
-(keep-alive), is closed. Idle sockets cost the event loop nothing while they wait, so they never
-delay a draw.
+kept for the laptop and for phones holding a valid card (admission.py, at `HallConnection`'s
+start); the head of a request is bounded in bytes, count and time (`UvicornConnection`: a head
+the HallConnection does not answer whole goes there). Idle connections are bounded by time: one
+that sends no request within IDLE_S, or nothing after a response within IDLE_S (keep-alive), is
+closed. Idle sockets cost the event loop nothing while they wait, so they never delay a draw.
+
+One idea in one module: the station's connections, from their first byte to their answer.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ class HallConnection(asyncio.Protocol):
     - a request whose head arrives whole, that the app answers from memory (`HallApp.answer_now`:
       a join's page, its two files and its stream, with `__call__`'s checks), is answered right
       here: httptools reads the head, and the answer is one write, with no ASGI scope, cycle or
-      task (a stream's own task aside: relay.py follows it);
+      task (a stream is then followed by its channel's relay: relay.py `written_at_head`);
     - anything else (a head in pieces or over the limits, a body, HTTP/1.0, a POST, a request
       the app must make) hands the connection to uvicorn (`UvicornConnection.take_over`) with
       the bytes not answered yet, for the rest of its life: its bounds, errors and app apply;
@@ -204,18 +206,16 @@ class HallConnection(asyncio.Protocol):
         if isinstance(said, Answer):
             self.transport.write(self._http(said))  # type: ignore[union-attr]
             return True
-        # a live stream: its head and first event now, then its events as they come (relay.py);
-        # nothing more is read from the connection until it ends (answers keep their order)
+        # a live stream: its head and first event now, then its events as they come (relay.py).
+        # The connection is still read: a client that leaves is heard at once (its place in
+        # the budget is given back), and one that sends a request behind the stream is closed
         streamed = [*self.hall.screens.stream_headers, *self.hall.served_by, CHUNKED]
         self.transport.write(self._http(Answer(200, streamed, chunk(said.head))))  # type: ignore[union-attr]
         self.streaming = True
-        self.transport.pause_reading()  # type: ignore[union-attr]
-        task = self.loop.create_task(
-            self.hall.screens.written_at_head(said, self, self._stream_ended)
-        )
-        tasks = self.maker.server_state.tasks
-        tasks.add(task)  # (a server that stops waits for them, or ends them)
-        task.add_done_callback(tasks.discard)
+        if self.timer is not None:  # a stream is never idle: the bound waits for its end
+            self.timer.cancel()
+            self.timer = None
+        self.hall.screens.written_at_head(said, self, self._stream_ended)
         return True
 
     # httptools' callbacks while `_answered` reads a head
@@ -250,8 +250,8 @@ class HallConnection(asyncio.Protocol):
         if self.closing:
             transport.close()
             return
-        transport.resume_reading()
         self.idle_until = self.loop.time() + self.maker.config.timeout_keep_alive
+        self.timer = self.loop.call_at(self.idle_until, self._idle)
 
     def _to_uvicorn(self, data: bytes) -> None:
         """uvicorn serves this connection from now on, starting with `data`."""
@@ -268,8 +268,6 @@ class HallConnection(asyncio.Protocol):
         if transport is None or transport.is_closing():
             return
         now = self.loop.time()
-        if self.streaming:  # a stream is never idle: look again a whole bound later
-            self.idle_until = now + self.maker.config.timeout_keep_alive
         if now < self.idle_until:
             self.timer = self.loop.call_at(self.idle_until, self._idle)
             return
@@ -314,12 +312,11 @@ class HallConnection(asyncio.Protocol):
 
 
 class UvicornConnection(_HTTPProtocol):
-    """uvicorn's HTTP protocol for one connection, with the bounds it lacks. EVERY use of
-    uvicorn's internals is here, and nowhere else (tests/security/test_uvicorn_contract.py
-    fails on a uvicorn that breaks one; pyproject.toml bounds its version):
+    """uvicorn's HTTP protocol for a connection the app answers (one a `HallConnection` handed
+    over, or one on the internal socket), with the bounds it lacks. EVERY use of uvicorn's
+    internals is here, and nowhere else (tests/security/test_uvicorn_contract.py fails on a
+    uvicorn that breaks one; pyproject.toml bounds its version):
 
-    - admission: a connection over the budget (`admission.ConnectionBudget`) is answered 503
-      "too many connections" at once and closed;
     - the head of a request (request line and headers) is limited to MAX_HEAD_BYTES and
       MAX_HEADERS, measured before the parser sees the bytes (431), and must arrive within
       HEAD_S of its first byte (408): a byte every 10 s no longer holds a socket for ever
@@ -328,7 +325,8 @@ class UvicornConnection(_HTTPProtocol):
       (uvicorn only times out idle keep-alive connections after a response), and one whose
       socket stays full for SEND_STALL_S is aborted;
     - the server's own 400 for a malformed request carries the security headers;
-    - what the live streams need of a connection: `write_paused`, `response_chunked`, `now`.
+    - what the live streams need of a connection: `write_paused`, `response_chunked`, `now`;
+    - a connection taken over keeps its place in the connection budget until it closes.
     """
 
     #: the HallApp whose budget admits connections (set on a subclass per server)

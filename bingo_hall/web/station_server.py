@@ -12,14 +12,14 @@ process serves both ports; a test may serve one port alone (`maestro_port=None`)
 
 A phone's request, followed through the code (the four modules it touches):
 
-1. **server.py** - uvicorn accepts the connection on the hall's port (`loop.create_server`) and
-   makes a `UvicornConnection` for it, which first admits it against the connection budget (the
+1. **server.py** - the connection on the hall's port (`loop.create_server`) is a
+   `HallConnection`, which first admits it against the connection budget (the
    `ConnectionBudget` kept by the app: per address, in total, with room kept for phones holding a
-   valid card) or answers 503 at once, then bounds the request's head (bytes, count, time) while
-   httptools parses it. A join's four requests (the card's page, its stylesheet, its script, its
-   stream) are answered right there once the head is read (`_answer_now`, asking the app's
-   `answer_now` what, with the same checks): no ASGI cycle. Any other request goes to the ASGI
-   app.
+   valid card) or answers 503 at once. A join's four requests (the card's page, its stylesheet,
+   its script, its stream) are answered right there once their whole head is read by httptools
+   (asking the app's `answer_now` what, with the same checks): no ASGI cycle. Any other request
+   hands the connection to uvicorn (`UvicornConnection`, which bounds a head's bytes, count and
+   time) and so to the ASGI app.
 2. **dispatch.py** - `HallApp`, the ASGI app, paces a guest's requests per address, reads a body
    on the loop within its limits (admission.py's `read_body`), and then either forwards it to the
    Maestro's process (`forwarded(scope)`: every change, and the Maestro's own pages reached on the

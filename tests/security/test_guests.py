@@ -163,7 +163,8 @@ said = []
 for path, headers in ((card, {}), (stream, {"Referer": f"http://{host}:{port}{card}"})):
     conn = http.client.HTTPConnection(host, port, timeout=20, source_address=(source, 0))
     conn.request("GET", path, headers=headers)
-    said.append(conn.getresponse().status)
+    r = conn.getresponse()
+    said.append(r.status if r.status == 200 else [r.status, r.read().decode()[:300]])
     conn.close()
 print(json.dumps(said), flush=True)
 """

@@ -46,12 +46,11 @@ STATE = (
     "transport",
     "timeout_keep_alive",
     "timeout_keep_alive_task",
-    # what an answer written at its request's head reads (`_answer_now`)
-    "parser",
-    "pipeline",
-    "server_state",
+    # what a connection taken over from a HallConnection is set up with (`take_over`)
+    "connections",
+    "server",
     "client",
-    "tasks",
+    "scheme",
 )
 
 
@@ -95,9 +94,9 @@ def test_the_state_the_class_reads_is_set_by_uvicorn():
 
 
 def test_the_connections_own_set_up_is_still_all_that_uvicorns_sets_up():
-    """`UvicornConnection.connection_made` sets up a guest's connection as uvicorn's does (with
-    the peer's address read once): uvicorn's must still set these and nothing else, or a state
-    uvicorn relies on would be missing."""
+    """`UvicornConnection.take_over` sets up a guest's connection as uvicorn's `connection_made`
+    does (with the peer's address read once by the HallConnection): uvicorn's must still set these
+    and nothing else, or a state uvicorn relies on would be missing."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(srv._HTTPProtocol.connection_made)))
     assigned = {
         target.attr

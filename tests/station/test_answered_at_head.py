@@ -152,9 +152,11 @@ def test_a_request_sent_behind_a_stream_closes_the_connection_unanswered(caller,
     gid = caller.new_game(draw="manual")
     caller.call(gid, 5)
     path = f"/api/games/{gid}/events?view=card"
-    _stream_at_head(live_server, path).close()  # the snapshot kept: opened at the head now
     screens = live_server.server.hall.screens
-    before_at_head, before_streams = live_server.server.hall.at_head, screens.streams
+    before_streams = screens.streams
+    _stream_at_head(live_server, path).close()  # the snapshot kept: opened at the head now
+    _wait_for(lambda: screens.streams == before_streams, "the first stream was never let go")
+    before_at_head = live_server.server.hall.at_head
     wire = Wire(live_server.port)
     try:
         wire.send(_get(path, extra="Accept: text/event-stream\r\n"), _get("/web/static/live.js"))
@@ -208,3 +210,28 @@ def _wait_for(done, what: str, most_s: float = 30.0) -> None:
     while not done():
         assert time.monotonic() < end, what
         time.sleep(0.01)
+
+
+def test_a_phone_that_closes_its_stream_gives_its_place_in_the_budget_back_at_once(
+    caller, live_server
+):
+    """A stream written at its head is still read: a phone that leaves (its page closed, its
+    Wi-Fi gone) is heard at once, not at the next heartbeat 15 s later, so its place in the
+    connection budget is free for the next phone and its screen is let go."""
+    gid = caller.new_game(draw="manual")
+    caller.call(gid, 5)
+    path = f"/api/games/{gid}/events?view=card"
+    budget, screens = live_server.server.hall.budget, live_server.server.hall.screens
+    before, streams = budget.laptops, screens.streams  # (127.0.0.1 is the laptop's address)
+    _stream_at_head(live_server, path).close()  # the snapshot kept: opened at the head now
+    _wait_for(lambda: budget.laptops == before, "the first phone's place")
+    wires = [_stream_at_head(live_server, path) for _ in range(4)]
+    _wait_for(lambda: budget.laptops == before + 4, "four phones' streams")
+    assert screens.streams == streams + 4
+    for wire in wires:
+        wire.close()
+    _wait_for(
+        lambda: budget.laptops == before and screens.streams == streams,
+        "the phones that left still hold their places",
+        most_s=10,  # within the heartbeat (15 s), which would find them too
+    )
