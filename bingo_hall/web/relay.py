@@ -12,9 +12,12 @@ A slow or dead screen is dropped after a bounded buffer: while its socket is ful
 most the hub's queue size of events, then it is cut off (a connection whose socket stays full
 for SEND_STALL_S is aborted by the connection itself, server.py).
 
-What this module asks of a connection is `Connection` (`write_paused`, `response_chunked`,
-`now`, `transport`, `live`): server.py's `UvicornConnection` gives it, and only it knows
-uvicorn's internals.
+What this module asks of a connection is `Connection` (`write_paused`, `now`, `transport`,
+`live`; and `response_chunked`, `one_write` of one whose requests go to the app:
+`AppConnection`): server.py's `HallConnection` and `UvicornConnection` give it, and only server.py
+knows uvicorn's internals.
+
+One idea in one module: a live stream on the event loop, from its opening to its end.
 """
 
 from __future__ import annotations

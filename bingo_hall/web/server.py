@@ -47,6 +47,8 @@ __all__ = ["HallApp", "Listener", "UvicornConnection", "uvicorn_server"]
 
 #: the header of an answer framed in chunks (a live stream written at its request's head)
 CHUNKED = (b"transfer-encoding", b"chunked")
+#: how often the server looks at the time (its date header) and at whether it must stop
+TICK_S = 1.0
 #: connections the kernel keeps waiting for each listening socket's accept (a join storm's, or
 #: the phones' while their process starts again)
 BACKLOG = 2048
@@ -618,6 +620,31 @@ class _Uvicorn(uvicorn.Server):
     def _uvicorn_connection(self, protocol: type[UvicornConnection]) -> UvicornConnection:
         state = self.lifespan.state
         return protocol(config=self.config, server_state=self.server_state, app_state=state)
+
+    # uvicorn ticks ten times a second (its date header, its exit); an idle station wakes once
+    @property
+    def should_exit(self) -> bool:
+        return self._should_exit
+
+    @should_exit.setter
+    def should_exit(self, value: bool) -> None:
+        """Set by a signal handler, `station_server.Server.close` (another thread) or uvicorn:
+        the main loop hears it at once."""
+        self._should_exit = value
+        wake = getattr(self, "_wake", None)
+        if value and wake is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to wake
+                wake[0].call_soon_threadsafe(wake[1].set)
+
+    async def main_loop(self) -> None:
+        """uvicorn's, with one tick a second instead of ten: each wake of an idle process costs
+        its code run cold (on a Raspberry Pi most of all), and a station is idle most of a night.
+        The date header is still made each second; an exit asked is heard at once."""
+        woken = asyncio.Event()
+        self._wake = (asyncio.get_running_loop(), woken)
+        while not await self.on_tick(0):  # (a tick numbered 0 makes the date header)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), TICK_S)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.hall.stop_streams()

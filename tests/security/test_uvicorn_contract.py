@@ -244,3 +244,27 @@ def test_a_live_stream_is_still_written_in_chunks(station, caller):
         assert stream.headers.get("transfer-encoding") == "chunked"
         lines = stream.iter_lines(decode_unicode=True)
         assert next(lines).startswith("retry:")
+
+
+def test_the_servers_tick_it_replaces_is_still_uvicorns():
+    """`_Uvicorn.main_loop` ticks once a second and `should_exit` wakes it: uvicorn's server must
+    still run `main_loop()`, tick with `on_tick(counter)` (the date header at a counter of 0) and
+    keep `should_exit` as a plain attribute its signal handlers set."""
+    import uvicorn
+
+    assert list(inspect.signature(uvicorn.Server.main_loop).parameters) == ["self"]
+    assert list(inspect.signature(uvicorn.Server.on_tick).parameters) == ["self", "counter"]
+    assert "self.main_loop()" in inspect.getsource(uvicorn.Server._serve)
+    assert "self.should_exit = True" in inspect.getsource(uvicorn.Server.handle_exit)
+    assert "counter % 10 == 0" in inspect.getsource(uvicorn.Server.on_tick)
+
+
+def test_a_server_asked_to_stop_is_woken_not_left_to_its_next_tick(app, monkeypatch):
+    """A stop asked from another thread (Ctrl+C, `Server.close`) wakes the server's loop: with a
+    tick of a minute, the server still stops within `close`'s wait (15 s)."""
+    from bingo_hall.web.station_server import Server
+
+    monkeypatch.setattr(srv, "TICK_S", 60.0)
+    server = Server(app).start()
+    server.close()
+    assert server._thread is not None and not server._thread.is_alive(), "it waited to tick"
