@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -56,6 +57,8 @@ class Ahead:
         self.app, self.pages = app, pages
         self.wanted: set[str] = set()  # decks announced (loaded, a game started) not yet read
         self.passes = 0  # passes made (tests read it)
+        #: each deck's state its pages were last made for (the pass skips what is still so)
+        self.done: dict[str, DeckNow] = {}
         self._woken = threading.Event()
         self._stopped = threading.Event()
         self._lock = threading.Lock()
@@ -137,7 +140,7 @@ class Ahead:
         with self._lock:
             wanted, self.wanted = self.wanted, set()
         decks = wanted | {d for d, now in list(pages.now.items()) if now.in_play}
-        if not decks:
+        if not decks or (not wanted and self._all_done(decks)):
             return
         in_play = []
         with app.test_request_context("/"):  # the state's words are read in a request's
@@ -156,6 +159,18 @@ class Ahead:
         for deck, now in in_play:  # each language in a request of its own (its own locale)
             for lang in LANGUAGES:
                 pages.shell_ahead(app, deck, now, lang)
+            self.done[deck.deck_id] = now
+
+    def _all_done(self, decks: set[str]) -> bool:
+        """Is every deck's kept state the one its pages were made for in a pass, and current
+        beyond the next tick? Then the pass has nothing to do, and no request context, no SQL:
+        an idle station's thread ahead looks, once a second, at a dict."""
+        published, soon = hall(self.app).hub.published, time.monotonic() + AHEAD_TICK_S + 0.5
+        for deck_id in decks:
+            now = self.pages.now.get(deck_id)
+            if now is None or now is not self.done.get(deck_id) or not now.fresh(published, soon):
+                return False
+        return True
 
 
 def _card_template(name: str) -> bool:
