@@ -47,8 +47,6 @@ __all__ = ["HallApp", "Listener", "UvicornConnection", "uvicorn_server"]
 
 #: the header of an answer framed in chunks (a live stream written at its request's head)
 CHUNKED = (b"transfer-encoding", b"chunked")
-#: how often the server looks at the time (its date header) and at whether it must stop
-TICK_S = 1.0
 #: connections the kernel keeps waiting for each listening socket's accept (a join storm's, or
 #: the phones' while their process starts again)
 BACKLOG = 2048
@@ -621,7 +619,10 @@ class _Uvicorn(uvicorn.Server):
         state = self.lifespan.state
         return protocol(config=self.config, server_state=self.server_state, app_state=state)
 
-    # uvicorn ticks ten times a second (its date header, its exit); an idle station wakes once
+    #: how often the server looks at the time (its date header) and whether it must stop: uvicorn
+    #: ticks ten times a second; an idle station wakes once
+    tick_s = 1.0
+
     @property
     def should_exit(self) -> bool:
         return self._should_exit
@@ -644,7 +645,7 @@ class _Uvicorn(uvicorn.Server):
         self._wake = (asyncio.get_running_loop(), woken)
         while not await self.on_tick(0):  # (a tick numbered 0 makes the date header)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), TICK_S)
+                await asyncio.wait_for(woken.wait(), self.tick_s)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.hall.stop_streams()

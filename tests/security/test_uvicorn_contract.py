@@ -259,12 +259,13 @@ def test_the_servers_tick_it_replaces_is_still_uvicorns():
     assert "counter % 10 == 0" in inspect.getsource(uvicorn.Server.on_tick)
 
 
-def test_a_server_asked_to_stop_is_woken_not_left_to_its_next_tick(app, monkeypatch):
+def test_a_server_asked_to_stop_is_woken_not_left_to_its_next_tick(app):
     """A stop asked from another thread (Ctrl+C, `Server.close`) wakes the server's loop: with a
     tick of a minute, the server still stops within `close`'s wait (15 s)."""
     from bingo_hall.web.station_server import Server
 
-    monkeypatch.setattr(srv, "TICK_S", 60.0)
-    server = Server(app).start()
+    server = Server(app)
+    server.uvicorn.tick_s = 60.0
+    server.start()
     server.close()
     assert server._thread is not None and not server._thread.is_alive(), "it waited to tick"
