@@ -332,7 +332,8 @@ class HallApp:
     def answer_now(self, scope: Scope, headers: dict[bytes, bytes]) -> Answer | EventStream | None:
         """What `__call__` answers from memory with nothing to wait for, for the connection to
         write at once (server.py), with no ASGI cycle: a static file, a card's page kept
-        current, or a stream opened from what is kept (a join's four requests). None: the
+        current, or a stream opened from what is kept (a join's four requests), or a shared
+        page kept current (/display, /join: a big screen, a guest's reload). None: the
         request takes `__call__`'s way (anything else; a page that is not current yet; a
         guest whose turn is not due: nothing is taken from its pace, so it is counted once,
         there). `scope`: a GET or HEAD with no body from outside (not the internal socket), as
@@ -351,8 +352,14 @@ class HallApp:
         guest = client[0] if client and not self.is_maestro(scope, headers) else None
         if guest is not None and not self.pace.now_or_later(guest, self.loop.time()):
             return None  # its turn is not due: it waits for it, counted once, in `__call__`
-        if said is None:  # a stream is opened only in the guest's turn
-            said = self.screens.open_here(scope)
+        if said is None:  # a shared page or a stream is taken only in the guest's turn
+            if (key := self.pages.key(scope)) is not None:
+                # /display, /join kept while nothing changed: a guest's (the Maestro's reads
+                # take `__call__`'s way, which may forward them to the Maestro's process)
+                kept = self.pages.answer(key) if guest is not None else None
+                said = None if kept is None else Answer(200, *kept)
+            else:
+                said = self.screens.open_here(scope)
             if said is None:
                 if guest is not None:
                     self.pace.give_back(guest)  # (counted again by `__call__`)

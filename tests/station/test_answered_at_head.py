@@ -235,3 +235,31 @@ def test_a_phone_that_closes_its_stream_gives_its_place_in_the_budget_back_at_on
         "the phones that left still hold their places",
         most_s=10,  # within the heartbeat (15 s), which would find them too
     )
+
+
+def test_a_shared_page_kept_current_is_answered_at_its_head_as_the_app_answers_it(
+    caller, live_server
+):
+    """/display, once the app has made and kept it, is answered at its head to a guest (a big
+    screen reloading, a guest's phone, a client on a loop): the app's own answer, byte for byte."""
+    caller.new_game(draw="manual")
+    hall_app = live_server.server.hall
+    guest = "X-Forwarded-For: 10.0.0.7\r\n"  # from the laptop's proxy: a guest's request
+    for _ in range(200):
+        before = hall_app.at_head
+        wire = Wire(live_server.port)
+        try:
+            wire.send(_get("/display?lang=es", extra=guest))
+            status, headers, page = wire.answer()
+        finally:
+            wire.close()
+        if hall_app.at_head == before + 1:
+            break
+    else:
+        raise AssertionError("/display was never answered at its head")
+    app_status, app_headers, app_page = _asked_by_the_app(
+        live_server.port, "/display?lang=es", guest
+    )
+    assert status == "HTTP/1.1 200 OK" and app_status == "HTTP/1.x 200 OK"
+    assert page == app_page and b"<html" in page.lower()
+    assert _comparable(headers) == _comparable(app_headers)
