@@ -132,6 +132,13 @@ class Ending:
             if self.then is not None:
                 self.loop.call_soon(self.then)
 
+    def on_end(self, then: Callable[[], None]) -> None:
+        """Tell `then` when the stream must end (on the loop's next turn; at once if it must
+        already)."""
+        self.then = then
+        if self.done:
+            self.loop.call_soon(then)
+
     async def wait(self) -> None:
         if not self.done:
             told: asyncio.Future[None] = self.loop.create_future()
@@ -140,7 +147,7 @@ class Ending:
                 if not told.done():
                     told.set_result(None)
 
-            self.then = tell
+            self.on_end(tell)
             await told
 
 
@@ -404,9 +411,7 @@ class LiveStreams:
                 self.streams -= 1
                 stream.close()
 
-        live.flag.then = ended
-        if live.flag.is_set():  # (ended as it joined: told already, with no one to tell)
-            live.flag.loop.call_soon(ended)
+        live.flag.on_end(ended)
 
     async def _followed(self, stream: EventStream, conn: Connection, chunked: bool) -> Live:
         """The stream's screen, given to its channel's relay (with what came between the
