@@ -11,6 +11,7 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from ..web.db import get_db
+from ..web.instance import hall
 from ..web.pages import screen_host, shared, shared_page
 from ..web.qr import phone_url, qr_svg
 from .games import get_game, newest_active_game
@@ -34,10 +35,19 @@ def favicon():
 
 def _host_url() -> str:
     """The address the screen was opened by, or, past `pages.SCREEN_HOSTS` of them, localhost
-    (which `phone_url` turns into the station's LAN address)."""
+    (which `phone_url` turns into the station's LAN address); at the hall's port, where phones
+    connect, though the screen was opened on the Maestro's own (`make run`'s big screen is)."""
     if screen_host(request.host) is not None:
-        return request.host_url
-    return f"{request.scheme}://localhost:{request.environ.get('SERVER_PORT', '80')}/"
+        host = request.host
+    else:
+        host = f"localhost:{request.environ.get('SERVER_PORT', '80')}"
+    hall_port = hall(current_app).hall_port
+    if hall_port is not None:
+        name, colon, port = host.rpartition(":")
+        if colon and port.isdigit():  # (an IPv6 host is in brackets: its colons stay)
+            host = name
+        host = f"{host}:{hall_port}"
+    return f"{request.scheme}://{host}/"
 
 
 def _render(game_id: int | None, follow: bool) -> str:

@@ -89,6 +89,10 @@ class HallState:
     areas: dict[str, Any] = field(default_factory=dict)
     #: how the app was made (create_app sets it), for the phones' process (web/phones_process.py)
     made_with: Recipe | None = None
+    #: the hall's port (the one on the cards, where phones connect), when the station's server
+    #: serves it beside the Maestro's own port: a big screen opened on the Maestro's port shows
+    #: phones the hall's (station_server.Server sets it; None: the port a request came in on)
+    hall_port: int | None = None
     #: called when the server stops (the phones' process ends its workers there)
     on_stop: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -98,6 +98,7 @@ class Server:
             maestro_port = 0  # the Maestro's requests need a port of their own
         self.hall_socket = listen(host, port)
         self.port: int = self.hall_socket.getsockname()[1]
+        hall(app).hall_port = self.port  # (the big screen's QR for phones names it)
         self.maestro_socket: socket.socket | None = None
         self.maestro_port = self.port
         if maestro_port is not None:

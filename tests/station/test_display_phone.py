@@ -49,3 +49,23 @@ def test_the_big_screen_shows_a_join_qr_with_the_station_address(
     qr.screenshot(path=str(shot))
     decoded = zxingcpp.read_barcodes(Image.open(shot))
     assert [d.text for d in decoded] == [shown]
+
+
+def test_a_big_screen_opened_on_the_maestros_port_shows_phones_the_halls_port(app):
+    """`make run` opens the big screen on the Maestro's own port (loopback, not for phones): its
+    "phones: join" address must be the hall's port, the one phones can reach."""
+    import re
+    import urllib.request
+
+    from bingo_hall.web.station_server import Server
+
+    server = Server(app, maestro_port=0).start()
+    try:
+        assert server.maestro_port != server.port
+        url = f"http://127.0.0.1:{server.maestro_port}/display"
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            page = answer.read().decode()
+    finally:
+        server.close()
+    shown = re.findall(r"data-join>([^<]+)<", page)
+    assert shown and all(s.endswith(f":{server.port}/join") for s in shown), shown
